@@ -1,0 +1,79 @@
+"""cardforge check GAME"""
+
+from __future__ import annotations
+
+import click
+
+from cardforge.cli.common import GAME, echo_json
+from cardforge.problems import plural
+
+EPILOG = """\b
+Examples:
+  cardforge check maphr
+  cardforge --data ./my_card_data check tunhell
+  cardforge check tunhell --strict     # warnings fail too
+"""
+
+
+@click.command(epilog=EPILOG)
+@click.argument("game", type=GAME)
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--json", "as_json", is_flag=True, help="Print the counts and problems as JSON.")
+@click.pass_context
+def check(ctx: click.Context, game, strict: bool, as_json: bool) -> None:
+    """Load and validate GAME's card data; print problems and counts per card kind.
+
+    Exits 0 when the data is valid, 1 when any problem is found.
+    """
+    from cardforge.data.loading import check_game_data, game_dir
+    from cardforge.resources import display_path
+
+    data, problems = check_game_data(game)
+    errors = [p for p in problems if not p.is_warning]
+    warnings = [p for p in problems if p.is_warning]
+    failed = bool(errors) or (strict and bool(warnings))
+    folder = display_path(game_dir(game.id))
+    if as_json:
+        echo_json({
+            "game": game.id,
+            "ok": not failed,
+            "problems": [{"severity": p.severity, "file": p.file, "line": p.line, "item": p.item,
+                          "field": p.field, "message": p.message} for p in problems],
+            **(_summary(data) if data is not None else {}),
+        })
+        ctx.exit(1 if failed else 0)
+    for p in problems:
+        click.echo(f"{'warning' if p.is_warning else 'error'}: {p}", err=True)
+    if data is not None and not errors:
+        s = _summary(data)
+        kinds = data.meta.kinds
+        click.echo(f"{game.id}: {data.meta.title} — deck version {data.meta.version}, "
+                   f"cards {data.meta.card_size.label} ({folder})")
+        click.echo(f"  {plural(s['cards'], 'card')}")
+        for kind, n in s["by_kind"].items():
+            label = kinds[kind].plural or kinds[kind].label if kind in kinds else kind
+            click.echo(f"    {n:>4}  {kind} ({label})")
+        for name, count in s["sections"].items():
+            click.echo(f"  {plural(count, name.rstrip('s'))}" if count != 1 else f"  1 {name}")
+        click.echo(f"  provisional: {s['provisional']} of {s['entries']} entries "
+                   f"(the rest from the rulebook)")
+        if s["not_printed"]:
+            click.echo(f"  not printed (copies: 0): {', '.join(s['not_printed'])}")
+    if failed:
+        n = len(errors) + (len(warnings) if strict else 0)
+        click.echo(f"{game.id}: {plural(n, 'problem')} found", err=True)
+        ctx.exit(1)
+    click.echo(f"{game.id}: OK" + (f" ({plural(len(warnings), 'warning')})" if warnings else ""))
+
+
+def _summary(data) -> dict:
+    by_kind = data.count_by_kind()
+    sections = {name: (len(v) if isinstance(v, list) else 1) for name, v in data.sections.items()}
+    return {
+        "cards": sum(by_kind.values()),
+        "by_kind": by_kind,
+        "sections": sections,
+        "entries": len(data.entries()),
+        "provisional": data.provisional_count(),
+        "not_printed": [c.id for c in data.cards if c.copies == 0],
+    }

@@ -1,0 +1,28 @@
+"""cardforge games"""
+
+from __future__ import annotations
+
+import click
+
+from cardforge.cli.common import echo_json
+
+
+@click.command(epilog="\b\nExamples:\n  cardforge games\n  cardforge games --json")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+def games(as_json: bool) -> None:
+    """List the games: id, title, players and what cardforge prints for each."""
+    from cardforge.games import all_games
+
+    rows = [
+        {"id": g.id, "title": g.title, "players": g.players_label, "status": g.status, "prints": g.prints,
+         "modes": list(g.modes)}
+        for g in all_games()
+    ]
+    if as_json:
+        echo_json(rows)
+        return
+    w_id = max(len(r["id"]) for r in rows)
+    w_title = max(len(r["title"]) for r in rows)
+    click.echo(f"{'id':<{w_id}}  {'title':<{w_title}}  players  prints")
+    for r in rows:
+        click.echo(f"{r['id']:<{w_id}}  {r['title']:<{w_title}}  {r['players']:<7}  {r['prints']}")

@@ -1,0 +1,97 @@
+"""cardforge setup GAME --players N | --check FILE"""
+
+from __future__ import annotations
+
+import click
+
+from cardforge.cli.common import GAME, echo_json, load_data
+
+EPILOG = """\b
+Examples:
+  cardforge setup maphr --players 3 --seed 42
+  cardforge setup tunhell --players 4 --mode initiation --json
+  cardforge setup tunhell --players 2 --short 6
+  cardforge setup cristaux --players 5 --mode avance --opale
+  cardforge setup imperial_miners --players 1 --first-game
+  cardforge setup maphr --check my_deal.yaml
+"""
+
+
+@click.command(epilog=EPILOG)
+@click.argument("game", type=GAME)
+@click.option("-p", "--players", type=int, help="Number of players.")
+@click.option("--mode", help="Rule set (e.g. initiation, full, classique, avance).")
+@click.option("--seed", type=int, help="Seed for the random deal (same seed, same deal).")
+@click.option("--short", type=click.Choice(["3", "6", "9"]), help="TunHell: remove 3, 6 or 9 more mine cards.")
+@click.option("--opale", is_flag=True, help="Cristaux: play 'façon Opale' instead of Topaze.")
+@click.option("--first-game", is_flag=True, help="Imperial Miners: first-game draw (2/2/2, keep all 6).")
+@click.option("--check", "check_file", type=click.Path(dir_okay=False),
+              help="Check a described deal (YAML) against the rules instead of dealing.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (the setup contract).")
+@click.option("--pdf", "pdf_path", type=click.Path(dir_okay=False),
+              help="Also print the setup sheet to this PDF.")
+@click.pass_context
+def setup(ctx, game, players, mode, seed, short, opale, first_game, check_file, as_json, pdf_path) -> None:
+    """Counts, checklist and a random legal deal for GAME with N players.
+
+    With --check FILE, check a described deal instead; exits 1 listing every rule it breaks.
+    """
+    from cardforge.engine.setup import check_setup_file, run_setup
+    from cardforge.errors import SetupError
+    from cardforge.problems import plural
+
+    options = {"short": int(short) if short else 0, "opale": opale, "first_game": first_game}
+    given = {"short": bool(short), "opale": opale, "first_game": first_game}
+    for flag, used in given.items():
+        if used and flag not in game.setup_flags:
+            allowed = ", ".join("--" + f.replace("_", "-") for f in sorted(game.setup_flags)) or "none"
+            raise click.UsageError(f"--{flag.replace('_', '-')} is not an option of {game.id} "
+                                   f"(its setup options: {allowed})")
+    data = load_data(game)
+    if check_file:
+        if players is not None:
+            raise click.UsageError("give either --players or --check, not both")
+        from pathlib import Path
+
+        if not Path(check_file).exists():
+            raise click.BadParameter(f"file not found: {check_file}", param_hint="--check")
+        problems = check_setup_file(game, data, Path(check_file))
+        if problems:
+            raise SetupError(f"{check_file}: this {game.id} deal breaks the rules", problems)
+        click.echo(f"{check_file}: the deal follows the rules of {game.id}")
+        return
+    if players is None:
+        raise click.UsageError("--players N is required (or --check FILE)")
+    result = run_setup(game, data, players, mode, options, seed)
+    if pdf_path:
+        from cardforge.render.setup_sheet import render_setup_sheet  # issue: printables
+
+        render_setup_sheet(game, data, result, pdf_path)
+    if as_json:
+        echo_json(result)
+        return
+    click.echo(render_setup(game, result))
+    if pdf_path:
+        click.echo(f"\nsetup sheet: {pdf_path}")
+
+
+def render_setup(game, result: dict) -> str:
+    import json
+
+    lines = [f"{game.title} — setup for {result['players']} players"
+             + (f", mode {result['mode']}" if len(game.modes) > 1 else "")]
+    lines.append("")
+    lines.append("Counts:")
+    for key, value in result["counts"].items():
+        lines.append(f"  {key}: {json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value}")
+    lines.append("")
+    lines.append("Checklist (mise en place):")
+    for i, step in enumerate(result["steps"], start=1):
+        lines.append(f"  {i}. {step}")
+    lines.append("")
+    lines.append(f"Deal (seed {result['deal'].get('seed')}):")
+    for key, value in result["deal"].items():
+        if key == "seed":
+            continue
+        lines.append(f"  {key}: {json.dumps(value, ensure_ascii=False)}")
+    return "\n".join(lines)

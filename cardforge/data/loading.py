@@ -1,0 +1,306 @@
+"""Load a game's data folder: deck.yaml, its card files and the game's other sections.
+
+``check_game_data`` never raises on bad data: it returns the problems (all of them).
+``load_game_data`` raises :class:`~cardforge.errors.DataError` carrying them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from cardforge.data.models import CardBase, DeckMeta
+from cardforge.data.validate import validate
+from cardforge.data.yamlio import YamlDoc, read_yaml
+from cardforge.errors import DataError
+from cardforge.problems import Problem
+from cardforge.resources import data_root, display_path
+
+if TYPE_CHECKING:
+    from cardforge.games.base import Game
+
+
+@dataclass(frozen=True)
+class Section:
+    """A data file of a game besides its cards: ``clans.yaml``, ``boards.yaml``…
+
+    ``many``: the file holds a list of entries under ``key`` (each with a unique ``id``);
+    otherwise the whole mapping under ``key`` (or the whole file when key is None) is one model.
+    """
+
+    name: str
+    file: str
+    model: type[BaseModel]
+    key: str | None = None
+    many: bool = True
+    required: bool = True
+    item: str = "entry"  # how an entry is named in messages: "board 'irongradd' (#1)"
+
+
+@dataclass
+class CardSource:
+    file: str  # display path
+    index: int  # 1-based position in its file
+    line: int | None = None
+
+    def label(self, card_id: str) -> str:
+        return f"card '{card_id}' (#{self.index})"
+
+
+@dataclass
+class GameData:
+    """A game's validated data. ``cards`` are definitions in file order; ``printed`` expands
+    ``copies`` so renderers never see that field."""
+
+    game_id: str
+    root: Path
+    meta: DeckMeta
+    cards: list[CardBase]
+    sources: dict[str, CardSource]
+    sections: dict[str, Any] = field(default_factory=dict)
+    warnings: list[Problem] = field(default_factory=list)
+
+    def card(self, card_id: str) -> CardBase:
+        return self._by_id[card_id]
+
+    def has_card(self, card_id: str) -> bool:
+        return card_id in self._by_id
+
+    @property
+    def _by_id(self) -> dict[str, CardBase]:
+        cache = self.__dict__.get("_by_id_cache")
+        if cache is None:
+            cache = self.__dict__["_by_id_cache"] = {c.id: c for c in self.cards}
+        return cache
+
+    @property
+    def printed(self) -> list[CardBase]:
+        """Every card once per copy, in data order."""
+        return [c for c in self.cards for _ in range(c.copies)]
+
+    def cards_of(self, kind: str) -> list[CardBase]:
+        return [c for c in self.cards if c.kind == kind]
+
+    def count_by_kind(self) -> dict[str, int]:
+        counts: Counter[str] = Counter()
+        for c in self.cards:
+            counts[c.kind] += c.copies
+        return dict(counts)
+
+    def entries(self) -> list[Any]:
+        """Every entry that has a provenance: cards, boards, clans…"""
+        out: list[Any] = list(self.cards)
+        for value in self.sections.values():
+            items = value if isinstance(value, list) else [value]
+            out.extend(v for v in items if hasattr(v, "provenance"))
+        return out
+
+    def provisional_count(self) -> int:
+        return sum(1 for e in self.entries() if getattr(e, "provenance", None) == "provisional")
+
+
+def game_dir(game_id: str, root: Path | None = None) -> Path:
+    return Path(root or data_root()) / game_id
+
+
+def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData | None, list[Problem]]:
+    """Load and validate; returns (data or None, problems including warnings)."""
+    folder = game_dir(game.id, root)
+    problems: list[Problem] = []
+    if not folder.is_dir():
+        return None, [Problem(f"no data folder for {game.id}", file=display_path(folder))]
+    meta_doc = read_yaml(folder / "deck.yaml")
+    problems += meta_doc.problems
+    meta = None
+    if meta_doc.data is not None:
+        meta, p = validate(DeckMeta, meta_doc.data, file=meta_doc.display, line_of=meta_doc.line_of)
+        problems += p
+    cards: list[CardBase] = []
+    sources: dict[str, CardSource] = {}
+    if meta is not None:
+        for kind in meta.kinds:
+            if kind not in game.card_models:
+                problems.append(Problem(
+                    f"unknown card kind '{kind}' (allowed: {', '.join(game.card_models)})",
+                    file=meta_doc.display, field=f"kinds.{kind}", line=meta_doc.line_of(("kinds", kind))))
+        for name in meta.card_files:
+            doc = read_yaml(folder / name)
+            problems += doc.problems
+            if doc.data is not None:
+                problems += _load_cards(game, doc, meta, cards, sources)
+    sections: dict[str, Any] = {}
+    for section in game.sections:
+        value, p = _load_section(folder, section)
+        problems += p
+        if value is not None:
+            sections[section.name] = value
+    data = None
+    if meta is not None:
+        data = GameData(game.id, folder, meta, cards, sources, sections)
+        if not any(not p.is_warning for p in problems):
+            problems += game.check_data(data)
+        data.warnings = [p for p in problems if p.is_warning]
+    if any(not p.is_warning for p in problems):
+        return data, problems
+    return data, problems
+
+
+def load_game_data(game: Game, root: Path | None = None) -> GameData:
+    data, problems = check_game_data(game, root)
+    errors = [p for p in problems if not p.is_warning]
+    if errors or data is None:
+        raise DataError(f"card data for {game.id} is invalid", problems)
+    return data
+
+
+def _load_cards(game: Game, doc: YamlDoc, meta: DeckMeta, cards: list, sources: dict) -> list[Problem]:
+    """Validate the cards of one file (a list, or ``{defaults: {...}, cards: [...]}``)."""
+    problems: list[Problem] = []
+    data = doc.data
+    defaults: dict = {}
+    prefix: tuple = ()
+    if isinstance(data, dict):
+        unknown = set(data) - {"cards", "defaults"}
+        for key in sorted(unknown, key=str):
+            problems.append(Problem("unknown field (allowed: defaults, cards)", file=doc.display,
+                                    field=str(key), line=doc.line_of((key,))))
+        defaults = data.get("defaults") or {}
+        if not isinstance(defaults, dict):
+            problems.append(Problem("must be a mapping of field: value", file=doc.display,
+                                    field="defaults", line=doc.line_of(("defaults",))))
+            defaults = {}
+        data = data.get("cards")
+        prefix = ("cards",)
+    if not isinstance(data, list):
+        problems.append(Problem("expected a list of cards (or a mapping with 'cards:')", file=doc.display))
+        return problems
+    kinds = game.card_models
+    for index, raw in enumerate(data, start=1):
+        loc = prefix + (index - 1,)
+        line = doc.line_of(loc)
+        if not isinstance(raw, dict):
+            problems.append(Problem("a card must be a mapping of field: value", file=doc.display,
+                                    item=f"card #{index}", line=line))
+            continue
+        raw = {**defaults, **raw}
+        card_id = raw.get("id")
+        item = f"card '{card_id}' (#{index})" if isinstance(card_id, str) else f"card #{index}"
+        kind = raw.get("kind")
+        model = kinds.get(kind) if isinstance(kind, str) else None
+        if model is None:
+            what = "required field is missing" if kind is None else f"unknown card kind {kind!r}"
+            problems.append(Problem(f"{what} (allowed: {', '.join(kinds)})", file=doc.display,
+                                    item=item, field="kind", line=doc.line_of(loc + ("kind",))))
+            continue
+        card, p = validate(model, raw, file=doc.display, item=item, line_of=doc.line_of, loc_prefix=loc)
+        problems += sorted(p, key=lambda x: x.line or 0)
+        problems += icon_problems(raw, file=doc.display, item=item, line_of=doc.line_of, loc=loc)
+        if card is None:
+            continue
+        if card.id in sources:
+            first = sources[card.id]
+            problems.append(Problem(
+                f"duplicate id '{card.id}' (first defined in {first.file}, card #{first.index})",
+                file=doc.display, item=item, field="id", line=doc.line_of(loc + ("id",))))
+            continue
+        if meta.kinds and card.kind not in meta.kinds:
+            problems.append(Problem(
+                f"card kind '{card.kind}' is not declared in deck.yaml kinds "
+                f"(declared: {', '.join(meta.kinds)})",
+                file=doc.display, item=item, field="kind", line=doc.line_of(loc + ("kind",))))
+        if card.back is not None and card.back not in meta.backs:
+            problems.append(Problem(
+                f"unknown back '{card.back}' (deck.yaml backs: {', '.join(meta.backs)})",
+                file=doc.display, item=item, field="back", line=doc.line_of(loc + ("back",))))
+        sources[card.id] = CardSource(doc.display, index, line)
+        cards.append(card)
+    return problems
+
+
+def _load_section(folder: Path, section: Section) -> tuple[Any, list[Problem]]:
+    path = folder / section.file
+    if not path.exists():
+        if section.required:
+            return None, [Problem("file not found (required)", file=display_path(path))]
+        return ([] if section.many else None), []
+    doc = read_yaml(path)
+    if doc.data is None:
+        return None, doc.problems
+    return load_section_doc(doc, section)
+
+
+def load_section_doc(doc: YamlDoc, section: Section) -> tuple[Any, list[Problem]]:
+    problems = list(doc.problems)
+    data = doc.data
+    prefix: tuple = ()
+    if section.key is not None:
+        if not isinstance(data, dict) or section.key not in data:
+            return None, problems + [Problem(f"expected a top-level '{section.key}:'", file=doc.display)]
+        extra = sorted(set(data) - {section.key}, key=str)
+        for key in extra:
+            problems.append(Problem(f"unknown field (allowed: {section.key})", file=doc.display,
+                                    field=str(key), line=doc.line_of((key,))))
+        data = data[section.key]
+        prefix = (section.key,)
+    if not section.many:
+        value, p = validate(section.model, data, file=doc.display, line_of=doc.line_of, loc_prefix=prefix)
+        return value, problems + p
+    if not isinstance(data, list):
+        return None, problems + [Problem(f"expected a list of {section.item}s", file=doc.display,
+                                         field=section.key)]
+    out, seen = [], {}
+    for index, raw in enumerate(data, start=1):
+        loc = prefix + (index - 1,)
+        ident = raw.get("id") if isinstance(raw, dict) else None
+        item = f"{section.item} '{ident}' (#{index})" if isinstance(ident, str) else f"{section.item} #{index}"
+        value, p = validate(section.model, raw, file=doc.display, item=item, line_of=doc.line_of, loc_prefix=loc)
+        problems += p
+        if value is None:
+            continue
+        problems += icon_problems(raw, file=doc.display, item=item, line_of=doc.line_of, loc=loc)
+        vid = getattr(value, "id", None)
+        if vid is not None:
+            if vid in seen:
+                problems.append(Problem(f"duplicate id '{vid}' (first at #{seen[vid]})", file=doc.display,
+                                        item=item, field="id", line=doc.line_of(loc + ("id",))))
+                continue
+            seen[vid] = index
+        out.append(value)
+    return out, problems
+
+
+def icon_problems(raw: Any, *, file: str, item: str | None, line_of, loc: tuple = ()) -> list[Problem]:
+    """Unknown ``:icon:`` tokens in any text of a raw entry, each with its field."""
+    import difflib
+
+    from cardforge.icons import ICONS, unknown_icons
+
+    problems: list[Problem] = []
+
+    def walk(value: Any, path: tuple) -> None:
+        if isinstance(value, str):
+            for name in unknown_icons(value):
+                close = difflib.get_close_matches(name, ICONS, n=1)
+                hint = f"; did you mean ':{close[0]}:'?" if close else ""
+                problems.append(Problem(
+                    f"unknown icon ':{name}:' (see cardforge/icons.py for the {len(ICONS)} icons){hint}",
+                    file=file, item=item, field=_dotted(path), line=line_of(loc + path)))
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, path + (k,))
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                walk(v, path + (i,))
+
+    walk(raw, ())
+    return problems
+
+
+def _dotted(path: tuple) -> str | None:
+    from cardforge.data.validate import format_loc
+
+    return format_loc(path) or None

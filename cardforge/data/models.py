@@ -1,0 +1,128 @@
+"""Shared data models. Games subclass :class:`CardBase` for their card kinds.
+
+All models forbid unknown fields: a typo in a data file is an error, never ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from cardforge.units import parse_length, to_mm
+
+_SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+def _check_slug(value: str) -> str:
+    if not _SLUG.match(value):
+        raise ValueError(
+            f"must be a kebab-case id (lowercase letters, digits and single hyphens, "
+            f"e.g. 'vieille-pioche'), got {value!r}"
+        )
+    return value
+
+
+Slug = Annotated[str, AfterValidator(_check_slug)]
+Provenance = Literal["rulebook", "provisional"]
+
+
+def _length_mm(value: Any) -> float:
+    """'63mm' / '6.3cm' / 63 → millimetres (float)."""
+    return round(to_mm(parse_length(value)), 4)
+
+
+LengthMM = Annotated[float, BeforeValidator(_length_mm)]
+"""A length written with a unit in the data ('63mm', '1in'; bare numbers are mm), held in mm."""
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+CARD_SIZE_PRESETS: dict[str, tuple[float, float]] = {
+    "poker": (63.0, 88.0),
+    "bridge": (57.0, 89.0),
+    "tarot": (70.0, 120.0),
+    "mini": (44.0, 63.0),
+    "square": (70.0, 70.0),
+}
+
+
+class CardSize(Model):
+    """Trim size of a card in millimetres. Written as a preset name (``poker``, ``bridge``,
+    ``tarot``, ``mini``, ``square``) or ``{width: 56mm, height: 88mm}``."""
+
+    width: LengthMM = Field(gt=0)
+    height: LengthMM = Field(gt=0)
+    preset: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _preset(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            if value not in CARD_SIZE_PRESETS:
+                raise ValueError(
+                    f"unknown card size {value!r} (presets: {', '.join(CARD_SIZE_PRESETS)}; "
+                    "or give {width: …mm, height: …mm})"
+                )
+            w, h = CARD_SIZE_PRESETS[value]
+            return {"width": w, "height": h, "preset": value}
+        return value
+
+    @property
+    def label(self) -> str:
+        dims = f"{self.width:g}×{self.height:g} mm"
+        return f"{self.preset} {dims}" if self.preset else dims
+
+
+class KindSpec(Model):
+    """How one card kind is printed: its French label, layout and back design."""
+
+    label: str  # French, singular: "Aménagement"
+    plural: str | None = None
+    layout: str | None = None  # layout name in templates/<game>/layout.yaml; default: the kind
+    back: str | None = None  # a key of DeckMeta.backs; default: "default"
+    card_size: CardSize | None = None  # overrides the deck's size for this kind
+
+
+class BackSpec(Model):
+    """A card back design (drawn once per sheet side and reused)."""
+
+    layout: str = "back"
+    title: str | None = None
+    colour: str | None = None
+
+
+class DeckMeta(Model):
+    """``card_data/<game>/deck.yaml``: what the game's deck is made of."""
+
+    title: str
+    version: str = Field(min_length=1)
+    card_size: CardSize
+    card_files: list[str] = Field(min_length=1)
+    kinds: dict[str, KindSpec] = Field(default_factory=dict)
+    backs: dict[str, BackSpec] = Field(default_factory=lambda: {"default": BackSpec()})
+    provenance: Provenance = "provisional"
+
+
+class CardBase(Model):
+    """Fields every card has. A game's card kinds subclass this and fix ``kind``."""
+
+    kind_label: ClassVar[str] = ""
+
+    id: Slug
+    kind: str
+    name: str = Field(min_length=1)
+    copies: int = Field(1, ge=0)  # 0 keeps the card in the data but out of the print
+    provenance: Provenance
+    art: str | None = None  # image path relative to the game's data folder
+    back: str | None = None  # a back design from deck.yaml, overriding the kind's
+
+
+class Entry(Model):
+    """A non-card entry with an id and a provenance (board, clan, aid...)."""
+
+    id: Slug
+    provenance: Provenance

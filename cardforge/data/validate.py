@@ -1,0 +1,174 @@
+"""Pydantic validation errors → located, readable problems.
+
+``card_data/maphr/cards.yaml:34: card 'etayage' (#12): cost: must be ≥ 0, got -3``
+"""
+
+from __future__ import annotations
+
+import difflib
+import typing
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from cardforge.problems import Problem
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    return repr(value)
+
+
+def _model_at(model: type[BaseModel] | None, loc: tuple) -> type[BaseModel] | None:
+    """The pydantic model class that owns the last element of ``loc``, if it can be told."""
+    current: Any = model
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue
+        if not (isinstance(current, type) and issubclass(current, BaseModel)):
+            return None
+        info = current.model_fields.get(part)
+        if info is None:
+            return None
+        current = _unwrap(info.annotation)
+    return current if isinstance(current, type) and issubclass(current, BaseModel) else None
+
+
+def _unwrap(annotation: Any) -> Any:
+    """list[X] / dict[str, X] / X | None / Annotated[X, ...] → X when X is a model."""
+    for _ in range(4):
+        args = typing.get_args(annotation)
+        if not args:
+            return annotation
+        models = [a for a in args if isinstance(a, type) and issubclass(a, BaseModel)]
+        if models:
+            return models[0]
+        annotation = args[-1] if typing.get_origin(annotation) is dict else args[0]
+    return annotation
+
+
+def allowed_fields(model: type[BaseModel]) -> list[str]:
+    return [info.alias or name for name, info in model.model_fields.items()]
+
+
+def friendly_message(err: dict, model: type[BaseModel] | None = None) -> str:
+    """One pydantic error → 'what is wrong, what was allowed'."""
+    kind = err["type"]
+    ctx = err.get("ctx") or {}
+    got = err.get("input")
+    if kind == "missing":
+        return "required field is missing"
+    if kind == "extra_forbidden":
+        owner = _model_at(model, err["loc"]) if model else None
+        if owner is None:
+            return "unknown field"
+        names = allowed_fields(owner)
+        msg = f"unknown field (allowed: {', '.join(names)})"
+        close = difflib.get_close_matches(str(err["loc"][-1]) if err["loc"] else "", names, n=1)
+        return msg + (f"; did you mean '{close[0]}'?" if close else "")
+    if kind == "literal_error":
+        return f"must be one of {ctx.get('expected')}, got {_show(got)}"
+    if kind == "enum":
+        return f"must be one of {ctx.get('expected')}, got {_show(got)}"
+    bounds = {
+        "greater_than_equal": ("≥", "ge"),
+        "greater_than": (">", "gt"),
+        "less_than_equal": ("≤", "le"),
+        "less_than": ("<", "lt"),
+    }
+    if kind in bounds:
+        sign, key = bounds[kind]
+        return f"must be {sign} {ctx.get(key)}, got {_show(got)}"
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return f"must be a whole number, got {_show(got)}"
+    if kind in ("float_type", "float_parsing"):
+        return f"must be a number, got {_show(got)}"
+    if kind in ("bool_type", "bool_parsing"):
+        return f"must be true or false, got {_show(got)}"
+    if kind in ("string_type",):
+        return f"must be text, got {_show(got)}"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return f"must be a mapping (key: value), got {_show(got)}"
+    if kind in ("list_type", "tuple_type", "set_type"):
+        return f"must be a list, got {_show(got)}"
+    if kind == "too_short":
+        return f"must have at least {ctx.get('min_length')} item(s), got {ctx.get('actual_length')}"
+    if kind == "too_long":
+        return f"must have at most {ctx.get('max_length')} item(s), got {ctx.get('actual_length')}"
+    if kind == "string_too_short":
+        return "must not be empty"
+    if kind == "string_pattern_mismatch":
+        return f"must match {ctx.get('pattern')}, got {_show(got)}"
+    if kind in ("value_error", "assertion_error"):
+        msg = err["msg"]
+        for prefix in ("Value error, ", "Assertion failed, "):
+            if msg.startswith(prefix):
+                msg = msg[len(prefix):]
+        return msg
+    return f"{err['msg'].rstrip('.')}, got {_show(got)}"
+
+
+def format_loc(loc: tuple) -> str:
+    """('veins', 'coal') → 'veins.coal'; ('players', 2, 'coins') → 'players[2].coins'."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def _clean_loc(loc: tuple) -> tuple:
+    """Drop pydantic's union/tag branch markers (e.g. 'function-after[...]', 'int')."""
+    return tuple(p for p in loc if isinstance(p, int) or not _is_branch_marker(p))
+
+
+def _is_branch_marker(part: str) -> bool:
+    return "[" in part or part in {"int", "str", "float", "bool", "list", "dict"}
+
+
+def validation_problems(
+    exc: ValidationError,
+    model: type[BaseModel],
+    *,
+    file: str | None = None,
+    item: str | None = None,
+    line_of=None,
+    loc_prefix: tuple = (),
+) -> list[Problem]:
+    """Every error of ``exc`` as a problem; ``line_of(loc)`` gives the YAML line."""
+    problems = []
+    seen = set()
+    for err in exc.errors(include_url=False):
+        loc = _clean_loc(tuple(err["loc"]))
+        msg = friendly_message({**err, "loc": loc}, model)
+        key = (loc, msg)
+        if key in seen:  # unions report the same problem once per branch
+            continue
+        seen.add(key)
+        problems.append(
+            Problem(
+                msg,
+                file=file,
+                item=item,
+                field=format_loc(loc) or None,
+                line=line_of(loc_prefix + loc) if line_of else None,
+            )
+        )
+    return problems
+
+
+def validate(model: type[BaseModel], data: Any, **where) -> tuple[Any, list[Problem]]:
+    """(instance, []) or (None, problems)."""
+    try:
+        return model.model_validate(data), []
+    except ValidationError as exc:
+        return None, validation_problems(exc, model, **where)

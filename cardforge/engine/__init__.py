@@ -1,0 +1,1 @@
+"""Game-agnostic engine: scoring, ranking and setup plumbing shared by every game."""

@@ -1,0 +1,44 @@
+"""Loading a user's YAML file (final state, described deal) into a game's model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from cardforge.data.validate import validate
+from cardforge.data.yamlio import read_yaml
+from cardforge.problems import Problem
+
+
+def load_input(path: Path, model: type[BaseModel]) -> tuple[Any, list[Problem]]:
+    """Parse and validate; problems name the file, the line, the player and the field."""
+    doc = read_yaml(Path(path), display=str(path))
+    if doc.data is None:
+        if not doc.problems:
+            return None, [Problem("the file is empty", file=doc.display)]
+        return None, doc.problems
+    value, problems = validate(model, doc.data, file=doc.display, line_of=doc.line_of)
+    problems = [_name_item(p, doc.data) for p in problems]
+    return value, doc.problems + problems
+
+
+def _name_item(problem: Problem, data: Any) -> Problem:
+    """players[1].coins → item "player 'Ben' (#2)", field "coins"."""
+    field = problem.field or ""
+    if not isinstance(data, dict) or not field.startswith(("players[", "rounds[")):
+        return problem
+    head, _, rest = field.partition("]")
+    key, _, idx = head.partition("[")
+    try:
+        index = int(idx)
+        entry = data[key][index]
+    except (ValueError, KeyError, IndexError, TypeError):
+        return problem
+    noun = key[:-1]
+    name = entry.get("name") if isinstance(entry, dict) else None
+    item = f"{noun} '{name}' (#{index + 1})" if isinstance(name, str) else f"{noun} #{index + 1}"
+    rest = rest.lstrip(".")
+    return Problem(problem.message, file=problem.file, item=item, field=rest or None,
+                   line=problem.line, severity=problem.severity)

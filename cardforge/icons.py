@@ -1,0 +1,90 @@
+"""The inline icon vocabulary: tokens written ``:name:`` in card data and templates.
+
+This module is pure data (no ReportLab): the data layer checks tokens against it, the
+renderer (``cardforge.render.icons``) draws each as a vector icon at text size, and player
+aids print legends from the French labels.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: name → (French legend label, English description)
+ICONS: dict[str, tuple[str, str]] = {
+    # economy and points
+    "coin": ("pièce", "a coin"),
+    "vp": ("point de victoire", "a victory point"),
+    "card": ("carte", "a card"),
+    "die": ("dé", "the die"),
+    "hand": ("main", "the hand"),
+    # Maphr ores, colours and card logos
+    "coal": ("charbon", "coal"),
+    "gold": ("or", "gold"),
+    "mithril": ("mithril", "mithril"),
+    "blue": ("bleu", "blue improvement colour"),
+    "green": ("vert", "green improvement colour"),
+    "yellow": ("jaune", "yellow improvement colour"),
+    "red": ("rouge", "red improvement colour"),
+    "grey": ("gris", "grey improvement colour"),
+    "miner": ("mineur", "a miner meeple"),
+    "gallery": ("galerie", "a gallery card"),
+    "contract": ("contrat", "contract logo"),
+    "catastrophe": ("catastrophe", "catastrophe logo (explosion)"),
+    "impediment": ("empêchement", "impediment logo (cross)"),
+    "prospect": ("prospecter", "the prospect action"),
+    "exploit": ("exploiter", "the exploit action"),
+    "build": ("aménager", "the build action"),
+    "level": ("niveau de mine", "mine level"),
+    # TunHell
+    "combat": ("combat", "combat strength"),
+    "dig": ("creusage", "digging strength"),
+    "dwarf": ("nain", "a dwarf"),
+    "plus": ("partie complète", "full-game-only mark (+)"),
+    "proud": ("fier", "proud warrior mark"),
+    "recruit": ("joué au recrutement", "played when recruited"),
+    # Mine, All Mine!
+    "speed": ("vitesse", "speed"),
+    "attack": ("attaque", "attack"),
+    "cargo": ("soute", "cargo"),
+    "resource": ("ressource", "a resource"),
+    "ship": ("vaisseau", "a ship"),
+    # Cristaux
+    "crystal-red": ("cristal rouge", "red crystal"),
+    "crystal-green": ("cristal vert", "green crystal"),
+    "crystal-blue": ("cristal bleu", "blue crystal"),
+    "nugget": ("pépite d'or", "gold nugget"),
+    "crystal-any": ("cristal au choix", "a crystal of any colour"),
+    "promise": ("pierre de promesse", "grey promise stone"),
+    "logo-red": ("logo rouge", "red royal-fidelity logo"),
+    "logo-green": ("logo vert", "green royal-fidelity logo"),
+    "logo-blue": ("logo bleu", "blue royal-fidelity logo"),
+    "logo-multi": ("logo multicolore", "multicolour royal-fidelity logo"),
+    "rune-red": ("rune rouge", "red rune"),
+    "rune-green": ("rune verte", "green rune"),
+    "rune-blue": ("rune bleue", "blue rune"),
+    "king": ("couronne ♚", "the king's crown"),
+    "double-note": ("double croche ♬", "music symbol ♬"),
+    "sharp": ("dièse ♯", "music symbol ♯"),
+    "note": ("croche ♪", "music symbol ♪"),
+    "eclat": ("éclat", "an éclat"),
+    "forge": ("case de forge", "a forge square"),
+    "topaze": ("topaze", "a topaz"),
+    "opale": ("opale", "an opal"),
+    "cursed": ("cristal maudit", "a cursed crystal"),
+    # Imperial Miners
+    "cart": ("chariot", "a complete cart"),
+    "half-cart": ("demi-chariot", "half a cart"),
+    "machine": ("machine", "a machine token"),
+    "cave-in": ("éboulement", "a cave-in token"),
+    "event": ("événement", "an event card"),
+    "worker": ("ouvrier", "a worker"),
+    "arrow": ("→", "then / gives"),
+}
+
+#: ``:name:`` — lowercase letters, digits and hyphens between colons, no spaces.
+ICON_TOKEN = re.compile(r"(?<![\\\w]):([a-z][a-z0-9-]*):")
+
+
+def unknown_icons(text: str) -> list[str]:
+    """Icon tokens in ``text`` that are not in the vocabulary."""
+    return [m.group(1) for m in ICON_TOKEN.finditer(text) if m.group(1) not in ICONS]

@@ -1,0 +1,43 @@
+"""Lengths: "63mm", "2.5 cm", "1in", "12pt" → PDF points. Nonsense is rejected, never guessed.
+
+A bare number is millimetres (the unit of every layout and data file).
+"""
+
+from __future__ import annotations
+
+import re
+
+MM = 72.0 / 25.4  # points per millimetre
+UNITS = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0}
+_LENGTH = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(mm|cm|in|pt)?\s*$")
+
+
+def parse_length(value: str | int | float, *, allow_negative: bool = False) -> float:
+    """Return the length in points. Raises ValueError with what was allowed."""
+    if isinstance(value, bool):
+        raise ValueError(f"expected a length such as '63mm', got {value!r}")
+    if isinstance(value, (int, float)):
+        number, unit = float(value), "mm"
+    else:
+        m = _LENGTH.match(str(value))
+        if not m:
+            raise ValueError(
+                f"expected a length such as '63mm', '2.5cm', '1in' or '12pt', got {value!r}"
+            )
+        number, unit = float(m.group(1)), m.group(2) or "mm"
+    if number < 0 and not allow_negative:
+        raise ValueError(f"a length must not be negative, got {value!r}")
+    return number * UNITS[unit]
+
+
+def to_mm(points: float) -> float:
+    return points / MM
+
+
+def mm(value: float) -> float:
+    """Millimetres → points."""
+    return value * MM
+
+
+def format_mm(points: float) -> str:
+    return f"{to_mm(points):.1f} mm"
