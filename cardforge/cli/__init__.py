@@ -86,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     from cardforge.errors import CardforgeError
 
     STATE.verbose = False
+    saved_data = os.environ.get("CARDFORGE_DATA")
     try:
         code = root.main(args=argv, prog_name="cardforge", standalone_mode=False)
     except click.exceptions.Abort:
@@ -107,6 +108,11 @@ def main(argv: list[str] | None = None) -> int:
             raise
         click.echo(f"internal error: {type(exc).__name__}: {exc} (run with -v for the traceback)", err=True)
         return 1
+    finally:  # --data sets CARDFORGE_DATA for this run only (in-process callers, tests)
+        if saved_data is None:
+            os.environ.pop("CARDFORGE_DATA", None)
+        else:
+            os.environ["CARDFORGE_DATA"] = saved_data
     return code if isinstance(code, int) else 0
 
 

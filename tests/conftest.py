@@ -1,0 +1,59 @@
+"""Shared test helpers: run the CLI in-process and capture its output."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def json(self):
+        return json.loads(self.out)
+
+
+def run_cli(*args: str, monkeypatch=None) -> Result:
+    """Run ``cardforge ARGS`` in-process; returns exit code, stdout and stderr."""
+    from cardforge.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(a) for a in args])
+    return Result(code, out.getvalue(), err.getvalue())
+
+
+@pytest.fixture
+def cli(monkeypatch):
+    """``cli("check", "tunhell")`` → Result. CARDFORGE_DATA is cleared so tests see shipped data
+    unless they pass ``--data``."""
+    monkeypatch.delenv("CARDFORGE_DATA", raising=False)
+
+    def _run(*args):
+        return run_cli(*args)
+
+    yield _run
+
+
+@pytest.fixture
+def write_yaml(tmp_path):
+    """write_yaml("final.yaml", text) → Path, for score and setup inputs written inline."""
+
+    def _write(name: str, text: str) -> Path:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return _write
