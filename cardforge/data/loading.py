@@ -199,13 +199,15 @@ def _load_cards(game: Game, doc: YamlDoc, meta: DeckMeta, cards: list, sources: 
         card, p = validate(model, raw, file=doc.display, item=item, line_of=doc.line_of, loc_prefix=loc)
         problems += sorted(p, key=lambda x: x.line or 0)
         problems += icon_problems(raw, file=doc.display, item=item, line_of=doc.line_of, loc=loc)
+        if isinstance(card_id, str):
+            if card_id in sources:
+                first = sources[card_id]
+                problems.append(Problem(
+                    f"duplicate id '{card_id}' (first defined in {first.file}, card #{first.index})",
+                    file=doc.display, item=item, field="id", line=doc.line_of(loc + ("id",))))
+                continue
+            sources[card_id] = CardSource(doc.display, index, line)
         if card is None:
-            continue
-        if card.id in sources:
-            first = sources[card.id]
-            problems.append(Problem(
-                f"duplicate id '{card.id}' (first defined in {first.file}, card #{first.index})",
-                file=doc.display, item=item, field="id", line=doc.line_of(loc + ("id",))))
             continue
         if meta.kinds and card.kind not in meta.kinds:
             problems.append(Problem(
@@ -216,7 +218,6 @@ def _load_cards(game: Game, doc: YamlDoc, meta: DeckMeta, cards: list, sources: 
             problems.append(Problem(
                 f"unknown back '{card.back}' (deck.yaml backs: {', '.join(meta.backs)})",
                 file=doc.display, item=item, field="back", line=doc.line_of(loc + ("back",))))
-        sources[card.id] = CardSource(doc.display, index, line)
         cards.append(card)
     return problems
 
