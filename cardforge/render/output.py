@@ -1,0 +1,100 @@
+"""Writing build products: atomic PDF files, reproducible canvases, the build manifest."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas
+
+from cardforge import __version__
+
+MANIFEST_KINDS = ("deck", "backs", "board", "pad", "aid", "setup")
+
+
+@dataclass
+class ManifestEntry:
+    """One file built. ``path`` relative to the manifest's folder (``output/<game>/``);
+    ``cards`` = card fronts in it, copies counted."""
+
+    path: str
+    kind: str  # deck | backs | board | pad | aid | setup
+    pages: int
+    cards: int
+    paper: str
+    sha256: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in MANIFEST_KINDS:
+            raise ValueError(f"manifest kind {self.kind!r} not in {MANIFEST_KINDS}")
+
+
+@contextmanager
+def atomic_path(path: Path) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; rename it over ``path`` only on success.
+
+    A failed build leaves no partial file (and keeps the previous good one)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def new_canvas(target, pagesize: tuple[float, float], title: str, subject: str = "") -> Canvas:
+    """A canvas whose output depends only on what is drawn (invariant=1: no dates, fixed ids)."""
+    c = Canvas(str(target) if isinstance(target, Path) else target, pagesize=pagesize, invariant=1,
+               pageCompression=1)
+    c.setTitle(title)
+    c.setAuthor("cardforge")
+    c.setCreator(f"cardforge {__version__}")
+    c.setProducer("cardforge (ReportLab)")
+    if subject:
+        c.setSubject(subject)
+    return c
+
+
+def sha256_of(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def entry_for(path: Path, game_dir: Path, kind: str, pages: int, cards: int, paper: str) -> ManifestEntry:
+    return ManifestEntry(Path(path).relative_to(game_dir).as_posix(), kind, pages, cards, paper, sha256_of(path))
+
+
+def write_manifest(game_dir: Path, game_id: str, entries: list[ManifestEntry]) -> Path:
+    """``<out>/<game>/manifest.json``: {"game", "files": [{path, kind, pages, cards, paper, sha256}]}.
+
+    Entries from an earlier build of other printables (e.g. ``--only pads``) are kept, so the
+    manifest always lists every file currently in the folder."""
+    path = Path(game_dir) / "manifest.json"
+    files: dict[str, dict] = {}
+    if path.exists():
+        try:
+            for old in json.loads(path.read_text(encoding="utf-8")).get("files", []):
+                if (Path(game_dir) / old["path"]).exists():
+                    files[old["path"]] = old
+        except (ValueError, KeyError, TypeError):
+            files = {}
+    for e in entries:
+        files[e.path] = asdict(e)
+    data = {"game": game_id, "files": [files[k] for k in sorted(files)]}
+    with atomic_path(path) as tmp:
+        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return path

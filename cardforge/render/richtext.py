@@ -1,0 +1,352 @@
+"""Rich text in a box: line breaking with inline icons, shrink-to-fit, drawing.
+
+Card text is parsed once (:mod:`cardforge.text.markup`), measured once at 1 pt (widths scale
+linearly), then broken into lines at whatever size is tried; so shrinking a long text to fit
+costs a few cheap passes, and the same text on 50 copies is laid out once (``fit_text`` caches).
+
+French typography: no break before ``: ; ! ? »`` or after ``«``, nor between a number and the
+icon after it ("2 :coin:" stays together).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from cardforge.render.fonts import font_name, metrics, unit_width
+from cardforge.render.icons import draw_icon, icon_width
+from cardforge.text.markup import Break, Icon, Text, parse
+
+ICON_DROP = 0.17  # icon box bottom sits this many em below the baseline
+ICON_SCALE = 0.95  # icon height in em
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    """How a box sets its text. Sizes in points."""
+
+    size: float = 9.0
+    min_size: float | None = None  # shrink-to-fit floor; None: never shrink
+    leading: float = 1.2  # line height / size
+    family: str = "sans"
+    color: str = "#1a1a1a"
+    align: str = "left"  # left | center | right | justify
+    valign: str = "top"  # top | middle | bottom
+    paragraph_gap: float = 0.35  # extra space between paragraphs, in lines
+    bold: bool = False
+    italic: bool = False
+
+
+class TextOverflow(Exception):
+    """The text does not fit its box even at the floor size."""
+
+    def __init__(self, needed: float, available: float, size: float, too_wide: str | None = None):
+        self.needed = needed  # points of height needed at ``size``
+        self.available = available
+        self.size = size
+        self.too_wide = too_wide  # a word wider than the box, if that is why
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        from cardforge.units import format_mm
+
+        if self.too_wide is not None:
+            return (f"the word {self.too_wide!r} is wider than the box even at {self.size:g} pt")
+        return (f"needs {format_mm(self.needed)}, has {format_mm(self.available)} "
+                f"at the {self.size:g} pt floor")
+
+
+# --- measuring (size-independent) -----------------------------------------------------------
+
+# atoms: ("t", text, font, colour, scale, width) | ("i", name, colour, scale, width) |
+#        ("s", font, width, breakable)
+@dataclass(frozen=True)
+class Word:
+    atoms: tuple
+    width: float  # at 1 pt
+    space_before: float  # breakable space before it, at 1 pt (0 for the first)
+
+
+Segment = tuple[Word, ...]  # words between hard breaks
+Para = tuple[Segment, ...]
+
+_NO_BREAK_BEFORE = set(":;!?»")
+_NUMBER_END = re.compile(r"(?:\d|[+−×-]\d*)$")
+
+
+@lru_cache(maxsize=8192)
+def measure(markup: str, family: str = "sans", bold: bool = False, italic: bool = False,
+            color: str = "#1a1a1a") -> tuple[Para, ...]:
+    """Parse and measure at 1 pt: paragraphs → segments → words."""
+    out = []
+    for para in parse(markup):
+        atoms: list = []
+        for piece in para:
+            if isinstance(piece, Break):
+                atoms.append(("n",))
+            elif isinstance(piece, Icon):
+                col = piece.style.color or color
+                atoms.append(("i", piece.name, col, piece.style.scale, icon_width(piece.name) * piece.style.scale))
+            elif isinstance(piece, Text):
+                st = piece.style
+                font = font_name(family, bold or st.bold, italic or st.italic)
+                col = st.color or color
+                for tok in re.split(r"( )", piece.text):
+                    if tok == " ":
+                        atoms.append(["s", font, unit_width(" ", font) * st.scale, True])
+                    elif tok:
+                        atoms.append(("t", tok, font, col, st.scale, unit_width(tok, font) * st.scale))
+        _french_glue(atoms)
+        out.append(_segments(atoms))
+    return tuple(out)
+
+
+def _french_glue(atoms: list) -> None:
+    """Make spaces unbreakable where French typography (and icons after numbers) want."""
+    for i, atom in enumerate(atoms):
+        if atom[0] != "s":
+            continue
+        prev = atoms[i - 1] if i else None
+        nxt = atoms[i + 1] if i + 1 < len(atoms) else None
+        if nxt and nxt[0] == "t" and nxt[1][0] in _NO_BREAK_BEFORE:
+            atom[3] = False
+        elif prev and prev[0] == "t" and prev[1].endswith("«"):
+            atom[3] = False
+        elif prev and nxt and prev[0] == "t" and nxt[0] == "i" and _NUMBER_END.search(prev[1]):
+            atom[3] = False
+
+
+def _segments(atoms: list) -> Para:
+    segments: list[Segment] = []
+    words: list[Word] = []
+    current: list = []
+    width = 0.0
+    pending_space = 0.0
+
+    def close_word() -> None:
+        nonlocal current, width
+        if current:
+            words.append(Word(tuple(current), width, pending_space if words else 0.0))
+        current, width = [], 0.0
+
+    for atom in atoms:
+        kind = atom[0]
+        if kind == "n":
+            close_word()
+            segments.append(tuple(words))
+            words.clear()
+            pending_space = 0.0
+        elif kind == "s":
+            if atom[3]:  # breakable: ends the word
+                if current:
+                    close_word()
+                    pending_space = atom[2]
+                elif words:
+                    pending_space = max(pending_space, atom[2])
+            elif current:
+                current.append(("s", atom[1], atom[2], False))
+                width += atom[2]
+        else:
+            if not current and not words:
+                pending_space = 0.0
+            current.append(atom)
+            width += atom[-1]
+    close_word()
+    segments.append(tuple(words))
+    return tuple(segments)
+
+
+# --- breaking at a size --------------------------------------------------------------------
+
+@dataclass
+class Line:
+    words: list[Word]
+    width: float  # at the layout's size, in points
+    last: bool  # last line of its segment (not justified)
+
+
+@dataclass
+class TextLayout:
+    size: float
+    lines: list[Line | None]  # None = paragraph gap marker
+    height: float
+    style: TextStyle
+    paragraph_starts: list[int] = field(default_factory=list)
+
+    @property
+    def line_count(self) -> int:
+        return sum(1 for line in self.lines if line is not None)
+
+
+def break_lines(paras: tuple[Para, ...], width: float, size: float, style: TextStyle) -> tuple[TextLayout, str | None]:
+    """Greedy first-fit breaking. Returns the layout and a word too wide for the box, if any."""
+    lines: list[Line | None] = []
+    too_wide = None
+    eps = 1e-6
+    for p_index, para in enumerate(paras):
+        if p_index:
+            lines.append(None)
+        for segment in para:
+            current: list[Word] = []
+            used = 0.0
+            for word in segment:
+                w = word.width * size
+                if w > width + eps and too_wide is None:
+                    too_wide = _word_text(word)
+                gap = word.space_before * size if current else 0.0
+                if current and used + gap + w > width + eps:
+                    lines.append(Line(current, used, False))
+                    current, used = [word], w
+                else:
+                    current.append(word)
+                    used += gap + w
+            lines.append(Line(current, used, True))
+    n_lines = sum(1 for line in lines if line is not None)
+    gaps = len(paras) - 1 if paras else 0
+    height = (n_lines + gaps * style.paragraph_gap) * style.leading * size
+    return TextLayout(size, lines, height, style), too_wide
+
+
+def _word_text(word: Word) -> str:
+    return "".join(a[1] if a[0] == "t" else (" " if a[0] == "s" else f":{a[1]}:") for a in word.atoms)
+
+
+def fits(layout: TextLayout, too_wide: str | None, height: float) -> bool:
+    return too_wide is None and layout.height <= height + 1e-6
+
+
+def _quarter(x: float) -> float:
+    return round(x * 4) / 4
+
+
+@lru_cache(maxsize=16384)
+def fit_text(markup: str, width: float, height: float, style: TextStyle) -> TextLayout:
+    """The largest size (in ¼ pt steps, from ``style.size`` down to ``style.min_size``) at
+    which ``markup`` fits ``width`` × ``height``. Raises TextOverflow below the floor."""
+    paras = measure(markup, style.family, style.bold, style.italic, style.color)
+    layout, too_wide = break_lines(paras, width, style.size, style)
+    if fits(layout, too_wide, height):
+        return layout
+    floor = style.min_size if style.min_size is not None else style.size
+    if floor >= style.size:
+        raise TextOverflow(layout.height, height, style.size, too_wide)
+    low, low_wide = break_lines(paras, width, floor, style)
+    if not fits(low, low_wide, height):
+        raise TextOverflow(low.height, height, floor, low_wide)
+    lo, hi = floor, style.size  # lo fits, hi does not
+    best = low
+    while hi - lo > 0.25:
+        mid = _quarter((lo + hi) / 2)
+        if mid <= lo or mid >= hi:
+            break
+        trial, wide = break_lines(paras, width, mid, style)
+        if fits(trial, wide, height):
+            lo, best = mid, trial
+        else:
+            hi = mid
+    return best
+
+
+# --- drawing -------------------------------------------------------------------------------
+
+def draw_layout(canvas: Canvas, layout: TextLayout, x: float, y: float, width: float, height: float) -> None:
+    """Draw ``layout`` in the box whose bottom-left corner is (x, y)."""
+    style, size = layout.style, layout.size
+    lead = style.leading * size
+    if style.valign == "middle":
+        top = y + height - (height - layout.height) / 2
+    elif style.valign == "bottom":
+        top = y + layout.height
+    else:
+        top = y + height
+    base_font = font_name(style.family, style.bold, style.italic)
+    ascent, descent = metrics(base_font)
+    # centre the glyphs' ascent+descent inside each line's leading
+    first_baseline = top - (lead - (ascent - descent) * size) / 2 - ascent * size
+    text = canvas.beginText()
+    state = {"font": None, "color": None}
+    icons: list[tuple[str, float, float, float]] = []
+    baseline = first_baseline
+    for line in layout.lines:
+        if line is None:
+            baseline -= style.paragraph_gap * lead
+            continue
+        extra = 0.0
+        n_gaps = len(line.words) - 1
+        if style.align == "center":
+            cx = x + (width - line.width) / 2
+        elif style.align == "right":
+            cx = x + width - line.width
+        else:
+            cx = x
+            if style.align == "justify" and not line.last and n_gaps > 0:
+                extra = (width - line.width) / n_gaps
+        for i, word in enumerate(line.words):
+            if i:
+                cx += word.space_before * size + extra
+            cx = _draw_word(text, state, icons, word, cx, baseline, size)
+        baseline -= lead
+    canvas.saveState()  # the text object's font and colour must not leak into later drawing
+    canvas.drawText(text)
+    canvas.restoreState()
+    for name, ix, iy, isize in icons:
+        draw_icon(canvas, name, ix, iy, isize)
+
+
+def _draw_word(text, state, icons, word: Word, cx: float, baseline: float, size: float) -> float:
+    run: list[str] = []
+    run_x = cx
+    run_key = None
+
+    def flush():
+        nonlocal run, run_key
+        if run:
+            font, colour, scale = run_key
+            text.setTextOrigin(run_x, baseline)
+            if state["font"] != (font, scale):
+                text.setFont(font, size * scale)
+                state["font"] = (font, scale)
+            if state["color"] != colour:
+                text.setFillColor(HexColor(colour))
+                state["color"] = colour
+            text.textOut("".join(run))
+        run, run_key = [], None
+
+    for atom in word.atoms:
+        kind = atom[0]
+        if kind == "t":
+            key = (atom[2], atom[3], atom[4])
+            if key != run_key:
+                flush()
+                run_key, run_x = key, cx
+            run.append(atom[1])
+            cx += atom[5] * size
+        elif kind == "s":
+            if run_key is not None and run_key[0] == atom[1]:
+                run.append(" ")
+            else:
+                flush()
+            cx += atom[2] * size
+            if run_key is None:
+                run_x = cx
+        else:  # icon
+            flush()
+            isize = size * ICON_SCALE * atom[3]
+            icons.append((atom[1], cx + (atom[4] * size - isize * icon_width(atom[1])) / 2,
+                          baseline - ICON_DROP * size * atom[3], isize))
+            cx += atom[4] * size
+            run_x = cx
+    flush()
+    return cx
+
+
+def draw_text(canvas: Canvas, markup: str, x: float, y: float, width: float, height: float,
+              style: TextStyle) -> TextLayout:
+    """Fit and draw; raises TextOverflow when the text cannot fit above the floor size."""
+    layout = fit_text(markup, width, height, style)
+    draw_layout(canvas, layout, x, y, width, height)
+    return layout

@@ -1,0 +1,228 @@
+"""Card-text markup → paragraphs of styled runs and inline icons. Pure Python (no ReportLab).
+
+The markup (what jinja2 templates and data fields produce):
+
+- ``**gras**`` or ``<b>…</b>``; ``*italique*`` or ``<i>…</i>``
+- ``<color=#b22222>…</color>`` or a palette name (``<color=red>``); ``<small>…</small>`` (80 %)
+- ``:coin:`` — an inline vector icon (names in :mod:`cardforge.icons`)
+- a newline (or ``<br>``) breaks the line; a blank line starts a new paragraph
+- ``\\*``, ``\\:``, ``\\<`` and ``\\\\`` escape
+
+Runs of spaces and tabs collapse to one space, as in HTML.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from cardforge.icons import ICONS
+
+#: Colour names usable in ``<color=…>`` (print-friendly, dark enough on cream card stock).
+PALETTE: dict[str, str] = {
+    "black": "#1a1a1a",
+    "white": "#ffffff",
+    "red": "#b3261e",
+    "green": "#2e7d32",
+    "blue": "#1f5fa8",
+    "yellow": "#c99a06",
+    "grey": "#6b6b6b",
+    "gold": "#b8860b",
+    "brown": "#6d4c2f",
+    "purple": "#6a3d9a",
+    "orange": "#d9661f",
+    "coal": "#333333",
+    "mithril": "#4f8fb0",
+}
+
+_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+class MarkupError(ValueError):
+    """Malformed card text; the message says what and where (character offset)."""
+
+
+@dataclass(frozen=True)
+class Style:
+    bold: bool = False
+    italic: bool = False
+    color: str | None = None  # "#rrggbb"
+    scale: float = 1.0
+
+
+@dataclass(frozen=True)
+class Text:
+    text: str
+    style: Style
+
+
+@dataclass(frozen=True)
+class Icon:
+    name: str
+    style: Style
+
+
+@dataclass(frozen=True)
+class Break:
+    """A forced line break inside a paragraph."""
+
+
+Piece = Text | Icon | Break
+Paragraph = tuple[Piece, ...]
+
+_TOKEN = re.compile(
+    r"\\[\\*:<]"  # escapes
+    r"|\*\*|\*"  # bold / italic toggles
+    r"|<(/?)(b|i|small|br|color)(?:=([^>]*))?\s*/?>"  # tags
+    r"|:([a-z][a-z0-9-]*):"  # icons
+    r"|\n"
+)
+
+
+def resolve_color(value: str) -> str:
+    value = value.strip().strip("'\"")
+    if value in PALETTE:
+        return PALETTE[value]
+    if _HEX.match(value):
+        return value.lower()
+    raise MarkupError(f"unknown colour {value!r} (use #rrggbb or one of: {', '.join(PALETTE)})")
+
+
+@lru_cache(maxsize=4096)
+def parse(markup: str) -> tuple[Paragraph, ...]:
+    """Parse ``markup``; raises MarkupError naming the problem and its position."""
+    paragraphs: list[list[Piece]] = [[]]
+    bold = italic = False
+    small = 0
+    colors: list[str] = []
+    buf: list[str] = []
+    newlines = 0
+    open_marks: list[tuple[str, int]] = []  # ("**", offset) for error messages
+
+    def style() -> Style:
+        return Style(bold, italic, colors[-1] if colors else None, 0.8 if small else 1.0)
+
+    def flush() -> None:
+        if buf:
+            text = re.sub(r"[ \t\r]+", " ", "".join(buf))
+            if text:
+                paragraphs[-1].append(Text(text, style()))
+            buf.clear()
+
+    def apply_newlines() -> None:
+        nonlocal newlines
+        if newlines == 1 and paragraphs[-1]:
+            paragraphs[-1].append(Break())
+        elif newlines >= 2 and paragraphs[-1]:
+            paragraphs.append([])
+        newlines = 0
+
+    def toggle(mark: str, offset: int) -> None:
+        if open_marks and open_marks[-1][0] == mark:
+            open_marks.pop()
+        else:
+            open_marks.append((mark, offset))
+
+    pos = 0
+    for m in _TOKEN.finditer(markup):
+        chunk = markup[pos:m.start()]
+        if chunk:
+            if newlines:
+                flush()
+                apply_newlines()
+                chunk = chunk.lstrip(" \t")
+            buf.append(chunk)
+        pos = m.end()
+        tok = m.group(0)
+        if tok == "\n":
+            # trailing spaces before a newline vanish
+            if buf:
+                buf[-1] = buf[-1].rstrip(" \t")
+            newlines += 1
+            continue
+        flush()
+        if newlines:
+            apply_newlines()
+        if tok.startswith("\\"):
+            buf.append(tok[1])
+        elif tok == "**":
+            bold = not bold
+            toggle("**", m.start())
+        elif tok == "*":
+            italic = not italic
+            toggle("*", m.start())
+        elif m.group(4):
+            name = m.group(4)
+            if name not in ICONS:
+                raise MarkupError(_unknown_icon(name, m.start()))
+            paragraphs[-1].append(Icon(name, style()))
+        else:
+            closing, tag, arg = m.group(1), m.group(2), m.group(3)
+            if tag == "br":
+                paragraphs[-1].append(Break())
+            elif tag == "b":
+                bold = not closing
+            elif tag == "i":
+                italic = not closing
+            elif tag == "small":
+                small = max(0, small + (-1 if closing else 1))
+            elif tag == "color":
+                if closing:
+                    if not colors:
+                        raise MarkupError(f"'</color>' without '<color=…>' at character {m.start()}")
+                    colors.pop()
+                else:
+                    if not arg:
+                        raise MarkupError(f"'<color>' needs a value, e.g. <color=red>, at character {m.start()}")
+                    colors.append(resolve_color(arg))
+    tail = markup[pos:]
+    if tail:
+        if newlines:
+            flush()
+            apply_newlines()
+            tail = tail.lstrip(" \t")
+        buf.append(tail.rstrip())
+    flush()
+    if open_marks:
+        mark, offset = open_marks[-1]
+        what = "bold" if mark == "**" else "italic"
+        raise MarkupError(f"unclosed '{mark}' ({what}) opened at character {offset} "
+                          f"(write \\{mark[0]} for a literal asterisk)")
+    if colors:
+        raise MarkupError("unclosed '<color=…>'")
+    out = []
+    for para in paragraphs:
+        while para and isinstance(para[-1], Break):
+            para.pop()
+        # strip the leading space of a paragraph / after a break
+        if para and isinstance(para[0], Text) and para[0].text.startswith(" "):
+            first = para[0]
+            para[0] = Text(first.text.lstrip(" "), first.style)
+        if para:
+            out.append(tuple(para))
+    return tuple(out)
+
+
+def _unknown_icon(name: str, offset: int) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, ICONS, n=1)
+    hint = f"; did you mean ':{close[0]}:'?" if close else ""
+    return f"unknown icon ':{name}:' at character {offset}{hint}"
+
+
+def plain_text(markup: str) -> str:
+    """The text a reader sees, icons as their French label in brackets (for search and tests)."""
+    out = []
+    for para in parse(markup):
+        parts = []
+        for piece in para:
+            if isinstance(piece, Text):
+                parts.append(piece.text)
+            elif isinstance(piece, Icon):
+                parts.append(f"[{ICONS[piece.name][0]}]")
+            else:
+                parts.append("\n")
+        out.append("".join(parts))
+    return "\n\n".join(out)
