@@ -1,0 +1,40 @@
+"""The README's two set-up commands are what CI runs, and they stay true."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import ROOT
+
+
+def readme_commands() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    setup = text.split("## Set up", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```sh\n(.+?)\n```", setup)
+
+
+def test_readme_gives_the_build_and_the_test_commands():
+    build, test = readme_commands()
+    assert "pip install -e ." in build and build.endswith("cardforge build")
+    assert "pip install -e '.[test]'" in test and test.endswith("pytest")
+
+
+def test_ci_runs_the_readme_test_command():
+    _, test = readme_commands()
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert test in ci.splitlines()
+    assert "set -euo pipefail" in ci  # pytest's exit code 5 (no tests) fails the run
+
+
+def test_pyproject_declares_the_test_extra_and_the_console_script():
+    import tomllib
+
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    project = meta["project"]
+    assert project["requires-python"] == ">=3.11"
+    assert project["scripts"]["cardforge"] == "cardforge.cli:run"
+    deps = " ".join(project["dependencies"])
+    for dep in ("reportlab", "pillow", "click", "jinja2", "pydantic", "pyyaml"):
+        assert dep in deps
+    assert {"pytest", "hypothesis", "pypdf", "pypdfium2"} <= {
+        re.split(r"[<>=\[]", d)[0] for d in project["optional-dependencies"]["test"]}
