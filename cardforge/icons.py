@@ -42,6 +42,11 @@ ICONS: dict[str, tuple[str, str]] = {
     "plus": ("partie complète", "full-game-only mark (+)"),
     "proud": ("fier", "proud warrior mark"),
     "recruit": ("joué au recrutement", "played when recruited"),
+    "encounter": ("rencontre", "encounter symbol (mine cards to fight)"),
+    "warrior": ("guerrier", "Guerrier symbol (dwarf type)"),
+    "digger": ("piocheur", "Piocheur symbol (dwarf type)"),
+    "scout": ("éclaireur", "Éclaireur symbol (dwarf type)"),
+    "blaster": ("dynamiteur", "Dynamiteur symbol (dwarf type)"),
     # Mine, All Mine!
     "speed": ("vitesse", "speed"),
     "attack": ("attaque", "attack"),
@@ -79,6 +84,17 @@ ICONS: dict[str, tuple[str, str]] = {
     "event": ("événement", "an event card"),
     "worker": ("ouvrier", "a worker"),
     "arrow": ("→", "then / gives"),
+    "faction-scottish": ("Écossais", "Scottish faction"),
+    "faction-egyptian": ("Égyptiens", "Egyptian faction"),
+    "faction-atlantean": ("Atlantes", "Atlantean faction"),
+    "faction-barbarian": ("Barbares", "Barbarian faction"),
+    "faction-japanese": ("Japonais", "Japanese faction"),
+    "faction-roman": ("Romains", "Roman faction"),
+    "faction-any": ("faction au choix", "any faction of your choice"),
+    "event-immediate": ("événement immédiat", "immediate event"),
+    "event-special": ("événement spécial", "special event (changes the mine phase)"),
+    "event-end-round": ("événement de fin de manche", "end-of-round event"),
+    "advance": ("avancer", "advance on a progress board"),
 }
 
 #: ``:name:`` — lowercase letters, digits and hyphens between colons, no spaces.

@@ -78,7 +78,8 @@ def setup(ctx, game, players, mode, seed, short, opale, first_game, check_file, 
 def render_setup(game, result: dict) -> str:
     import json
 
-    lines = [f"{game.title} — setup for {result['players']} players"
+    n = result["players"]
+    lines = [f"{game.title} — setup for {n} player{'s' if n != 1 else ''}"
              + (f", mode {result['mode']}" if len(game.modes) > 1 else "")]
     lines.append("")
     lines.append("Counts:")

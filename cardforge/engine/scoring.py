@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,8 @@ def check_player_count(game: Game, count: int, what: str = "players") -> list[Pr
 def score_state(game: Game, data: GameData, state: Any, source: str | None = None) -> ScoreSheet:
     """Score an already validated final state."""
     problems = game.check_final_state(data, state)
+    if source:  # rule-level problems name the file too
+        problems = [p if p.file else replace(p, file=source) for p in problems]
     if problems:
         raise ScoreInputError(f"cannot score {source or 'this game'}", problems)
     result = game.score(data, state)

@@ -1,0 +1,164 @@
+"""End-game scoring of Imperial Miners (rulebook, « Fin de la partie » and « Mode solo »).
+
+« Faites la somme de vos points de victoire, en comptant vos jetons PV et vos chariots
+complets (ces derniers valent chacun 1 point). » Coins score nothing; they break ties, then
+the complete carts in the mine, then the victory is shared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, Field
+
+from cardforge.data.loading import GameData
+from cardforge.data.models import Model
+from cardforge.games.imperial_miners.cards import HalfCarts
+from cardforge.games.imperial_miners.carts import CartCount, count_carts, token_problem
+from cardforge.games.imperial_miners.sections import NUMERALS, Grade
+from cardforge.problems import Problem, plural
+from cardforge.scores import PlayerResult, ScoreResult
+
+Count = Annotated[int, Field(ge=0, strict=True)]
+
+
+def _row_and_junction(value: Any) -> Any:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise ValueError(f"must be [row, junction] (two whole numbers ≥ 0), got {value!r}")
+    return value
+
+
+CartToken = Annotated[tuple[Count, Count], BeforeValidator(_row_and_junction)]
+
+
+class MineCard(Model):
+    """A card of the mine, by its half-carts: "L" left edge, "R" right edge, "LR", or ""."""
+
+    carts: HalfCarts = ""
+
+
+class PlayerState(Model):
+    name: str = Field(min_length=1)
+    vp: Count  # VP tokens
+    coins: Count
+    carts: Count | None = None  # complete carts, counted at the table…
+    mine: list[list[MineCard | None]] | None = None  # …or the mine, rows from the surface down
+    cart_tokens: list[CartToken] = Field(default_factory=list)  # [row, junction] of each token
+
+    def layout(self) -> list[list[str | None]]:
+        return [[None if card is None else card.carts for card in row] for row in self.mine or []]
+
+
+class FinalState(Model):
+    players: list[PlayerState]
+
+
+# « Le niveau indique où la carte doit être jouée » and there are four levels (I–IV): one row
+# per level under the surface board, so a mine has at most four rows.
+MAX_ROWS = len(NUMERALS)
+
+
+def check_final_state(state: FinalState, game_id: str, min_players: int, max_players: int) -> list[Problem]:
+    """Every rule the final state breaks, each located by player and field."""
+    problems = []
+    count = len(state.players)
+    if not min_players <= count <= max_players:
+        problems.append(Problem(f"{count} given, {game_id} supports {min_players}–{max_players}", field="players"))
+    first_index: dict[str, int] = {}
+    for index, player in enumerate(state.players, start=1):
+        item = f"player '{player.name}' (#{index})"
+        if player.name in first_index:
+            problems.append(Problem(f"duplicate name (also player #{first_index[player.name]}); "
+                                    "each player needs their own name", item=item, field="name"))
+        first_index.setdefault(player.name, index)
+        problems += [Problem(message, item=item, field=field) for field, message in _player_problems(player)]
+    return problems
+
+
+def _player_problems(player: PlayerState) -> list[tuple[str, str]]:
+    """(field, message) for one player's carts, mine and tokens."""
+    if player.mine is None:
+        out = []
+        if player.carts is None:
+            out.append(("carts", "required: give carts (the number of complete carts) or mine (its layout)"))
+        if player.cart_tokens:
+            out.append(("cart_tokens", "tokens are placed on a mine: give mine, or count the carts "
+                                       "they complete in carts"))
+        return out
+    out = []
+    layout = player.layout()
+    if len(layout) > MAX_ROWS:
+        out.append(("mine", f"{len(layout)} rows given, a mine has at most {MAX_ROWS} "
+                            f"(one per level {', '.join(NUMERALS)})"))
+    seen: dict[tuple[int, int], int] = {}
+    for i, token in enumerate(player.cart_tokens):
+        if token in seen:
+            out.append((f"cart_tokens[{i}]", f"row {token[0]}, junction {token[1]}: two tokens on one "
+                                             f"junction (first at cart_tokens[{seen[token]}])"))
+            continue
+        seen[token] = i
+        message = token_problem(layout, token)
+        if message:
+            out.append((f"cart_tokens[{i}]", message))
+    counted = mine_count(player)
+    if player.carts is not None and counted is not None and counted.complete != player.carts:
+        out.append(("carts", f"says {player.carts} complete carts but the mine shows {counted.complete} "
+                             f"({counted.printed} printed + {counted.tokens} completed by tokens); "
+                             "give one of them, or make them agree"))
+    return out
+
+
+def mine_count(player: PlayerState) -> CartCount | None:
+    """The carts counted from the player's mine (valid tokens only); None without a mine."""
+    if player.mine is None:
+        return None
+    layout = player.layout()
+    return count_carts(layout, [t for t in player.cart_tokens if token_problem(layout, t) is None])
+
+
+def grade_for(total: int, grades: Sequence[Grade]) -> Grade:
+    """The solo grade whose range holds ``total`` (the table covers every score: check_data)."""
+    return next(g for g in grades if g.min <= total and (g.max is None or total <= g.max))
+
+
+def score(data: GameData, state: FinalState) -> ScoreResult:
+    results, details, report = [], [], []
+    for player in state.players:
+        counted = mine_count(player)
+        carts = counted.complete if counted is not None else player.carts or 0
+        results.append(PlayerResult(
+            player.name,
+            {"vp_tokens": player.vp, "carts": carts},
+            tiebreak=(player.coins, carts),  # « le plus grand nombre de pièces », then carts
+        ))
+        details.append(_details(player, carts, counted))
+        report.append(_report_line(player, carts, counted))
+    if len(results) > 1:
+        report.append("Coins score nothing; they only break ties: "
+                      + ", ".join(f"{p.name} {p.coins}" for p in state.players) + ".")
+    else:
+        solo = results[0]
+        grade = grade_for(solo.total, data.sections["grades"])
+        solo.extra["grade"] = grade.name
+        report.append(f"Solo grade: {grade.name} ({grade.span} points) with {solo.total} points.")
+    return ScoreResult(results, {"players": details}, report)
+
+
+def _details(player: PlayerState, carts: int, counted: CartCount | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": player.name, "vp_tokens": player.vp, "coins": player.coins,
+                           "complete_carts": carts}
+    if counted is not None:
+        out["mine"] = {"printed": counted.printed, "completed_by_tokens": counted.tokens,
+                       "incomplete_left": counted.incomplete}
+    return out
+
+
+def _report_line(player: PlayerState, carts: int, counted: CartCount | None) -> str:
+    if counted is None:
+        return f"{player.name}: {plural(carts, 'complete cart')} (as given)."
+    line = (f"{player.name}: {plural(carts, 'complete cart')} from the mine "
+            f"({counted.printed} printed + {counted.tokens} completed by tokens)")
+    if counted.incomplete:
+        line += f"; {plural(counted.incomplete, 'incomplete cart')} left, worth nothing"
+    return line + "."
