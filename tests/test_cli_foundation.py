@@ -25,10 +25,10 @@ def test_check_reports_every_problem_with_file_card_and_field(cli):
         next(line for line in lines if "duplicate id" in line),
         next(line for line in lines if "unknown field" in line),
     )
-    assert "tunhell/cards.yaml:9: card 'deratiseur' (#2): copies: must be ≥ 0, got -2" in negative
-    assert ("cards.yaml:11: card 'employe-du-mois' (#3): id: duplicate id 'employe-du-mois' "
+    assert "tunhell/cards.yaml:13: card 'deratiseur' (#2): copies: must be ≥ 0, got -2" in negative
+    assert ("cards.yaml:15: card 'employe-du-mois' (#3): id: duplicate id 'employe-du-mois' "
             "(first defined in") in duplicate
-    assert "cards.yaml:14: card 'employe-du-mois' (#3): colour: unknown field (allowed: id, kind, name" in unknown
+    assert "cards.yaml:20: card 'employe-du-mois' (#3): colour: unknown field (allowed: id, kind, name" in unknown
     assert "tunhell: 3 problems found" in r.err
 
 
