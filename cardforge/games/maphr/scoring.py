@@ -1,0 +1,307 @@
+"""End-game scoring of Les Mines de Maphr (rulebook, «Comptage des points»).
+
+The final-state file (``cardforge score maphr FILE``)::
+
+    players:
+      - name: Alice
+        clan: irongradd           # optional: a clan id; a grey clan needs 2 fewer galleries
+        grey: false               # optional, when no clan is given
+        coins: 47
+        galleries: 12             # gallery + vein cards in the mine
+        first_to_finish: true     # optional; needed only if several players reached their requirement
+        improvements:             # each: a card id from the data, or {name, colour, vp}
+          - etayage
+          - {name: Forge runique, colour: red, vp: 3}
+        veins: {coal: 4, gold: 2, mithril: 1}   # units of ore in the mine (a double coal vein = 2)
+        miners: 3
+
+Field-level mistakes (types, negative numbers, more than 12 galleries or 5 miners, an unknown
+colour) are located by the model with their line; ``check_final_state`` adds the rule-level
+rejections, all of them at once.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, Union
+
+from pydantic import AfterValidator, BeforeValidator, Discriminator, Field, Tag
+
+from cardforge.data.models import Model
+from cardforge.games.maphr.cards import COLOURS, ORE_VALUE, Colour, Improvement, MAX_VEIN_SIZE
+from cardforge.games.maphr.names import fold_name
+from cardforge.games.maphr.rules import (
+    COINS_PER_POINT, COLOUR_SQUARE_CAP, MAX_GALLERIES, MAX_MINERS, MAX_PLAYERS, MIN_PLAYERS, MINER_POINTS,
+    MINERS_IN_BOX, RACE_CLOSE, RACE_FIRST, SERIES_BONUS, galleries_required,
+)
+from cardforge.games.maphr.setup_rules import player_label, unknown_clan_message
+from cardforge.problems import Problem
+from cardforge.scores import PlayerResult, ScoreResult
+
+if TYPE_CHECKING:
+    from cardforge.data.loading import GameData
+
+
+def _at_most(limit: int, why: str):
+    def check(value: int) -> int:
+        if value > limit:
+            raise ValueError(f"at most {limit} ({why}), got {value}")
+        return value
+
+    return AfterValidator(check)
+
+
+def _card_id(value: Any) -> Any:
+    if not isinstance(value, str):
+        raise ValueError(f"must be an improvement card id or {{name, colour, vp}}, got {value!r}")
+    return value
+
+
+class InlineImprovement(Model):
+    """An improvement not taken from the data: its printed name, colour and victory points."""
+
+    name: str = Field(min_length=1)
+    colour: Colour
+    vp: int = Field(ge=0)
+
+
+def _ref_kind(value: Any) -> str:
+    return "dict" if isinstance(value, dict) else "str"
+
+
+#: An improvement of a mine: a card id of the deck, or an inline {name, colour, vp}. (The tags
+#: are named like pydantic's own branch markers so problems read ``improvements[1].colour``.)
+ImprovementRef = Annotated[
+    Union[Annotated[InlineImprovement, Tag("dict")], Annotated[str, BeforeValidator(_card_id), Tag("str")]],
+    Discriminator(_ref_kind),
+]
+
+
+class Veins(Model):
+    """Units of ore in the mine: a double coal vein counts 2 coal."""
+
+    coal: int = Field(0, ge=0)
+    gold: int = Field(0, ge=0)
+    mithril: int = Field(0, ge=0)
+
+
+class PlayerState(Model):
+    name: str = Field(min_length=1)
+    clan: str | None = None
+    grey: bool | None = None
+    coins: int = Field(ge=0)
+    galleries: Annotated[int, Field(ge=0), _at_most(MAX_GALLERIES, "a level-IV mine holds 12 galleries and veins")]
+    first_to_finish: bool = False
+    improvements: list[ImprovementRef]
+    veins: Veins
+    miners: Annotated[int, Field(ge=0), _at_most(MAX_MINERS, "a level-IV mine holds level + 1 = 5 miners")]
+
+
+class FinalState(Model):
+    players: list[PlayerState]
+
+
+@dataclass(frozen=True)
+class Built:
+    """An improvement of a mine, resolved: from the deck or given inline."""
+
+    name: str
+    colour: str
+    vp: int
+
+
+# --- rule-level rejections ---------------------------------------------------------------------
+
+def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
+    problems: list[Problem] = []
+    count = len(state.players)
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        problems.append(Problem(f"{count} given, maphr supports {MIN_PLAYERS}–{MAX_PLAYERS}", field="players"))
+    problems += _check_names(state)
+    problems += _check_clans(data, state)
+    for i, player in enumerate(state.players):
+        problems += _check_improvements(data, i, player)
+        problems += _check_veins(i, player)
+    total_miners = sum(p.miners for p in state.players)
+    if total_miners > MINERS_IN_BOX:
+        problems.append(Problem(f"{total_miners} miners in all the mines; the box has {MINERS_IN_BOX}",
+                                field="players"))
+    problems += _check_race(data, state)
+    return problems
+
+
+def _item(i: int, player: PlayerState) -> str:
+    return player_label(i, player.name)
+
+
+def _check_names(state: FinalState) -> list[Problem]:
+    first: dict[str, int] = {}
+    problems: list[Problem] = []
+    for i, player in enumerate(state.players):
+        if player.name in first:
+            problems.append(Problem(f"the name is already player #{first[player.name] + 1}'s; "
+                                    "each player needs a different name", item=_item(i, player), field="name"))
+        else:
+            first[player.name] = i
+    return problems
+
+
+def _check_clans(data: GameData, state: FinalState) -> list[Problem]:
+    clans = {c.id: c for c in data.sections["clans"]}
+    holder: dict[str, int] = {}
+    problems: list[Problem] = []
+    for i, player in enumerate(state.players):
+        if player.clan is None:
+            continue
+        item = _item(i, player)
+        clan = clans.get(player.clan)
+        if clan is None:
+            problems.append(Problem(unknown_clan_message(player.clan, set(clans)), item=item, field="clan"))
+            continue
+        if player.clan in holder:
+            j = holder[player.clan]
+            problems.append(Problem(f"clan '{player.clan}' is already {_item(j, state.players[j])}'s; "
+                                    "each player has a different clan", item=item, field="clan"))
+        holder.setdefault(player.clan, i)
+        if player.grey is not None and player.grey != clan.grey:
+            kind = "a grey-dwarf clan" if clan.grey else "not a grey-dwarf clan"
+            problems.append(Problem(f"{str(player.grey).lower()} contradicts clan '{clan.id}', which is "
+                                    f"{kind} (leave grey out when a clan is given)", item=item, field="grey"))
+    return problems
+
+
+def _check_improvements(data: GameData, i: int, player: PlayerState) -> list[Problem]:
+    # «On ne peut avoir qu'un seul aménagement d'un nom donné.»
+    problems: list[Problem] = []
+    seen: dict[str, int] = {}
+    for j, ref in enumerate(player.improvements):
+        field = f"improvements[{j}]"
+        built, problem = _resolve(data, ref)
+        if problem:
+            problems.append(Problem(problem, item=_item(i, player), field=field))
+            continue
+        key = fold_name(built.name)
+        if key in seen:
+            problems.append(Problem(
+                f"'{built.name}' is already in this mine (improvements[{seen[key]}]); a mine holds only one "
+                "improvement of a given name", item=_item(i, player), field=field))
+        else:
+            seen[key] = j
+    return problems
+
+
+def _resolve(data: GameData, ref: str | InlineImprovement) -> tuple[Built, str | None]:
+    """The improvement a reference names, or why it names none."""
+    if isinstance(ref, InlineImprovement):
+        return Built(ref.name, ref.colour, ref.vp), None
+    nothing = Built("", "", 0)
+    if not data.has_card(ref):
+        ids = [c.id for c in data.cards_of("improvement")]
+        close = difflib.get_close_matches(ref, ids, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        return nothing, (f"unknown improvement card '{ref}' (give a card id of the maphr deck, or "
+                         f"{{name, colour, vp}}){hint}")
+    card = data.card(ref)
+    if not isinstance(card, Improvement):
+        return nothing, f"'{ref}' is a {card.kind} card ({card.name}), not an improvement"
+    return Built(card.name, card.colour, card.vp), None
+
+
+def _check_veins(i: int, player: PlayerState) -> list[Problem]:
+    # Each vein card holds at most 3 units (mithril 2) and is one of the mine's galleries.
+    veins = player.veins
+    cards = sum(-(-getattr(veins, ore) // MAX_VEIN_SIZE[ore]) for ore in ORE_VALUE)
+    if cards <= player.galleries:
+        return []
+    return [Problem(
+        f"{veins.coal} coal, {veins.gold} gold and {veins.mithril} mithril need at least {cards} vein cards "
+        f"(3 units a card at most, 2 for mithril), but the mine has {player.galleries} galleries and veins",
+        item=_item(i, player), field="veins")]
+
+
+def requirements(data: GameData, state: FinalState) -> list[int]:
+    """The galleries each player needed to end the game (grey from the clan, else ``grey``)."""
+    clans = {c.id: c for c in data.sections["clans"]}
+    out = []
+    for player in state.players:
+        clan = clans.get(player.clan) if player.clan else None
+        grey = clan.grey if clan is not None else bool(player.grey)
+        out.append(galleries_required(len(state.players), grey))
+    return out
+
+
+def _check_race(data: GameData, state: FinalState) -> list[Problem]:
+    # «finir le premier en nombre de galeries à atteindre, +25 points»: the first is whoever
+    # reached the requirement; when several did, the file must say who was first.
+    needs = requirements(data, state)
+    marked = [i for i, p in enumerate(state.players) if p.first_to_finish]
+    reached = [i for i, p in enumerate(state.players) if p.galleries >= needs[i]]
+    problems: list[Problem] = []
+    for i in marked:
+        p = state.players[i]
+        if i not in reached:
+            problems.append(Problem(
+                f"{p.name} has {p.galleries} of the {needs[i]} galleries required; only a player who reached "
+                "the requirement can be first to finish", item=_item(i, p), field="first_to_finish"))
+    if len(marked) > 1:
+        names = ", ".join(state.players[i].name for i in marked)
+        problems.append(Problem(f"set on {len(marked)} players ({names}); only one player can be first to "
+                                "finish", field="first_to_finish"))
+    if len(reached) > 1 and not marked:
+        who = ", ".join(f"{state.players[i].name} ({state.players[i].galleries}/{needs[i]})" for i in reached)
+        problems.append(Problem(f"missing: several players reached their requirement ({who}); set "
+                                "first_to_finish: true on the one who got there first", field="first_to_finish"))
+    return problems
+
+
+# --- scoring -----------------------------------------------------------------------------------
+
+def score(data: GameData, state: FinalState) -> ScoreResult:
+    needs = requirements(data, state)
+    first = _first_to_finish(state, needs)
+    results, details = [], []
+    for i, player in enumerate(state.players):
+        built = [_resolve(data, ref)[0] for ref in player.improvements]
+        colours = Counter(b.colour for b in built)
+        counts = {c: colours[c] for c in COLOURS}
+        race = RACE_FIRST if i == first else (RACE_CLOSE if player.galleries >= needs[i] - 1 else 0)
+        v = player.veins
+        breakdown = {
+            "coins": player.coins // COINS_PER_POINT,
+            "improvement_vp": sum(b.vp for b in built),
+            "colour_squares": sum(min(k * k, COLOUR_SQUARE_CAP) for k in counts.values()),
+            "colour_series": SERIES_BONUS * min(counts.values()),
+            "gallery_race": race,
+            "veins_and_miners": sum(getattr(v, ore) * value for ore, value in ORE_VALUE.items())
+            + MINER_POINTS * player.miners,
+        }
+        results.append(PlayerResult(player.name, breakdown, tiebreak=(player.coins,)))
+        details.append({"name": player.name, "clan": player.clan, "galleries": player.galleries,
+                        "galleries_required": needs[i], "first_to_finish": i == first, "colours": counts})
+    return ScoreResult(results, details={"players": details}, report=_race_report(state, needs, first))
+
+
+def _first_to_finish(state: FinalState, needs: list[int]) -> int | None:
+    """Index of the player who reached the requirement first (checked: at most one candidate)."""
+    marked = [i for i, p in enumerate(state.players) if p.first_to_finish]
+    if marked:
+        return marked[0]
+    reached = [i for i, p in enumerate(state.players) if p.galleries >= needs[i]]
+    return reached[0] if reached else None
+
+
+def _race_report(state: FinalState, needs: list[int], first: int | None) -> list[str]:
+    parts = []
+    for i, p in enumerate(state.players):
+        if i == first:
+            parts.append(f"{p.name} first to reach {p.galleries}/{needs[i]} (+{RACE_FIRST})")
+        elif p.galleries >= needs[i] - 1:
+            parts.append(f"{p.name} {p.galleries}/{needs[i]} (+{RACE_CLOSE})")
+        else:
+            parts.append(f"{p.name} {p.galleries}/{needs[i]}")
+    line = "Gallery race: " + "; ".join(parts)
+    if first is None:
+        line += " — nobody reached the requirement, so no one gets the +25"
+    return [line]

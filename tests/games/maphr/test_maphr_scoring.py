@@ -1,0 +1,161 @@
+"""Maphr end-game scoring: hand-computed vectors through the engine and the CLI, every
+rejection with its message, and invariants of the score (player order, ranks)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardforge.data.loading import load_game_data
+from cardforge.engine.scoring import score_file, score_state
+from cardforge.errors import ScoreInputError
+from cardforge.games import find_game
+from cardforge.games.maphr.scoring import FinalState
+
+HERE = Path(__file__).parent
+CASES = yaml.safe_load((HERE / "scoring_cases.yaml").read_text(encoding="utf-8"))
+REJECTIONS = yaml.safe_load((HERE / "rejection_cases.yaml").read_text(encoding="utf-8"))
+CATEGORIES = ["coins", "improvement_vp", "colour_squares", "colour_series", "gallery_race", "veins_and_miners"]
+
+GAME = find_game("maphr")
+DATA = load_game_data(GAME)
+
+
+def _ids(cases):
+    return [c["id"] for c in cases]
+
+
+@pytest.mark.parametrize("case", CASES, ids=_ids(CASES))
+def test_engine_scores_the_hand_computed_cases(case):
+    sheet = score_state(GAME, DATA, FinalState.model_validate(case["state"]))
+    got = {p.name: {**p.breakdown, "total": p.total, "rank": p.rank} for p in sheet.players}
+    assert got == case["expected"]
+    assert list(got) == list(case["expected"])  # player order kept
+    assert sheet.winners == case["winners"]
+    assert sheet.tie_break == case.get("tie_break")
+
+
+@pytest.mark.parametrize("case", CASES, ids=_ids(CASES))
+def test_cli_json_contract_on_the_hand_computed_cases(case, cli, write_yaml):
+    path = write_yaml("final.yaml", yaml.safe_dump(case["state"], allow_unicode=True, sort_keys=False))
+    r = cli("score", "maphr", path, "--json")
+    assert r.code == 0, r.err
+    out = r.json
+    assert out["game"] == "maphr"
+    assert out["categories"] == CATEGORIES
+    got = {p["name"]: {**p["breakdown"], "total": p["total"], "rank": p["rank"]} for p in out["players"]}
+    assert got == case["expected"]
+    assert out["winners"] == case["winners"]
+    assert [list(p["breakdown"]) for p in out["players"]] == [CATEGORIES] * len(out["players"])
+    required = {d["name"]: d["galleries_required"] for d in out["details"]["players"]}
+    assert set(required) == set(case["expected"])
+
+
+def test_cli_table_names_the_tie_break_and_the_race(cli, write_yaml):
+    case = next(c for c in CASES if c["id"] == "full-game-tie-broken-by-coins")
+    path = write_yaml("final.yaml", yaml.safe_dump(case["state"], allow_unicode=True, sort_keys=False))
+    r = cli("score", "maphr", path)
+    assert r.code == 0, r.err
+    assert "Winner: Ben (tie on 67 broken by more coins)" in r.out
+    assert "Gallery race: Alice first to reach 12/12 (+25); Ben 11/12 (+10); Cid 9/12" in r.out
+
+
+def test_grey_clan_requirement_is_in_the_details(cli, write_yaml):
+    case = next(c for c in CASES if c["id"] == "full-game-grey-clan-finishes-early")
+    path = write_yaml("final.yaml", yaml.safe_dump(case["state"], allow_unicode=True, sort_keys=False))
+    details = cli("score", "maphr", path, "--json").json["details"]["players"]
+    # 4 players: 11 galleries; the Grisonniers de Dulgard are grey: 11 - 2 = 9
+    assert [(d["name"], d["galleries_required"], d["first_to_finish"]) for d in details] == [
+        ("Greta", 9, True), ("Hugo", 11, False), ("Iris", 11, False), ("Jon", 11, False)]
+    assert details[1]["colours"] == {"blue": 1, "green": 1, "yellow": 1, "red": 2, "grey": 1}
+
+
+def _problem_lines(err: str) -> list[str]:
+    return [line[4:] for line in err.splitlines() if line.startswith("  - ")]
+
+
+@pytest.mark.parametrize("case", REJECTIONS, ids=_ids(REJECTIONS))
+def test_cli_rejects_with_every_problem(case, cli, write_yaml):
+    path = write_yaml("final.yaml", case["file"])
+    r = cli("score", "maphr", path)
+    assert r.code == 1
+    expected = [line.replace("FILE", str(path)) for line in case["problems"]]
+    assert Counter(_problem_lines(r.err)) == Counter(expected), r.err
+    n = len(expected)
+    assert f"cannot score {path} ({n} problem{'s' if n > 1 else ''}):" in r.err
+    assert "Traceback" not in r.err
+
+
+def test_engine_rejection_carries_located_problems(write_yaml):
+    case = next(c for c in REJECTIONS if c["id"] == "several-reached-nobody-marked")
+    path = write_yaml("final.yaml", case["file"])
+    with pytest.raises(ScoreInputError) as exc:
+        score_file(GAME, DATA, path)
+    [problem] = exc.value.problems
+    assert problem.field == "first_to_finish"
+    assert "Alice (11/11), Ben (9/9)" in problem.message
+
+
+def test_score_json_rejection_exits_1_without_output(cli, write_yaml):
+    path = write_yaml("final.yaml", REJECTIONS[0]["file"])
+    r = cli("score", "maphr", path, "--json")
+    assert r.code == 1 and r.out == ""
+
+
+# --- invariants over generated final states ------------------------------------------------------
+
+COLOURS = ["blue", "green", "yellow", "red", "grey"]
+
+
+@st.composite
+def final_states(draw):
+    count = draw(st.integers(2, 4))
+    players = []
+    for i in range(count):
+        colours = draw(st.lists(st.sampled_from(COLOURS), max_size=12))
+        galleries = draw(st.integers(0, 12))
+        coal = draw(st.integers(0, 3 * galleries))
+        players.append({
+            "name": f"P{i}",
+            "grey": draw(st.booleans()),
+            "coins": draw(st.integers(0, 400)),
+            "galleries": galleries,
+            "improvements": [{"name": f"A{j}", "colour": c, "vp": draw(st.integers(0, 5))}
+                             for j, c in enumerate(colours)],
+            "veins": {"coal": coal},
+            "miners": draw(st.integers(0, 5)),
+        })
+    need = 12 if count <= 3 else 11  # the rulebook: 12 galleries with 2–3 players, 11 with 4
+    reached = [p for p in players if p["galleries"] >= need - (2 if p["grey"] else 0)]
+    if reached:
+        draw(st.sampled_from(reached))["first_to_finish"] = True
+    return {"players": players}
+
+
+@settings(max_examples=60, deadline=None)
+@given(final_states(), st.randoms(use_true_random=False))
+def test_scores_do_not_depend_on_player_order(state, rnd):
+    sheet = score_state(GAME, DATA, FinalState.model_validate(state))
+    shuffled = {"players": list(state["players"])}
+    rnd.shuffle(shuffled["players"])
+    again = score_state(GAME, DATA, FinalState.model_validate(shuffled))
+    by_name = {p.name: (p.breakdown, p.total, p.rank) for p in sheet.players}
+    assert {p.name: (p.breakdown, p.total, p.rank) for p in again.players} == by_name
+    assert sorted(sheet.winners) == sorted(again.winners)
+
+
+@settings(max_examples=60, deadline=None)
+@given(final_states())
+def test_ranks_follow_totals_then_coins(state):
+    sheet = score_state(GAME, DATA, FinalState.model_validate(state))
+    coins = {p["name"]: p["coins"] for p in state["players"]}
+    for p in sheet.players:
+        assert p.total == sum(p.breakdown.values())
+        better = [q for q in sheet.players if (q.total, coins[q.name]) > (p.total, coins[p.name])]
+        assert p.rank == 1 + len(better)
+    assert sum(1 for p in sheet.players if p.breakdown["gallery_race"] == 25) <= 1
