@@ -38,7 +38,9 @@ LengthMM = Annotated[float, BeforeValidator(_length_mm)]
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    # defer_build: schemas are built on first validation, so a run served from the data cache
+    # (cardforge/data/cache.py) never pays for them.
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
 
 CARD_SIZE_PRESETS: dict[str, tuple[float, float]] = {
