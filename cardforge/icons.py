@@ -76,6 +76,12 @@ ICONS: dict[str, tuple[str, str]] = {
     "topaze": ("topaze", "a topaz"),
     "opale": ("opale", "an opal"),
     "cursed": ("cristal maudit", "a cursed crystal"),
+    "nature-red": ("nature feu", "red (fire) card nature"),
+    "nature-green": ("nature terre", "green (earth) card nature"),
+    "nature-blue": ("nature eau", "blue (water) card nature"),
+    "nature-multi": ("multiélément", "multi-nature card (nature chosen at the end)"),
+    "manoeuvre": ("manœuvre", "an effect that takes a maneuver"),
+    "free-action": ("action libre", "a free effect, no action needed"),
     # Imperial Miners
     "cart": ("chariot", "a complete cart"),
     "half-cart": ("demi-chariot", "half a cart"),

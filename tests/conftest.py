@@ -57,3 +57,14 @@ def write_yaml(tmp_path):
         return path
 
     return _write
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-goldens", action="store_true", default=False,
+                     help="Rewrite the golden files in tests/golden/ from the current output.")
+
+
+@pytest.fixture
+def update_goldens(request) -> bool:
+    """True when pytest runs with --update-goldens: golden tests rewrite their file."""
+    return bool(request.config.getoption("--update-goldens"))

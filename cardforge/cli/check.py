@@ -54,7 +54,7 @@ def check(ctx: click.Context, game, strict: bool, as_json: bool) -> None:
             label = kinds[kind].plural or kinds[kind].label if kind in kinds else kind
             click.echo(f"    {n:>4}  {kind} ({label})")
         for name, count in s["sections"].items():
-            click.echo(f"  {plural(count, name.rstrip('s'))}" if count != 1 else f"  1 {name}")
+            click.echo(f"  {plural(count, name[:-1] if name.endswith('s') else name)}")
         click.echo(f"  provisional: {s['provisional']} of {s['entries']} entries "
                    f"(the rest from the rulebook)")
         if s["not_printed"]:

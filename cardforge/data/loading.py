@@ -133,7 +133,7 @@ def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData | No
             if doc.data is not None:
                 problems += _load_cards(game, doc, meta, cards, sources)
     sections: dict[str, Any] = {}
-    for section in game.sections:
+    for section in (*game.sections, *common_sections(game, folder)):
         value, p = _load_section(folder, section)
         problems += p
         if value is not None:
@@ -150,10 +150,17 @@ def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData | No
 
 
 def load_game_data(game: Game, root: Path | None = None) -> GameData:
+    """Validated data, from the cache when the files and code are unchanged (data/cache.py)."""
+    from cardforge.data import cache
+
+    key, data = cache.load(game, game_dir(game.id, root))
+    if data is not None:
+        return data
     data, problems = check_game_data(game, root)
     errors = [p for p in problems if not p.is_warning]
     if errors or data is None:
         raise DataError(f"card data for {game.id} is invalid", problems)
+    cache.store(game, key, data)
     return data
 
 
@@ -220,6 +227,22 @@ def _load_cards(game: Game, doc: YamlDoc, meta: DeckMeta, cards: list, sources: 
                 file=doc.display, item=item, field="back", line=doc.line_of(loc + ("back",))))
         cards.append(card)
     return problems
+
+
+def common_sections(game: Game, folder: Path | None = None) -> tuple[Section, ...]:
+    """Optional files any game may have: ``boards.yaml`` and ``aids.yaml`` (printables, see
+    :mod:`cardforge.data.printables`). A game that declares its own section of that name or
+    file keeps it: the game's section wins and the common one is not loaded. With ``folder``,
+    only the files present there (an absent file is no section at all)."""
+    from cardforge.data.printables import Aid, Board
+
+    taken = {s.name for s in game.sections} | {s.file for s in game.sections}
+    common = (
+        Section("boards", "boards.yaml", Board, key="boards", required=False, item="board"),
+        Section("aids", "aids.yaml", Aid, key="aids", required=False, item="aid"),
+    )
+    return tuple(s for s in common if s.name not in taken and s.file not in taken
+                 and (folder is None or (folder / s.file).exists()))
 
 
 def _load_section(folder: Path, section: Section) -> tuple[Any, list[Problem]]:

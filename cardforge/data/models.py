@@ -87,14 +87,21 @@ class KindSpec(Model):
     layout: str | None = None  # layout name in templates/<game>/layout.yaml; default: the kind
     back: str | None = None  # a key of DeckMeta.backs; default: "default"
     card_size: CardSize | None = None  # overrides the deck's size for this kind
+    #: two-sided cards listed as two entries: the name of a card field holding the id of the
+    #: card printed on this card's back (its front face, with its own layout)
+    back_face: str | None = None
 
 
 class BackSpec(Model):
-    """A card back design (drawn once per sheet side and reused)."""
+    """A card back design (drawn once per sheet side and reused).
+
+    A back layout that reads ``card`` is drawn for each card from its own data instead: the
+    back face of a double-sided card (see DEVELOPING.md, "Layouts and templates")."""
 
     layout: str = "back"
     title: str | None = None
     colour: str | None = None
+    art: str | None = None  # image path relative to the game's data folder, for the back layout
 
 
 class DeckMeta(Model):

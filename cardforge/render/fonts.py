@@ -21,9 +21,14 @@ FAMILIES: dict[str, tuple[str, str, str, str]] = {
 DEFAULT_FAMILY = "sans"
 
 
-@lru_cache(maxsize=None)
 def font_name(family: str = DEFAULT_FAMILY, bold: bool = False, italic: bool = False) -> str:
     """The registered ReportLab name of a face, registering the TTF the first time."""
+    return _font_name(family, bool(bold), bool(italic))
+
+
+@lru_cache(maxsize=None)
+def _font_name(family: str, bold: bool, italic: bool) -> str:
+    # one cache key per face, however the caller spelt the arguments: parsing a TTF costs ~35 ms
     try:
         files = FAMILIES[family]
     except KeyError:

@@ -406,6 +406,126 @@ DRAW: dict[str, Callable[[Canvas], None]] = {
 
 
 
+# --- Imperial Miners: the six factions, any faction, the event types, advance ---------------
+# Added for the player aids (legend, factions table); ``setdefault``: a drawing defined above
+# wins.
+
+def _faction_scottish(c):  # a saltire on a shield
+    _shield(c, COLOURS["blue"])
+    _poly(c, [(24, 80), (76, 26)], stroke=HexColor("#ffffff"), width=12, close=False)
+    _poly(c, [(76, 80), (24, 26)], stroke=HexColor("#ffffff"), width=12, close=False)
+
+
+def _faction_egyptian(c):  # a pyramid under the sun
+    _circle(c, 74, 76, 14, fill=COLOURS["yellow"], stroke=INK, width=3)
+    _poly(c, [(6, 10), (94, 10), (50, 78)], fill=HexColor("#e2b45a"), stroke=INK, width=5)
+    _poly(c, [(50, 78), (60, 10)], stroke=INK, width=3, close=False)
+
+
+def _faction_atlantean(c):  # a trident
+    teal = HexColor("#1f8a8a")
+    _poly(c, [(50, 4), (50, 78)], stroke=teal, width=10, close=False)
+    _poly(c, [(22, 60), (22, 84), (78, 84), (78, 60)], stroke=teal, width=9, close=False)
+    for x in (22, 50, 78):
+        _poly(c, [(x - 9, 80), (x, 97), (x + 9, 80)], fill=teal)
+
+
+def _faction_barbarian(c):  # a horned helmet
+    _poly(c, [(20, 56), (6, 92), (30, 64)], fill=HexColor("#efe6d2"), stroke=INK, width=3)
+    _poly(c, [(80, 56), (94, 92), (70, 64)], fill=HexColor("#efe6d2"), stroke=INK, width=3)
+    p = c.beginPath()
+    p.moveTo(14, 30)
+    p.curveTo(14, 84, 86, 84, 86, 30)
+    p.close()
+    _paint(c, p, HexColor("#9aa5ad"), INK, 5)
+    _rrect(c, 10, 18, 80, 14, 4, fill=HexColor("#8b5a2b"), stroke=INK, width=4)
+
+
+def _faction_japanese(c):  # a red sun
+    _rrect(c, 6, 14, 88, 72, 8, fill=HexColor("#ffffff"), stroke=INK, width=5)
+    _circle(c, 50, 50, 22, fill=COLOURS["red"])
+
+
+def _faction_roman(c):  # an arch
+    red = HexColor("#9c2a1f")
+    p = c.beginPath()
+    p.moveTo(8, 6)
+    p.lineTo(8, 70)
+    p.lineTo(92, 70)
+    p.lineTo(92, 6)
+    p.lineTo(68, 6)
+    p.lineTo(68, 36)
+    p.curveTo(68, 60, 32, 60, 32, 36)
+    p.lineTo(32, 6)
+    p.close()
+    _paint(c, p, HexColor("#e9dcc0"), INK, 5)
+    _rrect(c, 2, 70, 96, 20, 3, fill=red, stroke=INK, width=4)
+
+
+def _faction_any(c):  # six wedges, one per faction colour
+    colours = ("#1f5fa8", "#e2b45a", "#1f8a8a", "#9aa5ad", "#c0392b", "#9c2a1f")
+    for i, colour in enumerate(colours):
+        p = c.beginPath()
+        p.moveTo(50, 50)
+        p.arcTo(4, 4, 96, 96, startAng=90 + i * 60, extent=60)
+        p.close()
+        _paint(c, p, HexColor(colour), None)
+    _circle(c, 50, 50, 46, stroke=INK, width=5)
+
+
+def _event_with(mark):
+    def draw(c):
+        _rrect(c, 14, 6, 72, 88, 8, fill=HexColor("#f4e4c1"), stroke=INK, width=5)
+        mark(c)
+    return draw
+
+
+def _bolt(c):
+    _poly(c, [(56, 84), (30, 46), (48, 46), (40, 16), (70, 56), (52, 56)], fill=COLOURS["yellow"], stroke=INK,
+          width=3)
+
+
+def _cog(c):
+    _poly(c, _star(50, 50, 26, 19, 8, rot=0), fill=HexColor("#7d868c"), stroke=INK, width=3)
+    _circle(c, 50, 50, 8, fill=HexColor("#f4e4c1"), stroke=INK, width=3)
+
+
+def _hourglass(c):
+    _poly(c, [(32, 80), (68, 80), (50, 50), (68, 20), (32, 20), (50, 50)], fill=HexColor("#e2b45a"), stroke=INK,
+          width=4)
+
+
+def _advance(c):
+    _rrect(c, 4, 14, 92, 72, 14, fill=COLOURS["green"], stroke=INK, width=5)
+    _poly(c, [(22, 70), (44, 50), (22, 30)], stroke=HexColor("#ffffff"), width=10, close=False)
+    _poly(c, [(52, 70), (74, 50), (52, 30)], stroke=HexColor("#ffffff"), width=10, close=False)
+
+
+# --- TunHell: the dwarf types and the encounter symbol (drawn for the dwarf table) ----------
+
+def _dynamite(c):
+    _rrect(c, 30, 6, 40, 70, 6, fill=COLOURS["red"], stroke=INK, width=5)
+    _poly(c, [(50, 76), (56, 88), (66, 90)], stroke=INK, width=4, close=False)
+    _poly(c, _star(72, 91, 9, 4, 6), fill=COLOURS["orange"])
+
+
+def _crossed_swords(c):
+    _sword(c, 40)
+    _sword(c, -40)
+
+
+for _name, _draw in {
+    "warrior": lambda c: _sword(c, -35), "digger": _pick, "scout": _prospect, "blaster": _dynamite,
+    "encounter": _crossed_swords,
+    "faction-scottish": _faction_scottish, "faction-egyptian": _faction_egyptian,
+    "faction-atlantean": _faction_atlantean, "faction-barbarian": _faction_barbarian,
+    "faction-japanese": _faction_japanese, "faction-roman": _faction_roman, "faction-any": _faction_any,
+    "event-immediate": _event_with(_bolt), "event-special": _event_with(_cog),
+    "event-end-round": _event_with(_hourglass), "advance": _advance,
+}.items():
+    DRAW.setdefault(_name, _draw)
+
+
 def _fallback(name: str) -> Callable[[Canvas], None]:
     """An icon added to the vocabulary before its drawing: a labelled disc (tests flag it)."""
     def draw(c):

@@ -54,9 +54,14 @@ def atomic_path(path: Path) -> Iterator[Path]:
 
 
 def new_canvas(target, pagesize: tuple[float, float], title: str, subject: str = "") -> Canvas:
-    """A canvas whose output depends only on what is drawn (invariant=1: no dates, fixed ids)."""
+    """A canvas whose output depends only on what is drawn (invariant=1: no dates, fixed ids).
+
+    Its initial font is the bundled DejaVu Sans: ReportLab's default (Helvetica) would be
+    listed, unembedded, in every page's resources, which print-shop preflight rejects."""
+    from cardforge.render.fonts import font_name
+
     c = Canvas(str(target) if isinstance(target, Path) else target, pagesize=pagesize, invariant=1,
-               pageCompression=1)
+               pageCompression=1, initialFontName=font_name())
     c.setTitle(title)
     c.setAuthor("cardforge")
     c.setCreator(f"cardforge {__version__}")

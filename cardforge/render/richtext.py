@@ -5,7 +5,8 @@ linearly), then broken into lines at whatever size is tried; so shrinking a long
 costs a few cheap passes, and the same text on 50 copies is laid out once (``fit_text`` caches).
 
 French typography: no break before ``: ; ! ? »`` or after ``«``, nor between a number and the
-icon after it ("2 :coin:" stays together).
+icon after it ("2 :coin:" stays together), nor between an icon and the number after it
+(":gold: 2/4/6").
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ Para = tuple[Segment, ...]
 
 _NO_BREAK_BEFORE = set(":;!?»")
 _NUMBER_END = re.compile(r"(?:\d|[+−×-]\d*)$")
+_NUMBER_START = re.compile(r"[+−×-]?\d")
 
 
 @lru_cache(maxsize=8192)
@@ -118,6 +120,8 @@ def _french_glue(atoms: list) -> None:
             atom[3] = False
         elif prev and nxt and prev[0] == "t" and nxt[0] == "i" and _NUMBER_END.search(prev[1]):
             atom[3] = False
+        elif prev and nxt and prev[0] == "i" and nxt[0] == "t" and _NUMBER_START.match(nxt[1]):
+            atom[3] = False  # ":gold: 2/4/6": an icon stays with the number it labels
 
 
 def _segments(atoms: list) -> Para:

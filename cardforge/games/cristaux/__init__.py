@@ -1,12 +1,21 @@
-"""Cristaux Élémentaires Joailliers: metadata and hooks (see ../shared/RULES.md)."""
+"""Cristaux Élémentaires Joailliers: metadata and hooks (see ../shared/RULES.md §4 and
+rules/cristaux.fr.txt)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+import random
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from cardforge.data.loading import Section
 from cardforge.games.base import Game
-from cardforge.games.cristaux.cards import CARD_MODELS
-from cardforge.scores import Category, TieBreaker
+from cardforge.games.cristaux import scoring, setup_rules
+from cardforge.games.cristaux.cards import CARD_MODELS, Component
+from cardforge.games.cristaux.data_checks import check_cards
+from cardforge.scores import Category, ScoreResult, TieBreaker
+
+if TYPE_CHECKING:
+    from cardforge.data.loading import GameData
+    from cardforge.problems import Problem
 
 
 class Cristaux(Game):
@@ -16,7 +25,8 @@ class Cristaux(Game):
     max_players = 5
     card_size = "poker"
     status = "prototype"
-    prints = "134 cards (projects, gifts, trouvailles, Topaze/Opale), round-track support, score pad, 3 player aids"
+    prints = ("134 cards (projects, gifts, trouvailles, Topaze/Opale), round-track support, score pad, "
+              "3 player aids")
     categories: ClassVar[tuple[Category, ...]] = (
         Category("medallions", "Médaillons", "Medallions"),
         Category("esthetes", "Esthètes", "Esthetes"),
@@ -27,11 +37,40 @@ class Cristaux(Game):
         Category("musiciens", "Musiciens", "Musicians"),
         Category("maudits", "Cristaux maudits", "Cursed crystals"),
     )
-    tie_breakers: ClassVar[tuple[TieBreaker, ...]] = ()
+    tie_breakers: ClassVar[tuple[TieBreaker, ...]] = ()  # the rulebook gives none: shared rank
     modes = ('classique', 'initiation', 'avance')
     default_mode = "classique"
     setup_flags = frozenset({'opale'})
     card_models = CARD_MODELS
+    sections = (
+        Section("components", "components.yaml", Component, key="components", item="component"),
+    )
+
+    def check_data(self, data: GameData) -> list[Problem]:
+        return check_cards(data)
+
+    def setup_counts(self, players: int, mode: str, options: dict[str, Any]) -> dict[str, Any]:
+        return setup_rules.setup_counts(players, mode)
+
+    def setup_steps(self, players: int, mode: str, options: dict[str, Any], counts: dict) -> list[str]:
+        return setup_rules.setup_steps(players, mode, bool(options.get("opale")), counts)
+
+    def deal(self, data: GameData, players: int, mode: str, options: dict[str, Any],
+             rng: random.Random) -> dict[str, Any]:
+        return setup_rules.deal(data, players, mode, bool(options.get("opale")), rng)
+
+    setup_model = setup_rules.DescribedDeal
+
+    def check_setup(self, data: GameData, setup: setup_rules.DescribedDeal) -> list[Problem]:
+        return setup_rules.check_deal(data, setup, self.min_players, self.max_players)
+
+    score_model = scoring.FinalState
+
+    def check_final_state(self, data: GameData, state: scoring.FinalState) -> list[Problem]:
+        return scoring.check_final_state(data, state)
+
+    def score(self, data: GameData, state: scoring.FinalState) -> ScoreResult:
+        return scoring.score_final_state(data, state)
 
 
 GAME = Cristaux()

@@ -22,7 +22,7 @@ GREY_COLOUR = "#5d6166"
 
 def _level_cost(level: Any) -> str:
     if not level.options:
-        return "Départ : toutes les mines commencent au niveau I"
+        return "Niveau de départ de toutes les mines"
     parts = [f"{o.cost} :coin: · {o.condition}" for o in level.options]
     return "\n*ou* ".join(parts)
 
@@ -40,7 +40,7 @@ def level_table(data: GameData, *, short: bool = False) -> dict[str, Any]:
             "kind": "table",
             "columns": ["Niveau", "Coût et condition", ":gallery: max", ":miner: max"],
             "rows": [[f"**{m.roman}**", _level_cost(m), str(m.capacity), str(m.max_miners)] for m in levels],
-            "widths": [1.1, 6.2, 1.6, 1.6],
+            "widths": [1.1, 6.8, 1.3, 1.3],
         }
     return {
         "kind": "table",
@@ -67,6 +67,10 @@ def blocks(data: GameData) -> dict[str, list[Block]]:
     out: dict[str, list[Block]] = {}
     if data.sections.get("draw_modes"):
         out["pioche-au-de"] = build_blocks([die_table(data)])
+        modes = sorted(data.sections["draw_modes"], key=lambda d: d.face)
+        out["pioche-au-de-court"] = build_blocks([{
+            "kind": "table", "columns": [":die:", "Pioche"], "widths": [1, 5],
+            "rows": [[f"**{d.face}**", d.name] for d in modes]}])
     if data.sections.get("mine_levels"):
         out["niveaux-de-mine"] = build_blocks([level_table(data)])
     return out
@@ -106,7 +110,7 @@ def boards(data: GameData) -> list[Board]:
             "title": clan.name,
             "subtitle": " · ".join(subtitle) or None,
             "size": CLAN_BOARD,
-            "margin": "7mm",
+            "margin": "8mm",
             "colour": GREY_COLOUR if clan.grey else None,
             "provenance": "provisional" if provisional else "rulebook",
             "grid": {"columns": 12, "rows": 6, "gap": "3mm"},
@@ -115,8 +119,8 @@ def boards(data: GameData) -> list[Board]:
                  "cell": {"col": 1, "row": 1, "cols": 7, "rows": 2}},
                 {"id": "niveaux", "title": "Niveaux de mine", "cell": {"col": 1, "row": 3, "cols": 7, "rows": 4},
                  **table},
-                {"id": "niveau-actuel", "title": "Niveau de la mine", "cell": {"col": 8, "row": 1, "cols": 5, "rows": 2},
-                 **track},
+                {"id": "niveau-actuel", "title": "Niveau de la mine",
+                 "cell": {"col": 8, "row": 1, "cols": 5, "rows": 2}, **track},
                 {"id": "fin-de-partie", "title": "Fin de partie", "kind": "text", "text": _end_text(clan.grey),
                  "cell": {"col": 8, "row": 3, "cols": 5, "rows": 2}},
                 {"id": "mineurs", "title": "Mineurs", "kind": "text",

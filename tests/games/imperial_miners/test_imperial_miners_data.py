@@ -24,8 +24,8 @@ def test_check_passes(cli):
     r = cli("check", "imperial_miners")
     assert r.code == 0, r.err
     assert "36  template (Cartes Mine vierges)" in r.out
-    # 18 placeholder events + 5 colour names are provisional; 83 entries in all.
-    assert "provisional: 23 of 83 entries" in r.out
+    # 18 placeholder events + 5 colour names are provisional; 86 entries in all (3 aids).
+    assert "provisional: 23 of 86 entries" in r.out
     assert r.err == ""
 
 

@@ -25,7 +25,7 @@ def test_check_passes_and_counts_the_kinds(cli):
     assert r.code == 0, r.err
     assert "cards 56×88 mm" in r.out
     for line in ("110 cards", "44  dwarf (Nains)", "60  mine (Mine)", "4  end_of_mine (Fins de Mine)",
-                 "2  trophy (Trophées)", "provisional: 0 of 34 entries"):
+                 "2  trophy (Trophées)", "1 board", "1 aid", "provisional: 1 of 36 entries"):
         assert line in r.out
     assert "tunhell: OK" in r.out
 

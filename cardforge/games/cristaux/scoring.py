@@ -1,0 +1,468 @@
+"""Final count of Cristaux Élémentaires Joailliers («Décompte final»).
+
+Final-state file (``cardforge score cristaux FILE``)::
+
+    mode: classique                 # initiation | classique | avance
+    players:
+      - name: Gurts
+        king: true                  # exactly one player holds the ♚
+        cards:                      # every card owned at the end, the starting gift included
+          - warhammer-forges        # a card id,
+          - {id: calice-ardent, paid: 4}            # an X-cost card with what was paid,
+          - {name: Calice ardent, nature: red, cost: {red: 4}, logos: {red: 1},
+             scoring: {kind: calice, colour: red}, paid: 4}   # or an inline card
+        stock: {red: 2, green: 0, blue: 1, gold: 3}   # crystals left, for the forge
+        choices:                    # optional; whatever is not fixed is chosen for the best total
+          natures: {couronne-elementaire: green}      # multi-nature cards
+          batons: {baton-du-feu: {option: 2, music: sharp}}   # option 1–5 as printed
+          bonuses: {warhammer-forges: true}           # spend the gift's gold bonus
+          forge: {red: 2, blue: 1}                    # stock crystals placed on forge squares
+
+Nothing is added implicitly: a gift counts only when listed (a Harpe or Encrier only on its
+active side). Inline cards are played in every mode unless they give ``modes``; choices name a
+card by its id (an inline card by its id, else its name).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field
+
+from cardforge.data.models import Model, Slug
+from cardforge.games.cristaux.cards import CRYSTALS, ELEMENTS, CardFields, Element, Modes, Symbol
+from cardforge.games.cristaux.optimise import Fixed, Play, best_play, frieze_symbol, play_card, squares_of
+from cardforge.games.cristaux.points import FORGE_KINDS, Medallion, Owned, logo_counts, medallion
+from cardforge.problems import Problem
+from cardforge.scores import PlayerResult, ScoreResult, as_number, format_number
+
+if TYPE_CHECKING:
+    from cardforge.data.loading import GameData
+
+Count = Annotated[int, Field(ge=0)]
+MODE_LABELS = {"initiation": "initiation", "classique": "classique", "avance": "avancé"}
+MEDALLIONS = (*ELEMENTS, "polychrome")
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+
+class Stock(Model):
+    red: Count = 0
+    green: Count = 0
+    blue: Count = 0
+    gold: Count = 0
+
+
+class CardRef(Model):
+    """A card of the data, by id; ``paid`` for an X-cost card."""
+
+    id: str = Field(min_length=1)
+    paid: Count | None = None
+
+
+class InlineCard(CardFields):
+    """A card described in the score file itself (every field of a project card)."""
+
+    id: Slug | None = None
+    name: str = Field(min_length=1)
+    modes: Modes | None = None  # None: every mode
+    paid: Count | None = None
+
+
+def _entry(value: Any) -> Any:
+    """A listed card: an id, ``{id, paid}``, or an inline card (a mapping with a name)."""
+    if isinstance(value, str):
+        return CardRef(id=value)
+    if not isinstance(value, dict):
+        raise ValueError("a card is an id, {id: …, paid: N} or an inline card with a name, "
+                         f"got {value!r}")
+    if "name" in value:
+        allowed = list(InlineCard.model_fields)
+        extra = [str(k) for k in value if k not in allowed]
+        if extra:
+            raise ValueError(f"unknown field{'s' if len(extra) > 1 else ''} {', '.join(extra)} "
+                             f"of an inline card (allowed: {', '.join(allowed)})")
+        return InlineCard.model_validate(value)
+    extra = [str(k) for k in value if k not in ("id", "paid")]
+    if extra:
+        raise ValueError(f"{', '.join(extra)}: an inline card needs a name; a card of the data is "
+                         "given as an id or {id: …, paid: N}")
+    return CardRef.model_validate(value)
+
+
+# InlineCard first: messages about an inline card's unknown fields list its fields
+CardEntry = Annotated[InlineCard | CardRef, BeforeValidator(_entry)]
+
+
+class BatonChoice(Model):
+    option: int | None = Field(None, ge=1, le=5)  # as printed, 1–5
+    music: Symbol | None = None  # the frieze's symbol
+
+
+class Choices(Model):
+    natures: dict[str, Element] = Field(default_factory=dict)
+    batons: dict[str, BatonChoice] = Field(default_factory=dict)
+    bonuses: dict[str, bool] = Field(default_factory=dict)
+    forge: Stock | None = None
+
+
+class PlayerState(Model):
+    name: str = Field(min_length=1)
+    king: bool = False
+    cards: list[CardEntry] = Field(default_factory=list)
+    stock: Stock = Field(default_factory=Stock)
+    choices: Choices = Field(default_factory=Choices)
+
+
+def _mode(value: Any) -> Any:
+    return "avance" if value == "avancé" else value
+
+
+class FinalState(Model):
+    mode: Annotated[Literal["initiation", "classique", "avance"], BeforeValidator(_mode)] = "classique"
+    players: list[PlayerState] = Field(min_length=1)
+
+
+# --- from the file to each player's cards ---------------------------------------------------
+
+@dataclass
+class Player:
+    name: str
+    king: bool
+    owned: list[Owned]
+    stock: dict[str, int]
+    fixed: Fixed
+
+
+def _item(index: int, player: PlayerState) -> str:
+    return f"player '{player.name}' (#{index + 1})"
+
+
+def _owned_of(data: GameData, entry: CardRef | InlineCard, mode: str,
+              where: dict) -> tuple[Owned | None, list[Problem]]:
+    if isinstance(entry, InlineCard):
+        return _inline(data, entry, mode, where)
+    card_id = entry.id
+    if not data.has_card(card_id):
+        ids = [c.id for c in data.cards if c.kind in ("project", "gift")]
+        close = difflib.get_close_matches(card_id, ids, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        return None, [Problem(f"unknown card '{card_id}'{hint}", **where)]
+    card = data.card(card_id)
+    if card.kind not in ("project", "gift"):
+        return None, [Problem(f"'{card_id}' is a {card.kind} card: players own project cards and gifts",
+                              **where)]
+    problems = []
+    if mode not in card.modes:
+        problems.append(Problem(f"'{card_id}' ({card.name}) is not played in {MODE_LABELS[mode]} "
+                                f"(its modes: {', '.join(MODE_LABELS[m] for m in card.modes)})", **where))
+    if card.kind == "gift" and not card.active:
+        problems.append(Problem(f"'{card_id}' is the inactive side of {card.name}: turned over at the "
+                                "end, it is no longer part of your game («ils ne font plus partie de "
+                                "votre jeu»); leave it out", **where))
+    problems += _paid_problems(card_id, card, entry.paid, where)
+    return Owned(card_id, card.name, card, entry.paid), problems
+
+
+def _inline(data: GameData, entry: InlineCard, mode: str,
+            where: dict) -> tuple[Owned | None, list[Problem]]:
+    key = entry.id or entry.name
+    problems = []
+    if entry.id is not None and data.has_card(entry.id):
+        problems.append(Problem(f"inline card id '{entry.id}' is a card of the data: list that card "
+                                "by its id, or give the inline card another id", **where))
+    if entry.modes is not None and mode not in entry.modes:
+        problems.append(Problem(f"inline card '{key}' is not played in {MODE_LABELS[mode]} "
+                                f"(its modes: {', '.join(MODE_LABELS[m] for m in entry.modes)})", **where))
+    if mode == "initiation" and (entry.forge_squares or entry.scoring.kind in FORGE_KINDS):
+        # «En dessous de ce point, le contenu ne concerne pas les jours du mode initiation» (Forge)
+        problems.append(Problem(f"inline card '{key}' belongs to the forge, which is not played in "
+                                "initiation", **where))
+    problems += _paid_problems(key, entry, entry.paid, where)
+    x = entry.x_colour
+    if x is not None and entry.paid is not None and entry.cost.of(x) not in (0, entry.paid):
+        problems.append(Problem(f"cost.{x} is {entry.cost.of(x)} but {entry.paid} was paid: an X-cost "
+                                f"card's {x} cost is what was paid (leave cost.{x} out)", **where))
+    return Owned(key, entry.name, entry, entry.paid), problems
+
+
+def _paid_problems(key: str, card: CardFields, paid: int | None, where: dict) -> list[Problem]:
+    if card.x_colour is not None and paid is None:
+        return [Problem(f"'{key}' costs X {card.x_colour}: give what was paid, e.g. "
+                        f"{{id: {key}, paid: 3}}", **where)]
+    if card.x_colour is None and paid is not None:
+        return [Problem(f"'{key}' has no X cost: paid is only for X-cost cards (Calices, Reliquaires)",
+                        **where)]
+    return []
+
+
+def resolve(data: GameData, state: FinalState) -> tuple[list[Player], list[Problem]]:
+    """Each player's owned cards and fixed choices, with every problem of the file."""
+    problems: list[Problem] = []
+    n = len(state.players)
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        problems.append(Problem(f"{n} given, cristaux supports {MIN_PLAYERS}–{MAX_PLAYERS}",
+                                field="players"))
+    kings = [p.name for p in state.players if p.king]
+    if len(kings) != 1:
+        got = "nobody" if not kings else " and ".join(kings)
+        problems.append(Problem(f"exactly one player holds the ♚ (king: true), got {got}", field="players"))
+    names = Counter(p.name for p in state.players)
+    for name, count in names.items():
+        if count > 1:
+            problems.append(Problem(f"{count} players are named '{name}': names must differ",
+                                    field="players"))
+    players = []
+    uses: dict[str, list[str]] = {}
+    for index, ps in enumerate(state.players):
+        item = _item(index, ps)
+        owned: list[Owned] = []
+        player_problems: list[Problem] = []
+        for i, entry in enumerate(ps.cards):
+            where = {"item": item, "field": f"cards[{i}]"}
+            o, p = _owned_of(data, entry, state.mode, where)
+            player_problems += p
+            if o is None:
+                continue
+            owned.append(o)
+            if isinstance(entry, CardRef):
+                uses.setdefault(_physical(data, o.key), []).append(ps.name)
+        player_problems += _gift_problems(owned, item)
+        stock = ps.stock.model_dump()
+        fixed, p = _fixed(ps.choices, owned, stock, state.mode, item)
+        player_problems += p
+        if not player_problems and (fixed.placement is not None or fixed.bonuses):
+            player_problems += _playable(owned, stock, fixed, item)
+        problems += player_problems
+        players.append(Player(ps.name, ps.king, owned, stock, fixed))
+    problems += _copies_problems(data, uses)
+    return players, problems
+
+
+def _physical(data: GameData, card_id: str) -> str:
+    """The printed card behind an id: a gift's back face is printed on its recto."""
+    card = data.card(card_id)
+    return card.other_side if card.kind == "gift" and not card.copies else card_id
+
+
+def _gift_problems(owned: list[Owned], item: str) -> list[Problem]:
+    """«Chaque joueur se munit des cadeaux au roi»: one of each gift, on one of its two sides."""
+    sides: dict[frozenset, list[Owned]] = {}
+    for o in owned:
+        other = getattr(o.card, "other_side", None)
+        if other is not None:
+            sides.setdefault(frozenset((o.key, other)), []).append(o)
+    return [Problem(f"each player has one {faces[0].name}, listed {len(faces)} times "
+                    f"({', '.join(f.key for f in faces)}): list the side it ends on",
+                    item=item, field="cards")
+            for faces in sides.values() if len(faces) > 1]
+
+
+def _copies_problems(data: GameData, uses: dict[str, list[str]]) -> list[Problem]:
+    problems = []
+    for card_id, who in uses.items():
+        copies = data.card(card_id).copies
+        if len(who) > copies:
+            problems.append(Problem(
+                f"'{card_id}' is listed {len(who)} times ({', '.join(who)}) but the game has "
+                f"{copies} cop{'y' if copies == 1 else 'ies'}", field="players"))
+    return problems
+
+
+def _fixed(choices: Choices, owned: list[Owned], stock: dict[str, int], mode: str,
+           item: str) -> tuple[Fixed, list[Problem]]:
+    """The choices the file fixes, each checked against the card it names."""
+    by_key: dict[str, CardFields] = {o.key: o.card for o in owned}
+    fixed = Fixed()
+    problems: list[Problem] = []
+
+    def card_for(section: str, key: str) -> CardFields | None:
+        if key in by_key:
+            return by_key[key]
+        close = difflib.get_close_matches(key, list(by_key), n=1)
+        problems.append(Problem(f"no card '{key}' among this player's cards"
+                                + (f"; did you mean '{close[0]}'?" if close else ""),
+                                item=item, field=f"choices.{section}.{key}"))
+        return None
+
+    def refuse(section: str, key: str, message: str) -> None:
+        problems.append(Problem(message, item=item, field=f"choices.{section}.{key}"))
+
+    for key, nature in choices.natures.items():
+        card = card_for("natures", key)
+        if card is not None and card.nature != "multi":
+            refuse("natures", key, f"'{key}' is of nature {card.nature}: only a multi-nature card's nature "
+                                   "is chosen")
+        elif card is not None:
+            fixed.natures[key] = nature
+    for key, choice in choices.batons.items():
+        card = card_for("batons", key)
+        if card is not None and card.scoring.kind != "baton":
+            refuse("batons", key, f"'{key}' is not a Bâton")
+        elif card is not None:
+            if choice.option is not None:
+                fixed.options[key] = choice.option - 1
+            if choice.music is not None:
+                fixed.symbols[key] = choice.music
+    for key, spend in choices.bonuses.items():
+        card = card_for("bonuses", key)
+        if card is not None and getattr(card, "gold_bonus", None) is None:
+            refuse("bonuses", key, f"'{key}' has no gold bonus")
+        elif card is not None:
+            fixed.bonuses[key] = spend
+    spent = sum(by_key[k].gold_bonus.gold for k, spend in fixed.bonuses.items() if spend)
+    if choices.forge is None:
+        if spent > stock["gold"]:
+            problems.append(Problem(f"the bonuses chosen spend {spent} gold, the stock has {stock['gold']}",
+                                    item=item, field="choices.bonuses"))
+    else:
+        fixed.placement = choices.forge.model_dump()
+        problems += _placement_problems(fixed.placement, stock, spent, mode, item)
+    return fixed, problems
+
+
+def _placement_problems(placement: dict[str, int], stock: dict[str, int], spent: int, mode: str,
+                        item: str) -> list[Problem]:
+    problems = []
+    if mode == "initiation" and any(placement.values()):
+        # «En dessous de ce point, le contenu ne concerne pas les jours du mode initiation» (Forge)
+        problems.append(Problem("the forge is not played in initiation", item=item, field="choices.forge"))
+    for colour in CRYSTALS:
+        if placement[colour] > stock[colour]:
+            problems.append(Problem(f"{placement[colour]} {colour} placed, more than the {stock[colour]} "
+                                    "in the stock", item=item, field=f"choices.forge.{colour}"))
+    if spent and placement["gold"] <= stock["gold"] < placement["gold"] + spent:
+        problems.append(Problem(f"{placement['gold']} gold placed and {spent} spent on bonuses: more than "
+                                f"the {stock['gold']} in the stock", item=item, field="choices.forge.gold"))
+    return problems
+
+
+def _playable(owned: list[Owned], stock: dict[str, int], fixed: Fixed, item: str) -> list[Problem]:
+    """A fixed placement must fit the squares for some choice of the Bâtons' options."""
+    if best_play(owned, stock, fixed) is not None:
+        return []
+    coloured, wild = squares_of([play_card(o) for o in owned])
+    squares = ", ".join(f"{n} {c}" for c, n in sorted(coloured.items())) or "none of a colour"
+    return [Problem(f"the crystals placed do not fit this player's forge squares ({squares}; {wild} "
+                    "wild), whatever the Bâton options", item=item, field="choices.forge")]
+
+
+def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
+    return resolve(data, state)[1]
+
+
+# --- scoring --------------------------------------------------------------------------------
+
+def score_final_state(data: GameData, state: FinalState) -> ScoreResult:
+    players, problems = resolve(data, state)
+    assert not problems, problems  # check_final_state ran first
+    medallions = [medallion(m, {p.name: logo_counts(p.owned, p.king)[m] for p in players})
+                  for m in MEDALLIONS]
+    plays = {p.name: best_play(p.owned, p.stock, p.fixed) for p in players}
+    results = []
+    for p in players:
+        play = plays[p.name]
+        breakdown: dict[str, Any] = Counter()
+        breakdown["medallions"] = _whole(sum((m.points.get(p.name, 0) for m in medallions), Fraction(0)))
+        for s in play.scores:
+            if s.category is not None:
+                breakdown[s.category] += s.points
+        results.append(PlayerResult(p.name, dict(breakdown)))
+    details = {
+        "mode": state.mode,
+        "medallions": [_medallion_json(m) for m in medallions],
+        "players": [_player_json(p, plays[p.name]) for p in players],
+    }
+    return ScoreResult(results, details, _report(players, plays, medallions))
+
+
+def _whole(value: Fraction) -> Fraction | int:
+    return int(value) if value.denominator == 1 else value
+
+
+def _medallion_json(m: Medallion) -> dict[str, Any]:
+    return {"medallion": m.id, "counts": m.counts, "leaders": list(m.leaders), "lead": m.lead,
+            "points": {name: as_number(v) for name, v in m.points.items()}}
+
+
+def _choices_of(play: Play, fixed: Fixed) -> list[dict[str, Any]]:
+    """What was chosen for each card, and whether the file gave it (else it is the best)."""
+    out = []
+    for i, p in enumerate(play.played):
+        card, key = p.owned.card, p.owned.key
+        if card.nature == "multi":
+            out.append({"card": key, "nature": p.nature, "given": key in fixed.natures})
+        if card.scoring.kind == "baton":
+            option = card.scoring.options[play.options[i]]
+            out.append({"card": key, "option": play.options[i] + 1, "effect": option.effect,
+                        "option_given": key in fixed.options,
+                        "music": frieze_symbol(p), "music_given": key in fixed.symbols})
+        if getattr(card, "gold_bonus", None) is not None:
+            out.append({"card": key, "bonus": p.bonus_taken, "given": key in fixed.bonuses})
+    return out
+
+
+def _player_json(p: Player, play: Play) -> dict[str, Any]:
+    coloured, wild = squares_of(play.played)
+    return {
+        "name": p.name,
+        "king": p.king,
+        "choices": _choices_of(play, p.fixed),
+        "forge": {"placed": play.placement, "given": p.fixed.placement is not None,
+                  "squares": {**dict(sorted(coloured.items())), "any": wild}},
+        "cards": [{"card": s.owned.key, "name": s.owned.name, "category": s.category,
+                   "points": s.points, "why": s.why} for s in play.scores],
+    }
+
+
+SYMBOL_SIGNS = {"double": "♬", "sharp": "♯", "single": "♪"}
+
+
+def _medallion_line(m: Medallion) -> str:
+    counts = ", ".join(f"{name} {n}" for name, n in m.counts.items())
+    label = "polychrome" if m.id == "polychrome" else m.id
+    if not m.leaders:
+        return f"  {label}: {counts} — nobody has a logo: not awarded"
+    if len(m.leaders) > 1:
+        share = format_number(next(iter(m.points.values())))
+        return (f"  {label}: {counts} — tie between {' and '.join(m.leaders)}: the base points are "
+                f"shared, {share} each")
+    who = m.leaders[0]
+    base, per = (12, 1) if m.id == "polychrome" else (6, 2)
+    return (f"  {label}: {counts} — {who} leads by {m.lead}: {base} + {per}×{m.lead} = "
+            f"{format_number(m.points[who])}")
+
+
+def _how(given: bool) -> str:
+    return "given" if given else "best"
+
+
+def _choice_text(c: dict[str, Any]) -> str:
+    if "nature" in c:
+        return f"{c['card']} as nature {c['nature']} ({_how(c['given'])})"
+    if "option" in c:
+        return (f"{c['card']} option {c['option']} ({c['effect']}, {_how(c['option_given'])}), frieze "
+                f"{SYMBOL_SIGNS.get(c['music'], '–')} ({_how(c['music_given'])})")
+    return f"{c['card']} gold bonus {'spent' if c['bonus'] else 'not spent'} ({_how(c['given'])})"
+
+
+def _report(players: list[Player], plays: dict[str, Play], medallions: list[Medallion]) -> list[str]:
+    lines = ["Medallions (the ♚ counts 1 in each monochrome count, not in the polychrome one):"]
+    lines += [_medallion_line(m) for m in medallions]
+    for p in players:
+        play = plays[p.name]
+        lines.append("")
+        lines.append(f"{p.name}{' (♚)' if p.king else ''}:")
+        for c in _choices_of(play, p.fixed):
+            lines.append("  choice: " + _choice_text(c))
+        placed = {c: n for c, n in play.placement.items() if n}
+        if placed or any(p_.squares for p_ in play.played):
+            shown = ", ".join(f"{n} {c}" for c, n in placed.items()) or "nothing"
+            lines.append(f"  forge: {shown} placed from the stock ({_how(p.fixed.placement is not None)})")
+        for s in play.scores:
+            category = s.category or "—"
+            lines.append(f"  {s.owned.label}: {category} {s.points} ({s.why})")
+    return lines

@@ -1,0 +1,151 @@
+"""The duplex calibration sheet: two pages that, printed two-sided, show the printer's
+front-to-back registration error as the ``--back-offset X,Y`` that corrects it.
+
+The front page holds five targets (the centre and four corners), each a horizontal and a
+vertical scale graduated in millimetres. The back page holds a crosshair behind each target's
+zero. Held against the light, front facing you, each crosshair line crosses a scale at a
+value; those two values are the offset to give ``cardforge build --back-offset X,Y``.
+
+The scales are labelled for the offset convention of :func:`~cardforge.layout.geometry
+.back_placements` (x right, y up, as the back page is seen upright) and the duplex mode, so
+the reader never converts signs: a back printed 1 mm too far to the left as seen through the
+front reads the value that moves it back.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.lib.colors import HexColor
+
+from cardforge.layout.geometry import Rect, mirror, mirror_axis, page_size
+from cardforge.render.fonts import font_name
+from cardforge.render.output import atomic_path, new_canvas
+from cardforge.units import mm
+
+SCALE_MM = 6  # each scale reads from -6 to +6 mm
+TARGET_INSET_MM = 38.0  # corner targets' centres, from the page edges
+INK = HexColor("#1a1a1a")
+RED = HexColor("#c0392b")
+
+
+def scale_signs(page: tuple[float, float], duplex: str) -> tuple[int, int]:
+    """How a displacement seen through the front (x right, y up) maps to the back-page offset
+    that cancels it: the back page is mirrored in x or y, so one axis changes sign."""
+    axis = mirror_axis(page, duplex)
+    return (1, -1) if axis == "x" else (-1, 1)
+
+
+def targets(page: tuple[float, float]) -> list[tuple[float, float]]:
+    w, h = page
+    d = TARGET_INSET_MM
+    return [(w / 2, h / 2), (d, h - d), (w - d, h - d), (d, d), (w - d, d)]
+
+
+def render_calibration(path: Path, paper_mm: tuple[float, float], orientation: str = "portrait",
+                       duplex: str = "long-edge", offset: tuple[float, float] = (0.0, 0.0)) -> int:
+    """Write the two-page sheet to ``path`` (atomically). Returns the page count."""
+    if duplex not in ("long-edge", "short-edge"):
+        raise ValueError(f"calibration needs a two-sided mode (long-edge or short-edge), got {duplex!r}")
+    page = page_size(paper_mm, "landscape" if orientation == "landscape" else "portrait")
+    sx, sy = scale_signs(page, duplex)
+    font, bold = font_name("sans"), font_name("sans", bold=True)
+    with atomic_path(Path(path)) as tmp:
+        c = new_canvas(tmp, (mm(page[0]), mm(page[1])), "cardforge duplex calibration", subject="calibration")
+        # --- front: scales ----------------------------------------------------------------------
+        for tx, ty in targets(page):
+            _scales(c, tx, ty, sx, sy, offset, font)
+        _instructions(c, page, duplex, offset, font, bold)
+        c.showPage()
+        # --- back: crosshairs behind each target's zero, shifted by the offset being tested -----
+        axis = mirror_axis(page, duplex)
+        c.setStrokeColor(RED)
+        c.setLineWidth(0.35)
+        for tx, ty in targets(page):
+            spot = mirror(Rect(tx, ty, 0, 0), page, axis).shift(*offset)
+            # seen through the front, the vertical line crosses the X ruler (below the target)
+            # and the horizontal one the Y ruler (left of it); mirrored here on the back
+            p = c.beginPath()
+            reach = RULER_GAP_MM + 4
+            down = -1 if axis == "x" else 1  # the X ruler's side, as seen on the back page
+            side = 1 if axis == "x" else -1  # the Y ruler's side, as seen on the back page
+            p.moveTo(mm(spot.x), mm(spot.y + 3 * -down))
+            p.lineTo(mm(spot.x), mm(spot.y + reach * down))
+            p.moveTo(mm(spot.x + 3 * -side), mm(spot.y))
+            p.lineTo(mm(spot.x + reach * side), mm(spot.y))
+            c.drawPath(p, stroke=1, fill=0)
+        c.setFillColor(HexColor("#9a9a9a"))
+        c.setFont(font, 6)
+        c.drawCentredString(mm(page[0] / 2), mm(6), f"cardforge calibration — back page ({duplex})")
+        c.showPage()
+        c.save()
+    return 2
+
+
+RULER_GAP_MM = 9.0  # each ruler sits this far from its target, clear of the other one
+
+
+def _scales(c, tx: float, ty: float, sx: int, sy: int, offset: tuple[float, float], font: str) -> None:
+    """Around a target at (tx, ty): the X ruler below it (ticks pointing up at the target's
+    column) and the Y ruler to its left (ticks pointing right at its row); ticks every 0.5 mm,
+    every 1 mm longer, labels every 2 mm. The back's crosshair lines run over both rulers."""
+    g = RULER_GAP_MM
+    c.saveState()
+    c.setStrokeColor(INK)
+    c.setFillColor(INK)
+    c.setLineWidth(0.25)
+    c.line(mm(tx - SCALE_MM), mm(ty - g), mm(tx + SCALE_MM), mm(ty - g))
+    c.line(mm(tx - g), mm(ty - SCALE_MM), mm(tx - g), mm(ty + SCALE_MM))
+    c.setFont(font, 4)
+    for i in range(-2 * SCALE_MM, 2 * SCALE_MM + 1):
+        d = i / 2
+        length = 2.4 if i % 4 == 0 else (1.6 if i % 2 == 0 else 0.9)
+        c.setLineWidth(0.35 if i == 0 else 0.2)
+        c.line(mm(tx + d), mm(ty - g), mm(tx + d), mm(ty - g + length))
+        c.line(mm(tx - g), mm(ty + d), mm(tx - g + length), mm(ty + d))
+        if i % 4 == 0:
+            c.drawCentredString(mm(tx + d), mm(ty - g - 2.2), _fmt(offset[0] + sx * d))
+            c.drawRightString(mm(tx - g - 0.8), mm(ty + d) - 1.4, _fmt(offset[1] + sy * d))
+    c.setFont(font, 5)
+    c.drawString(mm(tx + SCALE_MM + 1), mm(ty - g) - 1.6, "X")
+    c.drawCentredString(mm(tx - g), mm(ty + SCALE_MM + 1.2), "Y")
+    # the target itself: a small grey cross where the back's lines meet when no offset is needed
+    c.setStrokeColor(HexColor("#9a9a9a"))
+    c.setLineWidth(0.2)
+    c.line(mm(tx - 1.5), mm(ty), mm(tx + 1.5), mm(ty))
+    c.line(mm(tx), mm(ty - 1.5), mm(tx), mm(ty + 1.5))
+    c.restoreState()
+
+
+def _fmt(v: float) -> str:
+    """'-2', '0', '2': short labels so neighbours 2 mm apart never touch."""
+    v = round(v, 2)
+    return "0" if v == 0 else f"{v:g}"
+
+
+def _instructions(c, page, duplex: str, offset, font: str, bold: str) -> None:
+    w, h = page
+    lines = [
+        "1. Print both pages on one sheet, two-sided, turning over on the "
+        f"{'long' if duplex == 'long-edge' else 'short'} edge, at 100 % (no 'fit to page').",
+        "2. Hold the sheet against a light, this side facing you. Red lines from the back show through.",
+        "3. At the centre target, read where the red vertical line crosses the X scale and where the",
+        "    red horizontal line crosses the Y scale (to the nearest 0.25 mm).",
+        f"4. Build with: cardforge build --duplex {duplex} --back-offset X,Y",
+        "If the red lines sit on both zeros, your printer needs no correction. If the corner",
+        "targets read differently from the centre, the printer also turns or scales the back:",
+        "use the centre's values.",
+    ]
+    if offset != (0.0, 0.0):
+        lines.append(f"This sheet was printed with --back-offset {offset[0]:g},{offset[1]:g}: "
+                     "the scales already include it.")
+    top = h / 2 + 48
+    c.setFillColor(INK)
+    c.setFont(bold, 11)
+    c.drawCentredString(mm(w / 2), mm(top + 12), "cardforge — duplex calibration")
+    c.setFont(font, 7)
+    c.drawCentredString(mm(w / 2), mm(top + 7), f"{w:g}×{h:g} mm, {duplex} duplex — front page")
+    y = top
+    for line in lines:
+        c.drawString(mm(w / 2 - 62), mm(y), line)
+        y -= 3.6

@@ -1,0 +1,88 @@
+"""Canvas helpers for sheets of cards: colours, card placement with a bleed clip, crop marks,
+cut lines and fold marks. Geometry comes from :mod:`cardforge.layout.geometry` in mm."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from reportlab.lib.colors import Color, HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from cardforge.layout.geometry import Placement, Rect, Segment
+from cardforge.text.markup import MarkupError, resolve_color
+from cardforge.units import mm
+
+MARK_COLOUR = "#000000"
+MARK_WIDTH_PT = 0.3
+CUT_COLOUR = "#9a9a9a"
+CUT_WIDTH_PT = 0.25
+NO_COLOUR = ("none", "transparent", "")
+
+
+@lru_cache(maxsize=1024)
+def colour(value: str) -> Color | None:
+    """'#4a3b2a' or a palette name ('red', 'gold'…) → a ReportLab colour; 'none' → None.
+    Raises ValueError naming what is allowed."""
+    value = value.strip()
+    if value.lower() in NO_COLOUR:
+        return None
+    try:
+        return HexColor(resolve_color(value))
+    except MarkupError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def begin_card(c: Canvas, placement: Placement, bleed_pt: float) -> None:
+    """Move the origin to the card's trim bottom-left (turned 180° if asked) and clip to its
+    bleed box, so nothing a layout draws can spill onto a neighbour. Pair with ``c.restoreState()``."""
+    t = placement.trim
+    w, h = mm(t.w), mm(t.h)
+    c.saveState()
+    if placement.rotated:
+        c.transform(-1, 0, 0, -1, mm(t.x) + w, mm(t.y) + h)
+    else:
+        c.transform(1, 0, 0, 1, mm(t.x), mm(t.y))
+    path = c.beginPath()
+    path.rect(-bleed_pt, -bleed_pt, w + 2 * bleed_pt, h + 2 * bleed_pt)
+    c.clipPath(path, stroke=0, fill=0)
+
+
+def draw_segments(c: Canvas, segments: list[Segment], colour_hex: str, width_pt: float,
+                  dash: tuple[float, ...] | None = None) -> None:
+    """Straight lines in page coordinates (mm), drawn as one path."""
+    if not segments:
+        return
+    c.saveState()
+    c.setStrokeColor(HexColor(colour_hex))
+    c.setLineWidth(width_pt)
+    c.setLineCap(0)
+    if dash:
+        c.setDash(list(dash), 0)
+    path = c.beginPath()
+    for s in segments:
+        path.moveTo(mm(s.x1), mm(s.y1))
+        path.lineTo(mm(s.x2), mm(s.y2))
+    c.drawPath(path, stroke=1, fill=0)
+    c.restoreState()
+
+
+def draw_crop_marks(c: Canvas, marks: list[Segment]) -> None:
+    draw_segments(c, marks, MARK_COLOUR, MARK_WIDTH_PT)
+
+
+def draw_cut_lines(c: Canvas, trims: list[Rect]) -> None:
+    """A thin grey outline on every card's trim line, to cut along with scissors."""
+    if not trims:
+        return
+    c.saveState()
+    c.setStrokeColor(HexColor(CUT_COLOUR))
+    c.setLineWidth(CUT_WIDTH_PT)
+    path = c.beginPath()
+    for t in trims:
+        path.rect(mm(t.x), mm(t.y), mm(t.w), mm(t.h))
+    c.drawPath(path, stroke=1, fill=0)
+    c.restoreState()
+
+
+def draw_fold_marks(c: Canvas, marks: list[Segment]) -> None:
+    draw_segments(c, marks, MARK_COLOUR, MARK_WIDTH_PT, dash=(3, 2))

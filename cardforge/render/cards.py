@@ -1,0 +1,580 @@
+"""Card faces and backs drawn from resolved layouts (``templates/**/layout.yaml``).
+
+A layout is compiled once per card size into a :class:`FaceProgram`: box rectangles in points,
+templates compiled, and the boxes that do not read ``card`` grouped into *frames*: runs of boxes
+drawn once into a PDF form and reused by every card of that layout (per kind when they read
+``kind``). A card printed in several copies is drawn once into its own form and placed as many
+times; a back design is always a form. Only what depends on the card is drawn per card.
+
+Problems (a template that fails, text that does not fit, a missing image) are collected, one
+per card and box, never raised mid-sheet: the build reports them all at the end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reportlab.pdfgen.canvas import Canvas
+
+from cardforge.data.loading import GameData
+from cardforge.data.models import BackSpec, CardBase
+from cardforge.icons import ICONS
+from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_rect
+from cardforge.layout.geometry import Placement
+from cardforge.problems import Problem
+from cardforge.resources import display_path
+from cardforge.render.canvas import begin_card, colour
+from cardforge.render.fonts import font_name
+from cardforge.render.icons import draw_icon, icon_width
+from cardforge.render.images import ArtError, draw_art, draw_placeholder, load_art
+from cardforge.render.richtext import TextOverflow, TextStyle, draw_layout, fit_text
+from cardforge.text.markup import MarkupError, resolve_color
+from cardforge.text.templating import Templates, TemplateError, is_template, is_true, render
+from cardforge.units import mm
+
+#: the shared generic layouts, used by any kind or back without a layout of its own
+GENERIC_FRONT = "card"
+GENERIC_BACK = "back"
+DEFAULT_STAMP_STYLE = {"size": 4.5, "colour": "#6b6b6b", "align": "right", "valign": "bottom"}
+TEXT_DEFAULTS = {"size": 8.0, "min_size": None, "leading": 1.2, "family": "sans", "colour": "#1a1a1a",
+                 "align": "left", "valign": "top", "bold": False, "italic": False, "paragraph_gap": 0.35}
+TEMPLATED = ("text", "fill", "stroke", "icon", "src")
+
+
+@dataclass(frozen=True)
+class KindInfo:
+    """What templates see as ``kind``."""
+
+    id: str
+    label: str
+    plural: str
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What templates see as ``game``."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    players: str
+
+
+@dataclass(frozen=True)
+class BackInfo:
+    """What templates see as ``back`` (a design from deck.yaml ``backs:``)."""
+
+    id: str
+    title: str | None
+    colour: str | None
+    art: str | None
+
+
+@dataclass
+class BoxProgram:
+    box: Box
+    rect: tuple[float, float, float, float]  # points, trim-relative, y up
+    uses: frozenset[str]
+    values: dict[str, Any]  # templated field → compiled template, or its static value
+    when: Any = None
+    style: TextStyle | None = None
+    padding: float = 0.0
+
+    @property
+    def name(self) -> str:
+        return self.box.name
+
+    @property
+    def per_card(self) -> bool:
+        return "card" in self.uses or self.box.type == "stamp"
+
+
+@dataclass
+class Frame:
+    """Consecutive boxes that do not read ``card``: drawn once into a form."""
+
+    boxes: list[BoxProgram]
+    index: int
+
+    @property
+    def uses(self) -> frozenset[str]:
+        return frozenset().union(*(b.uses for b in self.boxes))
+
+
+@dataclass
+class FaceProgram:
+    layout: Layout
+    size_mm: tuple[float, float]
+    steps: list[BoxProgram | Frame]
+    key: int
+    uses: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def per_card(self) -> bool:
+        return any(isinstance(s, BoxProgram) for s in self.steps)
+
+
+class Issues:
+    """Problems found while drawing, each reported once."""
+
+    def __init__(self) -> None:
+        self.items: list[Problem] = []
+        self._seen: set[tuple] = set()
+
+    def add(self, problem: Problem) -> None:
+        key = (problem.message, problem.file, problem.item, problem.field, problem.severity)
+        if key not in self._seen:
+            self._seen.add(key)
+            self.items.append(problem)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.items if not p.is_warning]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.items if p.is_warning]
+
+
+class CardArt:
+    """Compiles layouts for a game and knows which layout and back each card uses."""
+
+    def __init__(self, game, data: GameData, library: LayoutLibrary, templates: Templates,
+                 bleed_mm: float, issues: Issues):
+        self.game = game
+        self.data = data
+        self.library = library
+        self.templates = templates
+        self.bleed_mm = bleed_mm
+        self.issues = issues
+        self.vars = library.vars
+        self.deck_file = display_path(data.root / "deck.yaml")
+        meta = data.meta
+        self.game_info = GameInfo(game.id, meta.title, game.min_players, game.max_players,
+                                  game.players_label)
+        self.kinds: dict[str, KindInfo] = {}
+        self._programs: dict[tuple, FaceProgram | None] = {}
+        self._fingerprints: dict[str, str] = {}
+        self._warned_layouts: set[tuple] = set()
+        #: cards drawn more than once besides their copies (another card's back face)
+        self.reused: set[str] = set()
+        for kind, spec in data.meta.kinds.items():
+            if spec.back_face:
+                for c in data.cards_of(kind):
+                    other = self.back_face(c)
+                    if other is not None and c.copies:
+                        self.reused.add(other.id)
+
+    # --- which layout, which back ---------------------------------------------------------
+    def kind_info(self, kind: str) -> KindInfo:
+        info = self.kinds.get(kind)
+        if info is None:
+            spec = self.data.meta.kinds.get(kind)
+            model = self.game.card_models.get(kind)
+            label = spec.label if spec else (getattr(model, "kind_label", "") or kind)
+            plural = (spec.plural if spec and spec.plural else label)
+            info = self.kinds[kind] = KindInfo(kind, label, plural)
+        return info
+
+    def card_size(self, card: CardBase) -> tuple[float, float]:
+        spec = self.data.meta.kinds.get(card.kind)
+        size = spec.card_size if spec and spec.card_size else self.data.meta.card_size
+        return (size.width, size.height)
+
+    def back_id(self, card: CardBase) -> str:
+        if card.back:
+            return card.back
+        spec = self.data.meta.kinds.get(card.kind)
+        return spec.back if spec and spec.back else "default"
+
+    def back_spec(self, back_id: str) -> BackSpec:
+        return self.data.meta.backs.get(back_id) or BackSpec()
+
+    def back_info(self, back_id: str) -> BackInfo:
+        spec = self.back_spec(back_id)
+        return BackInfo(back_id, spec.title, spec.colour, spec.art)
+
+    def front_layout_name(self, kind: str) -> str:
+        spec = self.data.meta.kinds.get(kind)
+        wanted = spec.layout if spec and spec.layout else kind
+        if self.library.has(wanted):
+            return wanted
+        if spec and spec.layout and (kind, wanted) not in self._warned_layouts:
+            self._warned_layouts.add((kind, wanted))
+            self.issues.add(Problem(
+                f"layout '{wanted}' not found in {' or '.join(self.library.files())}; "
+                f"printing kind '{kind}' with the generic '{GENERIC_FRONT}' layout",
+                file=self.deck_file, field=f"kinds.{kind}.layout",
+                severity="warning"))
+        return GENERIC_FRONT
+
+    def back_layout_name(self, back_id: str) -> str:
+        wanted = self.back_spec(back_id).layout
+        if self.library.has(wanted):
+            return wanted
+        if ("back", wanted) not in self._warned_layouts:
+            self._warned_layouts.add(("back", wanted))
+            self.issues.add(Problem(
+                f"layout '{wanted}' not found in {' or '.join(self.library.files())}; "
+                f"printing back '{back_id}' with the generic '{GENERIC_BACK}' layout",
+                file=self.deck_file, field=f"backs.{back_id}.layout",
+                severity="warning"))
+        return GENERIC_BACK
+
+    # --- compiling --------------------------------------------------------------------------
+    def program(self, layout_name: str, size: tuple[float, float], side: str) -> FaceProgram | None:
+        key = (layout_name, size, side)
+        if key not in self._programs:
+            self._programs[key] = self._compile(layout_name, size, side, len(self._programs))
+        return self._programs[key]
+
+    def _compile(self, layout_name: str, size: tuple[float, float], side: str, key: int) -> FaceProgram | None:
+        before = len(self.library.problems)
+        layout = self.library.get(layout_name)
+        for p in self.library.problems[before:]:
+            self.issues.add(p)
+        if layout is None:
+            if not self.library.problems[before:]:
+                self.issues.add(Problem(f"layout '{layout_name}' not found in "
+                                        f"{' or '.join(self.library.files())}"))
+            return None
+        boxes = list(layout.boxes)
+        if side == "front" and not any(b.type == "stamp" for b in boxes):
+            boxes.append(_default_stamp(layout))
+        ok = True
+        programs: list[BoxProgram] = []
+        for box in boxes:
+            if side != "front" and box.type == "stamp":
+                continue
+            prog = self._compile_box(layout, box, size)
+            if prog is None:
+                ok = False
+            else:
+                programs.append(prog)
+        if not ok:
+            return None
+        steps: list[BoxProgram | Frame] = []
+        for prog in programs:
+            if prog.per_card:
+                steps.append(prog)
+            elif steps and isinstance(steps[-1], Frame):
+                steps[-1].boxes.append(prog)
+            else:
+                steps.append(Frame([prog], len(steps)))
+        uses = frozenset().union(*(p.uses for p in programs)) if programs else frozenset()
+        return FaceProgram(layout, size, steps, key, uses)
+
+    def _compile_box(self, layout: Layout, box: Box, size: tuple[float, float]) -> BoxProgram | None:
+        where = {"file": box.file, "item": f"layout '{layout.name}'", "field": f"boxes.{box.name}",
+                 "line": box.line}
+        try:
+            r = box_rect(box, size[0], size[1], self.bleed_mm)
+        except ValueError as exc:
+            self.issues.add(Problem(str(exc), **where))
+            return None
+        uses: set[str] = set()
+        values: dict[str, Any] = {}
+        try:
+            for key in TEMPLATED:
+                value = box.fields.get(key)
+                if value is None:
+                    continue
+                value = str(value)
+                if is_template(value):
+                    values[key] = self.templates.inline(value)
+                    uses |= self.templates.names_used(value)
+                elif key in ("fill", "stroke"):
+                    values[key] = colour(value)
+                else:
+                    values[key] = value
+            if box.type == "art" and "src" not in values:
+                values["src"] = self.templates.inline("{{ card.art }}")
+                uses.add("card")
+            if box.type == "text" and box.fields.get("template"):
+                name = box.fields["template"]
+                values["text"] = self.templates.file(name)
+                uses |= self.templates.file_names_used(name)
+            when = None
+            if box.fields.get("when") is not None:
+                src = str(box.fields["when"])
+                when = self.templates.expression(src)
+                uses |= self.templates.names_used(src, expression=True)
+        except (TemplateError, ValueError) as exc:
+            self.issues.add(Problem(str(exc), **where))
+            return None
+        style = None
+        if box.type in ("text", "stamp"):
+            try:
+                style = _text_style(box)
+            except ValueError as exc:
+                self.issues.add(Problem(str(exc), **{**where, "field": f"boxes.{box.name}.style"}))
+                return None
+        rect = (mm(r.x), mm(r.y), mm(r.w), mm(r.h))
+        self._check_safe_zone(layout, box, r, size, where)
+        return BoxProgram(box, rect, frozenset(uses), values, when, style, mm(box.get("padding", 0.0)))
+
+    def _check_safe_zone(self, layout: Layout, box: Box, r, size, where) -> None:
+        if box.type not in ("text", "icon", "stamp"):
+            return
+        s = layout.safe_zone
+        if r.x < s - 1e-6 or r.y < s - 1e-6 or r.right > size[0] - s + 1e-6 or r.top > size[1] - s + 1e-6:
+            self.issues.add(Problem(
+                f"the box reaches outside the {s:g} mm safe zone on a {size[0]:g}×{size[1]:g} mm card "
+                "(text there may be cut off)", severity="warning", **where))
+
+    # --- drawing ----------------------------------------------------------------------------
+    def context(self, card: CardBase | None, kind: str | None, back_id: str | None, side: str) -> dict[str, Any]:
+        return {
+            "card": card,
+            "kind": self.kind_info(kind) if kind else None,
+            "deck": self.data.meta,
+            "game": self.game_info,
+            "vars": self.vars,
+            "back": self.back_info(back_id) if back_id else None,
+            "side": side,
+        }
+
+    def back_face(self, card: CardBase) -> CardBase | None:
+        """The card printed on ``card``'s back when its kind names a ``back_face`` field."""
+        spec = self.data.meta.kinds.get(card.kind)
+        if spec is None or not spec.back_face:
+            return None
+        other = getattr(card, spec.back_face, None)
+        return self.data.card(other) if isinstance(other, str) and self.data.has_card(other) else None
+
+    def fingerprint(self, card: CardBase, program: FaceProgram) -> str:
+        fp = self._fingerprints.get(card.id)
+        if fp is None:
+            try:
+                content = card.model_dump_json()
+            except Exception:  # a model pydantic cannot serialise: its repr holds the same values
+                content = repr(card)
+            blob = content + program.layout.digest + self.data.meta.version
+            fp = self._fingerprints[card.id] = hashlib.blake2b(blob.encode("utf-8"), digest_size=3).hexdigest()
+        return fp
+
+    def stamp_text(self, card: CardBase, program: FaceProgram) -> str:
+        return f"v{self.data.meta.version} · {self.fingerprint(card, program)}"
+
+
+def _default_stamp(layout: Layout) -> Box:
+    s = layout.safe_zone
+    fields = {"type": "stamp", "right": s, "bottom": s, "width": 30.0, "height": 2.4,
+              "style": dict(DEFAULT_STAMP_STYLE)}
+    return Box("stamp", "stamp", fields, layout.file, layout.name)
+
+
+def _text_style(box: Box) -> TextStyle:
+    base = dict(TEXT_DEFAULTS)
+    if box.type == "stamp":
+        base.update(DEFAULT_STAMP_STYLE)
+    base.update({k: v for k, v in box.style.items() if v is not None})
+    try:
+        col = resolve_color(str(base["colour"]))
+    except MarkupError as exc:
+        raise ValueError(f"colour: {exc}") from None
+    font_name(base["family"])  # ValueError naming the bundled families
+    if base["min_size"] is not None and base["min_size"] > base["size"]:
+        raise ValueError(f"min_size ({base['min_size']:g} pt) is larger than size ({base['size']:g} pt)")
+    return TextStyle(size=float(base["size"]), min_size=base["min_size"], leading=float(base["leading"]),
+                     family=base["family"], color=col, align=base["align"], valign=base["valign"],
+                     paragraph_gap=float(base["paragraph_gap"]), bold=bool(base["bold"]),
+                     italic=bool(base["italic"]))
+
+
+class Painter:
+    """Draws cards on one canvas (one PDF): forms are per document."""
+
+    def __init__(self, canvas: Canvas, art: CardArt):
+        self.c = canvas
+        self.art = art
+        self.issues = art.issues
+        self.bleed_pt = mm(art.bleed_mm)
+        self._forms: dict[tuple, str] = {}
+        self._broken: set[tuple] = set()
+
+    # --- placing cards on a sheet -------------------------------------------------------------
+    def front(self, placement: Placement, card: CardBase) -> None:
+        art = self.art
+        program = art.program(art.front_layout_name(card.kind), art.card_size(card), "front")
+        if program is None:
+            return
+        begin_card(self.c, placement, self.bleed_pt)
+        if card.copies > 1 or card.id in self.art.reused:
+            self._form(("front", card.id, program.key), program,
+                       lambda: self._face(program, card, card.kind, None, "front"))
+        else:
+            self._face(program, card, card.kind, None, "front")
+        self.c.restoreState()
+
+    def back(self, placement: Placement, card: CardBase) -> None:
+        art = self.art
+        other = art.back_face(card)
+        if other is not None:  # a two-sided card: its back is another card's face
+            self.front(placement, other)
+            return
+        back_id = art.back_id(card)
+        program = art.program(art.back_layout_name(back_id), art.card_size(card), "back")
+        if program is None:
+            return
+        begin_card(self.c, placement, self.bleed_pt)
+        if "card" in program.uses:  # a double-sided card: its back shows its own data
+            if card.copies > 1:
+                self._form(("back", card.id, program.key), program,
+                           lambda: self._face(program, card, card.kind, back_id, "back"))
+            else:
+                self._face(program, card, card.kind, back_id, "back")
+        else:
+            kind = card.kind if "kind" in program.uses else None
+            self._form(("backs", back_id, kind, program.key), program,
+                       lambda: self._face(program, None, kind, back_id, "back"))
+        self.c.restoreState()
+
+    def _form(self, key: tuple, program: FaceProgram, draw) -> None:
+        name = self._forms.get(key)
+        if name is None:
+            name = self._forms[key] = f"cf{len(self._forms)}"
+            w, h = (mm(v) for v in program.size_mm)
+            b = self.bleed_pt
+            self.c.beginForm(name, -b, -b, w + b, h + b)
+            draw()
+            self.c.endForm()
+        self.c.doForm(name)
+
+    # --- one face -----------------------------------------------------------------------------
+    def _face(self, program: FaceProgram, card: CardBase | None, kind: str | None, back_id: str | None,
+              side: str) -> None:
+        ctx = self.art.context(card, kind, back_id, side)
+        for step in program.steps:
+            if isinstance(step, Frame):
+                uses = step.uses
+                key = ("frame", program.key, step.index, kind if "kind" in uses else None,
+                       back_id if "back" in uses else None)
+                frame_ctx = {**ctx, "card": None}
+                self._form(key, program, lambda s=step: self._boxes(s.boxes, frame_ctx, program, None))
+            else:
+                self._boxes([step], ctx, program, card)
+
+    def _boxes(self, boxes: list[BoxProgram], ctx: dict, program: FaceProgram, card: CardBase | None) -> None:
+        for prog in boxes:
+            try:
+                self._box(prog, ctx, program, card)
+            except TemplateError as exc:
+                self._problem(prog, program, card, str(exc))
+
+    def _problem(self, prog: BoxProgram, program: FaceProgram, card: CardBase | None, message: str,
+                 severity: str = "error") -> None:
+        if card is not None:
+            src = self.art.data.sources.get(card.id)
+            where = {"file": src.file if src else None, "line": src.line if src else None,
+                     "item": src.label(card.id) if src else f"card '{card.id}'"}
+            message = f"layout '{program.layout.name}', box '{prog.name}': {message}"
+        else:
+            where = {"file": prog.box.file, "line": prog.box.line, "item": f"layout '{program.layout.name}'",
+                     "field": f"boxes.{prog.name}"}
+        self.issues.add(Problem(message, severity=severity, **where))
+
+    def _value(self, prog: BoxProgram, key: str, ctx: dict) -> Any:
+        value = prog.values.get(key)
+        if value is None or not hasattr(value, "render"):
+            return value
+        return render(value, ctx)
+
+    def _box(self, prog: BoxProgram, ctx: dict, program: FaceProgram, card: CardBase | None) -> None:
+        if prog.when is not None and not is_true(prog.when, ctx):
+            return
+        c = self.c
+        x, y, w, h = prog.rect
+        kind = prog.box.type
+        fill, stroke = self._colour(prog, "fill", ctx, program, card), self._colour(prog, "stroke", ctx, program, card)
+        if fill is not None or stroke is not None:
+            c.saveState()
+            if fill is not None:
+                c.setFillColor(fill)
+            if stroke is not None:
+                c.setStrokeColor(stroke)
+                c.setLineWidth(prog.box.get("stroke_width", 0.5))
+            path = c.beginPath()
+            if kind == "ellipse":
+                path.ellipse(x, y, w, h)
+            elif prog.box.get("radius"):
+                path.roundRect(x, y, w, h, mm(prog.box.get("radius")))
+            elif w <= 1e-9 or h <= 1e-9:
+                path.moveTo(x, y)
+                path.lineTo(x + w, y + h)
+            else:
+                path.rect(x, y, w, h)
+            c.drawPath(path, stroke=1 if stroke is not None else 0, fill=1 if fill is not None else 0)
+            c.restoreState()
+        pad = prog.padding
+        ix, iy, iw, ih = x + pad, y + pad, w - 2 * pad, h - 2 * pad
+        if kind == "text":
+            self._text(prog, self._value(prog, "text", ctx), ix, iy, iw, ih, program, card)
+        elif kind == "stamp" and card is not None:
+            self._text(prog, self.art.stamp_text(card, program), ix, iy, iw, ih, program, card)
+        elif kind == "icon":
+            self._icon(prog, str(self._value(prog, "icon", ctx) or "").strip().strip(":"), ix, iy, iw, ih,
+                       program, card)
+        elif kind == "art":
+            self._image(prog, str(self._value(prog, "src", ctx) or "").strip(), x, y, w, h, program, card)
+
+    def _colour(self, prog, key, ctx, program, card):
+        value = prog.values.get(key)
+        if value is None or not hasattr(value, "render"):
+            return value
+        text = render(value, ctx)
+        try:
+            return colour(text)
+        except ValueError as exc:
+            self._problem(prog, program, card, f"{key}: {exc}")
+            return None
+
+    def _text(self, prog: BoxProgram, markup: str, x, y, w, h, program, card) -> None:
+        if not markup or not markup.strip():
+            return
+        try:
+            layout = fit_text(markup, w, h, prog.style)
+        except TextOverflow as exc:
+            self._problem(prog, program, card, f"text does not fit ({exc.describe()})")
+            return
+        except MarkupError as exc:
+            self._problem(prog, program, card, f"bad card-text markup: {exc}")
+            return
+        draw_layout(self.c, layout, x, y, w, h)
+
+    def _icon(self, prog: BoxProgram, name: str, x, y, w, h, program, card) -> None:
+        if not name:
+            return
+        if name not in ICONS:
+            self._problem(prog, program, card, f"unknown icon '{name}' (see cardforge/icons.py)")
+            return
+        iw = icon_width(name)
+        size = min(h, w / iw)
+        draw_icon(self.c, name, x + (w - size * iw) / 2, y + (h - size) / 2, size)
+
+    def _image(self, prog: BoxProgram, src: str, x, y, w, h, program, card) -> None:
+        if not src:
+            return
+        path = self._art_path(src, prog)
+        try:
+            image = load_art(path)
+        except ArtError as exc:
+            self._problem(prog, program, card, f"art '{src}': {exc} (looked for {path}); "
+                          "printed a placeholder", severity="warning")
+            draw_placeholder(self.c, x, y, w, h, Path(src).name)
+            return
+        draw_art(self.c, image, x, y, w, h, prog.box.get("fit", "cover"))
+
+    def _art_path(self, src: str, prog: BoxProgram) -> Path:
+        """Relative to the game's data folder; a layout's own pictures may sit beside the
+        layout file instead."""
+        path = self.art.data.root / src
+        if not path.exists():
+            beside = Path(prog.box.folder) / src
+            if beside.exists():
+                return beside
+        return path

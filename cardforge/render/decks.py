@@ -1,0 +1,327 @@
+"""Print-ready decks: cards imposed on sheets with bleed and crop marks, backs mirrored for
+duplex printing (or in their own file, or gutter-folded beside the fronts).
+
+Output, in ``<out>/<game>/``:
+
+- ``deck.pdf``: a front page, then its back page, sheet after sheet (``--duplex long-edge``
+  or ``short-edge``); fronts only with ``--duplex none``, whose backs go to
+  ``deck-backs.pdf``; with ``--fold``, ``deck-fold.pdf``: fronts and backs on one page, to
+  fold along the middle;
+- kinds printed at another card size than the deck's get their own files,
+  ``deck-<kind>.pdf`` (and ``-backs``/``-fold``).
+
+Every file is written to a temporary name and renamed only when the whole game built without
+errors: a failed build leaves no partial PDF (and keeps the previous good one).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardforge.data.loading import GameData
+from cardforge.data.models import CardBase
+from cardforge.errors import RenderError
+from cardforge.layout.boxes import SHARED, LayoutLibrary
+from cardforge.layout.geometry import (
+    FoldSheet,
+    Placement,
+    Sheet,
+    SheetError,
+    back_placements,
+    chunks,
+    crop_marks,
+    fold_marks,
+    fold_sheet,
+    impose,
+)
+from cardforge.problems import Problem
+from cardforge.render.canvas import draw_crop_marks, draw_cut_lines, draw_fold_marks
+from cardforge.render.cards import CardArt, Issues, Painter
+from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas
+from cardforge.resources import display_path, templates_root
+from cardforge.settings import BuildSettings
+from cardforge.text.templating import Templates
+from cardforge.units import mm
+
+DECK_KINDS = ("deck", "backs")
+Progress = Callable[[int], None]
+
+
+@dataclass
+class DeckGroup:
+    """Cards of one size, printed into one file (plus its backs file)."""
+
+    name: str  # "deck" or "deck-<kind>"
+    size: tuple[float, float]
+    cards: list[CardBase] = field(default_factory=list)  # definitions, in data order
+    kinds: list[str] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return sum(c.copies for c in self.cards)
+
+    def printed(self) -> Iterator[CardBase]:
+        """Every card once per copy, in data order (lazily: nothing grows with the deck)."""
+        for c in self.cards:
+            for _ in range(c.copies):
+                yield c
+
+
+@dataclass
+class DeckResult:
+    entries: list[ManifestEntry]
+    warnings: list[Problem]
+
+
+def deck_card_count(data: GameData) -> int:
+    return sum(c.copies for c in data.cards)
+
+
+def group_cards(art: CardArt, data: GameData) -> list[DeckGroup]:
+    """Cards grouped by printed size; the deck's own size first, as ``deck``."""
+    deck_size = (data.meta.card_size.width, data.meta.card_size.height)
+    groups: dict[tuple[float, float], DeckGroup] = {deck_size: DeckGroup("deck", deck_size)}
+    for card in data.cards:
+        if card.copies <= 0:
+            continue
+        size = art.card_size(card)
+        group = groups.get(size)
+        if group is None:
+            group = groups[size] = DeckGroup("", size)
+        group.cards.append(card)
+        if card.kind not in group.kinds:
+            group.kinds.append(card.kind)
+    out = []
+    for size, group in groups.items():
+        if not group.cards:
+            continue
+        if size != deck_size:
+            group.name = "deck-" + "-".join(k.replace("_", "-") for k in group.kinds)
+        out.append(group)
+    return out
+
+
+def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *,
+                templates_dir: Path | None = None, progress: Progress | None = None,
+                compress: bool = True) -> DeckResult:
+    """Build the game's deck PDFs into ``game_dir``; returns their manifest entries and the
+    warnings. Raises RenderError listing every problem (each card that does not fit, each
+    missing image under ``strict``…) and then writes nothing."""
+    folders = template_folders(game.id, templates_dir)
+    library = LayoutLibrary(folders)
+    issues = Issues()
+    art = CardArt(game, data, library, Templates(folders), settings.bleed_mm, issues)
+    for p in library.problems:
+        issues.add(p)
+    _check_backs(data, issues)
+    groups = group_cards(art, data)
+    sheets: dict[str, Sheet | FoldSheet] = {}
+    for group in groups:
+        try:
+            sheets[group.name] = _sheet_for(group.size, settings)
+        except SheetError as exc:
+            issues.add(Problem(f"{exc}", item=f"{', '.join(group.kinds)} cards"))
+    _raise_if_failed(game, issues, settings)
+
+    entries: list[ManifestEntry] = []
+    game_dir = Path(game_dir)
+    with ExitStack() as stack:
+        written: list[tuple[Path, Path, str, int, int]] = []  # (tmp, final, kind, pages, cards)
+        for group in groups:
+            sheet = sheets[group.name]
+            stem = group.name
+            title = f"{data.meta.title} — {group.name} (v{data.meta.version})"
+            if isinstance(sheet, FoldSheet):
+                final = game_dir / f"{stem}-fold.pdf"
+                tmp = stack.enter_context(atomic_path(final))
+                pages = _draw_fold(tmp, title, sheet, group, art, settings, progress, compress)
+                written.append((tmp, final, "deck", pages, group.count))
+            elif settings.duplex == "none":
+                final, final_b = game_dir / f"{stem}.pdf", game_dir / f"{stem}-backs.pdf"
+                tmp = stack.enter_context(atomic_path(final))
+                tmp_b = stack.enter_context(atomic_path(final_b))
+                pages, pages_b = _draw_separate(tmp, tmp_b, title, sheet, group, art, settings, progress,
+                                                compress)
+                written += [(tmp, final, "deck", pages, group.count), (tmp_b, final_b, "backs", pages_b, 0)]
+            else:
+                final = game_dir / f"{stem}.pdf"
+                tmp = stack.enter_context(atomic_path(final))
+                pages = _draw_duplex(tmp, title, sheet, group, art, settings, progress, compress)
+                written.append((tmp, final, "deck", pages, group.count))
+        _raise_if_failed(game, issues, settings)
+        for tmp, final, kind, pages, cards in written:
+            entries.append(_entry(tmp, final, game_dir, kind, pages, cards, settings.paper))
+    _remove_stale(game_dir, {e.path for e in entries})
+    return DeckResult(entries, issues.warnings)
+
+
+def template_folders(game_id: str, templates_dir: Path | None = None) -> list[Path]:
+    """Where a game's layouts and ``*.j2`` files are looked up, first match wins:
+    ``<dir>/<game>/``, ``<dir>/_shared/``, then the shipped ``templates/_shared/`` (so a
+    designer's own templates folder may hold only their game's layouts)."""
+    shipped = Path(templates_root())
+    base = Path(templates_dir) if templates_dir else shipped
+    folders = [base / game_id, base / SHARED, shipped / SHARED]
+    out: list[Path] = []
+    for f in folders:
+        if f.resolve() not in [o.resolve() for o in out]:
+            out.append(f)
+    return out
+
+
+def _entry(tmp: Path, final: Path, game_dir: Path, kind: str, pages: int, cards: int, paper: str) -> ManifestEntry:
+    e = entry_for(tmp, tmp.parent, kind, pages, cards, paper)
+    return ManifestEntry(final.relative_to(game_dir).as_posix(), e.kind, e.pages, e.cards, e.paper, e.sha256)
+
+
+def _check_backs(data: GameData, issues: Issues) -> None:
+    """Backs named by kinds exist; a ``back_face`` field names a card of the game."""
+    deck_file = display_path(data.root / "deck.yaml")
+    for kind, spec in data.meta.kinds.items():
+        if spec.back is not None and spec.back not in data.meta.backs:
+            issues.add(Problem(f"unknown back '{spec.back}' (deck.yaml backs: {', '.join(data.meta.backs)})",
+                               file=deck_file, field=f"kinds.{kind}.back"))
+        if not spec.back_face:
+            continue
+        for card in data.cards_of(kind):
+            if not card.copies:
+                continue
+            src = data.sources.get(card.id)
+            where = {"file": src.file if src else None, "line": src.line if src else None,
+                     "item": src.label(card.id) if src else f"card '{card.id}'", "field": spec.back_face}
+            if spec.back_face not in type(card).model_fields:
+                issues.add(Problem(f"kinds.{kind}.back_face names the field '{spec.back_face}', which "
+                                   f"{kind} cards do not have", file=deck_file, field=f"kinds.{kind}.back_face"))
+                break
+            other = getattr(card, spec.back_face)
+            if other is None:
+                continue  # this card has a plain back
+            if not isinstance(other, str) or not data.has_card(other):
+                issues.add(Problem(f"the card on this card's back must be a card id of the game, got {other!r}",
+                                   **where))
+
+
+def _raise_if_failed(game, issues: Issues, settings: BuildSettings) -> None:
+    failing = issues.errors + (issues.warnings if settings.strict else [])
+    if failing:
+        as_errors = [p if not p.is_warning else Problem(p.message + " (--strict)", p.file, p.item, p.field,
+                                                        p.line) for p in failing]
+        raise RenderError(f"cannot build the deck of {game.id}; no PDF written", as_errors)
+
+
+def _sheet_for(size: tuple[float, float], s: BuildSettings) -> Sheet | FoldSheet:
+    kwargs = {"bleed": s.bleed_mm, "gutter": s.gutter_mm, "margin": s.margin_mm, "orientation": s.orientation}
+    if s.fold:
+        return fold_sheet(s.paper_mm, size, **kwargs)
+    return impose(s.paper_mm, size, **kwargs)
+
+
+def _canvas(path: Path, page: tuple[float, float], title: str, compress: bool):
+    c = new_canvas(path, (mm(page[0]), mm(page[1])), title, subject="cards")
+    if not compress:
+        c.setPageCompression(0)
+    return c
+
+
+def _front_page(c, painter: Painter, sheet: Sheet, batch: list[CardBase], s: BuildSettings,
+                progress: Progress | None) -> None:
+    slots = sheet.slots[:len(batch)]
+    for slot, card in zip(slots, batch):
+        painter.front(Placement(slot), card)
+    if s.cut_lines:
+        draw_cut_lines(c, list(slots))
+    if s.crop_marks:
+        draw_crop_marks(c, crop_marks(slots, sheet.bleed, sheet.page))
+    if progress:
+        progress(len(batch))
+    c.showPage()
+
+
+def _back_page(c, painter: Painter, sheet: Sheet, backs: tuple[Placement, ...], batch: list[CardBase],
+               marks: bool) -> None:
+    placed = backs[:len(batch)]
+    for placement, card in zip(placed, batch):
+        painter.back(placement, card)
+    if marks:
+        draw_crop_marks(c, crop_marks([p.trim for p in placed], sheet.bleed, sheet.page))
+    c.showPage()
+
+
+def _draw_duplex(path, title, sheet: Sheet, group: DeckGroup, art: CardArt, s: BuildSettings,
+                 progress, compress) -> int:
+    """Front page, back page, front page… The back page mirrors the front for the duplex mode;
+    back pages carry no crop marks (the sheet is cut from the front)."""
+    c = _canvas(path, sheet.page, title, compress)
+    painter = Painter(c, art)
+    backs = back_placements(sheet.slots, sheet.page, s.duplex, s.back_offset_mm)
+    pages = 0
+    for batch in chunks(group.printed(), sheet.per_page):
+        _front_page(c, painter, sheet, batch, s, progress)
+        _back_page(c, painter, sheet, backs, batch, marks=False)
+        pages += 2
+    c.save()
+    return pages
+
+
+def _draw_separate(path, path_b, title, sheet: Sheet, group: DeckGroup, art: CardArt, s: BuildSettings,
+                   progress, compress) -> tuple[int, int]:
+    """Fronts in one file, backs (laid out as for long-edge duplex, with crop marks) in another."""
+    c = _canvas(path, sheet.page, title, compress)
+    cb = _canvas(path_b, sheet.page, title + " — backs", compress)
+    painter, painter_b = Painter(c, art), Painter(cb, art)
+    backs = back_placements(sheet.slots, sheet.page, "none", s.back_offset_mm)
+    pages = 0
+    for batch in chunks(group.printed(), sheet.per_page):
+        _front_page(c, painter, sheet, batch, s, progress)
+        _back_page(cb, painter_b, sheet, backs, batch, marks=s.crop_marks)
+        pages += 1
+    c.save()
+    cb.save()
+    return pages, pages
+
+
+def _draw_fold(path, title, sheet: FoldSheet, group: DeckGroup, art: CardArt, s: BuildSettings,
+               progress, compress) -> int:
+    """Fronts on one half, backs mirrored on the other; fold marks on the fold line."""
+    c = _canvas(path, sheet.page, title, compress)
+    painter = Painter(c, art)
+    pages = 0
+    for batch in chunks(group.printed(), sheet.per_page):
+        fronts = sheet.fronts[:len(batch)]
+        backs = sheet.backs[:len(batch)]
+        for slot, back, card in zip(fronts, backs, batch):
+            painter.front(Placement(slot), card)
+            painter.back(back, card)
+        trims = list(fronts) + [b.trim for b in backs]
+        if s.cut_lines:
+            draw_cut_lines(c, trims)
+        if s.crop_marks:
+            draw_crop_marks(c, crop_marks(trims, sheet.bleed, sheet.page))
+        draw_fold_marks(c, fold_marks(sheet))
+        if progress:
+            progress(len(batch))
+        c.showPage()
+        pages += 1
+    c.save()
+    return pages
+
+
+def _remove_stale(game_dir: Path, current: set[str]) -> None:
+    """Deck files of an earlier build that this one did not make (another duplex or fold mode)
+    are removed, so the folder and its manifest hold one consistent deck."""
+    manifest = game_dir / "manifest.json"
+    if not manifest.exists():
+        return
+    try:
+        old = json.loads(manifest.read_text(encoding="utf-8")).get("files", [])
+    except (ValueError, AttributeError):
+        return
+    for entry in old:
+        if isinstance(entry, dict) and entry.get("kind") in DECK_KINDS and entry.get("path") not in current:
+            stale = game_dir / str(entry["path"])
+            if stale.is_file() and stale.resolve().parent == game_dir.resolve():
+                stale.unlink()

@@ -1,0 +1,350 @@
+"""Building a game's boards, score pads, player aids and setup sheets.
+
+Boards and aids come from the game's ``boards.yaml`` / ``aids.yaml`` (validated by the data
+layer into ``GameData.sections``) and from its optional module
+``cardforge/games/<id>/printables.py``, which derives printables from the game's own data so a
+rule change reaches cards, boards and aids in one build. That module may define:
+
+- ``boards(data) -> list[Board]`` and ``aids(data) -> list[Aid]`` — whole printables;
+- ``blocks(data) -> dict[str, list[Block]]`` — named content that YAML aids and boards insert
+  with ``{kind: generated, source: NAME}`` (e.g. Maphr's die table from ``draw_modes.yaml``).
+
+Everything is laid out first; if any text does not fit (or anything else is wrong) the build
+fails listing every problem, and no file is written. Then each file is drawn to a temporary
+path and renamed into place.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from importlib.util import find_spec
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from cardforge.data.printables import Aid, Block, Board
+from cardforge.data.validate import validation_problems
+from cardforge.errors import RenderError
+from cardforge.problems import Problem
+from cardforge.render.boards import BoardPlan, draw_board, plan_board
+from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas
+from cardforge.render.player_aids import AidPlan, draw_aid_side, plan_aid
+from cardforge.render.printing import PrintContext
+from cardforge.render.score_pads import draw_pad_sheet, plan_pads
+from cardforge.render.sheets import DoesNotFit, SheetPlan, back_slot, draw_sheet_marks, plan_sheet
+from cardforge.resources import display_path
+from cardforge.settings import BuildSettings
+
+if TYPE_CHECKING:
+    from cardforge.data.loading import GameData
+    from cardforge.games.base import Game
+
+FILES = {"boards": "boards.pdf", "pads": "score-pad.pdf", "aids": "aids.pdf",
+         "aid_backs": "aids-backs.pdf", "setup": "setup.pdf"}
+
+
+@dataclass
+class Printable:
+    model: Any  # Board | Aid
+    origin: str  # where it is defined, for messages
+
+
+@dataclass
+class Collected:
+    boards: list[Printable] = field(default_factory=list)
+    aids: list[Printable] = field(default_factory=list)
+    sources: dict[str, list[Block]] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def hooks_module(game: Game):
+    """The game's ``printables`` module, or None."""
+    from cardforge.games import GAME_MODULES
+
+    name = f"{GAME_MODULES.get(game.id, type(game).__module__)}.printables"
+    try:
+        if find_spec(name) is None:
+            return None
+    except ModuleNotFoundError:
+        return None
+    return importlib.import_module(name)
+
+
+def collect(game: Game, data: GameData) -> Collected:
+    """Every board and aid of the game (data files first, then derived), and the named
+    blocks the game provides; problems for duplicates and hooks that fail on the data."""
+    out = Collected()
+    yaml_boards = [b for b in data.sections.get("boards") or [] if isinstance(b, Board)]
+    yaml_aids = [a for a in data.sections.get("aids") or [] if isinstance(a, Aid)]
+    boards_file = display_path(data.root / "boards.yaml")
+    aids_file = display_path(data.root / "aids.yaml")
+    out.boards += [Printable(b, boards_file) for b in yaml_boards]
+    out.aids += [Printable(a, aids_file) for a in yaml_aids]
+    module = hooks_module(game)
+    if module is not None:
+        origin = f"cardforge/games/{game.id}/printables.py"
+        for hook, model, target in (("boards", Board, out.boards), ("aids", Aid, out.aids)):
+            fn = getattr(module, hook, None)
+            if fn is None:
+                continue
+            try:
+                target += [Printable(m, origin) for m in fn(data)]
+            except ValidationError as exc:
+                out.problems += validation_problems(exc, model, file=origin, item=f"{hook}() from the game's data")
+        fn = getattr(module, "blocks", None)
+        if fn is not None:
+            try:
+                out.sources = dict(fn(data))
+            except ValidationError as exc:
+                out.problems += validation_problems(exc, Block, file=origin, item="blocks() from the game's data")
+    for what, items in (("board", out.boards), ("aid", out.aids)):
+        seen: dict[str, str] = {}
+        for p in items:
+            if p.model.id in seen:
+                out.problems.append(Problem(f"duplicate {what} id '{p.model.id}' (also in {seen[p.model.id]})",
+                                            file=p.origin, item=f"{what} '{p.model.id}'", field="id"))
+            seen.setdefault(p.model.id, p.origin)
+    return out
+
+
+def expand(blocks: list, sources: dict[str, list[Block]], *, origin: str, item: str, field: str,
+           problems: list[Problem]) -> list:
+    """Replace ``generated`` blocks by the game's named blocks."""
+    out: list = []
+    for index, block in enumerate(blocks):
+        if block.kind != "generated":
+            out.append(block)
+            continue
+        found = sources.get(block.source)
+        if found is None:
+            known = ", ".join(sorted(sources)) or "none — the game has no printables.py blocks()"
+            problems.append(Problem(f"unknown source '{block.source}' (this game provides: {known})",
+                                    file=origin, item=item, field=f"{field}[{index}].source"))
+            continue
+        out.extend(found)
+    return out
+
+
+# --- planning --------------------------------------------------------------------------------
+
+@dataclass
+class Plans:
+    boards: list[tuple[BoardPlan, SheetPlan]] = field(default_factory=list)
+    aids: list[tuple[AidPlan, SheetPlan]] = field(default_factory=list)
+    pads: Any = None
+    problems: list[Problem] = field(default_factory=list)
+
+
+def plan_printables(ctx: PrintContext, kinds: frozenset[str]) -> Plans:
+    """Lay out everything of ``kinds`` (boards, pads, aids); collect every problem."""
+    plans = Plans()
+    found = collect(ctx.game, ctx.data)
+    plans.problems += found.problems
+    paper = ctx.settings.paper_mm
+    if "boards" in kinds:
+        for p in found.boards:
+            board: Board = p.model
+            item = f"board '{board.id}'"
+            size = board.size.resolve(paper, ctx.card_mm, board.landscape)
+            try:
+                sheet = plan_sheet(size, ctx.settings)
+            except DoesNotFit as exc:
+                plans.problems.append(Problem(f"size {board.size.label}: {exc}", file=p.origin, item=item,
+                                              field="size"))
+                continue
+            content = {}
+            for zone in board.zones:
+                content[zone.id] = expand(zone.content if zone.kind != "generated" else [zone], found.sources,
+                                          origin=p.origin, item=item, field=f"zone '{zone.id}'",
+                                          problems=plans.problems)
+            plan, problems = plan_board(board, size, ctx, content, p.origin)
+            plans.problems += problems
+            if plan is not None:
+                plans.boards.append((plan, sheet))
+    if "aids" in kinds:
+        for p in found.aids:
+            aid: Aid = p.model
+            item = f"aid '{aid.id}'"
+            size = aid.size.resolve(paper, ctx.card_mm, aid.landscape)
+            try:
+                sheet = plan_sheet(size, ctx.settings)
+            except DoesNotFit as exc:
+                plans.problems.append(Problem(f"size {aid.size.label}: {exc}", file=p.origin, item=item,
+                                              field="size"))
+                continue
+            front = expand(aid.front, found.sources, origin=p.origin, item=item, field="front",
+                           problems=plans.problems)
+            back = (expand(aid.back, found.sources, origin=p.origin, item=item, field="back",
+                           problems=plans.problems) if aid.back is not None else None)
+            plan, problems = plan_aid(aid, size, ctx, front, back, p.origin)
+            plans.problems += problems
+            if plan is not None:
+                plans.aids.append((plan, sheet))
+    if "pads" in kinds and ctx.game.categories:
+        plans.pads, problems = plan_pads(ctx)
+        plans.problems += problems
+    return plans
+
+
+# --- drawing ---------------------------------------------------------------------------------
+
+def _groups(items: list[tuple[Any, SheetPlan]], copies: Callable[[Any], int]) -> list[tuple[SheetPlan, list]]:
+    """Items expanded by copies and grouped by sheet layout, in first-appearance order."""
+    order: list[SheetPlan] = []
+    groups: dict[SheetPlan, list] = {}
+    for plan, sheet in items:
+        if sheet not in groups:
+            groups[sheet] = []
+            order.append(sheet)
+        groups[sheet] += [plan] * copies(plan)
+    return [(s, groups[s]) for s in order if groups[s]]
+
+
+def _write_boards(ctx: PrintContext, plans: Plans, path: Path) -> tuple[int, int]:
+    pages = count = 0
+    with atomic_path(path) as tmp:
+        c = new_canvas(tmp, plans.boards[0][1].page, f"{ctx.game.title} — plateaux", "boards")
+        for sheet, items in _groups(plans.boards, lambda p: p.board.copies):
+            for start in range(0, len(items), sheet.per_sheet):
+                chunk = items[start:start + sheet.per_sheet]
+                c.setPageSize(sheet.page)
+                for slot, plan in zip(sheet.slots, chunk):
+                    draw_board(c, plan, ctx, *slot)
+                draw_sheet_marks(c, sheet, len(chunk), ctx.settings)
+                c.showPage()
+                pages += 1
+                count += len(chunk)
+        c.save()
+    return pages, count
+
+
+def _write_aids(ctx: PrintContext, plans: Plans, path: Path, backs_path: Path) -> list[tuple[Path, int, int]]:
+    """aids.pdf (a back page after each front page when printing duplex, as soon as one aid is
+    double-sided) and, with ``--duplex none``, the back pages in aids-backs.pdf.
+    Returns (path, pages, aids) per file written."""
+    players = ctx.game.max_players
+    inline = ctx.settings.duplex != "none"
+    any_back = any(p.back is not None for p, _ in plans.aids)
+    separate = any_back and not inline
+    pages = back_pages = count = 0
+    first_page = plans.aids[0][1].page
+    with ExitStack() as stack:
+        c = new_canvas(stack.enter_context(atomic_path(path)), first_page,
+                       f"{ctx.game.title} — aides de jeu", "player aids")
+        backs = (new_canvas(stack.enter_context(atomic_path(backs_path)), first_page,
+                            f"{ctx.game.title} — aides de jeu (versos)", "player aid backs")
+                 if separate else c)
+        for sheet, items in _groups(plans.aids, lambda p: p.aid.printed_copies(players)):
+            for start in range(0, len(items), sheet.per_sheet):
+                chunk = items[start:start + sheet.per_sheet]
+                c.setPageSize(sheet.page)
+                for slot, plan in zip(sheet.slots, chunk):
+                    draw_aid_side(c, plan, "front", ctx, *slot)
+                draw_sheet_marks(c, sheet, len(chunk), ctx.settings)
+                c.showPage()
+                pages += 1
+                count += len(chunk)
+                if not any_back:
+                    continue
+                backs.setPageSize(sheet.page)
+                placed = [back_slot(sheet, i, ctx.settings) for i in range(len(chunk))]
+                for (x, y, rotated), plan in zip(placed, chunk):
+                    draw_aid_side(backs, plan, "back", ctx, x, y, rotated=rotated)
+                draw_sheet_marks(backs, sheet, len(chunk), ctx.settings, [(x, y) for x, y, _ in placed])
+                backs.showPage()
+                if separate:
+                    back_pages += 1
+                else:
+                    pages += 1
+        c.save()
+        if separate:
+            backs.save()
+    written = [(path, pages, count)]
+    if separate:
+        written.append((backs_path, back_pages, count))
+    return written
+
+
+def _write_pads(ctx: PrintContext, plans: Plans, path: Path) -> tuple[int, int]:
+    with atomic_path(path) as tmp:
+        c = new_canvas(tmp, plans.pads.page, f"{ctx.game.title} — feuille de score", "score pad")
+        draw_pad_sheet(c, plans.pads, ctx)
+        c.showPage()
+        c.save()
+    return 1, plans.pads.per_sheet
+
+
+def setup_results(game: Game) -> list[dict[str, Any]]:
+    """The checklist and numbers (no deal) for every mode and player count, or [] when the
+    game has no setup yet."""
+    out = []
+    for mode in game.modes:
+        for players in range(game.min_players, game.max_players + 1):
+            try:
+                counts = game.setup_counts(players, mode, {})
+                steps = game.setup_steps(players, mode, {}, counts)
+            except NotImplementedError:
+                return []
+            out.append({"game": game.id, "players": players, "mode": mode, "counts": counts, "steps": steps,
+                        "deal": {}})
+    return out
+
+
+def _write_setup(ctx: PrintContext, results: list[dict], path: Path) -> int:
+    from cardforge.render.setup_sheet import draw_setup_pages
+    from cardforge.units import mm
+
+    pages = 0
+    with atomic_path(path) as tmp:
+        c = new_canvas(tmp, tuple(mm(v) for v in ctx.settings.paper_mm), f"{ctx.game.title} — mise en place",
+                       "setup sheets")
+        for result in results:
+            pages += draw_setup_pages(c, ctx, result, with_deal=False)
+        c.save()
+    return pages
+
+
+def build_printables(game: Game, data: GameData, settings: BuildSettings, game_dir: Path,
+                     progress: Callable[[int], Any] | None = None) -> list[ManifestEntry]:
+    """Build whichever of boards, pads and aids are in ``settings.only`` into ``game_dir``.
+
+    Files: ``boards.pdf`` (kind board), ``score-pad.pdf`` (pad), ``aids.pdf`` (aid; plus
+    ``aids-backs.pdf`` with ``--duplex none``) and, with the aids, ``setup.pdf`` (setup: one
+    page per mode and player count). A manifest entry's ``cards`` counts the boards, pads or
+    aids printed (copies counted). Raises RenderError listing every problem, before writing.
+    """
+    ctx = PrintContext(game, data, settings)
+    kinds = frozenset(settings.only) & {"boards", "pads", "aids"}
+    plans = plan_printables(ctx, kinds)
+    results = setup_results(game) if "aids" in kinds else []
+    if plans.problems:
+        raise RenderError(f"cannot build the printables of {game.id}", plans.problems)
+    game_dir = Path(game_dir)
+    entries: list[ManifestEntry] = []
+    paper = settings.paper
+
+    def done(path: Path, kind: str, pages: int, count: int) -> None:
+        entries.append(entry_for(path, game_dir, kind, pages, count, paper))
+        if progress is not None:
+            progress(count)  # the build's progress bar counts items finished
+
+    if plans.boards:
+        path = game_dir / FILES["boards"]
+        pages, count = _write_boards(ctx, plans, path)
+        done(path, "board", pages, count)
+    if plans.pads is not None:
+        path = game_dir / FILES["pads"]
+        pages, count = _write_pads(ctx, plans, path)
+        done(path, "pad", pages, count)
+    if plans.aids:
+        for path, pages, count in _write_aids(ctx, plans, game_dir / FILES["aids"], game_dir / FILES["aid_backs"]):
+            done(path, "aid", pages, count)
+    if results:
+        path = game_dir / FILES["setup"]
+        done(path, "setup", _write_setup(ctx, results, path), len(results))
+    return entries
+

@@ -1,0 +1,85 @@
+"""What boards, pads, aids and setup sheets share: the build context, the title band and the
+footer stamp."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from cardforge.render.blocks import fit_box_text
+from cardforge.render.fonts import font_name
+from cardforge.render.richtext import TextLayout, draw_layout
+from cardforge.settings import BuildSettings
+
+if TYPE_CHECKING:
+    from cardforge.data.loading import GameData
+    from cardforge.games.base import Game
+
+DEFAULT_ACCENT = "#3d4b5c"
+
+
+@dataclass(frozen=True)
+class PrintContext:
+    game: Game
+    data: GameData
+    settings: BuildSettings
+
+    @property
+    def accent(self) -> str:
+        """The game's colour: its default card back's, else a neutral slate."""
+        backs = self.data.meta.backs
+        for key in ("default", *backs):
+            back = backs.get(key)
+            if back is not None and back.colour:
+                return back.colour
+        return DEFAULT_ACCENT
+
+    @property
+    def version(self) -> str:
+        return self.data.meta.version
+
+    @property
+    def card_mm(self) -> tuple[float, float]:
+        size = self.data.meta.card_size
+        return float(size.width), float(size.height)
+
+
+def band_title(markup: str, width: float, height: float, size: float, floor: float = 5.5,
+               align: str = "left") -> TextLayout:
+    """The title set white on the accent band, shrunk to fit; TextOverflow below the floor."""
+    return fit_box_text(markup, width, height, size, floor, bold=True, color="#ffffff", align=align)
+
+
+def draw_band(c: Canvas, x: float, y: float, w: float, h: float, colour: str, radius: float,
+              layouts: list[tuple[TextLayout, float, float]]) -> None:
+    """A filled band; ``layouts``: (layout, x offset, width) drawn vertically centred."""
+    c.saveState()
+    c.setFillColor(HexColor(colour))
+    c.roundRect(x, y, w, h, radius, stroke=0, fill=1)
+    c.restoreState()
+    for layout, dx, lw in layouts:
+        draw_layout(c, layout, x + dx, y, lw, h)
+
+
+def draw_stamp(c: Canvas, left: str, right: str, x: float, y: float, w: float, size: float = 5.5,
+               colour: str = "#8a8a8a") -> None:
+    """The small footer: what it is on the left, version and provenance on the right."""
+    c.saveState()
+    c.setFillColor(HexColor(colour))
+    c.setFont(font_name("sans"), size)
+    c.drawString(x, y, left)
+    c.drawRightString(x + w, y, right)
+    c.restoreState()
+
+
+def stamp_right(version: str, provenance: str | None) -> str:
+    mark = " · provisoire" if provenance == "provisional" else ""
+    return f"v{version}{mark}"
+
+
+def clamp(value: float, lo: float, hi: float) -> float:
+    return max(lo, min(hi, value))
+

@@ -1,0 +1,146 @@
+"""The setup sheet: the checklist of a game's setup for one player count and mode, with the
+numbers for that count, printed from the setup contract (``cardforge setup GAME --players N
+--pdf PATH``) — and, in a build, one page per mode and player count."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+from reportlab.pdfgen.canvas import Canvas
+
+from cardforge.errors import RenderError
+from cardforge.problems import Problem
+from cardforge.render.blocks import Overflow, Theme, _TooWide, lay_block
+from cardforge.render.output import atomic_path, new_canvas
+from cardforge.render.printing import PrintContext, band_title, draw_band, draw_stamp, stamp_right
+from cardforge.settings import BuildSettings
+from cardforge.units import mm
+
+if TYPE_CHECKING:
+    from cardforge.data.loading import GameData
+    from cardforge.games.base import Game
+
+MODE_LABELS = {"standard": None, "full": "jeu complet", "initiation": "initiation", "classique": "classique",
+               "avance": "avancé"}
+
+
+def _b(kind: str, **fields: Any) -> SimpleNamespace:
+    return SimpleNamespace(kind=kind, size=None, align=None, **fields)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "oui" if value else "non"
+    if isinstance(value, (int, float, str)):
+        return str(value)
+    if isinstance(value, list):
+        return ", ".join(_value(v) for v in value) or "—"
+    if isinstance(value, dict):
+        return " ; ".join(f"{k} : {_value(v)}" for k, v in value.items()) or "—"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("*", "\\*").replace("<", "\\<")
+
+
+def sheet_blocks(game: Game, result: dict[str, Any], with_deal: bool = True) -> list[SimpleNamespace]:
+    """The sheet's content as blocks: the checklist, the numbers, the deal (if any)."""
+    players = result["players"]
+    mode = result.get("mode")
+    head = f"{players} joueur{'s' if players > 1 else ''}"
+    if len(game.modes) > 1 and mode:
+        head += f" · mode {MODE_LABELS.get(mode) or mode}"
+    blocks = [_b("text", text=f"**{head}**")]
+    blocks.append(_b("heading", text="Mise en place", level=1))
+    for i, step in enumerate(result.get("steps", []), start=1):
+        blocks.append(_b("checklist", items=[step], start=i))
+    counts = result.get("counts") or {}
+    if counts:
+        blocks.append(_b("heading", text="Chiffres pour cette partie", level=2))
+        rows = [[_escape(str(k).replace("_", " ")), _escape(_value(v))] for k, v in counts.items()]
+        blocks.append(_b("table", rows=rows, columns=None, widths=None, header_column=True))
+    deal = {k: v for k, v in (result.get("deal") or {}).items() if k != "seed"}
+    if with_deal and deal:
+        seed = (result.get("deal") or {}).get("seed")
+        blocks.append(_b("heading", text=f"Distribution tirée (graine {seed})", level=2))
+        items = []
+        for key, value in deal.items():
+            if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+                for i, entry in enumerate(value, start=1):
+                    items.append(f"**{_escape(str(key))} {i}** : {_escape(_value(entry))}")
+            elif isinstance(value, dict):
+                for sub, v in value.items():
+                    items.append(f"**{_escape(str(key))} › {_escape(str(sub))}** : {_escape(_value(v))}")
+            else:
+                items.append(f"**{_escape(str(key))}** : {_escape(_value(value))}")
+        blocks += [_b("bullets", items=[item]) for item in items]  # one per item: they may flow on
+    return blocks
+
+
+def _pages(blocks, width: float, height: float, theme: Theme) -> list[list]:
+    """Blocks laid at full size, broken into pages at block boundaries."""
+    laid = [lay_block(block, width, 1.0, theme) for block in blocks]
+    pages: list[list] = [[]]
+    used = 0.0
+    for i, (block, item) in enumerate(zip(blocks, laid)):
+        need = item.height
+        if block.kind == "heading" and i + 1 < len(laid):  # keep a heading with what follows
+            need += item.gap_after + laid[i + 1].height
+        if pages[-1] and used + need > height:
+            pages.append([])
+            used = 0.0
+        if item.height > height:
+            raise Overflow(item.height, height, theme.body, where=f"{block.kind} block")
+        pages[-1].append(item)
+        used += item.height + item.gap_after
+    return pages
+
+
+def draw_setup_pages(c: Canvas, ctx: PrintContext, result: dict[str, Any], with_deal: bool = True) -> int:
+    """Draw the sheet for one setup result; returns the number of pages drawn."""
+    pw, ph = (mm(v) for v in ctx.settings.paper_mm)
+    margin = mm(12)
+    band_h = mm(13)
+    theme = Theme(body=10.0, floor=6.0, accent=ctx.accent)
+    width = pw - 2 * margin
+    top = ph - margin - band_h - mm(5)
+    bottom = margin + mm(6)
+    try:
+        pages = _pages(sheet_blocks(ctx.game, result, with_deal), width, top - bottom, theme)
+    except _TooWide as exc:
+        raise RenderError(f"setup sheet for {ctx.game.id} cannot be printed",
+                          [Problem(f"{exc.word!r} is too wide for the page", item="setup sheet")]) from None
+    except Overflow as exc:
+        raise RenderError(f"setup sheet for {ctx.game.id} cannot be printed",
+                          [Problem(exc.describe(), item="setup sheet")]) from None
+    title = band_title(f"{ctx.game.title} — mise en place", width - mm(8), band_h * 0.8, 16.0)
+    for number, page in enumerate(pages, start=1):
+        c.setPageSize((pw, ph))
+        draw_band(c, margin, ph - margin - band_h, width, band_h, ctx.accent, mm(1.5),
+                  [(title, mm(4), width - mm(8))])
+        y = top
+        for laid in page:
+            laid.paint(c, margin, y)
+            y -= laid.height + laid.gap_after
+        more = f" · page {number}/{len(pages)}" if len(pages) > 1 else ""
+        draw_stamp(c, f"{ctx.game.title} · mise en place · {result['players']} joueurs{more}",
+                   stamp_right(ctx.version, None), margin, margin, width, size=6.5)
+        c.showPage()
+    return len(pages)
+
+
+def render_setup_sheet(game: Game, data: GameData, result: dict[str, Any], path,
+                       settings: BuildSettings | None = None) -> int:
+    """Print the setup sheet of ``result`` (the setup contract) to ``path``; returns its pages."""
+    ctx = PrintContext(game, data, settings or BuildSettings())
+    path = Path(path)
+    with atomic_path(path) as tmp:
+        c = new_canvas(tmp, tuple(mm(v) for v in ctx.settings.paper_mm),
+                       f"{game.title} — mise en place ({result['players']} joueurs)", "setup sheet")
+        pages = draw_setup_pages(c, ctx, result)
+        c.save()
+    return pages

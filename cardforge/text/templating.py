@@ -1,0 +1,297 @@
+"""Card text templates: jinja2, sandboxed, strict. The only module that imports jinja2.
+
+A layout box's ``text:`` (inline) or ``template:`` (a ``*.j2`` file, looked up in
+``templates/<game>/`` then ``templates/_shared/``) turns a card's data into card-text markup
+(:mod:`cardforge.text.markup`). Templates see ``card`` (the card's model: its fields and
+properties), ``kind`` (id, label, plural), ``deck`` (deck.yaml), ``game`` (id, title, players),
+``vars`` (the layout files' ``vars:``) and, on backs, ``back``.
+
+Undefined names fail (``StrictUndefined``) with the name in the message; ``None`` prints as
+nothing. Templates cannot touch Python internals (``SandboxedEnvironment``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import types
+import typing
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2 import StrictUndefined, meta
+from jinja2.sandbox import SandboxedEnvironment
+
+from cardforge.data.models import CardBase
+
+#: fields every card has; the generic layout prints the others
+BASE_FIELDS = frozenset(CardBase.model_fields)
+
+#: print-friendly dark colours for the generic layout (``swatch``): one per card kind
+SWATCHES = ("#4a3b2a", "#1f4e79", "#7a2e2e", "#2e5e3a", "#5b3f7a", "#8a5a12", "#2f5f66", "#6b3a4f")
+
+ROMAN = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
+         (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+
+
+class TemplateError(Exception):
+    """A template that does not compile or fails on a card; the message says where and why."""
+
+
+# --- filters and globals ---------------------------------------------------------------------
+
+def roman(value: int) -> str:
+    """4 → 'IV'."""
+    n = int(value)
+    if n <= 0:
+        return str(n)
+    out = []
+    for v, s in ROMAN:
+        while n >= v:
+            out.append(s)
+            n -= v
+    return "".join(out)
+
+
+def signed(value: int | float) -> str:
+    """2 → '+2', -1 → '−1' (typographic minus), 0 → '0'."""
+    if value > 0:
+        return f"+{value:g}"
+    if value < 0:
+        return f"−{-value:g}"
+    return "0"
+
+
+def icons(count: int, name: str, sep: str = "") -> str:
+    """``3|icons('coin')`` → ':coin::coin::coin:' (the icon repeated)."""
+    return sep.join([f":{name}:"] * max(0, int(count)))
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """``n|plural('carte')`` → '1 carte' / '3 cartes' (French: 0 and 1 are singular)."""
+    word = singular if abs(count) < 2 else (plural_form or singular + "s")
+    return f"{count} {word}"
+
+
+def escape_markup(value: Any) -> str:
+    """Make text print literally: escape ``\\ * : <`` of the card-text markup."""
+    text = "" if value is None else str(value)
+    for ch in ("\\", "*", ":", "<"):
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def swatch(key: Any) -> str:
+    """A stable print-friendly colour for ``key`` (the generic layout colours kinds by it)."""
+    h = hashlib.blake2b(str(key).encode("utf-8"), digest_size=2).digest()
+    return SWATCHES[int.from_bytes(h, "big") % len(SWATCHES)]
+
+
+def text_fields(card: Any) -> list[tuple[str, str]]:
+    """(field, text) for each non-empty free-text field of a card beyond the common ones
+    (fields typed ``str``; a field with a fixed set of values is a value, not a text)."""
+    return [(name, value) for name, value, free in _own_fields(card)
+            if free and isinstance(value, str) and value.strip()]
+
+
+def value_fields(card: Any) -> list[tuple[str, Any]]:
+    """(field, value) for each set single value (number, yes/no, one of a fixed set) beyond
+    the common fields. A true yes/no field comes with the value ``True``."""
+    return [(name, value) for name, value, free in _own_fields(card)
+            if not free and _is_scalar(value) and value is not None and value is not False]
+
+
+def nested_fields(card: Any) -> list[tuple[str, list[str]]]:
+    """(field, lines) for each field holding a list or nested data (ships, faces, costs…):
+    a list of plain values on one line, other lists one line per item, each summarised as
+    '*name* — key value, …'. Zeros, blanks and false flags are left out; a field with nothing
+    left is skipped."""
+    out = []
+    for name, value, _ in _own_fields(card):
+        if _is_scalar(value):
+            continue
+        if isinstance(value, (list, tuple)) and all(_is_scalar(v) for v in value):
+            lines = [", ".join(str(v) for v in value if not _is_blank(v))]
+        else:
+            items = value if isinstance(value, (list, tuple)) else [value]
+            lines = [describe(v) for v in items]
+        lines = [line for line in lines if line]
+        if lines:
+            out.append((name, lines))
+    return out
+
+
+def describe(value: Any) -> str:
+    """Nested data on one line: '*Éclaireur* — speed 6, attack 1' (texts kept as written)."""
+    if hasattr(value, "model_dump"):
+        value = {k: getattr(value, k) for k in type(value).model_fields}
+    if isinstance(value, dict):
+        head = f"*{value['name']}*" if isinstance(value.get("name"), str) else ""
+        parts = []
+        for k, v in value.items():
+            if k == "name" or _is_blank(v):
+                continue
+            text = v if isinstance(v, str) and " " in v else describe(v)
+            if text:
+                parts.append(text if isinstance(v, str) and " " in v else f"{k} {text}")
+        rest = ", ".join(parts)
+        return f"{head} — {rest}" if head and rest else head or rest
+    if isinstance(value, (list, tuple)):
+        return " ; ".join(d for d in (describe(v) for v in value) if d)
+    if value is True:
+        return "oui"
+    return str(value)
+
+
+def _is_blank(value: Any) -> bool:
+    return (value is None or value is False or (isinstance(value, (int, float)) and value == 0)
+            or value in ("", [], {}))
+
+
+def _is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def _own_fields(card: Any) -> list[tuple[str, Any, bool]]:
+    """(name, value, is free text) of the card's own fields, in model order."""
+    fields = getattr(type(card), "model_fields", None)
+    if fields is None:
+        return []
+    return [(name, getattr(card, name), _is_free_text(info.annotation))
+            for name, info in fields.items() if name not in BASE_FIELDS]
+
+
+def _is_free_text(annotation: Any) -> bool:
+    if annotation is str:
+        return True
+    args = typing.get_args(annotation)
+    return typing.get_origin(annotation) in (typing.Union, types.UnionType) and str in args
+
+
+@jinja2.pass_context
+def label(context, value: Any) -> Any:
+    """A field name or value as printed: through ``vars.labels`` when listed there."""
+    labels = (context.get("vars") or {}).get("labels") or {}
+    try:
+        return labels.get(value, value)
+    except TypeError:  # unhashable
+        return value
+
+
+FILTERS: dict[str, Callable] = {
+    "roman": roman, "signed": signed, "icons": icons, "plural": plural,
+    "escape_markup": escape_markup, "text_fields": text_fields, "value_fields": value_fields,
+    "nested_fields": nested_fields, "swatch": swatch, "label": label,
+}
+GLOBALS: dict[str, Any] = {"swatch": swatch, "nbsp": "\u00a0"}
+
+
+def _finalize(value: Any) -> Any:
+    return "" if value is None else value
+
+
+# --- the environment ---------------------------------------------------------------------------
+
+class Templates:
+    """Compiled templates of one game: inline sources and ``*.j2`` files, each compiled once."""
+
+    def __init__(self, folders: list[Path]):
+        self.folders = [Path(f) for f in folders]
+        self.env = SandboxedEnvironment(
+            loader=jinja2.FileSystemLoader([str(f) for f in self.folders]),
+            undefined=StrictUndefined, finalize=_finalize, autoescape=False,
+            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, auto_reload=False,
+        )
+        self.env.filters.update(FILTERS)
+        self.env.globals.update(GLOBALS)
+        self._inline: dict[str, jinja2.Template] = {}
+        self._exprs: dict[str, Any] = {}
+
+    def inline(self, source: str) -> jinja2.Template:
+        """Compile an inline template (cached by source); TemplateError if it does not parse."""
+        tpl = self._inline.get(source)
+        if tpl is None:
+            try:
+                tpl = self._inline[source] = self.env.from_string(source)
+            except jinja2.TemplateSyntaxError as exc:
+                raise TemplateError(f"template syntax error: {exc.message} (in {source!r})") from None
+        return tpl
+
+    def file(self, name: str) -> jinja2.Template:
+        try:
+            return self.env.get_template(name)
+        except jinja2.TemplateNotFound:
+            where = ", ".join(str(f) for f in self.folders)
+            raise TemplateError(f"template file '{name}' not found (looked in {where})") from None
+        except jinja2.TemplateSyntaxError as exc:
+            raise TemplateError(f"{exc.filename or name}:{exc.lineno}: template syntax error: "
+                                f"{exc.message}") from None
+
+    def expression(self, source: str):
+        """A compiled ``when:`` expression (a jinja expression, e.g. ``card.vp > 0``)."""
+        fn = self._exprs.get(source)
+        if fn is None:
+            try:
+                fn = self._exprs[source] = self.env.compile_expression(source, undefined_to_none=False)
+            except jinja2.TemplateSyntaxError as exc:
+                raise TemplateError(f"expression syntax error: {exc.message} (in {source!r})") from None
+        return fn
+
+    def file_names_used(self, name: str) -> frozenset[str]:
+        """Top-level names a ``*.j2`` file reads; one that includes or extends others may read
+        anything, so it counts as reading ``card``."""
+        try:
+            source = self.env.loader.get_source(self.env, name)[0]
+            ast = self.env.parse(source)
+        except jinja2.TemplateError:  # reported when the file is compiled
+            return frozenset({"card"})
+        names = set(meta.find_undeclared_variables(ast))
+        if list(meta.find_referenced_templates(ast)):
+            names.add("card")
+        return frozenset(names)
+
+    def names_used(self, source: str, *, expression: bool = False) -> frozenset[str]:
+        """Top-level names an inline template or expression reads (``card``, ``kind``…)."""
+        return _names_used(self.env, source, expression)
+
+
+def _names_used(env, source: str, expression: bool) -> frozenset[str]:
+    text = "{{ (" + source + ") }}" if expression else source
+    try:
+        return frozenset(meta.find_undeclared_variables(env.parse(text)))
+    except jinja2.TemplateSyntaxError:
+        return frozenset({"card"})  # reported when compiled; treat as card-dependent meanwhile
+
+
+def is_template(value: str) -> bool:
+    """Does a string hold jinja syntax (else it is used as is)?"""
+    return "{{" in value or "{%" in value or "{#" in value
+
+
+def render(template: jinja2.Template, context: dict[str, Any]) -> str:
+    """Render; TemplateError with jinja's message (an undefined name, a sandbox refusal…)."""
+    try:
+        return template.render(context)
+    except jinja2.UndefinedError as exc:
+        raise TemplateError(f"{exc.message} (StrictUndefined: every name must exist)") from None
+    except jinja2.exceptions.SecurityError as exc:
+        raise TemplateError(f"not allowed in a template: {exc}") from None
+    except jinja2.TemplateError as exc:
+        raise TemplateError(str(exc)) from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
+        raise TemplateError(f"{type(exc).__name__}: {exc}") from None
+
+
+def is_true(expression, context: dict[str, Any]) -> bool:
+    """Evaluate a compiled ``when:`` expression to a truth value."""
+    try:
+        return bool(expression(**context))
+    except jinja2.UndefinedError as exc:
+        raise TemplateError(f"{exc.message} (StrictUndefined: every name must exist)") from None
+    except jinja2.exceptions.SecurityError as exc:
+        raise TemplateError(f"not allowed in a template: {exc}") from None
+    except jinja2.TemplateError as exc:
+        raise TemplateError(str(exc)) from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
+        raise TemplateError(f"{type(exc).__name__}: {exc}") from None

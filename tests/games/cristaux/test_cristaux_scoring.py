@@ -1,0 +1,133 @@
+"""Cristaux scoring: the hand-worked vectors of scoring_cases.yaml through `cardforge score`,
+plus the rules' own tables (Calice, medallion shares) and the text and JSON reports."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import yaml
+
+from cardforge.games.cristaux.points import calice_points, medallion
+
+CASES = yaml.safe_load((Path(__file__).parent / "scoring_cases.yaml").read_text(encoding="utf-8"))
+
+
+def _score(cli, write_yaml, state: dict, name: str = "final.yaml"):
+    path = write_yaml(name, yaml.safe_dump(state, allow_unicode=True, sort_keys=False))
+    r = cli("score", "cristaux", path, "--json")
+    assert r.code == 0, r.err
+    return r.json
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_scoring_case(cli, write_yaml, case):
+    out = _score(cli, write_yaml, case["state"])
+    players = {p["name"]: p for p in out["players"]}
+    for name, wanted in case["expect"].items():
+        got = players[name]
+        for key, value in wanted.items():
+            actual = got[key] if key in ("total", "rank") else got["breakdown"][key]
+            assert actual == value, f"{name} {key}: got {actual}, expected {value}"
+    if "winners" in case:
+        assert out["winners"] == case["winners"]
+    details = {p["name"]: p for p in out["details"]["players"]}
+    for name, wanted in case.get("choices", {}).items():
+        made = {c["card"]: c for c in details[name]["choices"]}
+        for card, fields in wanted.items():
+            for key, value in fields.items():
+                assert made[card][key] == value, f"{name} {card} {key}: got {made[card][key]}"
+    for name, placed in case.get("placed", {}).items():
+        assert details[name]["forge"]["placed"] == placed
+
+
+# --- the rulebook's tables ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("paid, points", [
+    # «1 cristal payé -> … 2 points, 2 payé -> 4 pts, 3 payé -> 7 pts, 4 payé -> 9 pts,
+    # 5 payé -> 12 pts, 6 payé -> 14 pts, (puis de +2 en +2)»: 7 → 16, 8 → 18, 10 → 22.
+    (0, 0), (1, 2), (2, 4), (3, 7), (4, 9), (5, 12), (6, 14), (7, 16), (8, 18), (10, 22),
+])
+def test_calice_table(paid, points):
+    assert calice_points(paid) == points
+
+
+@pytest.mark.parametrize("paid, points", [(1, 2), (3, 7), (6, 14), (7, 16)])
+def test_calice_scores_through_the_cli(cli, write_yaml, paid, points):
+    state = {"mode": "avance", "players": [
+        {"name": "Ana", "cards": [{"id": "calice-sylvestre", "paid": paid}]},
+        {"name": "Bob", "king": True},
+    ]}
+    out = _score(cli, write_yaml, state)
+    assert out["players"][0]["breakdown"]["religion"] == points
+
+
+def test_medallion_shares_are_fractions():
+    # 6 among 4 tied leaders = 1.5 each; 12 among 5 = 12/5; no lead bonus on a tie.
+    m = medallion("green", {"A": 2, "B": 2, "C": 2, "D": 2})
+    assert m.leaders == ("A", "B", "C", "D") and m.lead is None
+    assert m.points == {n: Fraction(3, 2) for n in "ABCD"}
+    m = medallion("polychrome", {n: 1 for n in "ABCDE"})
+    assert m.points == {n: Fraction(12, 5) for n in "ABCDE"}
+
+
+def test_medallion_lead_is_over_the_second():
+    # red 5, 3, 1: lead 2 over the second (not 4 over the last): 6 + 2×2 = 10.
+    m = medallion("red", {"A": 5, "B": 3, "C": 1})
+    assert (m.leaders, m.lead, m.points) == (("A",), 2, {"A": 10})
+    # polychrome 7 vs 4: 12 + 3 = 15.
+    assert medallion("polychrome", {"A": 7, "B": 4}).points == {"A": 15}
+
+
+def test_medallion_nobody_with_a_logo_is_not_awarded():
+    m = medallion("polychrome", {"A": 0, "B": 0})
+    assert m.leaders == () and m.points == {}
+
+
+# --- reports -------------------------------------------------------------------------------------
+
+def _case(case_id: str) -> dict:
+    return next(c for c in CASES if c["id"] == case_id)
+
+
+def test_text_report_explains_medallions_and_cards(cli, write_yaml):
+    path = write_yaml("final.yaml", yaml.safe_dump(_case("medallions-rulebook-example")["state"],
+                                                    allow_unicode=True))
+    r = cli("score", "cristaux", path)
+    assert r.code == 0, r.err
+    assert "red: Odurf 3, Gurts 4 — Gurts leads by 1: 6 + 2×1 = 8" in r.out
+    assert "blue: Odurf 2, Gurts 2 — tie between Odurf and Gurts: the base points are shared, 3 each" in r.out
+    assert "polychrome: Odurf 5, Gurts 4 — Odurf leads by 1: 12 + 1×1 = 13" in r.out
+
+
+def test_text_report_lists_choices_and_card_points(cli, write_yaml):
+    path = write_yaml("final.yaml", yaml.safe_dump(_case("full-game-avance-2-players")["state"],
+                                                    allow_unicode=True))
+    r = cli("score", "cristaux", path)
+    assert r.code == 0, r.err
+    assert "choice: orgue-royal as nature green (best)" in r.out
+    assert "choice: baton-de-la-terre option 1 (tambour, best), frieze ♯ (best)" in r.out
+    assert "calice-ardent (Calice ardent): religion 12 (5 red paid)" in r.out
+    assert "orgue-royal (Orgue royal): musiciens 48 (♬ × ♯ × ♪ = 4 × 3 × 4)" in r.out
+    assert "flute-de-cristal (Flûte de cristal): musiciens 0 (musicians count once, on orgue-royal)" in r.out
+
+
+def test_json_details_hold_medallions_and_card_points(cli, write_yaml):
+    out = _score(cli, write_yaml, _case("medallions-four-way-tie")["state"])
+    green = next(m for m in out["details"]["medallions"] if m["medallion"] == "green")
+    assert green == {"medallion": "green", "counts": {"Ana": 1, "Bea": 1, "Cid": 1, "Dan": 1},
+                     "leaders": ["Ana", "Bea", "Cid", "Dan"], "lead": None,
+                     "points": {"Ana": 1.5, "Bea": 1.5, "Cid": 1.5, "Dan": 1.5}}
+    out = _score(cli, write_yaml, _case("religion-and-socle")["state"])
+    cards = {c["card"]: c for c in out["details"]["players"][0]["cards"]}
+    assert cards["autel-du-feu"] == {"card": "autel-du-feu", "name": "Autel du feu", "category": "religion",
+                                     "points": 22, "why": "top 5 red costs 3+3+3+1+1 = 11 × 2"}
+
+
+def test_scores_do_not_depend_on_player_order(cli, write_yaml):
+    state = _case("full-game-classique-3-players")["state"]
+    forward = _score(cli, write_yaml, state, "a.yaml")
+    backward = _score(cli, write_yaml, {**state, "players": list(reversed(state["players"]))}, "b.yaml")
+    totals = {p["name"]: (p["total"], p["rank"]) for p in forward["players"]}
+    assert {p["name"]: (p["total"], p["rank"]) for p in backward["players"]} == totals

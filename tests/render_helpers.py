@@ -1,0 +1,188 @@
+"""Reading built PDFs back for the rendering tests: card positions from the content stream,
+crop marks, text inside a rectangle (pypdfium2), fonts. Independent of cardforge's code."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pypdf
+from pypdf.generic import ContentStream
+
+from conftest import FIXTURES
+
+MM = 72 / 25.4
+RENDER_FIXTURES = FIXTURES / "render"
+FIXTURE_DATA = RENDER_FIXTURES / "card_data"
+FIXTURE_TEMPLATES = RENDER_FIXTURES / "templates"
+
+
+def register_fixture_game(monkeypatch) -> None:
+    """Make ``fixture_deck`` (tests/fixtures/render/fixture_game.py) a registered game."""
+    from cardforge.games import GAME_MODULES
+
+    monkeypatch.syspath_prepend(str(RENDER_FIXTURES))
+    monkeypatch.setitem(GAME_MODULES, "fixture_deck", "fixture_game")
+
+
+def _mul(a, b):
+    """PDF matrices [a b c d e f]: a then b."""
+    return [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
+            a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3],
+            a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
+
+
+def _apply(m, x, y):
+    return (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
+
+
+@dataclass(frozen=True)
+class Clip:
+    """A card's bleed box on the page (mm) and whether it is drawn turned 180°."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    rotated: bool
+
+    def trim(self, bleed: float) -> tuple[float, float, float, float]:
+        return (round(self.x + bleed, 3), round(self.y + bleed, 3), round(self.w - 2 * bleed, 3),
+                round(self.h - 2 * bleed, 3))
+
+
+def operations(page) -> list[tuple[list, bytes]]:
+    return ContentStream(page.get_contents(), page.pdf).operations
+
+
+def card_clips(page) -> list[Clip]:
+    """Every ``re W n`` clip on the page itself, in page millimetres: the cards' bleed boxes."""
+    ctm = [1, 0, 0, 1, 0, 0]
+    stack = []
+    previous = None
+    out = []
+    for args, op in operations(page):
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop()
+        elif op == b"cm":
+            ctm = _mul([float(a) for a in args], ctm)
+        elif op in (b"W", b"W*") and previous is not None and previous[1] == b"re":
+            x, y, w, h = (float(a) for a in previous[0])
+            corners = [_apply(ctm, x, y), _apply(ctm, x + w, y + h)]
+            xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+            out.append(Clip(round(min(xs) / MM, 3), round(min(ys) / MM, 3), round((max(xs) - min(xs)) / MM, 3),
+                            round((max(ys) - min(ys)) / MM, 3), rotated=ctm[0] < 0))
+        previous = (args, op)
+    return out
+
+
+def line_segments(page) -> list[tuple[float, float, float, float]]:
+    """Every straight ``m … l`` segment drawn on the page itself (not inside forms), in mm."""
+    ctm = [1, 0, 0, 1, 0, 0]
+    stack = []
+    start = None
+    out = []
+    for args, op in operations(page):
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop()
+        elif op == b"cm":
+            ctm = _mul([float(a) for a in args], ctm)
+        elif op == b"m":
+            start = _apply(ctm, float(args[0]), float(args[1]))
+        elif op == b"l" and start is not None:
+            end = _apply(ctm, float(args[0]), float(args[1]))
+            out.append(tuple(round(v / MM, 3) for v in (*start, *end)))
+            start = end
+    return out
+
+
+def text_in(pdf_path: Path, page_index: int, rect_mm: tuple[float, float, float, float]) -> str:
+    """The text pdfium finds inside a rectangle (x, y, w, h in mm) of a page."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(pdf_path))
+    try:
+        textpage = doc[page_index].get_textpage()
+        x, y, w, h = rect_mm
+        return textpage.get_text_bounded(left=x * MM, bottom=y * MM, right=(x + w) * MM, top=(y + h) * MM)
+    finally:
+        doc.close()
+
+
+def page_texts_by_rect(pdf_path: Path, page_index: int, rects) -> list[str]:
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(pdf_path))
+    try:
+        textpage = doc[page_index].get_textpage()
+        out = []
+        for x, y, w, h in rects:
+            out.append(textpage.get_text_bounded(left=x * MM, bottom=y * MM, right=(x + w) * MM,
+                                                 top=(y + h) * MM))
+        return out
+    finally:
+        doc.close()
+
+
+def fonts_of(reader: pypdf.PdfReader) -> dict[str, bool]:
+    """Every font used (pages and forms): base name → embedded (has a font file)."""
+    found: dict[str, bool] = {}
+    seen = set()
+
+    def visit_resources(res):
+        if res is None:
+            return
+        res = res.get_object()
+        fonts = res.get("/Font")
+        if fonts is not None:
+            for ref in fonts.get_object().values():
+                font = ref.get_object()
+                desc = font.get("/FontDescriptor")
+                embedded = False
+                if desc is not None:
+                    d = desc.get_object()
+                    embedded = any(k in d for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+                found[str(font.get("/BaseFont"))] = embedded
+        xobjects = res.get("/XObject")
+        if xobjects is not None:
+            for ref in xobjects.get_object().values():
+                key = getattr(ref, "idnum", id(ref))
+                if key in seen:
+                    continue
+                seen.add(key)
+                xo = ref.get_object()
+                if xo.get("/Subtype") == "/Form":
+                    visit_resources(xo.get("/Resources"))
+
+    for page in reader.pages:
+        visit_resources(page.get("/Resources"))
+    return found
+
+
+def form_count(reader: pypdf.PdfReader) -> int:
+    """Form XObjects reachable from the pages (each counted once)."""
+    seen = set()
+    forms = set()
+
+    def visit(res):
+        if res is None:
+            return
+        xobjects = res.get_object().get("/XObject")
+        if xobjects is None:
+            return
+        for ref in xobjects.get_object().values():
+            if ref.idnum in seen:
+                continue
+            seen.add(ref.idnum)
+            xo = ref.get_object()
+            if xo.get("/Subtype") == "/Form":
+                forms.add(ref.idnum)
+                visit(xo.get("/Resources"))
+
+    for page in reader.pages:
+        visit(page.get("/Resources"))
+    return len(forms)

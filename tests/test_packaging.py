@@ -1,0 +1,35 @@
+"""The wheel carries the games' data, the templates and the fonts (no system fonts, any cwd)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+
+import pytest
+from conftest import ROOT
+
+from cardforge.games import game_ids
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    out = tmp_path_factory.mktemp("wheel")
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip(f"cannot build a wheel here (no network for the build backend?): {proc.stderr[-300:]}")
+    (path,) = out.glob("cardforge-*.whl")
+    return zipfile.ZipFile(path)
+
+
+def test_wheel_carries_data_templates_and_fonts(wheel):
+    names = set(wheel.namelist())
+    for gid in game_ids():
+        assert f"cardforge/_bundled/card_data/{gid}/deck.yaml" in names
+    assert any(n.startswith("cardforge/_bundled/templates/_shared/") for n in names)
+    for face in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSans-BoldOblique.ttf"):
+        assert f"cardforge/fonts/{face}" in names
+    assert "cardforge/fonts/LICENSE-DejaVu.txt" in names
+    entry_points = wheel.read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
+    assert "cardforge = cardforge.cli:run" in entry_points

@@ -1,0 +1,327 @@
+"""Deck PDFs of the fixture game, checked from the PDF itself: page size, cards per page,
+names in the right cell, back positions, crop marks, fonts, reuse of forms, reproducibility,
+and a golden content stream."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from pathlib import Path
+
+import pypdf
+import pytest
+import yaml
+
+from cardforge.data.loading import load_game_data
+from cardforge.errors import RenderError
+from cardforge.render.decks import build_decks
+from cardforge.settings import BuildSettings
+from conftest import ROOT
+from render_helpers import (
+    FIXTURE_DATA,
+    FIXTURE_TEMPLATES,
+    card_clips,
+    fonts_of,
+    form_count,
+    line_segments,
+    operations,
+    page_texts_by_rect,
+    register_fixture_game,
+)
+
+GOLDEN = ROOT / "tests" / "golden" / "fixture_deck_sheet1.txt"
+BLEED = 3.0
+
+
+@pytest.fixture
+def fixture(monkeypatch):
+    register_fixture_game(monkeypatch)
+    from cardforge.games import find_game
+
+    game = find_game("fixture_deck")
+    return game, load_game_data(game, root=FIXTURE_DATA)
+
+
+def build(fixture, out: Path, **options):
+    game, data = fixture
+    compress = options.pop("compress", True)
+    settings = BuildSettings(out_dir=out, **options)
+    return build_decks(game, data, settings, out / game.id, templates_dir=FIXTURE_TEMPLATES, compress=compress)
+
+
+def expected_names(kinds_excluded=("board",)) -> list[str]:
+    """The fixture's cards in print order, once per copy, read from the YAML itself."""
+    raw = yaml.safe_load((FIXTURE_DATA / "fixture_deck" / "cards.yaml").read_text(encoding="utf-8"))
+    return [c["name"] for c in raw["cards"] if c["kind"] not in kinds_excluded for _ in range(c.get("copies", 1))]
+
+
+def title_rects(clips, bleed=BLEED):
+    """The generic layout's title box (x 4 mm, y 3 mm, right 4 mm, 5.8 mm high) in page mm."""
+    out = []
+    for c in clips:
+        x, y, w, h = c.trim(bleed)
+        out.append((x + 4, y + h - 3 - 5.8, w - 8, 5.8))
+    return out
+
+
+def test_page_size_cards_per_page_and_page_order(fixture, tmp_path):
+    result = build(fixture, tmp_path)
+    [deck, board] = result.entries
+    assert (deck.path, deck.kind, deck.cards) == ("deck.pdf", "deck", 12)
+    assert (board.path, board.cards) == ("deck-board.pdf", 1)
+    reader = pypdf.PdfReader(tmp_path / "fixture_deck" / deck.path)
+    # poker on A4: landscape, 4 × 2 = 8 per sheet; 12 cards → 2 sheets → front, back, front, back
+    assert len(reader.pages) == deck.pages == 4
+    for page in reader.pages:
+        w, h = (float(v) / 72 * 25.4 for v in page.mediabox[2:])
+        assert (round(w, 1), round(h, 1)) == (297.0, 210.0)
+    assert [len(card_clips(p)) for p in reader.pages] == [8, 8, 4, 4]
+    # the tarot-size kind gets its own file: 70×120 + 6 mm → A4 portrait 2 × 2
+    board_reader = pypdf.PdfReader(tmp_path / "fixture_deck" / board.path)
+    [clip] = card_clips(board_reader.pages[0])
+    assert (clip.w, clip.h) == (76.0, 126.0)
+
+
+def test_every_card_appears_once_per_copy_in_print_order(fixture, tmp_path):
+    build(fixture, tmp_path)
+    path = tmp_path / "fixture_deck" / "deck.pdf"
+    reader = pypdf.PdfReader(path)
+    names = []
+    for index in (0, 2):  # front pages
+        names += page_texts_by_rect(path, index, title_rects(card_clips(reader.pages[index])))
+    assert names == expected_names()
+    assert Counter(names) == Counter({"Boule de feu": 3, "Bouclier": 1, "Éclair": 2, "Jeton d'or": 4, "Kessara": 1,
+                                      "Cadeau du roi": 1})  # its other side (copies: 0) is only a back
+
+
+def test_back_pages_mirror_the_front_positions(fixture, tmp_path):
+    build(fixture, tmp_path)  # landscape page, long-edge: the sheet turns over top to bottom
+    reader = pypdf.PdfReader(tmp_path / "fixture_deck" / "deck.pdf")
+    for front_page, back_page in ((0, 1), (2, 3)):
+        fronts = card_clips(reader.pages[front_page])
+        backs = card_clips(reader.pages[back_page])
+        assert len(fronts) == len(backs)
+        for f, b in zip(fronts, backs):
+            assert (b.x, b.w, b.h) == (f.x, f.w, f.h)
+            assert b.y == pytest.approx(210 - f.y - f.h)
+            assert b.rotated and not f.rotated
+
+
+def test_portrait_long_edge_backs_swap_left_and_right(fixture, tmp_path):
+    build(fixture, tmp_path, orientation="portrait")
+    reader = pypdf.PdfReader(tmp_path / "fixture_deck" / "deck.pdf")
+    fronts, backs = card_clips(reader.pages[0]), card_clips(reader.pages[1])
+    assert len(fronts) == 4  # portrait: 2 × 2
+    for f, b in zip(fronts, backs):
+        assert b.x == pytest.approx(210 - f.x - f.w) and b.y == f.y and not b.rotated
+
+
+def test_back_offset_moves_only_the_backs(fixture, tmp_path):
+    build(fixture, tmp_path, orientation="portrait", back_offset_mm=(1.5, -0.5))
+    reader = pypdf.PdfReader(tmp_path / "fixture_deck" / "deck.pdf")
+    fronts, backs = card_clips(reader.pages[0]), card_clips(reader.pages[1])
+    for f, b in zip(fronts, backs):
+        assert b.x == pytest.approx(210 - f.x - f.w + 1.5) and b.y == pytest.approx(f.y - 0.5)
+
+
+def test_names_behind_each_card_on_a_double_sided_kind(fixture, tmp_path):
+    """The planet's back face prints its own moon, behind the planet's front."""
+    build(fixture, tmp_path)
+    path = tmp_path / "fixture_deck" / "deck.pdf"
+    reader = pypdf.PdfReader(path)
+    fronts, backs = card_clips(reader.pages[2]), card_clips(reader.pages[3])
+    planet = expected_names()[8:].index("Kessara")
+    [front_text] = page_texts_by_rect(path, 2, [fronts[planet].trim(BLEED)])
+    [back_text] = page_texts_by_rect(path, 3, [backs[planet].trim(BLEED)])
+    assert "Kessara" in front_text
+    # the back is drawn turned 180° (landscape long-edge): pdfium reads its words right to left
+    assert sorted(back_text.split()) == sorted("Lune de Kessara".split())
+
+
+def test_a_two_sided_card_prints_its_other_side_on_its_back(fixture, tmp_path):
+    build(fixture, tmp_path)
+    path = tmp_path / "fixture_deck" / "deck.pdf"
+    reader = pypdf.PdfReader(path)
+    fronts, backs = card_clips(reader.pages[2]), card_clips(reader.pages[3])
+    gift = expected_names()[8:].index("Cadeau du roi")
+    [front_text] = page_texts_by_rect(path, 2, title_rects([fronts[gift]]))
+    [back_text] = page_texts_by_rect(path, 3, [backs[gift].trim(BLEED)])
+    assert front_text == "Cadeau du roi"
+    words = set(back_text.split())  # turned 180°: pdfium reads the words right to left
+    assert {"Cadeau", "retourné", "Verso"} <= words and "Recto" not in words
+
+
+def test_crop_marks_at_every_trim_line_and_only_in_the_margins(fixture, tmp_path):
+    build(fixture, tmp_path)
+    reader = pypdf.PdfReader(tmp_path / "fixture_deck" / "deck.pdf")
+    for index in (0, 2):
+        page = reader.pages[index]
+        clips = card_clips(page)
+        bleeds = [(c.x, c.y, c.x + c.w, c.y + c.h) for c in clips]
+
+        def outside(x1, y1, x2, y2):
+            return all(max(x1, x2) <= bx0 + 1e-3 or min(x1, x2) >= bx1 - 1e-3 or max(y1, y2) <= by0 + 1e-3
+                       or min(y1, y2) >= by1 - 1e-3 for bx0, by0, bx1, by1 in bleeds)
+
+        marks = [s for s in line_segments(page) if outside(*s)]
+        trims = [c.trim(BLEED) for c in clips]
+        xs = {round(v, 2) for x, y, w, h in trims for v in (x, x + w)}
+        ys = {round(v, 2) for x, y, w, h in trims for v in (y, y + h)}
+        vertical = Counter(round(s[0], 2) for s in marks if s[0] == s[2])
+        horizontal = Counter(round(s[1], 2) for s in marks if s[1] == s[3])
+        assert set(vertical) == xs and all(n == 2 for n in vertical.values())  # above and below
+        assert set(horizontal) == ys and all(n == 2 for n in horizontal.values())  # left and right
+    # back pages of a duplex deck carry no marks (the sheet is cut from the front)
+    back = reader.pages[1]
+    assert not [s for s in line_segments(back)
+                if all(not (c.x - 1e-3 <= s[0] <= c.x + c.w + 1e-3 and c.y - 1e-3 <= s[1] <= c.y + c.h + 1e-3)
+                       for c in card_clips(back))]
+
+
+def test_no_crop_marks_and_cut_lines(fixture, tmp_path):
+    build(fixture, tmp_path, crop_marks=False, cut_lines=True)
+    reader = pypdf.PdfReader(tmp_path / "fixture_deck" / "deck.pdf")
+    page = reader.pages[0]
+    clips = card_clips(page)
+    # cut lines: one rectangle per card on its trim line, drawn on the page after the cards
+    rects = [tuple(round(float(v) / 72 * 25.4, 2) for v in args) for args, op in operations(page) if op == b"re"]
+    for c in clips:
+        x, y, w, h = c.trim(BLEED)
+        assert (round(x, 2), round(y, 2), round(w, 2), round(h, 2)) in rects
+    assert line_segments(page) == [s for s in line_segments(page)
+                                   if any(c.x <= s[0] <= c.x + c.w and c.y <= s[1] <= c.y + c.h for c in clips)]
+
+
+def test_fonts_are_embedded(fixture, tmp_path):
+    build(fixture, tmp_path)
+    fonts = fonts_of(pypdf.PdfReader(tmp_path / "fixture_deck" / "deck.pdf"))
+    assert fonts and all(fonts.values()), fonts
+    assert all("DejaVu" in name for name in fonts)
+
+
+def test_two_builds_are_byte_identical(fixture, tmp_path):
+    a = build(fixture, tmp_path / "a")
+    b = build(fixture, tmp_path / "b")
+    for ea, eb in zip(a.entries, b.entries):
+        assert (tmp_path / "a" / "fixture_deck" / ea.path).read_bytes() == \
+            (tmp_path / "b" / "fixture_deck" / eb.path).read_bytes()
+        assert ea.sha256 == eb.sha256
+
+
+def test_a_back_design_is_drawn_once_and_reused(fixture, tmp_path):
+    build(fixture, tmp_path)
+    reader = pypdf.PdfReader(tmp_path / "fixture_deck" / "deck.pdf")
+    page = reader.pages[1]  # backs of 3 Boule de feu, Bouclier, 2 Éclair (default back), 2 jetons
+    used = [args[0] for args, op in operations(page) if op == b"Do"]
+    assert len(used) == 8
+    assert len(set(used)) == 2  # one form for the default back, one for the token back
+    # a card printed in 3 copies is one form placed 3 times
+    front = [args[0] for args, op in operations(reader.pages[0]) if op == b"Do"]
+    assert front[0] == front[1] == front[2] and len(set(front[:3])) == 1
+    # fewer forms in the whole file than card sides placed (12 fronts, 12 backs)
+    assert form_count(reader) < 24
+
+
+def test_duplex_none_puts_the_backs_in_their_own_file(fixture, tmp_path):
+    result = build(fixture, tmp_path, duplex="none")
+    paths = [(e.path, e.kind, e.pages, e.cards) for e in result.entries]
+    assert ("deck.pdf", "deck", 2, 12) in paths
+    assert ("deck-backs.pdf", "backs", 2, 0) in paths
+    fronts = pypdf.PdfReader(tmp_path / "fixture_deck" / "deck.pdf")
+    backs = pypdf.PdfReader(tmp_path / "fixture_deck" / "deck-backs.pdf")
+    for f, b in zip(card_clips(fronts.pages[0]), card_clips(backs.pages[0])):
+        assert b.y == pytest.approx(210 - f.y - f.h)  # laid out as for long-edge
+    # the backs file has crop marks of its own, for printing it separately
+    assert len(line_segments(backs.pages[0])) >= 2 * 12
+
+
+def test_fold_puts_backs_beside_their_fronts(fixture, tmp_path):
+    result = build(fixture, tmp_path, fold=True)
+    deck = result.entries[0]
+    assert deck.path == "deck-fold.pdf"
+    reader = pypdf.PdfReader(tmp_path / "fixture_deck" / deck.path)
+    # poker on A4 fold: landscape, halves 148.5 × 210: 2 × 2 = 4 cards a page → 12 cards: 3 pages
+    assert len(reader.pages) == deck.pages == math.ceil(12 / 4)
+    clips = card_clips(reader.pages[0])
+    fronts, backs = clips[0::2], clips[1::2]  # each front is followed by its back
+    for f, b in zip(fronts, backs):
+        assert f.x + f.w <= 148.5 <= b.x
+        assert b.x == pytest.approx(297 - f.x - f.w) and b.y == f.y and not b.rotated
+    # the fold line is marked, dashed, at 148.5 mm
+    dashes = [args for args, op in operations(reader.pages[0]) if op == b"d" and args[0]]
+    assert dashes
+    assert any(s[0] == s[2] == 148.5 for s in line_segments(reader.pages[0]))
+
+
+def test_a_later_build_removes_deck_files_of_another_mode(fixture, tmp_path):
+    from cardforge.render.output import write_manifest
+
+    first = build(fixture, tmp_path, duplex="none")
+    write_manifest(tmp_path / "fixture_deck", "fixture_deck", first.entries)
+    second = build(fixture, tmp_path, fold=True)
+    files = sorted(p.name for p in (tmp_path / "fixture_deck").glob("*.pdf"))
+    assert files == sorted(e.path for e in second.entries)
+
+
+def test_the_stamp_prints_version_and_fingerprint_in_the_safe_zone(fixture, tmp_path):
+    build(fixture, tmp_path)
+    path = tmp_path / "fixture_deck" / "deck.pdf"
+    clips = card_clips(pypdf.PdfReader(path).pages[0])
+    # the safe zone's bottom strip, 3 to 6 mm above the bottom trim, right half of the card
+    strips = [(x + w / 2, y + 3, w / 2 - 3, 3) for x, y, w, h in (c.trim(BLEED) for c in clips)]
+    stamps = page_texts_by_rect(path, 0, strips)
+    assert all(s.startswith("v1.3 · ") and len(s) == len("v1.3 · ") + 6 for s in stamps), stamps
+    assert stamps[0] == stamps[1] == stamps[2]  # copies of one card
+    assert stamps[3] != stamps[0]  # another card
+
+
+def test_missing_art_prints_a_placeholder_and_warns(fixture, tmp_path):
+    game, data = fixture
+    card = data.card("bouclier")
+    object.__setattr__(card, "art", "art/absente.png")
+    try:
+        result = build(fixture, tmp_path)
+        [warning] = result.warnings
+        assert str(warning).endswith(
+            "layout 'spell', box 'art': art 'art/absente.png': image not found (looked for "
+            f"{FIXTURE_DATA / 'fixture_deck' / 'art' / 'absente.png'}); printed a placeholder")
+        assert "card 'bouclier' (#2)" in str(warning)
+        with pytest.raises(RenderError) as info:
+            build(fixture, tmp_path / "strict", strict=True)
+        assert "(--strict)" in str(info.value)
+        assert not (tmp_path / "strict" / "fixture_deck" / "deck.pdf").exists()
+    finally:
+        object.__setattr__(card, "art", None)
+
+
+def test_golden_content_stream(fixture, tmp_path, update_goldens):
+    """The first sheet (front and back page) and every form it uses, uncompressed."""
+    build(fixture, tmp_path, compress=False)
+    reader = pypdf.PdfReader(tmp_path / "fixture_deck" / "deck.pdf")
+    parts = []
+    for index in (0, 1):
+        page = reader.pages[index]
+        parts.append(f"=== page {index + 1}\n" + page.get_contents().get_data().decode("latin-1"))
+    forms = {}
+
+    def collect(res):
+        xobjects = res.get_object().get("/XObject") if res is not None else None
+        for name, ref in (xobjects.get_object().items() if xobjects is not None else []):
+            xo = ref.get_object()
+            if xo.get("/Subtype") == "/Form" and name not in forms:
+                forms[name] = xo.get_data().decode("latin-1")
+                collect(xo.get("/Resources"))
+
+    for index in (0, 1):
+        collect(reader.pages[index].get("/Resources"))
+    for name in sorted(forms):
+        parts.append(f"=== form {name}\n{forms[name]}")
+    text = "\n".join(parts) + "\n"
+    if update_goldens or not GOLDEN.exists():
+        GOLDEN.parent.mkdir(parents=True, exist_ok=True)
+        GOLDEN.write_text(text, encoding="latin-1")
+        if not update_goldens:
+            pytest.skip("golden written; run again to compare")
+    assert text == GOLDEN.read_text(encoding="latin-1"), (
+        "the deck's drawing changed; if intended, regenerate with: pytest --update-goldens "
+        "tests/test_render_decks.py::test_golden_content_stream")
