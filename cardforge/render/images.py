@@ -23,6 +23,23 @@ class Art:
     path: Path
     width_px: int
     height_px: int
+    digest: str = ""  # of the file's bytes: names the image in the PDF
+
+
+class _ArtPath(str):
+    """The image's path for ReportLab, which opens it by this value but names the image
+    XObject after ``str()`` of it: the content digest, so the PDF does not depend on where
+    the data folder lives (same data → same bytes in any checkout)."""
+
+    key: str
+
+    def __new__(cls, path: str, key: str) -> "_ArtPath":
+        obj = super().__new__(cls, path)
+        obj.key = key
+        return obj
+
+    def __str__(self) -> str:
+        return self.key
 
 
 class ArtError(Exception):
@@ -50,7 +67,11 @@ def _load(path: str, mtime_ns: int, size: int) -> Art:
         raise ArtError(f"cannot read the image ({exc.__class__.__name__})") from None
     if fmt not in FORMATS:
         raise ArtError(f"unsupported image format {fmt} (allowed: PNG, JPEG)")
-    return Art(Path(path), w, h)
+    import hashlib
+
+    with open(path, "rb") as f:
+        digest = hashlib.blake2b(f.read(), digest_size=16).hexdigest()
+    return Art(Path(path), w, h, digest)
 
 
 def draw_art(c: Canvas, art: Art, x: float, y: float, w: float, h: float, fit: str = "cover") -> None:
@@ -65,7 +86,7 @@ def draw_art(c: Canvas, art: Art, x: float, y: float, w: float, h: float, fit: s
         p = c.beginPath()
         p.rect(x, y, w, h)
         c.clipPath(p, stroke=0, fill=0)
-    c.drawImage(str(art.path), dx, dy, dw, dh, mask="auto")
+    c.drawImage(_ArtPath(str(art.path), "art-" + art.digest), dx, dy, dw, dh, mask="auto")
     c.restoreState()
 
 
