@@ -38,3 +38,17 @@ def test_pyproject_declares_the_test_extra_and_the_console_script():
         assert dep in deps
     assert {"pytest", "hypothesis", "pypdf", "pypdfium2"} <= {
         re.split(r"[<>=\[]", d)[0] for d in project["optional-dependencies"]["test"]}
+
+
+def test_readme_score_files_are_accepted(cli, tmp_path):
+    """Each game's final-state example in the README scores (a user copies them)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## At the table", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"\*\*[^*]+\*\* \(`(\w+)`\).*?```yaml\n(.*?)```", section, re.S)
+    assert [g for g, _ in blocks] == ["maphr", "tunhell", "mine_all_mine", "cristaux", "imperial_miners"]
+    for game, body in blocks:
+        path = tmp_path / f"{game}.yaml"
+        path.write_text(body, encoding="utf-8")
+        r = cli("score", game, str(path))
+        assert r.code == 0, (game, r.err)
+        assert "Winner" in r.out
