@@ -397,7 +397,7 @@ DRAW: dict[str, Callable[[Canvas], None]] = {
     "logo-red": _logo_of("red"), "logo-green": _logo_of("green"), "logo-blue": _logo_of("blue"),
     "logo-multi": _logo_multi,
     "rune-red": _rune_of("red"), "rune-green": _rune_of("green"), "rune-blue": _rune_of("blue"),
-    "king": _glyph_icon("♚"), "double-note": _glyph_icon("♬"), "sharp": _glyph_icon("♯"),
+    "king": _glyph_icon("♚", size=124, y=5),  # the glyph is small in its em: fill the box "double-note": _glyph_icon("♬"), "sharp": _glyph_icon("♯"),
     "note": _glyph_icon("♪"), "eclat": _eclat, "forge": _forge,
     "topaze": _gem_of("orange"), "opale": lambda c: _gem(c, HexColor("#e8eef5")), "cursed": _cursed,
     "cart": _cart, "half-cart": lambda c: _cart(c, left=True, right=False), "machine": _machine,
@@ -522,6 +522,93 @@ for _name, _draw in {
     "faction-japanese": _faction_japanese, "faction-roman": _faction_roman, "faction-any": _faction_any,
     "event-immediate": _event_with(_bolt), "event-special": _event_with(_cog),
     "event-end-round": _event_with(_hourglass), "advance": _advance,
+}.items():
+    DRAW.setdefault(_name, _draw)
+
+
+# --- Cristaux: card natures (a white sign on a disc of the element's colour), the
+# multi-element nature, and the two kinds of in-game effect (manœuvre, action libre) ---------
+
+def _nature_disc(colour):
+    def draw(c, sign):
+        _circle(c, 50, 50, 46, fill=colour, stroke=INK, width=5)
+        sign(c)
+    return draw
+
+
+def _flame_sign(c):
+    p = c.beginPath()
+    p.moveTo(54, 88)
+    p.curveTo(50, 70, 76, 62, 74, 38)
+    p.curveTo(73, 22, 62, 13, 50, 13)
+    p.curveTo(37, 13, 26, 23, 26, 38)
+    p.curveTo(26, 50, 32, 56, 38, 62)
+    p.curveTo(38, 54, 42, 48, 46, 46)
+    p.curveTo(46, 62, 52, 74, 54, 88)
+    p.close()
+    _paint(c, p, HexColor("#ffffff"), None)
+    q = c.beginPath()
+    q.moveTo(50, 50)
+    q.curveTo(50, 40, 62, 36, 60, 26)
+    q.curveTo(58, 20, 54, 18, 50, 18)
+    q.curveTo(44, 18, 39, 22, 39, 29)
+    q.curveTo(39, 36, 48, 40, 50, 50)
+    q.close()
+    _paint(c, q, COLOURS["orange"], None)
+
+
+def _mountain_sign(c):
+    _poly(c, [(12, 26), (40, 74), (54, 52), (63, 64), (88, 26)], fill=HexColor("#ffffff"))
+    _poly(c, [(40, 74), (33, 62), (40, 58), (47, 62)], fill=HexColor("#cfe3cf"))
+
+
+def _waves_sign(c):
+    white = HexColor("#ffffff")
+    for y in (64, 46, 28):
+        p = c.beginPath()
+        p.moveTo(16, y)
+        p.curveTo(26, y + 10, 34, y + 10, 42, y)
+        p.curveTo(50, y - 10, 58, y - 10, 66, y)
+        p.curveTo(72, y + 8, 80, y + 8, 86, y)
+        _paint(c, p, None, white, 8)
+
+
+def _nature_multi(c):
+    for i, name in enumerate(("red", "green", "blue")):
+        p = c.beginPath()
+        p.moveTo(50, 50)
+        p.arcTo(4, 4, 96, 96, startAng=90 + i * 120, extent=120)
+        p.close()
+        _paint(c, p, COLOURS[name], None)
+    for i in range(3):
+        a = math.radians(90 + i * 120)
+        _poly(c, [(50, 50), (50 + 46 * math.cos(a), 50 + 46 * math.sin(a))], stroke=HexColor("#ffffff"),
+              width=4, close=False)
+    _circle(c, 50, 50, 15, fill=HexColor("#ffffff"), stroke=INK, width=3)
+    _circle(c, 50, 50, 46, stroke=INK, width=5)
+
+
+def _manoeuvre(c):  # the rulebook's purple frame, with a turn-over arrow
+    _rrect(c, 5, 5, 90, 90, 16, fill=COLOURS["purple"], stroke=INK, width=5)
+    white = HexColor("#ffffff")
+    p = c.beginPath()
+    p.arc(24, 24, 76, 76, startAng=120, extent=280)
+    _paint(c, p, None, white, 10)
+    a = math.radians(40)
+    tip = (50 + 26 * math.cos(a), 50 + 26 * math.sin(a))
+    _poly(c, [(tip[0] - 16, tip[1] + 4), (tip[0] + 12, tip[1] + 14), (tip[0] + 6, tip[1] - 16)], fill=white)
+
+
+def _free_action(c):  # a lightning bolt on a gold disc: no action spent
+    _circle(c, 50, 50, 46, fill=HexColor("#f6d55c"), stroke=INK, width=5)
+    _poly(c, [(58, 90), (28, 44), (48, 44), (38, 10), (74, 58), (54, 58)], fill=INK)
+
+
+for _name, _draw in {
+    "nature-red": lambda c: _nature_disc(COLOURS["red"])(c, _flame_sign),
+    "nature-green": lambda c: _nature_disc(COLOURS["green"])(c, _mountain_sign),
+    "nature-blue": lambda c: _nature_disc(COLOURS["blue"])(c, _waves_sign),
+    "nature-multi": _nature_multi, "manoeuvre": _manoeuvre, "free-action": _free_action,
 }.items():
     DRAW.setdefault(_name, _draw)
 

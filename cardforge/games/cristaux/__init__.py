@@ -28,14 +28,14 @@ class Cristaux(Game):
     prints = ("134 cards (projects, gifts, trouvailles, Topaze/Opale), round-track support, score pad, "
               "3 player aids")
     categories: ClassVar[tuple[Category, ...]] = (
-        Category("medallions", "Médaillons", "Medallions"),
-        Category("esthetes", "Esthètes", "Esthetes"),
-        Category("noblesse", "Noblesse", "Nobility"),
-        Category("memoriss", "Mémoriss-Urbanistes", "Memoriss-Urbanists"),
-        Category("forge", "Forge", "Forge"),
-        Category("religion", "Religion", "Religion"),
-        Category("musiciens", "Musiciens", "Musicians"),
-        Category("maudits", "Cristaux maudits", "Cursed crystals"),
+        Category("medallions", "Médaillons", "Medallions", icon="logo-multi"),
+        Category("esthetes", "Esthètes", "Esthetes", icon="eclat"),
+        Category("noblesse", "Noblesse", "Nobility", icon="king"),
+        Category("memoriss", "Mémoriss-Urbanistes", "Memoriss-Urbanists", icon="nature-multi"),
+        Category("forge", "Forge", "Forge", icon="forge"),
+        Category("religion", "Religion", "Religion", icon="crystal-any"),
+        Category("musiciens", "Musiciens", "Musicians", icon="note"),
+        Category("maudits", "Cristaux maudits", "Cursed crystals", icon="cursed"),
     )
     tie_breakers: ClassVar[tuple[TieBreaker, ...]] = ()  # the rulebook gives none: shared rank
     modes = ('classique', 'initiation', 'avance')

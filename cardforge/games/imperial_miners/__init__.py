@@ -28,8 +28,8 @@ class ImperialMiners(Game):
     status = "published"
     prints = "blank mine-card template deck, surface/progress board blanks, score pad, player aids, setup sheet"
     categories: ClassVar[tuple[Category, ...]] = (
-        Category("vp_tokens", "Jetons PV", "VP tokens"),
-        Category("carts", "Chariots complets", "Complete carts"),
+        Category("vp_tokens", "Jetons PV", "VP tokens", icon="vp"),
+        Category("carts", "Chariots complets", "Complete carts", icon="cart"),
     )
     tie_breakers: ClassVar[tuple[TieBreaker, ...]] = (
         TieBreaker("coins", "Égalité : le plus de pièces l'emporte", "more coins"),

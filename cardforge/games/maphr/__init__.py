@@ -31,12 +31,12 @@ class Maphr(Game):
     status = "prototype"
     prints = "250-card square deck, 10 clan boards, score pad, player aids"
     categories: ClassVar[tuple[Category, ...]] = (
-        Category("coins", "Pièces ÷ 6", "Coins ÷ 6"),
-        Category("improvement_vp", "PV des aménagements", "Improvement VP"),
-        Category("colour_squares", "Carrés de couleurs", "Colour squares"),
-        Category("colour_series", "Séries de 5 couleurs", "5-colour series"),
-        Category("gallery_race", "Course aux galeries", "Gallery race"),
-        Category("veins_and_miners", "Filons et mineurs", "Veins and miners"),
+        Category("coins", "Pièces ÷ 6", "Coins ÷ 6", icon="coin"),
+        Category("improvement_vp", "PV des aménagements", "Improvement VP", icon="vp"),
+        Category("colour_squares", "Carrés de couleurs", "Colour squares", icon="blue"),
+        Category("colour_series", "Séries de 5 couleurs", "5-colour series", icon="build"),
+        Category("gallery_race", "Course aux galeries", "Gallery race", icon="gallery"),
+        Category("veins_and_miners", "Filons et mineurs", "Veins and miners", icon="miner"),
     )
     tie_breakers: ClassVar[tuple[TieBreaker, ...]] = (
         TieBreaker("coins", "Égalité : le plus riche l'emporte", "more coins"),

@@ -28,9 +28,9 @@ class MineAllMine(Game):
     status = "published"
     prints = "12 ship cards, 3 double-sided planet cards, extra and score cards, per-round score pad, player aid"
     categories: ClassVar[tuple[Category, ...]] = (
-        Category("round_1", "Manche 1", "Round 1"),
-        Category("round_2", "Manche 2", "Round 2"),
-        Category("round_3", "Manche 3", "Round 3"),
+        Category("round_1", "Manche 1", "Round 1", icon="resource"),
+        Category("round_2", "Manche 2", "Round 2", icon="resource"),
+        Category("round_3", "Manche 3", "Round 3", icon="resource"),
     )
     # « Après trois manches, le joueur qui a le plus de points remporte la partie »: no tie-breaker.
     tie_breakers: ClassVar[tuple[TieBreaker, ...]] = ()

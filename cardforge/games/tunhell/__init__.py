@@ -25,10 +25,10 @@ class TunHell(Game):
     status = "published"
     prints = "110 cards 56×88 mm (dwarves, mine, end of mine, trophies), score pad, player aids"
     categories: ClassVar[tuple[Category, ...]] = (
-        Category("loot", "Butin", "Loot"),
-        Category("trophies", "Trophées", "Trophies"),
-        Category("rings", "Anneaux uniques", "Rings"),
-        Category("back_door", "Porte de derrière", "Back door"),
+        Category("loot", "Butin", "Loot", icon="vp"),
+        Category("trophies", "Trophées", "Trophies", icon="proud"),
+        Category("rings", "Anneaux uniques", "Rings", icon="hand"),
+        Category("back_door", "Porte de derrière", "Back door", icon="recruit"),
     )
     tie_breakers: ClassVar[tuple[TieBreaker, ...]] = ()  # «Celui qui a le plus de points» — no tie-breaker
     modes = ("full", "initiation")
