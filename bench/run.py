@@ -1,102 +1,242 @@
-"""Benchmark: building a deck with cardforge against the hand-written ReportLab ceiling.
+"""Benchmark: building decks with cardforge against the hand-written ReportLab ceiling.
 
-    python bench/run.py                 # the Maphr deck, 5 runs each, alternating
-    python bench/run.py --runs 9 --games maphr tunhell
+    python bench/run.py                  # every shipped deck + synthetic 1,000 and 10,000 cards
+    python bench/run.py --quick          # a smoke run: one run each, Maphr and 1,000 cards
+    python bench/run.py --runs 9 --games maphr tunhell --sizes 1000
 
 Each run is a fresh process, so start-up, imports, data loading, validation and templating
-are all counted, as a designer's rebuild pays them. The two builds alternate (cardforge, then
-the ceiling, then the ceiling, then cardforge…) so that machine noise hits both alike. Peak
-memory is the child process's maximum resident set (``wait4``); PDF bytes per card are the
-file sizes divided by the cards printed. Medians are reported, and the median of the per-run
-ratios cardforge / ceiling.
+are all counted, as a designer's rebuild pays them (``cardforge build GAME --only decks``).
+The two builds alternate (cardforge, then the ceiling, then the ceiling, then cardforge…) so
+that machine noise hits both alike; a first run of each warms the file-system cache,
+Python's bytecode (``PYTHONDONTWRITEBYTECODE`` is dropped for the children) and cardforge's
+caches (kept in a temporary ``CARDFORGE_CACHE``). Reported per deck, medians:
 
-``--cold`` also times cardforge with its validated-data cache off (``CARDFORGE_NO_CACHE=1``):
-a first build after an edit to the data.
+- ``seconds`` (wall), ``cards/s``; ``ratio``: the median of the per-run ratios cardforge /
+  ceiling; ``cpu ratio``: the same on user+system CPU time, steadier on a busy machine;
+- ``peak MiB``: the child's maximum resident set (``wait4``);
+- ``bytes/card``: the PDFs' bytes, less the embedded font programs, per card printed;
+  ``fonts KiB``: those font subsets.
+
+The synthetic decks are Maphr's data folder (its 250 cards) plus generated cards (improvements,
+contracts, catastrophes with the real cards' texts, each card its own name, numbers and text)
+up to the size asked, written to a temporary folder built with ``cardforge --data DIR``.
+
+``--cold`` also times cardforge with its caches off (``CARDFORGE_NO_CACHE=1``): a first build
+after an edit to the data.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
+import re
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("maphr", "tunhell", "mine_all_mine", "cristaux", "imperial_miners")
+SIZES = (1000, 10000)
+SYNTH_GAME = "maphr"
 
 
-def measure(cmd: list[str], env: dict | None = None) -> tuple[float, float]:
-    """(wall seconds, peak MiB) of one child process; raises if it fails."""
+@dataclass
+class Sample:
+    wall: float
+    cpu: float
+    peak_mib: float
+
+
+@dataclass
+class Deck:
+    label: str
+    game: str
+    data_root: Path | None  # None: the shipped card_data
+    cards: int = 0
+    samples: dict[str, list[Sample]] = field(default_factory=lambda: {"cf": [], "ce": [], "cold": []})
+    pdf_bytes: dict[str, tuple[int, int]] = field(default_factory=dict)  # tool → (total, fonts)
+
+
+def child_env(cache: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "CARDFORGE_DATA")}
+    env["CARDFORGE_CACHE"] = str(cache)
+    env.update(extra)
+    return env
+
+
+def measure(cmd: list[str], env: dict) -> Sample:
+    """Wall seconds, CPU seconds and peak MiB of one child process; exits if it fails."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
+    out = proc.stdout.read().decode() if proc.stdout else ""
     err = proc.stderr.read().decode() if proc.stderr else ""
     if proc.returncode:
-        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err}")
-    return elapsed, usage.ru_maxrss / 1024  # Linux: KiB
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{out}{err}")
+    return Sample(elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)  # Linux: KiB
 
 
-def pdf_bytes(folder: Path) -> int:
-    return sum(p.stat().st_size for p in folder.rglob("*.pdf"))
+def pdf_sizes(folder: Path) -> tuple[int, int]:
+    """(all PDF bytes, bytes of the embedded font programs) under ``folder``."""
+    total = fonts = 0
+    for path in folder.rglob("*.pdf"):
+        data = path.read_bytes()
+        total += len(data)
+        for num in set(re.findall(rb"/FontFile2 (\d+) 0 R", data)):
+            m = re.search(rb"\n" + num + rb" 0 obj\n?<<(.*?)>>", data, re.S)
+            length = re.search(rb"/Length (\d+)", m.group(1)) if m else None
+            fonts += int(length.group(1)) if length else 0
+    return total, fonts
 
 
-def bench_game(game: str, runs: int, cold: bool) -> list[dict]:
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
-        env = dict(os.environ)
-        cf_cmd = [sys.executable, "-m", "cardforge", "build", game, "-o", str(tmp / "cf"), "--only", "decks", "-q"]
-        ceiling_out = tmp / "ceiling" / "deck.pdf"
-        ceiling_out.parent.mkdir()
-        ce_cmd = [sys.executable, str(ROOT / "bench" / "ceiling.py"), str(ROOT / "card_data" / game),
-                  str(ceiling_out)]
-        count = int(subprocess.run(ce_cmd, cwd=ROOT, capture_output=True, text=True, check=True).stdout)
-        measure(cf_cmd, env)  # warm-up: file-system caches, the data cache
-        cf, ce, cold_runs = [], [], []
-        for i in range(runs):
-            order = [("cf", cf_cmd), ("ce", ce_cmd)] if i % 2 == 0 else [("ce", ce_cmd), ("cf", cf_cmd)]
-            for name, cmd in order:
-                (cf if name == "cf" else ce).append(measure(cmd, env))
-            if cold:
-                cold_runs.append(measure(cf_cmd, {**env, "CARDFORGE_NO_CACHE": "1"}))
-        rows = []
-        ratios = [a[0] / b[0] for a, b in zip(cf, ce)]
-        for label, samples, folder in ((f"{game} (cardforge)", cf, tmp / "cf"),
-                                       (f"{game} (ceiling)", ce, ceiling_out.parent),
-                                       (f"{game} (cardforge, cold)", cold_runs, tmp / "cf")):
-            if not samples:
-                continue
-            seconds = statistics.median(s[0] for s in samples)
-            rows.append({
-                "deck": label, "cards": count, "seconds": seconds, "cards/s": count / seconds,
-                "ratio": (statistics.median(ratios) if "cardforge)" in label else
-                          seconds / statistics.median(s[0] for s in ce) if "cold" in label else 1.0),
-                "peak MiB": max(s[1] for s in samples), "bytes/card": pdf_bytes(folder) / count,
-            })
-        return rows
+# --- the synthetic deck -------------------------------------------------------------------
+
+def make_synthetic(folder: Path, cards: int, seed: int = 10) -> Path:
+    """Write a data folder ``folder/maphr/`` with ``cards`` printed cards: Maphr's own 250 and
+    generated ones (each printed once, its own name, values and text). Returns ``folder``."""
+    src = ROOT / "card_data" / SYNTH_GAME
+    dst = folder / SYNTH_GAME
+    shutil.copytree(src, dst)
+    deck = yaml.safe_load((dst / "deck.yaml").read_text(encoding="utf-8"))
+    texts: dict[str, list[str]] = {"improvement": [], "contract": [], "catastrophe": []}
+    shipped = 0
+    for name in deck["card_files"]:
+        raw = yaml.safe_load((dst / name).read_text(encoding="utf-8"))
+        defaults = raw.get("defaults", {}) if isinstance(raw, dict) else {}
+        for card in raw["cards"] if isinstance(raw, dict) else raw:
+            card = {**defaults, **card}
+            shipped += card.get("copies", 1)
+            kind = card["kind"]
+            if kind == "improvement" and card.get("effect"):
+                texts[kind].append(card["effect"])
+            elif kind in ("contract", "catastrophe"):
+                texts[kind].append(card["text"])
+    rng = random.Random(seed)
+    words = ("Galerie", "Forge", "Atelier", "Puits", "Salle", "Chapelle", "Entrepôt", "Tour", "Halle",
+             "Cave", "Marché", "Autel", "Bureau", "Treuil", "Pont", "Lanterne")
+    kinds = ["improvement"] * 6 + ["contract"] * 2 + ["catastrophe"] * 2
+    out = []
+    for i in range(max(0, cards - shipped)):
+        kind = kinds[i % len(kinds)]
+        text = rng.choice(texts[kind])
+        # another number in the text, so that no two generated cards print the same thing
+        text = re.sub(r"\d+", lambda m: str(int(m.group()) + 1 + i % 7), text, count=1)
+        text += f" (n° {i + 1})"
+        card = {"id": f"synthetique-{i + 1}", "kind": kind, "name": f"{rng.choice(words)} n° {i + 1}",
+                "provenance": "provisional"}
+        if kind == "improvement":
+            level = 1 + i % 4
+            card.update(colour=("blue", "green", "yellow", "red", "grey")[i // 4 % 5], level=level,
+                        cost=3 + 4 * level + i % 3, vp=level, effect=text)
+        else:
+            card["text"] = text
+        out.append(card)
+    (dst / "synthetic.yaml").write_text(yaml.safe_dump({"cards": out}, allow_unicode=True, sort_keys=False),
+                                        encoding="utf-8")
+    text = (dst / "deck.yaml").read_text(encoding="utf-8")
+    text = re.sub(r"(card_files:\n(?:  - .*\n)+)", lambda m: m.group(1) + "  - synthetic.yaml\n", text)
+    (dst / "deck.yaml").write_text(text, encoding="utf-8")
+    return folder
+
+
+# --- running ------------------------------------------------------------------------------
+
+def commands(deck: Deck, out: Path) -> tuple[list[str], list[str]]:
+    data = ["--data", str(deck.data_root)] if deck.data_root else []
+    folder = (deck.data_root or ROOT / "card_data") / deck.game
+    cf = [sys.executable, "-m", "cardforge", *data, "build", deck.game, "-o", str(out / "cf"),
+          "--only", "decks", "-q"]
+    ce = [sys.executable, str(ROOT / "bench" / "ceiling.py"), str(folder), str(out / "ceiling" / "deck.pdf")]
+    return cf, ce
+
+
+def bench_deck(deck: Deck, runs: int, cold: bool, tmp: Path) -> None:
+    out = tmp / deck.label
+    (out / "ceiling").mkdir(parents=True)
+    cf_cmd, ce_cmd = commands(deck, out)
+    env = child_env(tmp / "cache")
+    deck.cards = int(subprocess.run(ce_cmd, cwd=ROOT, env=env, capture_output=True, text=True,
+                                    check=True).stdout)
+    measure(cf_cmd, env)  # warm-up: bytecode, file-system caches, cardforge's caches
+    for i in range(runs):
+        order = ("cf", "ce") if i % 2 == 0 else ("ce", "cf")
+        for name in order:
+            deck.samples[name].append(measure(cf_cmd if name == "cf" else ce_cmd, env))
+        if cold:
+            deck.samples["cold"].append(measure(cf_cmd, child_env(tmp / "cache", CARDFORGE_NO_CACHE="1")))
+    deck.pdf_bytes["cf"] = pdf_sizes(out / "cf")
+    deck.pdf_bytes["ce"] = pdf_sizes(out / "ceiling")
+    deck.pdf_bytes["cold"] = deck.pdf_bytes["cf"]
+
+
+def rows_for(deck: Deck) -> list[dict]:
+    cf, ce = deck.samples["cf"], deck.samples["ce"]
+    rows = []
+    for tool, label in (("cf", "cardforge"), ("ce", "ceiling"), ("cold", "cardforge, cold")):
+        samples = deck.samples[tool]
+        if not samples:
+            continue
+        wall = statistics.median(s.wall for s in samples)
+        if tool == "ce":
+            ratio = cpu_ratio = 1.0
+        else:
+            ratio = statistics.median(a.wall / b.wall for a, b in zip(samples, ce))
+            cpu_ratio = statistics.median(a.cpu / b.cpu for a, b in zip(samples, ce))
+        total, fonts = deck.pdf_bytes[tool]
+        rows.append({"deck": f"{deck.label} ({label})", "cards": deck.cards, "seconds": wall,
+                     "cards/s": deck.cards / wall, "ratio": ratio, "cpu ratio": cpu_ratio,
+                     "peak MiB": max(s.peak_mib for s in samples),
+                     "bytes/card": (total - fonts) / deck.cards, "fonts KiB": fonts / 1024})
+    return rows
+
+
+def format_table(rows: list[dict]) -> str:
+    header = (f"{'deck':<32}{'cards':>7}{'seconds':>9}{'cards/s':>9}{'ratio':>7}{'cpu ratio':>10}"
+              f"{'peak MiB':>10}{'bytes/card':>12}{'fonts KiB':>11}")
+    lines = [header, "-" * len(header)]
+    for r in rows:
+        lines.append(f"{r['deck']:<32}{r['cards']:>7}{r['seconds']:>9.3f}{r['cards/s']:>9.0f}{r['ratio']:>7.2f}"
+                     f"{r['cpu ratio']:>10.2f}{r['peak MiB']:>10.1f}{r['bytes/card']:>12.0f}{r['fonts KiB']:>11.1f}")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", nargs="+", default=["maphr"])
+    parser.add_argument("--games", nargs="*", default=None, help=f"shipped decks (default: {' '.join(GAMES)})")
+    parser.add_argument("--sizes", nargs="*", type=int, default=None,
+                        help="synthetic deck sizes in cards (default: 1000 10000)")
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--cold", action="store_true", help="also time cardforge without its data cache")
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke run: 1 run, Maphr and 1,000 cards unless --games/--sizes say")
+    parser.add_argument("--cold", action="store_true", help="also time cardforge without its caches")
     args = parser.parse_args(argv)
+    runs = 1 if args.quick else max(1, args.runs)
+    games = args.games if args.games is not None else (["maphr"] if args.quick else list(GAMES))
+    sizes = args.sizes if args.sizes is not None else ([1000] if args.quick else list(SIZES))
     rows = []
-    for game in args.games:
-        rows += bench_game(game, max(1, args.runs), args.cold)
-    header = f"{'deck':<28}{'cards':>7}{'seconds':>9}{'cards/s':>9}{'ratio':>7}{'peak MiB':>10}{'bytes/card':>12}"
-    print(header)
-    print("-" * len(header))
-    for r in rows:
-        print(f"{r['deck']:<28}{r['cards']:>7}{r['seconds']:>9.3f}{r['cards/s']:>9.0f}{r['ratio']:>7.2f}"
-              f"{r['peak MiB']:>10.1f}{r['bytes/card']:>12.0f}")
-    print(f"\nmedians of {args.runs} alternating runs; ratio = cardforge seconds / ceiling seconds "
-          f"(median of per-run ratios); {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
+    with tempfile.TemporaryDirectory(prefix="cardforge-bench-") as tmp:
+        tmp = Path(tmp)
+        decks = [Deck(g, g, None) for g in games]
+        for n in sizes:
+            decks.append(Deck(f"synthetic {n}", SYNTH_GAME, make_synthetic(tmp / f"data-{n}", n)))
+        for deck in decks:
+            bench_deck(deck, runs, args.cold, tmp)
+            rows += rows_for(deck)
+            print(f"  {deck.label}: done", file=sys.stderr, flush=True)
+    print(format_table(rows))
+    print(f"\nmedians of {runs} alternating run{'s' if runs > 1 else ''}; ratio = cardforge / ceiling "
+          f"(median of per-run ratios, wall and CPU); bytes/card without the font subsets; "
+          f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     return 0
 
 

@@ -47,6 +47,9 @@ ICONS: dict[str, tuple[str, str]] = {
     "digger": ("piocheur", "Piocheur symbol (dwarf type)"),
     "scout": ("éclaireur", "Éclaireur symbol (dwarf type)"),
     "blaster": ("dynamiteur", "Dynamiteur symbol (dwarf type)"),
+    "earth": ("terre", "a clod of earth (the Terre mine card)"),
+    "ghost": ("fantôme", "a ghost (the Fantôme de Grödur)"),
+    "door": ("porte", "a door (la Porte de derrière)"),
     # Mine, All Mine!
     "speed": ("vitesse", "speed"),
     "attack": ("attaque", "attack"),

@@ -186,3 +186,45 @@ def form_count(reader: pypdf.PdfReader) -> int:
     for page in reader.pages:
         visit(page.get("/Resources"))
     return len(forms)
+
+
+@dataclass(frozen=True)
+class Char:
+    """One character pdfium reads on a page: its text, its turn (degrees clockwise, as pdfium
+    gives it: text drawn for a card turned 90° counter-clockwise reads 90), its font size (pt)
+    and its box (page mm, y up)."""
+
+    text: str
+    angle: int
+    size: float
+    box: tuple[float, float, float, float]  # left, bottom, right, top
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+
+def page_chars(pdf_path: Path, page_index: int) -> list[Char]:
+    """Every printed character of a page (not the spaces and line breaks pdfium makes up)."""
+    import math
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    doc = pdfium.PdfDocument(str(pdf_path))
+    try:
+        textpage = doc[page_index].get_textpage()
+        out = []
+        for i in range(textpage.count_chars()):
+            if raw.FPDFText_IsGenerated(textpage, i):
+                continue
+            text = textpage.get_text_range(i, 1)
+            if not text.strip():
+                continue
+            angle = round(math.degrees(raw.FPDFText_GetCharAngle(textpage, i))) % 360
+            left, bottom, right, top = textpage.get_charbox(i)
+            out.append(Char(text, angle, round(raw.FPDFText_GetFontSize(textpage, i), 2),
+                            (left / MM, bottom / MM, right / MM, top / MM)))
+        return out
+    finally:
+        doc.close()

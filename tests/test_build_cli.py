@@ -178,11 +178,12 @@ def test_a_layout_problem_is_located(fixture_cli, tmp_path):
     templates = tmp_path / "templates"
     shutil.copytree(FIXTURE_TEMPLATES, templates)
     layout = templates / "fixture_deck" / "layout.yaml"
-    layout.write_text(layout.read_text(encoding="utf-8").replace("radius: 1.5mm", "radius: 1.5mm\n        rotate: 90"),
+    layout.write_text(layout.read_text(encoding="utf-8").replace("radius: 1.5mm", "radius: 1.5mm\n        rotation: 90"),
                       encoding="utf-8")
     r = fixture_cli("-o", tmp_path / "out", "--only", "decks", "--templates", templates)
     assert r.code == 1
-    assert "fixture_deck/layout.yaml:15: layout 'spell': boxes.cost.rotate: unknown field (allowed: type, x," in r.err
+    assert "fixture_deck/layout.yaml:15: layout 'spell': boxes.cost.rotation: unknown field (allowed: type, x," in r.err
+    assert "did you mean 'rotate'?" in r.err
 
 
 def test_calibrate_writes_two_pages(cli, tmp_path):

@@ -110,7 +110,7 @@ layouts:
     assert messages[0].endswith(
         "g/layout.yaml:5: layout 'card': boxes.title.colour: unknown field (allowed: type, x, y, width, height, "
         "right, bottom, bleed, fill, stroke, stroke_width, radius, padding, text, template, style, "
-        "icon, src, fit, when, z)")
+        "icon, src, fit, when, z, rotate)")
     assert messages[1].endswith(
         "g/layout.yaml:6: layout 'card': boxes.other.style.font: unknown field (allowed: size, min_size, leading, "
         "family, colour, align, valign, bold, italic, paragraph_gap)")
@@ -131,8 +131,8 @@ layouts:
     assert lib.get("card") is None
     messages = [str(p) for p in lib.problems]
     assert any(m.endswith("layout.yaml:5: layout 'card': boxes.frame.text: 'text' is not used by a rect box "
-                          "(it uses: bleed, bottom, fill, height, radius, right, stroke, stroke_width, when, width, "
-                          "x, y, z)") for m in messages), messages
+                          "(it uses: bleed, bottom, fill, height, radius, right, rotate, stroke, stroke_width, when, "
+                          "width, x, y, z)") for m in messages), messages
     assert any("boxes.name: a text box needs either text: (an inline template) or template:" in m for m in messages)
     assert any("boxes.pos: give at most two of x, width, right" in m for m in messages)
     assert any("boxes.kind: type: required (one of rect, ellipse, text, art, icon, stamp)" in m for m in messages)

@@ -29,6 +29,8 @@ drawn upside down on a back page is intended: it reads upright once cut and turn
 """
 
 PRINTABLES_MODULE = "cardforge.render.printables"
+# What a manifest entry's count counts, per kind, for the summary ("10 boards", "1 pad").
+COUNT_NOUNS = {"deck": "card", "backs": "card", "board": "board", "pad": "pad", "aid": "aid", "setup": "sheet"}
 
 
 class LengthMM(click.ParamType):
@@ -185,7 +187,7 @@ def _build_game(game, settings: BuildSettings, templates_dir, progress: Progress
         write_manifest(game_dir, game.id, entries)
     if not quiet:
         for e in entries:
-            cards = f", {plural(e.cards, 'card')}" if e.cards else ""
+            cards = f", {plural(e.cards, COUNT_NOUNS.get(e.kind, 'card'))}" if e.cards else ""
             click.echo(f"{game.id}: {(game_dir / e.path).as_posix()} ({plural(e.pages, 'page')}{cards})")
     return None
 

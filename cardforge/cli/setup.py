@@ -14,6 +14,7 @@ Examples:
   cardforge setup cristaux --players 5 --mode avance --opale
   cardforge setup imperial_miners --players 1 --first-game
   cardforge setup maphr --check my_deal.yaml
+  cardforge setup tunhell --players 3 --json > deal.json; cardforge setup tunhell --check deal.json
 """
 
 
@@ -26,7 +27,8 @@ Examples:
 @click.option("--opale", is_flag=True, help="Cristaux: play 'façon Opale' instead of Topaze.")
 @click.option("--first-game", is_flag=True, help="Imperial Miners: first-game draw (2/2/2, keep all 6).")
 @click.option("--check", "check_file", type=click.Path(dir_okay=False),
-              help="Check a described deal (YAML) against the rules instead of dealing.")
+              help="Check a described deal (YAML or JSON: what --json prints, whole or its deal part) "
+                   "against the rules instead of dealing.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (the setup contract).")
 @click.option("--pdf", "pdf_path", type=click.Path(dir_okay=False),
               help="Also print the setup sheet to this PDF.")
@@ -34,7 +36,8 @@ Examples:
 def setup(ctx, game, players, mode, seed, short, opale, first_game, check_file, as_json, pdf_path) -> None:
     """Counts, checklist and a random legal deal for GAME with N players.
 
-    With --check FILE, check a described deal instead; exits 1 listing every rule it breaks.
+    With --check FILE, check a described deal instead (what --json prints, whole or its "deal"
+    part, or one written by hand): exits 1 listing every rule it breaks, derived fields included.
     """
     from cardforge.engine.setup import check_setup_file, run_setup
     from cardforge.errors import SetupError
@@ -51,6 +54,13 @@ def setup(ctx, game, players, mode, seed, short, opale, first_game, check_file, 
     if check_file:
         if players is not None:
             raise click.UsageError("give either --players or --check, not both")
+        # the file says its mode and options; these would be silently ignored
+        for name, used in (("--mode", mode is not None), ("--seed", seed is not None), ("--short", bool(short)),
+                           ("--opale", opale), ("--first-game", first_game), ("--json", as_json),
+                           ("--pdf", pdf_path is not None)):
+            if used:
+                raise click.UsageError(f"{name} is not used with --check (the deal file gives its own mode and "
+                                       "options; --seed, --json and --pdf are for making a deal)")
         from pathlib import Path
 
         if not Path(check_file).exists():

@@ -55,7 +55,7 @@ class YamlDoc:
         """1-based line of the node at ``loc`` (keys and list indexes), as deep as exists."""
         if self._root is None:
             try:
-                self._root = yaml.compose(self.text, Loader=yaml.SafeLoader)
+                self._root = yaml.compose(self.text, Loader=_Base)  # the C parser when there is one
             except yaml.YAMLError:
                 return None
         node, line = self._root, None

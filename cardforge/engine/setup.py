@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from cardforge.data.loading import GameData
-from cardforge.engine.inputs import load_input
+from cardforge.data.models import Model
+from cardforge.data.validate import validate
+from cardforge.data.yamlio import YamlDoc, read_yaml
+from cardforge.engine.inputs import _name_item
 from cardforge.engine.scoring import check_player_count
-from cardforge.errors import SetupError
+from cardforge.errors import SetupError, UnknownGameError
+from cardforge.games import find_game
 from cardforge.games.base import Game
-from cardforge.problems import Problem
+from cardforge.problems import Problem, plural
 
 
 def check_setup_request(game: Game, players: int, mode: str | None, options: dict[str, Any]) -> list[Problem]:
@@ -43,13 +51,137 @@ def run_setup(game: Game, data: GameData, players: int, mode: str | None = None,
     return {"game": game.id, "players": players, "mode": mode, "counts": counts, "steps": steps, "deal": deal}
 
 
+class SetupContract(Model):
+    """The whole object ``cardforge setup GAME --json`` prints. Only ``deal`` is required; every
+    other field, when given, must agree with the deal, the rules and the data."""
+
+    game: str | None = None
+    players: Annotated[int, Field(strict=True)] | None = None
+    mode: str | None = None
+    counts: dict[str, Any] | None = None
+    steps: list[str] | None = None
+    deal: dict[str, Any]
+
+
 def check_setup_file(game: Game, data: GameData, path: Path) -> list[Problem]:
-    """Problems of a described deal (empty list: the deal follows the rules)."""
+    """Problems of a described deal (empty list: the deal follows the rules).
+
+    The file is either a deal (the ``deal`` that ``--json`` prints, or one written by hand,
+    validated by ``game.setup_model`` and checked by ``game.check_setup``) or the whole object
+    ``--json`` prints — a mapping with a ``deal`` key — whose ``game``, ``players``, ``mode``,
+    ``counts`` and ``steps`` are then checked against the deal: they are derived from it, so a
+    wrong value is an error saying what was given and what was expected. A deal model tells the
+    request it was made for with ``setup_request() -> (players, mode, options)`` (None where the
+    deal does not tell; options None: the deal's own problems leave them unknown).
+    """
     if game.setup_model is None:
         raise SetupError(f"{game.id} has no setup check", [])
-    setup, problems = load_input(path, game.setup_model)
-    if problems:
+    doc = read_yaml(Path(path), display=str(path))
+    if doc.data is None:
+        return doc.problems or [Problem("the file is empty", file=doc.display)]
+    contract, problems = None, []
+    deal_data, prefix = doc.data, ()
+    if isinstance(doc.data, dict) and "deal" in doc.data:
+        contract, problems = validate(SetupContract, doc.data, file=doc.display, line_of=doc.line_of)
+        if contract is not None:
+            wrong_game = _check_game(game, contract, doc)
+            if wrong_game:  # its deal would only show this game's model rejecting another game's fields
+                return doc.problems + wrong_game
+        deal_data, prefix = doc.data["deal"], ("deal",)
+        if not isinstance(deal_data, dict):  # reported by the contract's validation
+            return doc.problems + problems
+    setup, invalid = validate(game.setup_model, deal_data, file=doc.display, line_of=doc.line_of,
+                              loc_prefix=prefix)
+    problems += [_name_item(p, deal_data) for p in invalid]
+    if setup is None:
+        return doc.problems + problems
+    found = game.check_setup(data, setup)
+    problems += [p if p.file else replace(p, file=doc.display) for p in found]
+    if contract is not None:
+        problems += _check_contract(game, contract, setup, doc, deal_ok=not found)
+    return doc.problems + problems
+
+
+def _check_game(game: Game, contract: SetupContract, doc: YamlDoc) -> list[Problem]:
+    """A whole object printed for another game is not checked against this one's rules."""
+    if contract.game is None:
+        return []
+    where = {"file": doc.display, "field": "game", "line": doc.line_of(("game",))}
+    try:
+        named = find_game(contract.game)
+    except UnknownGameError as exc:
+        return [Problem(str(exc), **where)]
+    if named.id == game.id:
+        return []
+    return [Problem(f"this file holds a deal of {named.id}, not {game.id}; check it with "
+                    f"`cardforge setup {named.id} --check {doc.display}`", **where)]
+
+
+def _check_contract(game: Game, contract: SetupContract, setup: Any, doc: YamlDoc,
+                    deal_ok: bool) -> list[Problem]:
+    """The printed ``players``, ``mode``, ``counts`` and ``steps`` against the deal."""
+    problems: list[Problem] = []
+
+    def add(message: str, field: str, *loc: Any) -> None:
+        problems.append(Problem(message, file=doc.display, field=field, line=doc.line_of(loc or (field,))))
+
+    request = setup.setup_request() if hasattr(setup, "setup_request") else (None, None, None)
+    deal_players, deal_mode, options = request
+    players = deal_players if deal_players is not None else contract.players
+    if contract.players is not None:
+        if deal_players is not None and contract.players != deal_players:
+            add(f"got {contract.players}, expected {deal_players} (the deal is for "
+                f"{plural(deal_players, 'player')})", "players")
+        elif deal_players is None:
+            for p in check_player_count(game, contract.players):
+                add(p.message, "players")
+    mode = deal_mode or game.default_mode
+    if contract.mode is not None:
+        if contract.mode not in game.modes:
+            add(f"'{contract.mode}' is not a mode of {game.id} (modes: {', '.join(game.modes)})", "mode")
+        elif contract.mode != mode:
+            add(f"got '{contract.mode}', expected '{mode}' (the deal is a{'n' if mode[0] in 'aeiou' else ''} "
+                f"'{mode}' deal)", "mode")
+    if contract.counts is None and contract.steps is None:
         return problems
-    return [p if p.file else Problem(p.message, file=str(path), item=p.item, field=p.field,
-                                     line=p.line, severity=p.severity)
-            for p in game.check_setup(data, setup)]
+    if players is None:
+        if deal_ok:  # otherwise the deal's own problems say why
+            add("cannot be checked: neither the deal nor the file says the number of players (give players: N)",
+                "counts" if contract.counts is not None else "steps")
+        return problems
+    if check_player_count(game, players) or mode not in game.modes or options is None:
+        return problems  # reported above, or by the deal's own problems
+    for_what = _request_label(game, players, mode, options)
+    counts = game.setup_counts(players, mode, options)
+    if contract.counts is not None:
+        for key, given in contract.counts.items():
+            if key not in counts:
+                add(f"not a count of {game.id} (counts: {', '.join(counts)})", f"counts.{key}", "counts", key)
+            elif given != counts[key] or type(given) is not type(counts[key]):
+                add(f"got {_show(given)}, expected {_show(counts[key])} {for_what}", f"counts.{key}", "counts", key)
+        for key, wanted in counts.items():
+            if key not in contract.counts:
+                add(f"missing, expected {_show(wanted)} {for_what}", f"counts.{key}", "counts")
+    if contract.steps is not None:
+        steps = game.setup_steps(players, mode, options, counts)
+        if len(contract.steps) != len(steps):
+            add(f"{len(contract.steps)} steps given, the checklist {for_what} has {len(steps)}", "steps")
+        for i, (given, wanted) in enumerate(zip(contract.steps, steps)):
+            if given != wanted:
+                add(f"got {given!r}, expected {wanted!r} {for_what}", f"steps[{i}]", "steps", i)
+    return problems
+
+
+def _request_label(game: Game, players: int, mode: str, options: dict[str, Any]) -> str:
+    """«for 4 players, mode initiation, --short 3»: what the counts and checklist follow from."""
+    label = f"for {players} player{'s' if players != 1 else ''}"
+    if len(game.modes) > 1:
+        label += f", mode {mode}"
+    for flag, value in options.items():
+        if value:
+            label += f", --{flag.replace('_', '-')}" + ("" if value is True else f" {value}")
+    return label
+
+
+def _show(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)

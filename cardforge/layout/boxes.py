@@ -86,6 +86,7 @@ class BoxSpec(Model):
     fit: Literal["cover", "contain"] | None = None
     when: str | None = None
     z: int | None = None
+    rotate: Literal[0, 90, 180, 270] | None = None
 
 
 class LayoutSpec(Model):
@@ -131,7 +132,7 @@ _TYPE_FIELDS: dict[str, set[str]] = {
     "stamp": {"style", "padding"},
 }
 _COMMON = {"type", "x", "y", "width", "height", "right", "bottom", "bleed", "fill", "stroke",
-           "stroke_width", "radius", "when", "z"}
+           "stroke_width", "radius", "when", "z", "rotate"}
 
 
 @dataclass(frozen=True)
@@ -388,8 +389,41 @@ def check_box(name: str, fields_: dict[str, Any], *, file: str, layout: str, lin
     return problems
 
 
+def frame_size(card_w: float, card_h: float, turn: int | None) -> tuple[float, float]:
+    """The card's width and height as seen turned ``turn`` degrees (90 and 270 swap them)."""
+    return (card_h, card_w) if turn in (90, 270) else (card_w, card_h)
+
+
+def frame_matrix(turn: int | None, card_w: float, card_h: float) -> tuple[float, float, float, float, float, float]:
+    """The affine map (a, b, c, d, e, f: x' = a·x + c·y + e, y' = b·x + d·y + f) taking a point
+    of the frame of the card turned ``turn`` degrees counter-clockwise (y up, origin at that
+    frame's bottom-left trim corner) to the upright card's frame. Any unit, as the sizes."""
+    if turn == 90:  # the card's right edge on top
+        return (0.0, -1.0, 1.0, 0.0, 0.0, card_h)
+    if turn == 180:
+        return (-1.0, 0.0, 0.0, -1.0, card_w, card_h)
+    if turn == 270:  # the card's left edge on top
+        return (0.0, 1.0, -1.0, 0.0, card_w, 0.0)
+    return (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def box_card_rect(box: Box, card_w: float, card_h: float, bleed: float = 0.0) -> Rect:
+    """:func:`box_rect` brought back to the upright card (mm from the trim's bottom-left, y
+    up): where a turned box lies on the card as printed."""
+    r = box_rect(box, card_w, card_h, bleed)
+    a, b, c, d, e, f = frame_matrix(box.fields.get("rotate"), card_w, card_h)
+    xs = [a * x + c * y + e for x in (r.x, r.right) for y in (r.y, r.top)]
+    ys = [b * x + d * y + f for x in (r.x, r.right) for y in (r.y, r.top)]
+    return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
 def box_rect(box: Box, card_w: float, card_h: float, bleed: float = 0.0) -> Rect:
     """The box in millimetres relative to the trim box's bottom-left corner, y up.
+
+    With ``rotate: 90|180|270`` every measure is taken on the card as seen turned that many
+    degrees counter-clockwise (for 90 and 270 the card's width and height swap), and the rect
+    is in that frame: :func:`frame_matrix` maps it onto the card, :func:`box_card_rect` gives
+    where it lies on the upright card.
 
     Horizontally: ``x`` (from the left trim edge), ``width`` and ``right`` (inset from the
     right trim edge); two of them fix the box, a missing ``x`` or ``right`` is 0 when only one
@@ -397,6 +431,8 @@ def box_rect(box: Box, card_w: float, card_h: float, bleed: float = 0.0) -> Rect
     ``bottom`` from the top. With ``bleed: true``, an edge lying on or beyond a trim edge is
     pushed out to the bleed edge, so fills run into the bleed. Raises ValueError when the box
     has no area."""
+    turn = box.fields.get("rotate")
+    card_w, card_h = frame_size(card_w, card_h, turn)
     x0, x1 = _span(box.fields.get("x"), box.fields.get("width"), box.fields.get("right"), card_w)
     top0, top1 = _span(box.fields.get("y"), box.fields.get("height"), box.fields.get("bottom"), card_h)
     if box.fields.get("bleed"):
@@ -407,7 +443,8 @@ def box_rect(box: Box, card_w: float, card_h: float, bleed: float = 0.0) -> Rect
     w, h = x1 - x0, top1 - top0
     is_line = box.type in ("rect", "ellipse") and (w > EPS or h > EPS) and box.fields.get("stroke")
     if (w <= EPS or h <= EPS) and not is_line:
-        raise ValueError(f"resolves to {w:.1f}×{h:.1f} mm on a {card_w:g}×{card_h:g} mm card: "
+        turned = f" (turned {turn}°)" if turn else ""
+        raise ValueError(f"resolves to {w:.1f}×{h:.1f} mm on a {card_w:g}×{card_h:g} mm card{turned}: "
                          "a box needs a positive width and height")
     return Rect(x0, card_h - top1, w, h)
 

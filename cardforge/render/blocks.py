@@ -443,24 +443,31 @@ def _track(block, width, size, theme, fill_height) -> Laid:
         x_shift = (width - cols * cw) / 2
     inset = min(cw, ch) * 0.08
     label_h = (ch if not notes else ch * 0.42) - 2 * inset
-    laid = []
-    for (ox, oy), label in zip(cells, labels):
-        try:
-            lab = fit_box_text(label, cw - 2 * inset - 4, label_h,
-                               min(size * 1.6, min(cw, ch) * 0.45, label_h * 0.7), floor, bold=True,
-                               color=theme.ink)
-        except TextOverflow as exc:
-            raise _TooWide(exc.too_wide or label, f"track space {label!r}") from None
-        note = None
-        if label in notes:
-            nh = ch - label_h - 3 * inset
+    tpad = max(2.0, 0.07 * (cw - 2 * inset))  # text keeps clear of the rounded border
+    label_size, note_size = min(size * 1.6, min(cw, ch) * 0.45, label_h * 0.7), size * 0.95
+    for _ in range(2):  # a second pass sets every space at the smallest size one of them needed
+        laid = []
+        for (ox, oy), label in zip(cells, labels):
             try:
-                note = fit_box_text(notes[label], cw - 2 * inset - 2, nh, size * 0.95, floor, color=theme.ink,
-                                    valign="top")
+                lab = fit_box_text(label, cw - 2 * inset - 2 * tpad, label_h, label_size, floor, bold=True,
+                                   color=theme.ink)
             except TextOverflow as exc:
-                raise Overflow(exc.needed, exc.available, exc.size, exc.too_wide,
-                               f"note of track space {label!r}") from None
-        laid.append((ox, oy, lab, note))
+                raise _TooWide(exc.too_wide or label, f"track space {label!r}") from None
+            note = None
+            if label in notes:
+                nh = ch - label_h - 3 * inset
+                try:
+                    note = fit_box_text(notes[label], cw - 2 * inset - 2 * tpad, nh, note_size, floor,
+                                        color=theme.ink, valign="top")
+                except TextOverflow as exc:
+                    raise Overflow(exc.needed, exc.available, exc.size, exc.too_wide,
+                                   f"note of track space {label!r}") from None
+            laid.append((ox, oy, lab, note))
+        smallest = (min(lab.size for _, _, lab, _ in laid),
+                    min((note.size for _, _, _, note in laid if note is not None), default=note_size))
+        if smallest == (label_size, note_size):
+            break
+        label_size, note_size = smallest
 
     def paint(c: Canvas, x: float, top: float) -> None:
         c.saveState()

@@ -22,7 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 from cardforge.data.loading import GameData
 from cardforge.data.models import BackSpec, CardBase
 from cardforge.icons import ICONS
-from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_rect
+from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_rect, frame_matrix, frame_size
 from cardforge.layout.geometry import Placement
 from cardforge.problems import Problem
 from cardforge.resources import display_path
@@ -314,7 +314,7 @@ class CardArt:
                 self.issues.add(Problem(str(exc), **{**where, "field": f"boxes.{box.name}.style"}))
                 return None
         rect = (mm(r.x), mm(r.y), mm(r.w), mm(r.h))
-        self._check_safe_zone(layout, box, r, size, where)
+        self._check_safe_zone(layout, box, r, frame_size(size[0], size[1], box.get("rotate")), where)
         return BoxProgram(box, rect, frozenset(uses), values, when, style, mm(box.get("padding", 0.0)))
 
     def _check_safe_zone(self, layout: Layout, box: Box, r, size, where) -> None:
@@ -322,8 +322,9 @@ class CardArt:
             return
         s = layout.safe_zone
         if r.x < s - 1e-6 or r.y < s - 1e-6 or r.right > size[0] - s + 1e-6 or r.top > size[1] - s + 1e-6:
+            turned = f" turned {box.get('rotate')}°" if box.get("rotate") else ""
             self.issues.add(Problem(
-                f"the box reaches outside the {s:g} mm safe zone on a {size[0]:g}×{size[1]:g} mm card "
+                f"the box reaches outside the {s:g} mm safe zone on a {size[0]:g}×{size[1]:g} mm card{turned} "
                 "(text there may be cut off)", severity="warning", **where))
 
     # --- drawing ----------------------------------------------------------------------------
@@ -349,16 +350,48 @@ class CardArt:
     def fingerprint(self, card: CardBase, program: FaceProgram) -> str:
         fp = self._fingerprints.get(card.id)
         if fp is None:
-            try:
-                content = card.model_dump_json()
-            except Exception:  # a model pydantic cannot serialise: its repr holds the same values
-                content = repr(card)
+            known = getattr(self.data, "card_json", None) or {}  # taken when the data was validated
+            content = known.get(card.id) if known.get(card.id) is not None else _card_json(card)
             blob = content + program.layout.digest + self.data.meta.version
             fp = self._fingerprints[card.id] = hashlib.blake2b(blob.encode("utf-8"), digest_size=3).hexdigest()
         return fp
 
     def stamp_text(self, card: CardBase, program: FaceProgram) -> str:
         return f"v{self.data.meta.version} · {self.fingerprint(card, program)}"
+
+
+def _card_json(card: CardBase) -> str:
+    """The card's data as JSON, whether or not pydantic built its serialiser in this process.
+
+    Models defer their schemas (``data/models.py``); data served from the cache was never
+    validated here, and a model holding other models then fails to serialise until it is
+    rebuilt. Without the rebuild the stamp fell back to ``repr`` and a cached build printed
+    other fingerprints than a fresh one."""
+    try:
+        return card.model_dump_json()
+    except Exception:
+        pass
+    try:
+        _rebuild_models(card, set())
+        return card.model_dump_json()
+    except Exception:  # a model pydantic cannot serialise: its repr holds the same values
+        return repr(card)
+
+
+def _rebuild_models(value: Any, seen: set) -> None:
+    """Build the serialisers of ``value``'s model and of every model held in its fields."""
+    if isinstance(value, (list, tuple, set, frozenset)):
+        for v in value:
+            _rebuild_models(v, seen)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _rebuild_models(v, seen)
+    elif hasattr(type(value), "model_rebuild") and id(value) not in seen:
+        seen.add(id(value))
+        if not getattr(type(value), "__pydantic_complete__", True):
+            type(value).model_rebuild(force=True)
+        for name in type(value).model_fields:
+            _rebuild_models(getattr(value, name, None), seen)
 
 
 def _default_stamp(layout: Layout) -> Box:
@@ -462,9 +495,25 @@ class Painter:
     def _boxes(self, boxes: list[BoxProgram], ctx: dict, program: FaceProgram, card: CardBase | None) -> None:
         for prog in boxes:
             try:
-                self._box(prog, ctx, program, card)
+                if prog.box.get("rotate"):
+                    self._turned(prog, ctx, program, card)
+                else:
+                    self._box(prog, ctx, program, card)
             except TemplateError as exc:
                 self._problem(prog, program, card, str(exc))
+
+    def _turned(self, prog: BoxProgram, ctx: dict, program: FaceProgram, card: CardBase | None) -> None:
+        """A box with ``rotate``: its rect is in the frame of the card turned that way, so it is
+        drawn through that frame's map onto the card."""
+        if prog.when is not None and not is_true(prog.when, ctx):
+            return
+        w, h = (mm(v) for v in program.size_mm)
+        self.c.saveState()
+        try:
+            self.c.transform(*frame_matrix(prog.box.get("rotate"), w, h))
+            self._box(prog, ctx, program, card)
+        finally:
+            self.c.restoreState()
 
     def _problem(self, prog: BoxProgram, program: FaceProgram, card: CardBase | None, message: str,
                  severity: str = "error") -> None:

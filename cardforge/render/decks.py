@@ -25,7 +25,7 @@ from pathlib import Path
 from cardforge.data.loading import GameData
 from cardforge.data.models import CardBase
 from cardforge.errors import RenderError
-from cardforge.layout.boxes import SHARED, LayoutLibrary
+from cardforge.layout.boxes import SHARED
 from cardforge.layout.geometry import (
     FoldSheet,
     Placement,
@@ -39,6 +39,7 @@ from cardforge.layout.geometry import (
     impose,
 )
 from cardforge.problems import Problem
+from cardforge.render.buildcache import layout_library
 from cardforge.render.canvas import draw_crop_marks, draw_cut_lines, draw_fold_marks
 from cardforge.render.cards import CardArt, Issues, Painter
 from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas
@@ -112,7 +113,7 @@ def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *
     warnings. Raises RenderError listing every problem (each card that does not fit, each
     missing image under ``strict``…) and then writes nothing."""
     folders = template_folders(game.id, templates_dir)
-    library = LayoutLibrary(folders)
+    library = layout_library(folders)  # validated and resolved, cached by content
     issues = Issues()
     art = CardArt(game, data, library, Templates(folders), settings.bleed_mm, issues)
     for p in library.problems:

@@ -397,8 +397,10 @@ DRAW: dict[str, Callable[[Canvas], None]] = {
     "logo-red": _logo_of("red"), "logo-green": _logo_of("green"), "logo-blue": _logo_of("blue"),
     "logo-multi": _logo_multi,
     "rune-red": _rune_of("red"), "rune-green": _rune_of("green"), "rune-blue": _rune_of("blue"),
-    "king": _glyph_icon("♚", size=124, y=5),  # the glyph is small in its em: fill the box "double-note": _glyph_icon("♬"), "sharp": _glyph_icon("♯"),
-    "note": _glyph_icon("♪"), "eclat": _eclat, "forge": _forge,
+    "king": _glyph_icon("♚", size=124, y=5),  # the glyph is small in its em: fill the box
+    # the music glyphs stand about 0.73 em tall: at 112 pt from y 8 they fill the box (Cristaux)
+    "double-note": _glyph_icon("♬", size=112, y=8), "sharp": _glyph_icon("♯", size=112, y=8),
+    "note": _glyph_icon("♪", size=112, y=8), "eclat": _eclat, "forge": _forge,
     "topaze": _gem_of("orange"), "opale": lambda c: _gem(c, HexColor("#e8eef5")), "cursed": _cursed,
     "cart": _cart, "half-cart": lambda c: _cart(c, left=True, right=False), "machine": _machine,
     "cave-in": _cave_in, "event": _event, "worker": lambda c: _meeple(c, COLOURS["blue"]), "arrow": _arrow,
@@ -610,6 +612,59 @@ for _name, _draw in {
     "nature-blue": lambda c: _nature_disc(COLOURS["blue"])(c, _waves_sign),
     "nature-multi": _nature_multi, "manoeuvre": _manoeuvre, "free-action": _free_action,
 }.items():
+    DRAW.setdefault(_name, _draw)
+
+
+# --- TunHell: the Terre card's clod of earth, the Fantôme de Grödur, the Porte de derrière -----
+
+def _earth(c):  # a mound of earth with pebbles
+    p = c.beginPath()
+    p.moveTo(4, 12)
+    p.curveTo(8, 50, 30, 78, 52, 78)
+    p.curveTo(76, 78, 92, 48, 96, 12)
+    p.close()
+    _paint(c, p, HexColor("#8b5a2b"), INK, 5)
+    for x, y, r, fill in ((32, 30, 7, "#5c3a1c"), (58, 48, 6, "#b08050"), (70, 24, 8, "#5c3a1c"),
+                          (44, 58, 4, "#b08050"), (22, 18, 4, "#b08050")):
+        _circle(c, x, y, r, fill=HexColor(fill), stroke=INK, width=2.5)
+
+
+def _ghost(c):  # a sheet ghost with a wavy hem
+    p = c.beginPath()
+    p.moveTo(16, 8)
+    p.lineTo(16, 56)
+    p.curveTo(16, 104, 84, 104, 84, 56)
+    p.lineTo(84, 8)
+    for x0 in (84, 70, 56, 42, 28):  # five arches between the hem's points
+        p.curveTo(x0 - 1, 24, x0 - 13, 24, x0 - 14 + (2 if x0 == 28 else 0), 8)
+    p.close()
+    _paint(c, p, HexColor("#eef2f6"), INK, 5)
+    _circle(c, 38, 62, 7, fill=INK)
+    _circle(c, 62, 62, 7, fill=INK)
+    _circle(c, 50, 40, 6, fill=INK)
+
+
+def _door(c):  # an arched wooden door with its frame and knob
+    p = c.beginPath()
+    p.moveTo(14, 4)
+    p.lineTo(14, 60)
+    p.curveTo(14, 108, 86, 108, 86, 60)
+    p.lineTo(86, 4)
+    p.close()
+    _paint(c, p, HexColor("#5a5a5a"), INK, 5)
+    p = c.beginPath()
+    p.moveTo(24, 4)
+    p.lineTo(24, 60)
+    p.curveTo(24, 94, 76, 94, 76, 60)
+    p.lineTo(76, 4)
+    p.close()
+    _paint(c, p, HexColor("#a0673a"), INK, 4)
+    for x in (41, 59):  # planks
+        _poly(c, [(x, 6), (x, 84)], stroke=INK, width=3, close=False)
+    _circle(c, 66, 40, 5, fill=GOLD_FILL, stroke=INK, width=2.5)
+
+
+for _name, _draw in {"earth": _earth, "ghost": _ghost, "door": _door}.items():
     DRAW.setdefault(_name, _draw)
 
 

@@ -11,6 +11,8 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from reportlab import rl_config
+from reportlab.pdfbase.pdfdoc import PDFBase85Encode, PDFStream, PDFZCompress
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge import __version__
@@ -53,6 +55,43 @@ def atomic_path(path: Path) -> Iterator[Path]:
         raise
 
 
+class _Encoded:
+    """A stream filter whose work is done already: names the filter, leaves the data as is."""
+
+    def __init__(self, pdfname: str):
+        self.pdfname = pdfname
+
+    def encode(self, data):
+        return data
+
+
+class PageCompressingCanvas(Canvas):
+    """A canvas that compresses each page's content stream as soon as the page is finished.
+
+    ReportLab keeps every page's operators as text until ``save()`` and encodes them only
+    then, so a 10,000-card deck held ~100 MiB of page text. Here each page keeps only its
+    encoded bytes, so memory barely grows with the deck. The encoding is ReportLab's own (the
+    filters it would apply, in its order, to the same text), so the PDF is byte-identical."""
+
+    def showPage(self) -> None:
+        super().showPage()
+        pages = self._doc.Pages.pages
+        page = pages[-1] if pages else None
+        if page is None or not page.compression or page.Contents or not page.stream:
+            return
+        # as PDFPage.check_format and PDFStream.format would, at save time
+        filters = [PDFBase85Encode, PDFZCompress] if rl_config.useA85 else [PDFZCompress]
+        data = page.stream
+        for f in reversed(filters):
+            data = f.encode(data)
+        stream = PDFStream()
+        stream.filters = [_Encoded(f.pdfname) for f in filters]
+        stream.content = data
+        stream.__Comment__ = "page stream"
+        page.Contents = stream
+        page.stream = None
+
+
 def new_canvas(target, pagesize: tuple[float, float], title: str, subject: str = "") -> Canvas:
     """A canvas whose output depends only on what is drawn (invariant=1: no dates, fixed ids).
 
@@ -60,8 +99,8 @@ def new_canvas(target, pagesize: tuple[float, float], title: str, subject: str =
     listed, unembedded, in every page's resources, which print-shop preflight rejects."""
     from cardforge.render.fonts import font_name
 
-    c = Canvas(str(target) if isinstance(target, Path) else target, pagesize=pagesize, invariant=1,
-               pageCompression=1, initialFontName=font_name())
+    c = PageCompressingCanvas(str(target) if isinstance(target, Path) else target, pagesize=pagesize,
+                              invariant=1, pageCompression=1, initialFontName=font_name())
     c.setTitle(title)
     c.setAuthor("cardforge")
     c.setCreator(f"cardforge {__version__}")

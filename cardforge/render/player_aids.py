@@ -16,7 +16,13 @@ from cardforge.render.richtext import TextLayout, TextOverflow
 from cardforge.units import mm
 
 
-GROW = 1.25  # an aid's text may grow up to this much to fill its side
+GROW = 1.25  # an aid's text may grow up to this much to fill its side…
+GROW_TO = 9.0  # …or, on small aids (cards), up to this body size in points
+
+
+def max_scale(theme: Theme) -> float:
+    """How much an aid's text may grow to fill its side."""
+    return max(GROW, GROW_TO / theme.body)
 
 
 @dataclass
@@ -56,7 +62,7 @@ def aid_geometry(size_mm: tuple[float, float]) -> AidGeometry:
     footer = stamp * 1.6
     band = (inset, H - inset - band_h, W - 2 * inset, band_h)
     cx = inset + pad
-    cy = inset + footer + pad * 0.4
+    cy = inset + footer + pad * 0.8  # clear of the footer stamp
     ctop = H - inset - band_h - pad * 0.8
     return AidGeometry(inset, band, (cx, cy, W - 2 * cx, ctop - cy), inset + stamp * 0.8, stamp)
 
@@ -85,7 +91,7 @@ def plan_aid(aid: Aid, size_mm: tuple[float, float], ctx: PrintContext, front: l
             problems.append(Problem(f"title does not fit the title band ({exc.describe()})", file=origin,
                                     item=f"aid '{aid.id}'", field=side))
         try:
-            flows[side] = fit_flow(blocks, w, h, theme, max_scale=GROW)
+            flows[side] = fit_flow(blocks, w, h, theme, max_scale=max_scale(theme))
         except Overflow as exc:
             problems.append(Problem(exc.describe(), file=origin, item=f"aid '{aid.id}'", field=side))
     if problems:

@@ -225,7 +225,7 @@ def _write_boards(ctx: PrintContext, plans: Plans, path: Path) -> tuple[int, int
 def _write_aids(ctx: PrintContext, plans: Plans, path: Path, backs_path: Path) -> list[tuple[Path, int, int]]:
     """aids.pdf (a back page after each front page when printing duplex, as soon as one aid is
     double-sided) and, with ``--duplex none``, the back pages in aids-backs.pdf.
-    Returns (path, pages, aids) per file written."""
+    Returns (path, pages, aids) per file written; aids-backs.pdf counts 0 (it holds no fronts)."""
     players = ctx.game.max_players
     inline = ctx.settings.duplex != "none"
     any_back = any(p.back is not None for p, _ in plans.aids)
@@ -264,8 +264,8 @@ def _write_aids(ctx: PrintContext, plans: Plans, path: Path, backs_path: Path) -
         if separate:
             backs.save()
     written = [(path, pages, count)]
-    if separate:
-        written.append((backs_path, back_pages, count))
+    if separate:  # like a deck's backs file: no fronts in it (the manifest's count is of fronts)
+        written.append((backs_path, back_pages, 0))
     return written
 
 
@@ -314,8 +314,9 @@ def build_printables(game: Game, data: GameData, settings: BuildSettings, game_d
 
     Files: ``boards.pdf`` (kind board), ``score-pad.pdf`` (pad), ``aids.pdf`` (aid; plus
     ``aids-backs.pdf`` with ``--duplex none``) and, with the aids, ``setup.pdf`` (setup: one
-    page per mode and player count). A manifest entry's ``cards`` counts the boards, pads or
-    aids printed (copies counted). Raises RenderError listing every problem, before writing.
+    page per mode and player count). A manifest entry's ``cards`` counts the fronts printed,
+    copies counted: boards, pads, aids or setup sheets (0 in aids-backs.pdf, as in a deck's
+    backs file). Raises RenderError listing every problem, before writing.
     """
     ctx = PrintContext(game, data, settings)
     kinds = frozenset(settings.only) & {"boards", "pads", "aids"}

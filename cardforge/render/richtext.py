@@ -12,6 +12,7 @@ icon after it ("2 :coin:" stays together), nor between an icon and the number af
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -80,7 +81,7 @@ _NUMBER_END = re.compile(r"(?:\d|[+−×-]\d*)$")
 _NUMBER_START = re.compile(r"[+−×-]?\d")
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=512)
 def measure(markup: str, family: str = "sans", bold: bool = False, italic: bool = False,
             color: str = "#1a1a1a") -> tuple[Para, ...]:
     """Parse and measure at 1 pt: paragraphs → segments → words."""
@@ -227,10 +228,60 @@ def _quarter(x: float) -> float:
     return round(x * 4) / 4
 
 
-@lru_cache(maxsize=16384)
+class LayoutCache:
+    """Laid-out text by content: (markup, box width, box height, style) → :class:`TextLayout`.
+
+    One per process. A build of distinct cards rarely hits it, so it stays small (the least
+    recently used entries go past ``maxsize``) and a 10,000-card deck does not keep every
+    card's text in memory; watch mode (:mod:`cardforge.watch`) makes it as large as the deck,
+    so that a rebuild lays out only the text that changed. ``hits`` and ``misses`` count lookups (a text that does not
+    fit is not kept: it is reported and the build fails anyway)."""
+
+    def __init__(self, maxsize: int = 512):
+        self.maxsize = maxsize
+        self._items: OrderedDict[tuple, TextLayout] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: tuple) -> TextLayout | None:
+        layout = self._items.get(key)
+        if layout is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+            self._items.move_to_end(key)
+        return layout
+
+    def put(self, key: tuple, layout: TextLayout) -> None:
+        self._items[key] = layout
+        if len(self._items) > self.maxsize:
+            self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        self._items.clear()
+        self.hits = self.misses = 0
+
+
+#: the process's laid-out text (see :class:`LayoutCache`)
+LAYOUTS = LayoutCache()
+
+
 def fit_text(markup: str, width: float, height: float, style: TextStyle) -> TextLayout:
     """The largest size (in ¼ pt steps, from ``style.size`` down to ``style.min_size``) at
-    which ``markup`` fits ``width`` × ``height``. Raises TextOverflow below the floor."""
+    which ``markup`` fits ``width`` × ``height``. Raises TextOverflow below the floor.
+    Cached by content in :data:`LAYOUTS`."""
+    key = (markup, width, height, style)
+    layout = LAYOUTS.get(key)
+    if layout is None:
+        layout = _fit_text(markup, width, height, style)
+        LAYOUTS.put(key, layout)
+    return layout
+
+
+def _fit_text(markup: str, width: float, height: float, style: TextStyle) -> TextLayout:
     paras = measure(markup, style.family, style.bold, style.italic, style.color)
     layout, too_wide = break_lines(paras, width, style.size, style)
     if fits(layout, too_wide, height):

@@ -25,6 +25,18 @@ if TYPE_CHECKING:
 
 MODE_LABELS = {"standard": None, "full": "jeu complet", "initiation": "initiation", "classique": "classique",
                "avance": "avancé"}
+#: French labels of the setup numbers most games share; a game adds its own with
+#: ``SETUP_LABELS`` in ``cardforge/games/<id>/printables.py`` (the sheet is printed in French).
+COUNT_LABELS = {"hand_limit": "Limite de cartes en main", "rounds": "Manches", "cards_each": "Cartes par joueur",
+                "coins_each": "Pièces par joueur"}
+
+
+def count_labels(game: Game) -> dict[str, str]:
+    """How the sheet names each setup number: the shared labels, then the game's own."""
+    from cardforge.render.printables import hooks_module
+
+    module = hooks_module(game)
+    return {**COUNT_LABELS, **(getattr(module, "SETUP_LABELS", None) or {})}
 
 
 def _b(kind: str, **fields: Any) -> SimpleNamespace:
@@ -61,7 +73,9 @@ def sheet_blocks(game: Game, result: dict[str, Any], with_deal: bool = True) -> 
     counts = result.get("counts") or {}
     if counts:
         blocks.append(_b("heading", text="Chiffres pour cette partie", level=2))
-        rows = [[_escape(str(k).replace("_", " ")), _escape(_value(v))] for k, v in counts.items()]
+        labels = count_labels(game)
+        rows = [[_escape(labels.get(str(k), str(k).replace("_", " "))), _escape(_value(v))]
+                for k, v in counts.items()]
         blocks.append(_b("table", rows=rows, columns=None, widths=None, header_column=True))
     deal = {k: v for k, v in (result.get("deal") or {}).items() if k != "seed"}
     if with_deal and deal:

@@ -13,6 +13,10 @@ nothing. Templates cannot touch Python internals (``SandboxedEnvironment``).
 from __future__ import annotations
 
 import hashlib
+import marshal
+import os
+import sys
+import tempfile
 import types
 import typing
 from collections.abc import Callable
@@ -21,6 +25,7 @@ from typing import Any
 
 import jinja2
 from jinja2 import StrictUndefined, meta
+from jinja2.environment import TemplateExpression
 from jinja2.sandbox import SandboxedEnvironment
 
 from cardforge.data.models import CardBase
@@ -191,6 +196,130 @@ def _finalize(value: Any) -> Any:
     return "" if value is None else value
 
 
+# --- compiled code, kept between runs ---------------------------------------------------------
+
+class CodeCache:
+    """Jinja's compiled code and the names each template reads, by template source.
+
+    Turning a template into Python code (parse, generate, ``compile``) costs ~1 ms a template;
+    a build compiles every box of every layout. The code objects are kept in memory for the
+    process (a watch-mode rebuild compiles only what changed) and, marshalled, in the cache
+    folder (``cardforge/data/cache.py``: ``CARDFORGE_NO_CACHE``, ``CARDFORGE_CACHE``) for the
+    next run. Keys hold the jinja2 and Python versions and this module's own source (the
+    filters and options that shape the code), so a stale entry is never used."""
+
+    MAX_FILES = 4000  # pruned to half, oldest first, past this
+
+    def __init__(self, folder: Path | None):
+        self.folder = folder
+        self.memory: dict[str, Any] = {}
+        self.salt = _code_salt()
+        self.hits = 0
+        self.misses = 0
+
+    def _key(self, key: tuple) -> str:
+        return hashlib.blake2b(repr(key).encode("utf-8") + self.salt, digest_size=16).hexdigest()
+
+    def get(self, key: tuple) -> Any:
+        k = self._key(key)
+        value = self.memory.get(k)
+        if value is None and self.folder is not None:
+            try:
+                value = marshal.loads((self.folder / f"{k}.bin").read_bytes())
+            except Exception:  # missing or unreadable: a miss
+                value = None
+            if value is not None:
+                self.memory[k] = value
+        if value is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return value
+
+    def put(self, key: tuple, value: Any) -> None:
+        k = self._key(key)
+        self.memory[k] = value
+        if self.folder is None:
+            return
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".part")
+            with os.fdopen(fd, "wb") as f:
+                f.write(marshal.dumps(value))
+            os.replace(tmp, self.folder / f"{k}.bin")
+            if self.misses % 64 == 1:
+                self._prune()
+        except (OSError, ValueError):  # a read-only home must not break a build
+            pass
+
+    def _prune(self) -> None:
+        files = list(self.folder.glob("*.bin"))
+        if len(files) <= self.MAX_FILES:
+            return
+        files.sort(key=lambda p: p.stat().st_mtime_ns)
+        for old in files[: len(files) // 2]:
+            old.unlink(missing_ok=True)
+
+
+def _code_salt() -> bytes:
+    try:
+        own = Path(__file__).read_bytes()
+    except OSError:
+        own = b""
+    return f"{jinja2.__version__}|{sys.version}|".encode() + hashlib.blake2b(own, digest_size=16).digest()
+
+
+_code_caches: dict[str | None, CodeCache] = {}
+
+
+def code_cache() -> CodeCache:
+    """The process's code cache for the current cache folder (one per folder)."""
+    from cardforge.data.cache import cache_dir
+
+    root = cache_dir()
+    key = None if root is None else str(root)
+    cache = _code_caches.get(key)
+    if cache is None:
+        cache = _code_caches[key] = CodeCache(None if root is None else root / "jinja")
+    return cache
+
+
+class _Environment(SandboxedEnvironment):
+    """The sandbox, compiling through a :class:`CodeCache`."""
+
+    code_cache: CodeCache | None = None
+    _pending: tuple | None = None
+
+    def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
+        cache = self.code_cache
+        if isinstance(source, str):
+            key = ("template", source, name, filename, defer_init)
+        else:
+            key, self._pending = self._pending, None
+            key = None if key is None else key + (name, filename, defer_init)
+        if cache is None or raw or key is None:
+            return super().compile(source, name, filename, raw, defer_init)
+        code = cache.get(key)
+        if code is None:
+            code = super().compile(source, name, filename, raw, defer_init)
+            cache.put(key, code)
+        return code
+
+    def compile_expression(self, source: str, undefined_to_none: bool = True):
+        cache = self.code_cache
+        if cache is None:
+            return super().compile_expression(source, undefined_to_none)
+        code = cache.get(("expression", source, None, None, False))
+        if code is not None:  # as jinja's compile_expression → from_string(node) does
+            template = self.template_class.from_code(self, code, self.make_globals(None), None)
+            return TemplateExpression(template, undefined_to_none)
+        self._pending = ("expression", source)  # compile() stores the node's code under it
+        try:
+            return super().compile_expression(source, undefined_to_none)
+        finally:
+            self._pending = None
+
+
 # --- the environment ---------------------------------------------------------------------------
 
 class Templates:
@@ -198,11 +327,12 @@ class Templates:
 
     def __init__(self, folders: list[Path]):
         self.folders = [Path(f) for f in folders]
-        self.env = SandboxedEnvironment(
+        self.env = _Environment(
             loader=jinja2.FileSystemLoader([str(f) for f in self.folders]),
             undefined=StrictUndefined, finalize=_finalize, autoescape=False,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, auto_reload=False,
         )
+        self.cache = self.env.code_cache = code_cache()
         self.env.filters.update(FILTERS)
         self.env.globals.update(GLOBALS)
         self._inline: dict[str, jinja2.Template] = {}
@@ -243,17 +373,30 @@ class Templates:
         anything, so it counts as reading ``card``."""
         try:
             source = self.env.loader.get_source(self.env, name)[0]
-            ast = self.env.parse(source)
         except jinja2.TemplateError:  # reported when the file is compiled
             return frozenset({"card"})
-        names = set(meta.find_undeclared_variables(ast))
-        if list(meta.find_referenced_templates(ast)):
-            names.add("card")
-        return frozenset(names)
+        key = ("file names", source)
+        names = self.cache.get(key)
+        if names is None:
+            try:
+                ast = self.env.parse(source)
+            except jinja2.TemplateError:  # reported when the file is compiled
+                return frozenset({"card"})
+            found = set(meta.find_undeclared_variables(ast))
+            if list(meta.find_referenced_templates(ast)):
+                found.add("card")
+            names = frozenset(found)
+            self.cache.put(key, names)
+        return names
 
     def names_used(self, source: str, *, expression: bool = False) -> frozenset[str]:
         """Top-level names an inline template or expression reads (``card``, ``kind``…)."""
-        return _names_used(self.env, source, expression)
+        key = ("names", source, expression)
+        names = self.cache.get(key)
+        if names is None:
+            names = _names_used(self.env, source, expression)
+            self.cache.put(key, names)
+        return names
 
 
 def _names_used(env, source: str, expression: bool) -> frozenset[str]:

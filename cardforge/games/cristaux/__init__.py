@@ -25,8 +25,11 @@ class Cristaux(Game):
     max_players = 5
     card_size = "poker"
     status = "prototype"
-    prints = ("134 cards (projects, gifts, trouvailles, Topaze/Opale), round-track support, score pad, "
-              "3 player aids")
+    # The rulebook says «134 cartes» but its own parts add up to 138 (98 + 5 + 10 + 15 + 10): the
+    # build prints 138 (card_data/cristaux/deck.yaml). Aids: one per player (aids.yaml), not the
+    # box's «trois aides de jeu».
+    prints = ("138 cards (98 projects, 15 two-sided gifts, 15 trouvailles, 10 Topaze/Opale), "
+              "2 round-track supports, score pad, a player aid per player")
     categories: ClassVar[tuple[Category, ...]] = (
         Category("medallions", "Médaillons", "Medallions", icon="logo-multi"),
         Category("esthetes", "Esthètes", "Esthetes", icon="eclat"),

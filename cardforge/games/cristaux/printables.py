@@ -6,7 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardforge.data.printables import Block, build_blocks
-from cardforge.games.cristaux.setup_rules import MODE_LABELS, OFFER, ROUNDS, TROUVAILLES
+from cardforge.games.cristaux.setup_rules import MODE_LABELS, OFFER, RAMEKIN_CRYSTALS, ROUNDS, TROUVAILLES
+
+#: The setup sheet's labels for the numbers of ``setup_counts`` (setup_rules.py).
+SETUP_LABELS = {"offer": "Cartes projet de l'offre", "ramekin_crystals": "Cristaux par ramequin",
+                "trouvailles": "Trouvailles des mineurs par manche",
+                "cursed_removed": "Cristaux maudits retirés du paquet", "gifts": "Cadeaux au roi par joueur"}
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -40,5 +45,9 @@ def blocks(data: GameData) -> dict[str, list[Block]]:
         "kind": "table",
         "columns": ["Joueurs", *[f"Offre {MODE_LABELS.get(m, m)}" for m in modes], "Trouvailles"],
         "rows": [[f"**{p}**", *[str(OFFER[m][p]) for m in modes], str(TROUVAILLES[p])] for p in players],
+    }, {
+        "kind": "text",
+        "text": "Ramequins : " + ", ".join(f"**{RAMEKIN_CRYSTALS[m]}** cristaux en {MODE_LABELS.get(m, m)}"
+                                          for m in modes if m in RAMEKIN_CRYSTALS) + ".",
     }])
     return out

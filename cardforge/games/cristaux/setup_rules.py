@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from cardforge.data.models import Model
-from cardforge.problems import Problem
+from cardforge.problems import Problem, plural
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -149,6 +149,16 @@ def cursed_deck(data: GameData) -> list[str]:
     return [c.id for c in data.cards_of("project") for _ in range(c.copies) if c.cursed_deck]
 
 
+def topaze_deck(data: GameData, mode: str) -> list[str]:
+    """The Topaze cards of a mode, once per copy, in data order."""
+    return [c.id for c in data.cards_of("topaze") for _ in range(c.copies) if mode in c.modes]
+
+
+def mode_gifts(data: GameData, mode: str) -> list[str]:
+    """The starting gifts each player receives in a mode, in data order."""
+    return [c.id for c in data.cards_of("gift") if c.copies and mode in c.modes]
+
+
 def bag_contents(data: GameData, mode: str) -> Counter[str]:
     """What the opaque bag holds once the initial bank is taken out of it."""
     bag: Counter[str] = Counter({c.gem: c.count or 0 for c in data.sections["components"] if c.in_bag})
@@ -192,7 +202,7 @@ def deal(data: GameData, players: int, mode: str, opale: bool, rng: random.Rando
     # The Topaze deck without the cards removed in this mode («retirez … la carte se référant aux
     # musiciens (sauf en mode avancé) (en mode initiation … la Forge et … le Religieux)»): their
     # ``modes`` leave it out.
-    topaze = [c.id for c in data.cards_of("topaze") for _ in range(c.copies) if mode in c.modes]
+    topaze = topaze_deck(data, mode)
     rng.shuffle(topaze)
     trouvailles = [c.id for c in data.cards_of("trouvaille") for _ in range(c.copies)]
     drawn_trouvailles = rng.sample(trouvailles, counts["trouvailles"])
@@ -200,8 +210,11 @@ def deal(data: GameData, players: int, mode: str, opale: bool, rng: random.Rando
     direction = rng.choice(DIRECTIONS) if players > 2 else None
     king = rng.randint(1, players)
     order = turn_order(players, king, direction)
-    gifts = [c.id for c in data.cards_of("gift") if c.copies and mode in c.modes]
+    gifts = mode_gifts(data, mode)
     return {
+        # the deal alone says its rule set, so that --check reads it back as it is
+        "mode": mode,
+        "opale": opale,
         "offer": offer,
         "ramekins": ramekins,
         "direction": direction,
@@ -220,33 +233,55 @@ def deal(data: GameData, players: int, mode: str, opale: bool, rng: random.Rando
 class DescribedDeal(Model):
     """A deal made at the table, to check against the rules. Seats are numbered 1..N clockwise.
 
+    The ``deal`` that ``cardforge setup cristaux --json`` prints (or the whole printed object),
+    or a hand-written one. ``players`` may be left out: one ramekin per player tells it.
     ``ramekins``: one mapping per seat of the gems drawn (red, green, blue, gold, topaze, opale);
-    ``gold``: the gold each seat took; ``direction`` omitted at 2 players.
+    ``gold``: the gold each seat took; ``direction`` omitted at 2 players. The derived fields
+    ``turn_order``, ``topaze_deck`` and ``gifts`` are optional and checked when given; ``seed``
+    is the record of the seed that made the deal, accepted as it is.
     """
 
-    players: int
+    players: int | None = None
     mode: Literal["initiation", "classique", "avance"] = "classique"
     opale: bool = False
     offer: list[str]
     ramekins: list[dict[Literal["red", "green", "blue", "gold", "topaze", "opale"],
                         Annotated[int, Field(ge=0)]]]
-    king: int
     direction: Literal["clockwise", "anticlockwise"] | None = None
+    king: int
+    turn_order: list[int] | None = None
     gold: list[int]
     trouvailles: list[str] = Field(default_factory=list)
+    topaze_deck: list[str] | None = None
     cursed_removed: list[str] = Field(default_factory=list)
+    gifts: list[str] | None = None
+    seed: int | None = None
+
+    @property
+    def player_count(self) -> int:
+        return self.players if self.players is not None else len(self.ramekins)
+
+    def setup_request(self) -> tuple[int | None, str | None, dict[str, Any] | None]:
+        """(players, mode, options) this deal is for: the engine checks the printed counts and
+        checklist of a whole ``--json`` object against them."""
+        return self.player_count, self.mode, {"opale": self.opale}
 
 
 def check_deal(data: GameData, deal: DescribedDeal, min_players: int, max_players: int) -> list[Problem]:
-    n, mode = deal.players, deal.mode
+    n, mode = deal.player_count, deal.mode
     if not min_players <= n <= max_players:
+        if deal.players is None:
+            return [Problem(f"{plural(n, 'ramekin')} (one per player): cristaux supports "
+                            f"{min_players}–{max_players} players", field="ramekins")]
         return [Problem(f"{n} given, cristaux supports {min_players}–{max_players}", field="players")]
+    deal = deal.model_copy(update={"players": n})
     counts = setup_counts(n, mode)
     problems: list[Problem] = []
     problems += _check_offer(data, deal, counts)
     problems += _check_ramekins(data, deal, counts)
     problems += _check_king(deal)
     problems += _check_trouvailles(data, deal, counts)
+    problems += _check_decks(data, deal)
     return problems
 
 
@@ -321,6 +356,10 @@ def _check_king(deal: DescribedDeal) -> list[Problem]:
         problems.append(Problem("no king coin at 2 players («abstenez-vous à 2 joueurs»)",
                                 field="direction"))
     order = turn_order(n, deal.king, deal.direction)
+    if deal.turn_order is not None and deal.turn_order != order:
+        way = f", {deal.direction}" if deal.direction else ""
+        problems.append(Problem(f"got {deal.turn_order}, expected {order} (seats from the ♚ holder, seat "
+                                f"{deal.king}{way})", field="turn_order"))
     wanted = gold_by_seat(n, order)
     if deal.gold != wanted:
         problems.append(Problem(f"got {deal.gold}; in turn order {order} from the ♚ the 2nd and 3rd "
@@ -341,3 +380,24 @@ def _check_trouvailles(data: GameData, deal: DescribedDeal, counts: dict[str, An
         problems.append(Problem("each trouvaille card is drawn once", field="trouvailles"))
     return problems
 
+
+
+def _check_decks(data: GameData, deal: DescribedDeal) -> list[Problem]:
+    """The Topaze deck and the starting gifts, which follow from the mode."""
+    problems = []
+    label = MODE_LABELS[deal.mode]
+    if deal.topaze_deck is not None:
+        wanted = Counter(topaze_deck(data, deal.mode))
+        given = Counter(deal.topaze_deck)
+        if given != wanted:
+            diff = [f"{n} × {c} too many" for c, n in sorted((given - wanted).items())]
+            diff += [f"{n} × {c} missing" for c, n in sorted((wanted - given).items())]
+            problems.append(Problem(
+                f"{', '.join(diff)}; the Topaze deck in {label} is, in any order: "
+                f"{', '.join(f'{n} × {c}' for c, n in sorted(wanted.items()))}", field="topaze_deck"))
+    if deal.gifts is not None:
+        wanted_gifts = mode_gifts(data, deal.mode)
+        if Counter(deal.gifts) != Counter(wanted_gifts):
+            problems.append(Problem(f"got {deal.gifts}, expected {wanted_gifts} (each player's starting gifts "
+                                    f"in {label})", field="gifts"))
+    return problems

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 SURFACE_BOARD = {"width": "190mm", "height": "125mm"}
 PROGRESS_BOARD = {"width": "190mm", "height": "125mm"}
 PROGRESS_SPACES = 10
+#: The setup sheet's labels for the numbers of ``setup_counts`` (setup_rules.py).
+SETUP_LABELS = {"events": "Cartes Événement", "draw": "Cartes Mine piochées par niveau",
+                "keep": "Cartes Mine gardées"}
 #: Band colours for the surface boards, by the colour names of colours.yaml.
 COLOUR_HEX = {"rouge": "#b3261e", "bleu": "#1f5fa8", "vert": "#2e7d32", "jaune": "#b8860b",
               "violet": "#6a3d9a", "noir": "#333333", "blanc": "#6b6b6b", "orange": "#d9661f"}
@@ -97,7 +100,7 @@ def blocks(data: GameData) -> dict[str, list[Block]]:
             "rows": [[f":{f.icon}: **{f.name}**", f"*{f.motto}*", f.favours] for f in s["factions"]]}])
     if s.get("grades"):
         out["grades"] = build_blocks([{
-            "kind": "table", "columns": ["Score final", "Grade"], "widths": [1, 1.6],
+            "kind": "table", "columns": ["Score final", "Grade"], "widths": [1.2, 1.6],
             "rows": [[_span(g), f"**{g.name}**"] for g in s["grades"]]}])
     if s.get("levels"):
         def cost(level: Any) -> str:

@@ -119,14 +119,21 @@ class ProgressSide(Model):
 
 
 class DealFile(Model):
-    """The ``deal`` printed by ``cardforge setup imperial_miners --json`` (or written by hand)."""
+    """The ``deal`` printed by ``cardforge setup imperial_miners --json`` (or the whole printed
+    object, or written by hand). ``mine_cards`` (the deal's note) is checked when given; ``seed``
+    is the record of the seed that made the deal, accepted as it is."""
 
     first_game: bool = False
     events: list[str]
     progress_boards: list[ProgressSide]
     players: list[PlayerDeal]
-    mine_cards: str | None = None  # the deal's note, accepted as printed
+    mine_cards: str | None = None
     seed: int | None = None
+
+    def setup_request(self) -> tuple[int | None, str | None, dict[str, Any] | None]:
+        """(players, mode, options) this deal is for: the engine checks the printed counts and
+        checklist of a whole ``--json`` object against them."""
+        return len(self.players), None, {"first_game": self.first_game}
 
 
 def check_setup(data: GameData, setup: DealFile, min_players: int, max_players: int) -> list[Problem]:
@@ -138,6 +145,9 @@ def check_setup(data: GameData, setup: DealFile, min_players: int, max_players: 
     problems += _check_events(data, setup.events)
     problems += _check_progress(data, setup.progress_boards)
     problems += _check_players(data, setup)
+    if setup.mine_cards is not None and setup.mine_cards != MINE_CARDS_NOTE:
+        problems.append(Problem(f"got {setup.mine_cards!r}, expected the deal's note {MINE_CARDS_NOTE!r}",
+                                field="mine_cards"))
     return problems
 
 

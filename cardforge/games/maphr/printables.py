@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 #: Clan boards are a set size (not in the rulebook: provisional), two to an A4 or Letter sheet.
 CLAN_BOARD = {"width": "190mm", "height": "130mm"}
 GREY_COLOUR = "#5d6166"
+#: The setup sheet's labels for the numbers of ``setup_counts`` (setup_rules.py).
+SETUP_LABELS = {"galleries_required": "Galeries et filons pour finir (nains gris : 2 de moins)"}
 
 
 def _level_cost(level: Any) -> str:
@@ -47,7 +49,7 @@ def level_table(data: GameData, *, short: bool = False) -> dict[str, Any]:
         "columns": ["Niveau", "Coût et condition", ":gallery: max", ":miner: max", "2ᵉ action"],
         "rows": [[f"**{m.roman}**", _level_cost(m), str(m.capacity), str(m.max_miners), _second_action(m)]
                  for m in levels],
-        "widths": [1.1, 5.6, 1.4, 1.4, 2.0],
+        "widths": [1.1, 5.0, 1.3, 1.3, 2.6],
     }
 
 

@@ -95,15 +95,21 @@ def deal(data: GameData, players: int, rng: random.Random) -> dict[str, Any]:
 
 
 class DealtPlayer(Model):
-    """One player of a described deal: an optional name, a clan id and the starting hand."""
+    """One player of a described deal: the clan id and the starting hand; optionally a name, and
+    the fields ``cardforge setup maphr --json`` derives (each checked when given)."""
 
+    player: str | None = None  # the seat, as the deal prints it: "Joueur 1", "Joueur 2"…
     name: str | None = Field(None, min_length=1)
     clan: str
+    clan_name: str | None = None  # the clan's name in clans.yaml
+    grey: bool | None = None  # a grey-dwarf clan
+    galleries_required: int | None = None  # 12 at 2–3 players, 11 at 4; 2 fewer for a grey clan
     hand: list[str]
 
 
 class DescribedDeal(Model):
-    """A deal to check with ``cardforge setup maphr --check FILE``. The YAML file::
+    """A deal to check with ``cardforge setup maphr --check FILE``: the ``deal`` that
+    ``cardforge setup maphr --json`` prints (or the whole printed object), or a YAML file::
 
         # players in seat order (clockwise from the first player)
         players:
@@ -116,10 +122,24 @@ class DescribedDeal(Model):
 
     Checked against the rules: 2–4 players, known and distinct clans, 4 cards in each hand,
     no contract or catastrophe in a hand, card ids of the deck, and no card dealt more times
-    (across all hands) than the deck has copies of it.
+    (across the hands and the discard pile) than the deck has copies of it. The derived fields
+    the deal prints are optional and checked when given: each player's ``player`` (the seat,
+    «Joueur N»), ``clan_name``, ``grey`` and ``galleries_required`` against clans.yaml and the
+    rules; ``first_player``; ``discard`` (only contracts and catastrophes are discarded at setup);
+    ``draw_pile`` (the cards left: 250 − the hands − the discard pile). ``seed`` is the record of
+    the seed that made the deal, accepted as it is.
     """
 
     players: list[DealtPlayer]
+    first_player: str | None = None
+    discard: list[str] | None = None
+    draw_pile: int | None = None
+    seed: int | None = None
+
+    def setup_request(self) -> tuple[int | None, str | None, dict[str, Any]]:
+        """(players, mode, options) this deal is for: the engine checks the printed counts and
+        checklist of a whole ``--json`` object against them."""
+        return len(self.players), None, {}
 
 
 def check_setup(data: GameData, setup: DescribedDeal) -> list[Problem]:
@@ -128,7 +148,9 @@ def check_setup(data: GameData, setup: DescribedDeal) -> list[Problem]:
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
         problems.append(Problem(f"{count} given, maphr supports {MIN_PLAYERS}–{MAX_PLAYERS}", field="players"))
     problems += _check_clans(data, setup)
+    problems += _check_derived(data, setup)
     problems += _check_hands(data, setup)
+    problems += _check_draw_pile(data, setup)
     return problems
 
 
@@ -162,10 +184,59 @@ def unknown_clan_message(clan: str, known: set[str]) -> str:
     return f"unknown clan '{clan}' (clans: {', '.join(sorted(known))}){hint}"
 
 
+def _check_derived(data: GameData, setup: DescribedDeal) -> list[Problem]:
+    """The fields the deal derives from the clans and the rules, when given."""
+    clans = {c.id: c for c in data.sections["clans"]}
+    count = len(setup.players)
+    problems: list[Problem] = []
+    for i, player in enumerate(setup.players):
+        item = player_label(i, player.name)
+        seat = f"Joueur {i + 1}"
+        if player.player is not None and player.player != seat:
+            problems.append(Problem(f"got {player.player!r}, expected {seat!r} (seats are numbered from 1, "
+                                    "clockwise from the first player, in the order of the list)",
+                                    item=item, field="player"))
+        clan = clans.get(player.clan)
+        if clan is None:  # reported by _check_clans
+            continue
+        if player.clan_name is not None and player.clan_name != clan.name:
+            problems.append(Problem(f"got {player.clan_name!r}, expected {clan.name!r} (the name of clan "
+                                    f"'{clan.id}' in card_data/maphr/clans.yaml)", item=item, field="clan_name"))
+        if player.grey is not None and player.grey != clan.grey:
+            problems.append(Problem(f"got {_bool(player.grey)}, expected {_bool(clan.grey)} (clan '{clan.id}' is "
+                                    f"{'' if clan.grey else 'not '}a grey-dwarf clan)", item=item, field="grey"))
+        if player.galleries_required is not None and MIN_PLAYERS <= count <= MAX_PLAYERS:
+            wanted = galleries_required(count, clan.grey)
+            if player.galleries_required != wanted:
+                why = f"{galleries_required(count)} at {count} players"
+                if clan.grey:
+                    why += f", {GREY_ALLOWANCE} fewer for the grey-dwarf clan '{clan.id}'"
+                problems.append(Problem(f"got {player.galleries_required}, expected {wanted} ({why})",
+                                        item=item, field="galleries_required"))
+    if setup.first_player is not None and setup.first_player != FIRST_PLAYER:
+        problems.append(Problem(f"got {setup.first_player!r}, expected {FIRST_PLAYER!r}", field="first_player"))
+    return problems
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
 def _check_hands(data: GameData, setup: DescribedDeal) -> list[Problem]:
     problems: list[Problem] = []
-    totals = Counter(card_id for player in setup.players for card_id in player.hand)
+    discard = setup.discard or []
+    totals = Counter(card_id for player in setup.players for card_id in player.hand) + Counter(discard)
+    where = "across the hands and the discard pile" if discard else "across the hands"
     dealt: Counter[str] = Counter()
+
+    def count(card_id: str, item: str | None, field: str) -> None:
+        card = data.card(card_id)
+        dealt[card_id] += 1
+        if dealt[card_id] == card.copies + 1:  # reported once, where the deck runs out of it
+            problems.append(Problem(
+                f"'{card_id}' is dealt {totals[card_id]} times {where}, the deck has "
+                f"{plural(card.copies, 'copy', 'copies')} of it", item=item, field=field))
+
     for i, player in enumerate(setup.players):
         item = player_label(i, player.name)
         if len(player.hand) != CARDS_EACH:
@@ -181,12 +252,38 @@ def _check_hands(data: GameData, setup: DescribedDeal) -> list[Problem]:
                 problems.append(Problem(
                     f"'{card_id}' is a {card.kind} ({card.name}); a starting hand holds no contract or "
                     "catastrophe (they are discarded and replaced)", item=item, field=field))
-            dealt[card_id] += 1
-            if dealt[card_id] == card.copies + 1:  # reported once, where the deck runs out of it
-                problems.append(Problem(
-                    f"'{card_id}' is dealt {totals[card_id]} times across the hands, the deck has "
-                    f"{plural(card.copies, 'copy', 'copies')} of it", item=item, field=field))
+            count(card_id, item, field)
+    for j, card_id in enumerate(discard):
+        field = f"discard[{j}]"
+        if not data.has_card(card_id):
+            problems.append(Problem(unknown_card_message(data, card_id), field=field))
+            continue
+        card = data.card(card_id)
+        if card.kind not in IMMEDIATE_KINDS:
+            problems.append(Problem(
+                f"'{card_id}' is a {card.kind} ({card.name}); only contracts and catastrophes are discarded "
+                "at setup (each is replaced by the next card of the pile)", field=field))
+        count(card_id, None, field)
     return problems
+
+
+def _check_draw_pile(data: GameData, setup: DescribedDeal) -> list[Problem]:
+    """The cards left in the draw pile: the deck less the hands and the discard pile."""
+    if setup.draw_pile is None:
+        return []
+    deck = len(data.printed)
+    in_hands = sum(len(p.hand) for p in setup.players)
+    if setup.discard is None:
+        most = deck - in_hands
+        if 0 <= setup.draw_pile <= most:
+            return []
+        return [Problem(f"got {setup.draw_pile}, expected at most {most} ({deck} cards − {in_hands} in the "
+                        "hands, less the discard pile)", field="draw_pile")]
+    wanted = deck - in_hands - len(setup.discard)
+    if setup.draw_pile == wanted:
+        return []
+    return [Problem(f"got {setup.draw_pile}, expected {wanted} ({deck} cards − {in_hands} in the hands − "
+                    f"{len(setup.discard)} in the discard pile)", field="draw_pile")]
 
 
 def unknown_card_message(data: GameData, card_id: str) -> str:

@@ -2,7 +2,7 @@
 described deal.
 
 A deal (``cardforge setup mine_all_mine --players 3 --json`` prints it under ``"deal"``, and
-``--check FILE`` reads the same shape back — JSON is YAML):
+``--check FILE`` reads the same shape back, alone or as the whole printed object — JSON is YAML):
 
 ```yaml
 planets:                        # in play order: the first on its planet face, the second on its moon
@@ -12,8 +12,8 @@ ships:                          # each player's 3 ship cards, by number
   player 1: [4, 9, 11]
   player 2: [1, 2, 7]
   player 3: [3, 6, 12]
-unowned: [5, 8, 10]             # optional: the ship cards nobody holds
-seed: 42                        # optional, ignored: the seed that made the deal
+unowned: [5, 8, 10]             # optional: the ship cards nobody holds (checked)
+seed: 42                        # optional: the seed that made the deal, as printed
 ```
 """
 
@@ -91,10 +91,17 @@ class SetupPlanet(Model):
 
 
 class DescribedDeal(Model):
+    """The module docstring's deal (the whole ``--json`` object is read too)."""
+
     planets: list[SetupPlanet]
     ships: dict[str, list[Number]]
     unowned: list[Number] | None = None
     seed: int | None = None
+
+    def setup_request(self) -> tuple[int | None, str | None, dict[str, Any] | None]:
+        """(players, mode, options) this deal is for: the engine checks the printed counts and
+        checklist of a whole ``--json`` object against them."""
+        return len(self.ships), None, {}
 
 
 def check_deal(data: GameData, setup: DescribedDeal) -> list[Problem]:

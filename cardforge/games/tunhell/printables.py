@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 TYPE_LABELS = {"guerrier": "Guerrier", "piocheur": "Piocheur", "eclaireur": "Éclaireur",
                "dynamiteur": "Dynamiteur"}
 TYPE_ICONS = {"guerrier": "warrior", "piocheur": "digger", "eclaireur": "scout", "dynamiteur": "blaster"}
+#: The setup sheet's labels for the numbers of ``setup_counts`` (setup_rules.py).
+SETUP_LABELS = {"mine_removed": "Cartes Mine écartées", "pile_size": "Cartes Mine par mine",
+                "end_of_mine_removed": "Cartes Fin de Mine écartées", "dwarves_each": "Nains par joueur",
+                "recruitment": "Nains du centre de recrutement"}
 DESTINATIONS = {"loot": "butin", "hand": "main", "discard": "défausse", "mine": "face à une mine"}
 
 
@@ -61,9 +65,9 @@ def dwarf_table(data: GameData) -> dict[str, Any]:
             value = _values(c)
             parts.append(f"{value} ×{c.copies}{_marks(c)}".strip())
         total = sum(c.copies for c in cards)
-        label = f"{_icon(TYPE_ICONS.get(dwarf_type, ''))}**{TYPE_LABELS.get(dwarf_type, dwarf_type)}** ({total})"
+        label = f"{_icon(TYPE_ICONS.get(dwarf_type, ''))}**{TYPE_LABELS.get(dwarf_type, dwarf_type)}**\n{total} cartes"
         rows.append([label, "\n".join(parts), effect])
-    return {"kind": "table", "columns": ["Nain", "Cartes", "Effet"], "rows": rows, "widths": [2.5, 3.0, 5.6]}
+    return {"kind": "table", "columns": ["Nain", "Cartes", "Effet"], "rows": rows, "widths": [2.9, 2.7, 5.5]}
 
 
 def mine_table(data: GameData) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """TunHell setup: counts, the French checklist, a random deal, and checking a described deal.
 
 A described deal (``cardforge setup tunhell --check FILE``) has the shape of the ``deal`` that
-``cardforge setup tunhell --json`` prints, plus the mode; only ``piles`` is required::
+``cardforge setup tunhell --json`` prints (the whole printed object is read too); only ``piles``
+is required::
 
     mode: full                # or initiation (default: full)
     piles:                    # the three mine piles, card ids, top first;
@@ -12,7 +13,7 @@ A described deal (``cardforge setup tunhell --check FILE``) has the shape of the
     hands: [[guerrier-2, piocheur-1-2, …], …]         # optional: each player's 4 dwarves
     recruitment: [eclaireur-3, …]                     # optional: the 5 face-up dwarves
     dwarf_pile: [dynamiteur, …]                       # optional: the rest, top first
-    seed: 42                                          # optional, ignored (as printed by a deal)
+    seed: 42                                          # optional: the seed that made the deal, as printed
 
 Checked: the piles are equal and of a size the mode allows (with or without ``--short``);
 every id exists, in no more copies than the deck holds; no «+» card, trophy or end-of-mine
@@ -133,6 +134,7 @@ def deal(data: GameData, players: int, mode: str, short: int, rng: random.Random
     hands = [dwarves[i * DWARVES_EACH:(i + 1) * DWARVES_EACH] for i in range(players)]
     dealt = players * DWARVES_EACH
     return {
+        "mode": mode,  # the deal alone says its rule set, so that --check reads it back as it is
         "piles": piles,
         "removed": removed,
         "hands": hands,
@@ -151,6 +153,17 @@ class DescribedDeal(Model):
     recruitment: list[str] | None = None
     dwarf_pile: list[str] | None = None
     seed: int | None = None
+
+    def setup_request(self) -> tuple[int | None, str | None, dict[str, Any] | None]:
+        """(players, mode, options) this deal is for, as far as it tells: the players from the
+        hands, ``--short`` from the pile size (None: piles of no size the rules allow)."""
+        players = len(self.hands) if self.hands is not None else None
+        per_pile = {sum(1 for c in pile if c in MINE) for pile in self.piles}
+        short = None
+        if len(per_pile) == 1:
+            short = MINE_DECK[self.mode] - MINE_REMOVED[self.mode] - PILES * per_pile.pop()
+        options = {"short": short} if short in (0, *SHORTER) else None
+        return players, self.mode, options
 
 
 def check_deal(data: GameData, deal: DescribedDeal) -> list[Problem]:

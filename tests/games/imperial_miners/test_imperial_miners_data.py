@@ -23,7 +23,7 @@ def data():
 def test_check_passes(cli):
     r = cli("check", "imperial_miners")
     assert r.code == 0, r.err
-    assert "36  template (Cartes Mine vierges)" in r.out
+    assert "32  template (Cartes Mine vierges)" in r.out
     # 18 placeholder events + 5 colour names are provisional; 86 entries in all (3 aids).
     assert "provisional: 23 of 86 entries" in r.out
     assert r.err == ""
@@ -66,8 +66,8 @@ def test_events_are_flagged_placeholders(data):
 def test_template_deck(data):
     cards = data.cards
     assert [(c.level, c.cost, c.back, c.copies) for c in cards] == [
-        ("I", 0, "mine-i", 9), ("II", 2, "mine-ii", 9), ("III", None, "mine-iii", 9), ("IV", 0, "mine-iv", 9)]
-    assert len(data.printed) == 36
+        ("I", 0, "mine-i", 8), ("II", 2, "mine-ii", 8), ("III", None, "mine-iii", 8), ("IV", 0, "mine-iv", 8)]
+    assert len(data.printed) == 32
     assert all((c.factions, c.half_carts, c.effects) == (2, "LR", 2) for c in cards)
 
 

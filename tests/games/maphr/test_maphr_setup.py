@@ -152,7 +152,8 @@ def test_check_bad_fields_are_located_by_line(cli):
     assert r.code == 1
     got = sorted(line[4:] for line in r.err.splitlines() if line.startswith("  - "))
     assert got == sorted([
-        f"{path}:5: player 'Alice' (#1): coins: unknown field (allowed: name, clan, hand)",
+        f"{path}:5: player 'Alice' (#1): coins: unknown field "
+        "(allowed: player, name, clan, clan_name, grey, galleries_required, hand)",
         f"{path}:6: player 'Alice' (#1): hand: must be a list, got 'etayage'",
         f"{path}:7: player 'Ben' (#2): clan: required field is missing",
     ])

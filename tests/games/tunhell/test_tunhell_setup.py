@@ -55,7 +55,8 @@ def test_counts(cli, players, mode, short, removed, size, end_removed):
     assert out["counts"] == {"mine_removed": removed, "pile_size": size, "end_of_mine_removed": end_removed,
                              "dwarves_each": 4, "recruitment": 5, "hand_limit": 6}
     d = out["deal"]
-    assert set(d) == {"piles", "removed", "hands", "recruitment", "dwarf_pile", "seed"}
+    assert set(d) == {"mode", "piles", "removed", "hands", "recruitment", "dwarf_pile", "seed"}
+    assert d["mode"] == mode  # the deal alone says its rule set, so --check reads it back as it is
     bottom = 1 if mode == "full" else 0
     assert [len(p) for p in d["piles"]] == [size + bottom] * 3
     assert len(d["removed"]) == removed + end_removed

@@ -1,0 +1,45 @@
+"""Start-up time: importing pydantic without importing asyncio.
+
+typing_extensions' ``@deprecated`` runs ``import asyncio.coroutines`` each time it decorates a
+function, and pydantic and pydantic-core decorate a few dozen at import. That pulls in the
+whole asyncio package (ssl, sockets, subprocess, concurrent.futures): ~50 ms of every
+``cardforge build/score/check`` run, a tenth of a whole deck build, for a module cardforge
+never uses. :func:`import_pydantic` imports pydantic with a two-attribute stand-in for
+``asyncio.coroutines`` (only ``iscoroutinefunction``, which is all ``@deprecated`` asks) and
+removes the stand-in at once: a later ``import asyncio`` gets the real package.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import types
+
+#: the pydantic modules cardforge imports names from (``from pydantic import …``)
+PYDANTIC_MODULES = ("pydantic", "pydantic.main", "pydantic.fields", "pydantic.types", "pydantic.config",
+                    "pydantic.functional_validators", "pydantic.functional_serializers",
+                    "pydantic.errors", "pydantic_core")
+
+
+def import_pydantic() -> None:
+    """Import pydantic's modules, without asyncio when nothing has imported it yet."""
+    if "pydantic.main" in sys.modules or "asyncio" in sys.modules:
+        return
+    package = types.ModuleType("asyncio")
+    package.__path__ = []  # a package, so that "import asyncio.coroutines" resolves
+    coroutines = types.ModuleType("asyncio.coroutines")
+    coroutines.iscoroutinefunction = inspect.iscoroutinefunction  # type: ignore[attr-defined]
+    package.coroutines = coroutines  # type: ignore[attr-defined]
+    sys.modules["asyncio"], sys.modules["asyncio.coroutines"] = package, coroutines
+    try:
+        import importlib
+
+        for name in PYDANTIC_MODULES:
+            try:
+                importlib.import_module(name)
+            except ImportError:  # another pydantic layout: its own import will tell
+                pass
+    finally:
+        for name, stub in (("asyncio.coroutines", coroutines), ("asyncio", package)):
+            if sys.modules.get(name) is stub:
+                del sys.modules[name]
