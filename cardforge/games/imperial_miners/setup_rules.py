@@ -57,7 +57,7 @@ def setup_steps(players: int, first_game: bool, counts: dict[str, Any]) -> list[
               "donne en propose une) ; il place le marqueur sous les plateaux Progrès et le plateau Surface "
               "à l'horizontale devant lui.")
     steps = [
-        "Placez les plateaux Progrès chacun sur une face tirée au hasard (voir la donne) au centre de "
+        "Placez les plateaux Progrès chacun sur une face tirée au hasard au centre de "
         "la zone de jeu.",
         "Mélangez séparément chaque paquet de cartes Mine selon son niveau (I, II, III, IV) et placez-les "
         "face cachée près des plateaux Progrès. Les cartes IV sont toutes identiques : inutile de les "

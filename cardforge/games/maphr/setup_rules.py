@@ -41,7 +41,7 @@ def setup_steps(players: int, counts: dict[str, Any]) -> list[str]:
     return [
         f"Mélangez les {TOTAL_CARDS} cartes : elles forment la pioche.",
         f"Attribuez au hasard un clan à chacun des {players} joueurs ; chacun pose son plateau de clan "
-        "devant lui (voir la donne).",
+        "devant lui.",
         f"Donnez {counts['coins_each']} pièces à chaque joueur ; le reste des pièces forme la réserve.",
         f"Distribuez {counts['cards_each']} cartes à chaque joueur. Une catastrophe ou un contrat reçu est "
         "défaussé (pile de défausse à part) et remplacé par la carte suivante de la pioche, jusqu'à ce "
