@@ -73,7 +73,10 @@ def child_env(cache: Path, **extra: str) -> dict[str, str]:
 
 
 def measure(cmd: list[str], env: dict) -> Sample:
-    """Wall seconds, CPU seconds and peak MiB of one child process; exits if it fails."""
+    """Wall seconds, CPU seconds and peak MiB of one child process; exits if it fails.
+
+    Linux counts in a child's peak the memory of the process it was started from (the
+    parent's at ``exec``), so this process keeps small: it never loads a deck itself."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -174,9 +177,12 @@ def bench_deck(deck: Deck, runs: int, cold: bool, tmp: Path) -> None:
             deck.samples[name].append(measure(cf_cmd if name == "cf" else ce_cmd, env))
         if cold:
             deck.samples["cold"].append(measure(cf_cmd, child_env(tmp / "cache", CARDFORGE_NO_CACHE="1")))
-    deck.pdf_bytes["cf"] = pdf_sizes(out / "cf")
+
+def measure_sizes(deck: Deck, tmp: Path) -> None:
+    """The PDFs' sizes, read once every deck was timed (reading them grows this process)."""
+    out = tmp / deck.label
+    deck.pdf_bytes["cf"] = deck.pdf_bytes["cold"] = pdf_sizes(out / "cf")
     deck.pdf_bytes["ce"] = pdf_sizes(out / "ceiling")
-    deck.pdf_bytes["cold"] = deck.pdf_bytes["cf"]
 
 
 def rows_for(deck: Deck) -> list[dict]:
@@ -219,7 +225,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: 1 run, Maphr and 1,000 cards unless --games/--sizes say")
     parser.add_argument("--cold", action="store_true", help="also time cardforge without its caches")
+    parser.add_argument("--make-synthetic", nargs=2, metavar=("DIR", "CARDS"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.make_synthetic:
+        make_synthetic(Path(args.make_synthetic[0]), int(args.make_synthetic[1]))
+        return 0
     runs = 1 if args.quick else max(1, args.runs)
     games = args.games if args.games is not None else (["maphr"] if args.quick else list(GAMES))
     sizes = args.sizes if args.sizes is not None else ([1000] if args.quick else list(SIZES))
@@ -227,12 +237,16 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="cardforge-bench-") as tmp:
         tmp = Path(tmp)
         decks = [Deck(g, g, None) for g in games]
-        for n in sizes:
-            decks.append(Deck(f"synthetic {n}", SYNTH_GAME, make_synthetic(tmp / f"data-{n}", n)))
+        for n in sizes:  # written by a child: this process stays small (see measure())
+            folder = tmp / f"data-{n}"
+            subprocess.run([sys.executable, __file__, "--make-synthetic", str(folder), str(n)], check=True)
+            decks.append(Deck(f"synthetic {n}", SYNTH_GAME, folder))
         for deck in decks:
             bench_deck(deck, runs, args.cold, tmp)
-            rows += rows_for(deck)
             print(f"  {deck.label}: done", file=sys.stderr, flush=True)
+        for deck in decks:
+            measure_sizes(deck, tmp)
+            rows += rows_for(deck)
     print(format_table(rows))
     print(f"\nmedians of {runs} alternating run{'s' if runs > 1 else ''}; ratio = cardforge / ceiling "
           f"(median of per-run ratios, wall and CPU); bytes/card without the font subsets; "

@@ -26,6 +26,7 @@ class BuildSettings:
     strict: bool = False  # warnings (missing art…) fail the build
     only: frozenset[str] = field(default_factory=lambda: frozenset(PRINTABLE_KINDS))
     out_dir: Path = Path("output")
+    changed_since: Path | None = None  # an earlier build's cards.json: also print only what changed
 
     def __post_init__(self) -> None:
         if self.paper not in PAPERS_MM:

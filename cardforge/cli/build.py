@@ -21,6 +21,8 @@ Examples:
   cardforge build maphr --duplex none      # backs in their own file
   cardforge build maphr --back-offset 0.8,-0.5   # after printing `cardforge calibrate`
   cardforge build --only boards,pads
+  cardforge build maphr --only decks --watch   # rebuild on every save, Ctrl-C to stop
+  cardforge build maphr --changed-since printed-v3.json   # deck-changed.pdf: only what changed
 
 \b
 Duplex: the back page of each sheet is mirrored so every back lands behind its front when
@@ -111,9 +113,14 @@ class KindList(click.ParamType):
 @click.option("--templates", "templates_dir", type=click.Path(file_okay=False, exists=True),
               help="Use layouts and templates from DIR/<game>/ and DIR/_shared/.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@click.option("--changed-since", "changed_since", type=click.Path(exists=True),
+              help="Also write deck-changed.pdf with only the cards that print differently from the "
+                   "build recorded in this cards.json (or its folder): a reprint of what changed.")
+@click.option("--watch", is_flag=True,
+              help="Keep running: rebuild whenever the game's data or templates change (Ctrl-C stops).")
 @click.pass_context
 def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter, margin, duplex, back_offset,
-          fold, no_crop_marks, cut_lines, strict, only, templates_dir, quiet) -> None:
+          fold, no_crop_marks, cut_lines, strict, only, templates_dir, quiet, changed_since, watch) -> None:
     """Build print-ready PDFs for each GAME (every game when none is given) into OUT/<game>/.
 
     Decks are imposed on A4 or Letter with bleed and crop marks; backs follow each sheet,
@@ -125,8 +132,13 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
     settings = BuildSettings(paper=paper, orientation=orientation, bleed_mm=bleed, gutter_mm=gutter,
                              margin_mm=margin, crop_marks=not no_crop_marks, cut_lines=cut_lines,
                              duplex=duplex, back_offset_mm=back_offset, fold=fold, strict=strict,
-                             only=only, out_dir=Path(out_dir))
+                             only=only, out_dir=Path(out_dir),
+                             changed_since=Path(changed_since) if changed_since else None)
     chosen = list(dict.fromkeys(games)) if games else all_games()
+    if watch:
+        from cardforge.watch import keep_texts
+
+        keep_texts()  # from the first build on: the rebuilds reuse its laid-out texts
     failures: list[tuple[str, list[Problem], str]] = []
     progress = Progress(enabled=not quiet and is_tty())
     for game in chosen:
@@ -135,14 +147,53 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
             failures.append(failure)
     progress.close()
     if failures:
-        for game_id, problems, title in failures:
-            errors = [p for p in problems if not p.is_warning]
-            click.echo(f"error: {title} ({plural(len(errors), 'problem')}):", err=True)
-            for p in errors:
-                click.echo(f"  - {p}", err=True)
-        total = sum(len([p for p in f[1] if not p.is_warning]) for f in failures)
-        click.echo(f"build failed: {plural(total, 'problem')} in {', '.join(f[0] for f in failures)}", err=True)
+        _echo_failures(failures)
+    if watch:
+        ctx.exit(_watch(chosen, settings, templates_dir, quiet))
+    if failures:
         ctx.exit(1)
+
+
+def _echo_failures(failures: list[tuple[str, list[Problem], str]]) -> None:
+    for game_id, problems, title in failures:
+        errors = [p for p in problems if not p.is_warning]
+        click.echo(f"error: {title} ({plural(len(errors), 'problem')}):", err=True)
+        for p in errors:
+            click.echo(f"  - {p}", err=True)
+    total = sum(len([p for p in f[1] if not p.is_warning]) for f in failures)
+    click.echo(f"build failed: {plural(total, 'problem')} in {', '.join(f[0] for f in failures)}", err=True)
+
+
+def _watch(games, settings: BuildSettings, templates_dir, quiet: bool) -> int:
+    """``--watch``: rebuild each game when a file of its data or templates changes, until
+    Ctrl-C (exit 0). A failed rebuild prints its problems and keeps the previous PDFs."""
+    from cardforge.data.loading import game_dir
+    from cardforge.render.decks import template_folders
+    from cardforge.resources import display_path
+    from cardforge.watch import Rebuild, Target, WatchSession
+
+    templates = Path(templates_dir) if templates_dir else None
+
+    def target(game) -> Target:
+        folders = [game_dir(game.id), *template_folders(game.id, templates)]
+        return Target(game.id, lambda: _build_game(game, settings, templates_dir, Progress(False), True), folders)
+
+    def report(r: Rebuild, t: Target) -> None:
+        changed = f"{plural(len(r.changed), 'file')} changed; " if r.changed else ""
+        if r.ok:
+            if not quiet:
+                click.echo(f"{t.name}: rebuilt in {r.seconds:.2f} s ({changed}{plural(r.texts_laid_out, 'text')} "
+                           f"laid out, {r.texts_reused} reused)")
+        else:
+            _echo_failures([r.failure])
+            click.echo(f"{t.name}: previous PDFs kept; fix the problems and save again", err=True)
+
+    targets = [target(g) for g in games]
+    folders = list(dict.fromkeys(display_path(f) for t in targets for f in t.folders if f.is_dir()))
+    click.echo(f"watching {', '.join(folders)} (Ctrl-C to stop)", err=True)
+    code = WatchSession(targets, report).run(first_build=False)
+    click.echo("stopped watching", err=True)
+    return code
 
 
 def _build_game(game, settings: BuildSettings, templates_dir, progress: Progress, quiet: bool):
@@ -162,6 +213,7 @@ def _build_game(game, settings: BuildSettings, templates_dir, progress: Progress
         return game.id, strict, f"card data for {game.id} has warnings"
     game_dir = settings.out_dir / game.id
     entries = []
+    changes = None
     try:
         if "decks" in settings.only:
             from cardforge.render.decks import build_decks, deck_card_count
@@ -173,6 +225,7 @@ def _build_game(game, settings: BuildSettings, templates_dir, progress: Progress
             for w in result.warnings:
                 echo_problem(w)
             entries += result.entries
+            changes = result.changes
         if settings.only & {"boards", "pads", "aids"} and importlib.util.find_spec(PRINTABLES_MODULE):
             from importlib import import_module
 
@@ -189,7 +242,20 @@ def _build_game(game, settings: BuildSettings, templates_dir, progress: Progress
         for e in entries:
             cards = f", {plural(e.cards, COUNT_NOUNS.get(e.kind, 'card'))}" if e.cards else ""
             click.echo(f"{game.id}: {(game_dir / e.path).as_posix()} ({plural(e.pages, 'page')}{cards})")
+        if changes is not None:
+            _echo_changes(game.id, changes)
     return None
+
+
+def _echo_changes(game_id: str, changes) -> None:
+    """--changed-since: which cards to reprint and which to take out of the printed deck."""
+    if changes.changed:
+        click.echo(f"{game_id}: {plural(len(changes.changed), 'card')} to reprint: {', '.join(changes.changed)}")
+    else:
+        click.echo(f"{game_id}: no card prints differently; nothing to reprint")
+    if changes.removed:
+        click.echo(f"{game_id}: {plural(len(changes.removed), 'card')} no longer in the deck (take out): "
+                   f"{', '.join(changes.removed)}")
 
 
 class Progress:

@@ -43,6 +43,7 @@ from cardforge.render.buildcache import layout_library
 from cardforge.render.canvas import draw_crop_marks, draw_cut_lines, draw_fold_marks
 from cardforge.render.cards import CardArt, Issues, Painter
 from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas
+from cardforge.render.reprint import RECORD, Changes, card_prints, compare, read_record, templates_digest, write_record
 from cardforge.resources import display_path, templates_root
 from cardforge.settings import BuildSettings
 from cardforge.text.templating import Templates
@@ -76,6 +77,7 @@ class DeckGroup:
 class DeckResult:
     entries: list[ManifestEntry]
     warnings: list[Problem]
+    changes: Changes | None = None  # with ``changed_since``: the cards reprinted and removed
 
 
 def deck_card_count(data: GameData) -> int:
@@ -128,6 +130,23 @@ def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *
             issues.add(Problem(f"{exc}", item=f"{', '.join(group.kinds)} cards"))
     _raise_if_failed(game, issues, settings)
 
+    # what this build prints for each card, recorded beside the PDFs (render/reprint.py); with
+    # ``changed_since``, a second set of files holds only the cards that print differently
+    prints = card_prints(art, [c for g in groups for c in g.cards], templates_digest(folders))
+    changes = None
+    if settings.changed_since is not None:
+        earlier, problem = read_record(settings.changed_since, game.id)
+        if problem is not None:
+            issues.add(problem)
+            _raise_if_failed(game, issues, settings)
+        changes = compare(prints, earlier)
+        changed = set(changes.changed)
+        for group in list(groups):
+            subset = [c for c in group.cards if c.id in changed]
+            if subset:
+                groups.append(DeckGroup(f"{group.name}-changed", group.size, subset, group.kinds))
+                sheets[f"{group.name}-changed"] = sheets[group.name]
+
     entries: list[ManifestEntry] = []
     game_dir = Path(game_dir)
     with ExitStack() as stack:
@@ -157,7 +176,8 @@ def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *
         for tmp, final, kind, pages, cards in written:
             entries.append(_entry(tmp, final, game_dir, kind, pages, cards, settings.paper))
     _remove_stale(game_dir, {e.path for e in entries})
-    return DeckResult(entries, issues.warnings)
+    write_record(game_dir / RECORD, game.id, data.meta.version, prints)
+    return DeckResult(entries, issues.warnings, changes)
 
 
 def template_folders(game_id: str, templates_dir: Path | None = None) -> list[Path]:

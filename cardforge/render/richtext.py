@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.render.fonts import font_name, metrics, unit_width
@@ -25,6 +27,7 @@ from cardforge.text.markup import Break, Icon, Text, parse
 
 ICON_DROP = 0.17  # icon box bottom sits this many em below the baseline
 ICON_SCALE = 0.95  # icon height in em
+SPLIT_CACHE = 8192  # strings kept split into font subsets, per PDF (see _TextWriter)
 
 
 @dataclass(frozen=True)
@@ -97,12 +100,13 @@ def measure(markup: str, family: str = "sans", bold: bool = False, italic: bool 
             elif isinstance(piece, Text):
                 st = piece.style
                 font = font_name(family, bold or st.bold, italic or st.italic)
-                col = st.color or color
-                for tok in re.split(r"( )", piece.text):
-                    if tok == " ":
-                        atoms.append(["s", font, unit_width(" ", font) * st.scale, True])
-                    elif tok:
-                        atoms.append(("t", tok, font, col, st.scale, unit_width(tok, font) * st.scale))
+                col, scale = st.color or color, st.scale
+                space = unit_width(" ", font) * scale
+                for i, tok in enumerate(piece.text.split(" ")):  # words and the single spaces between
+                    if i:
+                        atoms.append(["s", font, space, True])
+                    if tok:
+                        atoms.append(("t", tok, font, col, scale, unit_width(tok, font) * scale))
         _french_glue(atoms)
         out.append(_segments(atoms))
     return tuple(out)
@@ -240,6 +244,7 @@ class LayoutCache:
     def __init__(self, maxsize: int = 512):
         self.maxsize = maxsize
         self._items: OrderedDict[tuple, TextLayout] = OrderedDict()
+        self._tracked: set[tuple] | None = None
         self.hits = 0
         self.misses = 0
 
@@ -253,12 +258,30 @@ class LayoutCache:
         else:
             self.hits += 1
             self._items.move_to_end(key)
+            if self._tracked is not None:
+                self._tracked.add(key)
         return layout
 
     def put(self, key: tuple, layout: TextLayout) -> None:
         self._items[key] = layout
+        if self._tracked is not None:
+            self._tracked.add(key)
         if len(self._items) > self.maxsize:
             self._items.popitem(last=False)
+
+    def track(self) -> None:
+        """Start noting the keys used (looked up or stored) — one build's texts."""
+        self._tracked = set()
+
+    def untrack(self) -> set[tuple]:
+        """Stop noting; returns the keys used since :meth:`track`."""
+        used, self._tracked = self._tracked or set(), None
+        return used
+
+    def retain(self, keys: set[tuple]) -> None:
+        """Drop every layout whose key is not in ``keys``."""
+        for key in [k for k in self._items if k not in keys]:
+            del self._items[key]
 
     def clear(self) -> None:
         self._items.clear()
@@ -323,7 +346,7 @@ def draw_layout(canvas: Canvas, layout: TextLayout, x: float, y: float, width: f
     # centre the glyphs' ascent+descent inside each line's leading
     first_baseline = top - (lead - (ascent - descent) * size) / 2 - ascent * size
     text = canvas.beginText()
-    state = {"font": None, "color": None}
+    out = _TextWriter(canvas, text)
     icons: list[tuple[str, float, float, float]] = []
     baseline = first_baseline
     for line in layout.lines:
@@ -343,7 +366,7 @@ def draw_layout(canvas: Canvas, layout: TextLayout, x: float, y: float, width: f
         for i, word in enumerate(line.words):
             if i:
                 cx += word.space_before * size + extra
-            cx = _draw_word(text, state, icons, word, cx, baseline, size)
+            cx = _draw_word(out, icons, word, cx, baseline, size)
         baseline -= lead
     canvas.saveState()  # the text object's font and colour must not leak into later drawing
     canvas.drawText(text)
@@ -352,50 +375,113 @@ def draw_layout(canvas: Canvas, layout: TextLayout, x: float, y: float, width: f
         draw_icon(canvas, name, ix, iy, isize)
 
 
-def _draw_word(text, state, icons, word: Word, cx: float, baseline: float, size: float) -> float:
+@lru_cache(maxsize=256)
+def _hex(colour: str):
+    return HexColor(colour)
+
+
+class _TextWriter:
+    """Writes runs of text into a ReportLab text object, as its ``setTextOrigin``,
+    ``setFont`` and ``textOut`` would (the same operators, byte for byte: TrueType subsets
+    chosen by the font, ``Tf``/``TL`` on a subset change, escaped ``Tj``), without their
+    bookkeeping: a card deck draws every word as its own run, and those calls were the
+    largest part of drawing a card."""
+
+    __slots__ = ("text", "code", "doc", "escape", "origin", "split", "names", "font", "face", "size", "tf",
+                 "subset", "colour")
+
+    def __init__(self, canvas: Canvas, text) -> None:
+        self.text = text
+        self.code = text._code
+        self.origin = "1 0 0 1 %s Tm" if canvas.bottomup else "1 0 0 -1 %s Tm"
+        self.doc = canvas._doc
+        self.escape = canvas._escape
+        # per document (a canvas is one PDF): (font, text) → [(subset, escaped bytes)] and
+        # (font, subset) → the subset's PDF name. A font assigns a character its code in a
+        # subset the first time it is drawn and never changes it, so once a string is split
+        # it splits the same way for the rest of the document; a new string (or the first
+        # use of a subset) still goes through the font, in drawing order, as ReportLab would.
+        caches = canvas.__dict__.get("_cardforge_text")
+        if caches is None:
+            caches = canvas.__dict__["_cardforge_text"] = ({}, {})
+        self.split, self.names = caches
+        self.font = None  # (font name, scale) of the current run
+        self.face = None
+        self.size = 0.0
+        self.tf = ""  # "<size> Tf <leading> TL", as textobject._formatText formats it
+        self.subset = -1
+        self.colour = None
+
+    def run(self, x: float, y: float, font: str, scale: float, colour: str, size: float, s: str) -> None:
+        code = self.code
+        code.append(self.origin % fp_str(x, y))  # setTextOrigin
+        if self.font != (font, scale):  # setFont: a TrueType font starts a new subset run
+            self.font = (font, scale)
+            self.face = getFont(font)
+            self.size = size * scale
+            self.tf = f"{fp_str(self.size)} Tf {fp_str(self.size * 1.2)} TL"
+            self.subset = -1
+        if self.colour != colour:
+            self.text.setFillColor(_hex(colour))  # ReportLab's own: colour spaces, alpha
+            self.colour = colour
+        key = (font, s)
+        chunks = self.split.get(key)
+        if chunks is None:
+            if len(self.split) >= SPLIT_CACHE:  # a huge deck: start again rather than grow
+                self.split.clear()
+            escape = self.escape
+            chunks = self.split[key] = [(subset, f"({escape(t)}) Tj")
+                                        for subset, t in self.face.splitString(s, self.doc)]
+        parts = []
+        for subset, tj in chunks:
+            if subset != self.subset:
+                name = self.names.get((font, subset))
+                if name is None:
+                    name = self.names[(font, subset)] = self.face.getSubsetInternalName(subset, self.doc)
+                parts.append(f"{name} {self.tf}")
+                self.subset = subset
+            parts.append(tj)
+        code.append(" ".join(parts))
+
+
+def _draw_word(out: _TextWriter, icons, word: Word, cx: float, baseline: float, size: float) -> float:
     run: list[str] = []
     run_x = cx
     run_key = None
-
-    def flush():
-        nonlocal run, run_key
-        if run:
-            font, colour, scale = run_key
-            text.setTextOrigin(run_x, baseline)
-            if state["font"] != (font, scale):
-                text.setFont(font, size * scale)
-                state["font"] = (font, scale)
-            if state["color"] != colour:
-                text.setFillColor(HexColor(colour))
-                state["color"] = colour
-            text.textOut("".join(run))
-        run, run_key = [], None
-
     for atom in word.atoms:
         kind = atom[0]
         if kind == "t":
             key = (atom[2], atom[3], atom[4])
             if key != run_key:
-                flush()
+                if run:
+                    out.run(run_x, baseline, run_key[0], run_key[2], run_key[1], size, "".join(run))
+                    run = []
                 run_key, run_x = key, cx
             run.append(atom[1])
             cx += atom[5] * size
         elif kind == "s":
             if run_key is not None and run_key[0] == atom[1]:
                 run.append(" ")
+            elif run:
+                out.run(run_x, baseline, run_key[0], run_key[2], run_key[1], size, "".join(run))
+                run, run_key = [], None
             else:
-                flush()
+                run_key = None
             cx += atom[2] * size
             if run_key is None:
                 run_x = cx
         else:  # icon
-            flush()
+            if run:
+                out.run(run_x, baseline, run_key[0], run_key[2], run_key[1], size, "".join(run))
+                run = []
+            run_key = None
             isize = size * ICON_SCALE * atom[3]
             icons.append((atom[1], cx + (atom[4] * size - isize * icon_width(atom[1])) / 2,
                           baseline - ICON_DROP * size * atom[3], isize))
             cx += atom[4] * size
             run_x = cx
-    flush()
+    if run:
+        out.run(run_x, baseline, run_key[0], run_key[2], run_key[1], size, "".join(run))
     return cx
 
 

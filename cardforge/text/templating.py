@@ -290,6 +290,20 @@ class _Environment(SandboxedEnvironment):
     code_cache: CodeCache | None = None
     _pending: tuple | None = None
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._safe: dict[tuple[type, str], bool] = {}
+
+    def is_safe_attribute(self, obj, attr, value) -> bool:
+        """The sandbox's own verdict, remembered: it depends only on the attribute's name and
+        the object's type (a function, a method, a class…), and templates read the same few
+        attributes of every card (``card.name``…) thousands of times a build."""
+        key = (type(obj), attr)
+        safe = self._safe.get(key)
+        if safe is None:
+            safe = self._safe[key] = super().is_safe_attribute(obj, attr, value)
+        return safe
+
     def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
         cache = self.code_cache
         if isinstance(source, str):

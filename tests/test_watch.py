@@ -1,0 +1,134 @@
+"""Watch mode (`cardforge build GAME --watch`): a one-card edit lays out that card's text only,
+bad data keeps the previous PDFs and the watch going, Ctrl-C exits 0. The rebuild function is
+driven directly (no real loop); cache hits are counted, never timed."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pypdfium2
+import pytest
+
+from cardforge import watch
+from cardforge.cli.build import Progress, _build_game
+from cardforge.games import find_game
+from cardforge.render.richtext import LAYOUTS
+from cardforge.settings import BuildSettings
+from conftest import ROOT
+from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, register_fixture_game
+
+ETAYAGE = 'effect: "Votre mine passe au niveau III pour 10 :coin: au lieu de 30."'
+EDITED = 'effect: "Désormais, votre mine passe au niveau III pour 10 :coin: au lieu de 30."'
+
+
+@pytest.fixture
+def maphr(tmp_path, monkeypatch):
+    """A copy of Maphr's data, its own caches, and a watch target building its deck."""
+    shutil.copytree(ROOT / "card_data" / "maphr", tmp_path / "data" / "maphr")
+    monkeypatch.setenv("CARDFORGE_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("CARDFORGE_NO_CACHE", raising=False)
+    monkeypatch.setattr(LAYOUTS, "maxsize", LAYOUTS.maxsize)  # restored after the test
+    LAYOUTS.clear()  # texts laid out by earlier tests in this process would count as reused
+    monkeypatch.setattr(watch, "_sleep", lambda seconds: None)
+    game = find_game("maphr")
+    settings = BuildSettings(only=frozenset({"decks"}), out_dir=tmp_path / "out")
+    target = watch.Target("maphr", lambda: _build_game(game, settings, None, Progress(False), True),
+                          [tmp_path / "data" / "maphr", ROOT / "templates" / "maphr"])
+    return watch.WatchSession([target]), target, tmp_path / "data" / "maphr", tmp_path / "out" / "maphr" / "deck.pdf"
+
+
+def page_texts(pdf: Path) -> list[str]:
+    doc = pypdfium2.PdfDocument(str(pdf))
+    try:
+        return [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    finally:
+        doc.close()
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_one_card_edit_lays_out_that_card_only(maphr):
+    session, target, data, pdf = maphr
+    first = session.rebuild(target)
+    assert first.ok and first.texts_laid_out > 200  # every text of the deck, laid out once
+    before, before_sha = page_texts(pdf), sha(pdf)
+    assert not any("Désormais" in t for t in before)
+
+    path = data / "improvements.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert ETAYAGE in text
+    path.write_text(text.replace(ETAYAGE, EDITED), encoding="utf-8")
+    [second] = session.poll()
+
+    assert second.ok and second.changed == [str(path)]
+    # Étayage's effect and its version stamp (a new fingerprint) are new; every other text of
+    # the deck (names, values, labels, the other 249 cards) comes from the cache
+    assert second.texts_laid_out == 2
+    assert second.texts_reused == first.texts_laid_out + first.texts_reused - 2
+    after = page_texts(pdf)
+    assert sha(pdf) != before_sha and len(after) == len(before)
+    changed_pages = [i for i, (a, b) in enumerate(zip(before, after)) if a != b]
+    # Étayage comes in 3 copies: the pages holding it changed, and only those
+    assert changed_pages and all("Désormais" in after[i] for i in changed_pages)
+    assert all("Désormais" not in after[i] for i in set(range(len(after))) - set(changed_pages))
+    assert sum(t.count("Désormais") for t in after) == 3
+
+    assert session.poll() == []  # nothing changed since: no rebuild
+
+
+def test_bad_data_keeps_the_previous_pdf_and_the_watch(maphr):
+    session, target, data, pdf = maphr
+    assert session.rebuild(target).ok
+    good = sha(pdf)
+    path = data / "improvements.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("    cost: 5\n", "    cost: -5\n", 1), encoding="utf-8")
+
+    [failed] = session.poll()
+    assert not failed.ok
+    game_id, problems, title = failed.failure
+    assert game_id == "maphr" and "invalid" in title
+    assert any("cost: must be ≥ 0, got -5" in str(p) and "etayage" in str(p) for p in problems)
+    assert sha(pdf) == good  # the previous PDF, untouched; no partial file beside it
+    assert not list(pdf.parent.glob("*.part"))
+
+    path.write_text(text, encoding="utf-8")
+    [fixed] = session.poll()
+    assert fixed.ok and fixed.texts_laid_out == 0  # the failed build dropped nothing from the cache
+    assert sha(pdf) == good
+
+
+def test_only_watched_files_count(tmp_path):
+    (tmp_path / "deck.yaml").write_text("a: 1\n", encoding="utf-8")
+    first = watch.snapshot([tmp_path, tmp_path / "missing"])
+    (tmp_path / ".deck.yaml.swp").write_text("x", encoding="utf-8")  # editor files are ignored
+    (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
+    assert watch.changes(first, watch.snapshot([tmp_path])) == []
+    (tmp_path / "art").mkdir()
+    (tmp_path / "art" / "flamme.png").write_bytes(b"png")
+    (tmp_path / "deck.yaml").write_text("a: 22\n", encoding="utf-8")
+    assert watch.changes(first, watch.snapshot([tmp_path])) == [
+        str(tmp_path / "art" / "flamme.png"), str(tmp_path / "deck.yaml")]
+
+
+def test_ctrl_c_stops_watching_with_exit_0(cli, monkeypatch, tmp_path):
+    register_fixture_game(monkeypatch)
+    monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(LAYOUTS, "maxsize", LAYOUTS.maxsize)
+
+    def interrupt(seconds):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(watch, "_sleep", interrupt)
+    r = cli("--data", FIXTURE_DATA, "build", "fixture_deck", "--templates", FIXTURE_TEMPLATES,
+            "-o", tmp_path / "out", "--only", "decks", "--watch")
+    assert r.code == 0, r.err
+    assert "fixture_deck: " in r.out and "deck.pdf (4 pages, 12 cards)" in r.out
+    assert "watching " in r.err and "(Ctrl-C to stop)" in r.err
+    assert r.err.rstrip().endswith("stopped watching")
+    assert LAYOUTS.maxsize >= watch.KEPT_TEXTS  # every text kept from the first build on
