@@ -132,3 +132,29 @@ def test_ctrl_c_stops_watching_with_exit_0(cli, monkeypatch, tmp_path):
     assert "watching " in r.err and "(Ctrl-C to stop)" in r.err
     assert r.err.rstrip().endswith("stopped watching")
     assert LAYOUTS.maxsize >= watch.KEPT_TEXTS  # every text kept from the first build on
+
+
+def test_a_template_edit_is_picked_up(monkeypatch, tmp_path):
+    register_fixture_game(monkeypatch)
+    monkeypatch.setenv("CARDFORGE_DATA", str(FIXTURE_DATA))
+    monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(LAYOUTS, "maxsize", LAYOUTS.maxsize)
+    monkeypatch.setattr(watch, "_sleep", lambda seconds: None)
+    templates = tmp_path / "templates"
+    shutil.copytree(FIXTURE_TEMPLATES, templates)
+    game = find_game("fixture_deck")
+    settings = BuildSettings(only=frozenset({"decks"}), out_dir=tmp_path / "out")
+    target = watch.Target("fixture_deck", lambda: _build_game(game, settings, templates, Progress(False), True),
+                          [FIXTURE_DATA / "fixture_deck", templates / "fixture_deck"])
+    session = watch.WatchSession([target])
+    assert session.rebuild(target).ok
+    pdf = tmp_path / "out" / "fixture_deck" / "deck.pdf"
+    assert not any("Lune :" in t for t in page_texts(pdf))
+
+    layout = templates / "fixture_deck" / "layout.yaml"
+    text = layout.read_text(encoding="utf-8")
+    layout.write_text(text.replace('text: "{{ card.moon }}"', 'text: "Lune : {{ card.moon }}"'), encoding="utf-8")
+    [rebuilt] = session.poll()
+    assert rebuilt.ok and rebuilt.changed == [str(layout)]
+    assert rebuilt.texts_laid_out >= 1  # the moon names, now with their new prefix
+    assert any("Lune :" in t for t in page_texts(pdf))

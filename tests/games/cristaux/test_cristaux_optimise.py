@@ -73,7 +73,7 @@ HANDS = [
 ]
 
 
-@pytest.mark.parametrize("seed, hand", enumerate(HANDS),
+@pytest.mark.parametrize("seed, hand", list(enumerate(HANDS)),
                          ids=["natures-forge", "concordes-tambour", "costs-music"])
 def test_search_matches_brute_force(data, seed, hand):
     rng = random.Random(seed)
