@@ -644,21 +644,20 @@ def _ghost(c):  # a sheet ghost with a wavy hem
     _circle(c, 50, 40, 6, fill=INK)
 
 
+def _arch(c, left, right, crown, fill, width):
+    """A round-topped shape standing on y = 4, straight sides up to y = 60."""
+    p = c.beginPath()
+    p.moveTo(left, 4)
+    p.lineTo(left, 60)
+    p.curveTo(left, crown, right, crown, right, 60)
+    p.lineTo(right, 4)
+    p.close()
+    _paint(c, p, HexColor(fill), INK, width)
+
+
 def _door(c):  # an arched wooden door with its frame and knob
-    p = c.beginPath()
-    p.moveTo(14, 4)
-    p.lineTo(14, 60)
-    p.curveTo(14, 108, 86, 108, 86, 60)
-    p.lineTo(86, 4)
-    p.close()
-    _paint(c, p, HexColor("#5a5a5a"), INK, 5)
-    p = c.beginPath()
-    p.moveTo(24, 4)
-    p.lineTo(24, 60)
-    p.curveTo(24, 94, 76, 94, 76, 60)
-    p.lineTo(76, 4)
-    p.close()
-    _paint(c, p, HexColor("#a0673a"), INK, 4)
+    _arch(c, 14, 86, 108, "#5a5a5a", 5)  # the frame
+    _arch(c, 24, 76, 94, "#a0673a", 4)   # the door
     for x in (41, 59):  # planks
         _poly(c, [(x, 6), (x, 84)], stroke=INK, width=3, close=False)
     _circle(c, 66, 40, 5, fill=GOLD_FILL, stroke=INK, width=2.5)
