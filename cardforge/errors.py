@@ -49,11 +49,11 @@ class UnknownGameError(CardforgeError, LookupError):
 
     exit_code = 2
 
-    def __init__(self, name: str, known: list[str], suggestion: str | None):
+    def __init__(self, name: str, known: list[str], suggestion: str | None, message: str | None = None):
         self.name = name
         self.known = known
         self.suggestion = suggestion
-        msg = f"unknown game '{name}' (known: {', '.join(known)})"
+        msg = message or f"unknown game '{name}' (known: {', '.join(known)}; or a folder with a game.yaml)"
         if suggestion:
             msg += f"; did you mean '{suggestion}'?"
         super().__init__(msg)

@@ -20,31 +20,27 @@ class PlainCard(CardBase):
     text: str = ""
 
 
-class FixtureGame(Game):
-    id = "printables_fixture"
-    title = "Jeu d'essai"
-    min_players = 2
-    max_players = 3
-    categories: ClassVar[tuple[Category, ...]] = (
-        Category("first", "Première catégorie", "First"),
-        Category("second", "Deuxième catégorie", "Second"),
-        Category("coins", "Pièces", "Coins", icon="coin"),
-    )
-    tie_breakers: ClassVar[tuple[TieBreaker, ...]] = (
-        TieBreaker("coins", "Égalité : le plus riche l'emporte", "more coins"),
-    )
-    card_models = {"plain": PlainCard}
-
-    def setup_counts(self, players, mode, options):
-        return {"cards_each": 5, "coins_each": 2 + players}
-
-    def setup_steps(self, players, mode, options, counts):
-        return [f"Donnez {counts['cards_each']} cartes à chacun des {players} joueurs.",
-                f"Chaque joueur prend {counts['coins_each']} pièces.",
-                "Le plus jeune commence."]
+def _setup_counts(players, mode, options):
+    return {"cards_each": 5, "coins_each": 2 + players}
 
 
-GAME = FixtureGame()
+def _setup_steps(players, mode, options, counts):
+    return [f"Donnez {counts['cards_each']} cartes à chacun des {players} joueurs.",
+            f"Chaque joueur prend {counts['coins_each']} pièces.",
+            "Le plus jeune commence."]
+
+
+GAME = Game.define("printables_fixture", {
+    "title": "Jeu d'essai",
+    "players": "2-3",
+    "categories": [
+        {"id": "first", "label": "Première catégorie", "label_en": "First"},
+        {"id": "second", "label": "Deuxième catégorie", "label_en": "Second"},
+        {"id": "coins", "label": "Pièces", "label_en": "Coins", "icon": "coin"},
+    ],
+    "tie_breakers": [{"id": "coins", "label": "Égalité : le plus riche l'emporte", "label_en": "more coins"}],
+}, rules=SimpleNamespace(card_models={"plain": PlainCard}, setup_counts=_setup_counts, setup_steps=_setup_steps))
+
 
 #: What ``cardforge/games/<id>/printables.py`` would provide: one named table.
 HOOKS = SimpleNamespace(blocks=lambda data: {

@@ -18,11 +18,12 @@ FIXTURE_TEMPLATES = RENDER_FIXTURES / "templates"
 
 
 def register_fixture_game(monkeypatch) -> None:
-    """Make ``fixture_deck`` (tests/fixtures/render/fixture_game.py) a registered game."""
-    from cardforge.games import GAME_MODULES
+    """Make ``fixture_deck`` (the game folder tests/fixtures/render/card_data/fixture_deck/)
+    known by id for this test, as ``cardforge build tests/fixtures/…/fixture_deck`` would."""
+    from cardforge import games
 
-    monkeypatch.syspath_prepend(str(RENDER_FIXTURES))
-    monkeypatch.setitem(GAME_MODULES, "fixture_deck", "fixture_game")
+    monkeypatch.setattr(games, "_BY_PATH", dict(games._BY_PATH))
+    games.load_game_folder(FIXTURE_DATA / "fixture_deck")
 
 
 def _mul(a, b):

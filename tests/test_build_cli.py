@@ -144,7 +144,7 @@ def test_template_errors_name_the_card_box_and_what_is_missing(fixture_cli, tmp_
                       encoding="utf-8")
     r = fixture_cli("-o", tmp_path / "out", "--only", "decks", "--templates", templates)
     assert r.code == 1
-    assert ("card 'boule-de-feu' (#1): layout 'spell', box 'cost': 'fixture_game.Spell object' has no "
+    assert ("card 'boule-de-feu' (#1): layout 'spell', box 'cost': 'Spell object' has no "
             "attribute 'prix' (StrictUndefined: every name must exist)") in r.err
     assert "card 'bouclier' (#2)" in r.err  # every card that fails, not just the first
     assert not (tmp_path / "out" / "fixture_deck").exists() or \

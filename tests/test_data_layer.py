@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Literal
 
 import pytest
@@ -24,16 +25,12 @@ class Clan(Entry):
     name: str
 
 
-class FixtureGame(Game):
-    id = "fixture"
-    title = "Fixture"
-    min_players, max_players = 2, 4
-    categories = (Category("points", "Points", "Points"),)
-    card_models = {"token": Token}
-    sections = (Section("clans", "clans.yaml", Clan, key="clans", item="clan"),)
+GAME = Game.define("fixture", {
+    "title": "Fixture", "players": "2-4",
+    "categories": [{"id": "points", "label": "Points", "label_en": "Points"}],
+}, rules=SimpleNamespace(card_models={"token": Token},
+                         sections=(Section("clans", "clans.yaml", Clan, key="clans", item="clan"),)))
 
-
-GAME = FixtureGame()
 
 
 def make(tmp_path, cards: str, deck: str | None = None, clans: str | None = None):

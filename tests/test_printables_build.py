@@ -152,7 +152,7 @@ def test_duplicate_ids_between_data_and_code(monkeypatch):
     use_hooks(monkeypatch, hooks=type(HOOKS)(boards=lambda d: [again], blocks=HOOKS.blocks))
     found = collect(GAME, data)
     assert [str(p) for p in found.problems] == [
-        "cardforge/games/printables_fixture/printables.py: board 'plateau-grille': id: duplicate board id "
+        "the rules of printables_fixture: board 'plateau-grille': id: duplicate board id "
         "'plateau-grille' (also in tests/fixtures/printables/good/printables_fixture/boards.yaml)"]
 
 

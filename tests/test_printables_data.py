@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from cardforge.games.base import Game
+
+from types import SimpleNamespace
+
 import pytest
 from printables_support import FIXTURES, GAME
 
@@ -85,15 +89,14 @@ def test_a_game_section_of_the_same_name_or_file_wins():
     class Own(Entry):
         pass
 
-    class WithBoards(type(GAME)):
-        sections = (Section("boards", "my_boards.yaml", Own, key="boards", required=False),)
+    def with_sections(*sections):
+        return Game(GAME.spec, GAME.folder, SimpleNamespace(sections=sections), game_id=GAME.id)
 
-    class WithFile(type(GAME)):
-        sections = (Section("board_rules", "boards.yaml", Own, key="boards", required=False),)
-
+    with_boards = with_sections(Section("boards", "my_boards.yaml", Own, key="boards", required=False))
+    with_file = with_sections(Section("board_rules", "boards.yaml", Own, key="boards", required=False))
     assert [s.name for s in common_sections(GAME)] == ["boards", "aids"]
-    assert [s.name for s in common_sections(WithBoards())] == ["aids"]
-    assert [s.name for s in common_sections(WithFile())] == ["aids"]
+    assert [s.name for s in common_sections(with_boards)] == ["aids"]
+    assert [s.name for s in common_sections(with_file)] == ["aids"]
 
 
 def test_missing_files_are_no_problem(tmp_path):

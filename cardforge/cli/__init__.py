@@ -52,6 +52,7 @@ def _module_exists(module: str) -> bool:
 
 class _State:
     verbose = False
+    data_root: str | None = None  # --data DIR: games' data from DIR/<game>/
 
 
 STATE = _State()
@@ -77,8 +78,7 @@ Exit codes: 0 ok, 1 bad data, setup or score input (problems listed), 2 usage.
 def root(verbose: bool, data_dir: str | None) -> None:
     """cardforge: print-and-play PDFs and a scoring companion for tabletop games."""
     STATE.verbose = verbose
-    if data_dir:
-        os.environ["CARDFORGE_DATA"] = os.path.abspath(data_dir)
+    STATE.data_root = os.path.abspath(data_dir) if data_dir else None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     from cardforge.errors import CardforgeError
 
     STATE.verbose = False
-    saved_data = os.environ.get("CARDFORGE_DATA")
+    STATE.data_root = None
     try:
         code = root.main(args=argv, prog_name="cardforge", standalone_mode=False)
     except click.exceptions.Abort:
@@ -108,11 +108,6 @@ def main(argv: list[str] | None = None) -> int:
             raise
         click.echo(f"internal error: {type(exc).__name__}: {exc} (run with -v for the traceback)", err=True)
         return 1
-    finally:  # --data sets CARDFORGE_DATA for this run only (in-process callers, tests)
-        if saved_data is None:
-            os.environ.pop("CARDFORGE_DATA", None)
-        else:
-            os.environ["CARDFORGE_DATA"] = saved_data
     return code if isinstance(code, int) else 0
 
 

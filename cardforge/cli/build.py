@@ -127,14 +127,14 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
     mirrored for duplex printing. Each game's files are listed in OUT/<game>/manifest.json.
     Exits 1 listing every problem (bad data, text that does not fit…) and then writes no PDF.
     """
-    from cardforge.games import all_games
+    from cardforge.cli.common import every_game
 
     settings = BuildSettings(paper=paper, orientation=orientation, bleed_mm=bleed, gutter_mm=gutter,
                              margin_mm=margin, crop_marks=not no_crop_marks, cut_lines=cut_lines,
                              duplex=duplex, back_offset_mm=back_offset, fold=fold, strict=strict,
                              only=only, out_dir=Path(out_dir),
                              changed_since=Path(changed_since) if changed_since else None)
-    chosen = list(dict.fromkeys(games)) if games else all_games()
+    chosen = list(dict.fromkeys(games)) if games else every_game()
     if watch:
         from cardforge.watch import keep_texts
 
@@ -175,7 +175,7 @@ def _watch(games, settings: BuildSettings, templates_dir, quiet: bool) -> int:
     templates = Path(templates_dir) if templates_dir else None
 
     def target(game) -> Target:
-        folders = [game_dir(game.id), *template_folders(game.id, templates)]
+        folders = [game_dir(game), *template_folders(game.id, templates)]
         return Target(game.id, lambda: _build_game(game, settings, templates_dir, Progress(False), True), folders)
 
     def report(r: Rebuild, t: Target) -> None:

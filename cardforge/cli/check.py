@@ -32,7 +32,7 @@ def check(ctx: click.Context, game, strict: bool, as_json: bool) -> None:
     errors = [p for p in problems if not p.is_warning]
     warnings = [p for p in problems if p.is_warning]
     failed = bool(errors) or (strict and bool(warnings))
-    folder = display_path(game_dir(game.id))
+    folder = display_path(game_dir(game))
     if as_json:
         echo_json({
             "game": game.id,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -13,12 +14,12 @@ from cardforge.problems import Problem
 
 
 class GameType(click.ParamType):
-    """A registered game id (``mine-all-mine`` and ``mine_all_mine`` alike). Unknown: exit 2."""
+    """A game: an id (``mine-all-mine`` and ``mine_all_mine`` alike) or a folder holding a
+    ``game.yaml`` (``./my-game``). Unknown: exit 2; a broken game.yaml: exit 1."""
 
     name = "GAME"
 
     def convert(self, value, param, ctx):
-        from cardforge.games import find_game
         from cardforge.games.base import Game
 
         if isinstance(value, Game):
@@ -37,6 +38,32 @@ class GameType(click.ParamType):
 
 
 GAME = GameType()
+
+
+def data_root() -> Path | None:
+    """``--data DIR`` of this run (None: each game's own folder)."""
+    from cardforge.cli import STATE
+
+    return Path(STATE.data_root) if STATE.data_root else None
+
+
+def find_game(name):
+    """A game by id or path, its data from ``--data DIR`` when given."""
+    from cardforge.games import find_game as find
+
+    return find(name, data_root=data_root())
+
+
+def every_game() -> list:
+    """Every game found: the shipped ones, plug-ins, and with ``--data DIR`` the game folders in DIR."""
+    from cardforge.games import GAME_FILE, game_ids, normalise_game_id
+
+    ids = game_ids()
+    root = data_root()
+    if root is not None and root.is_dir():
+        ids += [normalise_game_id(f.name) for f in sorted(root.iterdir())
+                if (f / GAME_FILE).is_file() and normalise_game_id(f.name) not in ids]
+    return [find_game(g) for g in ids]
 
 
 def load_data(game):

@@ -11,12 +11,12 @@ from cardforge.cli.common import echo_json
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def games(as_json: bool) -> None:
     """List the games: id, title, players and what cardforge prints for each."""
-    from cardforge.games import all_games
+    from cardforge.cli.common import every_game
 
     rows = [
         {"id": g.id, "title": g.title, "players": g.players_label, "status": g.status, "prints": g.prints,
          "modes": list(g.modes)}
-        for g in all_games()
+        for g in every_game()
     ]
     if as_json:
         echo_json(rows)

@@ -18,14 +18,36 @@ Examples:
 """
 
 
-@click.command(epilog=EPILOG)
+class SetupCommand(click.Command):
+    """``--help`` lists each game's own setup options (from its game.yaml)."""
+
+    def format_epilog(self, ctx, formatter):
+        super().format_epilog(ctx, formatter)
+        from cardforge.cli.common import every_game
+
+        rows = []
+        for game in every_game():
+            for oid, option in game.options.items():
+                rows.append((f"{game.option_flag(oid)}{_metavar(option)}", f"{game.id}: {option.help or oid}"))
+        if rows:
+            with formatter.section("Game options (declared in each game's game.yaml)"):
+                formatter.write_dl(rows)
+
+
+def _metavar(option) -> str:
+    if option.type == "choice":
+        return " [" + "|".join(str(c) for c in option.choices) + "]"
+    if option.type == "int":
+        return " N"
+    return ""
+
+
+@click.command(cls=SetupCommand, epilog=EPILOG,
+               context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.argument("game", type=GAME)
 @click.option("-p", "--players", type=int, help="Number of players.")
 @click.option("--mode", help="Rule set (e.g. initiation, full, classique, avance).")
 @click.option("--seed", type=int, help="Seed for the random deal (same seed, same deal).")
-@click.option("--short", type=click.Choice(["3", "6", "9"]), help="TunHell: remove 3, 6 or 9 more mine cards.")
-@click.option("--opale", is_flag=True, help="Cristaux: play 'façon Opale' instead of Topaze.")
-@click.option("--first-game", is_flag=True, help="Imperial Miners: first-game draw (2/2/2, keep all 6).")
 @click.option("--check", "check_file", type=click.Path(dir_okay=False),
               help="Check a described deal (YAML or JSON: what --json prints, whole or its deal part) "
                    "against the rules instead of dealing.")
@@ -33,31 +55,26 @@ Examples:
 @click.option("--pdf", "pdf_path", type=click.Path(dir_okay=False),
               help="Also print the setup sheet to this PDF.")
 @click.pass_context
-def setup(ctx, game, players, mode, seed, short, opale, first_game, check_file, as_json, pdf_path) -> None:
+def setup(ctx, game, players, mode, seed, check_file, as_json, pdf_path) -> None:
     """Counts, checklist and a random legal deal for GAME with N players.
 
-    With --check FILE, check a described deal instead (what --json prints, whole or its "deal"
-    part, or one written by hand): exits 1 listing every rule it breaks, derived fields included.
+    GAME is a game id or a game folder. Its own options (e.g. --short for tunhell) follow it;
+    see the list below. With --check FILE, check a described deal instead (what --json
+    prints, whole or its "deal" part, or one written by hand): exits 1 listing every rule it
+    breaks, derived fields included.
     """
     from cardforge.engine.setup import check_setup_file, run_setup
     from cardforge.errors import SetupError
-    from cardforge.problems import plural
 
-    options = {"short": int(short) if short else 0, "opale": opale, "first_game": first_game}
-    given = {"short": bool(short), "opale": opale, "first_game": first_game}
-    for flag, used in given.items():
-        if used and flag not in game.setup_flags:
-            allowed = ", ".join("--" + f.replace("_", "-") for f in sorted(game.setup_flags)) or "none"
-            raise click.UsageError(f"--{flag.replace('_', '-')} is not an option of {game.id} "
-                                   f"(its setup options: {allowed})")
+    options, given = parse_game_options(ctx, game, list(ctx.args))
     data = load_data(game)
     if check_file:
         if players is not None:
             raise click.UsageError("give either --players or --check, not both")
         # the file says its mode and options; these would be silently ignored
-        for name, used in (("--mode", mode is not None), ("--seed", seed is not None), ("--short", bool(short)),
-                           ("--opale", opale), ("--first-game", first_game), ("--json", as_json),
-                           ("--pdf", pdf_path is not None)):
+        for name, used in (("--mode", mode is not None), ("--seed", seed is not None),
+                           *((game.option_flag(o), True) for o in given),
+                           ("--json", as_json), ("--pdf", pdf_path is not None)):
             if used:
                 raise click.UsageError(f"{name} is not used with --check (the deal file gives its own mode and "
                                        "options; --seed, --json and --pdf are for making a deal)")
@@ -83,6 +100,49 @@ def setup(ctx, game, players, mode, seed, short, opale, first_game, check_file, 
     click.echo(render_setup(game, result))
     if pdf_path:
         click.echo(f"\nsetup sheet: {pdf_path}")
+
+
+def parse_game_options(ctx: click.Context, game, args: list[str]) -> tuple[dict, list[str]]:
+    """The game's declared options from the words after GAME: (values with defaults, ids given).
+
+    Each option becomes a click option of a small command made for this game, so types,
+    choices and ranges are checked (and refused) as click does for built-in options."""
+    params = []
+    by_flag = {}
+    for oid, option in game.options.items():
+        flag = game.option_flag(oid)
+        by_flag[flag] = oid
+        if option.type == "flag":
+            params.append(click.Option([flag, oid], is_flag=True, default=None, help=option.help))
+        elif option.type == "choice":
+            params.append(click.Option([flag, oid], type=click.Choice([str(c) for c in option.choices]),
+                                       help=option.help))
+        else:
+            params.append(click.Option([flag, oid], type=click.IntRange(option.min, option.max), help=option.help))
+    for word in args:
+        name = word.split("=", 1)[0]
+        if name.startswith("-") and name not in by_flag:
+            allowed = ", ".join(sorted(by_flag)) or "none"
+            raise click.UsageError(f"{name} is not an option of {game.id} (its setup options: {allowed})", ctx=ctx)
+        if not name.startswith("-") and not any(a.startswith("-") for a in args):
+            raise click.UsageError(f"unexpected argument {word!r}", ctx=ctx)
+    command = click.Command(f"setup {game.id}", params=params, add_help_option=False)
+    try:
+        sub = command.make_context(f"cardforge setup {game.id}", list(args), parent=ctx)
+    except click.UsageError as exc:
+        exc.ctx = ctx
+        raise
+    values = game.default_options()
+    given = []
+    for oid, option in game.options.items():
+        raw = sub.params.get(oid)
+        if raw is None:
+            continue
+        given.append(oid)
+        if option.type == "choice":
+            raw = next(c for c in option.choices if str(c) == raw)
+        values[oid] = raw
+    return values, given
 
 
 def render_setup(game, result: dict) -> str:

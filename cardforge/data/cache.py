@@ -43,10 +43,15 @@ def fingerprint(game: Game, folder: Path) -> str:
         if path.is_file() and path.suffix in (".yaml", ".yml"):
             h.update(str(path.relative_to(folder)).encode())
             h.update(path.read_bytes())
-    code_dirs = [_PACKAGE / "data", _PACKAGE / "games" / game.id]
-    code = [_PACKAGE / "games" / "base.py", _PACKAGE / "icons.py"]
-    for d in code_dirs:
-        code.extend(sorted(d.glob("*.py")))
+    spec_file = game.folder / "game.yaml"  # outside ``folder`` when --data borrows a game's slot
+    if spec_file.is_file() and not spec_file.resolve().is_relative_to(folder.resolve()):
+        h.update(spec_file.read_bytes())
+    # every module that shapes validated data: the data layer, the shared small modules it
+    # reads (units, icons, markup…), the game machinery and the game's own rules
+    code = sorted(_PACKAGE.glob("*.py")) + sorted((_PACKAGE / "data").glob("*.py"))
+    code += [_PACKAGE / "games" / "base.py", _PACKAGE / "games" / "generic.py", _PACKAGE / "games" / "__init__.py",
+             _PACKAGE / "text" / "markup.py"]
+    code += game.code_files()
     for path in code:
         st = path.stat()
         h.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns}".encode())
@@ -70,8 +75,23 @@ def load(game: Game, folder: Path) -> tuple[str | None, GameData | None]:
     try:
         with open(path, "rb") as f:
             return key, pickle.load(f)
+    except AttributeError:  # cards of kinds declared in data: their models are made on first use
+        try:
+            _prepare_models(game, folder)
+            with open(path, "rb") as f:
+                return key, pickle.load(f)
+        except Exception:
+            return key, None
     except Exception:  # a stale or corrupt entry is just a miss
         return key, None
+
+
+def _prepare_models(game: Game, folder: Path) -> None:
+    from cardforge.data.loading import _load_meta
+
+    meta, _, _ = _load_meta(game, folder)
+    if meta is not None:
+        game.card_models_for(meta)
 
 
 def store(game: Game, key: str | None, data: GameData) -> None:
@@ -88,5 +108,5 @@ def store(game: Game, key: str | None, data: GameData) -> None:
         with os.fdopen(fd, "wb") as f:
             pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
-    except OSError:
-        pass  # a read-only home must not break a build
+    except (OSError, pickle.PicklingError, AttributeError, TypeError):
+        pass  # a read-only home (or data that cannot be pickled) must not break a build

@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from cardforge.data.kinds import field_problems
 from cardforge.data.models import CardBase, DeckMeta
 from cardforge.data.validate import validate
 from cardforge.data.yamlio import YamlDoc, read_yaml
 from cardforge.errors import DataError
 from cardforge.problems import Problem
-from cardforge.resources import data_root, display_path
+from cardforge.resources import display_path
 
 if TYPE_CHECKING:
     from cardforge.games.base import Game
@@ -107,35 +108,40 @@ class GameData:
         return sum(1 for e in self.entries() if getattr(e, "provenance", None) == "provisional")
 
 
-def game_dir(game_id: str, root: Path | None = None) -> Path:
-    return Path(root or data_root()) / game_id
+def game_dir(game: Game | str, root: Path | None = None) -> Path:
+    """Where a game's data files are read: ``root/<id>`` when a data root is given, else the
+    game's data folder (its own folder, or ``DIR/<id>`` with ``--data DIR``)."""
+    game_id = game if isinstance(game, str) else game.id
+    if root is not None:
+        return Path(root) / game_id
+    if isinstance(game, str):
+        from cardforge.games import find_game
+
+        game = find_game(game_id)
+    return game.data_folder
 
 
 def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData | None, list[Problem]]:
     """Load and validate; returns (data or None, problems including warnings)."""
-    folder = game_dir(game.id, root)
+    folder = game_dir(game, root)
     problems: list[Problem] = []
     if not folder.is_dir():
         return None, [Problem(f"no data folder for {game.id}", file=display_path(folder))]
-    meta_doc = read_yaml(folder / "deck.yaml")
-    problems += meta_doc.problems
-    meta = None
-    if meta_doc.data is not None:
-        meta, p = validate(DeckMeta, meta_doc.data, file=meta_doc.display, line_of=meta_doc.line_of)
-        problems += p
+    meta, meta_doc, p = _load_meta(game, folder)
+    problems += p
     cards: list[CardBase] = []
     sources: dict[str, CardSource] = {}
     if meta is not None:
-        for kind in meta.kinds:
-            if kind not in game.card_models:
-                problems.append(Problem(
-                    f"unknown card kind '{kind}' (allowed: {', '.join(game.card_models)})",
-                    file=meta_doc.display, field=f"kinds.{kind}", line=meta_doc.line_of(("kinds", kind))))
+        models = game.card_models_for(meta)
+        for kind, spec in meta.kinds.items():
+            for name, message in field_problems(spec):
+                problems.append(Problem(message, file=meta_doc.display, field=f"kinds.{kind}.fields.{name}",
+                                        line=meta_doc.line_of(("kinds", kind, "fields", name))))
         for name in meta.card_files:
             doc = read_yaml(folder / name)
             problems += doc.problems
             if doc.data is not None:
-                problems += _load_cards(game, doc, meta, cards, sources)
+                problems += _load_cards(models, doc, meta, cards, sources)
     sections: dict[str, Any] = {}
     for section in (*game.sections, *common_sections(game, folder)):
         value, p = _load_section(folder, section)
@@ -148,16 +154,48 @@ def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData | No
         if not any(not p.is_warning for p in problems):
             problems += game.check_data(data)
         data.warnings = [p for p in problems if p.is_warning]
-    if any(not p.is_warning for p in problems):
-        return data, problems
     return data, problems
+
+
+def _load_meta(game: Game, folder: Path) -> tuple[DeckMeta | None, YamlDoc, list[Problem]]:
+    """The deck: ``game.yaml``'s ``deck:`` or a ``deck.yaml`` beside it (not both)."""
+    deck_file = folder / "deck.yaml"
+    inline = game.spec.deck if (folder / "game.yaml").is_file() or folder == game.folder else None
+    if inline is not None:
+        doc = read_yaml(folder / "game.yaml")
+        if deck_file.exists():
+            return None, doc, [Problem("the deck is given twice: in game.yaml (deck:) and in deck.yaml; keep one",
+                                       file=display_path(deck_file))]
+        return inline, _Shifted(doc, ("deck",)), []  # type: ignore[return-value]
+    if not deck_file.exists():
+        doc = YamlDoc(deck_file, display_path(deck_file), "", None)
+        return None, doc, [Problem("no deck: give the deck in game.yaml (deck:) or in a deck.yaml",
+                                   file=display_path(folder / "game.yaml") if (folder / "game.yaml").exists()
+                                   else display_path(deck_file))]
+    doc = read_yaml(deck_file)
+    problems = list(doc.problems)
+    meta = None
+    if doc.data is not None:
+        meta, p = validate(DeckMeta, doc.data, file=doc.display, line_of=doc.line_of)
+        problems += p
+    return meta, doc, problems
+
+
+class _Shifted:
+    """A YamlDoc seen from one of its keys: ``line_of(("kinds", "x"))`` looks up ``deck.kinds.x``."""
+
+    def __init__(self, doc: YamlDoc, prefix: tuple):
+        self.doc, self.prefix, self.display = doc, prefix, doc.display
+
+    def line_of(self, loc: tuple) -> int | None:
+        return self.doc.line_of(self.prefix + tuple(loc))
 
 
 def load_game_data(game: Game, root: Path | None = None) -> GameData:
     """Validated data, from the cache when the files and code are unchanged (data/cache.py)."""
     from cardforge.data import cache
 
-    key, data = cache.load(game, game_dir(game.id, root))
+    key, data = cache.load(game, game_dir(game, root))
     if data is not None:
         return data
     data, problems = check_game_data(game, root)
@@ -172,7 +210,8 @@ def load_game_data(game: Game, root: Path | None = None) -> GameData:
     return data
 
 
-def _load_cards(game: Game, doc: YamlDoc, meta: DeckMeta, cards: list, sources: dict) -> list[Problem]:
+def _load_cards(kinds: dict[str, type[CardBase]], doc: YamlDoc, meta: DeckMeta, cards: list,
+                sources: dict) -> list[Problem]:
     """Validate the cards of one file (a list, or ``{defaults: {...}, cards: [...]}``)."""
     problems: list[Problem] = []
     data = doc.data
@@ -193,7 +232,6 @@ def _load_cards(game: Game, doc: YamlDoc, meta: DeckMeta, cards: list, sources: 
     if not isinstance(data, list):
         problems.append(Problem("expected a list of cards (or a mapping with 'cards:')", file=doc.display))
         return problems
-    kinds = game.card_models
     for index, raw in enumerate(data, start=1):
         loc = prefix + (index - 1,)
         line = doc.line_of(loc)
@@ -226,7 +264,7 @@ def _load_cards(game: Game, doc: YamlDoc, meta: DeckMeta, cards: list, sources: 
             continue
         if meta.kinds and card.kind not in meta.kinds:
             problems.append(Problem(
-                f"card kind '{card.kind}' is not declared in deck.yaml kinds "
+                f"card kind '{card.kind}' is not declared in the deck's kinds "
                 f"(declared: {', '.join(meta.kinds)})",
                 file=doc.display, item=item, field="kind", line=doc.line_of(loc + ("kind",))))
         if card.back is not None and card.back not in meta.backs:

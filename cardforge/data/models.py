@@ -79,8 +79,36 @@ class CardSize(Model):
         return f"{self.preset} {dims}" if self.preset else dims
 
 
+class FieldSpec(Model):
+    """A card field declared as data (``kinds: {spell: {fields: {cost: {type: int, min: 0}}}}``).
+
+    Types: ``text`` (card text: markup and icon tokens), ``int``, ``number``, ``bool``,
+    ``choice`` (one of ``choices``), ``list`` (of texts). Not ``required``: the field may be
+    left out (``default`` then, else nothing)."""
+
+    type: Literal["text", "int", "number", "bool", "choice", "list"] = "text"
+    required: bool = False
+    default: Any = None
+    min: float | None = None
+    max: float | None = None
+    choices: list[int | str] | None = None
+    max_length: int | None = Field(None, ge=1)
+    help: str | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> FieldSpec:
+        if self.type == "choice" and not self.choices:
+            raise ValueError("a choice field needs choices: [...]")
+        if self.type != "choice" and self.choices is not None:
+            raise ValueError(f"choices: only for type: choice (this field is type: {self.type})")
+        if (self.min is not None or self.max is not None) and self.type not in ("int", "number"):
+            raise ValueError(f"min/max: only for type: int or number (this field is type: {self.type})")
+        return self
+
+
 class KindSpec(Model):
-    """How one card kind is printed: its French label, layout and back design."""
+    """How one card kind is printed: its French label, layout and back design — and, for a
+    kind declared in data (no Python model), its fields."""
 
     label: str  # French, singular: "Aménagement"
     plural: str | None = None
@@ -90,6 +118,9 @@ class KindSpec(Model):
     #: two-sided cards listed as two entries: the name of a card field holding the id of the
     #: card printed on this card's back (its front face, with its own layout)
     back_face: str | None = None
+    #: the kind's own fields, declared as data (every card also has id, kind, name, copies,
+    #: provenance, art and back)
+    fields: dict[str, FieldSpec] | None = None
 
 
 class BackSpec(Model):

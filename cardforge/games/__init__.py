@@ -1,29 +1,37 @@
-"""The game registry: one lookup that fails with the bad name and the known ones."""
+"""The game registry: games are *found*, never listed by hand.
+
+- **Shipped games**: every folder of the shipped ``card_data/`` that holds a ``game.yaml``.
+- **Third-party Python games**: the ``cardforge.games`` entry point group. An entry point
+  names a module (or package); its game folder is the module's ``GAME_FOLDER`` if it has one,
+  else the folder the module lives in, which must hold a ``game.yaml``.
+- **A path**: ``cardforge build ./my-game`` — any folder with a ``game.yaml``.
+- **``--data DIR``**: a ``DIR/<id>/`` with a ``game.yaml`` is that game; one without borrows
+  the shipped game's ``game.yaml`` and rules and reads its data files from there.
+
+``find_game`` fails with the bad name, the known ones and the closest match.
+"""
 
 from __future__ import annotations
 
 import difflib
 import importlib
+import importlib.util
+import os
+import sys
 from functools import lru_cache
+from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
-from cardforge.errors import UnknownGameError
+from cardforge.errors import DataError, UnknownGameError
+from cardforge.problems import Problem
 
 if TYPE_CHECKING:
+    from cardforge.data.gamespec import GameSpec
     from cardforge.games.base import Game
 
-#: game id → module defining ``GAME`` (a Game instance). Imported on first use only.
-GAME_MODULES: dict[str, str] = {
-    "maphr": "cardforge.games.maphr",
-    "tunhell": "cardforge.games.tunhell",
-    "mine_all_mine": "cardforge.games.mine_all_mine",
-    "cristaux": "cardforge.games.cristaux",
-    "imperial_miners": "cardforge.games.imperial_miners",
-}
-
-
-def game_ids() -> list[str]:
-    return list(GAME_MODULES)
+GAME_FILE = "game.yaml"
+ENTRY_POINT_GROUP = "cardforge.games"
 
 
 def normalise_game_id(name: str) -> str:
@@ -32,24 +40,204 @@ def normalise_game_id(name: str) -> str:
 
 
 @lru_cache(maxsize=None)
-def _load(game_id: str) -> Game:
-    from cardforge.startup import import_pydantic
+def _shipped() -> dict[str, Path]:
+    from cardforge.resources import shipped_data_root
 
-    import_pydantic()  # ~50 ms less start-up (cardforge/startup.py)
-    module = importlib.import_module(GAME_MODULES[game_id])
-    game = module.GAME
-    assert game.id == game_id, f"{GAME_MODULES[game_id]} registers {game.id!r}, expected {game_id!r}"
-    return game
+    root = shipped_data_root()
+    found: dict[str, Path] = {}
+    if root.is_dir():
+        for folder in sorted(root.iterdir()):
+            if (folder / GAME_FILE).is_file():
+                found[normalise_game_id(folder.name)] = folder
+    return found
 
 
-def find_game(name: str) -> Game:
-    """The registered game called ``name`` (ids with - or _ alike); UnknownGameError otherwise."""
-    key = normalise_game_id(name)
-    if key in GAME_MODULES:
-        return _load(key)
-    close = difflib.get_close_matches(key, GAME_MODULES, n=1, cutoff=0.6)
-    raise UnknownGameError(name, game_ids(), close[0] if close else None)
+@lru_cache(maxsize=None)
+def _entry_points() -> dict[str, object]:
+    from importlib.metadata import entry_points
+
+    return {normalise_game_id(ep.name): ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+#: games found by path in this process (``cardforge build ./my-game``), by id
+_BY_PATH: dict[str, Game] = {}
+
+
+def game_ids() -> list[str]:
+    """Every game cardforge can find by id: shipped, then entry points (sorted in each)."""
+    ids = list(_shipped())
+    ids += [g for g in sorted(_entry_points()) if g not in ids]
+    return ids
 
 
 def all_games() -> list[Game]:
-    return [_load(g) for g in GAME_MODULES]
+    return [find_game(g) for g in game_ids()]
+
+
+def is_game_path(name: str | os.PathLike) -> bool:
+    """Whether ``name`` is meant as a folder (``./my-game``, ``/x/y``, ``~/g``) rather than an id."""
+    text = os.fspath(name)
+    return (os.sep in text or "/" in text or text.startswith((".", "~"))
+            or (Path(text) / GAME_FILE).is_file())
+
+
+def find_game(name: str | os.PathLike, data_root: Path | None = None) -> Game:
+    """The game called ``name`` (an id — ``-`` and ``_`` alike — or a folder holding a
+    ``game.yaml``). ``data_root``: a ``--data`` folder whose ``<id>/`` replaces the game's data.
+    UnknownGameError (a usage error) when there is no such game; DataError when its
+    ``game.yaml`` or rules are broken."""
+    if data_root is None and os.environ.get("CARDFORGE_DATA"):
+        data_root = Path(os.environ["CARDFORGE_DATA"])
+    if is_game_path(name):
+        return load_game_folder(Path(os.path.expanduser(os.fspath(name))))
+    key = normalise_game_id(os.fspath(name))
+    if data_root is not None and (Path(data_root) / key / GAME_FILE).is_file():
+        return _load_folder(str(Path(data_root, key).resolve()), "data folder")
+    base = _by_id(key)
+    if base is None:
+        known = game_ids() + [g for g in _BY_PATH if g not in game_ids()]
+        close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+        raise UnknownGameError(os.fspath(name), known, close[0] if close else None)
+    if data_root is not None:
+        return _with_data_folder(base, Path(data_root) / key)
+    return base
+
+
+def _by_id(key: str) -> Game | None:
+    if key in _shipped():
+        return _load_folder(str(_shipped()[key]), "shipped")
+    if key in _entry_points():
+        return _load_entry_point(key)
+    return _BY_PATH.get(key)
+
+
+@lru_cache(maxsize=None)
+def _with_data_folder(base: Game, data_folder: Path) -> Game:
+    from cardforge.games.base import Game
+
+    return Game(base.spec, base.folder, base.rules, game_id=base.id, data_folder=data_folder,
+                origin=base.origin)
+
+
+def load_game_folder(folder: Path) -> Game:
+    """The game in ``folder`` (which must hold a ``game.yaml``)."""
+    folder = Path(folder)
+    if not (folder / GAME_FILE).is_file():
+        hint = ""
+        if folder.is_dir():
+            hint = f"; create one with `cardforge new {folder}`" if not any(folder.iterdir()) else \
+                   f" (a game folder holds a {GAME_FILE}: `cardforge new DIR` makes one)"
+        raise UnknownGameError(os.fspath(folder), game_ids(), None,
+                               message=f"no {GAME_FILE} in {os.fspath(folder)}{hint}")
+    game = _load_folder(str(folder.resolve()), "folder")
+    _BY_PATH.setdefault(game.id, game)
+    return game
+
+
+@lru_cache(maxsize=None)
+def _load_folder(folder: str, origin: str) -> Game:
+    from cardforge.games.base import Game
+
+    path = Path(folder)
+    spec = read_game_spec(path)
+    game_id = normalise_game_id(spec.id or path.name)
+    rules = _load_rules(spec, path, game_id)
+    return Game(spec, path, rules, game_id=game_id, origin=origin)
+
+
+@lru_cache(maxsize=None)
+def _load_entry_point(key: str) -> Game:
+    from cardforge.games.base import Game
+
+    ep = _entry_points()[key]
+    try:
+        module = ep.load()  # type: ignore[attr-defined]
+    except Exception as exc:  # a broken plug-in must say which one
+        raise DataError(f"the game plug-in '{key}' ({ep.value}) cannot be loaded",  # type: ignore[attr-defined]
+                        [Problem(f"{type(exc).__name__}: {exc}", item=f"entry point '{key}'")]) from exc
+    folder = Path(getattr(module, "GAME_FOLDER", None) or Path(module.__file__).parent)
+    spec = read_game_spec(folder)
+    rules = module if spec.rules is None else _load_rules(spec, folder, key)
+    return Game(spec, folder, rules, game_id=key, origin="entry point")
+
+
+def read_game_spec(folder: Path) -> GameSpec:
+    """``folder/game.yaml`` validated; DataError with every problem located otherwise."""
+    from cardforge.startup import import_pydantic
+
+    import_pydantic()  # ~50 ms less start-up (cardforge/startup.py)
+    from cardforge.data.gamespec import GameSpec
+    from cardforge.data.validate import validate
+    from cardforge.data.yamlio import read_yaml
+
+    doc = read_yaml(folder / GAME_FILE)
+    problems = list(doc.problems)
+    spec = None
+    if doc.data is not None:
+        spec, found = validate(GameSpec, doc.data, file=doc.display, line_of=doc.line_of)
+        problems += found
+    elif not problems:
+        problems.append(Problem("the file is empty (it needs at least title, players and categories)",
+                                file=doc.display))
+    if spec is None or any(not p.is_warning for p in problems):
+        raise DataError(f"{doc.display} is not a valid game", problems)
+    return spec
+
+
+def _load_rules(spec: GameSpec, folder: Path, game_id: str) -> ModuleType | None:
+    """The game's rules module: a module path, or a ``.py`` file or package in its folder."""
+    from cardforge.resources import display_path
+
+    if spec.rules is None:
+        return None
+    where = {"file": display_path(folder / GAME_FILE), "field": "rules"}
+    target = spec.rules
+    local = folder / target
+    try:
+        if target.endswith(".py") or "/" in target or local.exists():
+            resolved = local.resolve()
+            if not resolved.is_relative_to(folder.resolve()):
+                raise DataError(f"the rules of {game_id} cannot be loaded",
+                                [Problem(f"'{target}' is outside the game folder", **where)])
+            return _import_file(resolved, f"_cardforge_game_{game_id}")
+        return importlib.import_module(target)
+    except DataError:
+        raise
+    except ModuleNotFoundError as exc:
+        if exc.name and target.startswith(exc.name):
+            raise DataError(f"the rules of {game_id} cannot be loaded",
+                            [Problem(f"no module or file '{target}' (a module path, or a .py file or "
+                                     "package folder inside the game folder)", **where)]) from exc
+        raise DataError(f"the rules of {game_id} cannot be loaded",
+                        [Problem(f"{type(exc).__name__}: {exc}", **where)]) from exc
+    except (ImportError, SyntaxError) as exc:
+        raise DataError(f"the rules of {game_id} cannot be loaded",
+                        [Problem(f"{type(exc).__name__}: {exc}", **where)]) from exc
+
+
+def _import_file(path: Path, name: str) -> ModuleType:
+    """Import ``rules.py`` or a ``rules/`` package from a game folder under ``name``."""
+    if name in sys.modules:
+        existing = sys.modules[name]
+        if Path(getattr(existing, "__file__", "")).resolve() in (path, path / "__init__.py"):
+            return existing
+    if path.is_dir():
+        spec = importlib.util.spec_from_file_location(name, path / "__init__.py",
+                                                      submodule_search_locations=[str(path)])
+    else:
+        spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
+
+
+def loaded_game(game_id: str) -> Game | None:
+    """A game already found in this process by id (shipped, plug-in or path), else None."""
+    return _by_id(normalise_game_id(game_id))

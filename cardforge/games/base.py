@@ -1,86 +1,130 @@
-"""The Game base class: class-level metadata plus hooks. One subclass per game.
+"""A game: its folder, what its ``game.yaml`` declares, and its rule hooks.
 
-A game's rules live only in ``cardforge/games/<id>/``; the engine and renderers are
-game-agnostic and talk to games through this interface.
+What a game *is* is data (:class:`~cardforge.data.gamespec.GameSpec`); what it *does* beyond
+data is an optional Python module of plain functions, one signature each (see
+:data:`HOOKS`). A game without that module — or a hook the module leaves out — gets the
+data-only behaviour of :mod:`cardforge.games.generic`: scoring from its score pad, setup
+counts from its table, the checklist from its templates.
+
+No game subclasses anything: the engine, the renderers and the CLI talk to every game
+through this one class.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, ClassVar
+from functools import cached_property
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from cardforge.scores import Category, ScoreResult, TieBreaker
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from cardforge.data.gamespec import GameSpec, OptionSpec
     from cardforge.data.loading import GameData, Section
-    from cardforge.data.models import CardBase
+    from cardforge.data.models import CardBase, DeckMeta
     from cardforge.problems import Problem
 
-#: Setup flags the CLI knows (``cardforge setup``). A game lists those it uses in ``setup_flags``.
-SETUP_FLAGS = ("short", "opale", "first_game")
+#: What a rules module may define, each optional (signatures in DEVELOPING.md, "Adding a game").
+HOOKS = (
+    "card_models",  # dict[str, type[CardBase]]: kinds with Python models (validators, properties)
+    "sections",  # tuple[Section, ...]: the game's other data files (clans, components…)
+    "check_data",  # (data) -> list[Problem]: cross-card checks once every file validated
+    "setup_counts",  # (players, mode, options) -> dict
+    "setup_steps",  # (players, mode, options, counts) -> list[str]: the French checklist
+    "deal",  # (data, players, mode, options, rng) -> dict: JSON-able, random only from rng
+    "setup_model",  # pydantic model of a described deal (`cardforge setup GAME --check FILE`)
+    "check_setup",  # (data, setup) -> list[Problem]
+    "score_model",  # pydantic model of the final-state file
+    "check_final_state",  # (data, state) -> list[Problem]: rule-level rejections
+    "score",  # (data, state) -> ScoreResult
+    "player_names",  # (state) -> list[str]: when the state has no players: [{name}] list
+)
 
 
 class Game:
+    """A game found by the registry (:mod:`cardforge.games`)."""
+
+    def __init__(self, spec: GameSpec, folder: Path, rules: ModuleType | None = None, *,
+                 game_id: str, data_folder: Path | None = None, origin: str = "folder"):
+        self.spec = spec
+        self.id = game_id
+        #: the game folder: game.yaml, card files, templates/, icons/, fonts/, art
+        self.folder = Path(folder)
+        #: where the data files are read (the folder, or DIR/<id>/ with ``--data DIR``)
+        self.data_folder = Path(data_folder) if data_folder is not None else self.folder
+        self.rules = rules
+        self.origin = origin  # "shipped", "folder" (a path) or "entry point"
+
+    @classmethod
+    def define(cls, game_id: str, spec: dict[str, Any], rules: Any = None, folder: Path | None = None) -> Game:
+        """A game made in code (tests, library users): ``spec`` as game.yaml would say it,
+        ``rules`` any object with hook attributes (a module, a namespace)."""
+        from cardforge.data.gamespec import GameSpec
+
+        return cls(GameSpec.model_validate(spec), folder or Path(game_id), rules, game_id=game_id,
+                   origin="code")
+
     # --- metadata -------------------------------------------------------------------------
-    id: ClassVar[str]
-    title: ClassVar[str]
-    min_players: ClassVar[int]
-    max_players: ClassVar[int]
-    card_size: ClassVar[str] = "poker"  # default; deck.yaml's card_size is what prints
-    status: ClassVar[str] = "prototype"  # or "published"
-    prints: ClassVar[str] = ""  # what cardforge prints for it, one line (English)
-    language: ClassVar[str] = "fr"
+    @property
+    def title(self) -> str:
+        return self.spec.title
 
-    categories: ClassVar[tuple[Category, ...]]  # score-pad rows in pad order
-    tie_breakers: ClassVar[tuple[TieBreaker, ...]] = ()  # in order; none = shared rank
-    modes: ClassVar[tuple[str, ...]] = ("standard",)
-    default_mode: ClassVar[str] = "standard"
-    setup_flags: ClassVar[frozenset[str]] = frozenset()
+    @property
+    def language(self) -> str:
+        return self.spec.language
 
-    # --- data -----------------------------------------------------------------------------
-    #: kind → card model (a CardBase subclass whose ``kind`` is a Literal of that kind)
-    card_models: ClassVar[dict[str, type[CardBase]]] = {}
-    #: other data files: clans, boards, aids, components…
-    sections: ClassVar[tuple[Section, ...]] = ()
+    @property
+    def status(self) -> str:
+        return self.spec.status
 
-    def check_data(self, data: GameData) -> list[Problem]:
-        """Cross-card checks after every file validated (counts, references…)."""
-        return []
+    @property
+    def prints(self) -> str:
+        return self.spec.prints
 
-    # --- setup ----------------------------------------------------------------------------
-    def setup_counts(self, players: int, mode: str, options: dict[str, Any]) -> dict[str, Any]:
-        raise NotImplementedError(f"{self.id}: setup is not implemented")
+    @property
+    def min_players(self) -> int:
+        return self.spec.players.min
 
-    def setup_steps(self, players: int, mode: str, options: dict[str, Any], counts: dict) -> list[str]:
-        raise NotImplementedError(f"{self.id}: setup is not implemented")
+    @property
+    def max_players(self) -> int:
+        return self.spec.players.max
 
-    def deal(self, data: GameData, players: int, mode: str, options: dict[str, Any],
-             rng: random.Random) -> dict[str, Any]:
-        raise NotImplementedError(f"{self.id}: setup is not implemented")
+    @cached_property
+    def categories(self) -> tuple[Category, ...]:
+        return tuple(Category(c.id, c.label, c.label_en or c.label, icon=c.icon) for c in self.spec.categories)
 
-    #: model of a described deal for ``cardforge setup GAME --check FILE`` (None: not supported)
-    setup_model: ClassVar[type[BaseModel] | None] = None
+    @cached_property
+    def tie_breakers(self) -> tuple[TieBreaker, ...]:
+        return tuple(TieBreaker(t.id, t.label, t.label_en or t.label) for t in self.spec.tie_breakers)
 
-    def check_setup(self, data: GameData, setup: Any) -> list[Problem]:
-        return []
+    @property
+    def modes(self) -> tuple[str, ...]:
+        return tuple(self.spec.modes)
 
-    # --- scoring --------------------------------------------------------------------------
-    #: model of a final-state file for ``cardforge score GAME FILE``
-    score_model: ClassVar[type[BaseModel] | None] = None
+    @property
+    def default_mode(self) -> str:
+        return self.spec.default_mode or self.modes[0]
 
-    def check_final_state(self, data: GameData, state: Any) -> list[Problem]:
-        """Rule-level rejections of a final state (each a Problem). Runs before ``score``."""
-        return []
+    @property
+    def options(self) -> dict[str, OptionSpec]:
+        return dict(self.spec.options)
 
-    def score(self, data: GameData, state: Any) -> ScoreResult:
-        raise NotImplementedError(f"{self.id}: scoring is not implemented")
+    @property
+    def setup_flags(self) -> frozenset[str]:
+        """The ids of the setup options (``first_game``…)."""
+        return frozenset(self.spec.options)
 
-    def player_names(self, state: Any) -> list[str]:
-        return [p.name for p in state.players]
+    def option_flag(self, option_id: str) -> str:
+        spec = self.spec.options[option_id]
+        return spec.flag or "--" + option_id.replace("_", "-")
 
-    # --- helpers --------------------------------------------------------------------------
+    def default_options(self) -> dict[str, Any]:
+        return {oid: o.default_value() for oid, o in self.spec.options.items()}
+
     @property
     def players_label(self) -> str:
         if self.min_players == self.max_players:
@@ -93,5 +137,138 @@ class Game:
                 return c
         raise KeyError(category_id)
 
+    @property
+    def has_rules(self) -> bool:
+        return self.rules is not None
+
+    # --- data -----------------------------------------------------------------------------
+    def _hook(self, name: str) -> Any:
+        return getattr(self.rules, name, None) if self.rules is not None else None
+
+    @property
+    def card_models(self) -> dict[str, type[CardBase]]:
+        """Kinds with a Python model, plus those declared in ``game.yaml``'s inline deck."""
+        models = dict(self._hook("card_models") or {})
+        if self.spec.deck is not None:
+            models.update(self.card_models_for(self.spec.deck))
+        return models
+
+    def card_models_for(self, meta: DeckMeta) -> dict[str, type[CardBase]]:
+        """Every kind of ``meta``: the Python model where the rules give one (and the kind
+        declares no fields of its own), else a model made from its declared fields."""
+        from cardforge.data.kinds import card_model_for
+
+        python = dict(self._hook("card_models") or {})
+        models = dict(python)
+        for kind, spec in meta.kinds.items():
+            if spec.fields is not None or kind not in python:
+                models[kind] = card_model_for(self.id, kind, spec)
+        return models
+
+    @property
+    def sections(self) -> tuple[Section, ...]:
+        return tuple(self._hook("sections") or ())
+
+    def check_data(self, data: GameData) -> list[Problem]:
+        fn = self._hook("check_data")
+        return list(fn(data)) if fn else []
+
+    # --- setup ----------------------------------------------------------------------------
+    def with_defaults(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Every declared option, with its default where ``options`` does not give it."""
+        given = dict(options or {})
+        return {**self.default_options(), **{k: v for k, v in given.items() if k in self.spec.options}}
+
+    def setup_counts(self, players: int, mode: str, options: dict[str, Any]) -> dict[str, Any]:
+        from cardforge.games import generic
+
+        options = self.with_defaults(options)
+        fn = self._hook("setup_counts")
+        return fn(players, mode, options) if fn else generic.setup_counts(self, players, mode, options)
+
+    def setup_steps(self, players: int, mode: str, options: dict[str, Any], counts: dict) -> list[str]:
+        from cardforge.games import generic
+
+        options = self.with_defaults(options)
+        fn = self._hook("setup_steps")
+        return fn(players, mode, options, counts) if fn else generic.setup_steps(self, players, mode, options, counts)
+
+    def deal(self, data: GameData, players: int, mode: str, options: dict[str, Any],
+             rng: random.Random) -> dict[str, Any]:
+        from cardforge.games import generic
+
+        options = self.with_defaults(options)
+        fn = self._hook("deal")
+        return fn(data, players, mode, options, rng) if fn else generic.deal(self, data, players, mode, options, rng)
+
+    @property
+    def setup_model(self) -> type[BaseModel] | None:
+        from cardforge.games import generic
+
+        if self.rules is not None and hasattr(self.rules, "setup_model"):
+            return self.rules.setup_model
+        return generic.deal_model(self)
+
+    def check_setup(self, data: GameData, setup: Any) -> list[Problem]:
+        from cardforge.games import generic
+
+        fn = self._hook("check_setup")
+        return list(fn(data, setup)) if fn else generic.check_setup(self, data, setup)
+
+    # --- scoring --------------------------------------------------------------------------
+    @property
+    def score_model(self) -> type[BaseModel] | None:
+        from cardforge.games import generic
+
+        model = self._hook("score_model")
+        return model if model is not None else generic.final_state_model(self)
+
+    def check_final_state(self, data: GameData, state: Any) -> list[Problem]:
+        from cardforge.games import generic
+
+        fn = self._hook("check_final_state")
+        if fn is not None:
+            return list(fn(data, state))
+        return generic.check_final_state(self, data, state) if self._hook("score") is None else []
+
+    def score(self, data: GameData, state: Any) -> ScoreResult:
+        from cardforge.games import generic
+
+        fn = self._hook("score")
+        return fn(data, state) if fn else generic.score(self, data, state)
+
+    def player_names(self, state: Any) -> list[str]:
+        fn = self._hook("player_names")
+        return list(fn(state)) if fn else [p.name for p in state.players]
+
+    # --- printables -----------------------------------------------------------------------
+    def printables_module(self) -> ModuleType | None:
+        """Where the game's ``boards``/``aids``/``blocks`` hooks are: ``<rules>.printables``
+        when the rules are a package that has one, else the rules module if it defines any."""
+        import importlib
+        from importlib.util import find_spec
+
+        if self.rules is None:
+            return None
+        if hasattr(self.rules, "__path__"):
+            name = f"{self.rules.__name__}.printables"
+            try:
+                if find_spec(name) is not None:
+                    return importlib.import_module(name)
+            except ModuleNotFoundError:
+                pass
+        if any(hasattr(self.rules, h) for h in ("boards", "aids", "blocks")):
+            return self.rules
+        return None
+
+    def code_files(self) -> list[Path]:
+        """The game's own Python files (for cache keys): its rules module or package."""
+        if self.rules is None or not getattr(self.rules, "__file__", None):
+            return []
+        path = Path(self.rules.__file__)
+        if hasattr(self.rules, "__path__"):
+            return sorted(path.parent.rglob("*.py"))
+        return [path]
+
     def __repr__(self) -> str:
-        return f"<Game {self.id}>"
+        return f"<Game {self.id} ({self.folder})>"

@@ -62,16 +62,8 @@ class Collected:
 
 
 def hooks_module(game: Game):
-    """The game's ``printables`` module, or None."""
-    from cardforge.games import GAME_MODULES
-
-    name = f"{GAME_MODULES.get(game.id, type(game).__module__)}.printables"
-    try:
-        if find_spec(name) is None:
-            return None
-    except ModuleNotFoundError:
-        return None
-    return importlib.import_module(name)
+    """The game's ``printables`` module (boards, aids, blocks hooks), or None."""
+    return game.printables_module()
 
 
 def collect(game: Game, data: GameData) -> Collected:
@@ -86,7 +78,8 @@ def collect(game: Game, data: GameData) -> Collected:
     out.aids += [Printable(a, aids_file) for a in yaml_aids]
     module = hooks_module(game)
     if module is not None:
-        origin = f"cardforge/games/{game.id}/printables.py"
+        origin = (display_path(Path(module.__file__)) if getattr(module, "__file__", None)
+                  else f"the rules of {game.id}")
         for hook, model, target in (("boards", Board, out.boards), ("aids", Aid, out.aids)):
             fn = getattr(module, hook, None)
             if fn is None:

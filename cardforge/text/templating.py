@@ -431,7 +431,7 @@ def render(template: jinja2.Template, context: dict[str, Any]) -> str:
     try:
         return template.render(context)
     except jinja2.UndefinedError as exc:
-        raise TemplateError(f"{exc.message} (StrictUndefined: every name must exist)") from None
+        raise TemplateError(f"{_unqualified(exc.message)} (StrictUndefined: every name must exist)") from None
     except jinja2.exceptions.SecurityError as exc:
         raise TemplateError(f"not allowed in a template: {exc}") from None
     except jinja2.TemplateError as exc:
@@ -445,10 +445,17 @@ def is_true(expression, context: dict[str, Any]) -> bool:
     try:
         return bool(expression(**context))
     except jinja2.UndefinedError as exc:
-        raise TemplateError(f"{exc.message} (StrictUndefined: every name must exist)") from None
+        raise TemplateError(f"{_unqualified(exc.message)} (StrictUndefined: every name must exist)") from None
     except jinja2.exceptions.SecurityError as exc:
         raise TemplateError(f"not allowed in a template: {exc}") from None
     except jinja2.TemplateError as exc:
         raise TemplateError(str(exc)) from None
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
         raise TemplateError(f"{type(exc).__name__}: {exc}") from None
+
+
+def _unqualified(message: str | None) -> str:
+    """jinja2 names an object by its class's module path ("'pkg.cards.Spell object'"): keep the class."""
+    import re
+
+    return re.sub(r"'(?:[\w]+\.)+(\w+) object'", r"'\1 object'", message or "")

@@ -1,4 +1,6 @@
-"""Imperial Miners: metadata and hooks (see ../shared/RULES.md §5).
+"""Imperial Miners' rules: the hooks cardforge calls (what the game *is* — players, the
+``--first-game`` option, score categories and tie-breakers — is data:
+``card_data/imperial_miners/game.yaml``).
 
 A published game (Portal Games, 2023): cardforge does not reprint its 136 illustrated cards.
 It is the table companion: setup, an exact end-game count including carts, and printables
@@ -8,64 +10,43 @@ It is the table companion: setup, an exact end-game count including carts, and p
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any
 
 from cardforge.data.loading import GameData
-from cardforge.games.base import Game
 from cardforge.games.imperial_miners import checks, scoring, setup_rules
-from cardforge.games.imperial_miners.cards import CARD_MODELS
-from cardforge.games.imperial_miners.sections import SECTIONS
+from cardforge.games.imperial_miners.cards import CARD_MODELS as card_models
+from cardforge.games.imperial_miners.scoring import FinalState as score_model
+from cardforge.games.imperial_miners.scoring import score
+from cardforge.games.imperial_miners.sections import SECTIONS as sections
+from cardforge.games.imperial_miners.setup_rules import DealFile as setup_model
 from cardforge.problems import Problem
-from cardforge.scores import Category, ScoreResult, TieBreaker
+
+__all__ = ["card_models", "sections", "check_data", "setup_counts", "setup_steps", "deal", "setup_model",
+           "check_setup", "score_model", "check_final_state", "score"]
+
+GAME_ID = "imperial_miners"
+MIN_PLAYERS, MAX_PLAYERS = 1, 5  # game.yaml's players; the rule checks name them
 
 
-class ImperialMiners(Game):
-    id = "imperial_miners"
-    title = "Imperial Miners"
-    min_players = 1
-    max_players = 5
-    card_size = "poker"
-    status = "published"
-    prints = "blank mine-card template deck, surface/progress board blanks, score pad, player aids, setup sheet"
-    categories: ClassVar[tuple[Category, ...]] = (
-        Category("vp_tokens", "Jetons PV", "VP tokens", icon="vp"),
-        Category("carts", "Chariots complets", "Complete carts", icon="cart"),
-    )
-    tie_breakers: ClassVar[tuple[TieBreaker, ...]] = (
-        TieBreaker("coins", "Égalité : le plus de pièces l'emporte", "more coins"),
-        TieBreaker("carts", "puis le plus de chariots complets", "more complete carts"),
-    )
-    setup_flags = frozenset({"first_game"})
-    card_models = CARD_MODELS
-    sections = SECTIONS
-
-    def check_data(self, data: GameData) -> list[Problem]:
-        return checks.check_data(data, self.max_players)
-
-    # --- setup ----------------------------------------------------------------------------
-    def setup_counts(self, players: int, mode: str, options: dict[str, Any]) -> dict[str, Any]:
-        return setup_rules.setup_counts(bool(options.get("first_game")))
-
-    def setup_steps(self, players: int, mode: str, options: dict[str, Any], counts: dict) -> list[str]:
-        return setup_rules.setup_steps(players, bool(options.get("first_game")), counts)
-
-    def deal(self, data: GameData, players: int, mode: str, options: dict[str, Any],
-             rng: random.Random) -> dict[str, Any]:
-        return setup_rules.deal(data, players, bool(options.get("first_game")), rng)
-
-    setup_model = setup_rules.DealFile
-
-    def check_setup(self, data: GameData, setup: setup_rules.DealFile) -> list[Problem]:
-        return setup_rules.check_setup(data, setup, self.min_players, self.max_players)
-
-    # --- scoring --------------------------------------------------------------------------
-    score_model = scoring.FinalState
-
-    def check_final_state(self, data: GameData, state: scoring.FinalState) -> list[Problem]:
-        return scoring.check_final_state(state, self.id, self.min_players, self.max_players)
-
-    def score(self, data: GameData, state: scoring.FinalState) -> ScoreResult:
-        return scoring.score(data, state)
+def check_data(data: GameData) -> list[Problem]:
+    return checks.check_data(data, MAX_PLAYERS)
 
 
-GAME = ImperialMiners()
+def setup_counts(players: int, mode: str, options: dict[str, Any]) -> dict[str, Any]:
+    return setup_rules.setup_counts(bool(options["first_game"]))
+
+
+def setup_steps(players: int, mode: str, options: dict[str, Any], counts: dict) -> list[str]:
+    return setup_rules.setup_steps(players, bool(options["first_game"]), counts)
+
+
+def deal(data: GameData, players: int, mode: str, options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    return setup_rules.deal(data, players, bool(options["first_game"]), rng)
+
+
+def check_setup(data: GameData, setup: setup_model) -> list[Problem]:
+    return setup_rules.check_setup(data, setup, MIN_PLAYERS, MAX_PLAYERS)
+
+
+def check_final_state(data: GameData, state: score_model) -> list[Problem]:
+    return scoring.check_final_state(state, GAME_ID, MIN_PLAYERS, MAX_PLAYERS)

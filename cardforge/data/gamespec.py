@@ -1,0 +1,182 @@
+"""``game.yaml``: what a game *is*, as data.
+
+A game is a folder. Its ``game.yaml`` declares the title, players, language, modes and setup
+options (with their labels and command-line flags), score categories and tie-breakers, the
+setup counts as a table and the setup checklist as a template, and — under ``deck:`` or in a
+``deck.yaml`` beside it — the deck: card size, card files, card kinds with their fields
+declared as data, and back designs. Only what a game *does* beyond data is Python (``rules:``).
+
+Every model forbids unknown fields, so a typo is an error located by file, line and field.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field, model_validator
+
+from cardforge.data.models import DeckMeta, Model
+
+_IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
+_FLAG = re.compile(r"^--[a-z][a-z0-9-]*$")
+RESERVED_STATE_KEYS = ("name",)
+#: option flags the setup command has for every game
+RESERVED_FLAGS = ("--players", "--mode", "--seed", "--check", "--json", "--pdf", "--help")
+
+
+def _check_ident(value: str) -> str:
+    if not _IDENT.match(value):
+        raise ValueError(f"must be a snake_case id (lowercase letters, digits and '_', starting with a "
+                         f"letter, e.g. 'gold_coins'), got {value!r}")
+    return value
+
+
+Ident = Annotated[str, AfterValidator(_check_ident)]
+
+
+class Players(Model):
+    """``players: {min: 2, max: 4}`` (or ``players: 2-4``, ``players: 1``)."""
+
+    min: int = Field(ge=1, le=99)
+    max: int = Field(ge=1, le=99)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _short(cls, value: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return {"min": value, "max": value}
+        if isinstance(value, str):
+            m = re.fullmatch(r"\s*(\d+)\s*(?:[-–]\s*(\d+)\s*)?", value)
+            if not m:
+                raise ValueError(f"expected a number of players ('3'), a range ('2-4') or "
+                                 f"{{min: 2, max: 4}}, got {value!r}")
+            lo = int(m.group(1))
+            return {"min": lo, "max": int(m.group(2) or lo)}
+        return value
+
+    @model_validator(mode="after")
+    def _order(self) -> Players:
+        if self.min > self.max:
+            raise ValueError(f"min ({self.min}) is more than max ({self.max})")
+        return self
+
+
+class ModeSpec(Model):
+    label: str | None = None  # as players call it, in the game's language
+    help: str | None = None  # one line, English, for --help and `cardforge games`
+
+
+class OptionSpec(Model):
+    """A setup option: a ``cardforge setup`` flag whose value reaches the game's setup hooks.
+
+    ``type: flag`` (on/off), ``choice`` (one of ``choices``) or ``int`` (``min``–``max``)."""
+
+    type: Literal["flag", "choice", "int"] = "flag"
+    flag: str | None = None  # default: --<id with dashes>
+    label: str | None = None  # in the game's language, for printed sheets
+    help: str = ""  # English, for --help
+    choices: list[int | str] | None = None
+    min: int | None = None
+    max: int | None = None
+    default: int | str | bool | None = None  # the value when the flag is not given
+    modes: list[str] | None = None  # only in these modes (default: every mode)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> OptionSpec:
+        if self.flag is not None and not _FLAG.match(self.flag):
+            raise ValueError(f"flag must look like '--first-game', got {self.flag!r}")
+        if self.type == "choice" and not self.choices:
+            raise ValueError("a choice option needs choices: [...]")
+        if self.type != "choice" and self.choices is not None:
+            raise ValueError(f"choices: only for type: choice (this option is type: {self.type})")
+        return self
+
+    def default_value(self) -> Any:
+        if self.default is not None:
+            return self.default
+        if self.type == "flag":
+            return False
+        if self.type == "choice":
+            return 0 if all(isinstance(c, int) for c in self.choices or ()) else None
+        return self.min if self.min is not None else 0
+
+
+class CategorySpec(Model):
+    """A score-pad row: declared once, printed on the pad and emitted by the scoring."""
+
+    id: Ident
+    label: str  # in the game's language, as printed on the pad
+    label_en: str | None = None  # for the CLI (default: label)
+    icon: str | None = None  # an icon token drawn before the label on the pad
+    optional: bool = False  # data-only scoring: a missing value counts 0 (else it is required)
+
+
+class TieBreakerSpec(Model):
+    """Players tied on total compare this value (``order: high`` — more is better — or ``low``)."""
+
+    id: Ident
+    label: str  # as printed under the pad's total, in the game's language
+    label_en: str | None = None
+    order: Literal["high", "low"] = "high"
+
+
+class SetupSpec(Model):
+    """Data-only setup: counts as a table by player count, the checklist as templates.
+
+    ``counts``: ``{all: {...}, 2: {...}, 3: {...}}`` — the ``all`` row applies to every player
+    count, a row for a number of players adds to it or overrides it. Checklist lines may use
+    ``{{ players }}``, ``{{ mode }}``, ``{{ counts.NAME }}`` and ``{{ options.NAME }}``.
+    ``hand``: deal that many cards to each player from the deck's printed cards (of ``kinds``)."""
+
+    counts: dict[str | int, dict[str, Any]] = Field(default_factory=dict)
+    checklist: list[str] = Field(default_factory=list)
+    hand: int | str | None = None  # a number, or the name of a count
+    hand_kinds: list[str] | None = None
+    first_player: bool = True  # pick a random first player
+
+
+class GameSpec(Model):
+    """The whole ``game.yaml``."""
+
+    id: str | None = None  # default: the folder's name
+    title: str = Field(min_length=1)
+    language: str = "fr"
+    players: Players
+    status: Literal["prototype", "published"] = "prototype"
+    prints: str = ""  # what cardforge prints for it, one English line
+    #: Python rule hooks: a module path (``cardforge.games.maphr``) or a file or package in
+    #: the folder (``rules.py``, ``rules/``). None: the game is data only.
+    rules: str | None = None
+    modes: dict[str, ModeSpec] = Field(default_factory=lambda: {"standard": ModeSpec()})
+    default_mode: str | None = None
+    options: dict[Ident, OptionSpec] = Field(default_factory=dict)
+    categories: list[CategorySpec] = Field(min_length=1)
+    tie_breakers: list[TieBreakerSpec] = Field(default_factory=list)
+    setup: SetupSpec | None = None
+    #: the deck (deck.yaml's fields); or a deck.yaml file beside game.yaml
+    deck: DeckMeta | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> GameSpec:
+        if self.default_mode is not None and self.default_mode not in self.modes:
+            raise ValueError(f"default_mode '{self.default_mode}' is not one of the modes "
+                             f"({', '.join(self.modes)})")
+        ids = [c.id for c in self.categories]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"category ids must be unique, repeated: {', '.join(dupes)}")
+        # a tie-breaker may share a category's id: it then compares that category's value
+        for key in (*ids, *(t.id for t in self.tie_breakers)):
+            if key in RESERVED_STATE_KEYS:
+                raise ValueError(f"'{key}' cannot be a category or tie-breaker id (reserved)")
+        flags = [o.flag or "--" + oid.replace("_", "-") for oid, o in self.options.items()]
+        for flag in flags:
+            if flag in RESERVED_FLAGS:
+                raise ValueError(f"option flag {flag} is taken by `cardforge setup` itself")
+        for oid, o in self.options.items():
+            unknown = [m for m in o.modes or () if m not in self.modes]
+            if unknown:
+                raise ValueError(f"option '{oid}': unknown mode(s) {', '.join(unknown)} "
+                                 f"(modes: {', '.join(self.modes)})")
+        return self
