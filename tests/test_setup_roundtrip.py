@@ -16,11 +16,18 @@ from hypothesis import strategies as st
 
 from cardforge.data.loading import load_game_data
 from cardforge.engine.setup import check_setup_file, run_setup
-from cardforge.games import find_game
+from cardforge.games import find_game, game_ids
 
-GAMES = ("maphr", "tunhell", "mine_all_mine", "cristaux", "imperial_miners")
-#: every value of every setup option the CLI offers (``--short 3|6|9``, ``--opale``, ``--first-game``)
-OPTION_VALUES = {"short": (0, 3, 6, 9), "opale": (False, True), "first_game": (False, True)}
+GAMES = tuple(game_ids())
+
+
+def option_values(option) -> tuple:
+    """Every value a declared setup option can take (``--short 3|6|9`` or not given, a flag on/off)."""
+    if option.type == "flag":
+        return (False, True)
+    if option.type == "choice":
+        return (option.default_value(), *option.choices)
+    return (option.min, option.max)
 
 
 def _requests() -> list[tuple[str, int, str, dict]]:
@@ -28,8 +35,8 @@ def _requests() -> list[tuple[str, int, str, dict]]:
     for game_id in GAMES:
         game = find_game(game_id)
         variants: list[dict] = [{}]
-        for flag in sorted(game.setup_flags):
-            variants = [{**v, flag: value} for v in variants for value in OPTION_VALUES[flag]]
+        for flag, option in sorted(game.options.items()):
+            variants = [{**v, flag: value} for v in variants for value in option_values(option)]
         for players in range(game.min_players, game.max_players + 1):
             for mode in game.modes:
                 out += [(game_id, players, mode, v) for v in variants]

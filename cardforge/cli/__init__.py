@@ -17,6 +17,7 @@ from cardforge import __version__
 #: name → (module, function, one-line help). The help is here so --help imports nothing.
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "games": ("cardforge.cli.games", "games", "List the games cardforge knows."),
+    "new": ("cardforge.cli.new", "new", "Create a new game folder that builds at once."),
     "check": ("cardforge.cli.check", "check", "Validate a game's card data."),
     "build": ("cardforge.cli.build", "build", "Build printable PDFs (decks, boards, pads, aids)."),
     "calibrate": ("cardforge.cli.calibrate", "calibrate", "Print a duplex calibration sheet."),

@@ -141,8 +141,10 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
         keep_texts()  # from the first build on: the rebuilds reuse its laid-out texts
     failures: list[tuple[str, list[Problem], str]] = []
     progress = Progress(enabled=not quiet and is_tty())
+    given = {name for name in ctx.params
+             if ctx.get_parameter_source(name) not in (click.core.ParameterSource.DEFAULT, None)}
     for game in chosen:
-        failure = _build_game(game, settings, templates_dir, progress, quiet)
+        failure = _build_game(game, _project_settings(game, settings, given), templates_dir, progress, quiet)
         if failure:
             failures.append(failure)
     progress.close()
@@ -152,6 +154,13 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
         ctx.exit(_watch(chosen, settings, templates_dir, quiet))
     if failures:
         ctx.exit(1)
+
+
+def _project_settings(game, settings: BuildSettings, given: set[str]) -> BuildSettings:
+    """The game folder's cardforge.toml fills in what the command line left at its default."""
+    from cardforge.project import settings_for
+
+    return settings_for(game, settings, given)
 
 
 def _echo_failures(failures: list[tuple[str, list[Problem], str]]) -> None:
@@ -175,7 +184,7 @@ def _watch(games, settings: BuildSettings, templates_dir, quiet: bool) -> int:
     templates = Path(templates_dir) if templates_dir else None
 
     def target(game) -> Target:
-        folders = [game_dir(game), *template_folders(game.id, templates)]
+        folders = [game_dir(game), *template_folders(game, templates)]
         return Target(game.id, lambda: _build_game(game, settings, templates_dir, Progress(False), True), folders)
 
     def report(r: Rebuild, t: Target) -> None:

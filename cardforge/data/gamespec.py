@@ -157,6 +157,14 @@ class GameSpec(Model):
     #: the deck (deck.yaml's fields); or a deck.yaml file beside game.yaml
     deck: DeckMeta | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _deck_title(cls, value: Any) -> Any:
+        """An inline deck is titled like the game unless it says otherwise."""
+        if isinstance(value, dict) and isinstance(value.get("deck"), dict) and "title" not in value["deck"]:
+            value = {**value, "deck": {"title": value.get("title"), **value["deck"]}}
+        return value
+
     @model_validator(mode="after")
     def _consistent(self) -> GameSpec:
         if self.default_mode is not None and self.default_mode not in self.modes:

@@ -134,8 +134,18 @@ def load_game_folder(folder: Path) -> Game:
     return game
 
 
-@lru_cache(maxsize=None)
 def _load_folder(folder: str, origin: str) -> Game:
+    """The game in ``folder``, read again when its game.yaml changed (watch mode, tests)."""
+    try:
+        st = (Path(folder) / GAME_FILE).stat()
+        stamp = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = (0, 0)
+    return _load_folder_at(folder, origin, stamp)
+
+
+@lru_cache(maxsize=64)
+def _load_folder_at(folder: str, origin: str, stamp: tuple[int, int]) -> Game:
     from cardforge.games.base import Game
 
     path = Path(folder)

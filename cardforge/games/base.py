@@ -207,6 +207,8 @@ class Game:
 
         if self.rules is not None and hasattr(self.rules, "setup_model"):
             return self.rules.setup_model
+        if self._hook("deal") is not None:  # a deal of the game's own making: no generic check of it
+            return None
         return generic.deal_model(self)
 
     def check_setup(self, data: GameData, setup: Any) -> list[Problem]:

@@ -103,6 +103,16 @@ def _values(game: Game, player: Any) -> tuple[dict[str, Number], dict[str, Numbe
 def check_final_state(game: Game, data: GameData, state: Any) -> list[Problem]:
     """A tie-breaker value missing for players it would have to separate."""
     problems: list[Problem] = []
+    count = len(state.players)
+    if not game.min_players <= count <= game.max_players:
+        problems.append(Problem(f"{count} given, {game.id} supports {game.players_label}", field="players"))
+    seen: dict[str, int] = {}
+    for i, player in enumerate(state.players, start=1):
+        key = player.name.strip().casefold()
+        if key in seen:
+            problems.append(Problem(f"the name '{player.name}' is also player #{seen[key]}'s: give each "
+                                    "player a different name", item=f"player '{player.name}' (#{i})", field="name"))
+        seen.setdefault(key, i)
     if state.mode is not None and state.mode not in game.modes:
         problems.append(Problem(f"'{state.mode}' is not a mode of {game.id} (modes: {', '.join(game.modes)})",
                                 field="mode"))
@@ -199,6 +209,12 @@ def deal(game: Game, data: GameData, players: int, mode: str, options: dict[str,
     if size:
         kinds = game.spec.setup.hand_kinds if game.spec.setup else None
         pile = [c.id for c in data.printed if kinds is None or c.kind in kinds]
+        if len(pile) < size * players:
+            from cardforge.errors import SetupError
+
+            raise SetupError(f"setup for {game.id} is not playable", [Problem(
+                f"{players} hands of {size} need {size * players} cards, the deck has {len(pile)}"
+                + (f" of kinds {', '.join(kinds)}" if kinds else ""), field="setup.hand")])
         rng.shuffle(pile)
         out["hands"] = [sorted(pile[i * size:(i + 1) * size]) for i in range(players)]
     return out

@@ -114,7 +114,7 @@ def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *
     """Build the game's deck PDFs into ``game_dir``; returns their manifest entries and the
     warnings. Raises RenderError listing every problem (each card that does not fit, each
     missing image under ``strict``…) and then writes nothing."""
-    folders = template_folders(game.id, templates_dir)
+    folders = template_folders(game, templates_dir)
     library = layout_library(folders)  # validated and resolved, cached by content
     issues = Issues()
     art = CardArt(game, data, library, Templates(folders), settings.bleed_mm, issues)
@@ -180,13 +180,25 @@ def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *
     return DeckResult(entries, issues.warnings, changes)
 
 
-def template_folders(game_id: str, templates_dir: Path | None = None) -> list[Path]:
+def template_folders(game, templates_dir: Path | None = None) -> list[Path]:
     """Where a game's layouts and ``*.j2`` files are looked up, first match wins:
-    ``<dir>/<game>/``, ``<dir>/_shared/``, then the shipped ``templates/_shared/`` (so a
-    designer's own templates folder may hold only their game's layouts)."""
+    ``<dir>/<game>/`` and ``<dir>/_shared/`` (``--templates DIR``), the game folder's own
+    ``templates/``, the shipped ``templates/<game>/`` (unless ``--templates`` replaces it),
+    then the shipped ``templates/_shared/`` — so a designer's folder may hold only their
+    game's layouts. ``game``: a Game, or the id of a game already found."""
+    from cardforge.games import loaded_game
+
+    game_id = game if isinstance(game, str) else game.id
+    found = loaded_game(game_id) if isinstance(game, str) else game
     shipped = Path(templates_root())
-    base = Path(templates_dir) if templates_dir else shipped
-    folders = [base / game_id, base / SHARED, shipped / SHARED]
+    folders: list[Path] = []
+    if templates_dir:
+        folders += [Path(templates_dir) / game_id, Path(templates_dir) / SHARED]
+    if found is not None and (found.folder / "templates").is_dir():
+        folders.append(found.folder / "templates")
+    if not templates_dir:
+        folders.append(shipped / game_id)
+    folders.append(shipped / SHARED)
     out: list[Path] = []
     for f in folders:
         if f.resolve() not in [o.resolve() for o in out]:

@@ -1,0 +1,131 @@
+"""``cardforge.toml`` in a game folder: build settings a designer would otherwise retype.
+
+```toml
+[build]
+paper = "letter"          # a4 | letter
+orientation = "auto"      # portrait | landscape | auto
+duplex = "short-edge"     # long-edge | short-edge | none
+back_offset = "0.8,-0.5"  # mm, as measured with `cardforge calibrate`
+bleed = "3mm"
+gutter = "0"
+margin = "8mm"
+crop_marks = true
+cut_lines = false
+output = "output"         # relative to the game folder
+```
+
+What the command line gives wins; the file fills in only what it leaves at its default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import field_validator
+
+from cardforge.data.models import Model
+from cardforge.errors import DataError
+from cardforge.problems import Problem
+
+if TYPE_CHECKING:
+    from cardforge.games.base import Game
+    from cardforge.settings import BuildSettings
+
+PROJECT_FILE = "cardforge.toml"
+
+
+def _mm(value: Any, allow_negative: bool = False) -> float:
+    from cardforge.units import parse_length, to_mm
+
+    return round(to_mm(parse_length(str(value), allow_negative=allow_negative)), 4)
+
+
+class BuildTable(Model):
+    paper: str | None = None
+    orientation: Literal["portrait", "landscape", "auto"] | None = None
+    duplex: Literal["long-edge", "short-edge", "none"] | None = None
+    back_offset: tuple[float, float] | None = None
+    bleed: float | None = None
+    gutter: float | None = None
+    margin: float | None = None
+    crop_marks: bool | None = None
+    cut_lines: bool | None = None
+    output: str | None = None
+
+    @field_validator("paper")
+    @classmethod
+    def _paper(cls, value: str | None) -> str | None:
+        from cardforge.settings import PAPERS_MM
+
+        if value is not None and value not in PAPERS_MM:
+            raise ValueError(f"unknown paper {value!r} (allowed: {', '.join(PAPERS_MM)})")
+        return value
+
+    @field_validator("bleed", "gutter", "margin", mode="before")
+    @classmethod
+    def _length(cls, value: Any) -> Any:
+        return None if value is None else _mm(value)
+
+    @field_validator("back_offset", mode="before")
+    @classmethod
+    def _offset(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            parts = value.split(",")
+            if len(parts) != 2:
+                raise ValueError(f"expected 'X,Y' in mm, e.g. '0.8,-0.5', got {value!r}")
+            return tuple(_mm(p.strip(), allow_negative=True) for p in parts)
+        return value
+
+
+class ProjectFile(Model):
+    build: BuildTable = BuildTable()
+
+
+#: BuildTable field → (BuildSettings field, CLI parameter name)
+_FIELDS = {
+    "paper": ("paper", "paper"), "orientation": ("orientation", "orientation"), "duplex": ("duplex", "duplex"),
+    "back_offset": ("back_offset_mm", "back_offset"), "bleed": ("bleed_mm", "bleed"),
+    "gutter": ("gutter_mm", "gutter"), "margin": ("margin_mm", "margin"),
+}
+
+
+def read_project(folder: Path) -> BuildTable | None:
+    """The folder's ``cardforge.toml`` build table (None without a file); DataError if invalid."""
+    from cardforge.data.validate import validate
+    from cardforge.resources import display_path
+
+    path = Path(folder) / PROJECT_FILE
+    if not path.is_file():
+        return None
+    shown = display_path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise DataError(f"{shown} is not valid TOML", [Problem(str(exc), file=shown)]) from None
+    project, problems = validate(ProjectFile, raw, file=shown)
+    if project is None or problems:
+        raise DataError(f"{shown} has invalid build settings", problems)
+    return project.build
+
+
+def settings_for(game: Game, settings: BuildSettings, given: set[str]) -> BuildSettings:
+    """``settings`` with the game folder's ``cardforge.toml`` filling what the command line
+    did not give (``given``: the CLI parameter names set on the command line)."""
+    table = read_project(game.folder)
+    if table is None:
+        return settings
+    changes: dict[str, Any] = {}
+    for name, (target, param) in _FIELDS.items():
+        value = getattr(table, name)
+        if value is not None and param not in given:
+            changes[target] = value
+    if table.crop_marks is not None and "no_crop_marks" not in given:
+        changes["crop_marks"] = table.crop_marks
+    if table.cut_lines is not None and "cut_lines" not in given:
+        changes["cut_lines"] = table.cut_lines
+    if table.output is not None and "out_dir" not in given:
+        changes["out_dir"] = (game.folder / table.output).resolve()
+    return dataclasses.replace(settings, **changes) if changes else settings
