@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import SimpleNamespace
-from typing import ClassVar, Literal
+from typing import Literal
 
 from cardforge.data.models import CardBase
 from cardforge.data.printables import build_blocks
 from cardforge.games.base import Game
-from cardforge.scores import Category, TieBreaker
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "printables"
 

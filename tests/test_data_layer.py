@@ -12,7 +12,6 @@ from cardforge.data.models import CardBase, CardSize, Entry
 from cardforge.data.yamlio import read_yaml
 from cardforge.errors import DataError
 from cardforge.games.base import Game
-from cardforge.scores import Category
 
 
 class Token(CardBase):

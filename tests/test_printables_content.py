@@ -1,6 +1,6 @@
 """What the five games' boards, pads, aids and setup sheets say, read back from the PDFs of one
 `cardforge build --only boards,pads,aids` of every game: the build summary's nouns, the rule
-facts each aid must carry (worked out by hand from ../shared/RULES.md and the rulebooks), the
+facts each aid must carry (worked out by hand from each game's card_data/<game>/RULES.md and the rulebooks), the
 French labels of the setup sheets, and a few sizes (uniform track labels, card aids that grow
 to fill their side)."""
 
@@ -115,7 +115,7 @@ def test_maphr_aid_die_table_and_mine_levels(built):
 def test_tunhell_aid_lists_each_dwarf_type_with_its_count(built):
     out, _ = built
     text = squashed(out / "tunhell" / "aids.pdf")
-    # RULES.md §2: warriors 7+5+4+2, diggers 4+5+4+4+1+1, scouts 2+3, blasters 2
+    # card_data/tunhell/RULES.md: warriors 7+5+4+2, diggers 4+5+4+4+1+1, scouts 2+3, blasters 2
     for label in ("Guerrier18cartes", "Piocheur19cartes", "Éclaireur5cartes", "Dynamiteur2cartes"):
         assert text.count(label) == 4, label  # one aid per player, up to 4
     assert "TouslesGuerrierssontdéfaussés" in text

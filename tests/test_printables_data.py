@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from cardforge.games.base import Game
-
 from types import SimpleNamespace
 
 import pytest
@@ -12,6 +10,7 @@ from printables_support import FIXTURES, GAME
 from cardforge.data.loading import Section, check_game_data, common_sections
 from cardforge.data.models import Entry
 from cardforge.data.printables import Aid, Board, SheetSize, build_board
+from cardforge.games.base import Game
 
 
 @pytest.fixture(autouse=True)

@@ -16,11 +16,9 @@ path and renamed into place.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 

@@ -1,4 +1,4 @@
-"""Cross-file sanity checks of Imperial Miners' data against the rulebook (RULES.md §5)."""
+"""Cross-file sanity checks of Imperial Miners' data against the rulebook (card_data/imperial_miners/RULES.md)."""
 
 from __future__ import annotations
 

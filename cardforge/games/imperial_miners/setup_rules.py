@@ -1,4 +1,4 @@
-"""Setup of Imperial Miners (rulebook, « Mise en place »; RULES.md §5)."""
+"""Setup of Imperial Miners (rulebook, « Mise en place »; card_data/imperial_miners/RULES.md)."""
 
 from __future__ import annotations
 

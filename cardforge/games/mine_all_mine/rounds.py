@@ -1,7 +1,7 @@
 """One round of Mine, All Mine! played out: arrival, then extraction turn by turn.
 
 Pure rules, no card data: fleets come with their summed values, the planets with the
-resources of each turn in play order. The reading is ../shared/RULES.md, section 3, steps 2–3.
+resources of each turn in play order. The reading is card_data/mine_all_mine/RULES.md, steps 2–3.
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def play_round(fleets: Sequence[Fleet], resources: Sequence[int]) -> RoundPlay:
 def _chase(present: list[Fleet], play: TurnPlay) -> list[Fleet]:
     """« Si les valeurs d'attaque sont différentes, la flotte qui a la plus faible est forcée de
     s'enfuir … pour le reste de la manche »: every fleet below the top attack present flees.
-    A fleet with a full cargo still counts here (RULES.md: it is still present)."""
+    A fleet with a full cargo still counts here (card_data/mine_all_mine/RULES.md: it is still present)."""
     top = max(f.attack for f in present)
     play.fled = [f.player for f in present if f.attack < top]
     return [f for f in present if f.attack == top]

@@ -1,4 +1,4 @@
-"""What the rulebook fixes: the 110 cards (../shared/RULES.md §2) and the setup numbers.
+"""What the rulebook fixes: the 110 cards (card_data/tunhell/RULES.md) and the setup numbers.
 
 ``check_data`` compares the card data with these tables, so a typo in a copy count or a
 printed value is caught before it reaches a print or a score.

@@ -1,4 +1,4 @@
-"""The round resolver on hand-worked rounds (RULES.md section 3, steps 2–3).
+"""The round resolver on hand-worked rounds (card_data/mine_all_mine/RULES.md, steps 2–3).
 
 Each case shows its arithmetic: fleets as (speed, attack, cargo), resources per turn.
 """

@@ -20,7 +20,7 @@ DEALS = Path(__file__).parent / "deals"
 GAME = find_game("tunhell")
 DATA = load_game_data(GAME)
 
-# The mine deck as the rulebook lists it (RULES.md §2), written out here independently of the
+# The mine deck as the rulebook lists it (card_data/tunhell/RULES.md), written out here independently of the
 # code: 49 cards without the (+) mark, 11 with it, and the 4 end-of-mine cards.
 BASIC = {"terre": 18, "tresor": 10, "rat": 7, "gobelin": 4, "orc": 4, "troll": 3, "dragon": 3}
 PLUS = {"machin": 1, "dwouarf": 1, "nawak": 1, "vieille-pioche": 1, "biere-du-courage": 2,
