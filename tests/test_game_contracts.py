@@ -82,3 +82,18 @@ def test_setup_rejects_player_counts_outside_the_range(game, cli):
     r = cli("setup", game.id, "--players", str(game.max_players + 1))
     assert r.code == 1
     assert f"{game.max_players + 1} given, {game.id} supports {game.players_label}" in r.err
+
+
+def test_rule_code_agrees_with_game_yaml_on_player_counts(game):
+    """Rule modules that name the player range (for their messages) say what game.yaml says."""
+    for name, value in (("MIN_PLAYERS", game.min_players), ("MAX_PLAYERS", game.max_players)):
+        if hasattr(game.rules, name):
+            assert getattr(game.rules, name) == value, name
+
+
+def test_every_declared_option_reaches_the_setup_hooks(game):
+    data, _ = check_game_data(game)
+    for option_id, option in game.options.items():
+        assert game.option_flag(option_id).startswith("--")
+        counts = game.setup_counts(game.min_players, game.default_mode, {})
+        assert counts  # defaults filled in for every declared option

@@ -273,3 +273,18 @@ def test_data_only_scoring_checks_player_count_and_names(cli, new_game, tmp_path
                      "  - {name: alice, cartes: 1, objectifs: 1}\n", encoding="utf-8")
     r = cli("score", new_game, final)
     assert r.code == 1 and "player 'alice' (#2): name: the name 'alice' is also player #1's" in r.err
+
+
+def test_an_option_declared_for_some_modes_is_refused_in_the_others(cli, tmp_path):
+    import shutil
+
+    game = tmp_path / "reliques"
+    shutil.copytree(SIXTH, game)
+    path = game / "game.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("    flag: --relics\n",
+                                                             "    flag: --relics\n    modes: [expert]\n"),
+                    encoding="utf-8")
+    r = cli("setup", game, "--players", "2", "--relics", "2")
+    assert r.code == 1 and "relics_each: --relics is for mode expert only (this setup is mode standard)" in r.err
+    r = cli("setup", game, "--players", "2", "--relics", "2", "--mode", "expert")
+    assert r.code == 0, r.err

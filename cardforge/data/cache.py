@@ -110,3 +110,39 @@ def store(game: Game, key: str | None, data: GameData) -> None:
         os.replace(tmp, path)
     except (OSError, pickle.PicklingError, AttributeError, TypeError):
         pass  # a read-only home (or data that cannot be pickled) must not break a build
+
+
+def memo(namespace: str, parts: list[bytes], code: list[Path], compute):
+    """``compute()``, kept on disk under a key made of ``parts`` (file bytes…), the code files
+    that shape the result (size and mtime) and the versions; errors from ``compute`` propagate
+    and are never kept. A corrupt or unreadable entry is a miss; a read-only cache folder only
+    costs the computation."""
+    root = cache_dir()
+    if root is None:
+        return compute()
+    h = hashlib.sha256(f"{__version__}|{sys.version}|{namespace}".encode())
+    for part in parts:
+        h.update(hashlib.sha256(part).digest())
+    for path in code:
+        st = path.stat()
+        h.update(f"{path}:{st.st_size}:{st.st_mtime_ns}".encode())
+    path = root / f"{namespace}-{h.hexdigest()[:32]}.pickle"
+    try:
+        with open(path, "rb") as f:
+            return pickle.load(f)
+    except Exception:  # a miss
+        pass
+    value = compute()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    except (OSError, pickle.PicklingError, AttributeError, TypeError):
+        pass
+    return value

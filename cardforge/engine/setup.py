@@ -28,6 +28,12 @@ def check_setup_request(game: Game, players: int, mode: str | None, options: dic
     if mode is not None and mode not in game.modes:
         problems.append(Problem(f"'{mode}' is not a mode of {game.id} (modes: {', '.join(game.modes)})",
                                 field="mode"))
+    chosen = mode or game.default_mode
+    for option_id, value in options.items():
+        spec = game.options.get(option_id)
+        if spec is not None and spec.modes and value != spec.default_value() and chosen not in spec.modes:
+            problems.append(Problem(f"{game.option_flag(option_id)} is for mode {' or '.join(spec.modes)} only "
+                                    f"(this setup is mode {chosen})", field=option_id))
     return problems
 
 
