@@ -59,6 +59,25 @@ def write_yaml(tmp_path):
     return _write
 
 
+def pytest_configure(config):
+    """Tests never read or write the user's cache (~/.cache/cardforge): every run gets its own,
+    subprocesses included (they inherit the variable)."""
+    import os
+    import tempfile
+
+    os.environ["CARDFORGE_CACHE"] = tempfile.mkdtemp(prefix="cardforge-test-cache-")
+    os.environ.pop("CARDFORGE_NO_CACHE", None)
+
+
+def pytest_unconfigure(config):
+    import os
+    import shutil
+
+    folder = os.environ.get("CARDFORGE_CACHE", "")
+    if "cardforge-test-cache-" in folder:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def pytest_addoption(parser):
     parser.addoption("--update-goldens", action="store_true", default=False,
                      help="Rewrite the golden files in tests/golden/ from the current output.")

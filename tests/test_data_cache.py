@@ -44,3 +44,26 @@ def test_invalid_data_is_never_cached(tmp_path, monkeypatch):
 def test_cache_can_be_turned_off(monkeypatch):
     monkeypatch.setenv("CARDFORGE_NO_CACHE", "1")
     assert cache.cache_dir() is None
+
+
+def test_a_change_to_any_module_validation_uses_misses(tmp_path, monkeypatch):
+    """The key covers the data layer and every shared module it reads: a palette change in
+    text/markup.py or a unit change in units.py must give fresh data, not the cached one."""
+    import os
+
+    import cardforge.text.markup as markup
+    import cardforge.units as units
+
+    monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))
+    game = find_game("tunhell")
+    folder = ROOT / "card_data" / "tunhell"
+    before = cache.fingerprint(game, folder)
+    for module in (markup, units, cache):
+        path = module.__file__
+        st = os.stat(path)
+        try:
+            os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+            assert cache.fingerprint(game, folder) != before, path
+        finally:
+            os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert cache.fingerprint(game, folder) == before

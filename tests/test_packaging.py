@@ -27,6 +27,10 @@ def test_wheel_carries_data_templates_and_fonts(wheel):
     names = set(wheel.namelist())
     for gid in game_ids():
         assert f"cardforge/_bundled/card_data/{gid}/deck.yaml" in names
+        assert f"cardforge/_bundled/card_data/{gid}/game.yaml" in names  # how the installed game is found
+        assert f"cardforge/_bundled/card_data/{gid}/RULES.md" in names
+    for skeleton in ("game.yaml", "cards.yaml", "templates/layout.yaml", "examples/final.yaml", "README.md"):
+        assert f"cardforge/games/newgame/{skeleton}" in names  # `cardforge new` from an installed wheel
     assert any(n.startswith("cardforge/_bundled/templates/_shared/") for n in names)
     for face in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSans-BoldOblique.ttf"):
         assert f"cardforge/fonts/{face}" in names

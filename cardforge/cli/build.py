@@ -158,7 +158,7 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
 
 def _project_settings(game, settings: BuildSettings, given: set[str]) -> BuildSettings:
     """The game folder's cardforge.toml fills in what the command line left at its default."""
-    from cardforge.project import settings_for
+    from cardforge.data.project import settings_for
 
     return settings_for(game, settings, given)
 

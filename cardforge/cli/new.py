@@ -23,7 +23,7 @@ def new(folder: str, title: str | None) -> None:
     """
     from pathlib import Path
 
-    from cardforge.scaffold import create_game
+    from cardforge.games.scaffold import create_game
 
     written = create_game(Path(folder), title)
     click.echo(f"created {folder}/ with {len(written)} files:")

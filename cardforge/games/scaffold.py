@@ -1,6 +1,6 @@
 """``cardforge new DIR``: a game folder that checks, builds and scores at once.
 
-The files are in ``cardforge/newgame/`` (a working example game: three cards of one kind
+The files are in ``cardforge/games/newgame/`` (a working example game: three cards of one kind
 with declared fields, a layout, a player aid, a score pad of two rows and a tie-breaker, a
 setup table and checklist, a finished game to score, a README for the designer); ``__TITLE__``,
 ``__ID__`` and ``__DIR__`` in them are filled in.
