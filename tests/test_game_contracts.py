@@ -44,7 +44,7 @@ def test_score_categories_declared_once_with_french_labels(game):
 
 
 def test_data_folder_exists_and_validates(game):
-    assert game_dir(game.id).is_dir()
+    assert game_dir(game).is_dir()
     data, problems = check_game_data(game)
     errors = [str(p) for p in problems if not p.is_warning]
     assert errors == []

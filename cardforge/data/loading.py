@@ -108,16 +108,11 @@ class GameData:
         return sum(1 for e in self.entries() if getattr(e, "provenance", None) == "provisional")
 
 
-def game_dir(game: Game | str, root: Path | None = None) -> Path:
+def game_dir(game: Game, root: Path | None = None) -> Path:
     """Where a game's data files are read: ``root/<id>`` when a data root is given, else the
     game's data folder (its own folder, or ``DIR/<id>`` with ``--data DIR``)."""
-    game_id = game if isinstance(game, str) else game.id
     if root is not None:
-        return Path(root) / game_id
-    if isinstance(game, str):
-        from cardforge.games import find_game
-
-        game = find_game(game_id)
+        return Path(root) / game.id
     return game.data_folder
 
 
