@@ -12,16 +12,16 @@ from cardforge.data.yamlio import read_yaml
 from cardforge.problems import Problem
 
 
-def load_input(path: Path, model: type[BaseModel]) -> tuple[Any, list[Problem]]:
-    """Parse and validate; problems name the file, the line, the player and the field."""
+def load_input(path: Path, model: type[BaseModel], with_lines: bool = False) -> Any:
+    """Parse and validate; problems name the file, the line, the player and the field.
+    Returns (value, problems), and the file's ``line_of`` too with ``with_lines``."""
     doc = read_yaml(Path(path), display=str(path))
     if doc.data is None:
-        if not doc.problems:
-            return None, [Problem("the file is empty", file=doc.display)]
-        return None, doc.problems
+        problems = doc.problems or [Problem("the file is empty", file=doc.display)]
+        return (None, problems, doc.line_of) if with_lines else (None, problems)
     value, problems = validate(model, doc.data, file=doc.display, line_of=doc.line_of)
-    problems = [_name_item(p, doc.data) for p in problems]
-    return value, doc.problems + problems
+    problems = doc.problems + [_name_item(p, doc.data) for p in problems]
+    return (value, problems, doc.line_of) if with_lines else (value, problems)
 
 
 def _name_item(problem: Problem, data: Any) -> Problem:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -47,16 +48,25 @@ def rank_players(
     return ranks, how
 
 
+class GameRulesError(RuntimeError):
+    """A game's rule code broke its contract with the engine (a bug in the game, not bad input)."""
+
+
 def build_sheet(game: Game, results: Sequence[PlayerResult], details: Any = None,
                 report: Sequence[str] = ()) -> ScoreSheet:
-    ids = {c.id for c in game.categories}
+    declared = [c.id for c in game.categories]
     for r in results:
-        unknown = set(r.breakdown) - ids
-        if unknown:
-            raise ValueError(f"{game.id} scored unknown categories {sorted(unknown)}")
+        unknown = sorted(set(r.breakdown) - set(declared))
+        missing = [c for c in declared if c not in r.breakdown]
+        if unknown or missing:  # never a silent 0: the pad and the score would disagree
+            raise GameRulesError(
+                f"the rules of {game.id} scored {r.name!r} with "
+                + "; ".join(filter(None, [f"unknown categories {unknown}" if unknown else "",
+                                          f"no value for the declared categories {missing}" if missing else ""]))
+                + f" (game.yaml declares {declared})")
     ranks, how = rank_players(results, game.tie_breakers)
     players = [
-        PlayerScore(r.name, r.total, rank, {c.id: r.breakdown.get(c.id, 0) for c in game.categories}, r.extra)
+        PlayerScore(r.name, r.total, rank, {c: r.breakdown[c] for c in declared}, r.extra)
         for r, rank in zip(results, ranks)
     ]
     winners = [p.name for p in players if p.rank == 1]
@@ -69,21 +79,56 @@ def check_player_count(game: Game, count: int, what: str = "players") -> list[Pr
     return [Problem(f"{count} given, {game.id} supports {game.players_label}", field=what)]
 
 
-def score_state(game: Game, data: GameData, state: Any, source: str | None = None) -> ScoreSheet:
-    """Score an already validated final state."""
-    problems = game.check_final_state(data, state)
-    if source:  # rule-level problems name the file too
+def check_players(game: Game, state: Any) -> list[Problem]:
+    """What every game shares: the number of players and their names (each its own)."""
+    names = game.player_names(state)
+    problems = check_player_count(game, len(names))
+    first: dict[str, int] = {}
+    for index, name in enumerate(names, start=1):
+        key = name.strip().casefold()
+        if key in first:
+            problems.append(Problem(f"duplicate name (also player #{first[key]}); each player needs their own name",
+                                    item=f"player '{name}' (#{index})", field="name"))
+        first.setdefault(key, index)
+    return problems
+
+
+def score_state(game: Game, data: GameData, state: Any, source: str | None = None,
+                line_of: Callable[[tuple], int | None] | None = None) -> ScoreSheet:
+    """Score an already validated final state: the engine's own checks (player count, names),
+    then the game's rule checks, then its score — every declared category present."""
+    problems = check_players(game, state) + game.check_final_state(data, state)
+    if source:  # rule-level problems name the file too, and the line where the data can tell it
         problems = [p if p.file else replace(p, file=source) for p in problems]
+    if line_of is not None:
+        problems = [p if p.line else replace(p, line=_line(p, line_of)) for p in problems]
     if problems:
         raise ScoreInputError(f"cannot score {source or 'this game'}", problems)
     result = game.score(data, state)
     return build_sheet(game, result.players, result.details, result.report)
 
 
+_INDEX = re.compile(r"\(#(\d+)\)$")
+_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def _line(problem: Problem, line_of: Callable[[tuple], int | None]) -> int | None:
+    """The line of a rule-level problem: its player (``item`` "player 'Ben' (#2)") and field."""
+    loc: tuple = ()
+    if problem.item:
+        m = _INDEX.search(problem.item)
+        noun = problem.item.split(" ", 1)[0]
+        if m and noun in ("player", "round"):
+            loc = (noun + "s", int(m.group(1)) - 1)
+    for name, index in _PART.findall(problem.field or ""):
+        loc += (int(index),) if index else (name,)
+    return line_of(loc) if loc else None
+
+
 def score_file(game: Game, data: GameData, path: Path) -> ScoreSheet:
     if game.score_model is None:
         raise ScoreInputError(f"{game.id} has no scoring", [])
-    state, problems = load_input(path, game.score_model)
+    state, problems, line_of = load_input(path, game.score_model, with_lines=True)
     if problems:
         raise ScoreInputError(f"cannot score {path}", problems)
-    return score_state(game, data, state, str(path))
+    return score_state(game, data, state, str(path), line_of)

@@ -71,6 +71,9 @@ class InlineCard(CardFields):
     modes: Modes | None = None  # None: every mode
     paid: Count | None = None
 
+#: the score pad's rows (game.yaml's categories): every player gets a value for each
+CATEGORIES = ("medallions", "esthetes", "noblesse", "memoriss", "forge", "religion", "musiciens", "maudits")
+
 
 def _entry(value: Any) -> Any:
     """A listed card: an id, ``{id, paid}``, or an inline card (a mapping with a name)."""
@@ -202,19 +205,11 @@ def _paid_problems(key: str, card: CardFields, paid: int | None, where: dict) ->
 def resolve(data: GameData, state: FinalState) -> tuple[list[Player], list[Problem]]:
     """Each player's owned cards and fixed choices, with every problem of the file."""
     problems: list[Problem] = []
-    n = len(state.players)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        problems.append(Problem(f"{n} given, cristaux supports {MIN_PLAYERS}–{MAX_PLAYERS}",
-                                field="players"))
+    # the player count and distinct names are the engine's (engine/scoring.py, check_players)
     kings = [p.name for p in state.players if p.king]
     if len(kings) != 1:
         got = "nobody" if not kings else " and ".join(kings)
         problems.append(Problem(f"exactly one player holds the ♚ (king: true), got {got}", field="players"))
-    names = Counter(p.name for p in state.players)
-    for name, count in names.items():
-        if count > 1:
-            problems.append(Problem(f"{count} players are named '{name}': names must differ",
-                                    field="players"))
     players = []
     uses: dict[str, list[str]] = {}
     for index, ps in enumerate(state.players):
@@ -365,7 +360,7 @@ def score_final_state(data: GameData, state: FinalState) -> ScoreResult:
     results = []
     for p in players:
         play = plays[p.name]
-        breakdown: dict[str, Any] = Counter()
+        breakdown: dict[str, Any] = Counter(dict.fromkeys(CATEGORIES, 0))  # a school with no card scores 0
         breakdown["medallions"] = _whole(sum((m.points.get(p.name, 0) for m in medallions), Fraction(0)))
         for s in play.scores:
             if s.category is not None:

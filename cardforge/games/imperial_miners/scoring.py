@@ -61,17 +61,9 @@ MAX_ROWS = len(NUMERALS)
 
 def check_final_state(state: FinalState, game_id: str, min_players: int, max_players: int) -> list[Problem]:
     """Every rule the final state breaks, each located by player and field."""
-    problems = []
-    count = len(state.players)
-    if not min_players <= count <= max_players:
-        problems.append(Problem(f"{count} given, {game_id} supports {min_players}–{max_players}", field="players"))
-    first_index: dict[str, int] = {}
+    problems = []  # the player count and distinct names are the engine's (engine/scoring.py)
     for index, player in enumerate(state.players, start=1):
         item = f"player '{player.name}' (#{index})"
-        if player.name in first_index:
-            problems.append(Problem(f"duplicate name (also player #{first_index[player.name]}); "
-                                    "each player needs their own name", item=item, field="name"))
-        first_index.setdefault(player.name, index)
         problems += [Problem(message, item=item, field=field) for field, message in _player_problems(player)]
     return problems
 

@@ -33,7 +33,7 @@ from cardforge.data.models import Model
 from cardforge.games.maphr.cards import COLOURS, ORE_VALUE, Colour, Improvement, MAX_VEIN_SIZE
 from cardforge.games.maphr.names import fold_name
 from cardforge.games.maphr.rules import (
-    COINS_PER_POINT, COLOUR_SQUARE_CAP, MAX_GALLERIES, MAX_MINERS, MAX_PLAYERS, MIN_PLAYERS, MINER_POINTS,
+    COINS_PER_POINT, COLOUR_SQUARE_CAP, MAX_GALLERIES, MAX_MINERS, MINER_POINTS,
     MINERS_IN_BOX, RACE_CLOSE, RACE_FIRST, SERIES_BONUS, galleries_required,
 )
 from cardforge.games.maphr.setup_rules import player_label, unknown_clan_message
@@ -115,12 +115,8 @@ class Built:
 # --- rule-level rejections ---------------------------------------------------------------------
 
 def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
-    problems: list[Problem] = []
-    count = len(state.players)
-    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        problems.append(Problem(f"{count} given, maphr supports {MIN_PLAYERS}–{MAX_PLAYERS}", field="players"))
-    problems += _check_names(state)
-    problems += _check_clans(data, state)
+    # the player count and distinct names are the engine's (engine/scoring.py, check_players)
+    problems: list[Problem] = _check_clans(data, state)
     for i, player in enumerate(state.players):
         problems += _check_improvements(data, i, player)
         problems += _check_veins(i, player)
@@ -134,18 +130,6 @@ def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
 
 def _item(i: int, player: PlayerState) -> str:
     return player_label(i, player.name)
-
-
-def _check_names(state: FinalState) -> list[Problem]:
-    first: dict[str, int] = {}
-    problems: list[Problem] = []
-    for i, player in enumerate(state.players):
-        if player.name in first:
-            problems.append(Problem(f"the name is already player #{first[player.name] + 1}'s; "
-                                    "each player needs a different name", item=_item(i, player), field="name"))
-        else:
-            first[player.name] = i
-    return problems
 
 
 def _check_clans(data: GameData, state: FinalState) -> list[Problem]:

@@ -123,10 +123,7 @@ def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
     problems: list[Problem] = []
     if len(state.rounds) > ROUNDS:
         problems.append(Problem(f"a game is {ROUNDS} rounds, got {len(state.rounds)}", field="rounds"))
-    count_ok = MIN_PLAYERS <= len(players) <= MAX_PLAYERS
-    if not count_ok:
-        problems.append(Problem(f"{len(players)} given ({', '.join(players) or 'none'}), "
-                                f"mine_all_mine supports {MIN_PLAYERS}–{MAX_PLAYERS}", field="players"))
+    count_ok = MIN_PLAYERS <= len(players) <= MAX_PLAYERS  # the engine reports a wrong count
     for number, rnd in enumerate(state.rounds, start=1):
         item = f"round #{number}"
         for name in players:

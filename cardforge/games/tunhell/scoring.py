@@ -105,13 +105,7 @@ def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
 
 
 def _check_players(state: FinalState) -> list[Problem]:
-    problems = []
-    if not 2 <= len(state.players) <= 4:
-        problems.append(Problem(f"{len(state.players)} given, tunhell supports 2–4", field="players"))
-    for name, n in Counter(p.name for p in state.players).items():
-        if n > 1:
-            problems.append(Problem(f"{n} players are named '{name}': names must differ", field="players"))
-    return problems
+    return []  # the player count and distinct names are the engine's (engine/scoring.py, check_players)
 
 
 def _check_player(data: GameData, mode: str, index: int, player: PlayerState) -> list[Problem]:

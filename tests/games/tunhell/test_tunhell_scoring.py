@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import pytest
@@ -245,7 +247,7 @@ REJECTIONS = [
           - {name: Ana}
           - {name: Ana}
         """,
-        ["players: 2 players are named 'Ana': names must differ"],
+        ["player 'Ana' (#2): name: duplicate name (also player #1); each player needs their own name"],
         id="same-name-twice"),
     pytest.param(
         """
@@ -266,7 +268,10 @@ def test_rejection(cli, write_yaml, text, messages):
     r = cli("score", "tunhell", path)
     assert r.code == 1, r.out
     listed = [line.removeprefix("  - ") for line in r.err.splitlines() if line.startswith("  - ")]
-    assert listed == [f"{path}: {m}" for m in messages]
+    # a problem that names a player or field gives its line: FILE:LINE
+    assert all(re.match(rf"{re.escape(str(path))}:\d+: ", line) for line in listed
+               if "player '" in line or "players:" in line), listed
+    assert [re.sub(rf"^{re.escape(str(path))}(:\d+)?: ", "", line) for line in listed] == messages
 
 
 def test_every_problem_is_collected(cli, write_yaml):
