@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from cardforge.data.models import CardBase, DeckMeta
+from cardforge.data.spreadsheet import load_card_file
 from cardforge.data.validate import validate
 from cardforge.data.yamlio import YamlDoc, read_yaml
 from cardforge.errors import DataError
@@ -131,11 +132,10 @@ def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData | No
                 problems.append(Problem(
                     f"unknown card kind '{kind}' (allowed: {', '.join(game.card_models)})",
                     file=meta_doc.display, field=f"kinds.{kind}", line=meta_doc.line_of(("kinds", kind))))
-        for name in meta.card_files:
-            doc = read_yaml(folder / name)
-            problems += doc.problems
-            if doc.data is not None:
-                problems += _load_cards(game, doc, meta, cards, sources)
+        for name in meta.card_files:  # YAML, CSV or XLSX (data/spreadsheet.py)
+            problems += load_card_file(folder / name, lambda doc: _load_cards(game, doc, meta, cards, sources),
+                                       models=game.card_models, sources=sources,
+                                       require_provenance=meta.require_provenance)
     sections: dict[str, Any] = {}
     for section in (*game.sections, *common_sections(game, folder)):
         value, p = _load_section(folder, section)
