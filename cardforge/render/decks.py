@@ -135,7 +135,7 @@ def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *
     # what this build prints, recorded beside the PDFs (render/reprint.py); with
     # ``changed_since``, the reprint pack: a changelog and pull list, then the cards to add
     art.templates_digest = templates_digest(folders)
-    record = reprint.build_record(game, data, art, [c for g in groups for c in g.cards],
+    record = reprint.build_record(game, data, art, data.cards,  # copies: 0 too (a diff shows them)
                                   with_printables=bool(settings.only - {"decks"}) or settings.changed_since is not None)
     changes = None
     if settings.changed_since is not None:
