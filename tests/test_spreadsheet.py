@@ -165,3 +165,15 @@ def test_a_csv_edit_invalidates_the_data_cache(game, tmp_path, monkeypatch):
     assert load_game_data(g, root=root).card("boule-de-feu").cost == 3
     path.write_text(CSV.replace("Boule de feu,3,3,", "Boule de feu,3,5,"), encoding="utf-8")
     assert load_game_data(g, root=root).card("boule-de-feu").cost == 5
+
+
+def test_watch_mode_sees_spreadsheets(tmp_path):
+    from cardforge.watch import changes, snapshot
+
+    (tmp_path / "cards.csv").write_text("id,name\n", encoding="utf-8")
+    (tmp_path / "cards.xlsx").write_bytes(b"x")
+    (tmp_path / "~$cards.xlsx").write_bytes(b"lock")  # Excel's lock file while the workbook is open
+    before = snapshot([tmp_path])
+    assert sorted(p.rsplit("/", 1)[1] for p in before) == ["cards.csv", "cards.xlsx"]
+    (tmp_path / "cards.csv").write_text("id,name\nun,Un\n", encoding="utf-8")
+    assert changes(before, snapshot([tmp_path])) == [str(tmp_path / "cards.csv")]
