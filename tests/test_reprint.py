@@ -204,16 +204,24 @@ def test_changed_aids_and_boards_are_listed_and_quiet_still_writes_the_lists(cli
     assert r.out == ""  # -q prints nothing…
     js = json.loads((out / "tunhell" / "changes.json").read_text(encoding="utf-8"))  # …the lists are written
     assert js["printables"] == [{"section": "aids", "id": aid_key, "title": aid["title"] + " (révisé)",
-                                 "why": "changed", "file": "aids.pdf"}]
+                                 "why": "changed", "file": "aids.pdf", "pack": "reprint-aids.pdf"}]
     assert js["add"] == [] and js["take_out"] == []
     pages = pypdf.PdfReader(out / "tunhell" / "reprint.pdf").pages
     assert len(pages) == 2  # the changelog (and its back): no card to reprint
-    assert f"aid '{aid['title']} (révisé)' changed: reprint from aids.pdf" in _text(pages[0])
+    assert f"aid '{aid['title']} (révisé)' changed: printed in reprint-aids.pdf" in _text(pages[0])
+    # the changed aid alone, as many copies as aids.pdf prints of it (one per player), with its back
+    manifest = {f["path"]: f for f in json.loads((out / "tunhell" / "manifest.json").read_text())["files"]}
+    assert manifest["reprint-aids.pdf"]["cards"] == manifest["aids.pdf"]["cards"]
+    assert manifest["reprint-aids.pdf"]["pages"] == manifest["aids.pdf"]["pages"]
+    assert aid["title"] in _text(pypdf.PdfReader(out / "tunhell" / "reprint-aids.pdf").pages[0])
+    assert not (out / "tunhell" / "reprint-boards.pdf").exists()  # its board did not change
     r = cli("--data", data, "build", "tunhell", "-o", out, "--changed-since", kept, "--only", "decks")
-    assert f"tunhell:   - aid '{aid['title']} (révisé)' changed: reprint from aids.pdf" in r.out.splitlines()
+    assert (f"tunhell:   - aid '{aid['title']} (révisé)' changed: not built by this build: build with "
+            "--only aids") in r.out.splitlines()
     # the next plain build removes the pack and its lists (no stale pull list beside new PDFs)
     assert cli("--data", data, "build", "tunhell", "-o", out, "-q").code == 0
     assert not (out / "tunhell" / "reprint.pdf").exists() and not (out / "tunhell" / "changes.md").exists()
+    assert not (out / "tunhell" / "reprint-aids.pdf").exists()
 
 
 def test_restamp_needs_a_record(cli, tmp_path):

@@ -139,7 +139,8 @@ def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *
                                   with_printables=bool(settings.only - {"decks"}) or settings.changed_since is not None)
     changes = None
     if settings.changed_since is not None:
-        changes = reprint.plan_against(record, settings.changed_since, game.id, settings.restamp, issues)
+        changes = reprint.plan_against(record, settings.changed_since, game.id, settings.restamp, issues,
+                                       settings.only)
         _raise_if_failed(game, issues, settings)
         groups += reprint.pack_groups(changes, groups, sheets, settings, DeckGroup)
 
@@ -171,6 +172,7 @@ def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *
         _raise_if_failed(game, issues, settings)
         for tmp, final, kind, pages, cards in written:
             entries.append(_entry(tmp, final, game_dir, kind, pages, cards, settings.paper))
+    entries += reprint.build_printables_pack(game, data, settings, game_dir, changes)
     _remove_stale(game_dir, {e.path for e in entries})
     reprint.write_outputs(game_dir, record, changes)
     return DeckResult(entries, issues.warnings, changes)

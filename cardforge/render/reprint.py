@@ -12,7 +12,9 @@ the build they printed (``cp output/maphr/cards.json printed-v3.json``); after c
 - a deck version bump alone changes every stamp's version but reprints nothing, unless
   ``--restamp`` (then every card is reprinted and the old ones taken out);
 - new cards are printed, cards that left the deck are taken out;
-- boards, aids, the score pad and the setup sheets that changed are listed for reprinting.
+- boards, aids, the score pad and the setup sheets that changed are printed again, each file
+  holding only those (``reprint-boards.pdf``, ``reprint-aids.pdf``, ``reprint-score-pad.pdf``,
+  ``reprint-setup.pdf``; when this build makes them).
 
 The pack, ``reprint.pdf`` (plus ``reprint-backs.pdf``/``-fold``, ``reprint-<kind>.pdf`` for
 other card sizes) opens with the changelog and pull list; the same list is written to
@@ -300,7 +302,12 @@ def changelog_lines(r: Reprint) -> list[tuple[str, str]]:
     if r.printables:
         lines.append(("h2", "Boards, aids, score pad and setup sheets"))
         for p in r.printables:
-            verb = "throw away" if p["why"] == "removed" else f"reprint from {p['file']}"
+            if p["why"] == "removed":
+                verb = "throw away"
+            elif p.get("pack"):
+                verb = f"printed in {p['pack']}"
+            else:
+                verb = f"not built by this build: build with --only {KIND_OF_SECTION[p['section']]}"
             lines.append(("item", f"{SECTION_NOUNS[p['section']]} '{p['title']}' {p['why']}: {verb}"))
     if not r.printables_compared:
         lines.append(("note", "Boards, aids, score pad and setup sheets not compared: the record was "
@@ -397,13 +404,21 @@ def build_record(game, data, art, cards: list[CardBase], with_printables: bool =
             "printables": printables_record(game, data) if with_printables else None}
 
 
-def plan_against(record: dict, path: Path, game_id: str, restamp: bool, issues) -> Reprint | None:
-    """The reprint plan against the record at ``path``; a problem with it goes to ``issues``."""
+KIND_OF_SECTION = {"boards": "boards", "aids": "aids", "pad": "pads", "setup": "aids"}
+
+
+def plan_against(record: dict, path: Path, game_id: str, restamp: bool, issues,
+                 only: frozenset[str] = frozenset(KIND_OF_SECTION.values())) -> Reprint | None:
+    """The reprint plan against the record at ``path``; a problem with it goes to ``issues``.
+    Changed printables this build makes (``only``) are printed in ``reprint-<file>``."""
     earlier, problem = read_record(path, game_id)
     if problem is not None:
         issues.add(problem)
         return None
-    return plan(record, earlier, restamp)
+    out = plan(record, earlier, restamp)
+    for p in out.printables:
+        p["pack"] = f"reprint-{p['file']}" if KIND_OF_SECTION[p["section"]] in only else None
+    return out
 
 
 def pack_groups(changes: Reprint, groups: list, sheets: dict, settings, group_type) -> list:
@@ -440,3 +455,58 @@ def write_outputs(game_dir: Path, record: dict, changes: Reprint | None) -> None
     else:
         for name in (CHANGES_MD, CHANGES_JSON):
             (game_dir / name).unlink(missing_ok=True)
+
+
+PACK_PRINTABLES = ("reprint-boards.pdf", "reprint-aids.pdf", "reprint-aids-backs.pdf", "reprint-score-pad.pdf",
+                   "reprint-setup.pdf")
+
+
+def build_printables_pack(game, data, settings, game_dir: Path, changes: Reprint | None) -> list:
+    """The changed boards, aids, score pad and setup sheets, each file holding only those:
+    ``reprint-boards.pdf``, ``reprint-aids.pdf`` (``-backs``), ``reprint-score-pad.pdf``,
+    ``reprint-setup.pdf``; only for the printables this build makes (``--only``). Returns
+    their manifest entries. Earlier ones are removed first. A printable that cannot be laid
+    out is left out here: the build of the printables reports it."""
+    from cardforge.render import printables as pr
+    from cardforge.render.output import entry_for
+    from cardforge.render.printing import PrintContext
+
+    game_dir = Path(game_dir)
+    for name in PACK_PRINTABLES:
+        (game_dir / name).unlink(missing_ok=True)
+    if changes is None or not changes.printables:
+        return []
+    wanted: dict[str, set[str]] = {}
+    for p in changes.printables:
+        if p["why"] != "removed":
+            wanted.setdefault(p["section"], set()).add(p["id"])
+    kinds = frozenset(k for k, s in (("boards", "boards"), ("aids", "aids"), ("pads", "pad"), ("aids", "setup"))
+                      if s in wanted and k in settings.only)
+    if not kinds:
+        return []
+    ctx = PrintContext(game, data, settings)
+    plans = pr.plan_printables(ctx, kinds)
+    if plans.problems:
+        return []
+    plans.boards = [(p, s) for p, s in plans.boards if p.board.id in wanted.get("boards", ())]
+    plans.aids = [(p, s) for p, s in plans.aids if p.aid.id in wanted.get("aids", ())]
+    entries = []
+    if plans.boards:
+        path = game_dir / "reprint-boards.pdf"
+        pages, count = pr._write_boards(ctx, plans, path)
+        entries.append(entry_for(path, game_dir, "board", pages, count, settings.paper))
+    if plans.pads is not None and "pad" in wanted:
+        path = game_dir / "reprint-score-pad.pdf"
+        pages, count = pr._write_pads(ctx, plans, path)
+        entries.append(entry_for(path, game_dir, "pad", pages, count, settings.paper))
+    if plans.aids:
+        for path, pages, count in pr._write_aids(ctx, plans, game_dir / "reprint-aids.pdf",
+                                                 game_dir / "reprint-aids-backs.pdf"):
+            entries.append(entry_for(path, game_dir, "aid", pages, count, settings.paper))
+    if "setup" in wanted and "aids" in kinds:
+        results = [r for r in pr.setup_results(game) if f"{r['mode']}-{r['players']}p" in wanted["setup"]]
+        if results:
+            path = game_dir / "reprint-setup.pdf"
+            entries.append(entry_for(path, game_dir, "setup", pr._write_setup(ctx, results, path), len(results),
+                                     settings.paper))
+    return entries
