@@ -177,3 +177,24 @@ def test_watch_mode_sees_spreadsheets(tmp_path):
     assert sorted(p.rsplit("/", 1)[1] for p in before) == ["cards.csv", "cards.xlsx"]
     (tmp_path / "cards.csv").write_text("id,name\nun,Un\n", encoding="utf-8")
     assert changes(before, snapshot([tmp_path])) == [str(tmp_path / "cards.csv")]
+
+
+def test_a_repeated_header_a_date_and_an_unreadable_file(game):
+    import datetime
+
+    g, root = game
+    _workbook(root / "fixture_deck" / "cards.xlsx", {
+        "spell": [["id", "name", "name", "cost"],
+                  ["boule-de-feu", "Boule de feu", "Feu", datetime.datetime(2024, 3, 1)]],
+    })
+    (root / "fixture_deck" / "broken.xlsx").write_bytes(b"not a zip")
+    _use(root, "cards.xlsx", "broken.xlsx")
+    _, problems = check_game_data(g, root=root)
+    shown = [str(p).split("fixture_deck/", 1)[1] for p in problems if not p.is_warning]
+    assert shown[:2] == [
+        "cards.xlsx › spell › row 1 › column C (name): the column 'name' appears twice",
+        "cards.xlsx › spell › row 2 › column D (cost): a date or time (2024-03-01 00:00:00) where a number "
+        "or text was expected; format the cell as text",
+    ]
+    assert shown[2].startswith("broken.xlsx: cannot read it as an .xlsx workbook: ")
+    assert len(shown) == 3

@@ -59,6 +59,7 @@ def _digest(*parts: str) -> str:
 def card_record(art, cards: list[CardBase]) -> dict[str, dict]:
     """Card id → what this build prints for it (``art``: render.cards.CardArt)."""
     out: dict[str, dict] = {}
+    backs: dict[tuple, str] = {}
     for card in cards:
         size = art.card_size(card)
         front = art.program(art.front_layout_name(card.kind), size, "front")
@@ -66,10 +67,14 @@ def card_record(art, cards: list[CardBase]) -> dict[str, dict]:
         parts = [art.fingerprint(card, front), content]
         if art.back_face(card) is None:
             back_id = art.back_id(card)
-            back = art.program(art.back_layout_name(back_id), size, "back")
-            spec = art.back_spec(back_id)
-            parts.append("back:" + back_id + ":" + (back.layout.digest if back is not None else "")
-                         + ":" + json.dumps(_plain_dump(spec), sort_keys=True, ensure_ascii=False))
+            part = backs.get((back_id, size))
+            if part is None:
+                back = art.program(art.back_layout_name(back_id), size, "back")
+                spec = art.back_spec(back_id)
+                part = backs[(back_id, size)] = (
+                    "back:" + back_id + ":" + (back.layout.digest if back is not None else "")
+                    + ":" + json.dumps(_plain_dump(spec), sort_keys=True, ensure_ascii=False))
+            parts.append(part)
         out[card.id] = {
             "face": _digest(*parts),
             "copies": card.copies,
