@@ -375,7 +375,7 @@ def draw_changelog(c, r: Reprint, page: tuple[float, float], duplex: bool) -> in
             y -= step
             c.setFont(font, size)
             if style == "item":
-                c.drawString(margin, y, "•")
+                c.drawString(margin, y, "☐")
                 c.drawString(margin + 10, y, chunk)
             else:
                 c.drawString(margin, y, chunk)
