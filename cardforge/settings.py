@@ -27,6 +27,7 @@ class BuildSettings:
     only: frozenset[str] = field(default_factory=lambda: frozenset(PRINTABLE_KINDS))
     out_dir: Path = Path("output")
     changed_since: Path | None = None  # an earlier build's cards.json: also print only what changed
+    restamp: bool = False  # with changed_since: reprint cards whose stamp changed only its version
 
     def __post_init__(self) -> None:
         if self.paper not in PAPERS_MM:

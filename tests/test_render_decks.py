@@ -4,6 +4,7 @@ and a golden content stream."""
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from pathlib import Path
@@ -135,7 +136,11 @@ def test_names_behind_each_card_on_a_double_sided_kind(fixture, tmp_path):
     [back_text] = page_texts_by_rect(path, 3, [backs[planet].trim(BLEED)])
     assert "Kessara" in front_text
     # the back is drawn turned 180° (landscape long-edge): pdfium reads its words right to left
-    assert sorted(back_text.split()) == sorted("Lune de Kessara".split())
+    # …and carries the card's version stamp, as its front does (render/reprint.py)
+    record = json.loads((tmp_path / "fixture_deck" / "cards.json").read_text(encoding="utf-8"))
+    stamp = record["cards"]["kessara"]["stamp"]
+    assert stamp in front_text
+    assert sorted(back_text.split()) == sorted(f"Lune de Kessara {stamp}".split())
 
 
 def test_a_two_sided_card_prints_its_other_side_on_its_back(fixture, tmp_path):

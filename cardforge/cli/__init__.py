@@ -23,6 +23,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "calibrate": ("cardforge.cli.calibrate", "calibrate", "Print a duplex calibration sheet."),
     "setup": ("cardforge.cli.setup", "setup", "Set up a game: counts, checklist and a random deal."),
     "score": ("cardforge.cli.score", "score", "Score a finished game from its final state."),
+    "export-data": ("cardforge.cli.export_data", "export_data", "Write a game's cards as CSV or XLSX."),
+    "diff": ("cardforge.cli.diff", "diff", "What changed in a game's cards between two versions."),
 }
 
 

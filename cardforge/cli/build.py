@@ -22,7 +22,7 @@ Examples:
   cardforge build maphr --back-offset 0.8,-0.5   # after printing `cardforge calibrate`
   cardforge build --only boards,pads
   cardforge build maphr --only decks --watch   # rebuild on every save, Ctrl-C to stop
-  cardforge build maphr --changed-since printed-v3.json   # deck-changed.pdf: only what changed
+  cardforge build maphr --changed-since printed-v3.json   # reprint.pdf: changelog + what changed
 
 \b
 Duplex: the back page of each sheet is mirrored so every back lands behind its front when
@@ -114,13 +114,17 @@ class KindList(click.ParamType):
               help="Use layouts and templates from DIR/<game>/ and DIR/_shared/.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 @click.option("--changed-since", "changed_since", type=click.Path(exists=True),
-              help="Also write deck-changed.pdf with only the cards that print differently from the "
-                   "build recorded in this cards.json (or its folder): a reprint of what changed.")
+              help="Also write a reprint pack against the build recorded in this cards.json (or its "
+                   "folder): reprint.pdf opens with a changelog and pull list (also in changes.md/.json), "
+                   "then only the new faces and extra copies.")
+@click.option("--restamp", is_flag=True,
+              help="With --changed-since: also reprint cards whose stamp changed only its deck version.")
 @click.option("--watch", is_flag=True,
               help="Keep running: rebuild whenever the game's data or templates change (Ctrl-C stops).")
 @click.pass_context
 def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter, margin, duplex, back_offset,
-          fold, no_crop_marks, cut_lines, strict, only, templates_dir, quiet, changed_since, watch) -> None:
+          fold, no_crop_marks, cut_lines, strict, only, templates_dir, quiet, changed_since, restamp,
+          watch) -> None:
     """Build print-ready PDFs for each GAME (every game when none is given) into OUT/<game>/.
 
     Decks are imposed on A4 or Letter with bleed and crop marks; backs follow each sheet,
@@ -133,7 +137,9 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
                              margin_mm=margin, crop_marks=not no_crop_marks, cut_lines=cut_lines,
                              duplex=duplex, back_offset_mm=back_offset, fold=fold, strict=strict,
                              only=only, out_dir=Path(out_dir),
-                             changed_since=Path(changed_since) if changed_since else None)
+                             changed_since=Path(changed_since) if changed_since else None, restamp=restamp)
+    if restamp and not changed_since:
+        raise click.UsageError("--restamp goes with --changed-since RECORD")
     chosen = list(dict.fromkeys(games)) if games else every_game()
     if watch:
         from cardforge.watch import keep_texts
@@ -257,14 +263,14 @@ def _build_game(game, settings: BuildSettings, templates_dir, progress: Progress
 
 
 def _echo_changes(game_id: str, changes) -> None:
-    """--changed-since: which cards to reprint and which to take out of the printed deck."""
-    if changes.changed:
-        click.echo(f"{game_id}: {plural(len(changes.changed), 'card')} to reprint: {', '.join(changes.changed)}")
-    else:
-        click.echo(f"{game_id}: no card prints differently; nothing to reprint")
-    if changes.removed:
-        click.echo(f"{game_id}: {plural(len(changes.removed), 'card')} no longer in the deck (take out): "
-                   f"{', '.join(changes.removed)}")
+    """--changed-since: the pull list (render/reprint.py writes it to changes.md/.json too)."""
+    from cardforge.render.reprint import changelog_lines
+
+    if changes.empty:
+        click.echo(f"{game_id}: nothing prints differently; nothing to reprint")
+        return
+    for style, text in changelog_lines(changes)[1:]:
+        click.echo(f"{game_id}: {'  - ' if style == 'item' else ''}{text}")
 
 
 class Progress:

@@ -40,7 +40,7 @@ def fingerprint(game: Game, folder: Path) -> str:
     h = hashlib.sha256()
     h.update(f"{__version__}|{sys.version}|{game.id}|{folder.resolve()}".encode())
     for path in sorted(folder.rglob("*")):
-        if path.is_file() and path.suffix in (".yaml", ".yml"):
+        if path.is_file() and path.suffix.lower() in (".yaml", ".yml", ".csv", ".xlsx"):
             h.update(str(path.relative_to(folder)).encode())
             h.update(path.read_bytes())
     spec_file = game.folder / "game.yaml"  # outside ``folder`` when --data borrows a game's slot

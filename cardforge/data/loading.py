@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from cardforge.data.kinds import field_problems
 from cardforge.data.models import CardBase, DeckMeta
+from cardforge.data.spreadsheet import load_card_file
 from cardforge.data.validate import validate
 from cardforge.data.yamlio import YamlDoc, read_yaml
 from cardforge.errors import DataError
@@ -132,11 +133,10 @@ def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData | No
             for name, message in field_problems(spec):
                 problems.append(Problem(message, file=meta_doc.display, field=f"kinds.{kind}.fields.{name}",
                                         line=meta_doc.line_of(("kinds", kind, "fields", name))))
-        for name in meta.card_files:
-            doc = read_yaml(folder / name)
-            problems += doc.problems
-            if doc.data is not None:
-                problems += _load_cards(models, doc, meta, cards, sources)
+        for name in meta.card_files:  # YAML, CSV or XLSX (data/spreadsheet.py)
+            problems += load_card_file(folder / name, lambda doc: _load_cards(models, doc, meta, cards, sources),
+                                       models=models, sources=sources,
+                                       require_provenance=meta.require_provenance)
     sections: dict[str, Any] = {}
     for section in (*game.sections, *common_sections(game, folder)):
         value, p = _load_section(folder, section)

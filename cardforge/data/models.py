@@ -145,6 +145,8 @@ class DeckMeta(Model):
     kinds: dict[str, KindSpec] = Field(default_factory=dict)
     backs: dict[str, BackSpec] = Field(default_factory=lambda: {"default": BackSpec()})
     provenance: Provenance = "provisional"
+    #: cards must say where their text comes from (``provenance``); optional otherwise
+    require_provenance: bool = False
 
 
 class CardBase(Model):
@@ -156,7 +158,7 @@ class CardBase(Model):
     kind: str
     name: str = Field(min_length=1)
     copies: int = Field(1, ge=0)  # 0 keeps the card in the data but out of the print
-    provenance: Provenance
+    provenance: Provenance | None = None  # required when deck.yaml says require_provenance: true
     art: str | None = None  # image path relative to the game's data folder
     back: str | None = None  # a back design from deck.yaml, overriding the kind's
 

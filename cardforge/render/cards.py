@@ -13,6 +13,7 @@ per card and box, never raised mid-sheet: the build reports them all at the end.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -160,6 +161,8 @@ class CardArt:
         self._programs: dict[tuple, FaceProgram | None] = {}
         self._fingerprints: dict[str, str] = {}
         self._warned_layouts: set[tuple] = set()
+        #: fingerprint of the card-text templates (render/reprint.py), part of every stamp
+        self.templates_digest = ""
         #: cards drawn more than once besides their copies (another card's back face)
         self.reused: set[str] = set()
         for kind, spec in data.meta.kinds.items():
@@ -257,6 +260,14 @@ class CardArt:
                 programs.append(prog)
         if not ok:
             return None
+        if side != "front" and any("card" in p.uses for p in programs):
+            # the back face of a double-sided card (a moon side) is stamped like its front
+            stamps = [b for b in boxes if b.type == "stamp"] or [_default_stamp(layout)]
+            for box in stamps:
+                prog = self._compile_box(layout, box, size)
+                if prog is None:
+                    return None
+                programs.append(prog)
         steps: list[BoxProgram | Frame] = []
         for prog in programs:
             if prog.per_card:
@@ -347,17 +358,40 @@ class CardArt:
         other = getattr(card, spec.back_face, None)
         return self.data.card(other) if isinstance(other, str) and self.data.has_card(other) else None
 
-    def fingerprint(self, card: CardBase, program: FaceProgram) -> str:
+    def fingerprint(self, card: CardBase, program: FaceProgram | None = None) -> str:
+        """The card's printed faces as 6 hex digits: its data (not its ``copies``: a card
+        printed once more looks the same), the layouts of its front and back, the card-text
+        templates (``templates_digest``) and the card on its back, if any. Not the deck's
+        version, printed beside it: both sides of a card carry the same stamp, and a face
+        that looks the same keeps it (render/reprint.py compares them)."""
         fp = self._fingerprints.get(card.id)
         if fp is None:
-            known = getattr(self.data, "card_json", None) or {}  # taken when the data was validated
-            content = known.get(card.id) if known.get(card.id) is not None else _card_json(card)
-            blob = content + program.layout.digest + self.data.meta.version
+            size = self.card_size(card)
+            front = self.program(self.front_layout_name(card.kind), size, "front")
+            parts = [self.card_content(card), front.layout.digest if front is not None else "", self.templates_digest]
+            other = self.back_face(card)
+            if other is not None:
+                back = self.program(self.front_layout_name(other.kind), size, "front")
+                parts += ["face", self.card_content(other), back.layout.digest if back is not None else ""]
+            else:
+                back = self.program(self.back_layout_name(self.back_id(card)), size, "back")
+                if back is not None and "card" in back.uses:  # a double-sided card's own back
+                    parts += ["back", back.layout.digest]
+            blob = "\n".join(parts)
             fp = self._fingerprints[card.id] = hashlib.blake2b(blob.encode("utf-8"), digest_size=3).hexdigest()
         return fp
 
+    def card_content(self, card: CardBase) -> str:
+        """The card's data as JSON without its ``copies``."""
+        known = getattr(self.data, "card_json", None) or {}  # taken when the data was validated
+        content = known.get(card.id) if known.get(card.id) is not None else _card_json(card)
+        return _COPIES.sub("", content, count=1)
+
     def stamp_text(self, card: CardBase, program: FaceProgram) -> str:
         return f"v{self.data.meta.version} · {self.fingerprint(card, program)}"
+
+
+_COPIES = re.compile(r',"copies":\d+')
 
 
 def _card_json(card: CardBase) -> str:

@@ -43,7 +43,8 @@ from cardforge.render.buildcache import layout_library
 from cardforge.render.canvas import draw_crop_marks, draw_cut_lines, draw_fold_marks
 from cardforge.render.cards import CardArt, Issues, Painter
 from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas
-from cardforge.render.reprint import RECORD, Changes, card_prints, compare, read_record, templates_digest, write_record
+from cardforge.render import reprint
+from cardforge.render.reprint import Reprint, templates_digest
 from cardforge.resources import display_path, templates_root
 from cardforge.settings import BuildSettings
 from cardforge.text.templating import Templates
@@ -61,6 +62,7 @@ class DeckGroup:
     size: tuple[float, float]
     cards: list[CardBase] = field(default_factory=list)  # definitions, in data order
     kinds: list[str] = field(default_factory=list)
+    preface: Callable | None = None  # preface(canvas, page size in pt) → pages drawn first
 
     @property
     def count(self) -> int:
@@ -77,7 +79,7 @@ class DeckGroup:
 class DeckResult:
     entries: list[ManifestEntry]
     warnings: list[Problem]
-    changes: Changes | None = None  # with ``changed_since``: the cards reprinted and removed
+    changes: Reprint | None = None  # with ``changed_since``: the reprint plan (render/reprint.py)
 
 
 def deck_card_count(data: GameData) -> int:
@@ -130,22 +132,17 @@ def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *
             issues.add(Problem(f"{exc}", item=f"{', '.join(group.kinds)} cards"))
     _raise_if_failed(game, issues, settings)
 
-    # what this build prints for each card, recorded beside the PDFs (render/reprint.py); with
-    # ``changed_since``, a second set of files holds only the cards that print differently
-    prints = card_prints(art, [c for g in groups for c in g.cards], templates_digest(folders))
+    # what this build prints, recorded beside the PDFs (render/reprint.py); with
+    # ``changed_since``, the reprint pack: a changelog and pull list, then the cards to add
+    art.templates_digest = templates_digest(folders)
+    record = reprint.build_record(game, data, art, data.cards,  # copies: 0 too (a diff shows them)
+                                  with_printables=bool(settings.only - {"decks"}) or settings.changed_since is not None)
     changes = None
     if settings.changed_since is not None:
-        earlier, problem = read_record(settings.changed_since, game.id)
-        if problem is not None:
-            issues.add(problem)
-            _raise_if_failed(game, issues, settings)
-        changes = compare(prints, earlier)
-        changed = set(changes.changed)
-        for group in list(groups):
-            subset = [c for c in group.cards if c.id in changed]
-            if subset:
-                groups.append(DeckGroup(f"{group.name}-changed", group.size, subset, group.kinds))
-                sheets[f"{group.name}-changed"] = sheets[group.name]
+        changes = reprint.plan_against(record, settings.changed_since, game.id, settings.restamp, issues,
+                                       settings.only)
+        _raise_if_failed(game, issues, settings)
+        groups += reprint.pack_groups(changes, groups, sheets, settings, DeckGroup)
 
     entries: list[ManifestEntry] = []
     game_dir = Path(game_dir)
@@ -175,8 +172,9 @@ def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *
         _raise_if_failed(game, issues, settings)
         for tmp, final, kind, pages, cards in written:
             entries.append(_entry(tmp, final, game_dir, kind, pages, cards, settings.paper))
+    entries += reprint.build_printables_pack(game, data, settings, game_dir, changes)
     _remove_stale(game_dir, {e.path for e in entries})
-    write_record(game_dir / RECORD, game.id, data.meta.version, prints)
+    reprint.write_outputs(game_dir, record, changes)
     return DeckResult(entries, issues.warnings, changes)
 
 
@@ -291,7 +289,7 @@ def _draw_duplex(path, title, sheet: Sheet, group: DeckGroup, art: CardArt, s: B
     c = _canvas(path, sheet.page, title, compress)
     painter = Painter(c, art)
     backs = back_placements(sheet.slots, sheet.page, s.duplex, s.back_offset_mm)
-    pages = 0
+    pages = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), True) if group.preface else 0
     for batch in chunks(group.printed(), sheet.per_page):
         _front_page(c, painter, sheet, batch, s, progress)
         _back_page(c, painter, sheet, backs, batch, marks=False)
@@ -307,6 +305,7 @@ def _draw_separate(path, path_b, title, sheet: Sheet, group: DeckGroup, art: Car
     cb = _canvas(path_b, sheet.page, title + " — backs", compress)
     painter, painter_b = Painter(c, art), Painter(cb, art)
     backs = back_placements(sheet.slots, sheet.page, "none", s.back_offset_mm)
+    preface = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), False) if group.preface else 0
     pages = 0
     for batch in chunks(group.printed(), sheet.per_page):
         _front_page(c, painter, sheet, batch, s, progress)
@@ -314,7 +313,7 @@ def _draw_separate(path, path_b, title, sheet: Sheet, group: DeckGroup, art: Car
         pages += 1
     c.save()
     cb.save()
-    return pages, pages
+    return preface + pages, pages
 
 
 def _draw_fold(path, title, sheet: FoldSheet, group: DeckGroup, art: CardArt, s: BuildSettings,
@@ -322,7 +321,7 @@ def _draw_fold(path, title, sheet: FoldSheet, group: DeckGroup, art: CardArt, s:
     """Fronts on one half, backs mirrored on the other; fold marks on the fold line."""
     c = _canvas(path, sheet.page, title, compress)
     painter = Painter(c, art)
-    pages = 0
+    pages = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), False) if group.preface else 0
     for batch in chunks(group.printed(), sheet.per_page):
         fronts = sheet.fronts[:len(batch)]
         backs = sheet.backs[:len(batch)]

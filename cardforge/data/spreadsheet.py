@@ -1,0 +1,610 @@
+"""Card files as spreadsheets: ``.csv`` and ``.xlsx`` read into the raw card dicts the YAML
+path produces (and written back by ``cardforge export-data``).
+
+A sheet is a header row naming fields, then one row per card:
+
+- a header is a card field (``id``, ``name``, ``cost``…); a dotted header fills a nested
+  mapping (``cost.red``, ``planet.name``); ``qty`` is another name for ``copies``;
+- an empty cell is "not given" (the field's default applies);
+- numbers are numbers (``3`` → 3, ``2.0`` in a workbook → 2), ``true``/``false`` are booleans,
+  unless the field is text: a ``name`` of ``7`` stays the text ``7``;
+- a list field takes ``a; b; c``; any list or mapping may also be written in YAML flow
+  syntax, ``[a, b]`` or ``{red: 2, gold: 1}`` (a list of mappings has to be);
+- a row repeated identically adds a copy (as does a ``copies``/``qty`` column);
+- without an ``id`` column, ids are derived from the names (``Boule de feu`` →
+  ``boule-de-feu``, ``boule-de-feu-2`` for a second card of that name), with a warning:
+  renaming such a card reads as one card removed and one added in diffs and reprints;
+- the kind is the ``kind`` column, else the sheet's name (a workbook may hold one sheet per
+  kind) or the CSV file's name when it names a kind; sheets whose name starts with ``_`` are
+  left out (notes, lookup tables).
+
+Problems are located ``cards.xlsx › Sheet1 › row 7 › column C (cost)``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import typing
+import unicodedata
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardforge.problems import Problem
+
+SUFFIXES = (".csv", ".xlsx")
+LIST_SEPARATOR = ";"
+_TOKEN_BASE = 1_000_000_000  # "line numbers" above this are cells of a sheet (see SheetDoc.line_of)
+_INT = re.compile(r"^[+-]?\d+$")
+_FLOAT = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+(\.\d*)?[eE][+-]?\d+)$")
+_TRUE, _FALSE = {"true", "vrai"}, {"false", "faux"}
+FIXED_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+def is_spreadsheet(path: Path | str) -> bool:
+    return Path(path).suffix.lower() in SUFFIXES
+
+
+# --- reading -----------------------------------------------------------------------------------
+@dataclass
+class Cell:
+    sheet: str | None  # None for a CSV file
+    row: int  # 1-based, as the spreadsheet shows it
+    column: int | None = None  # 1-based
+    header: str | None = None
+
+    def where(self, display: str) -> str:
+        parts = [display]
+        if self.sheet is not None:
+            parts.append(self.sheet)
+        parts.append(f"row {self.row}")
+        if self.column is not None:
+            parts.append(f"column {column_letter(self.column)}" + (f" ({self.header})" if self.header else ""))
+        return " › ".join(parts)
+
+
+@dataclass
+class _Row:
+    sheet: str | None
+    row: int
+    columns: dict[str, int]  # header → column
+    raw: dict[str, Any]
+
+
+@dataclass
+class SheetDoc:
+    """A spreadsheet read like a YAML card file: ``data`` is the list of raw cards and
+    ``line_of(loc)`` a token for the cell at ``loc`` (``(index, field, …)``), turned into a
+    located file name by :func:`locate` once the cards are validated."""
+
+    path: Path
+    display: str
+    data: list[dict] | None
+    problems: list[Problem] = field(default_factory=list)
+    rows: list[_Row] = field(default_factory=list)
+    cells: list[Cell] = field(default_factory=list)
+
+    def line_of(self, loc: tuple) -> int | None:
+        if not loc or not isinstance(loc[0], int) or not 0 <= loc[0] < len(self.rows):
+            return None
+        row = self.rows[loc[0]]
+        path = [str(p) for p in loc[1:]]
+        column = header = None
+        for n in range(len(path), 0, -1):
+            name = ".".join(path[:n])
+            if name in row.columns:
+                column, header = row.columns[name], name
+                break
+        if column is None and path:
+            prefix = ".".join(path) + "."
+            nested = [h for h in row.columns if h.startswith(prefix)]
+            if len(nested) == 1:
+                column, header = row.columns[nested[0]], nested[0]
+        self.cells.append(Cell(row.sheet, row.row, column, header))
+        return _TOKEN_BASE + len(self.cells) - 1
+
+    def locate(self, problem: Problem) -> Problem:
+        if problem.file != self.display:
+            return problem
+        if problem.line is not None and problem.line >= _TOKEN_BASE:
+            where = self.cells[problem.line - _TOKEN_BASE].where(self.display)
+            return Problem(problem.message, where, problem.item, problem.field, None, problem.severity)
+        return problem
+
+
+def load_card_file(path: Path, load: Callable[[Any], list[Problem]], *, models: dict[str, type],
+                   sources: dict | None = None, require_provenance: bool = False) -> list[Problem]:
+    """Read one card file (YAML, CSV or XLSX, by its suffix) and hand it to ``load`` (the YAML
+    path's card loader, which validates the raw cards); returns the problems, located."""
+    from cardforge.data.yamlio import read_yaml
+
+    if not is_spreadsheet(path):
+        doc = read_yaml(path)
+        problems = list(doc.problems)
+        if doc.data is not None:
+            problems += load(doc)
+            if require_provenance:
+                problems += _missing_provenance(doc)
+        return problems
+    doc = read_sheet(path, models)
+    problems = [doc.locate(p) for p in doc.problems]
+    if doc.data is None:
+        return problems
+    problems += [doc.locate(p) for p in load(doc)]
+    if require_provenance:
+        problems += [doc.locate(p) for p in _missing_provenance(doc)]
+    for src in (sources or {}).values():  # where each card of this file is, for later messages
+        if src.file == doc.display and src.line is not None and src.line >= _TOKEN_BASE:
+            cell = doc.cells[src.line - _TOKEN_BASE]
+            src.file, src.line = Cell(cell.sheet, cell.row).where(doc.display), None
+    return problems
+
+
+def _missing_provenance(doc) -> list[Problem]:
+    """``require_provenance: true`` in deck.yaml: every card says where it comes from."""
+    data, defaults, prefix = doc.data, {}, ()
+    if isinstance(data, dict):
+        defaults = data.get("defaults") if isinstance(data.get("defaults"), dict) else {}
+        data, prefix = data.get("cards"), ("cards",)
+    out = []
+    for i, raw in enumerate(data if isinstance(data, list) else [], start=1):
+        if isinstance(raw, dict) and {**defaults, **raw}.get("provenance") is None:
+            ident = raw.get("id")
+            item = f"card '{ident}' (#{i})" if isinstance(ident, str) else f"card #{i}"
+            out.append(Problem("required field is missing (deck.yaml has require_provenance: true; "
+                               "allowed: rulebook, provisional)", file=doc.display, item=item,
+                               field="provenance", line=doc.line_of(prefix + (i - 1,))))
+    return out
+
+
+def read_sheet(path: Path, models: dict[str, type]) -> SheetDoc:
+    """A CSV or XLSX card file → raw cards (see the module's docstring)."""
+    from cardforge.resources import display_path
+
+    path = Path(path)
+    display = display_path(path)
+    doc = SheetDoc(path, display, None)
+    try:
+        tables = _read_xlsx(path) if path.suffix.lower() == ".xlsx" else [(None, _read_csv(path))]
+    except FileNotFoundError:
+        doc.problems.append(Problem("file not found", file=display))
+        return doc
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+        kind = "an .xlsx workbook" if path.suffix.lower() == ".xlsx" else "a UTF-8 CSV file"
+        doc.problems.append(Problem(f"cannot read it as {kind}: {exc}", file=display))
+        return doc
+    default_kind = path.stem if path.stem in models else None
+    raws: list[dict] = []
+    derived = False
+    names_seen: dict[str, int] = {}
+    for sheet, rows in tables:
+        kind = sheet if sheet in models else default_kind
+        derived |= _read_table(doc, sheet, rows, kind, models, raws, names_seen)
+    if derived:
+        doc.problems.append(Problem(
+            "no 'id' column: ids are derived from the names (slug, numbered on repeats); renaming "
+            "such a card reads as one card removed and one added in diffs and reprints: add an 'id' "
+            "column to keep them", file=display, severity="warning"))
+    doc.data = raws
+    return doc
+
+
+def _read_csv(path: Path) -> list[list[Any]]:
+    text = path.read_text(encoding="utf-8-sig")
+    try:
+        dialect = csv.Sniffer().sniff(text.split("\n", 1)[0], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    return [list(r) for r in csv.reader(io.StringIO(text, newline=""), dialect)]
+
+
+def _read_xlsx(path: Path) -> list[tuple[str, list[list[Any]]]]:
+    import openpyxl
+
+    wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    try:
+        return [(ws.title, [list(r) for r in ws.iter_rows(values_only=True)])
+                for ws in wb.worksheets if not ws.title.startswith("_")]
+    finally:
+        wb.close()
+
+
+def _blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _read_table(doc: SheetDoc, sheet: str | None, rows: list[list[Any]], kind: str | None,
+                models: dict[str, type], raws: list[dict], names_seen: dict[str, int]) -> bool:
+    """Append the cards of one sheet; returns whether ids were derived."""
+    display = doc.display
+    start = next((i for i, r in enumerate(rows) if not all(_blank(v) for v in r)), None)
+    if start is None:
+        return False
+    header_row = rows[start]
+    headers: dict[int, str] = {}
+    candidates = {kind: models[kind]} if kind else models
+    allowed: list[str] = []
+    for m in candidates.values():
+        for name in _field_names(m):
+            if name not in allowed:
+                allowed.append(name)
+    allowed_text = ", ".join(allowed + ["qty"])
+    for col, value in enumerate(header_row, start=1):
+        if _blank(value):
+            continue
+        name = str(value).strip()
+        if name == "qty":
+            name = "copies"
+        cell = Cell(sheet, start + 1, col, name)
+        top = name.split(".", 1)[0]
+        if name in headers.values():
+            doc.problems.append(Problem(f"the column {name!r} appears twice", file=cell.where(display)))
+            continue
+        if top not in allowed:
+            import difflib
+
+            close = difflib.get_close_matches(top, allowed, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            doc.problems.append(Problem(f"unknown field (allowed: {allowed_text}){hint}",
+                                        file=cell.where(display)))
+            continue
+        headers[col] = name
+    columns = {name: col for col, name in headers.items()}
+    has_id = "id" in columns
+    merged: dict[tuple, dict] = {}
+    for r, values in enumerate(rows[start + 1:], start=start + 2):
+        cells = {col: values[col - 1] for col in headers if col - 1 < len(values) and not _blank(values[col - 1])}
+        for col, value in enumerate(values, start=1):
+            if col not in headers and not _blank(value) and (col > len(header_row) or _blank(header_row[col - 1])):
+                doc.problems.append(Problem("a value in a column without a header",
+                                            file=Cell(sheet, r, col).where(display)))
+        if not cells:
+            continue
+        row_kind = cells.get(columns.get("kind", -1))
+        row_kind = str(row_kind).strip() if row_kind is not None else kind
+        model = models.get(row_kind) if row_kind else None
+        raw: dict[str, Any] = {} if "kind" in columns or row_kind is None else {"kind": row_kind}
+        for col, value in cells.items():
+            name = headers[col]
+            try:
+                converted = _convert(value, _annotation_at(model, name.split(".")))
+            except ValueError as exc:
+                doc.problems.append(Problem(str(exc), file=Cell(sheet, r, col, name).where(display)))
+                continue
+            _put(raw, name.split("."), converted)
+        copies = raw.pop("copies", None) if "copies" in raw else None
+        key = tuple(sorted((k, repr(v)) for k, v in raw.items()))
+        if key in merged:  # a repeated row: one more copy (or as many as its copies say)
+            target = merged[key]
+            extra = copies if isinstance(copies, int) else 1
+            if isinstance(target.get("copies"), int):
+                target["copies"] += extra
+            else:
+                target["copies"] = 1 + extra
+            continue
+        if copies is not None:
+            raw["copies"] = copies
+        if not has_id:
+            base = _slug(raw.get("name")) or "card"
+            n = names_seen.get(base, 0) + 1
+            names_seen[base] = n
+            raw = {"id": base if n == 1 else f"{base}-{n}", **raw}
+        merged[key] = raw
+        raws.append(raw)
+        doc.rows.append(_Row(sheet, r, columns, raw))
+    return not has_id and bool(merged)
+
+
+def _field_names(model: type) -> list[str]:
+    return [info.alias or name for name, info in model.model_fields.items()]
+
+
+def _slug(name: Any) -> str:
+    if not isinstance(name, str):
+        return ""
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+
+
+def _put(raw: dict, path: list[str], value: Any) -> None:
+    for part in path[:-1]:
+        nxt = raw.get(part)
+        if not isinstance(nxt, dict):
+            nxt = raw[part] = {}
+        raw = nxt
+    raw[path[-1]] = value
+
+
+# --- types ----------------------------------------------------------------------------------------
+def _strip(annotation: Any) -> list[Any]:
+    """The alternatives of ``annotation`` (Optional, unions and Annotated unwrapped)."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _strip(typing.get_args(annotation)[0])
+    if origin is typing.Union or (origin is not None and str(origin) == "<class 'types.UnionType'>"):
+        out = []
+        for a in typing.get_args(annotation):
+            if a is not type(None):
+                out += _strip(a)
+        return out
+    import types
+
+    if isinstance(annotation, types.UnionType):
+        return [x for a in typing.get_args(annotation) if a is not type(None) for x in _strip(a)]
+    return [annotation]
+
+
+def _annotation_at(model: type | None, path: list[str]) -> Any:
+    """The annotation of the field at ``path`` in ``model`` (None when it cannot be told)."""
+    current: Any = model
+    for part in path:
+        options = _strip(current) if current is not None else []
+        models = [o for o in options if isinstance(o, type) and hasattr(o, "model_fields")]
+        if len(options) != 1 or not models:
+            return None
+        fields = {info.alias or name: info for name, info in models[0].model_fields.items()}
+        info = fields.get(part)
+        if info is None:
+            return None
+        current = info.annotation
+    return current
+
+
+def _kind_of(annotation: Any) -> str | None:
+    """'text' (only text allowed), 'list', or None (anything: read the cell's own type)."""
+    if annotation is None:
+        return None
+    options = _strip(annotation)
+    if all(o is str or (typing.get_origin(o) is typing.Literal
+                        and all(isinstance(a, str) for a in typing.get_args(o))) for o in options):
+        return "text"
+    if len(options) == 1 and typing.get_origin(options[0]) in (list, tuple, set, frozenset):
+        return "list"
+    return None
+
+
+def _scalar(text: str) -> Any:
+    t = text.strip()
+    if _INT.match(t):
+        return int(t)
+    if _FLOAT.match(t):
+        return float(t)
+    if t.lower() in _TRUE:
+        return True
+    if t.lower() in _FALSE:
+        return False
+    return text
+
+
+def _flow(text: str) -> Any:
+    import yaml
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        what = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ValueError(f"cannot read {text!r} as a YAML flow value ({what}); write a list as "
+                         f"'a; b' or [a, b] and a mapping as {{key: value, …}}") from None
+
+
+def _convert(value: Any, annotation: Any) -> Any:
+    kind = _kind_of(annotation)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if kind == "text":
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return value if isinstance(value, str) else str(value)
+    if not isinstance(value, str):
+        if hasattr(value, "isoformat"):
+            raise ValueError(f"a date or time ({value}) where a number or text was expected; "
+                             "format the cell as text")
+        return value
+    stripped = value.strip()
+    if stripped[:1] in ("[", "{", "'", '"'):
+        return _flow(stripped)
+    if kind == "list":
+        return [_scalar(v.strip()) for v in stripped.split(LIST_SEPARATOR) if v.strip()]
+    return _scalar(value)
+
+
+# --- writing ------------------------------------------------------------------------------------
+def card_row(card) -> dict[str, Any]:
+    """A card's cells: dotted header → value (what its data gives; defaults left out)."""
+    data = card.model_dump(mode="json", exclude_unset=True, by_alias=True)
+    model = type(card)
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        _flatten(out, [key], value, model)
+    return out
+
+
+def _flatten(out: dict, path: list[str], value: Any, model: type) -> None:
+    annotation = _annotation_at(model, path)
+    kind = _kind_of(annotation)
+    name = ".".join(path)
+    if value is None:
+        return
+    if isinstance(value, dict) and value and all(isinstance(k, str) and k and "." not in k for k in value):
+        for k, v in value.items():
+            _flatten(out, path + [k], v, model)
+        return
+    if isinstance(value, (dict, list)):
+        simple = (kind == "list" and value and all(
+            isinstance(v, (str, int, float)) and not isinstance(v, bool)
+            and _scalar(str(v)) == v and LIST_SEPARATOR not in str(v) and str(v).strip() == str(v)
+            and str(v)[:1] not in ("[", "{", "'", '"') for v in value))
+        out[name] = f"{LIST_SEPARATOR} ".join(str(v) for v in value) if simple else _dump_flow(value)
+        return
+    if isinstance(value, str) and kind != "text":
+        if _scalar(value) != value or type(_scalar(value)) is not str or value[:1] in ("[", "{", "'", '"') \
+                or value.strip() != value or not value.strip():
+            out[name] = _dump_flow(value)
+            return
+    out[name] = value
+
+
+def _dump_flow(value: Any) -> str:
+    import yaml
+
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1 << 30, sort_keys=False)
+    text = text.strip()
+    if text.endswith("\n..."):
+        text = text[:-4].strip()
+    elif text.endswith("..."):
+        text = text[:-3].strip()
+    return text
+
+
+def column_letter(n: int) -> str:
+    out = ""
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(65 + r) + out
+    return out
+
+
+@dataclass
+class Table:
+    name: str  # sheet name (or the CSV's stem)
+    headers: list[str]
+    rows: list[list[Any]]
+
+
+def tables_for(cards: list, with_kind: bool) -> Table:
+    rows = [card_row(c) for c in cards]
+    headers: list[str] = ["id"] + (["kind"] if with_kind else [])
+    for r in rows:
+        r.pop("kind", None) if not with_kind else None
+        for h in r:
+            if h not in headers:
+                headers.append(h)
+    lead = [h for h in ("id", "kind", "name", "copies", "provenance") if h in headers]
+    headers = lead + [h for h in headers if h not in lead]
+    if with_kind:
+        for r, c in zip(rows, cards):
+            r["kind"] = c.kind
+    return Table("", headers, [[r.get(h) for h in headers] for r in rows])
+
+
+def split_by_kind(cards: list) -> list[list]:
+    """Runs of cards of one kind, in order; a workbook gets one sheet per run when each kind
+    makes one run (the data order is the print order, and sheets are read in order)."""
+    runs: list[list] = []
+    for c in cards:
+        if runs and runs[-1][0].kind == c.kind:
+            runs[-1].append(c)
+        else:
+            runs.append([c])
+    return runs
+
+
+def write_csv(path: Path, table: Table) -> None:
+    buf = io.StringIO(newline="")
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(table.headers)
+    for row in table.rows:
+        w.writerow(["" if v is None else ("true" if v is True else "false" if v is False else v) for v in row])
+    Path(path).write_bytes(buf.getvalue().encode("utf-8"))
+
+
+def write_xlsx(path: Path, tables: list[Table]) -> None:
+    """A workbook with one sheet per table, the same bytes for the same tables (fixed times)."""
+    import datetime
+
+    import openpyxl
+    from openpyxl.styles import Font
+
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    stamp = datetime.datetime(2000, 1, 1)
+    wb.properties.created = stamp
+    wb.properties.modified = stamp
+    wb.properties.creator = "cardforge"
+    bold = Font(bold=True)
+    for t in tables:
+        ws = wb.create_sheet(t.name[:31])
+        ws.append(t.headers)
+        for cell in ws[1]:
+            cell.font = bold
+        for row in t.rows:
+            ws.append(row)
+        ws.freeze_panes = "A2"
+        for i, h in enumerate(t.headers, start=1):
+            ws.column_dimensions[column_letter(i)].width = max(8, min(40, len(h) + 2))
+    buf = io.BytesIO()
+    wb.save(buf)
+    # openpyxl stamps each zip entry with the current time, and the core properties' "modified"
+    # with now: both are fixed so that the same cards give the same bytes
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(buf.getvalue())) as src, \
+            zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == "docProps/core.xml":
+                data = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*(<)", rb"\g<1>2000-01-01T00:00:00Z\2", data)
+            zi = zipfile.ZipInfo(info.filename, FIXED_TIME)
+            zi.compress_type = zipfile.ZIP_DEFLATED
+            zi.external_attr = 0o600 << 16
+            dst.writestr(zi, data)
+    Path(path).write_bytes(out.getvalue())
+
+
+def export_game(data, out: Path, fmt: str) -> list[Path]:
+    """Write a game's data folder to ``out`` with its card files as spreadsheets (``csv``:
+    one file per card file; ``xlsx``: one workbook per card file, one sheet per kind when
+    each kind's cards follow each other). The other files are copied; deck.yaml's
+    ``card_files`` names the new files. Returns the files written, in order."""
+    import shutil
+
+    import yaml
+
+    from cardforge.resources import display_path
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    by_file: dict[str, list] = {}
+    for card in data.cards:
+        src = data.sources.get(card.id)
+        by_file.setdefault(src.file.split(" › ")[0] if src else "", []).append(card)
+    written: list[Path] = []
+    new_names: list[str] = []
+    for name in data.meta.card_files:
+        cards = by_file.get(display_path(data.root / name), [])
+        stem = Path(name).stem
+        target = out / f"{stem}.{fmt}"
+        if fmt == "csv":
+            write_csv(target, tables_for(cards, with_kind=True))
+        else:
+            runs = split_by_kind(cards)
+            if len({r[0].kind for r in runs}) == len(runs) and all(not r[0].kind.startswith("_") for r in runs):
+                tables = []
+                for run in runs:
+                    t = tables_for(run, with_kind=False)
+                    t.name = run[0].kind
+                    tables.append(t)
+            else:
+                t = tables_for(cards, with_kind=True)
+                t.name = "cards"
+                tables = [t]
+            write_xlsx(target, tables or [Table("cards", ["id", "kind", "name"], [])])
+        written.append(target)
+        new_names.append(target.name)
+    card_files = set(data.meta.card_files)
+    for path in sorted(Path(data.root).rglob("*")):
+        rel = path.relative_to(data.root)
+        if path.is_dir() or rel.as_posix() in card_files or rel.name == "deck.yaml" or rel.name.startswith("."):
+            continue
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, out / rel)
+    deck = yaml.safe_load((Path(data.root) / "deck.yaml").read_text(encoding="utf-8"))
+    deck["card_files"] = new_names
+    text = ("# Written by `cardforge export-data`: the card files are spreadsheets (see README.md,\n"
+            "# \"Spreadsheets\"); the comments of the original deck.yaml are not kept.\n")
+    text += yaml.safe_dump(deck, allow_unicode=True, sort_keys=False, width=100)
+    (out / "deck.yaml").write_text(text, encoding="utf-8")
+    return [out / "deck.yaml", *written]

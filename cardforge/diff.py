@@ -1,0 +1,296 @@
+"""What changed in a game's cards between two versions (``cardforge diff``).
+
+A version is a **data folder** (the game's folder, or a folder holding ``<game>/``), a
+**build record** (``cards.json``, see :mod:`cardforge.render.reprint`, or the build folder
+holding one) or a **git revision** of the repository holding the game's data (its data folder
+is read at that revision with ``git archive``). Compared: cards added, removed, changed field
+by field (old → new) and copies changed; the deck version; boards, aids, the score pad's rows
+and the setup sheets' numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import tarfile
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardforge.errors import DataError
+from cardforge.problems import Problem
+
+SECTIONS = ("boards", "aids", "pad", "setup")
+SECTION_TITLES = {"boards": "boards", "aids": "aids", "pad": "score pad", "setup": "setup sheets"}
+
+
+@dataclass
+class Snapshot:
+    """One side of a diff."""
+
+    label: str  # how it was named: "HEAD~1", "printed.json", "working data"
+    version: str
+    cards: dict[str, dict]  # id → {name, kind, copies, data}
+    printables: dict[str, dict] | None  # section → id → {title, fp, data}; None: not known
+
+
+@dataclass
+class Diff:
+    game: str
+    old: Snapshot
+    new: Snapshot
+    added: list[dict] = field(default_factory=list)
+    removed: list[dict] = field(default_factory=list)
+    changed: list[dict] = field(default_factory=list)  # {id, name, fields: [{field, old, new}], copies}
+    printables: dict[str, dict[str, list]] = field(default_factory=dict)
+    printables_compared: bool = True
+
+    @property
+    def empty(self) -> bool:
+        return (not (self.added or self.removed or self.changed) and self.old.version == self.new.version
+                and not any(v for s in self.printables.values() for v in s.values()))
+
+    def as_json(self) -> dict:
+        return {
+            "game": self.game,
+            "from": {"source": self.old.label, "version": self.old.version},
+            "to": {"source": self.new.label, "version": self.new.version},
+            "cards": {"added": self.added, "removed": self.removed, "changed": self.changed},
+            "printables": self.printables if self.printables_compared else None,
+        }
+
+
+# --- sources ----------------------------------------------------------------------------------
+def snapshot(game, source: str | None, working: Path, cleanup: list) -> Snapshot:
+    """The version named by ``source`` (None: the working data in the folder ``working``)."""
+    if source is None:
+        return _from_folder(game, working, "working data")
+    path = Path(source)
+    if path.is_file() or (path.is_dir() and (path / "cards.json").is_file() and not _data_folder(game, path)):
+        return _from_record(game, path, source)
+    if path.is_dir():
+        folder = _data_folder(game, path)
+        if folder is None:
+            raise DataError(f"cannot compare {source}", [Problem(
+                f"not a data folder of {game.id} (no deck.yaml in it or in {game.id}/ below it) nor a build "
+                "record (cards.json)", file=source)])
+        return _from_folder(game, folder, source)
+    return _from_git(game, source, working, cleanup)
+
+
+def _data_folder(game, path: Path) -> Path | None:
+    for folder in (path, path / game.id):
+        if (folder / "deck.yaml").is_file():
+            return folder
+    return None
+
+
+def _from_folder(game, folder: Path, label: str) -> Snapshot:
+    from cardforge.data.loading import check_game_data
+
+    data, problems = check_game_data(game, folder.parent) if folder.name == game.id else (None, [])
+    if folder.name != game.id:  # a game folder under another name (a git extract, a copy)
+        data, problems = _check_renamed(game, folder)
+    errors = [p for p in problems if not p.is_warning]
+    if errors or data is None:
+        raise DataError(f"card data of {game.id} in {label} is invalid", errors or [Problem("no data", file=label)])
+    return Snapshot(label, data.meta.version, _cards_of(data), _printables_of(game, data))
+
+
+def _check_renamed(game, folder: Path):
+    from cardforge.data.loading import check_game_data
+
+    with tempfile.TemporaryDirectory(prefix="cardforge-diff-") as tmp:
+        link = Path(tmp) / game.id
+        link.symlink_to(folder.resolve(), target_is_directory=True)
+        return check_game_data(game, Path(tmp))
+
+
+def _cards_of(data) -> dict[str, dict]:
+    out = {}
+    for card in data.cards:
+        dumped = card.model_dump(mode="json")
+        copies = dumped.pop("copies", 1)
+        out[card.id] = {"name": card.name, "kind": card.kind, "copies": copies, "data": dumped}
+    return out
+
+
+def _printables_of(game, data) -> dict | None:
+    from cardforge.render.reprint import printables_record
+
+    return printables_record(game, data)
+
+
+def _from_record(game, path: Path, label: str) -> Snapshot:
+    from cardforge.render.reprint import read_record
+
+    record, problem = read_record(path, game.id, option="--from/--to")
+    if problem is not None:
+        raise DataError(f"cannot compare {label}", [problem])
+    cards = {cid: {"name": c.get("name", cid), "kind": c.get("kind", ""), "copies": c.get("copies", 0),
+                   "data": c.get("data") or {}} for cid, c in record["cards"].items()}
+    return Snapshot(label, str(record.get("version")), cards, record.get("printables"))
+
+
+def _from_git(game, revision: str, folder: Path, cleanup: list) -> Snapshot:
+    """The game's data folder as it was at ``revision`` of the repository holding it."""
+    where = f"git revision {revision!r}"
+
+    def git(*args: str, binary: bool = False):
+        return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, check=False,
+                              text=not binary)
+
+    if not folder.is_dir():
+        raise DataError(f"cannot read {where}", [Problem(f"no data folder for {game.id}", file=str(folder))])
+    try:
+        top = git("rev-parse", "--show-toplevel")
+    except FileNotFoundError:
+        raise DataError(f"cannot read {where}", [Problem("git is not installed; give a data folder or a "
+                                                        "cards.json record instead")]) from None
+    if top.returncode != 0:
+        raise DataError(f"cannot read {where}", [Problem(
+            f"{revision!r} is neither a data folder, a cards.json record nor a git revision ({folder} is not "
+            "in a git repository)", field="--from/--to")])
+    rev = git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
+    if rev.returncode != 0:
+        raise DataError(f"cannot read {where}", [Problem(
+            f"{revision!r} is neither a data folder, a cards.json record nor a revision of the git repository "
+            f"{top.stdout.strip()} (allowed: a commit, branch or tag, e.g. HEAD~1 or v0.2)", field="--from/--to")])
+    commit = rev.stdout.strip()
+    rel = folder.resolve().relative_to(Path(top.stdout.strip()).resolve()).as_posix()
+    archive = subprocess.run(["git", "-C", top.stdout.strip(), "archive", "--format=tar", commit, "--", rel],
+                             capture_output=True, check=False)  # pathspecs are relative to -C
+    if archive.returncode != 0:
+        raise DataError(f"cannot read {where}", [Problem(
+            f"{rel} does not exist at {revision} ({commit[:10]}): {archive.stderr.decode(errors='replace').strip()}",
+            field="--from/--to")])
+    tmp = tempfile.TemporaryDirectory(prefix="cardforge-diff-")
+    cleanup.append(tmp)
+    import io
+
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        try:
+            tar.extractall(tmp.name, filter="data")
+        except TypeError:  # Python before 3.11.4: git archive's members are plain files anyway
+            tar.extractall(tmp.name)
+    extracted = Path(tmp.name) / rel
+    return _from_folder(game, extracted, f"{revision} ({commit[:10]})")
+
+
+# --- comparing ---------------------------------------------------------------------------------
+def compare(game_id: str, old: Snapshot, new: Snapshot) -> Diff:
+    out = Diff(game_id, old, new)
+    for cid, c in new.cards.items():
+        o = old.cards.get(cid)
+        if o is None:
+            out.added.append({"id": cid, "name": c["name"], "kind": c["kind"], "copies": c["copies"]})
+            continue
+        fields = field_changes(o["data"], c["data"])
+        entry: dict[str, Any] = {"id": cid, "name": c["name"], "kind": c["kind"], "fields": fields}
+        if o["copies"] != c["copies"]:
+            entry["copies"] = {"old": o["copies"], "new": c["copies"]}
+        if fields or "copies" in entry:
+            out.changed.append(entry)
+    for cid, o in old.cards.items():
+        if cid not in new.cards:
+            out.removed.append({"id": cid, "name": o["name"], "kind": o["kind"], "copies": o["copies"]})
+    if old.printables is None or new.printables is None:
+        out.printables_compared = False
+        return out
+    for section in SECTIONS:
+        a, b = old.printables.get(section) or {}, new.printables.get(section) or {}
+        result: dict[str, list] = {"added": [], "removed": [], "changed": []}
+        for key, item in b.items():
+            if key not in a:
+                result["added"].append({"id": key, "title": item["title"]})
+            elif a[key]["fp"] != item["fp"]:
+                result["changed"].append({"id": key, "title": item["title"],
+                                          "fields": field_changes(a[key].get("data"), item.get("data"))})
+        for key, item in a.items():
+            if key not in b:
+                result["removed"].append({"id": key, "title": item["title"]})
+        out.printables[section] = result
+    return out
+
+
+def field_changes(old: Any, new: Any, path: str = "") -> list[dict]:
+    """Leaf by leaf: ``[{field: 'cost', old: 5, new: 6}, {field: 'planet.turns[0].resources', …}]``."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        out = []
+        for key in list(old) + [k for k in new if k not in old]:
+            sub = f"{path}.{key}" if path else str(key)
+            out += field_changes(old.get(key), new.get(key), sub)
+        return out
+    if isinstance(old, list) and isinstance(new, list) and old and new and \
+            all(isinstance(v, (dict, list)) for v in old + new):
+        out = []
+        for i in range(max(len(old), len(new))):
+            out += field_changes(old[i] if i < len(old) else None, new[i] if i < len(new) else None, f"{path}[{i}]")
+        return out
+    if old == new:
+        return []
+    return [{"field": path or "(value)", "old": old, "new": new}]
+
+
+# --- text ----------------------------------------------------------------------------------------
+def _show(value: Any) -> str:
+    if value is None:
+        return "(none)"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _copies(n: int) -> str:
+    return f" ×{n}" if n != 1 else ""
+
+
+def text_lines(d: Diff) -> list[str]:
+    old, new = d.old, d.new
+    lines = [f"{d.game}: {old.label} (v{old.version}) → {new.label} (v{new.version})"]
+    if old.version != new.version:
+        lines.append(f"deck version: {old.version} → {new.version} (every stamp's version changes)")
+    copies_only = sum(1 for c in d.changed if not c["fields"])
+    lines.append(f"cards: {len(d.added)} added, {len(d.removed)} removed, {len(d.changed) - copies_only} changed, "
+                 f"{sum(1 for c in d.changed if 'copies' in c)} with other copies")
+    for c in d.added:
+        lines.append(f"+ {c['id']} ({c['kind']}) {_show(c['name'])}{_copies(c['copies'])}")
+    for c in d.removed:
+        lines.append(f"- {c['id']} ({c['kind']}) {_show(c['name'])}{_copies(c['copies'])}")
+    for c in d.changed:
+        copies = f": copies {c['copies']['old']} → {c['copies']['new']}" if "copies" in c else ""
+        lines.append(f"~ {c['id']} {_show(c['name'])}{copies}")
+        for f in c["fields"]:
+            lines.append(f"    {f['field']}: {_show(f['old'])} → {_show(f['new'])}")
+    if not d.printables_compared:
+        lines.append("boards, aids, score pad, setup: not compared (a record written by a decks-only build)")
+        return lines
+    for section in SECTIONS:
+        s = d.printables.get(section) or {}
+        if not any(s.values()):
+            continue
+        lines.append(f"{SECTION_TITLES[section]}:")
+        for item in s["added"]:
+            lines.append(f"+ {item['id']} {_show(item['title'])}")
+        for item in s["removed"]:
+            lines.append(f"- {item['id']} {_show(item['title'])}")
+        for item in s["changed"]:
+            lines.append(f"~ {item['id']} {_show(item['title'])}")
+            for f in item["fields"]:
+                lines.append(f"    {f['field']}: {_show(f['old'])} → {_show(f['new'])}")
+    if d.empty:
+        lines.append("no difference")
+    return lines
+
+
+def diff_game(game, source_from: str, source_to: str | None, working: Path | None = None) -> Diff:
+    cleanup: list = []
+    try:
+        working = Path(working) if working is not None else game.data_folder
+        old = snapshot(game, source_from, working, cleanup)
+        new = snapshot(game, source_to, working, cleanup)
+        return compare(game.id, old, new)
+    finally:
+        for tmp in cleanup:
+            tmp.cleanup()
