@@ -12,7 +12,7 @@ import pypdfium2
 import pytest
 
 from cardforge import watch
-from cardforge.cli.build import Progress, _build_game
+from cardforge.cli.build import Progress, build_one
 from cardforge.games import find_game
 from cardforge.render.richtext import LAYOUTS
 from cardforge.settings import BuildSettings
@@ -35,7 +35,7 @@ def maphr(tmp_path, monkeypatch):
     monkeypatch.setattr(watch, "_sleep", lambda seconds: None)
     game = find_game("maphr")
     settings = BuildSettings(only=frozenset({"decks"}), out_dir=tmp_path / "out")
-    target = watch.Target("maphr", lambda: _build_game(game, settings, None, Progress(False), True),
+    target = watch.Target("maphr", lambda: build_one(game, settings, Progress(False), True),
                           [tmp_path / "data" / "maphr", ROOT / "templates" / "maphr"])
     return watch.WatchSession([target]), target, tmp_path / "data" / "maphr", tmp_path / "out" / "maphr" / "deck.pdf"
 
@@ -143,8 +143,8 @@ def test_a_template_edit_is_picked_up(monkeypatch, tmp_path):
     templates = tmp_path / "templates"
     shutil.copytree(FIXTURE_TEMPLATES, templates)
     game = find_game("fixture_deck")
-    settings = BuildSettings(only=frozenset({"decks"}), out_dir=tmp_path / "out")
-    target = watch.Target("fixture_deck", lambda: _build_game(game, settings, templates, Progress(False), True),
+    settings = BuildSettings(only=frozenset({"decks"}), out_dir=tmp_path / "out", templates_dir=templates)
+    target = watch.Target("fixture_deck", lambda: build_one(game, settings, Progress(False), True),
                           [FIXTURE_DATA / "fixture_deck", templates / "fixture_deck"])
     session = watch.WatchSession([target])
     assert session.rebuild(target).ok

@@ -12,11 +12,11 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardforge import __version__
+from cardforge.paths import write_atomic
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -84,9 +84,7 @@ def store(game: Game, key: str | None, data: GameData) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         for old in path.parent.glob(f"{game.id}-*.pickle"):  # keep one entry per game
             old.unlink(missing_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
+        # through a temporary file removed on any failure: a full disk leaves no *.part behind
+        write_atomic(path, lambda f: pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL))
     except OSError:
-        pass  # a read-only home must not break a build
+        pass  # a read-only home or a full disk must not break a build
