@@ -158,3 +158,49 @@ def test_a_template_edit_is_picked_up(monkeypatch, tmp_path):
     assert rebuilt.ok and rebuilt.changed == [str(layout)]
     assert rebuilt.texts_laid_out >= 1  # the moon names, now with their new prefix
     assert any("Lune :" in t for t in page_texts(pdf))
+
+
+def test_an_internal_error_in_a_rebuild_keeps_the_pdfs_and_the_watch(cli, monkeypatch, tmp_path):
+    """The real `build --watch` loop: a rebuild that crashes (a bug, not bad data) is reported
+    as an internal error, the previous PDFs stay, and the next save rebuilds."""
+    import cardforge.render.decks as decks
+
+    register_fixture_game(monkeypatch)
+    monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(LAYOUTS, "maxsize", LAYOUTS.maxsize)
+    shutil.copytree(FIXTURE_DATA, tmp_path / "data")
+    deck_yaml = tmp_path / "data" / "fixture_deck" / "deck.yaml"
+    pdf = tmp_path / "out" / "fixture_deck" / "deck.pdf"
+    real_build = decks.build_decks
+    seen = {}
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("a bug in the renderer")
+
+    def save(extra: str) -> None:  # a new mtime and size: the next poll sees a change
+        deck_yaml.write_text(deck_yaml.read_text(encoding="utf-8") + extra, encoding="utf-8")
+
+    steps = iter([
+        lambda: (seen.setdefault("good", sha(pdf)), monkeypatch.setattr(decks, "build_decks", crash), save("\n")),
+        lambda: None,  # the settle wait; then the rebuild crashes
+        lambda: (seen.setdefault("kept", sha(pdf)), monkeypatch.setattr(decks, "build_decks", real_build),
+                 save("# again\n")),
+        lambda: None,  # settle; the rebuild works
+    ])
+
+    def step(seconds):
+        try:
+            next(steps)()
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    monkeypatch.setattr(watch, "_sleep", step)
+    r = cli("--data", tmp_path / "data", "build", "fixture_deck", "--templates", FIXTURE_TEMPLATES,
+            "-o", tmp_path / "out", "--only", "decks", "--watch")
+    assert r.code == 0, r.err
+    assert "internal error: RuntimeError: a bug in the renderer" in r.err
+    assert "fixture_deck: previous PDFs kept; watching on" in r.err
+    assert seen["kept"] == seen["good"]  # the crashed rebuild left the PDF
+    assert "fixture_deck: rebuilt in " in r.out  # and the watch went on to rebuild
+    assert r.err.rstrip().endswith("stopped watching")
+    assert not list((tmp_path / "out").glob(".fixture_deck.staging-*"))
