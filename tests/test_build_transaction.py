@@ -441,3 +441,33 @@ def test_a_cache_on_a_full_disk_leaves_no_part_files(tmp_path, monkeypatch):
     assert len(failed) >= 3  # the data, the layouts, compiled templates…
     assert [p for p in cache.rglob("*") if p.is_file()] == []  # no entry, and no *.part
     assert (out / GAME / "deck.pdf").is_file()
+
+
+# --- the library function -----------------------------------------------------------------
+
+def test_build_game_returns_what_it_wrote(tmp_path, monkeypatch):
+    """build_game(game, settings): data and output folders come from the settings (no
+    environment variable written); the result lists files, pages, warnings and removals."""
+    import pypdf
+
+    monkeypatch.delenv("CARDFORGE_DATA", raising=False)
+    monkeypatch.setenv("CARDFORGE_CACHE", os.environ.get("CARDFORGE_CACHE") or str(tmp_path / "cache"))
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "card_data" / GAME, data / GAME)
+    deck = data / GAME / "deck.yaml"
+    text = deck.read_text(encoding="utf-8")
+    version = text.split("version:", 1)[1].split("\n", 1)[0].strip().strip("'\"")
+    deck.write_text(text.replace(f"version: {version}", "version: 9.9.9-test", 1)
+                    .replace(f'version: "{version}"', 'version: "9.9.9-test"', 1), encoding="utf-8")
+    out = tmp_path / "out"
+    game = find_game(GAME)
+    first = build_game(game, BuildSettings(out_dir=out, data_root=data, duplex="none", only=frozenset({"decks"})))
+    assert [e.path for e in first.entries] == ["deck.pdf", "deck-backs.pdf"]
+    assert first.folder == out / GAME and first.files == [out / GAME / "deck.pdf", out / GAME / "deck-backs.pdf"]
+    assert first.pages == sum(len(pypdf.PdfReader(f).pages) for f in first.files) == 6  # 18 cards, 6 a sheet: 3 front pages, 3 back pages
+    assert first.removed == [] and "CARDFORGE_DATA" not in os.environ
+    record = json.loads((out / GAME / "cards.json").read_text(encoding="utf-8"))
+    assert record["version"] == "9.9.9-test"  # built from settings.data_root
+    second = build_game(game, BuildSettings(out_dir=out, data_root=data, only=frozenset({"decks"})))
+    assert [e.path for e in second.entries] == ["deck.pdf"] and second.removed == ["deck-backs.pdf"]
+    assert sorted(p.name for p in (out / GAME).iterdir()) == ["cards.json", "deck.pdf", "manifest.json"]

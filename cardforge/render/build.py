@@ -136,7 +136,11 @@ def build_game(game, settings: BuildSettings, progress: Progress | None = None) 
         except OSError as exc:
             raise OutputError(f"cannot build {game.id}", [_os_problem(exc, out_dir)]) from None
         with _locked(out_dir, game.id, settings.lock_wait):
-            recover(out_dir, game.id)
+            try:
+                recover(out_dir, game.id)
+            except OSError as exc:
+                raise OutputError(f"cannot clear what an interrupted build left in {out_dir}",
+                                  [_os_problem(exc, folder)]) from None
             previous = read_manifest(folder, game.id)
             checkpoint("locked")
             return _build_locked(game, settings, progress, out_dir, folder, previous, signals)
