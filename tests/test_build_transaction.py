@@ -464,7 +464,8 @@ def test_build_game_returns_what_it_wrote(tmp_path, monkeypatch):
     first = build_game(game, BuildSettings(out_dir=out, data_root=data, duplex="none", only=frozenset({"decks"})))
     assert [e.path for e in first.entries] == ["deck.pdf", "deck-backs.pdf"]
     assert first.folder == out / GAME and first.files == [out / GAME / "deck.pdf", out / GAME / "deck-backs.pdf"]
-    assert first.pages == sum(len(pypdf.PdfReader(f).pages) for f in first.files) == 6  # 18 cards, 6 a sheet: 3 front pages, 3 back pages
+    # 18 cards, 6 a sheet: 3 pages of fronts, 3 of backs
+    assert first.pages == sum(len(pypdf.PdfReader(f).pages) for f in first.files) == 6
     assert first.removed == [] and "CARDFORGE_DATA" not in os.environ
     record = json.loads((out / GAME / "cards.json").read_text(encoding="utf-8"))
     assert record["version"] == "9.9.9-test"  # built from settings.data_root
