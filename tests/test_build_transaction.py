@@ -201,6 +201,22 @@ def test_a_failing_printables_phase_leaves_the_old_deck_and_manifest(tmp_path, m
     assert leftovers(out) == []
 
 
+def test_a_back_colour_that_is_not_one_fails_cleanly(previous, tmp_path, cli):
+    """Boards, pads and aids are drawn in the default back's colour: a bad one is a problem
+    naming deck.yaml (it was a ValueError from ReportLab, after cards.json was rewritten)."""
+    out, before = previous
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "card_data" / GAME, data / GAME)
+    deck = data / GAME / "deck.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace('colour: "#1b2a4a"', 'colour: "bleu-nuit"'),
+                    encoding="utf-8")
+    r = cli("--data", data, "build", GAME, "-o", out, "--only", "boards,pads,aids")
+    assert r.code == 1, r.err
+    assert "deck.yaml: backs.default.colour: unknown colour 'bleu-nuit'" in r.err
+    assert "internal error" not in r.err
+    assert snapshot(out / GAME) == before
+
+
 def test_an_error_writing_leaves_the_folder(previous, monkeypatch):
     """A full disk while the aids are written: a clean error, the folder as it was."""
     out, before = previous
