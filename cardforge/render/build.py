@@ -166,8 +166,9 @@ def _build_locked(game, settings: BuildSettings, progress: Progress, out_dir: Pa
     try:
         entries, changes, covered, deck_warnings = _render(game, data, settings, staging, progress, warnings)
         checkpoint("staged")
-        manifest, stale = _next_manifest(game.id, folder, previous, entries, covered)
         names = sorted(p.name for p in staging.iterdir() if not _PART.match(p.name))
+        manifest, stale = _next_manifest(game.id, folder, previous, entries, covered)
+        stale = [name for name in stale if name not in names]  # never what this build just wrote
         if names or stale:
             _check_targets(folder, names + [MANIFEST])
             write_atomic(staging / MANIFEST, lambda f: f.write(manifest))
@@ -175,7 +176,7 @@ def _build_locked(game, settings: BuildSettings, progress: Progress, out_dir: Pa
                 _commit(staging, folder, names + [MANIFEST], stale)
         return BuildResult(game.id, folder, entries, warnings + deck_warnings, changes, stale)
     except OSError as exc:  # a full disk, a read-only folder…: the folder is as it was
-        raise OutputError(f"cannot write the build of {game.id}; {folder} left as it was",
+        raise OutputError(f"cannot build {game.id}; {folder} left as it was",
                           [_os_problem(exc, folder)]) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -230,7 +231,8 @@ def _next_manifest(game_id: str, folder: Path, previous: list[dict], entries: li
         if path in new:
             continue
         if old["kind"] in covered:
-            stale.append(path)
+            if _is_regular(folder / path):
+                stale.append(path)
         elif _is_regular(folder / path):  # another printable's file, still there: still listed
             files[path] = old
     for e in entries:
@@ -478,14 +480,16 @@ def _locked(out_dir: Path, game_id: str, wait: float) -> Iterator[None]:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    other = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-                    who = f" (pid {other})" if other.isdigit() else ""
-                    raise OutputError(f"cannot build {game_id}", [Problem(
-                        f"another cardforge build{who} is writing this folder; waited {wait:g} s. Run again "
-                        "when it has finished, or build elsewhere with -o", file=str(Path(out_dir) / game_id))]) \
-                        from None
-                time.sleep(0.05)
+                pass  # another build holds it
+            except OSError:  # a file system without locks (some network drives): build unlocked
+                break
+            if time.monotonic() >= deadline:
+                other = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+                who = f" (pid {other})" if other.isdigit() else ""
+                raise OutputError(f"cannot build {game_id}", [Problem(
+                    f"another cardforge build{who} is writing this folder; waited {wait:g} s. Run again "
+                    "when it has finished, or build elsewhere with -o", file=str(Path(out_dir) / game_id))])
+            time.sleep(0.05)
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
         yield
