@@ -242,8 +242,11 @@ def test_two_builds_at_once_never_mix(tmp_path, new_reference):
     default = [*cmd(out), "--paper", "a4"]
     procs = [subprocess.Popen(c, cwd=tmp_path, env=env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True) for c in (default, cmd(out, *NEW))]
-    codes = [p.wait(timeout=120) for p in procs]
-    assert codes == [0, 0], [p.communicate() for p in procs]  # the second waited for the first
+    results = [(p.wait(timeout=120), p.communicate()[1]) for p in procs]
+    # the second waited for the first (or, on a machine so busy that the first took longer than
+    # the 10 s wait, refused saying why)
+    assert all(code == 0 or (code == 1 and "another cardforge build (pid " in err) for code, err in results), results
+    assert any(code == 0 for code, _ in results)
     after = snapshot(out / GAME)
     manifest = json.loads((out / GAME / "manifest.json").read_text(encoding="utf-8"))
     papers = {f["paper"] for f in manifest["files"]}
@@ -488,3 +491,20 @@ def test_build_game_returns_what_it_wrote(tmp_path, monkeypatch):
     second = build_game(game, BuildSettings(out_dir=out, data_root=data, only=frozenset({"decks"})))
     assert [e.path for e in second.entries] == ["deck.pdf"] and second.removed == ["deck-backs.pdf"]
     assert sorted(p.name for p in (out / GAME).iterdir()) == ["cards.json", "deck.pdf", "manifest.json"]
+
+
+def test_stale_removal_touches_only_listed_files_of_the_printables_built(previous):
+    """A manifest listing cards.json or a file already gone: the first is kept (this build wrote
+    it), the second is not reported; a file of the folder the manifest does not list stays."""
+    out, _ = previous
+    manifest = out / GAME / "manifest.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    extra = {"kind": "deck", "pages": 1, "cards": 1, "paper": "a4", "sha256": "0" * 64}
+    data["files"] += [{"path": "cards.json", **extra}, {"path": "deck-gone.pdf", **extra}]
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    (out / GAME / "notes.txt").write_text("mine", encoding="utf-8")
+    result = build_game(find_game(GAME), BuildSettings(out_dir=out, only=frozenset({"decks"})))
+    assert result.removed == []
+    assert (out / GAME / "cards.json").is_file() and (out / GAME / "notes.txt").read_text(encoding="utf-8") == "mine"
+    listed = [f["path"] for f in json.loads(manifest.read_text(encoding="utf-8"))["files"]]
+    assert listed == ["aids.pdf", "boards.pdf", "deck.pdf", "score-pad.pdf", "setup.pdf"]
