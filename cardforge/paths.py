@@ -153,3 +153,27 @@ def write_atomic(path: Path, write: Callable[[IO[bytes]], object], mode: int | N
         except OSError:
             pass
         raise
+
+
+def sweep_parts(folders, older_than: float = 3600.0) -> int:
+    """Remove ``*.part`` files older than ``older_than`` seconds from ``folders`` (not below):
+    what a process killed in the middle of :func:`write_atomic` left (a SIGKILL cannot be
+    cleaned up after). Returns how many went; errors are ignored."""
+    import time
+
+    limit = time.time() - older_than
+    removed = 0
+    for folder in folders:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.name.endswith(".part") and entry.is_file(follow_symlinks=False) \
+                        and entry.stat(follow_symlinks=False).st_mtime < limit:
+                    os.unlink(entry.path)
+                    removed += 1
+            except OSError:
+                continue
+    return removed

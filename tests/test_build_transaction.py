@@ -508,3 +508,22 @@ def test_stale_removal_touches_only_listed_files_of_the_printables_built(previou
     assert (out / GAME / "cards.json").is_file() and (out / GAME / "notes.txt").read_text(encoding="utf-8") == "mine"
     listed = [f["path"] for f in json.loads(manifest.read_text(encoding="utf-8"))["files"]]
     assert listed == ["aids.pdf", "boards.pdf", "deck.pdf", "score-pad.pdf", "setup.pdf"]
+
+
+def test_part_files_a_killed_process_left_in_the_cache_are_swept(tmp_path, monkeypatch):
+    """A SIGKILL in the middle of a cache write leaves its `.part` (nothing can clean up after
+    it): the next data-cache write removes those over an hour old (a fresh one may be another
+    process's, writing right now)."""
+    from cardforge.data import loading
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("CARDFORGE_CACHE", str(cache))
+    monkeypatch.delenv("CARDFORGE_NO_CACHE", raising=False)
+    monkeypatch.delenv("CARDFORGE_DATA", raising=False)
+    (cache / "jinja").mkdir(parents=True)
+    old, fresh = cache / "jinja" / ".x.bin.abc.part", cache / ".y.pickle.def.part"
+    for path in (old, fresh):
+        path.write_bytes(b"half")
+    os.utime(old, (time.time() - 7200, time.time() - 7200))
+    loading.load_game_data(find_game(GAME))  # a miss: validated, then stored
+    assert list(cache.glob(f"{GAME}-*.pickle")) and not old.exists() and fresh.exists()

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardforge import __version__
-from cardforge.paths import write_atomic
+from cardforge.paths import sweep_parts, write_atomic
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -86,5 +86,8 @@ def store(game: Game, key: str | None, data: GameData) -> None:
             old.unlink(missing_ok=True)
         # through a temporary file removed on any failure: a full disk leaves no *.part behind
         write_atomic(path, lambda f: pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL))
+        # and what a killed process left there (data changed: a few ms, on a miss only)
+        root = path.parent
+        sweep_parts([root, *(root / sub for sub in ("layouts", "jinja", "fonts"))])
     except OSError:
         pass  # a read-only home or a full disk must not break a build
