@@ -227,7 +227,7 @@ def rows_for(deck: Deck) -> list[dict]:
     cf, ce = deck.samples["cf"], deck.samples["ce"]
     rows = []
     for tool, label in (("cf", "cardforge"), ("ce", "ceiling"), ("cold", "cardforge, cold"),
-                        ("lib", "build_game, in-process")):
+                        ("lib", "in-process")):
         samples = deck.samples[tool]
         if not samples:
             continue
