@@ -77,6 +77,29 @@ class Target:
     folders: list[Path]
 
 
+def game_target(game, settings, build: Callable[[], Any] | None = None) -> Target:
+    """A game to watch: its data folder and template folders (``settings.data_root``,
+    ``settings.templates_dir``), rebuilt by ``build`` — by default
+    :func:`cardforge.render.build.build_game` with ``settings``, a failure (bad input) being
+    returned as (game id, problems, title)."""
+    from cardforge.data.loading import game_dir
+    from cardforge.render.decks import template_folders
+
+    if build is None:
+        from cardforge.errors import CardforgeError
+        from cardforge.render.build import build_game
+
+        def build() -> Any:
+            try:
+                build_game(game, settings)
+            except CardforgeError as exc:
+                return game.id, exc.problems, exc.title
+            return None
+
+    folders = [game_dir(game.id, settings.data_root), *template_folders(game.id, settings.templates_dir)]
+    return Target(game.id, build, folders)
+
+
 def keep_texts() -> None:
     """Keep every laid-out text for the session (the cache is small by default, so that a
     one-off build of a huge deck does not hold every card's text in memory)."""

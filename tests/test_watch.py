@@ -204,3 +204,20 @@ def test_an_internal_error_in_a_rebuild_keeps_the_pdfs_and_the_watch(cli, monkey
     assert "fixture_deck: rebuilt in " in r.out  # and the watch went on to rebuild
     assert r.err.rstrip().endswith("stopped watching")
     assert not list((tmp_path / "out").glob(".fixture_deck.staging-*"))
+
+
+def test_a_game_target_builds_with_build_game(monkeypatch, tmp_path):
+    """watch.game_target: the folders of the settings' data and templates, and build_game."""
+    register_fixture_game(monkeypatch)
+    monkeypatch.delenv("CARDFORGE_DATA", raising=False)
+    monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(LAYOUTS, "maxsize", LAYOUTS.maxsize)
+    settings = BuildSettings(only=frozenset({"decks"}), out_dir=tmp_path / "out", data_root=FIXTURE_DATA,
+                             templates_dir=FIXTURE_TEMPLATES)
+    target = watch.game_target(find_game("fixture_deck"), settings)
+    assert target.name == "fixture_deck"
+    assert target.folders[:3] == [FIXTURE_DATA / "fixture_deck", FIXTURE_TEMPLATES / "fixture_deck",
+                                  FIXTURE_TEMPLATES / "_shared"]
+    result = watch.WatchSession([target]).rebuild(target)
+    assert result.ok and result.failure is None
+    assert (tmp_path / "out" / "fixture_deck" / "deck.pdf").is_file()

@@ -191,14 +191,11 @@ def _watch(games, settings: BuildSettings, quiet: bool) -> int:
     """``--watch``: rebuild each game when a file of its data or templates changes, until
     Ctrl-C (exit 0). A failed rebuild — bad data, or any error at all — prints what went wrong
     and keeps the previous PDFs; watching goes on."""
-    from cardforge.data.loading import game_dir
-    from cardforge.render.decks import template_folders
     from cardforge.resources import display_path
-    from cardforge.watch import Rebuild, Target, WatchSession
+    from cardforge.watch import Rebuild, Target, WatchSession, game_target
 
     def target(game) -> Target:
-        folders = [game_dir(game.id, settings.data_root), *template_folders(game.id, settings.templates_dir)]
-        return Target(game.id, lambda: build_one(game, settings, Progress(False), True), folders)
+        return game_target(game, settings, lambda: build_one(game, settings, Progress(False), True))
 
     def report(r: Rebuild, t: Target) -> None:
         changed = f"{plural(len(r.changed), 'file')} changed; " if r.changed else ""
