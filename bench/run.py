@@ -23,6 +23,13 @@ up to the size asked, written to a temporary folder built with ``cardforge --dat
 
 ``--cold`` also times cardforge with its caches off (``CARDFORGE_NO_CACHE=1``): a first build
 after an edit to the data.
+
+``--in-process`` also times the library function itself, ``build_game(game, settings)``
+(``cardforge/render/build.py``, what the CLI and watch mode run), called again and again in one
+long-lived process as watch mode or a web page would: the first call is a warm-up, the others
+are timed (each a complete build, lock and staging folder included; nothing changed between
+them, so every card text is reused). Its settings name the data folder (``data_root``): no
+environment variable.
 """
 
 from __future__ import annotations
@@ -61,7 +68,7 @@ class Deck:
     game: str
     data_root: Path | None  # None: the shipped card_data
     cards: int = 0
-    samples: dict[str, list[Sample]] = field(default_factory=lambda: {"cf": [], "ce": [], "cold": []})
+    samples: dict[str, list[Sample]] = field(default_factory=lambda: {"cf": [], "ce": [], "cold": [], "lib": []})
     pdf_bytes: dict[str, tuple[int, int]] = field(default_factory=dict)  # tool → (total, fonts)
 
 
@@ -178,23 +185,58 @@ def bench_deck(deck: Deck, runs: int, cold: bool, tmp: Path) -> None:
         if cold:
             deck.samples["cold"].append(measure(cf_cmd, child_env(tmp / "cache", CARDFORGE_NO_CACHE="1")))
 
+def bench_in_process(deck: Deck, runs: int, tmp: Path) -> None:
+    """``runs`` calls of build_game after a warm-up, in one child process (see the docstring)."""
+    out = tmp / deck.label / "lib"
+    cmd = [sys.executable, __file__, "--in-process-child", deck.game, str(deck.data_root or ""), str(out), str(runs)]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=child_env(tmp / "cache"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    out_text = proc.stdout.read().decode() if proc.stdout else ""
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{out_text}{proc.stderr.read().decode() if proc.stderr else ''}")
+    peak = usage.ru_maxrss / 1024
+    for line in out_text.split():
+        wall, cpu = (float(v) for v in line.split(","))
+        deck.samples["lib"].append(Sample(wall, cpu, peak))
+
+
+def in_process_child(game_id: str, data_root: str, out: str, runs: int) -> None:
+    """The child of :func:`bench_in_process`: prints "wall,cpu" seconds per timed build."""
+    from cardforge.games import find_game
+    from cardforge.render.build import build_game
+    from cardforge.settings import BuildSettings
+
+    settings = BuildSettings(only=frozenset({"decks"}), out_dir=Path(out),
+                             data_root=Path(data_root) if data_root else None)
+    game = find_game(game_id)
+    build_game(game, settings)  # warm-up: imports, fonts, templates, every text laid out
+    for _ in range(runs):
+        t0, c0 = time.perf_counter(), time.process_time()
+        build_game(game, settings)
+        print(f"{time.perf_counter() - t0:.6f},{time.process_time() - c0:.6f}", flush=True)
+
+
 def measure_sizes(deck: Deck, tmp: Path) -> None:
     """The PDFs' sizes, read once every deck was timed (reading them grows this process)."""
     out = tmp / deck.label
-    deck.pdf_bytes["cf"] = deck.pdf_bytes["cold"] = pdf_sizes(out / "cf")
+    deck.pdf_bytes["cf"] = deck.pdf_bytes["cold"] = deck.pdf_bytes["lib"] = pdf_sizes(out / "cf")
     deck.pdf_bytes["ce"] = pdf_sizes(out / "ceiling")
 
 
 def rows_for(deck: Deck) -> list[dict]:
     cf, ce = deck.samples["cf"], deck.samples["ce"]
     rows = []
-    for tool, label in (("cf", "cardforge"), ("ce", "ceiling"), ("cold", "cardforge, cold")):
+    for tool, label in (("cf", "cardforge"), ("ce", "ceiling"), ("cold", "cardforge, cold"),
+                        ("lib", "in-process")):
         samples = deck.samples[tool]
         if not samples:
             continue
         wall = statistics.median(s.wall for s in samples)
         if tool == "ce":
             ratio = cpu_ratio = 1.0
+        elif tool == "lib":  # not run alternately with the ceiling: against its medians
+            ratio = wall / statistics.median(s.wall for s in ce)
+            cpu_ratio = statistics.median(s.cpu for s in samples) / statistics.median(s.cpu for s in ce)
         else:
             ratio = statistics.median(a.wall / b.wall for a, b in zip(samples, ce))
             cpu_ratio = statistics.median(a.cpu / b.cpu for a, b in zip(samples, ce))
@@ -225,8 +267,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: 1 run, Maphr and 1,000 cards unless --games/--sizes say")
     parser.add_argument("--cold", action="store_true", help="also time cardforge without its caches")
+    parser.add_argument("--in-process", action="store_true",
+                        help="also time build_game called again and again in one process (as watch mode)")
     parser.add_argument("--make-synthetic", nargs=2, metavar=("DIR", "CARDS"), help=argparse.SUPPRESS)
+    parser.add_argument("--in-process-child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.in_process_child:
+        game_id, data_root, out, runs = args.in_process_child
+        in_process_child(game_id, data_root, out, int(runs))
+        return 0
     if args.make_synthetic:
         make_synthetic(Path(args.make_synthetic[0]), int(args.make_synthetic[1]))
         return 0
@@ -243,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
             decks.append(Deck(f"synthetic {n}", SYNTH_GAME, folder))
         for deck in decks:
             bench_deck(deck, runs, args.cold, tmp)
+            if args.in_process:
+                bench_in_process(deck, max(3, runs), tmp)
             print(f"  {deck.label}: done", file=sys.stderr, flush=True)
         for deck in decks:
             measure_sizes(deck, tmp)

@@ -57,3 +57,9 @@ class UnknownGameError(CardforgeError, LookupError):
         if suggestion:
             msg += f"; did you mean '{suggestion}'?"
         super().__init__(msg)
+
+
+class OutputError(CardforgeError):
+    """The output folder, a file in it or an output path cannot be used (a file where a folder
+    must be, a folder or a device where a PDF goes, an unreadable manifest, another build
+    writing the same folder…). Nothing was replaced."""

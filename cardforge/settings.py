@@ -1,4 +1,5 @@
-"""Build settings shared by every renderer (decks, boards, pads, aids): one object, set by the CLI."""
+"""Build settings shared by every renderer (decks, boards, pads, aids): one object, set by the CLI
+(or any caller of :func:`cardforge.render.build.build_game`), never written into the environment."""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ class BuildSettings:
     out_dir: Path = Path("output")
     changed_since: Path | None = None  # an earlier build's cards.json: also print only what changed
     restamp: bool = False  # with changed_since: reprint cards whose stamp changed only its version
+    templates_dir: Path | None = None  # a designer's templates: DIR/<game>/ and DIR/_shared/ first
+    data_root: Path | None = None  # card data from DIR/<game>/; None: the data folder in use
+    lock_wait: float = 10.0  # seconds a build waits for another build of the same folder to end
 
     def __post_init__(self) -> None:
         if self.paper not in PAPERS_MM:
@@ -41,6 +45,8 @@ class BuildSettings:
             raise ValueError(f"unknown printables {sorted(unknown)} (allowed: {', '.join(PRINTABLE_KINDS)})")
         if self.bleed_mm < 0 or self.gutter_mm < 0 or self.margin_mm < 0:
             raise ValueError("bleed, gutter and margin must not be negative")
+        if self.lock_wait < 0:
+            raise ValueError("lock_wait must not be negative")
 
     @property
     def paper_mm(self) -> tuple[float, float]:

@@ -6,9 +6,9 @@ works the same on every system and on network drives. A rebuild runs in the same
 the last one, so it keeps everything that did not change: the compiled templates and layouts,
 the fonts, and every card text already laid out (:data:`cardforge.render.richtext.LAYOUTS`,
 by content: the text, its box and its style), so a one-card edit lays out that card's text
-only. A build that fails (bad data, text that does not fit…) prints its problems and leaves the
-previous PDFs in place (builds are written to temporary files and renamed only on success);
-watching goes on.
+only. A build that fails (bad data, text that does not fit, a full disk, even a bug in
+cardforge) prints what went wrong and leaves the previous PDFs in place (a build is a
+transaction: :mod:`cardforge.render.build`); watching goes on.
 
 The loop is :meth:`WatchSession.run`; :meth:`WatchSession.rebuild` is one rebuild, and returns
 what it did (time, texts laid out and reused) so that tests drive it directly.
@@ -65,7 +65,7 @@ class Rebuild:
     texts_laid_out: int  # card texts laid out (not found in the cache)
     texts_reused: int  # card texts found laid out already
     changed: list[str] = field(default_factory=list)
-    failure: Any = None  # what the build function returned on failure
+    failure: Any = None  # what the build function returned on failure, or the exception it raised
 
 
 @dataclass
@@ -75,6 +75,29 @@ class Target:
     name: str
     build: Callable[[], Any]  # None when it built, else a description of the failure
     folders: list[Path]
+
+
+def game_target(game, settings, build: Callable[[], Any] | None = None) -> Target:
+    """A game to watch: its data folder and template folders (``settings.data_root``,
+    ``settings.templates_dir``), rebuilt by ``build`` — by default
+    :func:`cardforge.render.build.build_game` with ``settings``, a failure (bad input) being
+    returned as (game id, problems, title)."""
+    from cardforge.data.loading import game_dir
+    from cardforge.render.decks import template_folders
+
+    if build is None:
+        from cardforge.errors import CardforgeError
+        from cardforge.render.build import build_game
+
+        def build() -> Any:
+            try:
+                build_game(game, settings)
+            except CardforgeError as exc:
+                return game.id, exc.problems, exc.title
+            return None
+
+    folders = [game_dir(game, settings.data_root), *template_folders(game, settings.templates_dir)]
+    return Target(game.id, build, folders)
 
 
 def keep_texts() -> None:
@@ -110,6 +133,8 @@ class WatchSession:
         t0 = time.perf_counter()
         try:
             failure = target.build()
+        except Exception as exc:  # any error at all: reported, the previous output kept, watching on
+            failure = exc
         finally:
             seconds = time.perf_counter() - t0
             used = cache.untrack()

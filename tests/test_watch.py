@@ -12,7 +12,7 @@ import pypdfium2
 import pytest
 
 from cardforge import watch
-from cardforge.cli.build import Progress, _build_game
+from cardforge.cli.build import Progress, build_one
 from cardforge.games import find_game
 from cardforge.render.richtext import LAYOUTS
 from cardforge.settings import BuildSettings
@@ -35,7 +35,7 @@ def maphr(tmp_path, monkeypatch):
     monkeypatch.setattr(watch, "_sleep", lambda seconds: None)
     game = find_game("maphr")
     settings = BuildSettings(only=frozenset({"decks"}), out_dir=tmp_path / "out")
-    target = watch.Target("maphr", lambda: _build_game(game, settings, None, Progress(False), True),
+    target = watch.Target("maphr", lambda: build_one(game, settings, Progress(False), True),
                           [tmp_path / "data" / "maphr", ROOT / "templates" / "maphr"])
     return watch.WatchSession([target]), target, tmp_path / "data" / "maphr", tmp_path / "out" / "maphr" / "deck.pdf"
 
@@ -143,8 +143,8 @@ def test_a_template_edit_is_picked_up(monkeypatch, tmp_path):
     templates = tmp_path / "templates"
     shutil.copytree(FIXTURE_TEMPLATES, templates)
     game = find_game("fixture_deck")
-    settings = BuildSettings(only=frozenset({"decks"}), out_dir=tmp_path / "out")
-    target = watch.Target("fixture_deck", lambda: _build_game(game, settings, templates, Progress(False), True),
+    settings = BuildSettings(only=frozenset({"decks"}), out_dir=tmp_path / "out", templates_dir=templates)
+    target = watch.Target("fixture_deck", lambda: build_one(game, settings, Progress(False), True),
                           [FIXTURE_DATA / "fixture_deck", templates / "fixture_deck"])
     session = watch.WatchSession([target])
     assert session.rebuild(target).ok
@@ -158,3 +158,66 @@ def test_a_template_edit_is_picked_up(monkeypatch, tmp_path):
     assert rebuilt.ok and rebuilt.changed == [str(layout)]
     assert rebuilt.texts_laid_out >= 1  # the moon names, now with their new prefix
     assert any("Lune :" in t for t in page_texts(pdf))
+
+
+def test_an_internal_error_in_a_rebuild_keeps_the_pdfs_and_the_watch(cli, monkeypatch, tmp_path):
+    """The real `build --watch` loop: a rebuild that crashes (a bug, not bad data) is reported
+    as an internal error, the previous PDFs stay, and the next save rebuilds."""
+    import cardforge.render.decks as decks
+
+    register_fixture_game(monkeypatch)
+    monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(LAYOUTS, "maxsize", LAYOUTS.maxsize)
+    shutil.copytree(FIXTURE_DATA, tmp_path / "data")
+    deck_yaml = tmp_path / "data" / "fixture_deck" / "deck.yaml"
+    pdf = tmp_path / "out" / "fixture_deck" / "deck.pdf"
+    real_build = decks.build_decks
+    seen = {}
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("a bug in the renderer")
+
+    def save(extra: str) -> None:  # a new mtime and size: the next poll sees a change
+        deck_yaml.write_text(deck_yaml.read_text(encoding="utf-8") + extra, encoding="utf-8")
+
+    steps = iter([
+        lambda: (seen.setdefault("good", sha(pdf)), monkeypatch.setattr(decks, "build_decks", crash), save("\n")),
+        lambda: None,  # the settle wait; then the rebuild crashes
+        lambda: (seen.setdefault("kept", sha(pdf)), monkeypatch.setattr(decks, "build_decks", real_build),
+                 save("# again\n")),
+        lambda: None,  # settle; the rebuild works
+    ])
+
+    def step(seconds):
+        try:
+            next(steps)()
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    monkeypatch.setattr(watch, "_sleep", step)
+    r = cli("--data", tmp_path / "data", "build", "fixture_deck", "--templates", FIXTURE_TEMPLATES,
+            "-o", tmp_path / "out", "--only", "decks", "--watch")
+    assert r.code == 0, r.err
+    assert "internal error: RuntimeError: a bug in the renderer" in r.err
+    assert "fixture_deck: previous PDFs kept; watching on" in r.err
+    assert seen["kept"] == seen["good"]  # the crashed rebuild left the PDF
+    assert "fixture_deck: rebuilt in " in r.out  # and the watch went on to rebuild
+    assert r.err.rstrip().endswith("stopped watching")
+    assert not list((tmp_path / "out").glob(".fixture_deck.staging-*"))
+
+
+def test_a_game_target_builds_with_build_game(monkeypatch, tmp_path):
+    """watch.game_target: the folders of the settings' data and templates, and build_game."""
+    register_fixture_game(monkeypatch)
+    monkeypatch.delenv("CARDFORGE_DATA", raising=False)
+    monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(LAYOUTS, "maxsize", LAYOUTS.maxsize)
+    settings = BuildSettings(only=frozenset({"decks"}), out_dir=tmp_path / "out", data_root=FIXTURE_DATA,
+                             templates_dir=FIXTURE_TEMPLATES)
+    target = watch.game_target(find_game("fixture_deck"), settings)
+    assert target.name == "fixture_deck"
+    assert target.folders[:3] == [FIXTURE_DATA / "fixture_deck", FIXTURE_TEMPLATES / "fixture_deck",
+                                  FIXTURE_TEMPLATES / "_shared"]
+    result = watch.WatchSession([target]).rebuild(target)
+    assert result.ok and result.failure is None
+    assert (tmp_path / "out" / "fixture_deck" / "deck.pdf").is_file()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import time
 from pathlib import Path
@@ -30,7 +29,6 @@ printed two-sided, turned over around the long edge (default) or the short edge.
 drawn upside down on a back page is intended: it reads upright once cut and turned over.
 """
 
-PRINTABLES_MODULE = "cardforge.render.printables"
 # What a manifest entry's count counts, per kind, for the summary ("10 boards", "1 pad").
 COUNT_NOUNS = {"deck": "card", "backs": "card", "board": "board", "pad": "pad", "aid": "aid", "setup": "sheet"}
 
@@ -129,15 +127,21 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
 
     Decks are imposed on A4 or Letter with bleed and crop marks; backs follow each sheet,
     mirrored for duplex printing. Each game's files are listed in OUT/<game>/manifest.json.
-    Exits 1 listing every problem (bad data, text that does not fit…) and then writes no PDF.
+    A game's build is all or nothing: on any problem (bad data, text that does not fit…),
+    error or interruption, exits 1 listing every problem and leaves OUT/<game>/ as it was.
     """
     from cardforge.cli.common import every_game
+    from cardforge.paths import check_output_folder
 
+    problem = check_output_folder(Path(out_dir), what="output folder (-o)")
+    if problem is not None:
+        raise click.BadParameter(f"{problem}", param_hint="'-o' / '--out'")
     settings = BuildSettings(paper=paper, orientation=orientation, bleed_mm=bleed, gutter_mm=gutter,
                              margin_mm=margin, crop_marks=not no_crop_marks, cut_lines=cut_lines,
                              duplex=duplex, back_offset_mm=back_offset, fold=fold, strict=strict,
                              only=only, out_dir=Path(out_dir),
-                             changed_since=Path(changed_since) if changed_since else None, restamp=restamp)
+                             changed_since=Path(changed_since) if changed_since else None, restamp=restamp,
+                             templates_dir=Path(templates_dir) if templates_dir else None)
     if restamp and not changed_since:
         raise click.UsageError("--restamp goes with --changed-since RECORD")
     chosen = list(dict.fromkeys(games)) if games else every_game()
@@ -149,15 +153,19 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
     progress = Progress(enabled=not quiet and is_tty())
     given = {name for name in ctx.params
              if ctx.get_parameter_source(name) not in (click.core.ParameterSource.DEFAULT, None)}
-    for game in chosen:
-        failure = _build_game(game, _project_settings(game, settings, given), templates_dir, progress, quiet)
-        if failure:
-            failures.append(failure)
+    try:
+        for game in chosen:
+            failure = build_one(game, _project_settings(game, settings, given), progress, quiet)
+            if failure:
+                failures.append(failure)
+    except KeyboardInterrupt as exc:
+        progress.close()
+        ctx.exit(_interrupted(exc, settings))
     progress.close()
     if failures:
         _echo_failures(failures)
     if watch:
-        ctx.exit(_watch(chosen, settings, templates_dir, quiet))
+        ctx.exit(_watch(chosen, lambda game: _project_settings(game, settings, given), quiet))
     if failures:
         ctx.exit(1)
 
@@ -167,6 +175,21 @@ def _project_settings(game, settings: BuildSettings, given: set[str]) -> BuildSe
     from cardforge.data.project import settings_for
 
     return settings_for(game, settings, given)
+
+
+def _interrupted(exc: KeyboardInterrupt, settings: BuildSettings) -> int:
+    """Ctrl-C or SIGTERM: say what became of the folder; exit 128 + the signal's number."""
+    import signal
+
+    from cardforge.render.build import BuildInterrupted
+
+    signum = exc.signum if isinstance(exc, BuildInterrupted) else signal.SIGINT
+    name = signal.Signals(signum).name
+    if isinstance(exc, BuildInterrupted) and exc.committed:
+        click.echo(f"interrupted ({name}) as the build was being put in place; it was finished first", err=True)
+    else:
+        click.echo(f"interrupted ({name}): the game being built was left as it was in {settings.out_dir}", err=True)
+    return 128 + int(signum)
 
 
 def _echo_failures(failures: list[tuple[str, list[Problem], str]]) -> None:
@@ -179,19 +202,20 @@ def _echo_failures(failures: list[tuple[str, list[Problem], str]]) -> None:
     click.echo(f"build failed: {plural(total, 'problem')} in {', '.join(f[0] for f in failures)}", err=True)
 
 
-def _watch(games, settings: BuildSettings, templates_dir, quiet: bool) -> int:
+def _watch(games, settings_of, quiet: bool) -> int:
     """``--watch``: rebuild each game when a file of its data or templates changes, until
-    Ctrl-C (exit 0). A failed rebuild prints its problems and keeps the previous PDFs."""
-    from cardforge.data.loading import game_dir
-    from cardforge.render.decks import template_folders
+    Ctrl-C (exit 0). A failed rebuild — bad data, or any error at all — prints what went wrong
+    and keeps the previous PDFs; watching goes on."""
     from cardforge.resources import display_path
-    from cardforge.watch import Rebuild, Target, WatchSession
-
-    templates = Path(templates_dir) if templates_dir else None
+    from cardforge.cli.common import refind
+    from cardforge.watch import Rebuild, Target, WatchSession, game_target
 
     def target(game) -> Target:
-        folders = [game_dir(game), *template_folders(game, templates)]
-        return Target(game.id, lambda: _build_game(game, settings, templates_dir, Progress(False), True), folders)
+        def rebuild():  # the game read again: an edited game.yaml (categories, kinds…) counts too
+            fresh = refind(game)
+            return build_one(fresh, settings_of(fresh), Progress(False), True)
+
+        return game_target(game, settings_of(game), rebuild)
 
     def report(r: Rebuild, t: Target) -> None:
         changed = f"{plural(len(r.changed), 'file')} changed; " if r.changed else ""
@@ -199,6 +223,10 @@ def _watch(games, settings: BuildSettings, templates_dir, quiet: bool) -> int:
             if not quiet:
                 click.echo(f"{t.name}: rebuilt in {r.seconds:.2f} s ({changed}{plural(r.texts_laid_out, 'text')} "
                            f"laid out, {r.texts_reused} reused)")
+        elif isinstance(r.failure, BaseException):  # a bug: said as such, and watching goes on
+            exc = r.failure
+            click.echo(f"internal error: {type(exc).__name__}: {exc}", err=True)
+            click.echo(f"{t.name}: previous PDFs kept; watching on", err=True)
         else:
             _echo_failures([r.failure])
             click.echo(f"{t.name}: previous PDFs kept; fix the problems and save again", err=True)
@@ -211,54 +239,29 @@ def _watch(games, settings: BuildSettings, templates_dir, quiet: bool) -> int:
     return code
 
 
-def _build_game(game, settings: BuildSettings, templates_dir, progress: Progress, quiet: bool):
-    """Build one game; returns (game id, problems, title) on failure, None on success."""
-    from cardforge.data.loading import load_game_data
+def build_one(game, settings: BuildSettings, progress: Progress, quiet: bool):
+    """Build one game (:func:`cardforge.render.build.build_game`) and print what it wrote;
+    returns (game id, problems, title) on failure, None on success."""
     from cardforge.errors import CardforgeError
-    from cardforge.render.output import write_manifest
+    from cardforge.render.build import build_game
 
     try:
-        data = load_game_data(game)
+        result = build_game(game, settings, progress)
     except CardforgeError as exc:
-        return game.id, exc.problems, exc.title
-    for w in data.warnings:
-        echo_problem(w)
-    if settings.strict and data.warnings:
-        strict = [Problem(p.message + " (--strict)", p.file, p.item, p.field, p.line) for p in data.warnings]
-        return game.id, strict, f"card data for {game.id} has warnings"
-    game_dir = settings.out_dir / game.id
-    entries = []
-    changes = None
-    try:
-        if "decks" in settings.only:
-            from cardforge.render.decks import build_decks, deck_card_count
-
-            progress.start(game.id, deck_card_count(data))
-            result = build_decks(game, data, settings, game_dir,
-                                 templates_dir=Path(templates_dir) if templates_dir else None,
-                                 progress=progress)
-            for w in result.warnings:
+        for w in exc.problems:
+            if w.is_warning:
                 echo_problem(w)
-            entries += result.entries
-            changes = result.changes
-        if settings.only & {"boards", "pads", "aids"} and importlib.util.find_spec(PRINTABLES_MODULE):
-            from importlib import import_module
-
-            printables = import_module(PRINTABLES_MODULE)
-            progress.start(game.id, None)
-            entries += printables.build_printables(game, data, settings, game_dir, progress=progress)
-    except CardforgeError as exc:
-        progress.clear()
-        return game.id, exc.problems or [Problem(exc.title)], exc.title
-    progress.clear()
-    if entries:
-        write_manifest(game_dir, game.id, entries)
+        return game.id, [p for p in exc.problems if not p.is_warning] or [Problem(exc.title)], exc.title
+    for w in result.warnings:
+        echo_problem(w)
     if not quiet:
-        for e in entries:
+        for e in result.entries:
             cards = f", {plural(e.cards, COUNT_NOUNS.get(e.kind, 'card'))}" if e.cards else ""
-            click.echo(f"{game.id}: {(game_dir / e.path).as_posix()} ({plural(e.pages, 'page')}{cards})")
-        if changes is not None:
-            _echo_changes(game.id, changes)
+            click.echo(f"{game.id}: {(result.folder / e.path).as_posix()} ({plural(e.pages, 'page')}{cards})")
+        for name in result.removed:
+            click.echo(f"{game.id}: {(result.folder / name).as_posix()} removed (not part of this build)")
+        if result.changes is not None:
+            _echo_changes(game.id, result.changes)
     return None
 
 

@@ -35,6 +35,12 @@ def calibrate(out, paper, orientation, duplex, back_offset) -> None:
     """
     from cardforge.render.calibration import render_calibration
 
+    from cardforge.paths import check_output_file, make_folder
+
     path = Path(out) if out else Path("output") / f"calibration-{paper}-{duplex}.pdf"
+    problem = check_output_file(path, what="calibration sheet")
+    if problem is not None:
+        raise click.BadParameter(problem.message, param_hint=f"'-o' {path}")
+    make_folder(path.parent)
     render_calibration(path, PAPERS_MM[paper], orientation, duplex, back_offset)
     click.echo(f"wrote {path.as_posix()} (2 pages): print it two-sided ({duplex}), then read the scales")

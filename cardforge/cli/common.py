@@ -54,6 +54,11 @@ def find_game(name):
     return find(name, data_root=data_root())
 
 
+def refind(game):
+    """The same game found again (its game.yaml is read again if it changed)."""
+    return find_game(str(game.folder) if game.origin == "folder" else game.id)
+
+
 def every_game() -> list:
     """Every game found: the shipped ones, plug-ins, and with ``--data DIR`` the game folders in DIR."""
     from cardforge.games import GAME_FILE, game_ids, normalise_game_id

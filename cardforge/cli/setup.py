@@ -89,6 +89,8 @@ def setup(ctx, game, players, mode, seed, check_file, as_json, pdf_path) -> None
         return
     if players is None:
         raise click.UsageError("--players N is required (or --check FILE)")
+    if pdf_path:
+        _check_pdf_path(pdf_path)
     result = run_setup(game, data, players, mode, options, seed)
     if pdf_path:
         from cardforge.render.setup_sheet import render_setup_sheet  # issue: printables
@@ -143,6 +145,19 @@ def parse_game_options(ctx: click.Context, game, args: list[str]) -> tuple[dict,
             raw = next(c for c in option.choices if str(c) == raw)
         values[oid] = raw
     return values, given
+
+
+def _check_pdf_path(pdf_path: str) -> None:
+    """--pdf: a regular file or nothing there (never a device, FIFO or folder); a missing
+    folder is created only below the current one. Usage error (exit 2) otherwise."""
+    from pathlib import Path
+
+    from cardforge.paths import check_output_file, make_folder
+
+    problem = check_output_file(Path(pdf_path), what="setup sheet")
+    if problem is not None:
+        raise click.BadParameter(problem.message, param_hint=f"--pdf {pdf_path}")
+    make_folder(Path(pdf_path).parent)
 
 
 def render_setup(game, result: dict) -> str:

@@ -12,11 +12,11 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardforge import __version__
+from cardforge.paths import sweep_parts, write_atomic
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -104,12 +104,13 @@ def store(game: Game, key: str | None, data: GameData) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         for old in path.parent.glob(f"{game.id}-*.pickle"):  # keep one entry per game
             old.unlink(missing_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
+        # through a temporary file removed on any failure: a full disk leaves no *.part behind
+        write_atomic(path, lambda f: pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL))
+        # and what a killed process left there (data changed: a few ms, on a miss only)
+        root = path.parent
+        sweep_parts([root, *(root / sub for sub in ("layouts", "jinja", "fonts"))])
     except (OSError, pickle.PicklingError, AttributeError, TypeError):
-        pass  # a read-only home (or data that cannot be pickled) must not break a build
+        pass  # a read-only home, a full disk (or data that cannot be pickled) must not break a build
 
 
 def memo(namespace: str, parts: list[bytes], code: list[Path], compute):
@@ -135,14 +136,7 @@ def memo(namespace: str, parts: list[bytes], code: list[Path], compute):
     value = compute()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        write_atomic(path, lambda f: pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL))
     except (OSError, pickle.PicklingError, AttributeError, TypeError):
         pass
     return value

@@ -17,11 +17,11 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from pathlib import Path
 
 from cardforge import __version__
 from cardforge.layout.boxes import LAYOUT_FILE, LayoutLibrary
+from cardforge.paths import write_atomic
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 #: code whose changes change what a layout library holds
@@ -100,9 +100,6 @@ def _store(path: Path, blob: bytes) -> None:
         entries = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime_ns)
         for old in entries[:-31]:  # a few games and template folders: keep the newest 31
             old.unlink(missing_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
-        with os.fdopen(fd, "wb") as f:
-            f.write(blob)
-        os.replace(tmp, path)
+        write_atomic(path, lambda f: f.write(blob))  # no *.part left, even on a full disk
     except OSError:
-        pass  # a read-only home must not break a build
+        pass  # a read-only home or a full disk must not break a build

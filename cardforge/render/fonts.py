@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import os
 import pickle
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 from weakref import WeakKeyDictionary
@@ -113,10 +111,9 @@ def _load_ttf(name: str, path: Path) -> TTFont:
         cached.parent.mkdir(parents=True, exist_ok=True)
         for old in cached.parent.glob(f"{name}-*"):
             old.unlink(missing_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cached.parent, suffix=".part")
-        with os.fdopen(fd, "wb") as f:
-            f.write(blob)
-        os.replace(tmp, cached)
+        from cardforge.paths import write_atomic  # no *.part left, even on a full disk
+
+        write_atomic(cached, lambda f: f.write(blob))
     except Exception:  # an unpicklable font or a read-only home: just no cache
         pass
     return font

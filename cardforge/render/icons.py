@@ -12,7 +12,6 @@ from collections.abc import Callable
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from cardforge.icons import ICONS
 from cardforge.render.fonts import font_name
 from cardforge.text.markup import PALETTE
 

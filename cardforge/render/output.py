@@ -16,6 +16,7 @@ from reportlab.pdfbase.pdfdoc import PDFBase85Encode, PDFStream, PDFZCompress
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge import __version__
+from cardforge.paths import file_mode
 
 MANIFEST_KINDS = ("deck", "backs", "board", "pad", "aid", "setup")
 
@@ -39,7 +40,8 @@ class ManifestEntry:
 
 @contextmanager
 def atomic_path(path: Path) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; rename it over ``path`` only on success.
+    """Yield a temporary path beside ``path``; rename it over ``path`` only on success, with
+    the permissions the umask gives a new file (``mkstemp``'s own are ``-rw-------``).
 
     A failed build leaves no partial file (and keeps the previous good one)."""
     path = Path(path)
@@ -48,6 +50,7 @@ def atomic_path(path: Path) -> Iterator[Path]:
     os.close(fd)
     try:
         yield Path(tmp)
+        os.chmod(tmp, file_mode())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -135,6 +135,10 @@ def plan_printables(ctx: PrintContext, kinds: frozenset[str]) -> Plans:
     plans = Plans()
     found = collect(ctx.game, ctx.data)
     plans.problems += found.problems
+    accent = ctx.accent_problem()  # every board, pad and aid draws in it
+    if accent is not None:
+        plans.problems.append(accent)
+        return plans
     paper = ctx.settings.paper_mm
     if "boards" in kinds:
         for p in found.boards:

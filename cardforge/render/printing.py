@@ -9,10 +9,13 @@ from typing import TYPE_CHECKING
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge.problems import Problem
 from cardforge.render.blocks import fit_box_text
 from cardforge.render.fonts import font_name
 from cardforge.render.richtext import TextLayout, draw_layout
+from cardforge.resources import display_path
 from cardforge.settings import BuildSettings
+from cardforge.text.markup import MarkupError, resolve_color
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -29,13 +32,29 @@ class PrintContext:
 
     @property
     def accent(self) -> str:
-        """The game's colour: its default card back's, else a neutral slate."""
+        """The game's colour: its default card back's (``#rrggbb`` or a palette name, given
+        as ``#rrggbb``), else a neutral slate. An unknown colour is returned as written:
+        :meth:`accent_problem` reports it before anything is drawn."""
         backs = self.data.meta.backs
         for key in ("default", *backs):
             back = backs.get(key)
             if back is not None and back.colour:
-                return back.colour
+                try:
+                    return resolve_color(back.colour)
+                except MarkupError:
+                    return back.colour
         return DEFAULT_ACCENT
+
+    def accent_problem(self) -> Problem | None:
+        """The back colour the printables take as theirs, when it is not a colour."""
+        try:
+            resolve_color(self.accent)
+        except MarkupError as exc:
+            key = next(k for k in ("default", *self.data.meta.backs)
+                       if self.data.meta.backs.get(k) is not None and self.data.meta.backs[k].colour)
+            return Problem(f"{exc} (boards, pads and aids take this back's colour)",
+                           file=display_path(self.data.root / "deck.yaml"), field=f"backs.{key}.colour")
+        return None
 
     @property
     def version(self) -> str:

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import os
 import sys
-import tempfile
 import types
 import typing
 from collections.abc import Callable
@@ -243,10 +241,10 @@ class CodeCache:
             return
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".part")
-            with os.fdopen(fd, "wb") as f:
-                f.write(marshal.dumps(value))
-            os.replace(tmp, self.folder / f"{k}.bin")
+            from cardforge.paths import write_atomic  # no *.part left, even on a full disk
+
+            blob = marshal.dumps(value)
+            write_atomic(self.folder / f"{k}.bin", lambda f: f.write(blob))
             if self.misses % 64 == 1:
                 self._prune()
         except (OSError, ValueError):  # a read-only home must not break a build
