@@ -131,11 +131,21 @@ def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData | No
                 problems.append(Problem(
                     f"unknown card kind '{kind}' (allowed: {', '.join(game.card_models)})",
                     file=meta_doc.display, field=f"kinds.{kind}", line=meta_doc.line_of(("kinds", kind))))
-        for name in meta.card_files:
-            doc = read_yaml(folder / name)
+        for i, name in enumerate(meta.card_files):
+            from cardforge.paths import path_problem  # issue 21: paths stay inside the folder
+
+            path, refused = path_problem(folder, name, "card file", file=meta_doc.display,
+                                         field=f"card_files[{i}]", line=meta_doc.line_of(("card_files", i)))
+            if refused is not None:
+                problems.append(refused)
+                continue
+            doc = read_yaml(path, display_path(folder / name))
             problems += doc.problems
             if doc.data is not None:
                 problems += _load_cards(game, doc, meta, cards, sources)
+    from cardforge.data.validate import deck_problems  # issue 21: check finds what build fails on
+
+    problems += deck_problems(meta_doc, meta, cards, folder, any(not p.is_warning for p in problems))
     sections: dict[str, Any] = {}
     for section in (*game.sections, *common_sections(game, folder)):
         value, p = _load_section(folder, section)

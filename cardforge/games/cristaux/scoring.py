@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
+from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.data.models import Model, Slug
 from cardforge.games.cristaux.cards import CRYSTALS, ELEMENTS, CardFields, Element, Modes, Symbol
 from cardforge.games.cristaux.optimise import Fixed, Play, best_play, frieze_symbol, play_card, squares_of
@@ -112,7 +113,7 @@ class Choices(Model):
 class PlayerState(Model):
     name: str = Field(min_length=1)
     king: bool = False
-    cards: list[CardEntry] = Field(default_factory=list)
+    cards: list[CardEntry] = Field(default_factory=list, max_length=limit("inline_cards"))
     stock: Stock = Field(default_factory=Stock)
     choices: Choices = Field(default_factory=Choices)
 
@@ -123,7 +124,7 @@ def _mode(value: Any) -> Any:
 
 class FinalState(Model):
     mode: Annotated[Literal["initiation", "classique", "avance"], BeforeValidator(_mode)] = "classique"
-    players: list[PlayerState] = Field(min_length=1)
+    players: list[PlayerState] = Field(min_length=1, max_length=limit("players"))
 
 
 # --- from the file to each player's cards ---------------------------------------------------

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field
 
+from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
 from cardforge.games.imperial_miners.cards import HalfCarts
@@ -44,14 +45,14 @@ class PlayerState(Model):
     coins: Count
     carts: Count | None = None  # complete carts, counted at the table…
     mine: list[list[MineCard | None]] | None = None  # …or the mine, rows from the surface down
-    cart_tokens: list[CartToken] = Field(default_factory=list)  # [row, junction] of each token
+    cart_tokens: list[CartToken] = Field(default_factory=list, max_length=limit("inline_cards"))  # [row, junction] of each token
 
     def layout(self) -> list[list[str | None]]:
         return [[None if card is None else card.carts for card in row] for row in self.mine or []]
 
 
 class FinalState(Model):
-    players: list[PlayerState]
+    players: list[PlayerState] = Field(max_length=limit("players"))
 
 
 # « Le niveau indique où la carte doit être jouée » and there are four levels (I–IV): one row

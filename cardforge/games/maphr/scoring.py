@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Union
 
 from pydantic import AfterValidator, BeforeValidator, Discriminator, Field, Tag
 
+from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.data.models import Model
 from cardforge.games.maphr.cards import COLOURS, ORE_VALUE, Colour, Improvement, MAX_VEIN_SIZE
 from cardforge.games.maphr.names import fold_name
@@ -94,13 +95,13 @@ class PlayerState(Model):
     coins: int = Field(ge=0)
     galleries: Annotated[int, Field(ge=0), _at_most(MAX_GALLERIES, "a level-IV mine holds 12 galleries and veins")]
     first_to_finish: bool = False
-    improvements: list[ImprovementRef]
+    improvements: list[ImprovementRef] = Field(max_length=limit("inline_cards"))
     veins: Veins
     miners: Annotated[int, Field(ge=0), _at_most(MAX_MINERS, "a level-IV mine holds level + 1 = 5 miners")]
 
 
 class FinalState(Model):
-    players: list[PlayerState]
+    players: list[PlayerState] = Field(max_length=limit("players"))
 
 
 @dataclass(frozen=True)
