@@ -78,7 +78,7 @@ def plural(n: int, word: str, plural_form: str | None = None) -> str:
 
 
 #: characters of a value quoted in a message at most (see :func:`short_repr`)
-SHORT_REPR_CHARS = 60
+SHORT_REPR_CHARS = 80
 
 
 def short_repr(value, limit: int = SHORT_REPR_CHARS) -> str:

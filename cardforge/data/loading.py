@@ -17,7 +17,7 @@ from cardforge.data.models import CardBase, DeckMeta
 from cardforge.data.validate import validate
 from cardforge.data.yamlio import YamlDoc, read_yaml
 from cardforge.errors import DataError
-from cardforge.problems import Problem
+from cardforge.problems import Problem, short_repr
 from cardforge.resources import data_root, display_path
 
 if TYPE_CHECKING:
@@ -217,7 +217,7 @@ def _load_cards(game: Game, doc: YamlDoc, meta: DeckMeta, cards: list, sources: 
         kind = raw.get("kind")
         model = kinds.get(kind) if isinstance(kind, str) else None
         if model is None:
-            what = "required field is missing" if kind is None else f"unknown card kind {kind!r}"
+            what = "required field is missing" if kind is None else f"unknown card kind {short_repr(kind)}"
             problems.append(Problem(f"{what} (allowed: {', '.join(kinds)})", file=doc.display,
                                     item=item, field="kind", line=doc.line_of(loc + ("kind",))))
             continue

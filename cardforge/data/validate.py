@@ -11,19 +11,19 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from cardforge.problems import Problem
+from cardforge.problems import Problem, short_repr
 
 
 def _show(value: Any) -> str:
     if isinstance(value, str):
-        return repr(value)
+        return short_repr(value)
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
         return "a list"
     if value is None:
         return "nothing"
-    return repr(value)
+    return short_repr(value)
 
 
 def _model_at(model: type[BaseModel] | None, loc: tuple) -> type[BaseModel] | None:

@@ -10,6 +10,7 @@
 - tags other than the plain YAML ones (``!!str``, ``!!int``, ``!!float``, ``!!bool``,
   ``!!null``, ``!!timestamp``, ``!!map``, ``!!seq``), and values their tag does not allow
   (``!!bool maybe``, ``!!int ''``), integers longer than ``int_digits``;
+- a single text longer than ``text_chars``;
 - keys that are lists or mappings, a second document, duplicate keys (as problems).
 
 The document is built from libyaml's events (PyYAML's C parser) by a loop with its own stack —
@@ -189,6 +190,7 @@ class _Frame:
 def _build(loader, duplicates: list) -> Any:
     """The document's value; YamlRefused on anything refused (see the module's doc)."""
     max_depth, max_nodes, max_digits = limit("yaml_depth"), limit("yaml_nodes"), limit("int_digits")
+    max_text = limit("text_chars")
     anchors: dict[str, tuple[Any, int, int]] = {}  # name → (value, expanded size, height)
     stack: list[_Frame] = []
     root: Any = None
@@ -208,6 +210,9 @@ def _build(loader, duplicates: list) -> Any:
         raise YamlRefused(f"unsupported tag {_short_tag(tag)} (allowed: {_TAG_NAMES})", line_of(event))
 
     def scalar(event) -> Any:
+        if len(event.value) > max_text:
+            raise YamlRefused(f"a text of {len(event.value):,} characters: at most {max_text:,} "
+                              f"(set {env_name('text_chars')} to allow more)", line_of(event))
         tag = event.tag
         if tag is None or tag == "!":
             tag = resolve(ScalarNode, event.value, event.implicit)

@@ -38,7 +38,7 @@ from cardforge.data.models import Model, Slug
 from cardforge.games.cristaux.cards import CRYSTALS, ELEMENTS, CardFields, Element, Modes, Symbol
 from cardforge.games.cristaux.optimise import Fixed, Play, best_play, frieze_symbol, play_card, squares_of
 from cardforge.games.cristaux.points import FORGE_KINDS, Medallion, Owned, logo_counts, medallion
-from cardforge.problems import Problem
+from cardforge.problems import Problem, short_repr
 from cardforge.scores import PlayerResult, ScoreResult, as_number, format_number
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ def _entry(value: Any) -> Any:
         return CardRef(id=value)
     if not isinstance(value, dict):
         raise ValueError("a card is an id, {id: …, paid: N} or an inline card with a name, "
-                         f"got {value!r}")
+                         f"got {short_repr(value)}")
     if "name" in value:
         allowed = list(InlineCard.model_fields)
         extra = [str(k) for k in value if k not in allowed]

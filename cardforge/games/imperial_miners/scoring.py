@@ -18,7 +18,7 @@ from cardforge.data.models import Model
 from cardforge.games.imperial_miners.cards import HalfCarts
 from cardforge.games.imperial_miners.carts import CartCount, count_carts, token_problem
 from cardforge.games.imperial_miners.sections import NUMERALS, Grade
-from cardforge.problems import Problem, plural
+from cardforge.problems import Problem, plural, short_repr
 from cardforge.scores import PlayerResult, ScoreResult
 
 Count = Annotated[int, Field(ge=0, strict=True)]
@@ -26,7 +26,7 @@ Count = Annotated[int, Field(ge=0, strict=True)]
 
 def _row_and_junction(value: Any) -> Any:
     if not isinstance(value, list | tuple) or len(value) != 2:
-        raise ValueError(f"must be [row, junction] (two whole numbers ≥ 0), got {value!r}")
+        raise ValueError(f"must be [row, junction] (two whole numbers ≥ 0), got {short_repr(value)}")
     return value
 
 

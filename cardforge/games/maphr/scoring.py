@@ -38,7 +38,7 @@ from cardforge.games.maphr.rules import (
     MINERS_IN_BOX, RACE_CLOSE, RACE_FIRST, SERIES_BONUS, galleries_required,
 )
 from cardforge.games.maphr.setup_rules import player_label, unknown_clan_message
-from cardforge.problems import Problem
+from cardforge.problems import Problem, short_repr
 from cardforge.scores import PlayerResult, ScoreResult
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def _at_most(limit: int, why: str):
 
 def _card_id(value: Any) -> Any:
     if not isinstance(value, str):
-        raise ValueError(f"must be an improvement card id or {{name, colour, vp}}, got {value!r}")
+        raise ValueError(f"must be an improvement card id or {{name, colour, vp}}, got {short_repr(value)}")
     return value
 
 
