@@ -28,9 +28,10 @@ LIMITS: dict[str, tuple[int, str]] = {
     "rounds": (1_000, "rounds in a score file"),
     "inline_cards": (1_000, "cards listed in a score or setup file"),
     "text_chars": (20_000, "characters in one text field"),
-    "template_output_chars": (100_000, "characters one template renders"),
+    "template_output_chars": (10_000, "characters one template renders"),
     "template_loop_items": (10_000, "items of one template loop or range()"),
     "template_ops": (100_000, "loop iterations in one template rendering, all loops together"),
+    "template_build_ops": (2_000_000, "loop iterations of all the templates of one build together"),
     "template_depth": (20, "nested macro calls and includes in one template rendering"),
     "image_pixels": (100_000_000, "pixels in one image (width × height)"),
 }

@@ -293,8 +293,9 @@ class TemplateLimit(TemplateError):
     """A template asked for more than :mod:`cardforge.limits` allows (output, loops, numbers)."""
 
 
-#: loop items taken by the template rendering now under way (reset by render() and is_true())
-_ops = [0]
+#: loop turns taken by the template rendering now under way (reset by render() and is_true()),
+#: and by all renderings since the last :class:`Templates` was made (one build)
+_ops = [0, 0]
 
 
 def _limit_message(name: str, what: str) -> str:
@@ -309,15 +310,20 @@ def _bounded_iter(iterable):
     from cardforge.limits import limit
 
     max_items, max_ops = limit("template_loop_items"), limit("template_ops")
+    max_total = limit("template_build_ops")
     ops = _ops
     n = 0
     for item in iterable:
         n += 1
         ops[0] += 1
+        ops[1] += 1
         if n > max_items:
             raise TemplateLimit(_limit_message("template_loop_items", "a loop over too many items"))
         if ops[0] > max_ops:
             raise TemplateLimit(_limit_message("template_ops", "too many loop turns in one template"))
+        if ops[1] > max_total:
+            raise TemplateLimit(_limit_message("template_build_ops", "too many loop turns in this build's "
+                                               "templates, all cards together"))
         yield item
 
 
@@ -546,6 +552,7 @@ class Templates:
 
     def __init__(self, folders: list[Path]):
         self.folders = [Path(f) for f in folders]
+        _ops[1] = 0  # a new build: a new budget of loop turns
         self.env = _Environment(
             loader=_BoundedLoader([str(f) for f in self.folders]),
             undefined=StrictUndefined, finalize=_finalize, autoescape=False,
