@@ -93,6 +93,8 @@ def short_repr(value, limit: int = SHORT_REPR_CHARS) -> str:
     if isinstance(value, bool) or value is None or isinstance(value, float):
         return repr(value)
     if isinstance(value, int):
+        if value.bit_length() > 14_000:  # ~4,200 digits: past what str() may convert
+            return f"a whole number of about {int(value.bit_length() * 0.30103):,} digits"
         try:
             text = str(value)
         except ValueError:  # past Python's int→str digit limit
@@ -134,3 +136,10 @@ def _short_container(value, limit: int) -> str:
     if shown < count:
         return out + ", …" + close + f" ({count:,} items)"
     return out + close
+
+
+def short_name(text: object, limit: int = 40) -> str:
+    """A name or id from the user's file as quoted in an item label ("player 'Ana' (#1)"): at
+    most ``limit`` characters (a 19,000-character name must not fill every message)."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"

@@ -39,7 +39,8 @@ def test_short_repr():
     assert short_repr("x" * 1000) == "'" + "x" * 80 + "…' (1,000 characters)"
     big = [[list(range(10))] * 10] * 10
     assert len(short_repr(big)) < 140 and short_repr(big).endswith("(10 items)")
-    assert short_repr(10 ** 5000) == "a whole number with more than 4,300 digits"
+    assert short_repr(10 ** 5000) == "a whole number of about 5,000 digits"
+    assert short_repr(10 ** 100) == "1" + "0" * 79 + "… (101 digits)"
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from cardforge.data.models import CardBase, DeckMeta
 from cardforge.data.validate import validate
 from cardforge.data.yamlio import YamlDoc, read_yaml
 from cardforge.errors import DataError
-from cardforge.problems import Problem, short_repr
+from cardforge.problems import Problem, short_repr, short_name
 from cardforge.resources import data_root, display_path
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ class CardSource:
     line: int | None = None
 
     def label(self, card_id: str) -> str:
-        return f"card '{card_id}' (#{self.index})"
+        return f"card '{short_name(card_id)}' (#{self.index})"
 
 
 @dataclass
@@ -213,7 +213,7 @@ def _load_cards(game: Game, doc: YamlDoc, meta: DeckMeta, cards: list, sources: 
             continue
         raw = {**defaults, **raw}
         card_id = raw.get("id")
-        item = f"card '{card_id}' (#{index})" if isinstance(card_id, str) else f"card #{index}"
+        item = f"card '{short_name(card_id)}' (#{index})" if isinstance(card_id, str) else f"card #{index}"
         kind = raw.get("kind")
         model = kinds.get(kind) if isinstance(kind, str) else None
         if model is None:
@@ -228,7 +228,7 @@ def _load_cards(game: Game, doc: YamlDoc, meta: DeckMeta, cards: list, sources: 
             if card_id in sources:
                 first = sources[card_id]
                 problems.append(Problem(
-                    f"duplicate id '{card_id}' (first defined in {first.file}, card #{first.index})",
+                    f"duplicate id '{short_name(card_id)}' (first defined in {first.file}, card #{first.index})",
                     file=doc.display, item=item, field="id", line=doc.line_of(loc + ("id",))))
                 continue
             sources[card_id] = CardSource(doc.display, index, line)
@@ -298,7 +298,7 @@ def load_section_doc(doc: YamlDoc, section: Section) -> tuple[Any, list[Problem]
     for index, raw in enumerate(data, start=1):
         loc = prefix + (index - 1,)
         ident = raw.get("id") if isinstance(raw, dict) else None
-        item = f"{section.item} '{ident}' (#{index})" if isinstance(ident, str) else f"{section.item} #{index}"
+        item = f"{section.item} '{short_name(ident)}' (#{index})" if isinstance(ident, str) else f"{section.item} #{index}"
         value, p = validate(section.model, raw, file=doc.display, item=item, line_of=doc.line_of, loc_prefix=loc)
         problems += p
         if value is None:

@@ -38,7 +38,7 @@ from cardforge.data.models import Model, Slug
 from cardforge.games.cristaux.cards import CRYSTALS, ELEMENTS, CardFields, Element, Modes, Symbol
 from cardforge.games.cristaux.optimise import Fixed, Play, best_play, frieze_symbol, play_card, squares_of
 from cardforge.games.cristaux.points import FORGE_KINDS, Medallion, Owned, logo_counts, medallion
-from cardforge.problems import Problem, short_repr
+from cardforge.problems import Problem, short_repr, short_name
 from cardforge.scores import PlayerResult, ScoreResult, as_number, format_number
 
 if TYPE_CHECKING:
@@ -151,17 +151,17 @@ def _owned_of(data: GameData, entry: CardRef | InlineCard, mode: str,
         ids = [c.id for c in data.cards if c.kind in ("project", "gift")]
         close = difflib.get_close_matches(card_id, ids, n=1)
         hint = f"; did you mean '{close[0]}'?" if close else ""
-        return None, [Problem(f"unknown card '{card_id}'{hint}", **where)]
+        return None, [Problem(f"unknown card '{short_name(card_id)}'{hint}", **where)]
     card = data.card(card_id)
     if card.kind not in ("project", "gift"):
-        return None, [Problem(f"'{card_id}' is a {card.kind} card: players own project cards and gifts",
+        return None, [Problem(f"'{short_name(card_id)}' is a {card.kind} card: players own project cards and gifts",
                               **where)]
     problems = []
     if mode not in card.modes:
-        problems.append(Problem(f"'{card_id}' ({card.name}) is not played in {MODE_LABELS[mode]} "
+        problems.append(Problem(f"'{short_name(card_id)}' ({card.name}) is not played in {MODE_LABELS[mode]} "
                                 f"(its modes: {', '.join(MODE_LABELS[m] for m in card.modes)})", **where))
     if card.kind == "gift" and not card.active:
-        problems.append(Problem(f"'{card_id}' is the inactive side of {card.name}: turned over at the "
+        problems.append(Problem(f"'{short_name(card_id)}' is the inactive side of {card.name}: turned over at the "
                                 "end, it is no longer part of your game («ils ne font plus partie de "
                                 "votre jeu»); leave it out", **where))
     problems += _paid_problems(card_id, card, entry.paid, where)
@@ -214,7 +214,7 @@ def resolve(data: GameData, state: FinalState) -> tuple[list[Player], list[Probl
     names = Counter(p.name for p in state.players)
     for name, count in names.items():
         if count > 1:
-            problems.append(Problem(f"{count} players are named '{name}': names must differ",
+            problems.append(Problem(f"{count} players are named '{short_name(name)}': names must differ",
                                     field="players"))
     players = []
     uses: dict[str, list[str]] = {}
@@ -268,7 +268,7 @@ def _copies_problems(data: GameData, uses: dict[str, list[str]]) -> list[Problem
         copies = data.card(card_id).copies
         if len(who) > copies:
             problems.append(Problem(
-                f"'{card_id}' is listed {len(who)} times ({', '.join(who)}) but the game has "
+                f"'{short_name(card_id)}' is listed {len(who)} times ({', '.join(who)}) but the game has "
                 f"{copies} cop{'y' if copies == 1 else 'ies'}", field="players"))
     return problems
 
