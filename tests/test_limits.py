@@ -61,7 +61,8 @@ def test_copies_limit(tunhell, copies):
     edit(tunhell / "tunhell" / "mine.yaml", "copies: 18", f"copies: {copies}")
     r = run_cli("--data", tunhell, "check", "tunhell")
     assert r.code == 1
-    assert "card 'terre' (#1): copies: must be ≤ 1000, got " + copies in r.err
+    assert ("card 'terre' (#1): copies: must be ≤ 1,000 (set CARDFORGE_LIMIT_COPIES to allow more), got "
+            + copies) in r.err
 
 
 def test_cards_per_deck_limit(tunhell, monkeypatch):

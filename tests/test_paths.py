@@ -143,3 +143,28 @@ def test_template_symlink_out_not_followed(tmp_path):
     from cardforge.text.templating import render
     with pytest.raises(TemplateError, match="leads outside the template folder"):
         render(templates.file("inc.j2"), {})
+
+
+def test_layout_file_linked_outside_refused(tmp_path):
+    from cardforge.layout.boxes import LayoutLibrary
+
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("layouts: {card: {boxes: {x: {type: text, text: SECRET}}}}\n", encoding="utf-8")
+    folder = tmp_path / "tpl" / "maphr"
+    folder.mkdir(parents=True)
+    (folder / "layout.yaml").symlink_to(secret)
+    library = LayoutLibrary([folder])
+    assert [p.message for p in library.problems] == [
+        "layout file 'layout.yaml': leads outside the template folder (through a symbolic link): "
+        "paths must stay inside it"]
+
+
+def test_copies_limit_raised(tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "card_data" / "tunhell", data / "tunhell")
+    mine = data / "tunhell" / "mine.yaml"
+    mine.write_text(mine.read_text(encoding="utf-8").replace("copies: 18", "copies: 1500"), encoding="utf-8")
+    monkeypatch.setenv("CARDFORGE_LIMIT_COPIES", "2000")
+    r = run_cli("--data", data, "check", "tunhell")
+    assert "copies: must be" not in r.err  # the rulebook count check still speaks
+    assert "the rulebook says 18, got 1500" in r.err

@@ -10,7 +10,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-from cardforge.limits import limit
+from cardforge.limits import env_name, limit
 from cardforge.problems import short_repr
 from cardforge.units import parse_length, to_mm
 
@@ -134,6 +134,16 @@ class DeckMeta(Model):
     provenance: Provenance = "provisional"
 
 
+def _check_copies(value: int) -> int:
+    most = limit("copies")
+    if value > most:
+        raise ValueError(f"must be ≤ {most:,} (set {env_name('copies')} to allow more), got {short_repr(value)}")
+    return value
+
+
+Copies = Annotated[int, Field(ge=0), AfterValidator(_check_copies)]
+
+
 class CardBase(Model):
     """Fields every card has. A game's card kinds subclass this and fix ``kind``."""
 
@@ -142,7 +152,7 @@ class CardBase(Model):
     id: Slug
     kind: str
     name: str = Field(min_length=1)
-    copies: int = Field(1, ge=0, le=limit("copies"))  # 0 keeps the card in the data but out of the print
+    copies: Copies = 1  # 0 keeps the card in the data but out of the print
     provenance: Provenance
     art: str | None = None  # image path relative to the game's data folder
     back: str | None = None  # a back design from deck.yaml, overriding the kind's
