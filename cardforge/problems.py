@@ -75,3 +75,71 @@ class Problems:
 
 def plural(n: int, word: str, plural_form: str | None = None) -> str:
     return f"{n} {word if n == 1 else (plural_form or word + 's')}"
+
+
+#: characters of a value quoted in a message at most (see :func:`short_repr`)
+SHORT_REPR_CHARS = 80
+
+
+def short_repr(value, limit: int = SHORT_REPR_CHARS) -> str:
+    """``repr(value)`` cut to about ``limit`` characters (``'abc…' (5000 chars)``).
+
+    Messages quote what the user wrote, but never a whole 5 MB string or an alias bomb: lists
+    and mappings are walked only as far as the prefix needs, never formatted in full."""
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return repr(value[:limit]) [:-1] + "…" + repr(value)[-1] + f" ({len(value):,} characters)"
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return repr(value)
+    if isinstance(value, int):
+        if value.bit_length() > 14_000:  # ~4,200 digits: past what str() may convert
+            return f"a whole number of about {int(value.bit_length() * 0.30103):,} digits"
+        try:
+            text = str(value)
+        except ValueError:  # past Python's int→str digit limit
+            return "a whole number with more than 4,300 digits"
+        return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} digits)"
+    if isinstance(value, (list, tuple, dict, set, frozenset)):
+        return _short_container(value, limit)
+    try:
+        text = repr(value)
+    except Exception:  # a broken __repr__ must not hide the real problem
+        return f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _short_container(value, limit: int) -> str:
+    if isinstance(value, dict):
+        open_, close = "{", "}"
+        items = iter(value.items())
+    else:
+        open_, close = ("[", "]") if isinstance(value, list) else (("(", ")") if isinstance(value, tuple)
+                                                                  else ("{", "}"))
+        items = iter(value)
+    out = open_
+    count = len(value)
+    shown = 0
+    for item in items:
+        room = limit - len(out)
+        if room <= 4:
+            break
+        if isinstance(value, dict):
+            k, v = item
+            part = short_repr(k, max(room // 2, 4)) + ": " + short_repr(v, max(room // 2, 4))
+        else:
+            part = short_repr(item, room)
+        out += (", " if shown else "") + part
+        shown += 1
+        if len(out) > limit:
+            break
+    if shown < count:
+        return out + ", …" + close + f" ({count:,} items)"
+    return out + close
+
+
+def short_name(text: object, limit: int = 40) -> str:
+    """A name or id from the user's file as quoted in an item label ("player 'Ana' (#1)"): at
+    most ``limit`` characters (a 19,000-character name must not fill every message)."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"

@@ -5,6 +5,7 @@ A bare number is millimetres (the unit of every layout and data file).
 
 from __future__ import annotations
 
+from cardforge.problems import short_repr
 import re
 
 MM = 72.0 / 25.4  # points per millimetre
@@ -15,18 +16,18 @@ _LENGTH = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(mm|cm|in|pt)?\s*$")
 def parse_length(value: str | int | float, *, allow_negative: bool = False) -> float:
     """Return the length in points. Raises ValueError with what was allowed."""
     if isinstance(value, bool):
-        raise ValueError(f"expected a length such as '63mm', got {value!r}")
+        raise ValueError(f"expected a length such as '63mm', got {short_repr(value)}")
     if isinstance(value, (int, float)):
         number, unit = float(value), "mm"
     else:
         m = _LENGTH.match(str(value))
         if not m:
             raise ValueError(
-                f"expected a length such as '63mm', '2.5cm', '1in' or '12pt', got {value!r}"
+                f"expected a length such as '63mm', '2.5cm', '1in' or '12pt', got {short_repr(value)}"
             )
         number, unit = float(m.group(1)), m.group(2) or "mm"
     if number < 0 and not allow_negative:
-        raise ValueError(f"a length must not be negative, got {value!r}")
+        raise ValueError(f"a length must not be negative, got {short_repr(value)}")
     return number * UNITS[unit]
 
 

@@ -211,7 +211,8 @@ def test_a_back_colour_that_is_not_one_fails_cleanly(previous, tmp_path, cli):
                     encoding="utf-8")
     r = cli("--data", data, "build", GAME, "-o", out, "--only", "boards,pads,aids")
     assert r.code == 1, r.err
-    assert "deck.yaml: backs.default.colour: unknown colour 'bleu-nuit'" in r.err
+    # found with the data (as `check` finds it), before anything is drawn
+    assert "backs.default.colour: must be a colour '#rrggbb' or one of" in r.err and "got 'bleu-nuit'" in r.err
     assert "internal error" not in r.err
     assert snapshot(out / GAME) == before
 

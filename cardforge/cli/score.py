@@ -26,7 +26,6 @@ def score(game, file: str, as_json: bool) -> None:
     Prints the breakdown per score category, the totals, ranks and winner(s).
     Exits 1 when the final state breaks the rules (every problem listed).
     """
-    import os
     import sys
     import tempfile
     from pathlib import Path
@@ -37,17 +36,22 @@ def score(game, file: str, as_json: bool) -> None:
 
     data = load_data(game)
     path = Path(file)
-    if file == "-":
-        with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False, encoding="utf-8") as tmp:
-            tmp.write(sys.stdin.read())
-        path = Path(tmp.name)
-    elif not path.exists():
+    if file == "-":  # stdin, read with the file size limit, checked as UTF-8 before it is kept
+        from cardforge.data.yamlio import decode, read_stream
+
+        raw, problem = read_stream(sys.stdin, "<stdin>")
+        if problem is None:
+            problem = decode(raw, "<stdin>")[1]
+        if problem is not None:
+            raise ScoreInputError("cannot score <stdin>", [problem])
+        with tempfile.TemporaryDirectory(prefix="cardforge-stdin-") as folder:
+            path = Path(folder) / "stdin.yaml"
+            path.write_bytes(raw)
+            sheet = score_file(game, data, path)
+    elif not path.exists() and not path.is_symlink():
         raise ScoreInputError(f"cannot score {file}", [Problem("file not found", file=file)])
-    try:
+    else:
         sheet = score_file(game, data, path)
-    finally:
-        if file == "-":
-            os.unlink(path)
     if as_json:
         echo_json(sheet.to_json())
     else:

@@ -19,7 +19,7 @@ from cardforge.data.spreadsheet import load_card_file
 from cardforge.data.validate import validate
 from cardforge.data.yamlio import YamlDoc, read_yaml
 from cardforge.errors import DataError
-from cardforge.problems import Problem
+from cardforge.problems import Problem, short_name, short_repr
 from cardforge.resources import display_path
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ class CardSource:
     line: int | None = None
 
     def label(self, card_id: str) -> str:
-        return f"card '{card_id}' (#{self.index})"
+        return f"card '{short_name(card_id)}' (#{self.index})"
 
 
 @dataclass
@@ -133,10 +133,20 @@ def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData | No
             for name, message in field_problems(spec):
                 problems.append(Problem(message, file=meta_doc.display, field=f"kinds.{kind}.fields.{name}",
                                         line=meta_doc.line_of(("kinds", kind, "fields", name))))
-        for name in meta.card_files:  # YAML, CSV or XLSX (data/spreadsheet.py)
+        for i, name in enumerate(meta.card_files):  # YAML, CSV or XLSX (data/spreadsheet.py)
+            from cardforge.paths import path_problem  # issue 21: paths stay inside the folder
+
+            _, refused = path_problem(folder, name, "card file", file=meta_doc.display,
+                                      field=f"card_files[{i}]", line=meta_doc.line_of(("card_files", i)))
+            if refused is not None:
+                problems.append(refused)
+                continue
             problems += load_card_file(folder / name, lambda doc: _load_cards(models, doc, meta, cards, sources),
                                        models=models, sources=sources,
                                        require_provenance=meta.require_provenance)
+    from cardforge.data.validate import deck_problems  # issue 21: check finds what build fails on
+
+    problems += deck_problems(meta_doc, meta, cards, folder, any(not p.is_warning for p in problems))
     sections: dict[str, Any] = {}
     for section in (*game.sections, *common_sections(game, folder)):
         value, p = _load_section(folder, section)
@@ -181,6 +191,11 @@ class _Shifted:
 
     def __init__(self, doc: YamlDoc, prefix: tuple):
         self.doc, self.prefix, self.display = doc, prefix, doc.display
+        self.problems = doc.problems
+        data = doc.data
+        for key in prefix:
+            data = data.get(key) if isinstance(data, dict) else None
+        self.data = data
 
     def line_of(self, loc: tuple) -> int | None:
         return self.doc.line_of(self.prefix + tuple(loc))
@@ -236,11 +251,11 @@ def _load_cards(kinds: dict[str, type[CardBase]], doc: YamlDoc, meta: DeckMeta, 
             continue
         raw = {**defaults, **raw}
         card_id = raw.get("id")
-        item = f"card '{card_id}' (#{index})" if isinstance(card_id, str) else f"card #{index}"
+        item = f"card '{short_name(card_id)}' (#{index})" if isinstance(card_id, str) else f"card #{index}"
         kind = raw.get("kind")
         model = kinds.get(kind) if isinstance(kind, str) else None
         if model is None:
-            what = "required field is missing" if kind is None else f"unknown card kind {kind!r}"
+            what = "required field is missing" if kind is None else f"unknown card kind {short_repr(kind)}"
             problems.append(Problem(f"{what} (allowed: {', '.join(kinds)})", file=doc.display,
                                     item=item, field="kind", line=doc.line_of(loc + ("kind",))))
             continue
@@ -251,7 +266,7 @@ def _load_cards(kinds: dict[str, type[CardBase]], doc: YamlDoc, meta: DeckMeta, 
             if card_id in sources:
                 first = sources[card_id]
                 problems.append(Problem(
-                    f"duplicate id '{card_id}' (first defined in {first.file}, card #{first.index})",
+                    f"duplicate id '{short_name(card_id)}' (first defined in {first.file}, card #{first.index})",
                     file=doc.display, item=item, field="id", line=doc.line_of(loc + ("id",))))
                 continue
             sources[card_id] = CardSource(doc.display, index, line)
@@ -321,7 +336,7 @@ def load_section_doc(doc: YamlDoc, section: Section) -> tuple[Any, list[Problem]
     for index, raw in enumerate(data, start=1):
         loc = prefix + (index - 1,)
         ident = raw.get("id") if isinstance(raw, dict) else None
-        item = f"{section.item} '{ident}' (#{index})" if isinstance(ident, str) else f"{section.item} #{index}"
+        item = f"{section.item} '{short_name(ident)}' (#{index})" if isinstance(ident, str) else f"{section.item} #{index}"
         value, p = validate(section.model, raw, file=doc.display, item=item, line_of=doc.line_of, loc_prefix=loc)
         problems += p
         if value is None:

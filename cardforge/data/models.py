@@ -10,6 +10,8 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from cardforge.limits import env_name, limit
+from cardforge.problems import short_repr
 from cardforge.units import parse_length, to_mm
 
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -19,7 +21,7 @@ def _check_slug(value: str) -> str:
     if not _SLUG.match(value):
         raise ValueError(
             f"must be a kebab-case id (lowercase letters, digits and single hyphens, "
-            f"e.g. 'vieille-pioche'), got {value!r}"
+            f"e.g. 'vieille-pioche'), got {short_repr(value)}"
         )
     return value
 
@@ -66,7 +68,7 @@ class CardSize(Model):
         if isinstance(value, str):
             if value not in CARD_SIZE_PRESETS:
                 raise ValueError(
-                    f"unknown card size {value!r} (presets: {', '.join(CARD_SIZE_PRESETS)}; "
+                    f"unknown card size {short_repr(value)} (presets: {', '.join(CARD_SIZE_PRESETS)}; "
                     "or give {width: …mm, height: …mm})"
                 )
             w, h = CARD_SIZE_PRESETS[value]
@@ -123,6 +125,22 @@ class KindSpec(Model):
     fields: dict[str, FieldSpec] | None = None
 
 
+def _check_back_colour(value: str) -> str:
+    """A back's colour as the card-text markup and layouts take it: ``#rrggbb`` or a palette
+    name. Checked with the data, so ``check`` catches what would stop the build."""
+    from cardforge.text.markup import PALETTE, resolve_color
+
+    try:
+        resolve_color(value)
+    except Exception:
+        raise ValueError(f"must be a colour '#rrggbb' or one of {', '.join(PALETTE)}, "
+                         f"got {short_repr(value)}") from None
+    return value
+
+
+BackColour = Annotated[str, AfterValidator(_check_back_colour)]
+
+
 class BackSpec(Model):
     """A card back design (drawn once per sheet side and reused).
 
@@ -131,7 +149,7 @@ class BackSpec(Model):
 
     layout: str = "back"
     title: str | None = None
-    colour: str | None = None
+    colour: BackColour | None = None
     art: str | None = None  # image path relative to the game's data folder, for the back layout
 
 
@@ -149,6 +167,16 @@ class DeckMeta(Model):
     require_provenance: bool = False
 
 
+def _check_copies(value: int) -> int:
+    most = limit("copies")
+    if value > most:
+        raise ValueError(f"must be ≤ {most:,} (set {env_name('copies')} to allow more), got {short_repr(value)}")
+    return value
+
+
+Copies = Annotated[int, Field(ge=0), AfterValidator(_check_copies)]
+
+
 class CardBase(Model):
     """Fields every card has. A game's card kinds subclass this and fix ``kind``."""
 
@@ -157,7 +185,7 @@ class CardBase(Model):
     id: Slug
     kind: str
     name: str = Field(min_length=1)
-    copies: int = Field(1, ge=0)  # 0 keeps the card in the data but out of the print
+    copies: Copies = 1  # 0 keeps the card in the data but out of the print
     provenance: Provenance | None = None  # required when deck.yaml says require_provenance: true
     art: str | None = None  # image path relative to the game's data folder
     back: str | None = None  # a back design from deck.yaml, overriding the kind's

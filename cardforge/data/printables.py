@@ -25,6 +25,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, field_validator, model_validator
 
+from cardforge.problems import short_repr
 from cardforge.data.models import CARD_SIZE_PRESETS, Entry, LengthMM, Model, Slug
 from cardforge.icons import ICON_TOKEN, ICONS
 
@@ -54,7 +55,7 @@ def _check_colour(value: str) -> str:
     if value in PALETTE:
         return PALETTE[value]
     if not _HEX.match(value):
-        raise ValueError(f"must be a colour '#rrggbb' or one of {', '.join(PALETTE)}, got {value!r}")
+        raise ValueError(f"must be a colour '#rrggbb' or one of {', '.join(PALETTE)}, got {short_repr(value)}")
     return value.lower()
 
 
@@ -67,7 +68,7 @@ def _known_icon(name: str) -> str:
 
         close = difflib.get_close_matches(name, ICONS, n=1)
         hint = f"; did you mean '{close[0]}'?" if close else ""
-        raise ValueError(f"unknown icon {name!r} (see cardforge/icons.py for the {len(ICONS)} icons){hint}")
+        raise ValueError(f"unknown icon {short_repr(name)} (see cardforge/icons.py for the {len(ICONS)} icons){hint}")
     return name
 
 
@@ -93,7 +94,7 @@ def _sheet_size(value: Any) -> Any:
         if key in RELATIVE_SIZES or key in SHEET_PRESETS or key in CARD_SIZE_PRESETS:
             return {"preset": key}
         allowed = ", ".join([*RELATIVE_SIZES, *SHEET_PRESETS, *CARD_SIZE_PRESETS])
-        raise ValueError(f"unknown size {value!r} (allowed: {allowed}; or {{width: …mm, height: …mm}})")
+        raise ValueError(f"unknown size {short_repr(value)} (allowed: {allowed}; or {{width: …mm, height: …mm}})")
     return value
 
 
@@ -238,7 +239,7 @@ class Content(Model):
     def _fields_fit_kind(self) -> Content:
         kinds = KIND_FIELDS if self.allows_blocks else {k: v for k, v in KIND_FIELDS.items() if k != "blocks"}
         if self.kind not in kinds:
-            raise ValueError(f"kind: must be one of {', '.join(kinds)}, got {self.kind!r}")
+            raise ValueError(f"kind: must be one of {', '.join(kinds)}, got {short_repr(self.kind)}")
         required, optional = kinds[self.kind]
         noun = "zone" if self.allows_blocks else "block"
         missing = [f for f in required if getattr(self, f) is None]
@@ -278,7 +279,7 @@ class Content(Model):
             raise ValueError("give either 'spaces' or 'start' and 'end', not both")
         for key in self.notes or {}:
             if key not in self.space_labels:
-                raise ValueError(f"notes: no space {key!r} on this track "
+                raise ValueError(f"notes: no space {short_repr(key)} on this track "
                                  f"(spaces {self.space_labels[0]}…{self.space_labels[-1]})")
 
     def _check_slots(self) -> None:

@@ -11,19 +11,19 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from cardforge.problems import Problem
+from cardforge.problems import Problem, short_repr
 
 
 def _show(value: Any) -> str:
     if isinstance(value, str):
-        return repr(value)
+        return short_repr(value)
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
         return "a list"
     if value is None:
         return "nothing"
-    return repr(value)
+    return short_repr(value)
 
 
 def _model_at(model: type[BaseModel] | None, loc: tuple) -> type[BaseModel] | None:
@@ -172,3 +172,40 @@ def validate(model: type[BaseModel], data: Any, **where) -> tuple[Any, list[Prob
         return model.model_validate(data), []
     except ValidationError as exc:
         return None, validation_problems(exc, model, **where)
+
+
+def deck_problems(meta_doc, meta, cards: list, folder, cards_failed: bool = False) -> list[Problem]:
+    """What would stop a build that the models cannot see, so that a green ``check`` means the
+    build will not fail on data: an empty deck.yaml, a deck with nothing to print, more printed
+    cards than the ``cards_per_deck`` limit, card or back art outside the game's folder.
+    ``cards_failed``: the card files had errors (then an empty deck is not news)."""
+    from cardforge.limits import env_name, limit
+    from cardforge.paths import path_problem
+    from cardforge.resources import templates_root
+
+    where = {"file": meta_doc.display}
+    if meta_doc.data is None and not meta_doc.problems:
+        return [Problem("the file is empty: deck.yaml needs title, version, card_size and card_files", **where)]
+    if meta is None:
+        return []
+    problems: list[Problem] = []
+    printed = sum(getattr(c, "copies", 0) for c in cards)
+    if printed == 0 and not cards_failed:
+        problems.append(Problem("the deck has no cards to print (the card files list none, "
+                                "or every card has copies: 0)", field="card_files", **where))
+    elif printed > limit("cards_per_deck"):
+        problems.append(Problem(
+            f"{printed:,} printed cards (copies counted): at most {limit('cards_per_deck'):,} "
+            f"(set {env_name('cards_per_deck')} to allow more)", field="card_files", **where))
+    roots = [templates_root()]
+    for back_id, back in meta.backs.items():
+        if back.art:
+            problems += [p for p in [path_problem(folder, back.art, "art", also=roots, field=f"backs.{back_id}.art",
+                                                  line=meta_doc.line_of(("backs", back_id, "art")), **where)[1]] if p]
+    for card in cards:
+        art = getattr(card, "art", None)
+        if art:
+            problem = path_problem(folder, art, "art", also=roots, item=f"card '{card.id}'", field="art")[1]
+            if problem is not None:
+                problems.append(problem)
+    return problems

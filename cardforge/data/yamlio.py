@@ -1,44 +1,351 @@
-"""YAML reading: safe_load only, duplicate keys reported, lines found for messages."""
+"""YAML reading for every file cardforge opens: safe, bounded, located.
+
+:func:`read_yaml` refuses, with a located message and before anything large is built:
+
+- what is not a regular file (a FIFO, a device, a directory) — checked on the open file, so a
+  FIFO never blocks; and a file larger than the ``file_bytes`` limit (:mod:`cardforge.limits`);
+- bytes that are not UTF-8 (named by offset and line; a UTF-8 BOM is fine);
+- nesting deeper than ``yaml_depth`` and alias/merge-key expansion past ``yaml_nodes``
+  (aliases count as often as they are used: a 500-byte "billion laughs" stops at once);
+- tags other than the plain YAML ones (``!!str``, ``!!int``, ``!!float``, ``!!bool``,
+  ``!!null``, ``!!timestamp``, ``!!map``, ``!!seq``), and values their tag does not allow
+  (``!!bool maybe``, ``!!int ''``), integers longer than ``int_digits``;
+- a single text longer than ``text_chars``;
+- keys that are lists or mappings, a second document, duplicate keys (as problems).
+
+The document is built from libyaml's events (PyYAML's C parser) by a loop with its own stack —
+no recursion, so no depth can crash it — and merge keys work as YAML says (``<<: *alice`` then
+``name: Ben`` overrides the merged name: not a duplicate). JSON's surrogate-pair escapes
+(``"\\ud83d\\ude00"``, what ``json.dumps`` writes for an emoji) are read as the one character.
+
+:meth:`YamlDoc.line_of` indexes the file once (one more pass over the events) and then answers
+each lookup in time proportional to the path's length.
+"""
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.events import (
+    AliasEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
+from yaml.nodes import ScalarNode
 
-from cardforge.problems import Problem
+from cardforge.limits import env_name, limit
+from cardforge.problems import Problem, short_repr
 
 _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+_T = "tag:yaml.org,2002:"
+_STR, _MAP, _SEQ, _MERGE = _T + "str", _T + "map", _T + "seq", _T + "merge"
+_SCALAR_TAGS = {_T + n for n in ("str", "int", "float", "bool", "null", "timestamp")}
+_TAG_NAMES = "!!str, !!int, !!float, !!bool, !!null, !!timestamp, !!map, !!seq"
+_KIND_NAMES = {_T + "int": "a whole number", _T + "float": "a number", _T + "bool": "true or false",
+               _T + "null": "null", _T + "timestamp": "a date (YYYY-MM-DD)"}
 
-class _Loader(_Base):  # type: ignore[misc,valid-type]
-    """SafeLoader that records duplicate mapping keys instead of silently keeping the last."""
-
-    def __init__(self, stream):
-        super().__init__(stream)
-        self.duplicates: list[tuple[int, str]] = []
+_SURROGATES = re.compile(r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})", re.IGNORECASE)
+_DOUBLE_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 
 
-def _construct_mapping(loader: _Loader, node: yaml.MappingNode, deep: bool = False):
-    loader.flatten_mapping(node)
-    seen: dict[Any, int] = {}
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=True)
+class YamlRefused(Exception):
+    """Raised inside the builder: the file asks for what no game file needs."""
+
+    def __init__(self, message: str, line: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+# --- reading bytes -------------------------------------------------------------------------------
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_bytes(path: Path, display: str) -> tuple[bytes | None, Problem | None]:
+    """The file's bytes, at most the ``file_bytes`` limit; or a problem (missing, not a
+    regular file, too large, unreadable). A FIFO or device is never read."""
+    max_bytes = limit("file_bytes")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        return None, Problem("file not found", file=display)
+    except IsADirectoryError:
+        return None, Problem("is a folder, not a file", file=display)
+    except OSError as exc:
+        return None, Problem(f"cannot read file: {exc.strerror or exc}", file=display)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, Problem(f"cannot read {_kind_of(info.st_mode)}: give a regular file",
+                                 file=display)
+        if info.st_size > max_bytes:
+            return None, Problem(_too_big(info.st_size, max_bytes), file=display)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        chunks, total = [], 0
+        while total <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > max_bytes:  # grew while read
+            return None, Problem(_too_big(total, max_bytes), file=display)
+        return b"".join(chunks), None
+    except OSError as exc:
+        return None, Problem(f"cannot read file: {exc.strerror or exc}", file=display)
+    finally:
+        os.close(fd)
+
+
+def read_stream(stream, display: str = "<stdin>") -> tuple[bytes | None, Problem | None]:
+    """At most the ``file_bytes`` limit from a stream (stdin: its binary buffer when it has one;
+    a text stream's characters are taken back to their bytes)."""
+    max_bytes = limit("file_bytes")
+    stream = getattr(stream, "buffer", stream)
+    data = stream.read(max_bytes + 1)
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogateescape")
+    if len(data) > max_bytes:
+        return None, Problem(_too_big(None, max_bytes), file=display)
+    return data, None
+
+
+def _too_big(size: int | None, max_bytes: int) -> str:
+    got = f"{size:,} bytes" if size is not None else "more"
+    return (f"file too large: {got}, at most {max_bytes:,} bytes "
+            f"(set {env_name('file_bytes')} to allow more)")
+
+
+def decode(data: bytes, display: str) -> tuple[str | None, Problem | None]:
+    """UTF-8 text (a BOM is dropped); a non-UTF-8 byte is named by offset and line."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        bad = data[exc.start:exc.start + 1].hex()
+        return None, Problem(f"not UTF-8 text: byte 0x{bad} at offset {exc.start} "
+                             f"({exc.reason}); save the file as UTF-8", file=display, line=line)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text, None
+
+
+def _join_surrogates(text: str) -> str:
+    """``"\\ud83d\\ude00"`` (JSON's escape of one emoji) → ``"\\U0001f600"`` in double-quoted
+    scalars, which YAML reads as one character (it refuses lone surrogates)."""
+    if "\\u" not in text or not _SURROGATES.search(text):
+        return text
+
+    def pair(m: re.Match) -> str:
+        hi, lo = int(m.group(1), 16), int(m.group(2), 16)
+        return "\\U%08x" % (0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+
+    return _DOUBLE_QUOTED.sub(lambda m: _SURROGATES.sub(pair, m.group(0)), text)
+
+
+# --- building the document from events ---------------------------------------------------------
+
+class _Frame:
+    __slots__ = ("value", "is_map", "anchor", "size", "height", "key", "has_key", "merges", "line",
+                 "key_line")
+
+    def __init__(self, value, is_map, anchor, line):
+        self.value = value
+        self.is_map = is_map
+        self.anchor = anchor
+        self.size = 1
+        self.height = 0
+        self.key = None
+        self.has_key = False
+        self.merges: list | None = None
+        self.line = line
+        self.key_line = line
+
+
+def _build(loader, duplicates: list) -> Any:
+    """The document's value; YamlRefused on anything refused (see the module's doc)."""
+    max_depth, max_nodes, max_digits = limit("yaml_depth"), limit("yaml_nodes"), limit("int_digits")
+    max_text = limit("text_chars")
+    anchors: dict[str, tuple[Any, int, int]] = {}  # name → (value, expanded size, height)
+    stack: list[_Frame] = []
+    root: Any = None
+    documents = 0
+    resolve = loader.resolve
+    constructors = loader.yaml_constructors
+
+    def line_of(event) -> int:
+        return event.start_mark.line + 1
+
+    def check_tag(event, wanted: str, kind: str) -> None:
+        tag = event.tag
+        if tag is None or tag == "!" or tag == wanted:
+            return
+        if tag in _SCALAR_TAGS or tag in (_MAP, _SEQ):
+            raise YamlRefused(f"the tag {_short_tag(tag)} cannot be put on a {kind}", line_of(event))
+        raise YamlRefused(f"unsupported tag {_short_tag(tag)} (allowed: {_TAG_NAMES})", line_of(event))
+
+    def scalar(event) -> Any:
+        if len(event.value) > max_text:
+            raise YamlRefused(f"a text of {len(event.value):,} characters: at most {max_text:,} "
+                              f"(set {env_name('text_chars')} to allow more)", line_of(event))
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = resolve(ScalarNode, event.value, event.implicit)
+        elif tag not in _SCALAR_TAGS:
+            if tag in (_MAP, _SEQ):
+                raise YamlRefused(f"the tag {_short_tag(tag)} cannot be put on a single value",
+                                  line_of(event))
+            raise YamlRefused(f"unsupported tag {_short_tag(tag)} (allowed: {_TAG_NAMES})",
+                              line_of(event))
+        if tag == _STR:
+            return event.value
+        if tag == _MERGE:
+            return _MergeKey
+        if tag == _T + "int":
+            digits = sum(c.isdigit() for c in event.value) if len(event.value) > max_digits else 0
+            if digits > max_digits:
+                raise YamlRefused(f"a whole number with {digits:,} digits: at most {max_digits:,} "
+                                  f"(set {env_name('int_digits')} to allow more)", line_of(event))
+        node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
         try:
-            hashable = key in seen
-        except TypeError:
-            continue
-        if hashable:
-            loader.duplicates.append((key_node.start_mark.line + 1, str(key)))
-        else:
-            seen[key] = key_node.start_mark.line + 1
-    return loader.construct_mapping(node, deep=deep)
+            return constructors[tag](loader, node)
+        except Exception:  # the constructors raise KeyError, ValueError, IndexError…
+            what = _KIND_NAMES.get(tag, _short_tag(tag))
+            raise YamlRefused(f"{short_repr(event.value)} is not {what} (tag {_short_tag(tag)})",
+                              line_of(event)) from None
+
+    def add(value: Any, size: int, height: int, anchor: str | None, event) -> None:
+        nonlocal root
+        if anchor is not None:
+            anchors[anchor] = (value, size, height)
+        if not stack:
+            root = value
+            return
+        parent = stack[-1]
+        parent.size += size
+        if parent.size > max_nodes:
+            raise YamlRefused(_expansion_message(max_nodes), line_of(event))
+        if height + 1 > parent.height:
+            parent.height = height + 1
+            if parent.height + len(stack) - 1 > max_depth:
+                raise YamlRefused(_depth_message(max_depth), line_of(event))
+        if not parent.is_map:
+            parent.value.append(value)
+            return
+        if not parent.has_key:
+            parent.key, parent.has_key, parent.key_line = value, True, line_of(event)
+            if value is not _MergeKey:
+                try:
+                    hash(value)
+                except TypeError:
+                    raise YamlRefused("a key must be a single value (text or a number), "
+                                      "not a list or mapping", line_of(event)) from None
+            return
+        key = parent.key
+        parent.has_key = False
+        if key is _MergeKey:
+            sources = value if isinstance(value, list) else [value]
+            if not sources or not all(isinstance(s, dict) for s in sources):
+                raise YamlRefused("a merge key (<<) takes a mapping or a list of mappings",
+                                  parent.key_line)
+            if parent.merges is None:
+                parent.merges = []
+            parent.merges.append(sources)
+            return
+        if key in parent.value:
+            duplicates.append((parent.key_line, short_repr(key)[1:-1] if isinstance(key, str)
+                               else short_repr(key)))
+        parent.value[key] = value
+
+    while True:
+        event = loader.get_event()
+        cls = event.__class__
+        if cls is ScalarEvent:
+            add(scalar(event), 1, 0, event.anchor, event)
+        elif cls is MappingStartEvent or cls is SequenceStartEvent:
+            is_map = cls is MappingStartEvent
+            check_tag(event, _MAP if is_map else _SEQ, "mapping" if is_map else "list")
+            if len(stack) + 1 > max_depth:
+                raise YamlRefused(_depth_message(max_depth), line_of(event))
+            stack.append(_Frame({} if is_map else [], is_map, event.anchor, line_of(event)))
+        elif cls is MappingEndEvent or cls is SequenceEndEvent:
+            frame = stack.pop()
+            value = frame.value
+            if frame.merges:
+                merged: dict = {}
+                for sources in reversed(frame.merges):  # the first merge key wins over later ones
+                    for source in reversed(sources):  # in a list, earlier mappings win
+                        merged.update(source)
+                        frame.size += len(source)
+                if frame.size > max_nodes:
+                    raise YamlRefused(_expansion_message(max_nodes), frame.line)
+                merged.update(value)
+                value = merged
+            add(value, frame.size, frame.height, frame.anchor, event)
+        elif cls is AliasEvent:
+            found = anchors.get(event.anchor)
+            if found is None:
+                raise YamlRefused(f"unknown alias *{short_repr(event.anchor)[1:-1]} "
+                                  "(no &anchor of that name before it)", line_of(event))
+            add(found[0], found[1], found[2], None, event)
+        elif cls is DocumentStartEvent:
+            documents += 1
+            if documents > 1:
+                raise YamlRefused("a second document (after ---): a file holds one document",
+                                  line_of(event))
+        elif cls is StreamEndEvent:
+            return root
 
 
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+class _MergeKeyType:
+    def __repr__(self) -> str:
+        return "<<"
 
+
+_MergeKey = _MergeKeyType()
+
+
+def _short_tag(tag: str) -> str:
+    short = "!!" + tag[len(_T):] if tag.startswith(_T) else tag
+    return short if len(short) <= 40 else short[:40] + "…"
+
+
+def _depth_message(max_depth: int) -> str:
+    return (f"nested too deep: at most {max_depth} levels of lists and mappings (aliases included; "
+            f"set {env_name('yaml_depth')} to allow more)")
+
+
+def _expansion_message(max_nodes: int) -> str:
+    return (f"too many values once aliases (*name) and merge keys (<<) are expanded: at most "
+            f"{max_nodes:,} (set {env_name('yaml_nodes')} to allow more)")
+
+
+# --- the document ---------------------------------------------------------------------------------
 
 @dataclass
 class YamlDoc:
@@ -49,53 +356,95 @@ class YamlDoc:
     text: str
     data: Any
     problems: list[Problem] = field(default_factory=list)
-    _root: Any = None
+    _index: Any = None
 
     def line_of(self, loc: tuple) -> int | None:
         """1-based line of the node at ``loc`` (keys and list indexes), as deep as exists."""
-        if self._root is None:
-            try:
-                self._root = yaml.compose(self.text, Loader=_Base)  # the C parser when there is one
-            except yaml.YAMLError:
-                return None
-        node, line = self._root, None
-        if node is not None:
-            line = node.start_mark.line + 1
+        if self._index is None:
+            self._index = _line_index(self.text)
+        lines, kinds = self._index
+        path: tuple = ()
+        line = lines.get(path)
         for part in loc:
-            if isinstance(node, yaml.MappingNode):
-                for k, v in node.value:
-                    if k.value == str(part):
-                        line = k.start_mark.line + 1
-                        node = v
-                        break
-                else:
-                    return line
-            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
-                if 0 <= part < len(node.value):
-                    node = node.value[part]
-                    line = node.start_mark.line + 1
-                else:
-                    return line
+            kind = kinds.get(path)
+            if kind == "map":
+                step = path + (str(part),)
+            elif kind == "seq" and isinstance(part, int) and not isinstance(part, bool):
+                step = path + (part,)
             else:
                 return line
+            found = lines.get(step)
+            if found is None:
+                return line
+            path, line = step, found
         return line
 
 
-def read_yaml(path: Path, display: str | None = None) -> YamlDoc:
-    """Parse ``path``. Syntax errors and duplicate keys become problems on the returned doc
-    (``data`` is None after a syntax error); a missing file is a problem too."""
-    from cardforge.resources import display_path
+def _line_index(text: str) -> tuple[dict, dict]:
+    """{path: line} of every key and list item written in the file, and {path: 'map'|'seq'}.
 
-    display = display or display_path(path)
+    Paths follow the text as written (a mapping key by its text, ``str(part)`` in lookups);
+    aliases are not followed. Built in one pass over the parser's events."""
+    lines: dict[tuple, int] = {}
+    kinds: dict[tuple, str] = {}
+    if not text:
+        return lines, kinds
+    loader = _Base(text)
+    # stack of [path, is_map, next index or pending-key flag]
+    stack: list[list] = []
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return YamlDoc(path, display, "", None, [Problem("file not found", file=display)])
-    except (OSError, UnicodeDecodeError) as exc:
-        return YamlDoc(path, display, "", None, [Problem(f"cannot read file: {exc}", file=display)])
-    loader = _Loader(text)
+        while True:
+            event = loader.get_event()
+            cls = event.__class__
+            if cls is StreamEndEvent or cls is DocumentStartEvent and lines:
+                break
+            if cls in (ScalarEvent, AliasEvent, MappingStartEvent, SequenceStartEvent):
+                line = event.start_mark.line + 1
+                if not stack:
+                    path: tuple = ()
+                    lines[path] = line
+                else:
+                    top = stack[-1]
+                    if top[1]:  # mapping: key or value
+                        if top[2] is None:  # this is a key
+                            top[2] = event.value if cls is ScalarEvent else "\0complex"
+                            lines.setdefault(top[0] + (top[2],), line)
+                            if cls is ScalarEvent or cls is AliasEvent:
+                                continue
+                            path = None  # a complex key: do not index inside
+                        else:
+                            path = top[0] + (top[2],)
+                            top[2] = None
+                    else:
+                        path = top[0] + (top[2],)
+                        lines.setdefault(path, line)
+                        top[2] += 1
+                if cls is MappingStartEvent or cls is SequenceStartEvent:
+                    is_map = cls is MappingStartEvent
+                    if path is not None:
+                        kinds.setdefault(path, "map" if is_map else "seq")
+                        stack.append([path, is_map, None if is_map else 0])
+                    else:
+                        stack.append([("\0complex",), is_map, None if is_map else 0])
+            elif cls is MappingEndEvent or cls is SequenceEndEvent:
+                stack.pop()
+    except yaml.YAMLError:
+        pass
+    finally:
+        loader.dispose()
+    return lines, kinds
+
+
+def parse_text(text: str, display: str, path: Path | None = None) -> YamlDoc:
+    """Parse YAML text (already decoded); problems as :func:`read_yaml` reports them."""
+    text = _join_surrogates(text)
+    loader = _Base(text)
+    duplicates: list[tuple[int, str]] = []
     try:
-        data = loader.get_single_data()
+        data = _build(loader, duplicates)
+    except YamlRefused as exc:
+        return YamlDoc(Path(path or display), display, text, None,
+                       [Problem(exc.message, file=display, line=exc.line)])
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         what = getattr(exc, "problem", None) or str(exc)
@@ -103,13 +452,32 @@ def read_yaml(path: Path, display: str | None = None) -> YamlDoc:
             what += (" (text containing ': ' — an icon token such as ':coin: ' — must be quoted, "
                      "e.g. name: \"2 :coin: par tour\", or written as a block with |)")
         return YamlDoc(
-            path, display, text, None,
+            Path(path or display), display, text, None,
             [Problem(f"invalid YAML: {what}", file=display, line=mark.line + 1 if mark else None)],
         )
+    except RecursionError:  # cannot happen (no recursion), kept as a guard
+        return YamlDoc(Path(path or display), display, text, None,
+                       [Problem(_depth_message(limit("yaml_depth")), file=display)])
     finally:
         loader.dispose()
     problems = [
         Problem(f"duplicate key '{key}' (YAML keeps only the last one)", file=display, line=line)
-        for line, key in loader.duplicates
+        for line, key in duplicates
     ]
-    return YamlDoc(path, display, text, data, problems)
+    return YamlDoc(Path(path or display), display, text, data, problems)
+
+
+def read_yaml(path: Path, display: str | None = None) -> YamlDoc:
+    """Parse ``path``. Syntax errors, refused input (see the module's doc) and duplicate keys
+    become problems on the returned doc (``data`` is None unless only duplicates were found);
+    a missing file is a problem too."""
+    from cardforge.resources import display_path
+
+    display = display or display_path(path)
+    raw, problem = read_bytes(Path(path), display)
+    if problem is not None:
+        return YamlDoc(Path(path), display, "", None, [problem])
+    text, problem = decode(raw, display)
+    if problem is not None:
+        return YamlDoc(Path(path), display, "", None, [problem])
+    return parse_text(text, display, Path(path))

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from cardforge.data.validate import validate
 from cardforge.data.yamlio import read_yaml
-from cardforge.problems import Problem
+from cardforge.problems import Problem, short_name
 
 
 def load_input(path: Path, model: type[BaseModel], with_lines: bool = False) -> Any:
@@ -38,7 +38,7 @@ def _name_item(problem: Problem, data: Any) -> Problem:
         return problem
     noun = key[:-1]
     name = entry.get("name") if isinstance(entry, dict) else None
-    item = f"{noun} '{name}' (#{index + 1})" if isinstance(name, str) else f"{noun} #{index + 1}"
+    item = f"{noun} '{short_name(name)}' (#{index + 1})" if isinstance(name, str) else f"{noun} #{index + 1}"
     rest = rest.lstrip(".")
     return Problem(problem.message, file=problem.file, item=item, field=rest or None,
                    line=problem.line, severity=problem.severity)

@@ -20,7 +20,7 @@ from cardforge.engine.scoring import check_player_count
 from cardforge.errors import SetupError, UnknownGameError
 from cardforge.games import find_game
 from cardforge.games.base import Game
-from cardforge.problems import Problem, plural
+from cardforge.problems import Problem, plural, short_repr
 
 
 def check_setup_request(game: Game, players: int, mode: str | None, options: dict[str, Any]) -> list[Problem]:
@@ -174,7 +174,7 @@ def _check_contract(game: Game, contract: SetupContract, setup: Any, doc: YamlDo
             add(f"{len(contract.steps)} steps given, the checklist {for_what} has {len(steps)}", "steps")
         for i, (given, wanted) in enumerate(zip(contract.steps, steps)):
             if given != wanted:
-                add(f"got {given!r}, expected {wanted!r} {for_what}", f"steps[{i}]", "steps", i)
+                add(f"got {short_repr(given)}, expected {wanted!r} {for_what}", f"steps[{i}]", "steps", i)
     return problems
 
 
@@ -190,4 +190,20 @@ def _request_label(game: Game, players: int, mode: str, options: dict[str, Any])
 
 
 def _show(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    """JSON as the deal file writes it, cut to a short prefix (an alias bomb must not
+    be formatted whole)."""
+    text = json.dumps(_short_value(value), ensure_ascii=False)
+    return text if len(text) <= 80 else text[:80] + "…"
+
+
+def _short_value(value: Any, budget: int = 40) -> Any:
+    if isinstance(value, list):
+        return [_short_value(v, budget // 2) for v in value[:max(budget // 4, 1)]] + (["…"] if len(value) > max(budget // 4, 1) else [])
+    if isinstance(value, dict):
+        items = list(value.items())[:max(budget // 4, 1)]
+        return {str(k): _short_value(v, budget // 2) for k, v in items}
+    if isinstance(value, str) and len(value) > 60:
+        return value[:60] + "…"
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10 ** 30:
+        return "a huge number"
+    return value

@@ -205,7 +205,15 @@ class LayoutLibrary:
         self._done: dict[tuple[str, int], Layout | None] = {}
         for folder in self.folders:
             path = folder / LAYOUT_FILE
-            if not path.exists():
+            if not path.exists() and not path.is_symlink():
+                self._sources.append(_Source(folder, None, None))
+                continue
+            from cardforge.paths import path_problem  # issue 21: no layout.yaml linked from outside
+            from cardforge.resources import display_path
+
+            refused = path_problem(folder, LAYOUT_FILE, "layout file", file=display_path(path))[1]
+            if refused is not None:
+                self.problems.append(refused)
                 self._sources.append(_Source(folder, None, None))
                 continue
             doc = read_yaml(path)

@@ -642,7 +642,15 @@ class Painter:
     def _image(self, prog: BoxProgram, src: str, x, y, w, h, program, card) -> None:
         if not src:
             return
-        path = self._art_path(src, prog)
+        from cardforge.paths import path_problem  # issue 21: art stays inside its folder
+
+        in_data, refused = path_problem(self.art.data.root, src, "art")
+        beside, refused_beside = path_problem(prog.box.folder, src, "art")
+        if refused is not None and refused_beside is not None:
+            self._problem(prog, program, card, refused.message)  # never opened: an error
+            draw_placeholder(self.c, x, y, w, h, "")
+            return
+        path = self._art_path(src, prog) if refused is None and refused_beside is None else (in_data or beside)
         try:
             image = load_art(path)
         except ArtError as exc:

@@ -38,7 +38,7 @@ from cardforge.layout.geometry import (
     fold_sheet,
     impose,
 )
-from cardforge.problems import Problem
+from cardforge.problems import Problem, short_repr
 from cardforge.render.buildcache import layout_library
 from cardforge.render.canvas import draw_crop_marks, draw_cut_lines, draw_fold_marks
 from cardforge.render.cards import CardArt, Issues, Painter
@@ -232,7 +232,7 @@ def _check_backs(data: GameData, issues: Issues) -> None:
             if other is None:
                 continue  # this card has a plain back
             if not isinstance(other, str) or not data.has_card(other):
-                issues.add(Problem(f"the card on this card's back must be a card id of the game, got {other!r}",
+                issues.add(Problem(f"the card on this card's back must be a card id of the game, got {short_repr(other)}",
                                    **where))
 
 

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from cardforge.problems import short_repr
 from cardforge.icons import ICONS
 
 #: Colour names usable in ``<color=…>`` (print-friendly, dark enough on cream card stock).
@@ -86,7 +87,7 @@ def resolve_color(value: str) -> str:
         return PALETTE[value]
     if _HEX.match(value):
         return value.lower()
-    raise MarkupError(f"unknown colour {value!r} (use #rrggbb or one of: {', '.join(PALETTE)})")
+    raise MarkupError(f"unknown colour {short_repr(value)} (use #rrggbb or one of: {', '.join(PALETTE)})")
 
 
 @lru_cache(maxsize=4096)

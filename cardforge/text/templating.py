@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+import os
+import re
 import sys
 import types
 import typing
@@ -22,11 +24,13 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.visitor
 from jinja2 import StrictUndefined, meta
 from jinja2.environment import TemplateExpression
 from jinja2.sandbox import SandboxedEnvironment
 
 from cardforge.data.models import CardBase
+from cardforge.problems import short_repr
 
 #: fields every card has; the generic layout prints the others
 BASE_FIELDS = frozenset(CardBase.model_fields)
@@ -282,8 +286,216 @@ def code_cache() -> CodeCache:
     return cache
 
 
+# --- the sandbox's bounds (issue 21) --------------------------------------------------------------
+
+class TemplateLimit(TemplateError):
+    """A template asked for more than :mod:`cardforge.limits` allows (output, loops, numbers)."""
+
+
+#: loop turns taken by the template rendering now under way (reset by render() and is_true()),
+#: and by all renderings since the last :class:`Templates` was made (one build)
+_ops = [0, 0]
+
+
+def _limit_message(name: str, what: str) -> str:
+    from cardforge.limits import env_name, limit
+
+    return f"{what}: at most {limit(name):,} (set {env_name(name)} to allow more)"
+
+
+def _bounded_iter(iterable):
+    """Every ``{% for %}`` loops through this: at most ``template_loop_items`` items per loop,
+    ``template_ops`` per rendering."""
+    from cardforge.limits import limit
+
+    max_items, max_ops = limit("template_loop_items"), limit("template_ops")
+    max_total = limit("template_build_ops")
+    ops = _ops
+    n = 0
+    for item in iterable:
+        n += 1
+        ops[0] += 1
+        ops[1] += 1
+        if n > max_items:
+            raise TemplateLimit(_limit_message("template_loop_items", "a loop over too many items"))
+        if ops[0] > max_ops:
+            raise TemplateLimit(_limit_message("template_ops", "too many loop turns in one template"))
+        if ops[1] > max_total:
+            raise TemplateLimit(_limit_message("template_build_ops", "too many loop turns in this build's "
+                                               "templates, all cards together"))
+        yield item
+
+
+def _bounded_range(*args):
+    """``range()`` in templates, at most ``template_loop_items`` long."""
+    from cardforge.limits import limit
+
+    try:
+        rng = range(*args)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise TemplateError(f"range{args!r}: {exc}") from None
+    if len(rng) > limit("template_loop_items"):
+        raise TemplateLimit(_limit_message("template_loop_items", f"range() of {len(rng):,} numbers"))
+    return rng
+
+
+_WIDTH = re.compile(r"%[-+ #0]*(\d+)|\{[^{}]*?(\d{4,})[^{}]*\}")
+
+
+def _check_size(n: float, what: str) -> None:
+    from cardforge.limits import limit
+
+    if n > limit("template_output_chars"):
+        raise TemplateLimit(_limit_message("template_output_chars", f"{what} too long for a card"))
+
+
+def _check_widths(fmt: str) -> None:
+    for m in _WIDTH.finditer(fmt):
+        width = m.group(1) or m.group(2)
+        if width and len(width) < 30:
+            _check_size(int(width), "a formatted value")
+        elif width:
+            _check_size(float("inf"), "a formatted value")
+
+
+def _number_size_ok(base, exp) -> bool:
+    """Is ``base ** exp`` a number of sane size (at most ~10,000 bits)?"""
+    import math
+
+    if isinstance(base, bool) or isinstance(exp, bool):
+        return True
+    if isinstance(base, int) and isinstance(exp, int):
+        if exp < 0 or abs(base) < 2:
+            return True
+        return exp * math.log2(abs(base)) <= 10_000
+    return True  # floats overflow with an OverflowError, caught by render()
+
+
+def _wrap_filter(name: str, fn: Callable, width_arg: int):
+    def bounded(value, *args, **kwargs):
+        width = args[width_arg] if len(args) > width_arg else kwargs.get("width")
+        if isinstance(width, (int, float)) and not isinstance(width, bool):
+            _check_size(width, f"'{name}' width")
+        if name == "format" and isinstance(value, str):
+            _check_widths(value)
+        return fn(value, *args, **kwargs)
+
+    bounded.__name__ = fn.__name__
+    for attr in ("jinja_pass_arg",):
+        if hasattr(fn, attr):
+            setattr(bounded, attr, getattr(fn, attr))
+    return bounded
+
+
+class _BoundedLoader(jinja2.FileSystemLoader):
+    """Template files found only inside their folders: a symbolic link leading out of the
+    folder (``shared.j2 -> /etc/passwd``) is refused, not followed."""
+
+    def get_source(self, environment, template):
+        from jinja2.loaders import split_template_path
+
+        from cardforge.paths import path_problem
+
+        pieces = split_template_path(template)
+        for folder in self.searchpath:
+            candidate = os.path.join(folder, *pieces)
+            if not os.path.isfile(candidate):
+                continue
+            refused = path_problem(folder, "/".join(pieces), "template")[1]
+            if refused is not None:
+                raise TemplateError(f"{refused.message} (in {folder})")
+            break
+        return super().get_source(environment, template)
+
+
 class _Environment(SandboxedEnvironment):
-    """The sandbox, compiling through a :class:`CodeCache`."""
+    """The sandbox, compiling through a :class:`CodeCache`, with bounds: loops and ``range``
+    (:func:`_bounded_iter`), ``*`` ``**`` ``%`` on huge operands, padding filters, no
+    ``lipsum``; output size and recursion are bounded in :func:`render`."""
+
+    intercepted_binops = frozenset({"*", "**", "%", "+"})
+
+    def call_binop(self, context, operator, left, right):
+        if operator == "**":
+            if not _number_size_ok(left, right):
+                raise TemplateLimit("a power too large for a card (at most about 10,000 bits)")
+            return left ** right
+        if operator == "*":
+            for seq, n in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and not isinstance(n, bool):
+                    _check_size(len(seq) * n, "a repeated text or list")
+            return left * right
+        if operator == "%":
+            if isinstance(left, str):
+                _check_widths(left)
+            return left % right
+        if operator == "+":
+            if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
+                _check_size(len(left) + len(right), "a joined text or list")
+            return left + right
+        return super().call_binop(context, operator, left, right)
+
+    def wrap_str_format(self, value):
+        """``'{:>999999999}'.format(1)``: widths bounded like the output."""
+        wrapped = super().wrap_str_format(value)
+        if wrapped is None:
+            return None
+        fmt = getattr(value, "__self__", "")
+
+        def bounded(*args, **kwargs):
+            if isinstance(fmt, str):
+                _check_widths(fmt)
+            return wrapped(*args, **kwargs)
+
+        return bounded
+
+    def _parse(self, source, name, filename):
+        """Every ``for`` loop's iterable goes through ``_bounded_iter``, every ``~`` through
+        ``_bounded_concat``."""
+        return _Bounder().visit(super()._parse(source, name, filename))
+
+
+def _bounded_concat(*parts):
+    """``a ~ b``: at most ``template_output_chars`` long."""
+    texts = [str(p) for p in parts]
+    _check_size(sum(len(t) for t in texts), "a joined text")
+    return "".join(texts)
+
+
+def _bounded_replace(value, old, new, count=None):
+    text, old, new = str(value), str(old), str(new)
+    n = text.count(old) if old else len(text) + 1
+    if count is not None and isinstance(count, int):
+        n = min(n, max(count, 0))
+    _check_size(len(text) + n * max(len(new) - len(old), 0), "a replaced text")
+    return text.replace(old, new) if count is None else text.replace(old, new, count)
+
+
+def _make_bounded_join(join):
+    def bounded_join(eval_ctx, value, d="", attribute=None):
+        items = list(_bounded_iter(value))
+        _check_size(len(str(d)) * max(len(items) - 1, 0), "a joined text")
+        return join(eval_ctx, items, d, attribute)
+
+    bounded_join.jinja_pass_arg = getattr(join, "jinja_pass_arg", None)  # type: ignore[attr-defined]
+    return bounded_join
+
+
+class _Bounder(jinja2.visitor.NodeTransformer):
+    def visit_For(self, node):
+        from jinja2 import nodes
+
+        node = self.generic_visit(node)
+        node.iter = nodes.Call(nodes.Name("_bounded_iter", "load"), [node.iter], [], None, None,
+                               lineno=node.iter.lineno)
+        return node
+
+    def visit_Concat(self, node):
+        from jinja2 import nodes
+
+        node = self.generic_visit(node)
+        return nodes.Call(nodes.Name("_bounded_concat", "load"), list(node.nodes), [], None, None,
+                          lineno=node.lineno)
 
     code_cache: CodeCache | None = None
     _pending: tuple | None = None
@@ -339,14 +551,24 @@ class Templates:
 
     def __init__(self, folders: list[Path]):
         self.folders = [Path(f) for f in folders]
+        _ops[1] = 0  # a new build: a new budget of loop turns
         self.env = _Environment(
-            loader=jinja2.FileSystemLoader([str(f) for f in self.folders]),
+            loader=_BoundedLoader([str(f) for f in self.folders]),
             undefined=StrictUndefined, finalize=_finalize, autoescape=False,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, auto_reload=False,
         )
         self.cache = self.env.code_cache = code_cache()
         self.env.filters.update(FILTERS)
+        for name, index in (("center", 0), ("indent", 0), ("wordwrap", 0), ("format", 99)):
+            if name in self.env.filters:
+                self.env.filters[name] = _wrap_filter(name, self.env.filters[name], index)
         self.env.globals.update(GLOBALS)
+        self.env.globals.pop("lipsum", None)
+        self.env.globals["range"] = _bounded_range
+        self.env.globals["_bounded_iter"] = _bounded_iter
+        self.env.globals["_bounded_concat"] = _bounded_concat
+        self.env.filters["replace"] = _bounded_replace
+        self.env.filters["join"] = _make_bounded_join(self.env.filters["join"])
         self._inline: dict[str, jinja2.Template] = {}
         self._exprs: dict[str, Any] = {}
 
@@ -357,7 +579,7 @@ class Templates:
             try:
                 tpl = self._inline[source] = self.env.from_string(source)
             except jinja2.TemplateSyntaxError as exc:
-                raise TemplateError(f"template syntax error: {exc.message} (in {source!r})") from None
+                raise TemplateError(f"template syntax error: {exc.message} (in {short_repr(source)})") from None
         return tpl
 
     def file(self, name: str) -> jinja2.Template:
@@ -377,7 +599,7 @@ class Templates:
             try:
                 fn = self._exprs[source] = self.env.compile_expression(source, undefined_to_none=False)
             except jinja2.TemplateSyntaxError as exc:
-                raise TemplateError(f"expression syntax error: {exc.message} (in {source!r})") from None
+                raise TemplateError(f"expression syntax error: {exc.message} (in {short_repr(source)})") from None
         return fn
 
     def file_names_used(self, name: str) -> frozenset[str]:
@@ -394,7 +616,7 @@ class Templates:
                 ast = self.env.parse(source)
             except jinja2.TemplateError:  # reported when the file is compiled
                 return frozenset({"card"})
-            found = set(meta.find_undeclared_variables(ast))
+            found = set(meta.find_undeclared_variables(ast)) - {"_bounded_iter", "_bounded_concat"}
             if list(meta.find_referenced_templates(ast)):
                 found.add("card")
             names = frozenset(found)
@@ -414,7 +636,7 @@ class Templates:
 def _names_used(env, source: str, expression: bool) -> frozenset[str]:
     text = "{{ (" + source + ") }}" if expression else source
     try:
-        return frozenset(meta.find_undeclared_variables(env.parse(text)))
+        return frozenset(meta.find_undeclared_variables(env.parse(text))) - {"_bounded_iter", "_bounded_concat"}
     except jinja2.TemplateSyntaxError:
         return frozenset({"card"})  # reported when compiled; treat as card-dependent meanwhile
 
@@ -425,9 +647,30 @@ def is_template(value: str) -> bool:
 
 
 def render(template: jinja2.Template, context: dict[str, Any]) -> str:
-    """Render; TemplateError with jinja's message (an undefined name, a sandbox refusal…)."""
+    """Render; TemplateError with jinja's message (an undefined name, a sandbox refusal, a
+    limit: output size, loop turns, recursion…)."""
+    from cardforge.limits import limit
+
+    _ops[0] = 0
+    max_chars = limit("template_output_chars")
     try:
-        return template.render(context)
+        out, size = [], 0
+        for piece in template.generate(context):
+            size += len(piece)
+            if size > max_chars:
+                raise TemplateLimit(_limit_message("template_output_chars",
+                                                   "the template's text is too long for a card"))
+            out.append(piece)
+        return "".join(out)
+    except TemplateError:
+        raise
+    except RecursionError:
+        raise TemplateError("too deeply nested: a macro calling itself or a template including "
+                            "itself?") from None
+    except MemoryError:
+        raise TemplateError("the template asks for more memory than a card needs") from None
+    except OverflowError:
+        raise TemplateError("a number too large for a card") from None
     except jinja2.UndefinedError as exc:
         raise TemplateError(f"{_unqualified(exc.message)} (StrictUndefined: every name must exist)") from None
     except jinja2.exceptions.SecurityError as exc:
@@ -440,8 +683,15 @@ def render(template: jinja2.Template, context: dict[str, Any]) -> str:
 
 def is_true(expression, context: dict[str, Any]) -> bool:
     """Evaluate a compiled ``when:`` expression to a truth value."""
+    _ops[0] = 0
     try:
         return bool(expression(**context))
+    except TemplateError:
+        raise
+    except RecursionError:
+        raise TemplateError("too deeply nested expression") from None
+    except OverflowError:
+        raise TemplateError("a number too large for a card") from None
     except jinja2.UndefinedError as exc:
         raise TemplateError(f"{_unqualified(exc.message)} (StrictUndefined: every name must exist)") from None
     except jinja2.exceptions.SecurityError as exc:

@@ -15,6 +15,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, SerializeAsAny, model_validator
 
+from cardforge.problems import short_repr
 from cardforge.data.models import CardBase, Model, Slug
 
 Count = Annotated[int, Field(ge=0)]
@@ -68,7 +69,7 @@ def _check_square(value: str) -> str:
     if value == "any" or colour in CRYSTALS:
         return value
     raise ValueError(f"a forge square is one of {', '.join(CRYSTALS)}, any, or filled:<colour> "
-                     f"(e.g. filled:red), got {value!r}")
+                     f"(e.g. filled:red), got {short_repr(value)}")
 
 
 ForgeSquare = Annotated[str, AfterValidator(_check_square)]
@@ -331,7 +332,7 @@ def _pick(models: dict[str, type[Model]], tag: str, what: str):
             raise ValueError(f"'{tag}' is missing (allowed {what}s: {', '.join(models)})")
         model = models.get(name) if isinstance(name, str) else None
         if model is None:
-            raise ValueError(f"unknown {what} {name!r} (allowed: {', '.join(models)})")
+            raise ValueError(f"unknown {what} {short_repr(name)} (allowed: {', '.join(models)})")
         allowed = list(model.model_fields)
         extra = [str(k) for k in value if k not in allowed]
         if extra:

@@ -33,11 +33,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
+from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.data.models import Model, Slug
 from cardforge.games.cristaux.cards import CRYSTALS, ELEMENTS, CardFields, Element, Modes, Symbol
 from cardforge.games.cristaux.optimise import Fixed, Play, best_play, frieze_symbol, play_card, squares_of
 from cardforge.games.cristaux.points import FORGE_KINDS, Medallion, Owned, logo_counts, medallion
-from cardforge.problems import Problem
+from cardforge.problems import Problem, short_repr, short_name
 from cardforge.scores import PlayerResult, ScoreResult, as_number, format_number
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ def _entry(value: Any) -> Any:
         return CardRef(id=value)
     if not isinstance(value, dict):
         raise ValueError("a card is an id, {id: …, paid: N} or an inline card with a name, "
-                         f"got {value!r}")
+                         f"got {short_repr(value)}")
     if "name" in value:
         allowed = list(InlineCard.model_fields)
         extra = [str(k) for k in value if k not in allowed]
@@ -115,7 +116,7 @@ class Choices(Model):
 class PlayerState(Model):
     name: str = Field(min_length=1)
     king: bool = False
-    cards: list[CardEntry] = Field(default_factory=list)
+    cards: list[CardEntry] = Field(default_factory=list, max_length=limit("inline_cards"))
     stock: Stock = Field(default_factory=Stock)
     choices: Choices = Field(default_factory=Choices)
 
@@ -126,7 +127,7 @@ def _mode(value: Any) -> Any:
 
 class FinalState(Model):
     mode: Annotated[Literal["initiation", "classique", "avance"], BeforeValidator(_mode)] = "classique"
-    players: list[PlayerState] = Field(min_length=1)
+    players: list[PlayerState] = Field(min_length=1, max_length=limit("players"))
 
 
 # --- from the file to each player's cards ---------------------------------------------------
@@ -153,17 +154,17 @@ def _owned_of(data: GameData, entry: CardRef | InlineCard, mode: str,
         ids = [c.id for c in data.cards if c.kind in ("project", "gift")]
         close = difflib.get_close_matches(card_id, ids, n=1)
         hint = f"; did you mean '{close[0]}'?" if close else ""
-        return None, [Problem(f"unknown card '{card_id}'{hint}", **where)]
+        return None, [Problem(f"unknown card '{short_name(card_id)}'{hint}", **where)]
     card = data.card(card_id)
     if card.kind not in ("project", "gift"):
-        return None, [Problem(f"'{card_id}' is a {card.kind} card: players own project cards and gifts",
+        return None, [Problem(f"'{short_name(card_id)}' is a {card.kind} card: players own project cards and gifts",
                               **where)]
     problems = []
     if mode not in card.modes:
-        problems.append(Problem(f"'{card_id}' ({card.name}) is not played in {MODE_LABELS[mode]} "
+        problems.append(Problem(f"'{short_name(card_id)}' ({card.name}) is not played in {MODE_LABELS[mode]} "
                                 f"(its modes: {', '.join(MODE_LABELS[m] for m in card.modes)})", **where))
     if card.kind == "gift" and not card.active:
-        problems.append(Problem(f"'{card_id}' is the inactive side of {card.name}: turned over at the "
+        problems.append(Problem(f"'{short_name(card_id)}' is the inactive side of {card.name}: turned over at the "
                                 "end, it is no longer part of your game («ils ne font plus partie de "
                                 "votre jeu»); leave it out", **where))
     problems += _paid_problems(card_id, card, entry.paid, where)
@@ -262,7 +263,7 @@ def _copies_problems(data: GameData, uses: dict[str, list[str]]) -> list[Problem
         copies = data.card(card_id).copies
         if len(who) > copies:
             problems.append(Problem(
-                f"'{card_id}' is listed {len(who)} times ({', '.join(who)}) but the game has "
+                f"'{short_name(card_id)}' is listed {len(who)} times ({', '.join(who)}) but the game has "
                 f"{copies} cop{'y' if copies == 1 else 'ies'}", field="players"))
     return problems
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from cardforge.data.models import Model
-from cardforge.problems import Problem, plural
+from cardforge.problems import Problem, plural, short_name
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -307,12 +307,12 @@ def _check_offer(data: GameData, deal: DescribedDeal, counts: dict[str, Any]) ->
     for i, card_id in enumerate(deal.offer):
         used[card_id] += 1
         if not data.has_card(card_id) or data.card(card_id).kind != "project":
-            problems.append(Problem(f"unknown project card '{card_id}'", field=f"offer[{i}]"))
+            problems.append(Problem(f"unknown project card '{short_name(card_id)}'", field=f"offer[{i}]"))
         elif mode not in data.card(card_id).modes:
-            problems.append(Problem(f"'{card_id}' is not played in {MODE_LABELS[mode]}",
+            problems.append(Problem(f"'{short_name(card_id)}' is not played in {MODE_LABELS[mode]}",
                                     field=f"offer[{i}]"))
         elif used[card_id] > available[card_id]:
-            problems.append(Problem(f"'{card_id}' is in the offer {used[card_id]} times, the deck "
+            problems.append(Problem(f"'{short_name(card_id)}' is in the offer {used[card_id]} times, the deck "
                                     f"has {available[card_id]}", field=f"offer[{i}]"))
     return problems
 
@@ -375,7 +375,7 @@ def _check_trouvailles(data: GameData, deal: DescribedDeal, counts: dict[str, An
                                 f"{deal.players} players", field="trouvailles"))
     for i, card_id in enumerate(deal.trouvailles):
         if not data.has_card(card_id) or data.card(card_id).kind != "trouvaille":
-            problems.append(Problem(f"unknown trouvaille '{card_id}'", field=f"trouvailles[{i}]"))
+            problems.append(Problem(f"unknown trouvaille '{short_name(card_id)}'", field=f"trouvailles[{i}]"))
     if len(set(deal.trouvailles)) != len(deal.trouvailles):
         problems.append(Problem("each trouvaille card is drawn once", field="trouvailles"))
     return problems

@@ -12,12 +12,13 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field
 
+from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
 from cardforge.games.imperial_miners.cards import HalfCarts
 from cardforge.games.imperial_miners.carts import CartCount, count_carts, token_problem
 from cardforge.games.imperial_miners.sections import NUMERALS, Grade
-from cardforge.problems import Problem, plural
+from cardforge.problems import Problem, plural, short_repr
 from cardforge.scores import PlayerResult, ScoreResult
 
 Count = Annotated[int, Field(ge=0, strict=True)]
@@ -25,7 +26,7 @@ Count = Annotated[int, Field(ge=0, strict=True)]
 
 def _row_and_junction(value: Any) -> Any:
     if not isinstance(value, list | tuple) or len(value) != 2:
-        raise ValueError(f"must be [row, junction] (two whole numbers ≥ 0), got {value!r}")
+        raise ValueError(f"must be [row, junction] (two whole numbers ≥ 0), got {short_repr(value)}")
     return value
 
 
@@ -44,14 +45,14 @@ class PlayerState(Model):
     coins: Count
     carts: Count | None = None  # complete carts, counted at the table…
     mine: list[list[MineCard | None]] | None = None  # …or the mine, rows from the surface down
-    cart_tokens: list[CartToken] = Field(default_factory=list)  # [row, junction] of each token
+    cart_tokens: list[CartToken] = Field(default_factory=list, max_length=limit("inline_cards"))  # [row, junction] of each token
 
     def layout(self) -> list[list[str | None]]:
         return [[None if card is None else card.carts for card in row] for row in self.mine or []]
 
 
 class FinalState(Model):
-    players: list[PlayerState]
+    players: list[PlayerState] = Field(max_length=limit("players"))
 
 
 # « Le niveau indique où la carte doit être jouée » and there are four levels (I–IV): one row

@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
+from cardforge.problems import short_repr
 from cardforge.data.loading import Section
 from cardforge.data.models import Entry, Model, Slug
 from cardforge.icons import ICONS
@@ -22,7 +23,7 @@ NUMERALS: tuple[str, ...] = ("I", "II", "III", "IV")
 
 def _known_icon(name: str) -> str:
     if name not in ICONS:
-        raise ValueError(f"unknown icon {name!r} (see cardforge/icons.py for the {len(ICONS)} icons)")
+        raise ValueError(f"unknown icon {short_repr(name)} (see cardforge/icons.py for the {len(ICONS)} icons)")
     return name
 
 

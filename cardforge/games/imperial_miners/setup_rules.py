@@ -9,7 +9,7 @@ from pydantic import Field
 
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
-from cardforge.problems import Problem
+from cardforge.problems import Problem, short_repr
 
 EVENTS_PER_GAME = 10  # « piochez-en 10 pour former le paquet Événement »
 DRAW = {"I": 2, "II": 3, "III": 3}  # « 8 cartes Mine (2 cartes I, 3 cartes II et 3 cartes III) »
@@ -146,7 +146,7 @@ def check_setup(data: GameData, setup: DealFile, min_players: int, max_players: 
     problems += _check_progress(data, setup.progress_boards)
     problems += _check_players(data, setup)
     if setup.mine_cards is not None and setup.mine_cards != MINE_CARDS_NOTE:
-        problems.append(Problem(f"got {setup.mine_cards!r}, expected the deal's note {MINE_CARDS_NOTE!r}",
+        problems.append(Problem(f"got {short_repr(setup.mine_cards)}, expected the deal's note {MINE_CARDS_NOTE!r}",
                                 field="mine_cards"))
     return problems
 
@@ -159,10 +159,10 @@ def _check_events(data: GameData, events: list[str]) -> list[Problem]:
                                 field="events"))
     for i, event in enumerate(events):
         if event not in known:
-            problems.append(Problem(f"unknown event {event!r} (events: {known[0]} … {known[-1]})",
+            problems.append(Problem(f"unknown event {short_repr(event)} (events: {known[0]} … {known[-1]})",
                                     field=f"events[{i}]"))
         elif event in events[:i]:
-            problems.append(Problem(f"{event!r} is dealt twice (first at events[{events.index(event)}])",
+            problems.append(Problem(f"{short_repr(event)} is dealt twice (first at events[{events.index(event)}])",
                                     field=f"events[{i}]"))
     return problems
 
@@ -176,7 +176,7 @@ def _check_progress(data: GameData, boards: list[ProgressSide]) -> list[Problem]
                                 field="progress_boards"))
     for i, board in enumerate(boards):
         if board.side not in progress.sides:
-            problems.append(Problem(f"must be one of {', '.join(progress.sides)}, got {board.side!r}",
+            problems.append(Problem(f"must be one of {', '.join(progress.sides)}, got {short_repr(board.side)}",
                                     field=f"progress_boards[{i}].side"))
     return problems
 
@@ -192,10 +192,10 @@ def _check_players(data: GameData, setup: DealFile) -> list[Problem]:
             problems.append(Problem(f"players are numbered 1 to {len(setup.players)} in order, got {player.player}",
                                     item=item, field="player"))
         if player.colour not in colours:
-            problems.append(Problem(f"unknown colour {player.colour!r} (colours: {', '.join(colours)})",
+            problems.append(Problem(f"unknown colour {short_repr(player.colour)} (colours: {', '.join(colours)})",
                                     item=item, field="colour"))
         elif player.colour in [p.colour for p in setup.players[:index - 1]]:
-            problems.append(Problem(f"colour {player.colour!r} is taken by an earlier player",
+            problems.append(Problem(f"colour {short_repr(player.colour)} is taken by an earlier player",
                                     item=item, field="colour"))
         if player.draw != counts["draw"]:
             problems.append(Problem(f"must be {_levels(counts['draw'])} {game}, got {_levels(player.draw)}",

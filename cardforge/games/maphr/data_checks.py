@@ -16,7 +16,7 @@ from cardforge.games.maphr.names import fold_name, same_name
 from cardforge.games.maphr.rules import (
     CARDS_EACH, MAX_GALLERIES, MAX_MINERS, MAX_PLAYERS, MINERS_IN_BOX, TOTAL_CARDS,
 )
-from cardforge.problems import Problem
+from cardforge.problems import Problem, short_repr
 from cardforge.resources import display_path
 
 if TYPE_CHECKING:
@@ -194,7 +194,7 @@ def _check_mine_levels(data: GameData) -> list[Problem]:
     for m in levels:
         item = f"mine level '{m.id}'"
         if m.roman != ROMAN.get(m.level):
-            problems.append(Problem(f"level {m.level} is written {ROMAN.get(m.level)}, got {m.roman!r}",
+            problems.append(Problem(f"level {m.level} is written {ROMAN.get(m.level)}, got {short_repr(m.roman)}",
                                     file=file, item=item, field="roman"))
         if m.level == 4 and (m.capacity, m.max_miners) != (MAX_GALLERIES, MAX_MINERS):
             problems.append(Problem(

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Union
 
 from pydantic import AfterValidator, BeforeValidator, Discriminator, Field, Tag
 
+from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.data.models import Model
 from cardforge.games.maphr.cards import COLOURS, ORE_VALUE, Colour, Improvement, MAX_VEIN_SIZE
 from cardforge.games.maphr.names import fold_name
@@ -37,7 +38,7 @@ from cardforge.games.maphr.rules import (
     MINERS_IN_BOX, RACE_CLOSE, RACE_FIRST, SERIES_BONUS, galleries_required,
 )
 from cardforge.games.maphr.setup_rules import player_label, unknown_clan_message
-from cardforge.problems import Problem
+from cardforge.problems import Problem, short_repr
 from cardforge.scores import PlayerResult, ScoreResult
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def _at_most(limit: int, why: str):
 
 def _card_id(value: Any) -> Any:
     if not isinstance(value, str):
-        raise ValueError(f"must be an improvement card id or {{name, colour, vp}}, got {value!r}")
+        raise ValueError(f"must be an improvement card id or {{name, colour, vp}}, got {short_repr(value)}")
     return value
 
 
@@ -94,13 +95,13 @@ class PlayerState(Model):
     coins: int = Field(ge=0)
     galleries: Annotated[int, Field(ge=0), _at_most(MAX_GALLERIES, "a level-IV mine holds 12 galleries and veins")]
     first_to_finish: bool = False
-    improvements: list[ImprovementRef]
+    improvements: list[ImprovementRef] = Field(max_length=limit("inline_cards"))
     veins: Veins
     miners: Annotated[int, Field(ge=0), _at_most(MAX_MINERS, "a level-IV mine holds level + 1 = 5 miners")]
 
 
 class FinalState(Model):
-    players: list[PlayerState]
+    players: list[PlayerState] = Field(max_length=limit("players"))
 
 
 @dataclass(frozen=True)

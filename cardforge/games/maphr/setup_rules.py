@@ -16,7 +16,7 @@ from cardforge.games.maphr.rules import (
     CARDS_EACH, COINS_EACH, GREY_ALLOWANCE, HAND_LIMIT, MAX_PLAYERS, MIN_PLAYERS, MINERS_IN_BOX, TOTAL_CARDS,
     galleries_required,
 )
-from cardforge.problems import Problem, plural
+from cardforge.problems import Problem, plural, short_repr
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -193,14 +193,14 @@ def _check_derived(data: GameData, setup: DescribedDeal) -> list[Problem]:
         item = player_label(i, player.name)
         seat = f"Joueur {i + 1}"
         if player.player is not None and player.player != seat:
-            problems.append(Problem(f"got {player.player!r}, expected {seat!r} (seats are numbered from 1, "
+            problems.append(Problem(f"got {short_repr(player.player)}, expected {short_repr(seat)} (seats are numbered from 1, "
                                     "clockwise from the first player, in the order of the list)",
                                     item=item, field="player"))
         clan = clans.get(player.clan)
         if clan is None:  # reported by _check_clans
             continue
         if player.clan_name is not None and player.clan_name != clan.name:
-            problems.append(Problem(f"got {player.clan_name!r}, expected {clan.name!r} (the name of clan "
+            problems.append(Problem(f"got {short_repr(player.clan_name)}, expected {short_repr(clan.name)} (the name of clan "
                                     f"'{clan.id}' in card_data/maphr/clans.yaml)", item=item, field="clan_name"))
         if player.grey is not None and player.grey != clan.grey:
             problems.append(Problem(f"got {_bool(player.grey)}, expected {_bool(clan.grey)} (clan '{clan.id}' is "
@@ -214,7 +214,7 @@ def _check_derived(data: GameData, setup: DescribedDeal) -> list[Problem]:
                 problems.append(Problem(f"got {player.galleries_required}, expected {wanted} ({why})",
                                         item=item, field="galleries_required"))
     if setup.first_player is not None and setup.first_player != FIRST_PLAYER:
-        problems.append(Problem(f"got {setup.first_player!r}, expected {FIRST_PLAYER!r}", field="first_player"))
+        problems.append(Problem(f"got {short_repr(setup.first_player)}, expected {FIRST_PLAYER!r}", field="first_player"))
     return problems
 
 

@@ -19,6 +19,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, model_validator
 
+from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
 from cardforge.games.mine_all_mine import new_cards
@@ -98,12 +99,12 @@ class FleetInput(Model):
 
 
 class RoundInput(Model):
-    planets: list[PlanetInput]
+    planets: list[PlanetInput] = Field(max_length=limit("inline_cards"))
     fleets: dict[str, FleetInput]
 
 
 class FinalState(Model):
-    rounds: list[RoundInput] = Field(min_length=1)
+    rounds: list[RoundInput] = Field(min_length=1, max_length=limit("rounds"))
 
 
 # --- rule-level checks ----------------------------------------------------------------------

@@ -1,0 +1,646 @@
+"""Fuzz cardforge's command line with mutated score files, deal files, data and template folders.
+
+    python bench/fuzz.py --score 10000 --setup 2000 --data 1000 --templates 200 [--seed 1]
+
+``--score N`` and ``--setup N`` are per game; ``--data`` and ``--templates`` are spread over
+the games. Every input runs through ``cardforge.cli.main`` in a worker process (imports paid
+once); an outcome is *clean* when the exit code is 0, or 1/2 with a message and no
+"internal error" or traceback. Printed at the end: per kind and game the runs, successes,
+clean errors, crashes (anything else, a signal included), runs over 10 s and inputs that took
+the worker's memory over 500 MB. Failing inputs are kept in ``output/fuzz/`` (``--keep``).
+
+The mutators (:func:`mutate_value`, :func:`mutate_text`, :func:`make_data_folder`,
+:func:`make_template_folder`) are also used by ``tests/fuzz/`` with hypothesis, briefly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import random
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("maphr", "tunhell", "cristaux", "mine_all_mine", "imperial_miners")
+SLOW_S = 10.0
+BIG_MB = 500.0
+
+
+
+def _allow_long_ints() -> None:
+    """The campaign writes 5,000-digit numbers on purpose (its own process only)."""
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)
+
+
+# --- seeds --------------------------------------------------------------------------------------
+
+def score_seeds(game: str) -> list[Any]:
+    """Final states of the game's scoring vectors (and its rejection cases when it has some)."""
+    folder = ROOT / "tests" / "games" / game
+    seeds = []
+    for name in ("scoring_cases.yaml", "rejection_cases.yaml"):
+        path = folder / name
+        if path.exists():
+            for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+                if isinstance(case, dict) and isinstance(case.get("state"), dict):
+                    seeds.append(case["state"])
+    return seeds
+
+
+def setup_seeds(game: str) -> list[Any]:
+    """Deals made by ``cardforge setup GAME --players N --json`` for every count and mode, whole
+    and their ``deal`` part."""
+    from cardforge.games import find_game
+
+    g = find_game(game)
+    seeds = []
+    for mode in (g.modes or [None])[:3]:
+        for n in range(g.min_players, g.max_players + 1):
+            code, out, _ = run_cli(["setup", game, "--players", str(n), "--json", "--seed", "7"]
+                                   + (["--mode", mode] if mode else []))
+            if code == 0:
+                result = json.loads(out)
+                seeds += [result, result.get("deal", result)]
+    return seeds
+
+
+# --- mutations ------------------------------------------------------------------------------------
+
+def hostile_values(rng: random.Random) -> list[Any]:
+    return [10 ** 50, -1, 0, -(10 ** 9), 2 ** 63, 10 ** 4400, 10 ** rng.randint(5, 20), 1e308, -1e308,
+            float("nan"), float("inf"), "", "x" * rng.choice([300, 30000]), "😀" * 5, None, True, False, [], {},
+            [1] * rng.choice([20, 20000]),
+            {"a": 1}, "A" * 100, "\u202e\u0000", 3.5, "1000000000", 10 ** 9, ":coin:" * 50, "é" * 3,
+            [[[[[[[[[[[[]]]]]]]]]]]], {"<<": 1}, "../../etc/passwd", "/dev/zero", "{{ 7*7 }}",
+            "#zzzzzz", "2024-13-45", "0x1F", "1_000", "~", "null", "yes"]
+
+
+def _paths(value: Any, path: tuple = ()) -> list[tuple]:
+    out = [path]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += _paths(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value[:50]):
+            out += _paths(v, path + (i,))
+    return out
+
+
+def _get(value: Any, path: tuple) -> Any:
+    for p in path:
+        value = value[p]
+    return value
+
+
+def mutate_value(rng: random.Random, value: Any, count: int = 1) -> Any:
+    """``value`` (parsed YAML) with ``count`` structural mutations at random places."""
+    import copy
+
+    value = copy.deepcopy(value)
+    for _ in range(count):
+        paths = _paths(value)
+        path = rng.choice(paths)
+        op = rng.randrange(8)
+        if not path:
+            if op < 2:
+                value = rng.choice(hostile_values(rng))
+            continue
+        parent, key = _get(value, path[:-1]), path[-1]
+        old = parent[key]
+        if op <= 2:  # a hostile value
+            parent[key] = rng.choice(hostile_values(rng))
+        elif op == 3:  # removed
+            del parent[key]
+        elif op == 4:  # an unknown key / an extra element
+            if isinstance(old, dict):
+                old[rng.choice(["extra", "nmae", "copies", "id", 7, "<<"])] = rng.choice(hostile_values(rng))
+            elif isinstance(old, list):
+                old.append(rng.choice(old) if old else None)
+            else:
+                parent[key] = [old, old]
+        elif op == 5:  # a list ×N (every list ×20,000 sweep)
+            if isinstance(old, list) and old:
+                parent[key] = old * (20000 if rng.random() < 0.1 else rng.choice([2, 50]))
+            elif isinstance(parent, list):
+                parent.extend([old] * rng.choice([2, 100]))
+        elif op == 6:  # nested deep
+            nested = old
+            for _ in range(rng.choice([3, 40, 70])):  # deeper: mutate_text (the dumpers recurse)
+                nested = [nested]
+            parent[key] = nested
+        else:  # the type changed
+            parent[key] = {"value": old} if not isinstance(old, dict) else list(old.values())
+    return value
+
+
+BAD_TAGS = ["!!bool maybe", "!!float x", "!!int ''", "!!timestamp junk", "!!python/object:os.system x",
+            "!foo x", "!!binary ZZZ", "!!set {a}", "!!omap [a]", "!!str", "!!int 0b2", "!!null 5"]
+
+
+def bomb_text(width: int = 9, levels: int = 9) -> str:
+    lines = ['lol0: &lol0 ["lol"' + ', "lol"' * (width - 1) + "]"]
+    for i in range(1, levels):
+        lines.append(f"lol{i}: &lol{i} [" + ", ".join([f"*lol{i - 1}"] * width) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def merge_bomb_text() -> str:
+    lines = ["m0: &m0 {" + ", ".join(f"k{i}: {i}" for i in range(10)) + "}"]
+    for n in range(1, 8):
+        lines.append(f"m{n}: &m{n} {{<<: [" + ", ".join([f"*m{n - 1}"] * 10) + "], "
+                     + ", ".join(f"x{i}: *m{n - 1}" for i in range(10)) + "}")
+    return "\n".join(lines) + "\n"
+
+
+def mutate_text(rng: random.Random, text: str) -> str | bytes:
+    """Text-level damage: tags, alias and merge bombs, bytes, truncation, deep nesting."""
+    lines = text.split("\n")
+    op = rng.randrange(11)
+    i = rng.randrange(len(lines)) if lines else 0
+    if op == 0 and lines:  # a bad explicit tag on a value
+        line = lines[i]
+        if ": " in line:
+            head = line.split(": ", 1)[0]
+            lines[i] = f"{head}: {rng.choice(BAD_TAGS)}"
+        return "\n".join(lines)
+    if op == 1:  # an alias bomb before the document (mapping documents)
+        return bomb_text() + text if not text.lstrip().startswith(("-", "[")) else text + "\n" + bomb_text()
+    if op == 2:
+        return merge_bomb_text() + text
+    if op == 3:  # invalid UTF-8 / NUL / control bytes somewhere
+        raw = text.encode("utf-8")
+        pos = rng.randrange(len(raw) + 1)
+        return raw[:pos] + rng.choice([b"\xff", b"\xfe\xff", b"\x00", b"\xc3", b"\xed\xa0\x80", b"\x1b"]) + raw[pos:]
+    if op == 4:  # truncated
+        return text[: rng.randrange(len(text) + 1)]
+    if op == 5:  # deep flow nesting (the C loader's segfault)
+        depth = rng.choice([100, 300, 30000])
+        return text + "\ndeep: " + "[" * depth + "]" * depth + "\n"
+    if op == 6 and lines:  # a duplicated line (duplicate keys)
+        lines.insert(i, lines[i])
+        return "\n".join(lines)
+    if op == 7:  # a huge number
+        return text.replace(": 1\n", ": " + "9" * rng.choice([30, 4301, 5000]) + "\n", 1) if ": 1\n" in text \
+            else text + "\nbig: " + "9" * 5000 + "\n"
+    if op == 8:  # a JSON emoji escape, a BOM, a second document
+        return rng.choice(['\ufeff' + text, text + "\n---\nother: 1\n", text.replace("'", '"', 2)
+                           + '\nemoji: "\\ud83d\\ude00"\n'])
+    if op == 9 and lines:  # merge key override
+        return "base: &base {name: Zed}\n" + text
+    return text + "\n" + "x" * rng.choice([1, 30000])
+
+
+def dump(rng: random.Random, value: Any) -> str:
+    if rng.random() < 0.25:
+        try:
+            return json.dumps(value, ensure_ascii=rng.random() < 0.5, allow_nan=True)
+        except (TypeError, ValueError):
+            pass
+    return yaml.dump(value, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), allow_unicode=rng.random() < 0.5,
+                     sort_keys=False, width=10 ** 6)
+
+
+def make_file(rng: random.Random, seed: Any) -> str | bytes:
+    value = mutate_value(rng, seed, rng.choice([1, 1, 2, 3]))
+    try:
+        text = dump(rng, value)
+    except (RecursionError, ValueError, TypeError):
+        text = dump(rng, seed)
+    if rng.random() < 0.3:
+        return mutate_text(rng, text)
+    return text
+
+
+def make_data_folder(rng: random.Random, game: str, target: Path) -> str:
+    """Copy the game's shipped data to ``target/<game>/`` and break it; returns what was done."""
+    folder = target / game
+    shutil.copytree(ROOT / "card_data" / game, folder)
+    files = sorted(p.name for p in folder.glob("*.yaml"))
+    op = rng.randrange(10)
+    deck = folder / "deck.yaml"
+    if op == 0:  # a path that leads out
+        evil = rng.choice(["/etc/passwd", "/proc/self/environ", "../../outside.yaml", "/dev/zero",
+                           "link.yaml", "fifo.yaml", "zero.yaml", "sub/../../x.yaml"])
+        (target / "outside.yaml").write_text("- {id: outside, kind: x, name: OUTSIDE, provenance: rulebook}\n",
+                                             encoding="utf-8")
+        if evil == "link.yaml":
+            (folder / "link.yaml").symlink_to(target / "outside.yaml")
+        elif evil == "zero.yaml":
+            (folder / "zero.yaml").symlink_to("/dev/zero")
+        elif evil == "fifo.yaml" and hasattr(os, "mkfifo"):
+            os.mkfifo(folder / "fifo.yaml")
+        meta = yaml.safe_load(deck.read_text(encoding="utf-8"))
+        meta["card_files"] = list(meta["card_files"]) + [evil]
+        deck.write_text(yaml.safe_dump(meta, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        return f"card_files + {evil}"
+    if op == 1:  # art that leads out
+        name = rng.choice([f for f in files if f != "deck.yaml"] or ["deck.yaml"])
+        raw = yaml.safe_load((folder / name).read_text(encoding="utf-8"))
+        cards = raw.get("cards") if isinstance(raw, dict) else raw
+        evil = rng.choice(["/etc/passwd", "../../x.png", "/dev/zero", "/proc/self/environ"])
+        if isinstance(cards, list) and cards and isinstance(cards[0], dict):
+            cards[0]["art"] = evil
+        (folder / name).write_text(yaml.safe_dump(raw, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        return f"{name}: art {evil}"
+    if op == 2:  # copies
+        name = rng.choice([f for f in files if f != "deck.yaml"] or ["deck.yaml"])
+        text = (folder / name).read_text(encoding="utf-8")
+        n = rng.choice(["1000000000", "1000000", "-1", "0", "1e9", "10000", "99999999999999999999999"])
+        if "copies:" in text:
+            text = text.replace("copies: ", f"copies: {n} #", 1)
+        else:
+            text = text.replace("  - id:", f"  - copies: {n}\n    id:", 1)
+        (folder / name).write_text(text, encoding="utf-8")
+        return f"{name}: copies {n}"
+    if op == 3:  # deck.yaml emptied, or every card file emptied
+        if rng.random() < 0.5:
+            deck.write_text(rng.choice(["", "# nothing\n", "~\n", "[]\n", "{}\n"]), encoding="utf-8")
+            return "empty deck.yaml"
+        for name in files:
+            if name != "deck.yaml" and name not in ("boards.yaml", "aids.yaml"):
+                (folder / name).write_text("[]\n", encoding="utf-8")
+        return "no cards"
+    if op == 4:  # a back colour
+        text = deck.read_text(encoding="utf-8")
+        bad = rng.choice(["'#zzzzzz'", "'#12'", "rouge", "''", "12", "[1, 2]"])
+        if "colour:" in text:
+            text = text.replace("colour: ", f"colour: {bad} #", 1)
+        else:
+            text += f"\nbacks:\n  default: {{colour: {bad}}}\n"
+        deck.write_text(text, encoding="utf-8")
+        return f"back colour {bad}"
+    name = rng.choice(files)
+    path = folder / name
+    try:
+        value = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError:
+        value = None
+    out = make_file(rng, value) if value is not None else mutate_text(rng, path.read_text(encoding="utf-8"))
+    if isinstance(out, bytes):
+        path.write_bytes(out)
+    else:
+        path.write_text(out, encoding="utf-8", errors="surrogatepass")
+    return f"{name}: mutated"
+
+
+TEMPLATE_SNIPPETS = [
+    "{% for i in range(10**9) %}x{% endfor %}", "{{ 10.0**400 }}", "{{ 10**100000 }}", "{{ 'a'*10**9 }}",
+    "{{ lipsum(100000) }}", "{% for i in range(10000) %}{% for j in range(10000) %}{% endfor %}{% endfor %}",
+    "{% macro f(n) %}{{ f(n+1) }}{% endmacro %}{{ f(1) }}", "{{ 'x'|center(10**9) }}", "{{ '%0999999999d' % 1 }}",
+    "{{ '{:>999999999}'.format(1) }}", "{% set ns = namespace(x='a') %}{% for i in range(60) %}"
+    "{% set ns.x = ns.x ~ ns.x %}{% endfor %}{{ ns.x }}", "{{ range(10000)|join('x'*100000) }}",
+    "{{ card.__class__.__mro__ }}", "{{ ''.__class__.__subclasses__() }}", "{{ cycler.__init__.__globals__ }}",
+    "{{ '{0.__class__}'.format(card) }}", "{{ card.name[10**9] }}", "{{ 1/0 }}", "{{ nope }}",
+    "{% include '/etc/passwd' %}", "{% include '../../../../etc/passwd' %}", "{% include 'self.j2' %}",
+    "{% extends 'self.j2' %}", "{{ card.model_dump() }}", "{{ (card.name * 1000) * 1000 }}",
+    "{% for x in card %}{% endfor %}", "{{ range(10**9)|list }}", "{{ [1]|batch(10**9)|list }}",
+    "{{ 'a'|wordwrap(1) * 10**8 }}", "{{ card.name|truncate(10**18) }}", "{{ '%s' % ('x'*10**8) }}",
+    "{{ 2**64**64 }}", "{{ ((2**62)*(2**62))**100 }}", "{{ card.name|indent(10**9) }}", "{% raw %}",
+    "{{", "{% for %}", "{{ 7*'7' }}", "**gras", "<color=#zzzzzz>x</color>", ":nope:", "\\", "{{ '\x00' }}",
+]
+
+
+def make_template_folder(rng: random.Random, game: str, target: Path) -> str:
+    """Copy the shipped templates of ``game`` (and ``_shared``) to ``target`` and plant hostile
+    template code in a box or a ``*.j2`` file (or a symlink out); returns what was done."""
+    for name in (game, "_shared"):
+        if (ROOT / "templates" / name).is_dir():
+            shutil.copytree(ROOT / "templates" / name, target / name)
+    folder = target / game
+    folder.mkdir(exist_ok=True)
+    (folder / "self.j2").write_text("{% include 'self.j2' %}", encoding="utf-8")
+    snippet = rng.choice(TEMPLATE_SNIPPETS)
+    j2 = sorted(folder.glob("*.j2"))
+    op = rng.randrange(4)
+    if op == 0 and len(j2) > 1:
+        victim = rng.choice([p for p in j2 if p.name != "self.j2"])
+        if rng.random() < 0.3:
+            victim.unlink()
+            victim.symlink_to(rng.choice(["/etc/passwd", "/proc/self/environ", str(ROOT / "README.md")]))
+            return f"{victim.name} → symlink out"
+        victim.write_text(victim.read_text(encoding="utf-8") + "\n" + snippet, encoding="utf-8")
+        return f"{victim.name} += {snippet}"
+    layout_path = folder / "layout.yaml"
+    if not layout_path.exists():
+        layout_path = target / "_shared" / "layout.yaml"
+    doc = yaml.safe_load(layout_path.read_text(encoding="utf-8")) or {}
+    boxes = [(lname, bname, box) for lname, layout in (doc.get("layouts") or {}).items()
+             for bname, box in ((layout or {}).get("boxes") or {}).items() if isinstance(box, dict)]
+    if not boxes:
+        return "no boxes"
+    lname, bname, box = rng.choice(boxes)
+    if op == 1 and box.get("type") == "text" or "text" in box:
+        box["text"] = snippet
+        box.pop("template", None)
+    elif op == 2:
+        box["when"] = rng.choice(["10**10**10", "card.name * 10**9", "range(10**9)|list", "nope", "card.__class__",
+                                  "(2**64)**(2**64)"])
+    else:
+        box[rng.choice(["fill", "stroke", "text", "src", "icon"])] = snippet
+    layout_path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return f"{layout_path.parent.name}/layout.yaml {lname}.{bname} ← {snippet}"
+
+
+# --- running ----------------------------------------------------------------------------------------
+
+def run_cli(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
+    """``cardforge ARGS`` in this process: (exit code, stdout, stderr)."""
+    from cardforge.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8", errors="surrogateescape")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main([str(a) for a in args])
+            except SystemExit as exc:  # not expected: main() returns codes
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.stdin = saved
+    return code, out.getvalue(), err.getvalue()
+
+
+def verdict(code: int, err: str) -> str | None:
+    """None for a clean outcome, else why not."""
+    if "internal error" in err or "Traceback" in err:
+        return "crash: " + err.strip().splitlines()[-1][:300] if err.strip() else "crash"
+    if code == 0:
+        return None
+    if code in (1, 2):
+        return None if err.strip() else f"exit {code} without a message"
+    return f"exit code {code}"
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _Timeout()
+
+
+def one_input(kind: str, game: str, index: int, seed: int, work: Path, seeds: dict) -> dict:
+    """Make input ``index`` of ``kind`` for ``game`` and run it; a result record."""
+    rng = random.Random(f"{seed}:{kind}:{game}:{index}")
+    case = work / f"{kind}-{game}-{index}"
+    case.mkdir(parents=True)
+    what = ""
+    stdin = None
+    record: dict = {}
+    try:
+        if kind in ("score", "setup"):
+            pool = seeds[(kind, game)]
+            content = make_file(rng, rng.choice(pool)) if pool else mutate_text(rng, "players: []\n")
+            path = case / ("final.yaml" if kind == "score" else "deal.yaml")
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content, encoding="utf-8", errors="surrogatepass")
+            if kind == "score":
+                if rng.random() < 0.05:
+                    stdin, args = path.read_bytes(), ["score", game, "-"]
+                else:
+                    args = ["score", game, path] + (["--json"] if rng.random() < 0.3 else [])
+            else:
+                args = ["setup", game, "--check", path]
+            what = args[0]
+        elif kind == "data":
+            what = make_data_folder(rng, game, case / "data")
+            args = ["--data", case / "data", "check", game]
+        else:
+            what = make_template_folder(rng, game, case / "templates")
+            args = ["build", game, "--only", "decks", "--templates", case / "templates", "--out", case / "out"]
+        start = time.perf_counter()
+        signal.alarm(60)
+        try:
+            code, out, err = run_cli(args, stdin)
+            if kind == "data" and code == 0 and rng.random() < 0.1:  # a green check: the build works
+                code, out, err = run_cli(["--data", case / "data", "build", game, "--only", "decks",
+                                          "--out", case / "out"])
+                what += " (+ build)"
+                if code != 0:
+                    err = "internal error: check passed but build failed: " + err
+        except _Timeout:
+            code, out, err = -1, "", "internal error: still running after 60 s"
+        finally:
+            signal.alarm(0)
+        seconds = time.perf_counter() - start
+        bad = verdict(code, err)
+        record = {"kind": kind, "game": game, "index": index, "code": code, "seconds": round(seconds, 3),
+                  "bad": bad, "what": what[:200], "err": err[-400:] if bad else ""}
+        return record
+    finally:
+        if record_keep.get("keep") and record and (record["bad"] or record["seconds"] > SLOW_S):
+            keep = ROOT / "output" / "fuzz" / case.name
+            shutil.rmtree(keep, ignore_errors=True)
+            shutil.copytree(case, keep, symlinks=True, ignore_dangling_symlinks=True,
+                            ignore=lambda d, names: [n for n in names if n == "out"])
+        shutil.rmtree(case, ignore_errors=True)
+
+
+record_keep: dict = {}
+
+
+def max_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def worker(jobs: list[tuple[str, str, int]], seed: int, keep: bool) -> None:
+    """Run ``jobs`` in this process, one JSON line per result on stdout; exits (to be restarted
+    fresh) when the process's peak memory passes BIG_MB, after reporting the input that did it."""
+    record_keep["keep"] = keep
+    signal.signal(signal.SIGALRM, _alarm)
+    seeds: dict = {}
+    work = Path(tempfile.mkdtemp(prefix="cardforge-fuzz-"))
+    real_stdout = sys.stdout
+    try:
+        for kind, game, index in jobs:
+            if (kind, game) not in seeds and kind in ("score", "setup"):
+                seeds[(kind, game)] = score_seeds(game) if kind == "score" else setup_seeds(game)
+            print(json.dumps({"start": [kind, game, index]}), file=real_stdout, flush=True)
+            before = max_rss_mb()
+            record = one_input(kind, game, index, seed, work, seeds)
+            after = max_rss_mb()
+            record["rss_mb"] = round(after, 1)
+            record["big"] = after > BIG_MB and after > before
+            print(json.dumps(record), file=real_stdout, flush=True)
+            if record["big"]:
+                return
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def campaign(counts: dict[str, int], seed: int, workers: int, keep: bool) -> dict:
+    jobs: list[tuple[str, str, int]] = []
+    for kind in ("score", "setup"):
+        for game in GAMES:
+            jobs += [(kind, game, i) for i in range(counts[kind])]
+    for kind in ("data", "templates"):
+        jobs += [(kind, GAMES[i % len(GAMES)], i) for i in range(counts[kind])]
+    random.Random(seed).shuffle(jobs)
+    shards = [jobs[w::workers] for w in range(workers)]
+    results: list[dict] = []
+    started = time.perf_counter()
+    procs = []
+    for shard in shards:
+        procs.append(_Shard(shard, seed, keep))
+    while any(p.alive for p in procs):
+        for p in procs:
+            p.pump(results)
+        time.sleep(0.05)
+    for p in procs:
+        p.pump(results)
+    return {"results": results, "wall_s": time.perf_counter() - started}
+
+
+class _Shard:
+    """A worker process over a list of jobs, restarted after a crash or a memory excess."""
+
+    def __init__(self, jobs, seed, keep):
+        self.jobs, self.seed, self.keep = jobs, seed, keep
+        self.done = 0
+        self.proc = None
+        self.current = None
+        self.buffer = b""
+        self._start()
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None
+
+    def _start(self) -> None:
+        if self.done >= len(self.jobs):
+            self.proc = None
+            return
+        payload = json.dumps({"jobs": self.jobs[self.done:], "seed": self.seed, "keep": self.keep})
+        self.proc = subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.proc.stdin.write(payload.encode())
+        self.proc.stdin.close()
+        os.set_blocking(self.proc.stdout.fileno(), False)
+
+    def pump(self, results: list) -> None:
+        if self.proc is None:
+            return
+        try:
+            chunk = self.proc.stdout.read()
+        except (BlockingIOError, ValueError):
+            chunk = None
+        if chunk:
+            self.buffer += chunk
+        while b"\n" in self.buffer:
+            line, self.buffer = self.buffer.split(b"\n", 1)
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                continue
+            if "start" in msg:
+                self.current = msg["start"]
+            else:
+                results.append(msg)
+                self.done += 1
+                self.current = None
+                _progress(results)
+        if self.proc.poll() is not None and not chunk:
+            rest = self.proc.stdout.read() or b""
+            if rest:
+                self.buffer += rest
+                return self.pump(results)
+            code = self.proc.returncode
+            if self.current is not None:  # died inside an input: a crash (a signal, the OOM killer…)
+                kind, game, index = self.current
+                results.append({"kind": kind, "game": game, "index": index, "code": code, "seconds": None,
+                                "bad": f"worker died with {code} (signal {-code if code < 0 else '-'})",
+                                "what": "", "err": "", "rss_mb": None, "big": False})
+                self.done += 1
+                self.current = None
+            self._start()
+
+
+def _progress(results: list) -> None:
+    if len(results) % 500 == 0:
+        bad = sum(1 for r in results if r["bad"])
+        print(f"  … {len(results)} inputs, {bad} not clean", file=sys.stderr, flush=True)
+
+
+def summarise(report: dict) -> str:
+    rows: dict[tuple[str, str], dict[str, int]] = {}
+    for r in report["results"]:
+        row = rows.setdefault((r["kind"], r["game"]), {"runs": 0, "ok": 0, "clean_error": 0, "crash": 0,
+                                                       "over_10s": 0, "over_500MB": 0, "max_s": 0.0})
+        row["runs"] += 1
+        if r["bad"]:
+            row["crash"] += 1
+        elif r["code"] == 0:
+            row["ok"] += 1
+        else:
+            row["clean_error"] += 1
+        if r["seconds"] is not None and r["seconds"] > SLOW_S:
+            row["over_10s"] += 1
+        if r.get("big"):
+            row["over_500MB"] += 1
+        row["max_s"] = max(row["max_s"], r["seconds"] or 0.0)
+    lines = [f"{'kind':<10} {'game':<16} {'runs':>6} {'ok':>6} {'clean err':>9} {'crash':>6} {'>10 s':>6} "
+             f"{'>500 MB':>7} {'max s':>7}"]
+    total = {"runs": 0, "crash": 0, "over_10s": 0, "over_500MB": 0}
+    for (kind, game), row in sorted(rows.items()):
+        lines.append(f"{kind:<10} {game:<16} {row['runs']:>6} {row['ok']:>6} {row['clean_error']:>9} "
+                     f"{row['crash']:>6} {row['over_10s']:>6} {row['over_500MB']:>7} {row['max_s']:>7.2f}")
+        for k in total:
+            total[k] += row[k]
+    peak = max((r.get("rss_mb") or 0) for r in report["results"]) if report["results"] else 0
+    lines.append(f"total: {total['runs']} inputs, {total['crash']} crashes, {total['over_10s']} over 10 s, "
+                 f"{total['over_500MB']} over 500 MB (peak worker memory {peak:.0f} MB), "
+                 f"{report['wall_s']:.0f} s wall")
+    for r in report["results"]:
+        if r["bad"] or (r["seconds"] or 0) > SLOW_S or r.get("big"):
+            lines.append(f"  {r['kind']} {r['game']} #{r['index']} ({r['what']}): {r['bad'] or ''} "
+                         f"{r['seconds']} s {r.get('rss_mb')} MB {r['err'][-200:]!r}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--score", type=int, default=100, help="score files per game")
+    parser.add_argument("--setup", type=int, default=20, help="setup --check files per game")
+    parser.add_argument("--data", type=int, default=10, help="mutated data folders in all")
+    parser.add_argument("--templates", type=int, default=5, help="mutated template folders in all")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--keep", action="store_true", help="keep failing inputs in output/fuzz/")
+    parser.add_argument("--json", dest="json_out", help="write every result to this JSON file")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    _allow_long_ints()
+    if args.worker:
+        payload = json.loads(sys.stdin.read())
+        worker([tuple(j) for j in payload["jobs"]], payload["seed"], payload["keep"])
+        return 0
+    counts = {"score": args.score, "setup": args.setup, "data": args.data, "templates": args.templates}
+    report = campaign(counts, args.seed, args.workers, args.keep)
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(report, indent=1), encoding="utf-8")
+    print(summarise(report))
+    bad = [r for r in report["results"] if r["bad"] or (r["seconds"] or 0) > SLOW_S or r.get("big")]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    sys.exit(main())

@@ -1,0 +1,69 @@
+"""Limits on what an input file may ask of cardforge.
+
+Nothing a real game needs comes near these numbers; they stop a broken or hostile file (an
+alias bomb, ``copies: 1000000000``, a template looping a billion times) from taking the
+machine's memory or an hour before failing. Each one is refused with a message naming the
+file, item and field, the limit and how to raise it.
+
+Every limit can be raised (or lowered) for one run with an environment variable
+``CARDFORGE_LIMIT_<NAME>`` (e.g. ``CARDFORGE_LIMIT_CARDS_PER_DECK=20000``); DEVELOPING.md
+("Limits") lists them. The YAML nesting depth cannot go above :data:`HARD_MAX_DEPTH`: deeper
+structures would exhaust Python's stack.
+"""
+
+from __future__ import annotations
+
+import os
+
+#: name → (default, what it bounds). Keep DEVELOPING.md's table in step.
+LIMITS: dict[str, tuple[int, str]] = {
+    "file_bytes": (8_000_000, "bytes in one YAML/JSON input file (or stdin)"),
+    "yaml_depth": (64, "nesting depth of lists and mappings in one file (aliases included)"),
+    "yaml_nodes": (500_000, "values in one file once its aliases and merge keys are expanded"),
+    "int_digits": (4_000, "digits of one whole number in a file"),
+    "copies": (1_000, "copies of one card"),
+    "cards_per_deck": (10_000, "printed cards in one game (copies counted)"),
+    "pages_per_build": (2_000, "pages in one PDF file"),
+    "players": (100, "players in a score or setup file"),
+    "rounds": (1_000, "rounds in a score file"),
+    "inline_cards": (1_000, "cards listed in a score or setup file"),
+    "text_chars": (20_000, "characters in one text field"),
+    "template_output_chars": (10_000, "characters one template renders"),
+    "template_loop_items": (10_000, "items of one template loop or range()"),
+    "template_ops": (100_000, "loop iterations in one template rendering, all loops together"),
+    "template_build_ops": (2_000_000, "loop iterations of all the templates of one build together"),
+    "template_depth": (20, "nested macro calls and includes in one template rendering"),
+    "image_pixels": (100_000_000, "pixels in one image (width × height)"),
+}
+
+HARD_MAX_DEPTH = 200
+
+
+def limit(name: str) -> int:
+    """The limit ``name`` in force: its ``CARDFORGE_LIMIT_<NAME>`` override, else the default."""
+    default = LIMITS[name][0]
+    raw = os.environ.get(env_name(name))
+    if raw:
+        try:
+            value = int(raw.strip().replace("_", ""))
+        except ValueError:
+            return default
+        if value > 0:
+            if name == "yaml_depth":
+                return min(value, HARD_MAX_DEPTH)
+            return value
+    return default
+
+
+def env_name(name: str) -> str:
+    return f"CARDFORGE_LIMIT_{name.upper()}"
+
+
+def over(name: str, got: int | None = None, what: str | None = None) -> str:
+    """The message for a value past the limit ``name``: what, the limit, how to raise it."""
+    n = limit(name)
+    head = what or LIMITS[name][1]
+    got_text = f" (got {got:,})" if got is not None and got < 10 ** 30 else (" (got more)" if got else "")
+    return (f"too many {head}: at most {n:,}{got_text}; set {env_name(name)} to allow more"
+            if name != "yaml_depth" else
+            f"nested too deep: at most {n} levels of lists and mappings{got_text}")
