@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from cardforge.cli.common import GAME, echo_problem, is_tty
+from cardforge.cli.common import GAME, echo_json, echo_problem, is_tty
 from cardforge.problems import Problem, plural
 from cardforge.settings import DUPLEX_MODES, PAPERS_MM, PRINTABLE_KINDS, BuildSettings
 
@@ -113,6 +113,8 @@ class KindList(click.ParamType):
 @click.option("--templates", "templates_dir", type=click.Path(file_okay=False, exists=True),
               help="Use layouts and templates from DIR/<game>/ and DIR/_shared/.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object: {ok, games: [{game, ok, files, problems}]} (implies --quiet).")
 @click.option("--changed-since", "changed_since", type=click.Path(exists=True),
               help="Also write deck-changed.pdf with only the cards that print differently from the "
                    "build recorded in this cards.json (or its folder): a reprint of what changed.")
@@ -120,7 +122,8 @@ class KindList(click.ParamType):
               help="Keep running: rebuild whenever the game's data or templates change (Ctrl-C stops).")
 @click.pass_context
 def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter, margin, duplex, back_offset,
-          fold, no_crop_marks, cut_lines, strict, only, templates_dir, quiet, changed_since, watch) -> None:
+          fold, no_crop_marks, cut_lines, strict, only, templates_dir, quiet, changed_since, watch,
+          as_json=False) -> None:
     """Build print-ready PDFs for each GAME (every game when none is given) into OUT/<game>/.
 
     Decks are imposed on A4 or Letter with bleed and crop marks; backs follow each sheet,
@@ -139,13 +142,22 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
         from cardforge.watch import keep_texts
 
         keep_texts()  # from the first build on: the rebuilds reuse its laid-out texts
+    if as_json and watch:
+        raise click.UsageError("--json is not used with --watch")
+    quiet = quiet or as_json
     failures: list[tuple[str, list[Problem], str]] = []
     progress = Progress(enabled=not quiet and is_tty())
+    built: dict[str, list] = {}
     for game in chosen:
-        failure = _build_game(game, settings, templates_dir, progress, quiet)
+        failure = _build_game(game, settings, templates_dir, progress, quiet, built)
         if failure:
             failures.append(failure)
     progress.close()
+    if as_json:
+        from cardforge.cli.build_json import build_json
+
+        echo_json(build_json(chosen, settings.out_dir, built, failures))
+        ctx.exit(1 if failures else 0)
     if failures:
         _echo_failures(failures)
     if watch:
@@ -196,7 +208,8 @@ def _watch(games, settings: BuildSettings, templates_dir, quiet: bool) -> int:
     return code
 
 
-def _build_game(game, settings: BuildSettings, templates_dir, progress: Progress, quiet: bool):
+def _build_game(game, settings: BuildSettings, templates_dir, progress: Progress, quiet: bool,
+                built: dict | None = None):
     """Build one game; returns (game id, problems, title) on failure, None on success."""
     from cardforge.data.loading import load_game_data
     from cardforge.errors import CardforgeError
@@ -238,6 +251,8 @@ def _build_game(game, settings: BuildSettings, templates_dir, progress: Progress
     progress.clear()
     if entries:
         write_manifest(game_dir, game.id, entries)
+    if built is not None:
+        built[game.id] = entries
     if not quiet:
         for e in entries:
             cards = f", {plural(e.cards, COUNT_NOUNS.get(e.kind, 'card'))}" if e.cards else ""

@@ -376,7 +376,7 @@ def score_final_state(data: GameData, state: FinalState) -> ScoreResult:
         "medallions": [_medallion_json(m) for m in medallions],
         "players": [_player_json(p, plays[p.name]) for p in players],
     }
-    return ScoreResult(results, details, _report(players, plays, medallions))
+    return ScoreResult(results, details, _report(players, plays, medallions), mode=state.mode)
 
 
 def _whole(value: Fraction) -> Fraction | int:

@@ -32,8 +32,8 @@ class ImperialMiners(Game):
         Category("carts", "Chariots complets", "Complete carts", icon="cart"),
     )
     tie_breakers: ClassVar[tuple[TieBreaker, ...]] = (
-        TieBreaker("coins", "Égalité : le plus de pièces l'emporte", "more coins"),
-        TieBreaker("carts", "puis le plus de chariots complets", "more complete carts"),
+        TieBreaker("coins", "Égalité : le plus de pièces l'emporte", "more coins", row="Pièces"),
+        TieBreaker("carts", "puis le plus de chariots complets", "more complete carts", row="Chariots"),
     )
     setup_flags = frozenset({"first_game"})
     card_models = CARD_MODELS

@@ -39,7 +39,7 @@ class Maphr(Game):
         Category("veins_and_miners", "Filons et mineurs", "Veins and miners", icon="miner"),
     )
     tie_breakers: ClassVar[tuple[TieBreaker, ...]] = (
-        TieBreaker("coins", "Égalité : le plus riche l'emporte", "more coins"),
+        TieBreaker("coins", "Égalité : le plus riche l'emporte", "more coins", row="Pièces"),
     )
     card_models = CARD_MODELS
     sections = SECTIONS

@@ -46,9 +46,12 @@ def test_rulebook_example_in_text(cli, write_yaml):
     assert r.code == 0
     lines = r.out.splitlines()
     assert lines[2].split() == ["Aurore", "Bruno"]
-    assert lines[3].split() == ["VP", "tokens", "31", "30"]
-    assert lines[4].split() == ["Complete", "carts", "8", "8"]
+    assert lines[3].split() == ["Jetons", "PV", "31", "30"]  # the rows as on the printed pad
+    assert lines[4].split() == ["Chariots", "complets", "8", "8"]
     assert lines[6].split() == ["Total", "39", "38"]
+    assert lines[7].split() == ["Pièces", "(départage)", "7", "20"]
+    assert lines[8].split() == ["Chariots", "(départage)", "8", "8"]
+    assert lines[9].split() == ["Rang", "1", "2"]
     assert "Winner: Aurore" in r.out
     assert "Coins score nothing; they only break ties: Aurore 7, Bruno 20." in r.out
 

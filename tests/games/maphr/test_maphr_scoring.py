@@ -101,10 +101,14 @@ def test_engine_rejection_carries_located_problems(write_yaml):
     assert "Alice (11/11), Ben (9/9)" in problem.message
 
 
-def test_score_json_rejection_exits_1_without_output(cli, write_yaml):
+def test_score_json_rejection_prints_the_problems_as_json(cli, write_yaml):
     path = write_yaml("final.yaml", REJECTIONS[0]["file"])
     r = cli("score", "maphr", path, "--json")
-    assert r.code == 1 and r.out == ""
+    assert r.code == 1 and r.err == ""
+    out = r.json
+    assert out["ok"] is False and out["error"] == f"cannot score {path}"
+    assert out["problems"] == [{"severity": "error", "file": str(path), "line": None, "item": None,
+                                "field": "players", "message": "1 given, maphr supports 2–4"}]
 
 
 # --- invariants over generated final states ------------------------------------------------------

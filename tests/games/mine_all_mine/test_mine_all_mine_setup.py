@@ -90,7 +90,7 @@ def test_text_output_shows_the_deal(cli):
     r = cli("setup", "mine_all_mine", "--players", 2, "--seed", 5)
     assert r.code == 0
     assert "planets: 1" in r.out and "turns: 3" in r.out
-    assert 'planets: [{"card": ' in r.out and '"side": "planet"}]' in r.out
+    assert '  planets:\n    planet 1: card ' in r.out and ', side planet\n' in r.out
 
 
 def test_check_lists_every_broken_rule(cli, write_yaml):
