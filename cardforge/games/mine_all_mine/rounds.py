@@ -126,6 +126,19 @@ def _extract(offered: int, contenders: list[Fleet], room: dict[str, int]) -> tup
     groups = [members for _, members in _by_speed(contenders)]
     left = offered
     while left:
+        # Arithmetic, not one resource a loop turn (a turn of 10⁹ resources, issue 21): k whole
+        # passes in which every fleet with room takes one each are k times one pass, as long as
+        # each still has room for k and k passes' worth is left. The loop then runs at most one
+        # single pass per fleet filling up, plus the pass that ends the turn.
+        takers_all = [f for members in groups for f in members if room[f.player] > 0]
+        if takers_all:
+            k = min(left // len(takers_all), min(room[f.player] for f in takers_all))
+            if k:
+                for f in takers_all:
+                    took[f.player] += k
+                    room[f.player] -= k
+                left -= k * len(takers_all)
+                continue
         takers_this_pass = 0
         for members in groups:
             takers = [f for f in members if room[f.player] > 0]

@@ -137,14 +137,39 @@ def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
         problems += _fleet_problems(data, rnd.fleets, item)
     if problems:
         return problems
-    for log in play_game(data, state):
+    logs = play_game(data, state)
+    for log in logs:
         for name, fleet in state.rounds[log.number - 1].fleets.items():
-            hand, played = log.hands[name], fleet.played
-            if hand is not None and played is not None and played > hand:
+            hand, played, span = log.hands[name], fleet.played, log.hand_ranges[name]
+            if played is None:
+                continue
+            if hand is not None and played > hand:
                 problems.append(Problem(
                     f"a fleet of {played} ship cards, but {name} holds {hand} "
-                    f"({_hand_origin(log.number)})", item=f"round #{log.number}", field=f"fleets.{name}"))
+                    f"({_hand_origin(log.number)}{_deal_behind(logs, log.number, name)})",
+                    item=f"round #{log.number}", field=f"fleets.{name}"))
+            elif hand is None and span is not None and played > span[1]:
+                problems.append(Problem(
+                    f"a fleet of {played} ship cards, but {name} holds at most {span[1]} ({span[0]} to "
+                    f"{span[1]}: a draw between tied players decided who got an extra card; "
+                    f"{_hand_origin(log.number)}{_deal_behind(logs, log.number, name)})",
+                    item=f"round #{log.number}", field=f"fleets.{name}"))
     return problems
+
+
+def _deal_behind(logs: list, number: int, name: str) -> str:
+    """The deal that made a hand: how many cards the player played and was dealt each round."""
+    if number == 1:
+        return ""
+    steps = []
+    for log in logs[: number - 1]:
+        played = log.fleets[name].played
+        got = log.new_cards.dealt_range[name] if log.new_cards else None
+        got_text = "?" if got is None else (str(got[0]) if got[0] == got[1] else f"{got[0]} or {got[1]}")
+        steps.append(f"round {log.number}: played {played}, dealt {got_text}")
+        if log.number == number - 1:
+            break
+    return ": 3 at setup; " + "; ".join(steps)
 
 
 def _hand_origin(number: int) -> str:
@@ -239,6 +264,7 @@ class NewCards:
     cards: int | None
     order: list[DealPlace]
     dealt: dict[str, Hand]
+    dealt_range: dict[str, new_cards.HandRange]  # (fewest, most) each could get
 
 
 @dataclass
@@ -247,6 +273,7 @@ class RoundLog:
     planets: list[PlanetPlay]
     fleets: dict[str, FleetPlay]
     hands: dict[str, Hand]  # ship cards each player holds when the round starts
+    hand_ranges: dict[str, new_cards.HandRange]  # (smallest, largest) possible hand at the start
     play: RoundPlay
     totals: dict[str, int]  # points so far, this round included
     new_cards: NewCards | None  # None after round 3: the game is over
@@ -255,6 +282,8 @@ class RoundLog:
 def play_game(data: GameData, state: FinalState) -> list[RoundLog]:
     players = players_of(state)
     hands: dict[str, Hand] = dict.fromkeys(players, new_cards.STARTING_HAND)
+    spans: dict[str, new_cards.HandRange] = dict.fromkeys(
+        players, (new_cards.STARTING_HAND, new_cards.STARTING_HAND))
     totals = dict.fromkeys(players, 0)
     logs = []
     for number, rnd in enumerate(state.rounds, start=1):
@@ -264,14 +293,17 @@ def play_game(data: GameData, state: FinalState) -> list[RoundLog]:
         totals = {p: totals[p] + play.points[p] for p in players}
         played = {name: f.played for name, f in fleets.items()}
         held = new_cards.after_play(hands, played)
+        held_spans = new_cards.range_after_play(spans, played)
         deal = None
         if number < ROUNDS:  # « Après trois manches, le joueur qui a le plus de points remporte la partie »
             order = new_cards.deal_order(players, totals, held)
             count = new_cards.cards_played(played)
-            deal = NewCards(count, order, new_cards.dealt_counts(order, count))
-        logs.append(RoundLog(number, planets, fleets, hands, play, totals, deal))
+            deal = NewCards(count, order, new_cards.dealt_counts(order, count),
+                            new_cards.dealt_ranges(order, count))
+        logs.append(RoundLog(number, planets, fleets, hands, spans, play, totals, deal))
         if deal is not None:
             hands = new_cards.after_deal(held, deal.dealt)
+            spans = new_cards.range_after_deal(held_spans, deal.dealt_range)
     return logs
 
 
