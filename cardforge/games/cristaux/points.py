@@ -201,24 +201,42 @@ FORGE_KINDS = frozenset({"lunettes", "pinces"})
 MUSIC_KINDS = frozenset({"musicien"})
 
 
+def music_holder(played: list[Played]) -> Played | None:
+    """The card the musician total is written on: the first musician card, else the first card
+    with music symbols or a frieze (a Harpe, a Bâton), else none.
+
+    Reading (issue 18): «À la fin de la partie, consultez toutes les cartes musiciens (et Bâtons)
+    en une fois et multipliez la somme des ♬, par celle des ♯ et celle de ♪» — the school's
+    points are the product over every symbol the player shows, musician project cards or not:
+    a Harpe's symbols and a Bâton's frieze count without a musician card (Harpe ♬♯♪ alone: 1)."""
+    first = next((p for p in played if p.owned.card.scoring.kind == "musicien"), None)
+    if first is not None:
+        return first
+    return next((p for p in played if any(n for _, n in p.music) or p.owned.card.scoring.kind == "baton"),
+                None)
+
+
 def card_scores(played: list[Played], placement: dict[str, int],
                 only: frozenset[str] | None = None) -> list[CardScore]:
     """Every card's points (``only``: just the cards of those scoring kinds). The musician total is
     counted once per player («consultez toutes les cartes musiciens (et Bâtons) en une fois»), on
-    the first musician card; a gift's gold bonus counts on the gift."""
+    the card :func:`music_holder` picks; a gift's gold bonus counts on the gift."""
     t = tally(played, placement)
     out: list[CardScore] = []
-    musician_done: str | None = None
+    holder = music_holder(played) if only is None or "musicien" in only else None
+    if holder is not None and holder.owned.card.scoring.kind != "musicien":
+        pts, why = musician_points(t.music)
+        out.append(CardScore(holder.owned, "musiciens", pts, why + " (no musician card: the symbols "
+                                                                  "of every card still multiply)"))
     for p in played:
         card = p.owned.card
         if only is not None and card.scoring.kind not in only:
             continue
         if card.scoring.kind == "musicien":
-            if musician_done is None:
+            if p is holder:
                 pts, why = musician_points(t.music)
-                musician_done = p.owned.key
             else:
-                pts, why = 0, f"musicians count once, on {musician_done}"
+                pts, why = 0, f"musicians count once, on {holder.owned.key if holder else '—'}"
             out.append(CardScore(p.owned, "musiciens", pts, why))
             continue
         pts, why = _points(p, t, played)
