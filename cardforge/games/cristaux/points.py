@@ -263,7 +263,7 @@ class Medallion:
     points: dict[str, Number]
 
 
-def logo_counts(owned: list[Owned], king: bool) -> dict[str, int]:
+def logo_counts(owned: list[Owned], king: bool, logo_bonus: bool = False) -> dict[str, int]:
     """The four counts: a multicolour logo counts 1 in each; the ♚ counts 1 in each monochrome
     count only («ici la ♚ compte comme un logo»; the rulebook's example gives the polychrome
     medallion to Odurf's 5 logos against Gurts' 4 logos and the ♚)."""
@@ -276,6 +276,10 @@ def logo_counts(owned: list[Owned], king: bool) -> dict[str, int]:
     if king:
         for colour in ELEMENTS:
             counts[colour] += 1
+    if logo_bonus:
+        # «il gagne le jeton […] donc 1 logo bonus»: one logo of no colour (the token's picture is
+        # lost) — cardforge's reading: it counts in the count of all logos, the polychrome one
+        counts["polychrome"] += 1
     return {k: counts[k] for k in (*ELEMENTS, "polychrome")}
 
 

@@ -112,6 +112,9 @@ class Choices(Model):
 class PlayerState(Model):
     name: str = Field(min_length=1)
     king: bool = False
+    # «Durant l'attribution de la ♚, si le joueur a dépensé 3 ors ou plus, il gagne le jeton […]
+    # donc 1 logo bonus (absent du mode initiation)»: the token the player holds at the end
+    logo_bonus: bool = False
     cards: list[CardEntry] = Field(default_factory=list)
     stock: Stock = Field(default_factory=Stock)
     choices: Choices = Field(default_factory=Choices)
@@ -123,6 +126,9 @@ def _mode(value: Any) -> Any:
 
 class FinalState(Model):
     mode: Annotated[Literal["initiation", "classique", "avance"], BeforeValidator(_mode)] = "classique"
+    # a hand that is not a whole game (a rule's example, a game stopped early): the checks of what
+    # every player starts with are skipped, and the score is marked partial
+    partial: bool = False
     players: list[PlayerState] = Field(min_length=1)
 
 
@@ -135,6 +141,7 @@ class Player:
     owned: list[Owned]
     stock: dict[str, int]
     fixed: Fixed
+    logo_bonus: bool = False
 
 
 def _item(index: int, player: PlayerState) -> str:
@@ -182,11 +189,17 @@ def _inline(data: GameData, entry: InlineCard, mode: str,
         problems.append(Problem(f"inline card '{key}' belongs to the forge, which is not played in "
                                 "initiation", **where))
     problems += _paid_problems(key, entry, entry.paid, where)
+    problems += _box_cost_problems(key, entry, where)
     x = entry.x_colour
     if x is not None and entry.paid is not None and entry.cost.of(x) not in (0, entry.paid):
         problems.append(Problem(f"cost.{x} is {entry.cost.of(x)} but {entry.paid} was paid: an X-cost "
                                 f"card's {x} cost is what was paid (leave cost.{x} out)", **where))
     return Owned(key, entry.name, entry, entry.paid), problems
+
+
+#: «286 petites gemmes : (53 cristaux élémentaires de chaque couleur : rouge + vert + bleu, 52
+#: pépites d'or […]»: no card can cost, nor an X be paid, more than the box holds.
+BOX_CRYSTALS = {"red": 53, "green": 53, "blue": 53, "gold": 52}
 
 
 def _paid_problems(key: str, card: CardFields, paid: int | None, where: dict) -> list[Problem]:
@@ -196,7 +209,31 @@ def _paid_problems(key: str, card: CardFields, paid: int | None, where: dict) ->
     if card.x_colour is None and paid is not None:
         return [Problem(f"'{key}' has no X cost: paid is only for X-cost cards (Calices, Reliquaires)",
                         **where)]
+    if paid is not None:
+        box = BOX_CRYSTALS[card.x_colour]
+        if paid == 0:
+            return [Problem(f"'{key}' paid 0: an X-cost card is bought with at least 1 {card.x_colour} "
+                            f"crystal (1 to {box}, the box's {card.x_colour} crystals)", **where)]
+        if paid > box:
+            return [Problem(f"'{key}' paid {paid} {card.x_colour}: the box holds {box} {card.x_colour} "
+                            f"crystals («53 cristaux élémentaires de chaque couleur»), so 1 to {box}", **where)]
     return []
+
+
+def _box_cost_problems(key: str, card: CardFields, where: dict) -> list[Problem]:
+    """An inline card's printed costs within what the box holds (a 2,501-digit cost is refused)."""
+    problems = []
+    for field in ("cost", "final_cost"):
+        cost = getattr(card, field)
+        if cost is None:
+            continue
+        for colour, box in BOX_CRYSTALS.items():
+            n = cost.of(colour)
+            if n > box:
+                shown = str(n) if n < 10**12 else f"a {len(str(n))}-digit number"
+                problems.append(Problem(f"inline card '{key}': {field}.{colour} is {shown}, more than the "
+                                        f"{box} {colour} the box holds", **where))
+    return problems
 
 
 def resolve(data: GameData, state: FinalState) -> tuple[list[Player], list[Problem]]:
@@ -231,15 +268,99 @@ def resolve(data: GameData, state: FinalState) -> tuple[list[Player], list[Probl
             if isinstance(entry, CardRef):
                 uses.setdefault(_physical(data, o.key), []).append(ps.name)
         player_problems += _gift_problems(owned, item)
+        player_problems += _start_problems(data, ps, owned, state.mode, item, state.partial)
         stock = ps.stock.model_dump()
         fixed, p = _fixed(ps.choices, owned, stock, state.mode, item)
         player_problems += p
+        if not player_problems:
+            player_problems += search_limits(owned, fixed, item)
         if not player_problems and (fixed.placement is not None or fixed.bonuses):
             player_problems += _playable(owned, stock, fixed, item)
         problems += player_problems
-        players.append(Player(ps.name, ps.king, owned, stock, fixed))
+        players.append(Player(ps.name, ps.king, owned, stock, fixed, ps.logo_bonus))
     problems += _copies_problems(data, uses)
+    problems += _cursed_gold_problems(uses, n, state.mode)
+    holders = [p.name for p in state.players if p.logo_bonus]
+    if len(holders) > 1:
+        problems.append(Problem(f"{len(holders)} players hold the bonus-logo token ({', '.join(holders)}): "
+                                "there is one token («il gagne le jeton»)", field="players"))
     return players, problems
+
+
+#: «à 2 / 3 joueurs : -2 du paquet (soit 1 restant, + les 3 correspondants aux [rouge, vert,
+#: bleu]) ; à 4 joueurs : -1 du paquet (reste 2) ; à 5 joueurs : Ø modif. paquet (reste les 3)»
+CURSED_GOLD_IN_PLAY = {2: 1, 3: 1, 4: 2, 5: 3}
+CURSED_GOLD = "cristal-maudit-dore"
+
+
+def _cursed_gold_problems(uses: dict[str, list[str]], players: int, mode: str) -> list[Problem]:
+    who = uses.get(CURSED_GOLD, [])
+    left = CURSED_GOLD_IN_PLAY.get(players)
+    if mode != "avance" or left is None or len(who) <= left:
+        return []
+    removed = 3 - left
+    return [Problem(f"{len(who)} golden cursed crystals ({', '.join(who)}), but at {players} players "
+                    f"setup removes {removed} of the 3 from the cursed deck, leaving {left} in play",
+                    field="players")]
+
+
+#: «Chaque joueur se munit des cadeaux au roi : 1 carte Warhammer» (classique; in avancé a Harpe
+#: and an Encrier replace it, and they may end on their inactive side, so they are not required;
+#: initiation has no gift).
+WARHAMMER_SIDES = ("warhammer-grandes-familles", "warhammer-forges")
+
+
+def _start_problems(data: GameData, ps: PlayerState, owned: list[Owned], mode: str, item: str,
+                    partial: bool) -> list[Problem]:
+    problems = []
+    if mode == "classique" and not partial and not any(o.key in WARHAMMER_SIDES for o in owned):
+        sides = [s for s in WARHAMMER_SIDES if data.has_card(s)]
+        problems.append(Problem(
+            "missing the Warhammer every player starts with («Chaque joueur se munit des cadeaux au roi : "
+            f"1 carte Warhammer»): list the side it ends on ({' or '.join(sides)}), or write partial: true "
+            "for a hand that is not a whole game", item=item, field="cards"))
+    if ps.logo_bonus and mode == "initiation":
+        problems.append(Problem("the bonus-logo token is not played in initiation («absent du mode "
+                                "initiation»)", item=item, field="logo_bonus"))
+    return problems
+
+
+#: The search tries every combination of the choices left open (optimise.py). Real hands are far
+#: inside these bounds (the box has 3 Bâtons, 12 multi-nature cards, 8 wild forge squares + 1 per
+#: Bâton); absurd inline hands are refused with what to fix instead of running for minutes.
+MAX_FREE_BATON_COMBINATIONS = 5 ** 4 * 2 ** 2  # 4 Bâtons with a free option and 2 open gold bonuses
+MAX_FREE_NATURE_CARDS = 16
+MAX_WILD_SQUARES = 16
+
+
+def search_limits(owned: list[Owned], fixed: Fixed, item: str) -> list[Problem]:
+    problems = []
+    combos = 1
+    batons = 0
+    for o in owned:
+        if o.card.scoring.kind == "baton" and o.key not in fixed.options:
+            combos *= len(o.card.scoring.options)
+            batons += 1
+        if getattr(o.card, "gold_bonus", None) is not None and o.key not in fixed.bonuses:
+            combos *= 2
+    if combos > MAX_FREE_BATON_COMBINATIONS:
+        problems.append(Problem(
+            f"{batons} Bâtons with a free option (and the open gold bonuses) make {combos:,} combinations "
+            f"to try, more than the {MAX_FREE_BATON_COMBINATIONS:,} cardforge tries (the box has 3 Bâtons): "
+            "fix their options in choices.batons", item=item, field="choices.batons"))
+    free = sum(1 for o in owned if o.card.nature == "multi" and o.key not in fixed.natures)
+    if free > MAX_FREE_NATURE_CARDS:
+        problems.append(Problem(
+            f"{free} multi-nature cards with a free nature, more than the {MAX_FREE_NATURE_CARDS} cardforge "
+            "chooses for (the box has 12): fix their natures in choices.natures", item=item,
+            field="choices.natures"))
+    if fixed.placement is None:
+        wild = sum(1 for o in owned for s in o.card.forge_squares if s == "any")
+        if wild > MAX_WILD_SQUARES:
+            problems.append(Problem(
+                f"{wild} wild forge squares, more than the {MAX_WILD_SQUARES} cardforge shares out (the box "
+                "has 8): give the crystals placed in choices.forge", item=item, field="choices.forge"))
+    return problems
 
 
 def _physical(data: GameData, card_id: str) -> str:
@@ -272,6 +393,9 @@ def _copies_problems(data: GameData, uses: dict[str, list[str]]) -> list[Problem
     return problems
 
 
+MAX_SUGGESTIONS = 10
+
+
 def _fixed(choices: Choices, owned: list[Owned], stock: dict[str, int], mode: str,
            item: str) -> tuple[Fixed, list[Problem]]:
     """The choices the file fixes, each checked against the card it names."""
@@ -279,10 +403,13 @@ def _fixed(choices: Choices, owned: list[Owned], stock: dict[str, int], mode: st
     fixed = Fixed()
     problems: list[Problem] = []
 
+    suggested = [0]  # did-you-mean for the first few unknown keys only (4,000 keys: difflib each)
+
     def card_for(section: str, key: str) -> CardFields | None:
         if key in by_key:
             return by_key[key]
-        close = difflib.get_close_matches(key, list(by_key), n=1)
+        suggested[0] += 1
+        close = difflib.get_close_matches(key, list(by_key), n=1) if suggested[0] <= MAX_SUGGESTIONS else []
         problems.append(Problem(f"no card '{key}' among this player's cards"
                                 + (f"; did you mean '{close[0]}'?" if close else ""),
                                 item=item, field=f"choices.{section}.{key}"))
@@ -359,7 +486,7 @@ def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
 def score_final_state(data: GameData, state: FinalState) -> ScoreResult:
     players, problems = resolve(data, state)
     assert not problems, problems  # check_final_state ran first
-    medallions = [medallion(m, {p.name: logo_counts(p.owned, p.king)[m] for p in players})
+    medallions = [medallion(m, {p.name: logo_counts(p.owned, p.king, p.logo_bonus)[m] for p in players})
                   for m in MEDALLIONS]
     plays = {p.name: best_play(p.owned, p.stock, p.fixed) for p in players}
     results = []
@@ -376,7 +503,12 @@ def score_final_state(data: GameData, state: FinalState) -> ScoreResult:
         "medallions": [_medallion_json(m) for m in medallions],
         "players": [_player_json(p, plays[p.name]) for p in players],
     }
-    return ScoreResult(results, details, _report(players, plays, medallions), mode=state.mode)
+    report = _report(players, plays, medallions)
+    if state.partial:
+        report.append("")
+        report.append("Partial: not a whole game (partial: true): the Warhammer every player starts with "
+                      "was not required.")
+    return ScoreResult(results, details, report, mode=state.mode, partial=state.partial)
 
 
 def _whole(value: Fraction) -> Fraction | int:
