@@ -74,8 +74,11 @@ class MineAllMine(Game):
                 breakdown[categories[log.number - 1]] = log.play.points[name]
             results.append(PlayerResult(name, breakdown))
         lines = [line for log in logs for line in ["", *report.round_lines(log)]][1:]
+        partial = len(logs) < 3  # « Une partie se joue en 3 manches »
+        if partial:
+            lines += ["", f"Partial: {len(logs)} of the 3 rounds played."]
         return ScoreResult(results, details={"rounds": [report.round_details(log) for log in logs]},
-                           report=lines)
+                           report=lines, partial=partial)
 
 
 GAME = MineAllMine()

@@ -44,7 +44,7 @@ class TurnPlay:
     full: list[str] = field(default_factory=list)  # stayed (top attack) but had no cargo left
     took: dict[str, int] = field(default_factory=dict)  # every fleet that stayed, 0 included
     lost: int = 0
-
+    split_lost: bool = False  # lost because fleets of one speed could not share them equally
 
 @dataclass
 class RoundPlay:
@@ -100,6 +100,9 @@ def play_round(fleets: Sequence[Fleet], resources: Sequence[int]) -> RoundPlay:
         fled.update(play.fled)
         play.full = [f.player for f in contenders if room[f.player] == 0]
         play.took, play.lost = _extract(offered, contenders, room)
+        # the loop ends with resources left either because every cargo is full, or because fewer
+        # were left than fleets of one speed still taking (« le reste est définitivement perdu »)
+        play.split_lost = bool(play.lost) and any(room[f.player] > 0 for f in contenders)
         turns.append(play)
     points = {f.player: sum(t.took.get(f.player, 0) for t in turns) for f in fleets}
     return RoundPlay(landings, skipped, too_late, turns, points)

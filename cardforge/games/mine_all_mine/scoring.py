@@ -3,7 +3,7 @@
 ```yaml
 rounds:                         # 1 to 3 rounds, in order
   - planets:                    # in play order: one planet, or a planet then a moon
-      - {turns: [3, 2, 1]}      # resources of the 1st, 2nd, 3rd turn; or {card: 2, side: moon}
+      - {turns: [3, 2, 1]}      # resources of the 1st, 2nd, 3rd turn; or {card: 2, side: moon, end: high}
     fleets:                     # every player, each round
       Ana: {speed: 7, attack: 3, cargo: 5}      # optional cards: N, ship cards played
       Ben: {ships: [{card: 4, option: 2}]}      # options 1–3 a ship, 4 the action
@@ -26,6 +26,7 @@ from cardforge.games.mine_all_mine.cards import (
     ACTION_OPTION,
     STATS,
     TURNS_PER_SIDE,
+    End,
     Side,
     planet_cards,
     ship_cards,
@@ -48,14 +49,19 @@ def _three_turns(turns: list[int]) -> list[int]:
 
 
 class PlanetInput(Model):
-    """``{turns: [3, 2, 1]}`` or ``{card: 2, side: moon}`` (a planet card of the data)."""
+    """``{turns: [3, 2, 1]}`` or ``{card: 2, side: moon, end: high}`` (a planet card of the data;
+    ``end``: which end of the face was up, « tournez et inversez-les », default ``low`` — what a
+    file written before the two ends existed meant)."""
 
     turns: Annotated[list[Count], AfterValidator(_three_turns)] | None = None
     card: Number | None = None
     side: Side | None = None
+    end: End | None = None
 
     @model_validator(mode="after")
     def _one_form(self) -> PlanetInput:
+        if self.turns is not None and self.end is not None:
+            raise ValueError("end is for a planet card (card: N, side: …); turns: already gives the resources")
         if self.turns is not None and (self.card is not None or self.side is not None):
             raise ValueError("give either turns: [r1, r2, r3] or card: N and side: planet|moon, not both")
         if self.turns is None and (self.card is None or self.side is None):
@@ -248,6 +254,8 @@ class PlanetPlay:
     card: int | None = None
     side: str | None = None
     name: str | None = None
+    end: str | None = None
+    labels: list[str] | None = None  # the turns as printed: « Premier », « Deuxième »…
 
 
 @dataclass
@@ -312,7 +320,9 @@ def _planet_play(data: GameData, planet: PlanetInput) -> PlanetPlay:
         return PlanetPlay(list(planet.turns))
     card = planet_cards(data)[planet.card]  # type: ignore[index]
     face = card.face(planet.side)  # type: ignore[arg-type]
-    return PlanetPlay(face.resources, planet.card, planet.side, face.name)
+    end = planet.end or "low"
+    return PlanetPlay(face.resources_at(end), planet.card, planet.side, face.name, end,
+                      [t.label for t in face.end(end)])
 
 
 def _fleet_play(data: GameData, name: str, fleet: FleetInput) -> FleetPlay:
