@@ -106,7 +106,11 @@ def tally(played: list[Played], placement: dict[str, int]) -> Tally:
                 placed[square.removeprefix("filled:")] += 1
         eclats += p.eclats
         cursed += p.owned.card.scoring.kind == "maudit"
-    return Tally(len(played), natures, runes, eclats, music, placed, cursed)
+    # Reading (issue 18): a Tambour «compte comme si vous aviez 2 cartes de leur nature (ils sont
+    # donc très efficaces pour scorer avec les cartes Mémoriss-Urbanistes)» — the Stèles are
+    # Mémoriss-Urbanistes and «comptent toutes les cartes», so a Tambour (or a Bâton on its
+    # Tambour option) counts as 2 cards for them too.
+    return Tally(sum(p.weight for p in played), natures, runes, eclats, music, placed, cursed)
 
 
 @dataclass(frozen=True)
