@@ -568,32 +568,114 @@ def _medallion_line(m: Medallion) -> str:
             f"{format_number(m.points[who])}")
 
 
-def _how(given: bool) -> str:
+def _how(given: bool, note: str | None = None) -> str:
+    if note is not None:
+        return note
     return "given" if given else "best"
 
 
-def _choice_text(c: dict[str, Any]) -> str:
+def _pinned(fixed: Fixed, section: str, key: str, value: Any | None) -> Fixed:
+    """``fixed`` with one choice pinned to ``value`` (None: left free)."""
+    out = Fixed(dict(fixed.natures), dict(fixed.options), dict(fixed.symbols), dict(fixed.bonuses),
+                fixed.placement)
+    table = getattr(out, section)
+    if value is None:
+        table.pop(key, None)
+    else:
+        table[key] = value
+    return out
+
+
+def choice_notes(p: Player, play: Play) -> dict[tuple[str, str], str]:
+    """What each choice did, for the report: a free choice is «best» only where another choice
+    would have scored less («no difference» otherwise); a pinned (given) choice says what it cost
+    against the best one. Keys: (section, card key)."""
+    notes: dict[tuple[str, str], str] = {}
+    alternatives: dict[str, list[tuple[str, Any]]] = {}
+    for i, q in enumerate(play.played):
+        card, key = q.owned.card, q.owned.key
+        if card.nature == "multi":
+            alternatives.setdefault(key, []).extend(("natures", n) for n in ELEMENTS if n != q.nature)
+        if card.scoring.kind == "baton":
+            alternatives.setdefault(key, []).extend(
+                ("options", o) for o in range(len(card.scoring.options)) if o != play.options[i])
+        if getattr(card, "gold_bonus", None) is not None:
+            alternatives.setdefault(key, []).append(("bonuses", not q.bonus_taken))
+    sections = {"natures": p.fixed.natures, "options": p.fixed.options, "bonuses": p.fixed.bonuses}
+    for key, alts in alternatives.items():
+        for section in dict.fromkeys(s for s, _ in alts):
+            if key in sections[section]:
+                free = best_play(p.owned, p.stock, _pinned(p.fixed, section, key, None))
+                better = free.total - play.total if free is not None else 0
+                notes[(section, key)] = (f"given; the best choice would score {format_number(better)} more"
+                                         if better > 0 else "given, as good as any")
+                continue
+            others = [best_play(p.owned, p.stock, _pinned(p.fixed, section, key, v))
+                      for s, v in alts if s == section]
+            others = [o for o in others if o is not None]
+            if not others:
+                notes[(section, key)] = "the only possible choice"
+            elif all(o.total == play.total for o in others):
+                notes[(section, key)] = "no difference"
+            else:
+                gap = play.total - max(o.total for o in others)
+                notes[(section, key)] = "best" + (f", {format_number(gap)} more than the next" if gap else "")
+    return notes
+
+
+def _choice_text(c: dict[str, Any], notes: dict[tuple[str, str], str]) -> str:
     if "nature" in c:
-        return f"{c['card']} as nature {c['nature']} ({_how(c['given'])})"
+        return f"{c['card']} as nature {c['nature']} ({_how(c['given'], notes.get(('natures', c['card'])))})"
     if "option" in c:
-        return (f"{c['card']} option {c['option']} ({c['effect']}, {_how(c['option_given'])}), frieze "
+        return (f"{c['card']} option {c['option']} ({c['effect']}, "
+                f"{_how(c['option_given'], notes.get(('options', c['card'])))}), frieze "
                 f"{SYMBOL_SIGNS.get(c['music'], '–')} ({_how(c['music_given'])})")
-    return f"{c['card']} gold bonus {'spent' if c['bonus'] else 'not spent'} ({_how(c['given'])})"
+    return (f"{c['card']} gold bonus {'spent' if c['bonus'] else 'not spent'} "
+            f"({_how(c['given'], notes.get(('bonuses', c['card'])))})")
+
+
+def _logo_sources(p: Player, medal: str) -> str:
+    """Which cards gave a player's count of one medallion: «♚ 1 + autel-du-feu 2 + …»."""
+    parts = []
+    if p.king and medal != "polychrome":
+        parts.append("♚ 1")
+    for o in p.owned:
+        logos = o.card.logos
+        n = (logos.red + logos.green + logos.blue + logos.multi if medal == "polychrome"
+             else getattr(logos, medal) + logos.multi)
+        if n:
+            parts.append(f"{o.key} {n}")
+    if p.logo_bonus and medal == "polychrome":
+        parts.append("bonus-logo token 1")
+    return " + ".join(parts)
 
 
 def _report(players: list[Player], plays: dict[str, Play], medallions: list[Medallion]) -> list[str]:
     lines = ["Medallions (the ♚ counts 1 in each monochrome count, not in the polychrome one):"]
-    lines += [_medallion_line(m) for m in medallions]
+    for m in medallions:
+        lines.append(_medallion_line(m))
+        for p in players:
+            sources = _logo_sources(p, m.id)
+            if sources:
+                lines.append(f"    {p.name}: {sources}")
     for p in players:
         play = plays[p.name]
         lines.append("")
         lines.append(f"{p.name}{' (♚)' if p.king else ''}:")
+        notes = choice_notes(p, play)
         for c in _choices_of(play, p.fixed):
-            lines.append("  choice: " + _choice_text(c))
+            lines.append("  choice: " + _choice_text(c, notes))
         placed = {c: n for c, n in play.placement.items() if n}
+        prefilled = Counter(s.removeprefix("filled:") for q in play.played for s in q.squares
+                            if s.startswith("filled:"))
         if placed or any(p_.squares for p_ in play.played):
             shown = ", ".join(f"{n} {c}" for c, n in placed.items()) or "nothing"
-            lines.append(f"  forge: {shown} placed from the stock ({_how(p.fixed.placement is not None)})")
+            line = f"  forge: {shown} placed from the stock ({_how(p.fixed.placement is not None)})"
+            if prefilled:
+                # «Certains carrés sont représentés avec un cristal directement dedans. Ils sont
+                # considérés comme déjà pleins»
+                line += "; pre-filled squares: " + ", ".join(f"{n} {c}" for c, n in sorted(prefilled.items()))
+            lines.append(line)
         for s in play.scores:
             category = s.category or "—"
             lines.append(f"  {s.owned.label}: {category} {s.points} ({s.why})")
