@@ -36,7 +36,7 @@ from pydantic import BeforeValidator, Field
 from cardforge.data.models import Model, Slug
 from cardforge.games.cristaux.cards import CRYSTALS, ELEMENTS, CardFields, Element, Modes, Symbol
 from cardforge.games.cristaux.optimise import Fixed, Play, best_play, frieze_symbol, play_card, squares_of
-from cardforge.games.cristaux.points import FORGE_KINDS, Medallion, Owned, logo_counts, medallion
+from cardforge.games.cristaux.points import FORGE_KINDS, Medallion, OpaleEffect, Owned, logo_counts, medallion
 from cardforge.problems import Problem
 from cardforge.scores import PlayerResult, ScoreResult, as_number, format_number
 
@@ -109,9 +109,27 @@ class Choices(Model):
     forge: Stock | None = None
 
 
+OpaleSchool = Literal["esthete", "noblesse", "memoriss", "cour", "forge", "religion", "musicien"]
+
+
+class OpaleBonus(Model):
+    """A façon Opale bonus bought with a card («vous avez la possibilité de dépenser un coût
+    supplémentaire pour bénéficier d'un bonus […] il n'est pas possible de payer plusieurs fois le
+    coût supplémentaire pour une même carte»)."""
+
+    card: str = Field(min_length=1)
+    school: OpaleSchool
+    colour: Element | None = None  # cour, noblesse, religion: the crystal spent
+    symbol: Symbol | None = None  # musicien: the symbol the gold counts as (and whose maximum rises)
+    # forge: the colours of the aid's 4 pre-filled squares (the picture is lost; provisional default)
+    squares: list[Literal["red", "green", "blue", "gold"]] = Field(
+        default_factory=lambda: ["red", "green", "blue", "gold"], min_length=4, max_length=4)
+
+
 class PlayerState(Model):
     name: str = Field(min_length=1)
     king: bool = False
+    opale: list[OpaleBonus] = Field(default_factory=list)  # façon Opale bonuses (with opale: true)
     # «Durant l'attribution de la ♚, si le joueur a dépensé 3 ors ou plus, il gagne le jeton […]
     # donc 1 logo bonus (absent du mode initiation)»: the token the player holds at the end
     logo_bonus: bool = False
@@ -129,6 +147,7 @@ class FinalState(Model):
     # a hand that is not a whole game (a rule's example, a game stopped early): the checks of what
     # every player starts with are skipped, and the score is marked partial
     partial: bool = False
+    opale: bool = False  # played façon Opale (setup --opale): players may list Opale bonuses
     players: list[PlayerState] = Field(min_length=1)
 
 
@@ -269,6 +288,8 @@ def resolve(data: GameData, state: FinalState) -> tuple[list[Player], list[Probl
                 uses.setdefault(_physical(data, o.key), []).append(ps.name)
         player_problems += _gift_problems(owned, item)
         player_problems += _start_problems(data, ps, owned, state.mode, item, state.partial)
+        owned, p = _opale(ps, owned, state.opale, item)
+        player_problems += p
         stock = ps.stock.model_dump()
         fixed, p = _fixed(ps.choices, owned, stock, state.mode, item)
         player_problems += p
@@ -285,6 +306,69 @@ def resolve(data: GameData, state: FinalState) -> tuple[list[Player], list[Probl
         problems.append(Problem(f"{len(holders)} players hold the bonus-logo token ({', '.join(holders)}): "
                                 "there is one token («il gagne le jeton»)", field="players"))
     return players, problems
+
+
+#: The school an Opale bonus must match («[qui doit obligatoirement lui correspondre]»): the
+#: card's score category, or for the court a card with the court's blason.
+OPALE_CATEGORY = {"esthete": "esthetes", "noblesse": "noblesse", "memoriss": "memoriss", "forge": "forge",
+                  "religion": "religion", "musicien": "musiciens"}
+
+
+def _opale(ps: PlayerState, owned: list[Owned], opale: bool, item: str) -> tuple[list[Owned], list[Problem]]:
+    """The player's cards with their Opale bonuses attached, and every problem of the bonuses."""
+    if not ps.opale:
+        return owned, []
+    problems: list[Problem] = []
+    if not opale:
+        return owned, [Problem("Opale bonuses need a game played façon Opale: write opale: true at the top "
+                               "of the file", item=item, field="opale")]
+    by_key = {o.key: i for i, o in enumerate(owned)}
+    out = list(owned)
+    seen: dict[str, int] = {}
+    for j, bonus in enumerate(ps.opale):
+        field = f"opale[{j}]"
+
+        def bad(message: str, where: str = "") -> None:
+            problems.append(Problem(message, item=item, field=field + where))
+
+        if bonus.card not in by_key:
+            close = difflib.get_close_matches(bonus.card, list(by_key), n=1)
+            bad(f"no card '{bonus.card}' among this player's cards"
+                + (f"; did you mean '{close[0]}'?" if close else ""), ".card")
+            continue
+        if bonus.card in seen:
+            bad(f"'{bonus.card}' already has an Opale bonus (opale[{seen[bonus.card]}]): «il n'est pas possible "
+                "de payer plusieurs fois le coût supplémentaire pour une même carte»", ".card")
+            continue
+        seen[bonus.card] = j
+        card = owned[by_key[bonus.card]].card
+        school = bonus.school
+        a = "an" if school[0] in "aeiou" else "a"
+        matches = (getattr(card, "court", False) if school == "cour"
+                   else card.category == OPALE_CATEGORY[school])
+        if not matches:
+            bad(f"{a} {school} bonus goes with a card of that school, and '{bonus.card}' scores in "
+                f"{card.category or 'no school'}" + (" without the court's blason" if school == "cour" else ""),
+                ".school")
+        needs_colour = school in ("cour", "noblesse", "religion")
+        if needs_colour and bonus.colour is None:
+            bad(f"{a} {school} bonus says the colour of the crystal spent: colour: red, green or blue", ".colour")
+        if not needs_colour and bonus.colour is not None:
+            bad(f"{a} {school} bonus has no colour (colour is for cour, noblesse and religion)", ".colour")
+        if school == "religion" and bonus.colour is not None:
+            scored = {getattr(card.scoring, "colour", None), *getattr(card.scoring, "colours", ())} - {None}
+            if bonus.colour in scored:
+                bad(f"the crystal «doit être d'une couleur différente de celle(s) sur laquelle la carte achetée "
+                    f"score»: '{bonus.card}' scores on {', '.join(sorted(scored))}", ".colour")
+        if school == "musicien" and bonus.symbol is None:
+            bad("a musicien bonus says the symbol the gold counts as: symbol: double, sharp or single",
+                ".symbol")
+        if school != "musicien" and bonus.symbol is not None:
+            bad(f"{a} {school} bonus has no symbol (symbol is for musicien)", ".symbol")
+        o = owned[by_key[bonus.card]]
+        out[by_key[bonus.card]] = Owned(o.key, o.name, o.card, o.paid, OpaleEffect(
+            school, bonus.colour, bonus.symbol, tuple(bonus.squares) if school == "forge" else ()))
+    return out, problems
 
 
 #: «à 2 / 3 joueurs : -2 du paquet (soit 1 restant, + les 3 correspondants aux [rouge, vert,
@@ -504,11 +588,27 @@ def score_final_state(data: GameData, state: FinalState) -> ScoreResult:
         "players": [_player_json(p, plays[p.name]) for p in players],
     }
     report = _report(players, plays, medallions)
+    opale_lines = [f"  {p.name}: {o.key} — {_opale_text(o.opale)}" for p in players for o in p.owned
+                   if o.opale is not None]
+    if opale_lines:
+        report += ["", "Opale bonuses («les bonus de la façon Opale»):", *opale_lines]
     if state.partial:
         report.append("")
         report.append("Partial: not a whole game (partial: true): the Warhammer every player starts with "
                       "was not required.")
     return ScoreResult(results, details, report, mode=state.mode, partial=state.partial)
+
+
+def _opale_text(o: OpaleEffect) -> str:
+    return {
+        "esthete": "the gold counts as 1 éclat",
+        "noblesse": f"the crystal counts as 1 {o.colour} rune",
+        "memoriss": "its scoring +1 a unit",
+        "cour": f"the crystal counts as 1 {o.colour} logo",
+        "forge": f"4 pre-filled forge squares ({', '.join(o.squares)})",
+        "religion": f"1 point per {o.colour} crystal on the costs of all your cards",
+        "musicien": f"the gold counts as 1 {SYMBOL_SIGNS.get(o.symbol or '', '')} and raises its maximum by 1",
+    }[o.school]
 
 
 def _whole(value: Fraction) -> Fraction | int:

@@ -316,3 +316,32 @@ def test_thousands_of_unknown_choice_keys_suggest_only_for_the_first(cli, write_
     assert len(errors) == 4000
     assert sum("did you mean" in e for e in errors) <= 10
     assert errors[0].endswith("choices.natures.carte-0: no card 'carte-0' among this player's cards")
+
+
+def test_opale_bonuses_are_checked(cli, write_yaml):
+    ana = {"name": "Ana", "cards": ["warhammer-grandes-familles", "autel-du-feu", "stele-d-union"], "opale": [
+        {"card": "autel-du-feu", "school": "religion", "colour": "red"},
+        {"card": "autel-du-feu", "school": "religion", "colour": "blue"},
+        {"card": "stele-d-union", "school": "esthete"},
+        {"card": "stele-d-uniom", "school": "memoriss"}]}
+    errors = _errors(cli, write_yaml, {"mode": "classique", "opale": True, "players": [ana, BOB]})
+    assert [e.split(": ", 2)[2] for e in errors] == [
+        "opale[0].colour: the crystal «doit être d'une couleur différente de celle(s) sur laquelle la carte "
+        "achetée score»: 'autel-du-feu' scores on red",
+        "opale[1].card: 'autel-du-feu' already has an Opale bonus (opale[0]): «il n'est pas possible de payer "
+        "plusieurs fois le coût supplémentaire pour une même carte»",
+        "opale[2].school: an esthete bonus goes with a card of that school, and 'stele-d-union' scores in memoriss",
+        "opale[3].card: no card 'stele-d-uniom' among this player's cards; did you mean 'stele-d-union'?"]
+    errors = _errors(cli, write_yaml, {"mode": "classique", "players": [ana, BOB]})
+    assert errors[0].endswith("player 'Ana' (#1): opale: Opale bonuses need a game played façon Opale: write "
+                              "opale: true at the top of the file")
+
+
+def test_the_musician_bonus_raises_a_maximum_but_never_to_7():
+    from collections import Counter
+
+    from cardforge.games.cristaux.points import musician_points
+
+    music = Counter({"double": 8, "sharp": 6, "single": 5})
+    assert musician_points(music)[0] == 5 * 5 * 5
+    assert musician_points(music, {"double": 6, "sharp": 6, "single": 5})[0] == 6 * 6 * 5  # «6x6x5=180»
