@@ -89,6 +89,7 @@ class ScoreSheet:
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {
+            "ok": True,  # as every command's --json: a failure prints {"ok": false, "error", "problems"}
             "game": self.game,
             **({"mode": self.mode} if self.mode else {}),
             **({"partial": True} if self.partial else {}),

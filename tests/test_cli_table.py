@@ -133,3 +133,25 @@ def test_setup_text_is_a_readable_list(cli):
     assert "\n  piles:\n    pile 1: (18) " in deal
     assert "\n  hands:\n    hand 1: " in deal and "\n    hand 2: " in deal
     assert all(len(line) <= 100 for line in deal.splitlines())
+
+
+def test_setup_check_json(cli, write_yaml):
+    printed = cli("setup", "tunhell", "--players", 2, "--seed", 3, "--json").out
+    path = write_yaml("deal.json", printed)
+    r = cli("setup", "tunhell", "--check", path, "--json")
+    assert r.code == 0, r.err
+    assert r.json == {"ok": True, "game": "tunhell", "file": str(path), "problems": []}
+    import json
+
+    bad = json.loads(printed)
+    bad["players"] = 3
+    path = write_yaml("bad.json", json.dumps(bad))
+    r = cli("setup", "tunhell", "--check", path, "--json")
+    assert r.code == 1 and r.err == ""
+    out = r.json
+    assert out["ok"] is False and out["error"] == f"{path}: this tunhell deal breaks the rules"
+    assert [p["field"] for p in out["problems"]] == ["players"]
+
+
+def test_score_json_says_ok(cli):
+    assert cli("score", "maphr", MAPHR, "--json").json["ok"] is True

@@ -59,11 +59,11 @@ def setup(ctx, game, players, mode, seed, short, opale, first_game, check_file, 
             raise click.UsageError("give either --players or --check, not both")
         # the file says its mode and options; these would be silently ignored
         for name, used in (("--mode", mode is not None), ("--seed", seed is not None), ("--short", bool(short)),
-                           ("--opale", opale), ("--first-game", first_game), ("--json", as_json),
+                           ("--opale", opale), ("--first-game", first_game),
                            ("--pdf", pdf_path is not None)):
             if used:
                 raise click.UsageError(f"{name} is not used with --check (the deal file gives its own mode and "
-                                       "options; --seed, --json and --pdf are for making a deal)")
+                                       "options; --seed and --pdf are for making a deal)")
         from pathlib import Path
 
         if not Path(check_file).exists():
@@ -71,6 +71,9 @@ def setup(ctx, game, players, mode, seed, short, opale, first_game, check_file, 
         problems = check_setup_file(game, data, Path(check_file))
         if problems:
             raise SetupError(f"{check_file}: this {game.id} deal breaks the rules", problems)
+        if as_json:  # as check --json: {ok, problems}; a failure prints {ok: false, error, problems}
+            echo_json({"ok": True, "game": game.id, "file": check_file, "problems": []})
+            return
         click.echo(f"{check_file}: the deal follows the rules of {game.id}")
         return
     if players is None:
