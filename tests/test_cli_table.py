@@ -155,3 +155,12 @@ def test_setup_check_json(cli, write_yaml):
 
 def test_score_json_says_ok(cli):
     assert cli("score", "maphr", MAPHR, "--json").json["ok"] is True
+
+
+def test_a_number_of_5000_digits_is_a_clean_error(cli, write_yaml):
+    big = "9" * 5000
+    path = write_yaml("final.yaml", f"players:\n  - {{name: A, vp: {big}, coins: 1, carts: 2}}\n"
+                                    "  - {name: B, vp: 3, coins: 4, carts: 1}\n")
+    r = cli("score", "imperial_miners", path)
+    assert r.code == 1 and "internal error" not in r.err
+    assert f"{path}: a number too long to read (more than 4,300 digits)" in r.err

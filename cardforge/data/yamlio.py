@@ -106,6 +106,12 @@ def read_yaml(path: Path, display: str | None = None) -> YamlDoc:
             path, display, text, None,
             [Problem(f"invalid YAML: {what}", file=display, line=mark.line + 1 if mark else None)],
         )
+    except ValueError as exc:  # an integer of more digits than Python converts (issue 21)
+        if "digits" not in str(exc):
+            raise
+        return YamlDoc(path, display, text, None, [Problem(
+            "a number too long to read (more than 4,300 digits); no count in a game comes near it",
+            file=display)])
     finally:
         loader.dispose()
     problems = [
