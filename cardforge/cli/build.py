@@ -144,7 +144,9 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
         keep_texts()  # from the first build on: the rebuilds reuse its laid-out texts
     if as_json and watch:
         raise click.UsageError("--json is not used with --watch")
-    quiet = quiet or as_json
+    from cardforge.cli import STATE
+
+    quiet = quiet or as_json or STATE.quiet  # `cardforge -q build` as `cardforge build -q`
     failures: list[tuple[str, list[Problem], str]] = []
     progress = Progress(enabled=not quiet and is_tty())
     built: dict[str, list] = {}
