@@ -164,3 +164,10 @@ def test_a_number_of_5000_digits_is_a_clean_error(cli, write_yaml):
     r = cli("score", "imperial_miners", path)
     assert r.code == 1 and "internal error" not in r.err
     assert f"{path}: a number too long to read (more than 4,300 digits)" in r.err
+
+
+def test_setup_text_names_each_seat_by_its_player(cli):
+    r = cli("setup", "maphr", "--players", 2, "--seed", 1)
+    deal = r.out.split("Deal (seed 1):\n")[1]
+    assert deal.startswith("  players:\n    Joueur 1:\n      clan: ")
+    assert "\n    Joueur 2:\n" in deal and "player: Joueur" not in deal

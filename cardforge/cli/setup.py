@@ -173,13 +173,18 @@ def _readable(value, depth: int, label: str | None = None) -> list[str]:
         lines = [head] if label is not None else []
         noun = (label or "item").replace("_", " ").rstrip("s")
         for i, item in enumerate(value, start=1):
+            title = f"{noun} {i}"
+            if isinstance(item, dict) and "player" in item:  # a seat: named by its player
+                who = item["player"]
+                title = who if isinstance(who, str) else f"{noun} {who}"
+                item = {k: v for k, v in item.items() if k != "player"}
             short = _inline(item)
             if short is not None:
-                lines.append(f"{indent}  {noun} {i}: {short}")
+                lines.append(f"{indent}  {title}: {short}")
             elif isinstance(item, list):
-                lines += _readable(item, depth + 1, f"{noun} {i}")
+                lines += _readable(item, depth + 1, title)
             else:
-                lines.append(f"{indent}  {noun} {i}:")
+                lines.append(f"{indent}  {title}:")
                 lines += _readable(item, depth + 2)
         return lines
     return [f"{head} {_scalar(value)}"]
