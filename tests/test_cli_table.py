@@ -170,4 +170,4 @@ def test_setup_text_names_each_seat_by_its_player(cli):
     r = cli("setup", "maphr", "--players", 2, "--seed", 1)
     deal = r.out.split("Deal (seed 1):\n")[1]
     assert deal.startswith("  players:\n    Joueur 1:\n      clan: ")
-    assert "\n    Joueur 2:\n" in deal and "player: Joueur" not in deal
+    assert "\n    Joueur 2:\n" in deal and "      player: Joueur" not in deal
