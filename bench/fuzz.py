@@ -376,15 +376,26 @@ def run_cli(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]
     return code, out.getvalue(), err.getvalue()
 
 
-def verdict(code: int, err: str) -> str | None:
-    """None for a clean outcome, else why not."""
+def verdict(code: int, err: str, out: str = "") -> str | None:
+    """None for a clean outcome, else why not. A failure says why on stderr, or (``--json``) as
+    a JSON object ``{"ok": false, "problems": […]}`` on stdout."""
     if "internal error" in err or "Traceback" in err:
         return "crash: " + err.strip().splitlines()[-1][:300] if err.strip() else "crash"
     if code == 0:
         return None
     if code in (1, 2):
-        return None if err.strip() else f"exit {code} without a message"
+        return None if err.strip() or _json_failure(out) else f"exit {code} without a message"
     return f"exit code {code}"
+
+
+def _json_failure(out: str) -> bool:
+    import json
+
+    try:
+        value = json.loads(out)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and value.get("ok") is False and bool(value.get("problems") or value.get("error"))
 
 
 class _Timeout(Exception):
@@ -441,7 +452,7 @@ def one_input(kind: str, game: str, index: int, seed: int, work: Path, seeds: di
         finally:
             signal.alarm(0)
         seconds = time.perf_counter() - start
-        bad = verdict(code, err)
+        bad = verdict(code, err, out)
         record = {"kind": kind, "game": game, "index": index, "code": code, "seconds": round(seconds, 3),
                   "bad": bad, "what": what[:200], "err": err[-400:] if bad else ""}
         return record

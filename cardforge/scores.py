@@ -30,6 +30,14 @@ class TieBreaker:
     id: str
     label: str  # French, as printed under the pad's total: "Égalité : le plus riche l'emporte"
     label_en: str  # "more coins"
+    row: str = ""  # French score-table row for its values ("Pièces"); default: from label_en
+    row_en: str = ""  # English row ("Coins"); default: label_en without "more "
+
+    def row_label(self, lang: str = "fr") -> str:
+        if lang == "fr" and self.row:
+            return self.row
+        en = self.row_en or self.label_en.removeprefix("more ").capitalize()
+        return en if lang == "en" else (self.row or en)
 
 
 @dataclass
@@ -51,6 +59,8 @@ class ScoreResult:
     players: list[PlayerResult]
     details: Any = None  # JSON-able explanation (issue-specific), added as "details" to --json
     report: list[str] = field(default_factory=list)  # human lines printed after the table
+    mode: str | None = None  # the rule set scored (printed in the header), None: the game has one
+    partial: bool = False  # a game scored before its end (e.g. Mine, All Mine! after 1 or 2 rounds)
 
 
 @dataclass
@@ -60,6 +70,7 @@ class PlayerScore:
     rank: int
     breakdown: dict[str, Number]
     extra: dict[str, Any] = field(default_factory=dict)
+    tiebreak: tuple[Number, ...] = ()
 
 
 @dataclass
@@ -72,10 +83,16 @@ class ScoreSheet:
     tie_break: str | None  # how the winner was decided when totals tied (English)
     details: Any = None
     report: list[str] = field(default_factory=list)
+    tie_breakers: list[TieBreaker] = field(default_factory=list)
+    mode: str | None = None
+    partial: bool = False
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {
+            "ok": True,  # as every command's --json: a failure prints {"ok": false, "error", "problems"}
             "game": self.game,
+            **({"mode": self.mode} if self.mode else {}),
+            **({"partial": True} if self.partial else {}),
             "categories": [c.id for c in self.categories],
             "players": [
                 {
@@ -83,11 +100,14 @@ class ScoreSheet:
                     "total": as_number(p.total),
                     "rank": p.rank,
                     "breakdown": {c.id: as_number(p.breakdown.get(c.id, 0)) for c in self.categories},
+                    **({"tiebreak": {t.id: as_number(v) for t, v in zip(self.tie_breakers, p.tiebreak)}}
+                       if self.tie_breakers else {}),
                     **p.extra,
                 }
                 for p in self.players
             ],
             "winners": list(self.winners),
+            **({"tie_break": self.tie_break} if self.tie_break else {}),
         }
         if self.details is not None:
             out["details"] = self.details
@@ -108,3 +128,16 @@ def as_number(value: Number | float) -> int | float:
 def format_number(value: Number | float) -> str:
     n = as_number(value)
     return str(n) if isinstance(n, int) else f"{n:g}"
+
+
+def annotate_sheet(sheet: ScoreSheet, game: Any, result: ScoreResult) -> ScoreSheet:
+    """What the shared sheet builder leaves out and players want to see: the mode scored, a
+    partial game, and each player's tie-break values (shown in the table, not only in a footer)."""
+    sheet.mode = result.mode
+    sheet.partial = result.partial
+    sheet.tie_breakers = list(game.tie_breakers)
+    by_name = {r.name: r for r in result.players}
+    for p in sheet.players:
+        if p.name in by_name:
+            p.tiebreak = tuple(by_name[p.name].tiebreak)
+    return sheet

@@ -130,7 +130,8 @@ def test_cli_accepts_the_printed_deal_whole_and_part(cli, write_yaml, game_id):
 
 def test_usage_errors_exit_2(cli, write_yaml, tmp_path):
     path, _ = _check(cli, write_yaml, "maphr", _printed(cli, "maphr", "--players", 2))
-    for extra in (["--mode", "standard"], ["--seed", 3], ["--json"], ["--players", 2]):
+    # (--json is accepted with --check since issue 18: {ok, problems}, as check --json)
+    for extra in (["--mode", "standard"], ["--seed", 3], ["--players", 2]):
         r = cli("setup", "maphr", "--check", path, *extra)
         assert r.code == 2, (extra, r.err)
     r = cli("setup", "tunhell", "--check", path, "--short", 3)

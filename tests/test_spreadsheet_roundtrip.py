@@ -40,7 +40,7 @@ def test_exported_cards_are_the_same_cards(cli, tmp_path):
     assert r.code == 0, r.err
     assert "mine_all_mine: 18 cards written to 3 csv file(s)" in r.out
     header = (tmp_path / "mine_all_mine" / "planets.csv").read_text(encoding="utf-8").splitlines()[0]
-    assert header == "id,kind,name,provenance,number,planet.name,planet.turns,moon.name,moon.turns"
+    assert header == "id,kind,name,provenance,number,planet.name,planet.turns,planet.high,moon.name,moon.turns,moon.high"
     before, after = load_game_data(game), load_game_data(game, root=tmp_path)
     assert [c.model_dump() for c in after.cards] == [c.model_dump() for c in before.cards]
 

@@ -38,7 +38,9 @@ class LazyGroup(click.Group):
         module, attr, _ = COMMANDS[name]
         if not _module_exists(module):
             return None
-        return getattr(importlib.import_module(module), attr)
+        command = getattr(importlib.import_module(module), attr)
+        _add_common_options(command)
+        return command
 
     def format_commands(self, ctx, formatter):
         rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
@@ -56,9 +58,41 @@ def _module_exists(module: str) -> bool:
 class _State:
     verbose = False
     data_root: str | None = None  # --data DIR: games' data from DIR/<game>/
+    quiet = False
+    as_json = False  # the running command was given --json: failures print a JSON object on stdout
 
 
 STATE = _State()
+
+
+def _set_state(attr: str, chain=None):
+    def callback(ctx, param, value):
+        if value:
+            setattr(STATE, attr, True)
+        return chain(ctx, param, value) if chain else value
+
+    return callback
+
+
+def _add_common_options(command: click.Command) -> None:
+    """Every command accepts ``-v``/``-q`` after its name too (``cardforge score -v …``), and a
+    command's ``--json`` makes a failure print a JSON object on stdout (see :func:`main`)."""
+    if getattr(command, "_cardforge_common", False):
+        return
+    command._cardforge_common = True  # type: ignore[attr-defined]
+    names = {p.name for p in command.params}
+    for param in command.params:
+        if param.name == "as_json":
+            param.callback = _set_state("as_json", param.callback)
+        elif param.name == "quiet":
+            param.callback = _set_state("quiet", param.callback)
+    if "verbose" not in names:
+        command.params.append(click.Option(["-v", "--verbose"], is_flag=True, expose_value=False,
+                                           callback=_set_state("verbose"), help="Show tracebacks on errors."))
+    if "quiet" not in names:
+        command.params.append(click.Option(["-q", "--quiet"], is_flag=True, expose_value=False,
+                                           callback=_set_state("quiet"),
+                                           help="Print no warnings, only results and errors."))
 
 EPILOG = """\b
 Examples:
@@ -76,11 +110,13 @@ Exit codes: 0 ok, 1 bad data, setup or score input (problems listed), 2 usage.
 @click.group(cls=LazyGroup, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="cardforge")
 @click.option("-v", "--verbose", is_flag=True, help="Show tracebacks on errors.")
+@click.option("-q", "--quiet", is_flag=True, help="Print no warnings, only results and errors.")
 @click.option("--data", "data_dir", type=click.Path(file_okay=False, exists=True),
               envvar="CARDFORGE_DATA", help="Use card data from DIR/<game>/ instead of the shipped data.")
-def root(verbose: bool, data_dir: str | None) -> None:
+def root(verbose: bool, quiet: bool, data_dir: str | None) -> None:
     """cardforge: print-and-play PDFs and a scoring companion for tabletop games."""
-    STATE.verbose = verbose
+    STATE.verbose = STATE.verbose or verbose
+    STATE.quiet = STATE.quiet or quiet
     STATE.data_root = os.path.abspath(data_dir) if data_dir else None
 
 
@@ -88,11 +124,13 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit code (0 ok, 1 bad input, 2 usage)."""
     from cardforge.errors import CardforgeError
 
-    STATE.verbose = False
+    STATE.verbose = STATE.quiet = STATE.as_json = False
     STATE.data_root = None
     try:
         code = root.main(args=argv, prog_name="cardforge", standalone_mode=False)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):  # Ctrl-C: the shell's convention, no message
+            return 130
         click.echo("Aborted.", err=True)
         return 1
     except click.ClickException as exc:
@@ -101,10 +139,12 @@ def main(argv: list[str] | None = None) -> int:
     except CardforgeError as exc:
         if STATE.verbose:
             raise
-        click.echo(f"error: {exc.render()}", err=True)
+        if STATE.as_json and exc.exit_code == 1:
+            _echo_json_failure(exc)
+        else:
+            click.echo(f"error: {exc.render()}", err=True)
         return exc.exit_code
     except KeyboardInterrupt:
-        click.echo("Interrupted.", err=True)
         return 130
     except Exception as exc:  # a bug in cardforge: say so, without a traceback unless -v
         if STATE.verbose:
@@ -112,6 +152,21 @@ def main(argv: list[str] | None = None) -> int:
         click.echo(f"internal error: {type(exc).__name__}: {exc} (run with -v for the traceback)", err=True)
         return 1
     return code if isinstance(code, int) else 0
+
+
+def problems_json(problems) -> list[dict]:
+    """Problems as ``check --json`` and every other ``--json`` failure print them."""
+    return [{"severity": p.severity, "file": p.file, "line": p.line, "item": p.item,
+             "field": p.field, "message": p.message} for p in problems]
+
+
+def _echo_json_failure(exc) -> None:
+    """``--json`` and bad input: one JSON object on stdout (exit 1), as ``check --json`` prints."""
+    import json
+
+    problems = exc.problems or []
+    out = {"ok": False, "error": exc.title, "problems": problems_json(problems)}
+    click.echo(json.dumps(out, ensure_ascii=False, indent=2))
 
 
 def run() -> None:  # pragma: no cover - console script entry

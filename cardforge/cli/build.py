@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from cardforge.cli.common import GAME, echo_problem, is_tty
+from cardforge.cli.common import GAME, echo_json, echo_problem, is_tty
 from cardforge.problems import Problem, plural
 from cardforge.settings import DUPLEX_MODES, PAPERS_MM, PRINTABLE_KINDS, BuildSettings
 
@@ -111,6 +111,8 @@ class KindList(click.ParamType):
 @click.option("--templates", "templates_dir", type=click.Path(file_okay=False, exists=True),
               help="Use layouts and templates from DIR/<game>/ and DIR/_shared/.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object: {ok, games: [{game, ok, files, problems}]} (implies --quiet).")
 @click.option("--changed-since", "changed_since", type=click.Path(exists=True),
               help="Also write a reprint pack against the build recorded in this cards.json (or its "
                    "folder): reprint.pdf opens with a changelog and pull list (also in changes.md/.json), "
@@ -122,7 +124,7 @@ class KindList(click.ParamType):
 @click.pass_context
 def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter, margin, duplex, back_offset,
           fold, no_crop_marks, cut_lines, strict, only, templates_dir, quiet, changed_since, restamp,
-          watch) -> None:
+          watch, as_json=False) -> None:
     """Build print-ready PDFs for each GAME (every game when none is given) into OUT/<game>/.
 
     Decks are imposed on A4 or Letter with bleed and crop marks; backs follow each sheet,
@@ -149,19 +151,30 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
         from cardforge.watch import keep_texts
 
         keep_texts()  # from the first build on: the rebuilds reuse its laid-out texts
+    if as_json and watch:
+        raise click.UsageError("--json is not used with --watch")
+    from cardforge.cli import STATE
+
+    quiet = quiet or as_json or STATE.quiet  # `cardforge -q build` as `cardforge build -q`
     failures: list[tuple[str, list[Problem], str]] = []
     progress = Progress(enabled=not quiet and is_tty())
     given = {name for name in ctx.params
              if ctx.get_parameter_source(name) not in (click.core.ParameterSource.DEFAULT, None)}
+    built: dict[str, list] = {}
     try:
         for game in chosen:
-            failure = build_one(game, _project_settings(game, settings, given), progress, quiet)
+            failure = build_one(game, _project_settings(game, settings, given), progress, quiet, built)
             if failure:
                 failures.append(failure)
     except KeyboardInterrupt as exc:
         progress.close()
         ctx.exit(_interrupted(exc, settings))
     progress.close()
+    if as_json:
+        from cardforge.cli.build_json import build_json
+
+        echo_json(build_json(chosen, settings.out_dir, built, failures))
+        ctx.exit(1 if failures else 0)
     if failures:
         _echo_failures(failures)
     if watch:
@@ -239,9 +252,10 @@ def _watch(games, settings_of, quiet: bool) -> int:
     return code
 
 
-def build_one(game, settings: BuildSettings, progress: Progress, quiet: bool):
+def build_one(game, settings: BuildSettings, progress: Progress, quiet: bool, built: dict | None = None):
     """Build one game (:func:`cardforge.render.build.build_game`) and print what it wrote;
-    returns (game id, problems, title) on failure, None on success."""
+    returns (game id, problems, title) on failure, None on success. ``built``: the entries
+    written, by game id (for ``--json``)."""
     from cardforge.errors import CardforgeError
     from cardforge.render.build import build_game
 
@@ -254,6 +268,8 @@ def build_one(game, settings: BuildSettings, progress: Progress, quiet: bool):
         return game.id, [p for p in exc.problems if not p.is_warning] or [Problem(exc.title)], exc.title
     for w in result.warnings:
         echo_problem(w)
+    if built is not None:
+        built[game.id] = result.entries
     if not quiet:
         for e in result.entries:
             cards = f", {plural(e.cards, COUNT_NOUNS.get(e.kind, 'card'))}" if e.cards else ""

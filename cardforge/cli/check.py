@@ -9,22 +9,38 @@ from cardforge.problems import plural
 
 EPILOG = """\b
 Examples:
-  cardforge check maphr
+  cardforge check                      # every game
+  cardforge check maphr tunhell
   cardforge --data ./my_card_data check tunhell
   cardforge check tunhell --strict     # warnings fail too
 """
 
 
 @click.command(epilog=EPILOG)
-@click.argument("game", type=GAME)
+@click.argument("games", metavar="[GAME]...", nargs=-1, type=GAME)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-@click.option("--json", "as_json", is_flag=True, help="Print the counts and problems as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the counts and problems as JSON (one object for one GAME; else {ok, games: [...]}).")
 @click.pass_context
-def check(ctx: click.Context, game, strict: bool, as_json: bool) -> None:
-    """Load and validate GAME's card data; print problems and counts per card kind.
+def check(ctx: click.Context, games, strict: bool, as_json: bool) -> None:
+    """Load and validate each GAME's card data (every game when none is given); print problems
+    and counts per card kind.
 
-    Exits 0 when the data is valid, 1 when any problem is found.
+    Exits 0 when the data is valid, 1 when any problem is found in any game.
     """
+    from cardforge.cli.common import every_game
+
+    chosen = list(dict.fromkeys(games)) if games else every_game()
+    results = [_check_one(game, strict, as_json) for game in chosen]
+    failed = any(not r["ok"] for r in results)
+    if as_json:
+        echo_json(results[0] if len(games) == 1 else {"ok": not failed, "games": results})
+    ctx.exit(1 if failed else 0)
+
+
+def _check_one(game, strict: bool, as_json: bool) -> dict:
+    """Check one game; prints its text report unless ``as_json``; returns its JSON object."""
+    from cardforge.cli import STATE, problems_json
     from cardforge.data.loading import check_game_data, game_dir
     from cardforge.resources import display_path
 
@@ -33,18 +49,19 @@ def check(ctx: click.Context, game, strict: bool, as_json: bool) -> None:
     warnings = [p for p in problems if p.is_warning]
     failed = bool(errors) or (strict and bool(warnings))
     folder = display_path(game_dir(game))
+    result = {
+        "game": game.id,
+        "ok": not failed,
+        "problems": problems_json(problems),
+        **(_summary(data) if data is not None else {}),
+    }
     if as_json:
-        echo_json({
-            "game": game.id,
-            "ok": not failed,
-            "problems": [{"severity": p.severity, "file": p.file, "line": p.line, "item": p.item,
-                          "field": p.field, "message": p.message} for p in problems],
-            **(_summary(data) if data is not None else {}),
-        })
-        ctx.exit(1 if failed else 0)
+        return result
     for p in problems:
+        if p.is_warning and STATE.quiet and not strict:
+            continue
         click.echo(f"{'warning' if p.is_warning else 'error'}: {p}", err=True)
-    if data is not None and not errors:
+    if data is not None and not errors and not STATE.quiet:
         s = _summary(data)
         kinds = data.meta.kinds
         click.echo(f"{game.id}: {data.meta.title} — deck version {data.meta.version}, "
@@ -62,8 +79,9 @@ def check(ctx: click.Context, game, strict: bool, as_json: bool) -> None:
     if failed:
         n = len(errors) + (len(warnings) if strict else 0)
         click.echo(f"{game.id}: {plural(n, 'problem')} found", err=True)
-        ctx.exit(1)
+        return result
     click.echo(f"{game.id}: OK" + (f" ({plural(len(warnings), 'warning')})" if warnings else ""))
+    return result
 
 
 def _summary(data) -> dict:

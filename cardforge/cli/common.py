@@ -82,6 +82,10 @@ def load_data(game):
 
 
 def echo_problem(problem: Problem) -> None:
+    from cardforge.cli import STATE
+
+    if problem.is_warning and STATE.quiet:  # -q
+        return
     prefix = "warning" if problem.is_warning else "error"
     click.echo(f"{prefix}: {problem}", err=True)
 

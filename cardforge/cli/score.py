@@ -20,7 +20,9 @@ The file format of each game is in its issue and in README.md.
 @click.argument("game", type=GAME)
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (the score contract).")
-def score(game, file: str, as_json: bool) -> None:
+@click.option("--lang", type=click.Choice(["fr", "en"]), default="fr", show_default=True,
+              help="Row labels as printed on the score pad (fr) or in English.")
+def score(game, file: str, as_json: bool, lang: str) -> None:
     """Score a finished game of GAME from its final-state YAML FILE.
 
     Prints the breakdown per score category, the totals, ranks and winner(s).
@@ -55,31 +57,58 @@ def score(game, file: str, as_json: bool) -> None:
     if as_json:
         echo_json(sheet.to_json())
     else:
-        click.echo(render_table(sheet))
+        click.echo(render_table(sheet, lang))
 
 
-def render_table(sheet) -> str:
-    """The score pad as text: categories as rows, players as columns, a total row."""
+TEXT = {
+    "fr": {"score": "score", "mode": "mode", "partial": "partie incomplète", "total": "Total", "rank": "Rang",
+           "tiebreak": "départage"},
+    "en": {"score": "score", "mode": "mode", "partial": "partial game", "total": "Total", "rank": "Rank",
+           "tiebreak": "tie-break"},
+}
+
+
+def render_table(sheet, lang: str = "fr") -> str:
+    """The score pad as text: categories as rows (labels as on the printed pad, or English),
+    players as columns, a total row, then the tie-break values that decide equal totals."""
     from cardforge.scores import format_number
 
+    t = TEXT[lang]
     names = [p.name for p in sheet.players]
-    label_w = max([len(c.label_en) for c in sheet.categories] + [len("Total"), 5])
+    labels = [c.label if lang == "fr" else c.label_en for c in sheet.categories]
+    tb_labels = [f"{tb.row_label(lang)} ({t['tiebreak']})" for tb in sheet.tie_breakers]
+    label_w = max([len(x) for x in labels + tb_labels] + [len(t["total"]), len(t["rank"]), 5])
     col_w = max([len(n) for n in names] + [5])
-    lines = [f"{sheet.title} — score", ""]
+    head = f"{sheet.title} — {t['score']}"
+    if sheet.mode:
+        head += f" ({t['mode']} {sheet.mode})"
+    if sheet.partial:
+        head += f" — {t['partial']}"
+    lines = [head, ""]
     lines.append(" " * label_w + "".join(f"  {n:>{col_w}}" for n in names))
-    for c in sheet.categories:
+    for c, label in zip(sheet.categories, labels):
         cells = "".join(f"  {format_number(p.breakdown.get(c.id, 0)):>{col_w}}" for p in sheet.players)
-        lines.append(f"{c.label_en:<{label_w}}{cells}")
+        lines.append(f"{label:<{label_w}}{cells}")
     lines.append("-" * (label_w + (col_w + 2) * len(names)))
-    lines.append(f"{'Total':<{label_w}}" + "".join(f"  {format_number(p.total):>{col_w}}" for p in sheet.players))
-    lines.append(f"{'Rank':<{label_w}}" + "".join(f"  {p.rank:>{col_w}}" for p in sheet.players))
+    lines.append(f"{t['total']:<{label_w}}" + "".join(f"  {format_number(p.total):>{col_w}}" for p in sheet.players))
+    for i, label in enumerate(tb_labels):
+        lines.append(f"{label:<{label_w}}" + "".join(
+            f"  {format_number(p.tiebreak[i]) if i < len(p.tiebreak) else '':>{col_w}}" for p in sheet.players))
+    if len(sheet.players) > 1:
+        lines.append(f"{t['rank']:<{label_w}}" + "".join(f"  {p.rank:>{col_w}}" for p in sheet.players))
     extras = sorted({k for p in sheet.players for k in p.extra})
-    for key in extras:
-        lines.append(f"{key.capitalize():<{label_w}}  " + "  ".join(str(p.extra.get(key, "")) for p in sheet.players))
+    if len(sheet.players) > 1:
+        for key in extras:
+            lines.append(f"{key.capitalize():<{label_w}}  " + "  ".join(str(p.extra.get(key, "")) for p in sheet.players))
     lines.append("")
-    who = " and ".join(sheet.winners)
-    verb = "Winners" if len(sheet.winners) > 1 else "Winner"
-    lines.append(f"{verb}: {who}" + (f" ({sheet.tie_break})" if sheet.tie_break else ""))
+    if len(sheet.players) == 1:  # a solo game has a grade (or just a score), no winner
+        p = sheet.players[0]
+        grade = p.extra.get("grade")
+        lines.append(f"{p.name}: {format_number(p.total)}" + (f" — grade: {grade}" if grade else ""))
+    else:
+        who = " and ".join(sheet.winners)
+        verb = "Winners" if len(sheet.winners) > 1 else "Winner"
+        lines.append(f"{verb}: {who}" + (f" ({sheet.tie_break})" if sheet.tie_break else ""))
     if sheet.report:
         lines.append("")
         lines.extend(sheet.report)

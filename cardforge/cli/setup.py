@@ -46,7 +46,7 @@ def _metavar(option) -> str:
                context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.argument("game", type=GAME)
 @click.option("-p", "--players", type=int, help="Number of players.")
-@click.option("--mode", help="Rule set (e.g. initiation, full, classique, avance).")
+@click.option("--mode", help="Rule set (e.g. initiation, full, classique, avance); `cardforge games` lists them.")
 @click.option("--seed", type=int, help="Seed for the random deal (same seed, same deal).")
 @click.option("--check", "check_file", type=click.Path(dir_okay=False),
               help="Check a described deal (YAML or JSON: what --json prints, whole or its deal part) "
@@ -66,6 +66,9 @@ def setup(ctx, game, players, mode, seed, check_file, as_json, pdf_path) -> None
     from cardforge.engine.setup import check_setup_file, run_setup
     from cardforge.errors import SetupError
 
+    if mode is not None and mode not in game.modes:  # a usage error (2), like an unknown option
+        raise click.BadParameter(f"'{mode}' is not a mode of {game.id} (modes: {', '.join(game.modes)})",
+                                 param_hint="--mode")
     options, given = parse_game_options(ctx, game, list(ctx.args))
     data = load_data(game)
     if check_file:
@@ -74,10 +77,10 @@ def setup(ctx, game, players, mode, seed, check_file, as_json, pdf_path) -> None
         # the file says its mode and options; these would be silently ignored
         for name, used in (("--mode", mode is not None), ("--seed", seed is not None),
                            *((game.option_flag(o), True) for o in given),
-                           ("--json", as_json), ("--pdf", pdf_path is not None)):
+                           ("--pdf", pdf_path is not None)):
             if used:
                 raise click.UsageError(f"{name} is not used with --check (the deal file gives its own mode and "
-                                       "options; --seed, --json and --pdf are for making a deal)")
+                                       "options; --seed and --pdf are for making a deal)")
         from pathlib import Path
 
         if not Path(check_file).exists():
@@ -85,6 +88,9 @@ def setup(ctx, game, players, mode, seed, check_file, as_json, pdf_path) -> None
         problems = check_setup_file(game, data, Path(check_file))
         if problems:
             raise SetupError(f"{check_file}: this {game.id} deal breaks the rules", problems)
+        if as_json:  # as check --json: {ok, problems}; a failure prints {ok: false, error, problems}
+            echo_json({"ok": True, "game": game.id, "file": check_file, "problems": []})
+            return
         click.echo(f"{check_file}: the deal follows the rules of {game.id}")
         return
     if players is None:
@@ -161,23 +167,99 @@ def _check_pdf_path(pdf_path: str) -> None:
 
 
 def render_setup(game, result: dict) -> str:
-    import json
-
+    """The setup as a player reads it: counts, the French checklist, and the deal as an indented
+    list (piles and hands one per line, long lists wrapped) — ``--json`` gives the raw object."""
     n = result["players"]
     lines = [f"{game.title} — setup for {n} player{'s' if n != 1 else ''}"
              + (f", mode {result['mode']}" if len(game.modes) > 1 else "")]
     lines.append("")
     lines.append("Counts:")
-    for key, value in result["counts"].items():
-        lines.append(f"  {key}: {json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value}")
+    lines += _readable(result["counts"], 1)
     lines.append("")
     lines.append("Checklist (mise en place):")
     for i, step in enumerate(result["steps"], start=1):
         lines.append(f"  {i}. {step}")
     lines.append("")
     lines.append(f"Deal (seed {result['deal'].get('seed')}):")
-    for key, value in result["deal"].items():
-        if key == "seed":
-            continue
-        lines.append(f"  {key}: {json.dumps(value, ensure_ascii=False)}")
+    lines += _readable({k: v for k, v in result["deal"].items() if k != "seed"}, 1)
     return "\n".join(lines)
+
+
+WIDTH = 100
+
+
+def _scalar(value) -> str:
+    if value is None:
+        return "—"
+    if value is True or value is False:
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _is_flat(value) -> bool:
+    return not isinstance(value, (dict, list))
+
+
+def _wrapped(head: str, items: list[str], indent: str) -> list[str]:
+    """``head item, item, …`` wrapped to WIDTH, continuation lines under the first item."""
+    lines, line = [], head
+    pad = indent + "    "
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if len(line) + 1 + len(piece) > WIDTH and line.strip() and line != head:
+            lines.append(line)
+            line = pad + piece
+        else:
+            line = f"{line} {piece}" if line else piece
+    lines.append(line)
+    return lines
+
+
+def _inline(value) -> str | None:
+    """A short one-line form of a small mapping or flat list (None when it does not fit)."""
+    if _is_flat(value):
+        return _scalar(value)
+    if isinstance(value, list) and all(_is_flat(v) for v in value):
+        text = ", ".join(_scalar(v) for v in value) if value else "none"
+    elif isinstance(value, dict) and all(_is_flat(v) for v in value.values()):
+        text = ", ".join(f"{k} {_scalar(v)}" for k, v in value.items()) if value else "none"
+    else:
+        return None
+    return text if len(text) <= WIDTH - 30 else None
+
+
+def _readable(value, depth: int, label: str | None = None) -> list[str]:
+    indent = "  " * depth
+    head = f"{indent}{label.replace('_', ' ')}:" if label is not None else ""
+    if isinstance(value, dict):
+        short = _inline(value) if label is not None and len(value) <= 4 else None
+        if short is not None:
+            return [f"{head} {short}"]
+        lines = [head] if label is not None else []
+        inner = depth + 1 if label is not None else depth
+        for k, v in value.items():
+            lines += _readable(v, inner, str(k))
+        return lines
+    if isinstance(value, list):
+        if all(_is_flat(v) for v in value):
+            items = [_scalar(v) for v in value]
+            counted = f"{head} ({len(items)})" if label is not None and len(items) > 6 else head
+            return _wrapped(counted, items or ["none"], indent)
+        lines = [head] if label is not None else []
+        noun = (label or "item").replace("_", " ").rstrip("s")
+        for i, item in enumerate(value, start=1):
+            title = f"{noun} {i}"
+            if isinstance(item, dict) and "player" in item:  # a seat: named by its player
+                who = item["player"]
+                title = who if isinstance(who, str) else f"{noun} {who}"
+                item = {k: v for k, v in item.items() if k != "player"}
+            short = _inline(item)
+            if short is not None:
+                lines.append(f"{indent}  {title}: {short}")
+            elif isinstance(item, list):
+                lines += _readable(item, depth + 1, title)
+            else:
+                lines.append(f"{indent}  {title}:")
+                lines += _readable(item, depth + 2)
+        return lines
+    return [f"{head} {_scalar(value)}"]

@@ -119,6 +119,8 @@ class TieBreakerSpec(Model):
     label: str  # as printed under the pad's total, in the game's language
     label_en: str | None = None
     order: Literal["high", "low"] = "high"
+    row: str | None = None  # the score table's row for its values, in the game's language ("Pièces")
+    row_en: str | None = None  # the same in English ("Coins")
 
 
 class SetupSpec(Model):

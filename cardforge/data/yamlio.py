@@ -458,6 +458,12 @@ def parse_text(text: str, display: str, path: Path | None = None) -> YamlDoc:
     except RecursionError:  # cannot happen (no recursion), kept as a guard
         return YamlDoc(Path(path or display), display, text, None,
                        [Problem(_depth_message(limit("yaml_depth")), file=display)])
+    except ValueError as exc:  # an integer of more digits than Python converts (issue 21)
+        if "digits" not in str(exc):
+            raise
+        return YamlDoc(Path(path or display), display, text, None, [Problem(
+            "a number too long to read (more than 4,300 digits); no count in a game comes near it",
+            file=display)])
     finally:
         loader.dispose()
     problems = [

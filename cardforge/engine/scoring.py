@@ -105,7 +105,10 @@ def score_state(game: Game, data: GameData, state: Any, source: str | None = Non
     if problems:
         raise ScoreInputError(f"cannot score {source or 'this game'}", problems)
     result = game.score(data, state)
-    return build_sheet(game, result.players, result.details, result.report)
+    sheet = build_sheet(game, result.players, result.details, result.report)
+    from cardforge.scores import annotate_sheet  # issue 18: mode, partial, tie-break values
+
+    return annotate_sheet(sheet, game, result)
 
 
 _INDEX = re.compile(r"\(#(\d+)\)$")

@@ -99,7 +99,8 @@ class Game:
 
     @cached_property
     def tie_breakers(self) -> tuple[TieBreaker, ...]:
-        return tuple(TieBreaker(t.id, t.label, t.label_en or t.label) for t in self.spec.tie_breakers)
+        return tuple(TieBreaker(t.id, t.label, t.label_en or t.label, row=t.row or "", row_en=t.row_en or "")
+                     for t in self.spec.tie_breakers)
 
     @property
     def modes(self) -> tuple[str, ...]:

@@ -40,8 +40,8 @@ def seeds(kind: str, game: str) -> list:
     return _SEEDS[key]
 
 
-def assert_clean(code: int, err: str, what: str) -> None:
-    assert fuzz.verdict(code, err) is None, f"{what}: exit {code}: {err[-1500:]}"
+def assert_clean(code: int, err: str, what: str, out: str = "") -> None:
+    assert fuzz.verdict(code, err, out) is None, f"{what}: exit {code}: {err[-1500:]}"
 
 
 def write(path: Path, content) -> None:
@@ -59,8 +59,8 @@ def test_score_fuzz(game, rng, tmp_path_factory, monkeypatch):
     path = tmp_path_factory.mktemp("score") / "final.yaml"
     content = fuzz.make_file(rng, rng.choice(seeds("score", game)))
     write(path, content)
-    code, _, err = fuzz.run_cli(["score", game, path, "--json"])
-    assert_clean(code, err, str(content)[:300])
+    code, out, err = fuzz.run_cli(["score", game, path, "--json"])
+    assert_clean(code, err, str(content)[:300], out)
 
 
 @pytest.mark.parametrize("game", GAMES)

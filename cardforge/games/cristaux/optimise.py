@@ -96,6 +96,16 @@ def play_card(owned: Owned, option: BatonOption | None = None, bonus: bool = Fal
             squares.append(option.square)
     if symbol is not None:
         music[symbol] += 1
+    o = owned.opale
+    if o is not None:
+        if o.school == "esthete":  # «l'or […] vaut pour un [éclat] en fin de partie»
+            eclats += 1
+        elif o.school == "noblesse" and o.colour:  # «Comptera comme un [rune] […] selon le cristal dépensé»
+            runes[o.colour] += 1
+        elif o.school == "forge":  # «Les 4 emplacements déjà remplies comptent […] en fin de partie»
+            squares += [f"filled:{c}" for c in o.squares]
+        elif o.school == "musicien" and o.symbol:  # «Comptera comme un ♬ ou ♯ ou ♪»
+            music[o.symbol] += 1
     if card.nature == "multi":
         nature = nature or "multi"
     else:

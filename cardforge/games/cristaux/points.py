@@ -28,6 +28,27 @@ POLYCHROME_BASE, POLYCHROME_PER_LEAD = 12, 1
 
 
 @dataclass(frozen=True)
+class OpaleEffect:
+    """A façon Opale bonus (« Variante : les bonus de la façon Opale »), paid once for one card:
+    ``school`` of the card; ``colour`` for the court, noble and religious bonuses; ``symbol`` for
+    the musician's; ``squares`` the 4 pre-filled squares of the forge's."""
+
+    school: str
+    colour: str | None = None
+    symbol: str | None = None
+    squares: tuple[str, ...] = ()
+
+
+#: «Augmente d'un le maximum pouvant être compté dans un symbole au choix […] Ne bonus ne peux
+#: pas permettre d'atteindre un «max 7»»
+MUSIC_CAP_MAX = 6
+#: Scoring kinds whose rate the Mémoriss Opale bonus raises by 1 («Le scoring que cette dernière
+#: apporte est amélioré de +1»), with the attribute holding the rate (None: 1 point per unit).
+MEMORISS_RATE = {"stele": "per_card", "stele_gloire": "per_card", "monument": "per_card",
+                 "concorde_natures": "per_set", "cadre_portrait": None}
+
+
+@dataclass(frozen=True)
 class Owned:
     """A card a player lists: ``key`` names it in choices and messages (its id, or an inline
     card's name when it has no id)."""
@@ -36,6 +57,7 @@ class Owned:
     name: str
     card: CardFields
     paid: int | None = None
+    opale: OpaleEffect | None = None  # a façon Opale bonus bought with the card
 
     @property
     def label(self) -> str:
@@ -106,7 +128,11 @@ def tally(played: list[Played], placement: dict[str, int]) -> Tally:
                 placed[square.removeprefix("filled:")] += 1
         eclats += p.eclats
         cursed += p.owned.card.scoring.kind == "maudit"
-    return Tally(len(played), natures, runes, eclats, music, placed, cursed)
+    # Reading (issue 18): a Tambour «compte comme si vous aviez 2 cartes de leur nature (ils sont
+    # donc très efficaces pour scorer avec les cartes Mémoriss-Urbanistes)» — the Stèles are
+    # Mémoriss-Urbanistes and «comptent toutes les cartes», so a Tambour (or a Bâton on its
+    # Tambour option) counts as 2 cards for them too.
+    return Tally(sum(p.weight for p in played), natures, runes, eclats, music, placed, cursed)
 
 
 @dataclass(frozen=True)
@@ -129,11 +155,27 @@ def calice_points(paid: int) -> int:
     return CALICE_POINTS[-1] + 2 * (paid - (len(CALICE_POINTS) - 1))
 
 
-def musician_points(music: Counter[str]) -> tuple[int, str]:
-    capped = [min(MUSIC_CAP, music[s]) for s in SYMBOLS]
-    shown = " × ".join(f"{min(MUSIC_CAP, music[s])}{'' if music[s] <= MUSIC_CAP else f' (of {music[s]})'}"
+def musician_points(music: Counter[str], caps: dict[str, int] | None = None) -> tuple[int, str]:
+    caps = caps or {}
+    cap = {s: caps.get(s, MUSIC_CAP) for s in SYMBOLS}
+    capped = [min(cap[s], music[s]) for s in SYMBOLS]
+    shown = " × ".join(f"{min(cap[s], music[s])}{'' if music[s] <= cap[s] else f' (of {music[s]})'}"
                        for s in SYMBOLS)
-    return capped[0] * capped[1] * capped[2], f"♬ × ♯ × ♪ = {shown}"
+    raised = [f"max {cap[s]} {SIGNS[s]}" for s in SYMBOLS if cap[s] != MUSIC_CAP]
+    return capped[0] * capped[1] * capped[2], f"♬ × ♯ × ♪ = {shown}" + (
+        f" (Opale: {', '.join(raised)})" if raised else "")
+
+
+SIGNS = {"double": "♬", "sharp": "♯", "single": "♪"}
+
+
+def music_caps(played: list[Played]) -> dict[str, int]:
+    caps = dict.fromkeys(SYMBOLS, MUSIC_CAP)
+    for p in played:
+        o = p.owned.opale
+        if o is not None and o.school == "musicien" and o.symbol:
+            caps[o.symbol] = min(MUSIC_CAP_MAX, caps[o.symbol] + 1)
+    return caps
 
 
 def _points(p: Played, t: Tally, played: list[Played]) -> tuple[int, str]:
@@ -201,28 +243,60 @@ FORGE_KINDS = frozenset({"lunettes", "pinces"})
 MUSIC_KINDS = frozenset({"musicien"})
 
 
+def music_holder(played: list[Played]) -> Played | None:
+    """The card the musician total is written on: the first musician card, else the first card
+    with music symbols or a frieze (a Harpe, a Bâton), else none.
+
+    Reading (issue 18): «À la fin de la partie, consultez toutes les cartes musiciens (et Bâtons)
+    en une fois et multipliez la somme des ♬, par celle des ♯ et celle de ♪» — the school's
+    points are the product over every symbol the player shows, musician project cards or not:
+    a Harpe's symbols and a Bâton's frieze count without a musician card (Harpe ♬♯♪ alone: 1)."""
+    first = next((p for p in played if p.owned.card.scoring.kind == "musicien"), None)
+    if first is not None:
+        return first
+    return next((p for p in played if any(n for _, n in p.music) or p.owned.card.scoring.kind == "baton"),
+                None)
+
+
 def card_scores(played: list[Played], placement: dict[str, int],
                 only: frozenset[str] | None = None) -> list[CardScore]:
     """Every card's points (``only``: just the cards of those scoring kinds). The musician total is
     counted once per player («consultez toutes les cartes musiciens (et Bâtons) en une fois»), on
-    the first musician card; a gift's gold bonus counts on the gift."""
+    the card :func:`music_holder` picks; a gift's gold bonus counts on the gift."""
     t = tally(played, placement)
     out: list[CardScore] = []
-    musician_done: str | None = None
+    holder = music_holder(played) if only is None or "musicien" in only else None
+    caps = music_caps(played)
+    if holder is not None and holder.owned.card.scoring.kind != "musicien":
+        pts, why = musician_points(t.music, caps)
+        out.append(CardScore(holder.owned, "musiciens", pts, why + " (no musician card: the symbols "
+                                                                  "of every card still multiply)"))
     for p in played:
         card = p.owned.card
         if only is not None and card.scoring.kind not in only:
             continue
         if card.scoring.kind == "musicien":
-            if musician_done is None:
-                pts, why = musician_points(t.music)
-                musician_done = p.owned.key
+            if p is holder:
+                pts, why = musician_points(t.music, caps)
             else:
-                pts, why = 0, f"musicians count once, on {musician_done}"
+                pts, why = 0, f"musicians count once, on {holder.owned.key if holder else '—'}"
             out.append(CardScore(p.owned, "musiciens", pts, why))
             continue
         pts, why = _points(p, t, played)
+        o = p.owned.opale
+        if o is not None and o.school == "memoriss" and card.scoring.kind in MEMORISS_RATE:
+            attr = MEMORISS_RATE[card.scoring.kind]
+            rate = getattr(card.scoring, attr) if attr else 1
+            units = pts // rate
+            pts += units
+            why += f"; Opale: +1 a unit ({units} × {rate + 1})"
         out.append(CardScore(p.owned, card.category, pts, why))
+        if o is not None and o.school == "religion" and o.colour:
+            # «En fin de partie, ce bonus vous rapporte 1 point par [cristal de la couleur] sur
+            # les coût de toutes vos cartes»
+            n = sum(q.cost_of(o.colour) for q in played)
+            out.append(CardScore(p.owned, "religion", n, f"Opale bonus: {n} {o.colour} crystal(s) on the "
+                                                         "costs of all your cards × 1"))
         bonus = getattr(card, "gold_bonus", None)
         if bonus is not None and p.bonus_taken:
             out.append(CardScore(p.owned, bonus.category, bonus.points,
@@ -245,7 +319,7 @@ class Medallion:
     points: dict[str, Number]
 
 
-def logo_counts(owned: list[Owned], king: bool) -> dict[str, int]:
+def logo_counts(owned: list[Owned], king: bool, logo_bonus: bool = False) -> dict[str, int]:
     """The four counts: a multicolour logo counts 1 in each; the ♚ counts 1 in each monochrome
     count only («ici la ♚ compte comme un logo»; the rulebook's example gives the polychrome
     medallion to Odurf's 5 logos against Gurts' 4 logos and the ♚)."""
@@ -255,9 +329,17 @@ def logo_counts(owned: list[Owned], king: bool) -> dict[str, int]:
         for colour in ELEMENTS:
             counts[colour] += getattr(logos, colour) + logos.multi
         counts["polychrome"] += logos.red + logos.green + logos.blue + logos.multi
+        if o.opale is not None and o.opale.school == "cour" and o.opale.colour:
+            # «Comptera comme un [logo] de la couleur correspondant au cristal dépensé»
+            counts[o.opale.colour] += 1
+            counts["polychrome"] += 1
     if king:
         for colour in ELEMENTS:
             counts[colour] += 1
+    if logo_bonus:
+        # «il gagne le jeton […] donc 1 logo bonus»: one logo of no colour (the token's picture is
+        # lost) — cardforge's reading: it counts in the count of all logos, the polychrome one
+        counts["polychrome"] += 1
     return {k: counts[k] for k in (*ELEMENTS, "polychrome")}
 
 

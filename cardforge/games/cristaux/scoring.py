@@ -37,8 +37,8 @@ from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.data.models import Model, Slug
 from cardforge.games.cristaux.cards import CRYSTALS, ELEMENTS, CardFields, Element, Modes, Symbol
 from cardforge.games.cristaux.optimise import Fixed, Play, best_play, frieze_symbol, play_card, squares_of
-from cardforge.games.cristaux.points import FORGE_KINDS, Medallion, Owned, logo_counts, medallion
-from cardforge.problems import Problem, short_repr, short_name
+from cardforge.games.cristaux.points import FORGE_KINDS, Medallion, OpaleEffect, Owned, logo_counts, medallion
+from cardforge.problems import Problem, short_name, short_repr
 from cardforge.scores import PlayerResult, ScoreResult, as_number, format_number
 
 if TYPE_CHECKING:
@@ -113,9 +113,30 @@ class Choices(Model):
     forge: Stock | None = None
 
 
+OpaleSchool = Literal["esthete", "noblesse", "memoriss", "cour", "forge", "religion", "musicien"]
+
+
+class OpaleBonus(Model):
+    """A façon Opale bonus bought with a card («vous avez la possibilité de dépenser un coût
+    supplémentaire pour bénéficier d'un bonus […] il n'est pas possible de payer plusieurs fois le
+    coût supplémentaire pour une même carte»)."""
+
+    card: str = Field(min_length=1)
+    school: OpaleSchool
+    colour: Element | None = None  # cour, noblesse, religion: the crystal spent
+    symbol: Symbol | None = None  # musicien: the symbol the gold counts as (and whose maximum rises)
+    # forge: the colours of the aid's 4 pre-filled squares (the picture is lost; provisional default)
+    squares: list[Literal["red", "green", "blue", "gold"]] = Field(
+        default_factory=lambda: ["red", "green", "blue", "gold"], min_length=4, max_length=4)
+
+
 class PlayerState(Model):
     name: str = Field(min_length=1)
     king: bool = False
+    opale: list[OpaleBonus] = Field(default_factory=list)  # façon Opale bonuses (with opale: true)
+    # «Durant l'attribution de la ♚, si le joueur a dépensé 3 ors ou plus, il gagne le jeton […]
+    # donc 1 logo bonus (absent du mode initiation)»: the token the player holds at the end
+    logo_bonus: bool = False
     cards: list[CardEntry] = Field(default_factory=list, max_length=limit("inline_cards"))
     stock: Stock = Field(default_factory=Stock)
     choices: Choices = Field(default_factory=Choices)
@@ -127,6 +148,10 @@ def _mode(value: Any) -> Any:
 
 class FinalState(Model):
     mode: Annotated[Literal["initiation", "classique", "avance"], BeforeValidator(_mode)] = "classique"
+    # a hand that is not a whole game (a rule's example, a game stopped early): the checks of what
+    # every player starts with are skipped, and the score is marked partial
+    partial: bool = False
+    opale: bool = False  # played façon Opale (setup --opale): players may list Opale bonuses
     players: list[PlayerState] = Field(min_length=1, max_length=limit("players"))
 
 
@@ -139,6 +164,7 @@ class Player:
     owned: list[Owned]
     stock: dict[str, int]
     fixed: Fixed
+    logo_bonus: bool = False
 
 
 def _item(index: int, player: PlayerState) -> str:
@@ -186,11 +212,17 @@ def _inline(data: GameData, entry: InlineCard, mode: str,
         problems.append(Problem(f"inline card '{key}' belongs to the forge, which is not played in "
                                 "initiation", **where))
     problems += _paid_problems(key, entry, entry.paid, where)
+    problems += _box_cost_problems(key, entry, where)
     x = entry.x_colour
     if x is not None and entry.paid is not None and entry.cost.of(x) not in (0, entry.paid):
         problems.append(Problem(f"cost.{x} is {entry.cost.of(x)} but {entry.paid} was paid: an X-cost "
                                 f"card's {x} cost is what was paid (leave cost.{x} out)", **where))
     return Owned(key, entry.name, entry, entry.paid), problems
+
+
+#: «286 petites gemmes : (53 cristaux élémentaires de chaque couleur : rouge + vert + bleu, 52
+#: pépites d'or […]»: no card can cost, nor an X be paid, more than the box holds.
+BOX_CRYSTALS = {"red": 53, "green": 53, "blue": 53, "gold": 52}
 
 
 def _paid_problems(key: str, card: CardFields, paid: int | None, where: dict) -> list[Problem]:
@@ -200,7 +232,31 @@ def _paid_problems(key: str, card: CardFields, paid: int | None, where: dict) ->
     if card.x_colour is None and paid is not None:
         return [Problem(f"'{key}' has no X cost: paid is only for X-cost cards (Calices, Reliquaires)",
                         **where)]
+    if paid is not None:
+        box = BOX_CRYSTALS[card.x_colour]
+        if paid == 0:
+            return [Problem(f"'{key}' paid 0: an X-cost card is bought with at least 1 {card.x_colour} "
+                            f"crystal (1 to {box}, the box's {card.x_colour} crystals)", **where)]
+        if paid > box:
+            return [Problem(f"'{key}' paid {paid} {card.x_colour}: the box holds {box} {card.x_colour} "
+                            f"crystals («53 cristaux élémentaires de chaque couleur»), so 1 to {box}", **where)]
     return []
+
+
+def _box_cost_problems(key: str, card: CardFields, where: dict) -> list[Problem]:
+    """An inline card's printed costs within what the box holds (a 2,501-digit cost is refused)."""
+    problems = []
+    for field in ("cost", "final_cost"):
+        cost = getattr(card, field)
+        if cost is None:
+            continue
+        for colour, box in BOX_CRYSTALS.items():
+            n = cost.of(colour)
+            if n > box:
+                shown = str(n) if n < 10**12 else f"a {len(str(n))}-digit number"
+                problems.append(Problem(f"inline card '{key}': {field}.{colour} is {shown}, more than the "
+                                        f"{box} {colour} the box holds", **where))
+    return problems
 
 
 def resolve(data: GameData, state: FinalState) -> tuple[list[Player], list[Problem]]:
@@ -227,15 +283,164 @@ def resolve(data: GameData, state: FinalState) -> tuple[list[Player], list[Probl
             if isinstance(entry, CardRef):
                 uses.setdefault(_physical(data, o.key), []).append(ps.name)
         player_problems += _gift_problems(owned, item)
+        player_problems += _start_problems(data, ps, owned, state.mode, item, state.partial)
+        owned, p = _opale(ps, owned, state.opale, item)
+        player_problems += p
         stock = ps.stock.model_dump()
         fixed, p = _fixed(ps.choices, owned, stock, state.mode, item)
         player_problems += p
+        if not player_problems:
+            player_problems += search_limits(owned, fixed, item)
         if not player_problems and (fixed.placement is not None or fixed.bonuses):
             player_problems += _playable(owned, stock, fixed, item)
         problems += player_problems
-        players.append(Player(ps.name, ps.king, owned, stock, fixed))
+        players.append(Player(ps.name, ps.king, owned, stock, fixed, ps.logo_bonus))
     problems += _copies_problems(data, uses)
+    problems += _cursed_gold_problems(uses, len(state.players), state.mode)
+    holders = [p.name for p in state.players if p.logo_bonus]
+    if len(holders) > 1:
+        problems.append(Problem(f"{len(holders)} players hold the bonus-logo token ({', '.join(holders)}): "
+                                "there is one token («il gagne le jeton»)", field="players"))
     return players, problems
+
+
+#: The school an Opale bonus must match («[qui doit obligatoirement lui correspondre]»): the
+#: card's score category, or for the court a card with the court's blason.
+OPALE_CATEGORY = {"esthete": "esthetes", "noblesse": "noblesse", "memoriss": "memoriss", "forge": "forge",
+                  "religion": "religion", "musicien": "musiciens"}
+
+
+def _opale(ps: PlayerState, owned: list[Owned], opale: bool, item: str) -> tuple[list[Owned], list[Problem]]:
+    """The player's cards with their Opale bonuses attached, and every problem of the bonuses."""
+    if not ps.opale:
+        return owned, []
+    problems: list[Problem] = []
+    if not opale:
+        return owned, [Problem("Opale bonuses need a game played façon Opale: write opale: true at the top "
+                               "of the file", item=item, field="opale")]
+    by_key = {o.key: i for i, o in enumerate(owned)}
+    out = list(owned)
+    seen: dict[str, int] = {}
+    for j, bonus in enumerate(ps.opale):
+        field = f"opale[{j}]"
+
+        def bad(message: str, where: str = "") -> None:
+            problems.append(Problem(message, item=item, field=field + where))
+
+        if bonus.card not in by_key:
+            close = difflib.get_close_matches(bonus.card, list(by_key), n=1)
+            bad(f"no card '{bonus.card}' among this player's cards"
+                + (f"; did you mean '{close[0]}'?" if close else ""), ".card")
+            continue
+        if bonus.card in seen:
+            bad(f"'{bonus.card}' already has an Opale bonus (opale[{seen[bonus.card]}]): «il n'est pas possible "
+                "de payer plusieurs fois le coût supplémentaire pour une même carte»", ".card")
+            continue
+        seen[bonus.card] = j
+        card = owned[by_key[bonus.card]].card
+        school = bonus.school
+        a = "an" if school[0] in "aeiou" else "a"
+        matches = (getattr(card, "court", False) if school == "cour"
+                   else card.category == OPALE_CATEGORY[school])
+        if not matches:
+            bad(f"{a} {school} bonus goes with a card of that school, and '{bonus.card}' scores in "
+                f"{card.category or 'no school'}" + (" without the court's blason" if school == "cour" else ""),
+                ".school")
+        needs_colour = school in ("cour", "noblesse", "religion")
+        if needs_colour and bonus.colour is None:
+            bad(f"{a} {school} bonus says the colour of the crystal spent: colour: red, green or blue", ".colour")
+        if not needs_colour and bonus.colour is not None:
+            bad(f"{a} {school} bonus has no colour (colour is for cour, noblesse and religion)", ".colour")
+        if school == "religion" and bonus.colour is not None:
+            scored = {getattr(card.scoring, "colour", None), *getattr(card.scoring, "colours", ())} - {None}
+            if bonus.colour in scored:
+                bad(f"the crystal «doit être d'une couleur différente de celle(s) sur laquelle la carte achetée "
+                    f"score»: '{bonus.card}' scores on {', '.join(sorted(scored))}", ".colour")
+        if school == "musicien" and bonus.symbol is None:
+            bad("a musicien bonus says the symbol the gold counts as: symbol: double, sharp or single",
+                ".symbol")
+        if school != "musicien" and bonus.symbol is not None:
+            bad(f"{a} {school} bonus has no symbol (symbol is for musicien)", ".symbol")
+        o = owned[by_key[bonus.card]]
+        out[by_key[bonus.card]] = Owned(o.key, o.name, o.card, o.paid, OpaleEffect(
+            school, bonus.colour, bonus.symbol, tuple(bonus.squares) if school == "forge" else ()))
+    return out, problems
+
+
+#: «à 2 / 3 joueurs : -2 du paquet (soit 1 restant, + les 3 correspondants aux [rouge, vert,
+#: bleu]) ; à 4 joueurs : -1 du paquet (reste 2) ; à 5 joueurs : Ø modif. paquet (reste les 3)»
+CURSED_GOLD_IN_PLAY = {2: 1, 3: 1, 4: 2, 5: 3}
+CURSED_GOLD = "cristal-maudit-dore"
+
+
+def _cursed_gold_problems(uses: dict[str, list[str]], players: int, mode: str) -> list[Problem]:
+    who = uses.get(CURSED_GOLD, [])
+    left = CURSED_GOLD_IN_PLAY.get(players)
+    if mode != "avance" or left is None or len(who) <= left:
+        return []
+    removed = 3 - left
+    return [Problem(f"{len(who)} golden cursed crystals ({', '.join(who)}), but at {players} players "
+                    f"setup removes {removed} of the 3 from the cursed deck, leaving {left} in play",
+                    field="players")]
+
+
+#: «Chaque joueur se munit des cadeaux au roi : 1 carte Warhammer» (classique; in avancé a Harpe
+#: and an Encrier replace it, and they may end on their inactive side, so they are not required;
+#: initiation has no gift).
+WARHAMMER_SIDES = ("warhammer-grandes-familles", "warhammer-forges")
+
+
+def _start_problems(data: GameData, ps: PlayerState, owned: list[Owned], mode: str, item: str,
+                    partial: bool) -> list[Problem]:
+    problems = []
+    if mode == "classique" and not partial and not any(o.key in WARHAMMER_SIDES for o in owned):
+        sides = [s for s in WARHAMMER_SIDES if data.has_card(s)]
+        problems.append(Problem(
+            "missing the Warhammer every player starts with («Chaque joueur se munit des cadeaux au roi : "
+            f"1 carte Warhammer»): list the side it ends on ({' or '.join(sides)}), or write partial: true "
+            "for a hand that is not a whole game", item=item, field="cards"))
+    if ps.logo_bonus and mode == "initiation":
+        problems.append(Problem("the bonus-logo token is not played in initiation («absent du mode "
+                                "initiation»)", item=item, field="logo_bonus"))
+    return problems
+
+
+#: The search tries every combination of the choices left open (optimise.py). Real hands are far
+#: inside these bounds (the box has 3 Bâtons, 12 multi-nature cards, 8 wild forge squares + 1 per
+#: Bâton); absurd inline hands are refused with what to fix instead of running for minutes.
+MAX_FREE_BATON_COMBINATIONS = 5 ** 4 * 2 ** 2  # 4 Bâtons with a free option and 2 open gold bonuses
+MAX_FREE_NATURE_CARDS = 16
+MAX_WILD_SQUARES = 16
+
+
+def search_limits(owned: list[Owned], fixed: Fixed, item: str) -> list[Problem]:
+    problems = []
+    combos = 1
+    batons = 0
+    for o in owned:
+        if o.card.scoring.kind == "baton" and o.key not in fixed.options:
+            combos *= len(o.card.scoring.options)
+            batons += 1
+        if getattr(o.card, "gold_bonus", None) is not None and o.key not in fixed.bonuses:
+            combos *= 2
+    if combos > MAX_FREE_BATON_COMBINATIONS:
+        problems.append(Problem(
+            f"{batons} Bâtons with a free option (and the open gold bonuses) make {combos:,} combinations "
+            f"to try, more than the {MAX_FREE_BATON_COMBINATIONS:,} cardforge tries (the box has 3 Bâtons): "
+            "fix their options in choices.batons", item=item, field="choices.batons"))
+    free = sum(1 for o in owned if o.card.nature == "multi" and o.key not in fixed.natures)
+    if free > MAX_FREE_NATURE_CARDS:
+        problems.append(Problem(
+            f"{free} multi-nature cards with a free nature, more than the {MAX_FREE_NATURE_CARDS} cardforge "
+            "chooses for (the box has 12): fix their natures in choices.natures", item=item,
+            field="choices.natures"))
+    if fixed.placement is None:
+        wild = sum(1 for o in owned for s in o.card.forge_squares if s == "any")
+        if wild > MAX_WILD_SQUARES:
+            problems.append(Problem(
+                f"{wild} wild forge squares, more than the {MAX_WILD_SQUARES} cardforge shares out (the box "
+                "has 8): give the crystals placed in choices.forge", item=item, field="choices.forge"))
+    return problems
 
 
 def _physical(data: GameData, card_id: str) -> str:
@@ -268,6 +473,9 @@ def _copies_problems(data: GameData, uses: dict[str, list[str]]) -> list[Problem
     return problems
 
 
+MAX_SUGGESTIONS = 10
+
+
 def _fixed(choices: Choices, owned: list[Owned], stock: dict[str, int], mode: str,
            item: str) -> tuple[Fixed, list[Problem]]:
     """The choices the file fixes, each checked against the card it names."""
@@ -275,10 +483,13 @@ def _fixed(choices: Choices, owned: list[Owned], stock: dict[str, int], mode: st
     fixed = Fixed()
     problems: list[Problem] = []
 
+    suggested = [0]  # did-you-mean for the first few unknown keys only (4,000 keys: difflib each)
+
     def card_for(section: str, key: str) -> CardFields | None:
         if key in by_key:
             return by_key[key]
-        close = difflib.get_close_matches(key, list(by_key), n=1)
+        suggested[0] += 1
+        close = difflib.get_close_matches(key, list(by_key), n=1) if suggested[0] <= MAX_SUGGESTIONS else []
         problems.append(Problem(f"no card '{key}' among this player's cards"
                                 + (f"; did you mean '{close[0]}'?" if close else ""),
                                 item=item, field=f"choices.{section}.{key}"))
@@ -355,7 +566,7 @@ def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
 def score_final_state(data: GameData, state: FinalState) -> ScoreResult:
     players, problems = resolve(data, state)
     assert not problems, problems  # check_final_state ran first
-    medallions = [medallion(m, {p.name: logo_counts(p.owned, p.king)[m] for p in players})
+    medallions = [medallion(m, {p.name: logo_counts(p.owned, p.king, p.logo_bonus)[m] for p in players})
                   for m in MEDALLIONS]
     plays = {p.name: best_play(p.owned, p.stock, p.fixed) for p in players}
     results = []
@@ -372,7 +583,28 @@ def score_final_state(data: GameData, state: FinalState) -> ScoreResult:
         "medallions": [_medallion_json(m) for m in medallions],
         "players": [_player_json(p, plays[p.name]) for p in players],
     }
-    return ScoreResult(results, details, _report(players, plays, medallions))
+    report = _report(players, plays, medallions)
+    opale_lines = [f"  {p.name}: {o.key} — {_opale_text(o.opale)}" for p in players for o in p.owned
+                   if o.opale is not None]
+    if opale_lines:
+        report += ["", "Opale bonuses («les bonus de la façon Opale»):", *opale_lines]
+    if state.partial:
+        report.append("")
+        report.append("Partial: not a whole game (partial: true): the Warhammer every player starts with "
+                      "was not required.")
+    return ScoreResult(results, details, report, mode=state.mode, partial=state.partial)
+
+
+def _opale_text(o: OpaleEffect) -> str:
+    return {
+        "esthete": "the gold counts as 1 éclat",
+        "noblesse": f"the crystal counts as 1 {o.colour} rune",
+        "memoriss": "its scoring +1 a unit",
+        "cour": f"the crystal counts as 1 {o.colour} logo",
+        "forge": f"4 pre-filled forge squares ({', '.join(o.squares)})",
+        "religion": f"1 point per {o.colour} crystal on the costs of all your cards",
+        "musicien": f"the gold counts as 1 {SYMBOL_SIGNS.get(o.symbol or '', '')} and raises its maximum by 1",
+    }[o.school]
 
 
 def _whole(value: Fraction) -> Fraction | int:
@@ -432,32 +664,114 @@ def _medallion_line(m: Medallion) -> str:
             f"{format_number(m.points[who])}")
 
 
-def _how(given: bool) -> str:
+def _how(given: bool, note: str | None = None) -> str:
+    if note is not None:
+        return note
     return "given" if given else "best"
 
 
-def _choice_text(c: dict[str, Any]) -> str:
+def _pinned(fixed: Fixed, section: str, key: str, value: Any | None) -> Fixed:
+    """``fixed`` with one choice pinned to ``value`` (None: left free)."""
+    out = Fixed(dict(fixed.natures), dict(fixed.options), dict(fixed.symbols), dict(fixed.bonuses),
+                fixed.placement)
+    table = getattr(out, section)
+    if value is None:
+        table.pop(key, None)
+    else:
+        table[key] = value
+    return out
+
+
+def choice_notes(p: Player, play: Play) -> dict[tuple[str, str], str]:
+    """What each choice did, for the report: a free choice is «best» only where another choice
+    would have scored less («no difference» otherwise); a pinned (given) choice says what it cost
+    against the best one. Keys: (section, card key)."""
+    notes: dict[tuple[str, str], str] = {}
+    alternatives: dict[str, list[tuple[str, Any]]] = {}
+    for i, q in enumerate(play.played):
+        card, key = q.owned.card, q.owned.key
+        if card.nature == "multi":
+            alternatives.setdefault(key, []).extend(("natures", n) for n in ELEMENTS if n != q.nature)
+        if card.scoring.kind == "baton":
+            alternatives.setdefault(key, []).extend(
+                ("options", o) for o in range(len(card.scoring.options)) if o != play.options[i])
+        if getattr(card, "gold_bonus", None) is not None:
+            alternatives.setdefault(key, []).append(("bonuses", not q.bonus_taken))
+    sections = {"natures": p.fixed.natures, "options": p.fixed.options, "bonuses": p.fixed.bonuses}
+    for key, alts in alternatives.items():
+        for section in dict.fromkeys(s for s, _ in alts):
+            if key in sections[section]:
+                free = best_play(p.owned, p.stock, _pinned(p.fixed, section, key, None))
+                better = free.total - play.total if free is not None else 0
+                notes[(section, key)] = (f"given; the best choice would score {format_number(better)} more"
+                                         if better > 0 else "given, as good as any")
+                continue
+            others = [best_play(p.owned, p.stock, _pinned(p.fixed, section, key, v))
+                      for s, v in alts if s == section]
+            others = [o for o in others if o is not None]
+            if not others:
+                notes[(section, key)] = "the only possible choice"
+            elif all(o.total == play.total for o in others):
+                notes[(section, key)] = "no difference"
+            else:
+                gap = play.total - max(o.total for o in others)
+                notes[(section, key)] = "best" + (f", {format_number(gap)} more than the next" if gap else "")
+    return notes
+
+
+def _choice_text(c: dict[str, Any], notes: dict[tuple[str, str], str]) -> str:
     if "nature" in c:
-        return f"{c['card']} as nature {c['nature']} ({_how(c['given'])})"
+        return f"{c['card']} as nature {c['nature']} ({_how(c['given'], notes.get(('natures', c['card'])))})"
     if "option" in c:
-        return (f"{c['card']} option {c['option']} ({c['effect']}, {_how(c['option_given'])}), frieze "
+        return (f"{c['card']} option {c['option']} ({c['effect']}, "
+                f"{_how(c['option_given'], notes.get(('options', c['card'])))}), frieze "
                 f"{SYMBOL_SIGNS.get(c['music'], '–')} ({_how(c['music_given'])})")
-    return f"{c['card']} gold bonus {'spent' if c['bonus'] else 'not spent'} ({_how(c['given'])})"
+    return (f"{c['card']} gold bonus {'spent' if c['bonus'] else 'not spent'} "
+            f"({_how(c['given'], notes.get(('bonuses', c['card'])))})")
+
+
+def _logo_sources(p: Player, medal: str) -> str:
+    """Which cards gave a player's count of one medallion: «♚ 1 + autel-du-feu 2 + …»."""
+    parts = []
+    if p.king and medal != "polychrome":
+        parts.append("♚ 1")
+    for o in p.owned:
+        logos = o.card.logos
+        n = (logos.red + logos.green + logos.blue + logos.multi if medal == "polychrome"
+             else getattr(logos, medal) + logos.multi)
+        if n:
+            parts.append(f"{o.key} {n}")
+    if p.logo_bonus and medal == "polychrome":
+        parts.append("bonus-logo token 1")
+    return " + ".join(parts)
 
 
 def _report(players: list[Player], plays: dict[str, Play], medallions: list[Medallion]) -> list[str]:
     lines = ["Medallions (the ♚ counts 1 in each monochrome count, not in the polychrome one):"]
-    lines += [_medallion_line(m) for m in medallions]
+    for m in medallions:
+        lines.append(_medallion_line(m))
+        for p in players:
+            sources = _logo_sources(p, m.id)
+            if sources:
+                lines.append(f"    {p.name}: {sources}")
     for p in players:
         play = plays[p.name]
         lines.append("")
         lines.append(f"{p.name}{' (♚)' if p.king else ''}:")
+        notes = choice_notes(p, play)
         for c in _choices_of(play, p.fixed):
-            lines.append("  choice: " + _choice_text(c))
+            lines.append("  choice: " + _choice_text(c, notes))
         placed = {c: n for c, n in play.placement.items() if n}
+        prefilled = Counter(s.removeprefix("filled:") for q in play.played for s in q.squares
+                            if s.startswith("filled:"))
         if placed or any(p_.squares for p_ in play.played):
             shown = ", ".join(f"{n} {c}" for c, n in placed.items()) or "nothing"
-            lines.append(f"  forge: {shown} placed from the stock ({_how(p.fixed.placement is not None)})")
+            line = f"  forge: {shown} placed from the stock ({_how(p.fixed.placement is not None)})"
+            if prefilled:
+                # «Certains carrés sont représentés avec un cristal directement dedans. Ils sont
+                # considérés comme déjà pleins»
+                line += "; pre-filled squares: " + ", ".join(f"{n} {c}" for c, n in sorted(prefilled.items()))
+            lines.append(line)
         for s in play.scores:
             category = s.category or "—"
             lines.append(f"  {s.owned.label}: {category} {s.points} ({s.why})")

@@ -96,3 +96,27 @@ def count_carts(mine: Mine, tokens: Sequence[Token] = ()) -> CartCount:
     incomplete = [x for x in found if not x.is_complete]
     completed = sum(1 for x in incomplete if (x.row, x.index) in placed)
     return CartCount(printed, completed, len(incomplete) - completed)
+
+
+def junction_lines(mine: Mine, tokens: Sequence[Token] = ()) -> list[str]:
+    """Each row's junctions where a half-cart is printed, so a typo in a mine can be found:
+    ``row 0: j0 complete; j2 half (R|·) + token; j3 half (·|L), no token — 1 + 1 of 3``."""
+    placed = set(tokens)
+    lines = []
+    for r, row in enumerate(mine):
+        parts, complete = [], 0
+        found = list(junctions([row]))
+        for x in found:
+            left, right = row[x.index] or "", row[x.index + 1] or ""
+            edge = ("R" if "R" in left else "·") + "|" + ("L" if "L" in right else "·")
+            if x.is_complete:
+                parts.append(f"j{x.index} complete ({edge})")
+                complete += 1
+            elif (r, x.index) in placed:
+                parts.append(f"j{x.index} half ({edge}) + token")
+                complete += 1
+            else:
+                parts.append(f"j{x.index} half ({edge}), no token")
+        summary = f" — {complete} complete" if found else ""
+        lines.append(f"row {r}: " + ("; ".join(parts) if parts else "no half-cart at a junction") + summary)
+    return lines

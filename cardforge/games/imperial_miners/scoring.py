@@ -16,7 +16,7 @@ from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
 from cardforge.games.imperial_miners.cards import HalfCarts
-from cardforge.games.imperial_miners.carts import CartCount, count_carts, token_problem
+from cardforge.games.imperial_miners.carts import CartCount, count_carts, junction_lines, token_problem
 from cardforge.games.imperial_miners.sections import NUMERALS, Grade
 from cardforge.problems import Problem, plural, short_repr
 from cardforge.scores import PlayerResult, ScoreResult
@@ -127,6 +127,10 @@ def score(data: GameData, state: FinalState) -> ScoreResult:
         ))
         details.append(_details(player, carts, counted))
         report.append(_report_line(player, carts, counted))
+        if player.mine is not None:  # each junction, so a typo in the mine can be found
+            layout = player.layout()
+            valid = [t for t in player.cart_tokens if token_problem(layout, t) is None]
+            report += [f"  {line}" for line in junction_lines(layout, valid)]
     if len(results) > 1:
         report.append("Coins score nothing; they only break ties: "
                       + ", ".join(f"{p.name} {p.coins}" for p in state.players) + ".")

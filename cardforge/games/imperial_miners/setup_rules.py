@@ -186,6 +186,7 @@ def _check_players(data: GameData, setup: DealFile) -> list[Problem]:
     colours = [c.id for c in data.sections["colours"]]
     game = "in a first game" if setup.first_game else "in a normal game (first game: first_game: true)"
     problems = []
+    taken: set[str] = set()  # the colours of the earlier players (a set: linear in the players, issue 21)
     for index, player in enumerate(setup.players, start=1):
         item = f"player #{index}"
         if player.player != index:
@@ -194,9 +195,10 @@ def _check_players(data: GameData, setup: DealFile) -> list[Problem]:
         if player.colour not in colours:
             problems.append(Problem(f"unknown colour {short_repr(player.colour)} (colours: {', '.join(colours)})",
                                     item=item, field="colour"))
-        elif player.colour in [p.colour for p in setup.players[:index - 1]]:
+        elif player.colour in taken:
             problems.append(Problem(f"colour {short_repr(player.colour)} is taken by an earlier player",
                                     item=item, field="colour"))
+        taken.add(player.colour)
         if player.draw != counts["draw"]:
             problems.append(Problem(f"must be {_levels(counts['draw'])} {game}, got {_levels(player.draw)}",
                                     item=item, field="draw"))

@@ -102,6 +102,7 @@ class PlayerState(Model):
 
 class FinalState(Model):
     players: list[PlayerState] = Field(max_length=limit("players"))
+    partial: bool = False  # scored before anyone reached the requirement (issue 18: else rejected)
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,7 @@ def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
     for i, player in enumerate(state.players):
         problems += _check_improvements(data, i, player)
         problems += _check_veins(i, player)
+    problems += _check_copies(data, state)
     total_miners = sum(p.miners for p in state.players)
     if total_miners > MINERS_IN_BOX:
         problems.append(Problem(f"{total_miners} miners in all the mines; the box has {MINERS_IN_BOX}",
@@ -177,9 +179,24 @@ def _check_improvements(data: GameData, i: int, player: PlayerState) -> list[Pro
     return problems
 
 
+def _deck_improvement(data: GameData, name: str) -> Improvement | None:
+    """The deck's improvement printed with this name (accents and case aside), if any."""
+    key = fold_name(name)
+    for card in data.cards_of("improvement"):
+        if fold_name(card.name) == key:
+            return card  # type: ignore[return-value]
+    return None
+
+
 def _resolve(data: GameData, ref: str | InlineImprovement) -> tuple[Built, str | None]:
     """The improvement a reference names, or why it names none."""
     if isinstance(ref, InlineImprovement):
+        card = _deck_improvement(data, ref.name)
+        if card is not None and (card.colour, card.vp) != (ref.colour, ref.vp):
+            # «Étayage» is red: an inline card named like a deck card must print what the card prints
+            return Built(ref.name, ref.colour, ref.vp), (
+                f"'{ref.name}' is {card.colour} with {card.vp} VP in the deck (card '{card.id}'), not "
+                f"{ref.colour} with {ref.vp} VP: write {card.id}, or give the card you built its own name")
         return Built(ref.name, ref.colour, ref.vp), None
     nothing = Built("", "", 0)
     if not data.has_card(ref):
@@ -204,6 +221,34 @@ def _check_veins(i: int, player: PlayerState) -> list[Problem]:
         f"{veins.coal} coal, {veins.gold} gold and {veins.mithril} mithril need at least {cards} vein cards "
         f"(3 units a card at most, 2 for mithril), but the mine has {player.galleries} galleries and veins",
         item=_item(i, player), field="veins")]
+
+
+def _check_copies(data: GameData, state: FinalState) -> list[Problem]:
+    """No improvement more often across all mines than the deck holds (by id, an inline card named
+    like a deck card counting as that card), and no more ore units than the deck's veins hold."""
+    problems: list[Problem] = []
+    held: dict[str, list[str]] = {}
+    for player in state.players:
+        for ref in player.improvements:
+            card_id = ref if isinstance(ref, str) else getattr(_deck_improvement(data, ref.name), "id", None)
+            if card_id and data.has_card(card_id):
+                held.setdefault(card_id, []).append(player.name)
+    for card_id, names in held.items():
+        card = data.card(card_id)
+        if len(names) > card.copies:
+            who = ", ".join(f"{n} {names.count(n)}" if names.count(n) > 1 else n for n in dict.fromkeys(names))
+            problems.append(Problem(
+                f"{len(names)} '{card_id}' ({card.name}) across all mines ({who}), the deck holds "
+                f"{card.copies}", field="improvements"))
+    for ore in ORE_VALUE:
+        units = sum(getattr(p.veins, ore) for p in state.players)
+        in_deck = sum(v.size * v.copies for v in data.cards_of("vein") if v.ore == ore)
+        if units > in_deck:
+            who = ", ".join(f"{p.name} {getattr(p.veins, ore)}" for p in state.players if getattr(p.veins, ore))
+            problems.append(Problem(
+                f"{units} units of {ore} across all mines ({who}), the deck's {ore} veins hold {in_deck}",
+                field=f"veins.{ore}"))
+    return problems
 
 
 def requirements(data: GameData, state: FinalState) -> list[int]:
@@ -234,6 +279,13 @@ def _check_race(data: GameData, state: FinalState) -> list[Problem]:
         names = ", ".join(state.players[i].name for i in marked)
         problems.append(Problem(f"set on {len(marked)} players ({names}); only one player can be first to "
                                 "finish", field="first_to_finish"))
+    if not reached and not state.partial:
+        # «En fin de partie quand un joueur atteint la 12ème galerie/filon (ou moins selon le
+        # nombre de joueurs), on fait le compte des points»: nobody there, the game goes on.
+        who = ", ".join(f"{p.name} {p.galleries}/{needs[i]}" for i, p in enumerate(state.players))
+        problems.append(Problem(
+            f"nobody reached the galleries required ({who}): the game ends when a player does; write "
+            "partial: true to score a game before its end", field="galleries"))
     if len(reached) > 1 and not marked:
         who = ", ".join(f"{state.players[i].name} ({state.players[i].galleries}/{needs[i]})" for i in reached)
         problems.append(Problem(f"missing: several players reached their requirement ({who}); set "
@@ -265,7 +317,27 @@ def score(data: GameData, state: FinalState) -> ScoreResult:
         results.append(PlayerResult(player.name, breakdown, tiebreak=(player.coins,)))
         details.append({"name": player.name, "clan": player.clan, "galleries": player.galleries,
                         "galleries_required": needs[i], "first_to_finish": i == first, "colours": counts})
-    return ScoreResult(results, details={"players": details}, report=_race_report(state, needs, first))
+    report = _colour_report(state, details) + _race_report(state, needs, first)
+    if state.partial:
+        report.append("Partial: scored before anyone reached the requirement (partial: true).")
+    return ScoreResult(results, details={"players": details}, report=report, partial=state.partial)
+
+
+def _colour_report(state: FinalState, details: list[dict]) -> list[str]:
+    """Per player, the improvements of each colour, its square, where the cap of 16 applied
+    («Limité au maximum à 16 points par couleur») and the 5-colour series."""
+    lines = ["Colours (count² each, at most 16; +10 a series of 5 colours):"]
+    for player, d in zip(state.players, details):
+        parts = []
+        for colour, k in d["colours"].items():
+            if k:
+                square = k * k
+                capped = f" = {square}, capped at {COLOUR_SQUARE_CAP}" if square > COLOUR_SQUARE_CAP else f" = {square}"
+                parts.append(f"{colour} {k}²{capped}")
+        series = min(d["colours"].values())
+        tail = f"; {series} series of 5 colours (+{SERIES_BONUS * series})" if series else ""
+        lines.append(f"  {player.name}: " + (", ".join(parts) if parts else "no improvement") + tail)
+    return lines
 
 
 def _first_to_finish(state: FinalState, needs: list[int]) -> int | None:
@@ -282,8 +354,10 @@ def _race_report(state: FinalState, needs: list[int], first: int | None) -> list
     for i, p in enumerate(state.players):
         if i == first:
             parts.append(f"{p.name} first to reach {p.galleries}/{needs[i]} (+{RACE_FIRST})")
-        elif p.galleries >= needs[i] - 1:
-            parts.append(f"{p.name} {p.galleries}/{needs[i]} (+{RACE_CLOSE})")
+        elif p.galleries >= needs[i]:  # reached it too, but not first
+            parts.append(f"{p.name} {p.galleries}/{needs[i]}, reached but not first (+{RACE_CLOSE})")
+        elif p.galleries >= needs[i] - 1:  # «ceux au nombre requis -1 ont +10 points»
+            parts.append(f"{p.name} {p.galleries}/{needs[i]}, one short (+{RACE_CLOSE})")
         else:
             parts.append(f"{p.name} {p.galleries}/{needs[i]}")
     line = "Gallery race: " + "; ".join(parts)

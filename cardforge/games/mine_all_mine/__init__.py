@@ -50,4 +50,8 @@ def score(data: GameData, state: score_model) -> ScoreResult:
             breakdown[ROUND_CATEGORIES[log.number - 1]] = log.play.points[name]
         results.append(PlayerResult(name, breakdown))
     lines = [line for log in logs for line in ["", *report.round_lines(log)]][1:]
-    return ScoreResult(results, details={"rounds": [report.round_details(log) for log in logs]}, report=lines)
+    partial = len(logs) < len(ROUND_CATEGORIES)  # « Une partie se joue en 3 manches »
+    if partial:
+        lines += ["", f"Partial: {len(logs)} of the {len(ROUND_CATEGORIES)} rounds played."]
+    return ScoreResult(results, details={"rounds": [report.round_details(log) for log in logs]}, report=lines,
+                       partial=partial)

@@ -43,6 +43,11 @@ TURNS_PER_SIDE = 3
 
 Side = Literal["planet", "moon"]
 SIDES: tuple[str, ...] = ("planet", "moon")
+#: « tournez et inversez-les, pour que lorsqu'une carte est choisie, le total des ressources
+#: (faible ou élevé) ait autant de chance de sortir »: each face prints a low end and, turned
+#: half a turn, a high end; which end is up is dealt at random (cardforge's reading).
+End = Literal["low", "high"]
+ENDS: tuple[str, ...] = ("low", "high")
 
 #: Turn labels printed on each face. The rulebook: « Les tours sont listés (« Premier »,
 #: « Deuxième », etc.) sur les cartes des planètes » — the moon, always played after the
@@ -96,12 +101,23 @@ class Turn(Model):
 
 
 class PlanetFace(Model):
+    """A face of a planet card: its name and two ends — ``turns`` read with the low end up, and
+    ``high`` with the card turned half a turn (« tournez […] le total des ressources (faible ou
+    élevé) »), each the 3 turns of that end."""
+
     name: str = Field(min_length=1)
     turns: list[Turn] = Field(min_length=TURNS_PER_SIDE, max_length=TURNS_PER_SIDE)
+    high: list[Turn] = Field(min_length=TURNS_PER_SIDE, max_length=TURNS_PER_SIDE)
 
     @property
     def resources(self) -> list[int]:
         return [t.resources for t in self.turns]
+
+    def end(self, end: str) -> list[Turn]:
+        return self.high if end == "high" else self.turns
+
+    def resources_at(self, end: str) -> list[int]:
+        return [t.resources for t in self.end(end)]
 
 
 class PlanetCard(CardBase):
@@ -119,10 +135,14 @@ class PlanetCard(CardBase):
     def _labels(cls, face: PlanetFace, info: ValidationInfo) -> PlanetFace:
         side = str(info.field_name)
         expected = TURN_LABELS[side]
-        got = tuple(t.label for t in face.turns)
-        if got != expected:
-            raise ValueError(f"turn labels must be {', '.join(expected)} on the {side} face, "
-                             f"got {', '.join(got)}")
+        for end, turns in (("low", face.turns), ("high", face.high)):
+            got = tuple(t.label for t in turns)
+            if got != expected:
+                raise ValueError(f"turn labels must be {', '.join(expected)} on the {side} face ({end} end), "
+                                 f"got {', '.join(got)}")
+        if sum(face.resources_at("high")) < sum(face.resources_at("low")):
+            raise ValueError(f"the high end of the {side} face totals {sum(face.resources_at('high'))} "
+                             f"resources, less than its low end ({sum(face.resources_at('low'))})")
         return face
 
     def face(self, side: str) -> PlanetFace:

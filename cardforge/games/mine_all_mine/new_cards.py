@@ -87,3 +87,45 @@ def cards_played(played: dict[str, int | None]) -> int | None:
     """How many new cards are dealt: as many as were played (None if any fleet's is unknown)."""
     values = list(played.values())
     return None if any(v is None for v in values) else sum(values)  # type: ignore[arg-type]
+
+
+# --- the smallest and largest hand (issue 18) ------------------------------------------------
+# When a draw decides which of two tied players gets the extra card, neither hand is known, but
+# both lie between the fewest and the most cards the draw can give: a fleet bigger than the
+# largest is impossible whatever the draw.
+
+HandRange = tuple[int, int] | None
+
+
+def dealt_ranges(order: Sequence[DealPlace], cards: int | None) -> dict[str, HandRange]:
+    """(fewest, most) new cards each player can get: a tied place's players take its seats in
+    any order, so each gets between the smallest and the largest of those seats' counts."""
+    seats = [p for place in order for p in place.players]
+    n = len(seats)
+    out: dict[str, HandRange] = {}
+    start = 0
+    for place in order:
+        end = start + len(place.players)
+        if cards is None:
+            out.update(dict.fromkeys(place.players, None))
+        else:
+            counts = [cards // n + (1 if i < cards % n else 0) for i in range(start, end)]
+            out.update(dict.fromkeys(place.players, (min(counts), max(counts))))
+        start = end
+    return out
+
+
+def range_after_play(hands: dict[str, HandRange], played: dict[str, int | None]) -> dict[str, HandRange]:
+    out: dict[str, HandRange] = {}
+    for p, h in hands.items():
+        n = played[p]
+        out[p] = None if h is None or n is None else (h[0] - n, h[1] - n)
+    return out
+
+
+def range_after_deal(hands: dict[str, HandRange], dealt: dict[str, HandRange]) -> dict[str, HandRange]:
+    out: dict[str, HandRange] = {}
+    for p, h in hands.items():
+        d = dealt[p]
+        out[p] = None if h is None or d is None else (h[0] + d[0], h[1] + d[1])
+    return out

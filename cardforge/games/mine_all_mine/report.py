@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardforge.games.mine_all_mine.cards import ACTION_OPTION
+from cardforge.games.mine_all_mine.cards import ACTION_OPTION, TURN_LABELS
 from cardforge.games.mine_all_mine.new_cards import DealPlace
 from cardforge.games.mine_all_mine.rounds import TurnPlay
 from cardforge.games.mine_all_mine.scoring import FleetPlay, NewCards, PlanetPlay, RoundLog
@@ -38,7 +38,8 @@ def round_details(log: RoundLog) -> dict[str, Any]:
 def _planet_details(planet: PlanetPlay) -> dict[str, Any]:
     if planet.card is None:
         return {"resources": planet.resources}
-    return {"card": planet.card, "side": planet.side, "name": planet.name, "resources": planet.resources}
+    return {"card": planet.card, "side": planet.side, "end": planet.end, "name": planet.name,
+            "resources": planet.resources}
 
 
 def _new_cards_details(deal: NewCards | None) -> dict[str, Any] | None:
@@ -61,7 +62,10 @@ def round_lines(log: RoundLog) -> list[str]:
     lines.append("  Fleets: " + "; ".join(_fleet_text(name, f) for name, f in log.fleets.items()))
     lines.append("  Arrival: " + _arrival_line(log))
     attack = {name: f.fleet.attack for name, f in log.fleets.items()}
-    lines += [f"  Turn {t.turn} ({plural(t.resources, 'resource')}): {_turn_line(t, attack)}" for t in play.turns]
+    speed = {name: f.fleet.speed for name, f in log.fleets.items()}
+    labels = _labels(log)
+    lines += [f"  Turn {t.turn} « {labels[t.turn - 1]} » ({plural(t.resources, 'resource')}): "
+              f"{_turn_line(t, attack, speed)}" for t in play.turns]
     lines.append("  Points this round: " + _scores(play.points) + " — so far: " + _scores(log.totals))
     lines += _new_cards_lines(log)
     return lines
@@ -83,13 +87,25 @@ def _planets_line(planets: list[PlanetPlay]) -> str:
         if planet.card is None:
             parts.append(f"a planet given by its resources ({values})")
         else:
-            parts.append(f"{planet.name} (planet card {planet.card}, {planet.side} face: {values})")
+            parts.append(f"{planet.name} (planet card {planet.card}, {planet.side} face, {planet.end} end up: "
+                         f"{values})")
     turns = sum(len(p.resources) for p in planets)
     return " then ".join(parts) + f", {turns} turns"
 
 
+def _labels(log: RoundLog) -> list[str]:
+    """Each turn's location as printed on the cards: « Premier », « Deuxième »… (a planet given
+    by its resources: the labels of its position, planet then moon)."""
+    out: list[str] = []
+    for index, planet in enumerate(log.planets):
+        printed = TURN_LABELS["planet" if index == 0 else "moon"]
+        out += planet.labels or list(printed[:len(planet.resources)])
+    return out
+
+
 def _arrival_line(log: RoundLog) -> str:
     play = log.play
+    labels = _labels(log)
     last = len(play.turns)
     spots = {landing.location: landing for landing in play.landings}
     parts = []
@@ -97,30 +113,39 @@ def _arrival_line(log: RoundLog) -> str:
         landing = spots.get(location)
         if landing is None:
             if location <= last:
-                parts.append(f"location {location} left empty (a lead of 4 or more in speed)")
+                parts.append(f"location {location} « {labels[location - 1]} » left empty (a lead of 4 or more "
+                             "in speed)")
             continue
         names = _names(landing.players)
         if location > last:
             parts.append(f"{names} (speed {landing.speed}) after the last turn: too late to mine this round")
         else:
-            parts.append(f"location {location} {names} (speed {landing.speed})")
+            parts.append(f"location {location} « {labels[location - 1]} » {names} (speed {landing.speed})")
     return "; ".join(parts)
 
 
-def _turn_line(turn: TurnPlay, attack: dict[str, int]) -> str:
+def _turn_line(turn: TurnPlay, attack: dict[str, int], speed: dict[str, int]) -> str:
     parts = []
     if turn.arrived:
         parts.append(f"{_names(turn.arrived)} {'arrives' if len(turn.arrived) == 1 else 'arrive'}")
     top = max(attack[name] for name in turn.present)
     for name in turn.fled:
         parts.append(f"{name} flees for the rest of the round (attack {attack[name]} < {top})")
+    stayed = [name for name in turn.present if name not in turn.fled and name not in turn.full]
+    if len(stayed) > 1 and turn.resources:
+        # « S'il y a égalité pour les attaques, les flottes vont creuser chacune leur tour »
+        parts.append(f"{_names(stayed)} tie on attack {top}: one resource at a time, fastest first")
     for name, took in turn.took.items():
         if name in turn.full:
             parts.append(f"{name} takes nothing (cargo full)")
         else:
             parts.append(f"{name} takes {took}")
     if turn.lost:
-        parts.append(f"{turn.lost} lost")
+        if turn.split_lost:
+            parts.append(f"{turn.lost} lost (fleets of equal speed share equally, « le reste est "
+                         "définitivement perdu »)")
+        else:
+            parts.append(f"{turn.lost} lost")
     return "; ".join(parts) + "."
 
 

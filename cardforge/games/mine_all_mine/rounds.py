@@ -44,7 +44,7 @@ class TurnPlay:
     full: list[str] = field(default_factory=list)  # stayed (top attack) but had no cargo left
     took: dict[str, int] = field(default_factory=dict)  # every fleet that stayed, 0 included
     lost: int = 0
-
+    split_lost: bool = False  # lost because fleets of one speed could not share them equally
 
 @dataclass
 class RoundPlay:
@@ -100,6 +100,9 @@ def play_round(fleets: Sequence[Fleet], resources: Sequence[int]) -> RoundPlay:
         fled.update(play.fled)
         play.full = [f.player for f in contenders if room[f.player] == 0]
         play.took, play.lost = _extract(offered, contenders, room)
+        # the loop ends with resources left either because every cargo is full, or because fewer
+        # were left than fleets of one speed still taking (« le reste est définitivement perdu »)
+        play.split_lost = bool(play.lost) and any(room[f.player] > 0 for f in contenders)
         turns.append(play)
     points = {f.player: sum(t.took.get(f.player, 0) for t in turns) for f in fleets}
     return RoundPlay(landings, skipped, too_late, turns, points)
@@ -126,6 +129,19 @@ def _extract(offered: int, contenders: list[Fleet], room: dict[str, int]) -> tup
     groups = [members for _, members in _by_speed(contenders)]
     left = offered
     while left:
+        # Arithmetic, not one resource a loop turn (a turn of 10⁹ resources, issue 21): k whole
+        # passes in which every fleet with room takes one each are k times one pass, as long as
+        # each still has room for k and k passes' worth is left. The loop then runs at most one
+        # single pass per fleet filling up, plus the pass that ends the turn.
+        takers_all = [f for members in groups for f in members if room[f.player] > 0]
+        if takers_all:
+            k = min(left // len(takers_all), min(room[f.player] for f in takers_all))
+            if k:
+                for f in takers_all:
+                    took[f.player] += k
+                    room[f.player] -= k
+                left -= k * len(takers_all)
+                continue
         takers_this_pass = 0
         for members in groups:
             takers = [f for f in members if room[f.player] > 0]

@@ -3,7 +3,7 @@
 ```yaml
 rounds:                         # 1 to 3 rounds, in order
   - planets:                    # in play order: one planet, or a planet then a moon
-      - {turns: [3, 2, 1]}      # resources of the 1st, 2nd, 3rd turn; or {card: 2, side: moon}
+      - {turns: [3, 2, 1]}      # resources of the 1st, 2nd, 3rd turn; or {card: 2, side: moon, end: high}
     fleets:                     # every player, each round
       Ana: {speed: 7, attack: 3, cargo: 5}      # optional cards: N, ship cards played
       Ben: {ships: [{card: 4, option: 2}]}      # options 1–3 a ship, 4 the action
@@ -27,6 +27,7 @@ from cardforge.games.mine_all_mine.cards import (
     ACTION_OPTION,
     STATS,
     TURNS_PER_SIDE,
+    End,
     Side,
     planet_cards,
     ship_cards,
@@ -49,14 +50,19 @@ def _three_turns(turns: list[int]) -> list[int]:
 
 
 class PlanetInput(Model):
-    """``{turns: [3, 2, 1]}`` or ``{card: 2, side: moon}`` (a planet card of the data)."""
+    """``{turns: [3, 2, 1]}`` or ``{card: 2, side: moon, end: high}`` (a planet card of the data;
+    ``end``: which end of the face was up, « tournez et inversez-les », default ``low`` — what a
+    file written before the two ends existed meant)."""
 
     turns: Annotated[list[Count], AfterValidator(_three_turns)] | None = None
     card: Number | None = None
     side: Side | None = None
+    end: End | None = None
 
     @model_validator(mode="after")
     def _one_form(self) -> PlanetInput:
+        if self.turns is not None and self.end is not None:
+            raise ValueError("end is for a planet card (card: N, side: …); turns: already gives the resources")
         if self.turns is not None and (self.card is not None or self.side is not None):
             raise ValueError("give either turns: [r1, r2, r3] or card: N and side: planet|moon, not both")
         if self.turns is None and (self.card is None or self.side is None):
@@ -135,14 +141,39 @@ def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
         problems += _fleet_problems(data, rnd.fleets, item)
     if problems:
         return problems
-    for log in play_game(data, state):
+    logs = play_game(data, state)
+    for log in logs:
         for name, fleet in state.rounds[log.number - 1].fleets.items():
-            hand, played = log.hands[name], fleet.played
-            if hand is not None and played is not None and played > hand:
+            hand, played, span = log.hands[name], fleet.played, log.hand_ranges[name]
+            if played is None:
+                continue
+            if hand is not None and played > hand:
                 problems.append(Problem(
                     f"a fleet of {played} ship cards, but {name} holds {hand} "
-                    f"({_hand_origin(log.number)})", item=f"round #{log.number}", field=f"fleets.{name}"))
+                    f"({_hand_origin(log.number)}{_deal_behind(logs, log.number, name)})",
+                    item=f"round #{log.number}", field=f"fleets.{name}"))
+            elif hand is None and span is not None and played > span[1]:
+                problems.append(Problem(
+                    f"a fleet of {played} ship cards, but {name} holds at most {span[1]} ({span[0]} to "
+                    f"{span[1]}: a draw between tied players decided who got an extra card; "
+                    f"{_hand_origin(log.number)}{_deal_behind(logs, log.number, name)})",
+                    item=f"round #{log.number}", field=f"fleets.{name}"))
     return problems
+
+
+def _deal_behind(logs: list, number: int, name: str) -> str:
+    """The deal that made a hand: how many cards the player played and was dealt each round."""
+    if number == 1:
+        return ""
+    steps = []
+    for log in logs[: number - 1]:
+        played = log.fleets[name].played
+        got = log.new_cards.dealt_range[name] if log.new_cards else None
+        got_text = "?" if got is None else (str(got[0]) if got[0] == got[1] else f"{got[0]} or {got[1]}")
+        steps.append(f"round {log.number}: played {played}, dealt {got_text}")
+        if log.number == number - 1:
+            break
+    return ": 3 at setup; " + "; ".join(steps)
 
 
 def _hand_origin(number: int) -> str:
@@ -221,6 +252,8 @@ class PlanetPlay:
     card: int | None = None
     side: str | None = None
     name: str | None = None
+    end: str | None = None
+    labels: list[str] | None = None  # the turns as printed: « Premier », « Deuxième »…
 
 
 @dataclass
@@ -237,6 +270,7 @@ class NewCards:
     cards: int | None
     order: list[DealPlace]
     dealt: dict[str, Hand]
+    dealt_range: dict[str, new_cards.HandRange]  # (fewest, most) each could get
 
 
 @dataclass
@@ -245,6 +279,7 @@ class RoundLog:
     planets: list[PlanetPlay]
     fleets: dict[str, FleetPlay]
     hands: dict[str, Hand]  # ship cards each player holds when the round starts
+    hand_ranges: dict[str, new_cards.HandRange]  # (smallest, largest) possible hand at the start
     play: RoundPlay
     totals: dict[str, int]  # points so far, this round included
     new_cards: NewCards | None  # None after round 3: the game is over
@@ -253,6 +288,8 @@ class RoundLog:
 def play_game(data: GameData, state: FinalState) -> list[RoundLog]:
     players = players_of(state)
     hands: dict[str, Hand] = dict.fromkeys(players, new_cards.STARTING_HAND)
+    spans: dict[str, new_cards.HandRange] = dict.fromkeys(
+        players, (new_cards.STARTING_HAND, new_cards.STARTING_HAND))
     totals = dict.fromkeys(players, 0)
     logs = []
     for number, rnd in enumerate(state.rounds, start=1):
@@ -262,14 +299,17 @@ def play_game(data: GameData, state: FinalState) -> list[RoundLog]:
         totals = {p: totals[p] + play.points[p] for p in players}
         played = {name: f.played for name, f in fleets.items()}
         held = new_cards.after_play(hands, played)
+        held_spans = new_cards.range_after_play(spans, played)
         deal = None
         if number < ROUNDS:  # « Après trois manches, le joueur qui a le plus de points remporte la partie »
             order = new_cards.deal_order(players, totals, held)
             count = new_cards.cards_played(played)
-            deal = NewCards(count, order, new_cards.dealt_counts(order, count))
-        logs.append(RoundLog(number, planets, fleets, hands, play, totals, deal))
+            deal = NewCards(count, order, new_cards.dealt_counts(order, count),
+                            new_cards.dealt_ranges(order, count))
+        logs.append(RoundLog(number, planets, fleets, hands, spans, play, totals, deal))
         if deal is not None:
             hands = new_cards.after_deal(held, deal.dealt)
+            spans = new_cards.range_after_deal(held_spans, deal.dealt_range)
     return logs
 
 
@@ -278,7 +318,9 @@ def _planet_play(data: GameData, planet: PlanetInput) -> PlanetPlay:
         return PlanetPlay(list(planet.turns))
     card = planet_cards(data)[planet.card]  # type: ignore[index]
     face = card.face(planet.side)  # type: ignore[arg-type]
-    return PlanetPlay(face.resources, planet.card, planet.side, face.name)
+    end = planet.end or "low"
+    return PlanetPlay(face.resources_at(end), planet.card, planet.side, face.name, end,
+                      [t.label for t in face.end(end)])
 
 
 def _fleet_play(data: GameData, name: str, fleet: FleetInput) -> FleetPlay:

@@ -6,8 +6,8 @@ A deal (``cardforge setup mine_all_mine --players 3 --json`` prints it under ``"
 
 ```yaml
 planets:                        # in play order: the first on its planet face, the second on its moon
-  - {card: 2, side: planet}
-  - {card: 3, side: moon}
+  - {card: 2, side: planet, end: high}   # end: which end is up (« tournez »), low or high
+  - {card: 3, side: moon, end: low}
 ships:                          # each player's 3 ship cards, by number
   player 1: [4, 9, 11]
   player 2: [1, 2, 7]
@@ -26,7 +26,7 @@ from pydantic import Field
 
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
-from cardforge.games.mine_all_mine.cards import TURNS_PER_SIDE, Side, planet_cards, ship_cards
+from cardforge.games.mine_all_mine.cards import ENDS, TURNS_PER_SIDE, End, Side, planet_cards, ship_cards
 from cardforge.problems import Problem, plural
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -47,17 +47,23 @@ def setup_counts(players: int) -> dict[str, Any]:
 
 
 def setup_steps(players: int, counts: dict[str, Any], ship_total: int) -> list[str]:
+    # « Tout en mélangeant les cartes de planètes, tournez et inversez-les, pour que lorsqu'une
+    # carte est choisie, le total des ressources (faible ou élevé) ait autant de chance de sortir »
+    turn = ("Tout en mélangeant les cartes planète, tournez-les (d'un demi-tour) et inversez-les, pour que "
+            "le total des ressources, faible ou élevé, ait autant de chance de sortir : on lit l'extrémité "
+            "de la carte tournée vers soi.")
     if counts["planets"] == 1:
-        planets = ("Retournez et mélangez les cartes planète, puis piochez-en 1 et posez-la face planète "
-                   "visible : chaque manche se joue en 3 tours.")
+        planets = ("Piochez 1 carte planète et posez-la face planète visible, sans la tourner : chaque manche "
+                   "se joue en 3 tours.")
     else:
-        planets = ("Retournez et mélangez les cartes planète, puis piochez-en 2 : posez la première face "
-                   "planète visible et retournez la deuxième sur sa face « lune ». Chaque manche se joue "
-                   "en 6 tours : 3 sur la planète, puis 3 sur la lune.")
+        planets = ("Piochez 2 cartes planète, sans les tourner : posez la première face planète visible et "
+                   "retournez la deuxième sur sa face « lune ». Chaque manche se joue en 6 tours : 3 sur la "
+                   "planète, puis 3 sur la lune.")
     left = ship_total - SHIPS_EACH * players
     ships = f"Mélangez les {ship_total} cartes vaisseau et distribuez-en {SHIPS_EACH} à chaque joueur"
     ships += f" ; les {left} autres restent de côté, face cachée." if left else " : toutes sont distribuées."
     return [
+        turn,
         planets,
         ships,
         "Placez la carte de score sur la table.",
@@ -72,14 +78,17 @@ def player_label(seat: int) -> str:
 
 
 def deal(data: GameData, players: int, rng: random.Random) -> dict[str, Any]:
-    """The planet cards drawn and each player's 3 ship cards. Only which cards is random: the
-    first planet card lies on its planet face and the second is « retournée sur le côté moon »."""
+    """The planet cards drawn, which end of each is up, and each player's 3 ship cards. The first
+    planet card lies on its planet face and the second is « retournée sur le côté moon »; which end
+    is up is random (« tournez et inversez-les »)."""
     counts = setup_counts(players)
     chosen = rng.sample(sorted(planet_cards(data)), counts["planets"])
+    ends = [rng.choice(ENDS) for _ in chosen]
     numbers = rng.sample(sorted(ship_cards(data)), len(ship_cards(data)))
     hands = [sorted(numbers[i * SHIPS_EACH:(i + 1) * SHIPS_EACH]) for i in range(players)]
     return {
-        "planets": [{"card": n, "side": "planet" if i == 0 else "moon"} for i, n in enumerate(chosen)],
+        "planets": [{"card": n, "side": "planet" if i == 0 else "moon", "end": end}
+                    for i, (n, end) in enumerate(zip(chosen, ends))],
         "ships": {player_label(i + 1): hand for i, hand in enumerate(hands)},
         "unowned": sorted(numbers[players * SHIPS_EACH:]),
     }
@@ -88,6 +97,7 @@ def deal(data: GameData, players: int, rng: random.Random) -> dict[str, Any]:
 class SetupPlanet(Model):
     card: Number
     side: Side
+    end: End | None = None  # which end is up; None: the deal does not say (a deal written by hand)
 
 
 class DescribedDeal(Model):

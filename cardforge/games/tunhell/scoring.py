@@ -2,7 +2,9 @@
 
 Final-state file (``cardforge score tunhell FILE``)::
 
-    mode: full                  # or initiation (default: full)
+    mode: full                  # or initiation: required unless the cards make it certain (issue 18)
+    short: 0                    # optional: 3, 6 or 9 more mine cards removed (the shorter game)
+    partial: false              # optional: true scores a game before its end (no end checks)
     players:
       - name: Ana
         loot: {terre: 5, tresor: 3, rat: 2, gobelin: 1, dragon: 1, coeur-d-or: 1, salle-du-trone: 1}
@@ -44,8 +46,39 @@ class PlayerState(Model):
 
 
 class FinalState(Model):
-    mode: Literal["full", "initiation"] = "full"
+    mode: Literal["full", "initiation"] | None = None
+    short: Literal[0, 3, 6, 9] = 0
+    partial: bool = False
     players: list[PlayerState]
+
+
+# --- the mode ------------------------------------------------------------------------------
+
+def full_game_evidence(data: GameData, state: FinalState) -> str | None:
+    """What in the final state exists only in a full game (None: nothing does).
+
+    «Écartez les cartes fin de mine, trophée et toutes les cartes Mine portant le symbole (+)
+    [...] Ces cartes [...] ne seront pas utilisées dans les règles d'initiation.»"""
+    for player in state.players:
+        if player.back_door:
+            return f"{player.name} found la Porte de derrière"
+        if player.trophies:
+            return f"{player.name} names a trophy"
+        for card_id in [*player.loot, *player.hand]:
+            if data.has_card(card_id):
+                card = data.card(card_id)
+                if is_plus(card) or card.kind == "end_of_mine":
+                    return f"{player.name} holds {card.name}, " + (
+                        "a (+) card" if is_plus(card) else "an end-of-mine card")
+    return None
+
+
+def effective_mode(data: GameData, state: FinalState) -> str | None:
+    """The mode given, else ``full`` when the cards make it certain, else None (must be given):
+    an initiation 8–8 tie scored as a full game gives a trophy to one of them."""
+    if state.mode is not None:
+        return state.mode
+    return "full" if full_game_evidence(data, state) else None
 
 
 def _item(index: int, player: PlayerState) -> str:
@@ -96,10 +129,17 @@ def _hand_problem(data: GameData, card_id: str) -> str | None:
 def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
     """Every rule the final state breaks."""
     problems = _check_players(state)
+    mode = effective_mode(data, state)
+    if mode is None:
+        return problems + [Problem(
+            "missing: write mode: full or mode: initiation (nothing in the loots and hands tells which "
+            "rules were played, and they score differently: trophies only in a full game)", field="mode")]
     for index, player in enumerate(state.players):
-        problems += _check_player(data, state.mode, index, player)
-    problems += _check_copies(data, state)
+        problems += _check_player(data, mode, index, player)
+    problems += _check_copies(data, state, mode)
     problems += _check_end_of_mine(data, state)
+    if not state.partial:
+        problems += _check_game_ended(data, state, mode)
     _, trophy_problems = resolve_trophies(data, state)
     return problems + trophy_problems
 
@@ -162,7 +202,7 @@ def _holdings(player: PlayerState) -> Counter[str]:
     return Counter(player.loot) + Counter(player.hand)
 
 
-def _check_copies(data: GameData, state: FinalState) -> list[Problem]:
+def _check_copies(data: GameData, state: FinalState, mode: str) -> list[Problem]:
     """No card more often, across all players, than the deck holds; no more mine cards than the
     piles held. (End-of-mine cards are counted by ``_check_end_of_mine``.)"""
     problems = []
@@ -180,12 +220,55 @@ def _check_copies(data: GameData, state: FinalState) -> list[Problem]:
     # holds fewer still, but the final state does not say whether it was shortened).
     held = sum(n for card_id, n in total.items()
                if data.has_card(card_id) and data.card(card_id).kind == "mine")
-    in_play = 3 * pile_size(state.mode)
+    in_play = 3 * pile_size(mode, state.short)
     if held > in_play:
         problems.append(Problem(
-            f"the players hold {held} mine cards, but {with_article(state.mode)} game puts only {in_play} "
-            f"into the piles ({MINE_DECK[state.mode]} minus {MINE_DECK[state.mode] - in_play} removed)"))
+            f"the players hold {held} mine cards, but {with_article(mode)} game puts only {in_play} "
+            f"into the piles ({MINE_DECK[mode]} minus {MINE_DECK[mode] - in_play} removed)"))
     return problems
+
+
+def _found_end_of_mine(data: GameData, state: FinalState) -> list[tuple[str, str]]:
+    """(player, card name) of every end-of-mine card with the players: in a loot, or the back door."""
+    found = []
+    for player in state.players:
+        if player.back_door:
+            found.append((player.name, data.card(BACK_DOOR).name))
+        for card_id, n in player.loot.items():
+            if card_id != BACK_DOOR and data.has_card(card_id) and data.card(card_id).kind == "end_of_mine":
+                found += [(player.name, data.card(card_id).name)] * n
+    return found
+
+
+def _check_game_ended(data: GameData, state: FinalState, mode: str) -> list[Problem]:
+    """«Le jeu prend fin immédiatement lorsque 2 des 3 tas de cartes «Mine» sont vides.»
+
+    Full game: «La dernière carte de chaque pile est une carte spéciale «Fin de Mine»», and an
+    encounter that is not defeated «est remis à sa place» — so a pile is empty only once its
+    end-of-mine card is with a player: at least 2 of them at the end. Initiation: every card of
+    the two emptied piles reached a loot (an undefeated encounter goes back on its pile, and
+    without the (+) cards every find joins the loot), so the loots hold at least 2 piles' cards."""
+    hint = "; write partial: true to score a game before its end"
+    if mode == "full":
+        found = _found_end_of_mine(data, state)
+        if len(found) < 2:
+            which = ("none" if not found else
+                     "only " + ", ".join(f"{card} ({name})" for name, card in found))
+            return [Problem(
+                f"a full game ends when 2 of the 3 mines are empty, each emptied on its end-of-mine card, "
+                f"so at least 2 end-of-mine cards are with the players; found: {which} (la Porte de "
+                f"derrière counts through back_door:){hint}", field="players")]
+        return []
+    pile = pile_size(mode, state.short)
+    in_loots = sum(n for p in state.players for card_id, n in p.loot.items()
+                   if data.has_card(card_id) and data.card(card_id).kind == "mine")
+    if in_loots < 2 * pile:
+        short = f" after removing {state.short} more" if state.short else ""
+        return [Problem(
+            f"the loots hold {in_loots} mine cards, but an initiation game ends only when 2 of the 3 piles "
+            f"({pile} cards each{short}) are empty, their cards all in the loots: at least {2 * pile} "
+            f"(short: 3, 6 or 9 for a shorter game){hint}", field="players")]
+    return []
 
 
 def _check_end_of_mine(data: GameData, state: FinalState) -> list[Problem]:
@@ -230,7 +313,7 @@ def resolve_trophies(data: GameData, state: FinalState) -> tuple[list[TrophyHold
     So a strict leader (with at least one) holds it; on a tie for the lead the holder depends on
     who got there last, which only the players know: one of the tied players must name it.
     """
-    if state.mode == "initiation":
+    if effective_mode(data, state) != "full":
         return [], []
     holders, problems = [], []
     for trophy in data.cards_of("trophy"):
@@ -288,8 +371,14 @@ def score_final_state(data: GameData, state: FinalState) -> ScoreResult:
             "rings": sum(vp[card_id] for card_id in player.hand),
             "back_door": vp[BACK_DOOR] if player.back_door else 0,
         }))
-    details = {"trophies": {h.trophy.id: h.holder for h in holders}} if state.mode == "full" else None
-    return ScoreResult(results, details, [_report(data, h) for h in holders])
+    mode = effective_mode(data, state)
+    details = {"trophies": {h.trophy.id: h.holder for h in holders}} if mode == "full" else None
+    report = [_report(data, h) for h in holders]
+    if state.mode is None:
+        report.insert(0, f"Mode: full, not given but certain: {full_game_evidence(data, state)}.")
+    if state.partial:
+        report.append("Partial: scored before the end of the game (partial: true), the end checks skipped.")
+    return ScoreResult(results, details, report, mode=mode, partial=state.partial)
 
 
 def _report(data: GameData, h: TrophyHolder) -> str:

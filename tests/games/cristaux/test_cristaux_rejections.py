@@ -10,6 +10,9 @@ BOB = {"name": "Bob", "king": True}
 
 
 def _errors(cli, write_yaml, state: dict) -> list[str]:
+    # each case breaks the rules it names; the Warhammer every classique player starts with (issue
+    # 18) is tested on its own, so these hands are marked partial unless they say otherwise
+    state = {"partial": True, **state}
     path = write_yaml("final.yaml", yaml.safe_dump(state, allow_unicode=True, sort_keys=False))
     r = cli("score", "cristaux", path)
     assert r.code == 1, r.out
@@ -207,3 +210,138 @@ def test_every_rule_problem_is_reported_at_once(cli, write_yaml):
     # two kings; Harpe and Calice not in classique; the Calice's paid; the unknown id; the forge
     # placement; Bob's two Warhammer sides.
     assert len(errors) == 7, errors
+
+
+# --- issue 18: impossible end states ---------------------------------------------------------
+
+def test_golden_cursed_crystals_beyond_the_player_count(cli, write_yaml):
+    # «à 2 / 3 joueurs : -2 du paquet (soit 1 restant […])»: one golden cursed crystal at 2 players
+    state = {"mode": "avance", "players": [{"name": "Ana", "cards": ["cristal-maudit-dore"]},
+                                           {"name": "Bob", "king": True, "cards": ["cristal-maudit-dore"]}]}
+    err = _one(cli, write_yaml, state)
+    assert err.endswith("players: 2 golden cursed crystals (Ana, Bob), but at 2 players setup removes 2 of "
+                        "the 3 from the cursed deck, leaving 1 in play")
+
+
+def test_a_classique_player_without_the_warhammer(cli, write_yaml):
+    state = {"mode": "classique", "partial": False, "players": [
+        {"name": "Ana", "cards": ["broche-de-lave"]},
+        {"name": "Bob", "king": True, "cards": ["warhammer-forges"]}]}
+    err = _one(cli, write_yaml, state)
+    assert err.endswith("player 'Ana' (#1): cards: missing the Warhammer every player starts with («Chaque "
+                        "joueur se munit des cadeaux au roi : 1 carte Warhammer»): list the side it ends on "
+                        "(warhammer-grandes-familles or warhammer-forges), or write partial: true for a hand "
+                        "that is not a whole game")
+
+
+@pytest.mark.parametrize(("paid", "message"), [
+    (0, "'calice-ardent' paid 0: an X-cost card is bought with at least 1 red crystal (1 to 53, the box's "
+        "red crystals)"),
+    (54, "'calice-ardent' paid 54 red: the box holds 53 red crystals («53 cristaux élémentaires de chaque "
+         "couleur»), so 1 to 53"),
+])
+def test_x_cost_paid_within_the_box(cli, write_yaml, paid, message):
+    err = _one(cli, write_yaml, _ana([{"id": "calice-ardent", "paid": paid}], "avance"))
+    assert err.endswith(f"player 'Ana' (#1): cards[0]: {message}")
+
+
+def test_an_inline_cost_of_2501_digits(cli, write_yaml):
+    # issue 21: a 2,501-digit cost × a Religion factor is refused, not computed
+    huge = int("9" * 2501)
+    card = {"name": "Autel géant", "nature": "red", "cost": {"red": huge},
+            "scoring": {"kind": "religion", "colour": "red", "top": 5, "factor": 3}}
+    err = _one(cli, write_yaml, _ana([card]))
+    assert err.endswith("player 'Ana' (#1): cards[0]: inline card 'Autel géant': cost.red is a 2501-digit "
+                        "number, more than the 53 red the box holds")
+
+
+def test_the_bonus_logo_token(cli, write_yaml):
+    state = {"mode": "initiation", "players": [{"name": "Ana", "logo_bonus": True}, {**BOB, "logo_bonus": True}]}
+    errors = _errors(cli, write_yaml, state)
+    assert [e.split(": ", 1)[1] for e in errors] == [
+        "player 'Ana' (#1): logo_bonus: the bonus-logo token is not played in initiation («absent du mode "
+        "initiation»)",
+        "player 'Bob' (#2): logo_bonus: the bonus-logo token is not played in initiation («absent du mode "
+        "initiation»)",
+        "players: 2 players hold the bonus-logo token (Ana, Bob): there is one token («il gagne le jeton»)"]
+
+
+# --- issue 21: the optimiser's search stays bounded ------------------------------------------
+
+def _baton(i: int) -> dict:
+    return {"name": f"Bâton {i}", "nature": "red", "scoring": {"kind": "baton", "options": [
+        {"effect": "tambour"}, {"effect": "rune", "colour": "red"}, {"effect": "eclat", "count": 1},
+        {"effect": "forge", "square": "red"}, {"effect": "cornemuse", "cost": {"red": 3, "green": 1, "blue": 1}}]}}
+
+
+def test_eight_batons_with_free_options_are_refused_with_what_to_fix(cli, write_yaml):
+    err = _one(cli, write_yaml, _ana([_baton(i) for i in range(8)], "avance"))
+    assert err.endswith("player 'Ana' (#1): choices.batons: 8 Bâtons with a free option (and the open gold "
+                        "bonuses) make 390,625 combinations to try, more than the 2,500 cardforge tries (the "
+                        "box has 3 Bâtons): fix their options in choices.batons")
+
+
+def test_eight_batons_with_fixed_options_are_scored(cli, write_yaml):
+    # all on the rune option: 8 red runes; nothing reads runes, so every category is 0 but medallions
+    state = _ana([_baton(i) for i in range(8)], "avance",
+                 choices={"batons": {f"Bâton {i}": {"option": 2, "music": "single"} for i in range(8)}})
+    path = write_yaml("final.yaml", yaml.safe_dump(state, allow_unicode=True, sort_keys=False))
+    r = cli("score", "cristaux", path, "--json")
+    assert r.code == 0, r.err
+    # Musicians: 8 friezes fixed on ♪ → 0 × 0 × 5 = 0
+    assert r.json["players"][0]["breakdown"]["musiciens"] == 0
+
+
+def test_many_wild_squares_and_multi_natures_are_refused_unless_fixed(cli, write_yaml):
+    wild = {"name": "Enclume", "nature": "red", "forge_squares": ["any"] * 150,
+            "scoring": {"kind": "pinces"}}
+    err = _one(cli, write_yaml, _ana([wild], stock={"red": 3}))
+    assert err.endswith("player 'Ana' (#1): choices.forge: 150 wild forge squares, more than the 16 cardforge "
+                        "shares out (the box has 8): give the crystals placed in choices.forge")
+    fixed = {"partial": True, **_ana([wild], stock={"red": 3}, choices={"forge": {"red": 3}})}
+    path = write_yaml("fixed.yaml", yaml.safe_dump(fixed, allow_unicode=True, sort_keys=False))
+    r = cli("score", "cristaux", path, "--json")
+    assert r.code == 0, r.err
+    assert r.json["players"][0]["breakdown"]["forge"] == 1  # Pinces: 3 crystals placed ÷ 2 = 1
+    multi = [{"name": f"Couronne {i}", "nature": "multi", "scoring": {"kind": "raw", "points": 1}} for i in range(400)]
+    err = _one(cli, write_yaml, _ana(multi))
+    assert err.endswith("player 'Ana' (#1): choices.natures: 400 multi-nature cards with a free nature, more "
+                        "than the 16 cardforge chooses for (the box has 12): fix their natures in "
+                        "choices.natures")
+
+
+def test_thousands_of_unknown_choice_keys_suggest_only_for_the_first(cli, write_yaml):
+    natures = {f"carte-{i}": "red" for i in range(4000)}
+    errors = _errors(cli, write_yaml, _ana(["broche-de-lave"], choices={"natures": natures}))
+    assert len(errors) == 4000
+    assert sum("did you mean" in e for e in errors) <= 10
+    assert errors[0].endswith("choices.natures.carte-0: no card 'carte-0' among this player's cards")
+
+
+def test_opale_bonuses_are_checked(cli, write_yaml):
+    ana = {"name": "Ana", "cards": ["warhammer-grandes-familles", "autel-du-feu", "stele-d-union"], "opale": [
+        {"card": "autel-du-feu", "school": "religion", "colour": "red"},
+        {"card": "autel-du-feu", "school": "religion", "colour": "blue"},
+        {"card": "stele-d-union", "school": "esthete"},
+        {"card": "stele-d-uniom", "school": "memoriss"}]}
+    errors = _errors(cli, write_yaml, {"mode": "classique", "opale": True, "players": [ana, BOB]})
+    assert [e.split(": ", 2)[2] for e in errors] == [
+        "opale[0].colour: the crystal «doit être d'une couleur différente de celle(s) sur laquelle la carte "
+        "achetée score»: 'autel-du-feu' scores on red",
+        "opale[1].card: 'autel-du-feu' already has an Opale bonus (opale[0]): «il n'est pas possible de payer "
+        "plusieurs fois le coût supplémentaire pour une même carte»",
+        "opale[2].school: an esthete bonus goes with a card of that school, and 'stele-d-union' scores in memoriss",
+        "opale[3].card: no card 'stele-d-uniom' among this player's cards; did you mean 'stele-d-union'?"]
+    errors = _errors(cli, write_yaml, {"mode": "classique", "players": [ana, BOB]})
+    assert errors[0].endswith("player 'Ana' (#1): opale: Opale bonuses need a game played façon Opale: write "
+                              "opale: true at the top of the file")
+
+
+def test_the_musician_bonus_raises_a_maximum_but_never_to_7():
+    from collections import Counter
+
+    from cardforge.games.cristaux.points import musician_points
+
+    music = Counter({"double": 8, "sharp": 6, "single": 5})
+    assert musician_points(music)[0] == 5 * 5 * 5
+    assert musician_points(music, {"double": 6, "sharp": 6, "single": 5})[0] == 6 * 6 * 5  # «6x6x5=180»

@@ -106,8 +106,10 @@ def test_text_report_lists_choices_and_card_points(cli, write_yaml):
                                                     allow_unicode=True))
     r = cli("score", "cristaux", path)
     assert r.code == 0, r.err
-    assert "choice: orgue-royal as nature green (best)" in r.out
-    assert "choice: baton-de-la-terre option 1 (tambour, best), frieze ♯ (best)" in r.out
+    # issue 18: «best» says by how much; a choice that changes nothing says so
+    assert "choice: orgue-royal as nature green (best, 2 more than the next)" in r.out
+    assert "choice: baton-de-la-terre option 1 (tambour, best, 2 more than the next), frieze ♯ (best)" in r.out
+    assert "choice: parure-du-roi-sous-la-montagne as nature red (no difference)" in r.out
     assert "calice-ardent (Calice ardent): religion 12 (5 red paid)" in r.out
     assert "orgue-royal (Orgue royal): musiciens 48 (♬ × ♯ × ♪ = 4 × 3 × 4)" in r.out
     assert "flute-de-cristal (Flûte de cristal): musiciens 0 (musicians count once, on orgue-royal)" in r.out
@@ -131,3 +133,17 @@ def test_scores_do_not_depend_on_player_order(cli, write_yaml):
     backward = _score(cli, write_yaml, {**state, "players": list(reversed(state["players"]))}, "b.yaml")
     totals = {p["name"]: (p["total"], p["rank"]) for p in forward["players"]}
     assert {p["name"]: (p["total"], p["rank"]) for p in backward["players"]} == totals
+
+
+def test_a_pinned_choice_says_what_it_cost_and_medallions_name_their_cards(cli, write_yaml):
+    # the same game with Dana's Orgue pinned red: the Monument de la terre counts 1 green card
+    # fewer (2 points each): 2 points less than the best choice (green)
+    state = _case("full-game-avance-2-players")["state"]
+    dana = {**state["players"][0], "choices": {"natures": {"orgue-royal": "red"}}}
+    path = write_yaml("final.yaml", yaml.safe_dump({**state, "players": [dana, state["players"][1]]},
+                                                    allow_unicode=True))
+    r = cli("score", "cristaux", path)
+    assert r.code == 0, r.err
+    assert "choice: orgue-royal as nature red (given; the best choice would score 2 more)" in r.out
+    # Dana's red count 4: the ♚, the Orgue's multicolour logo, the Tambour and the Calice
+    assert "    Dana: ♚ 1 + orgue-royal 1 + tambour-de-guerre 1 + calice-ardent 1" in r.out

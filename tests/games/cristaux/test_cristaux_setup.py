@@ -133,7 +133,7 @@ def test_bad_requests(cli):
     r = cli("setup", "cristaux", "--players", 6)
     assert r.code == 1 and "players: 6 given, cristaux supports 2–5" in r.err
     r = cli("setup", "cristaux", "--players", 3, "--mode", "expert")
-    assert r.code == 1 and "'expert' is not a mode of cristaux (modes: classique, initiation, avance)" in r.err
+    assert r.code == 2 and "'expert' is not a mode of cristaux (modes: classique, initiation, avance)" in r.err
 
 
 # --- setup --check ---------------------------------------------------------------------------

@@ -46,9 +46,12 @@ def test_rulebook_example_in_text(cli, write_yaml):
     assert r.code == 0
     lines = r.out.splitlines()
     assert lines[2].split() == ["Aurore", "Bruno"]
-    assert lines[3].split() == ["VP", "tokens", "31", "30"]
-    assert lines[4].split() == ["Complete", "carts", "8", "8"]
+    assert lines[3].split() == ["Jetons", "PV", "31", "30"]  # the rows as on the printed pad
+    assert lines[4].split() == ["Chariots", "complets", "8", "8"]
     assert lines[6].split() == ["Total", "39", "38"]
+    assert lines[7].split() == ["Pièces", "(départage)", "7", "20"]
+    assert lines[8].split() == ["Chariots", "(départage)", "8", "8"]
+    assert lines[9].split() == ["Rang", "1", "2"]
     assert "Winner: Aurore" in r.out
     assert "Coins score nothing; they only break ties: Aurore 7, Bruno 20." in r.out
 
@@ -199,3 +202,33 @@ def test_malformed_mine_and_tokens(cli, write_yaml):
     assert ("player 'A' (#1): cart_tokens[0]: must be [row, junction] (two whole numbers ≥ 0), got [1]"
             in r.err)
     assert "player 'A' (#1): cart_tokens[1]: must be [row, junction] (two whole numbers ≥ 0), got 5" in r.err
+
+
+def test_each_junction_is_listed_so_a_typo_can_be_found(cli, write_yaml):
+    # Row 0: R | L → complete; L | R → nothing printed at the junction; R | LR → complete.
+    # Row 1: R | "" → a half, completed by the token at [1, 0]; "" | L → a half, no token;
+    # then an empty slot: no junction beside it.
+    path = write_yaml("final.yaml", """
+players:
+  - name: Chloé
+    vp: 30
+    coins: 7
+    mine:
+      - [{carts: R}, {carts: L}, {carts: R}, {carts: LR}]
+      - [{carts: R}, {carts: ""}, {carts: L}, null, {carts: L}]
+    cart_tokens: [[1, 0]]
+  - {name: Aurore, vp: 31, coins: 7, carts: 8}
+""")
+    r = cli("score", "imperial_miners", path)
+    assert r.code == 0, r.err
+    assert "  row 0: j0 complete (R|L); j2 complete (R|L) — 2 complete\n" in r.out
+    assert "  row 1: j0 half (R|·) + token; j1 half (·|L), no token — 1 complete\n" in r.out
+
+
+def test_solo_shows_the_grade_not_a_winner(cli, write_yaml):
+    # 31 VP tokens + 8 carts = 39: «Responsable des sous-sols» (35–45)
+    path = write_yaml("final.yaml", "players:\n  - {name: Aurore, vp: 31, coins: 7, carts: 8}\n")
+    r = cli("score", "imperial_miners", path)
+    assert r.code == 0, r.err
+    assert "Winner" not in r.out and "Rang" not in r.out
+    assert "Aurore: 39 — grade: Responsable des sous-sols" in r.out

@@ -147,3 +147,15 @@ def test_check_normal_game_hints_at_first_game(cli, write_yaml):
     assert ("player #1: draw: must be I: 2, II: 3, III: 3 in a normal game (first game: first_game: true), "
             "got I: 2, II: 2, III: 2") in r.err
     assert "player #2: keep: must be 4 in a normal game (first game: first_game: true), got 6" in r.err
+
+
+def test_ten_thousand_players_on_one_colour_are_each_named_once(data):
+    # Issue 21: the colour check was quadratic (40,000 players: 3 min; 10,000 here). Each player after the
+    # first is told once that the colour is taken; the check is one pass.
+    deal = run_setup(GAME, data, 2, None, {}, 1)["deal"]
+    one = deal["players"][0]
+    deal["players"] = [{**one, "player": n} for n in range(1, 10_001)]
+    problems = GAME.check_setup(data, DealFile.model_validate(deal))
+    taken = [p for p in problems if p.field == "colour"]
+    assert len(taken) == 9_999
+    assert taken[0].item == "player #2" and taken[0].message == f"colour {one['colour']!r} is taken by an earlier player"

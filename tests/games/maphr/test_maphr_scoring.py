@@ -62,7 +62,7 @@ def test_cli_table_names_the_tie_break_and_the_race(cli, write_yaml):
     r = cli("score", "maphr", path)
     assert r.code == 0, r.err
     assert "Winner: Ben (tie on 67 broken by more coins)" in r.out
-    assert "Gallery race: Alice first to reach 12/12 (+25); Ben 11/12 (+10); Cid 9/12" in r.out
+    assert "Gallery race: Alice first to reach 12/12 (+25); Ben 11/12, one short (+10); Cid 9/12" in r.out
 
 
 def test_grey_clan_requirement_is_in_the_details(cli, write_yaml):
@@ -101,10 +101,14 @@ def test_engine_rejection_carries_located_problems(write_yaml):
     assert "Alice (11/11), Ben (9/9)" in problem.message
 
 
-def test_score_json_rejection_exits_1_without_output(cli, write_yaml):
+def test_score_json_rejection_prints_the_problems_as_json(cli, write_yaml):
     path = write_yaml("final.yaml", REJECTIONS[0]["file"])
     r = cli("score", "maphr", path, "--json")
-    assert r.code == 1 and r.out == ""
+    assert r.code == 1 and r.err == ""
+    out = r.json
+    assert out["ok"] is False and out["error"] == f"cannot score {path}"
+    assert out["problems"] == [{"severity": "error", "file": str(path), "line": 1, "item": None,
+                                "field": "players", "message": "1 given, maphr supports 2–4"}]
 
 
 # --- invariants over generated final states ------------------------------------------------------
@@ -119,7 +123,7 @@ def final_states(draw):
     for i in range(count):
         colours = draw(st.lists(st.sampled_from(COLOURS), max_size=12))
         galleries = draw(st.integers(0, 12))
-        coal = draw(st.integers(0, 3 * galleries))
+        coal = draw(st.integers(0, min(3 * galleries, 36 // count)))  # the deck's coal veins hold 36 units
         players.append({
             "name": f"P{i}",
             "grey": draw(st.booleans()),
@@ -134,14 +138,14 @@ def final_states(draw):
     reached = [p for p in players if p["galleries"] >= need - (2 if p["grey"] else 0)]
     if reached:
         draw(st.sampled_from(reached))["first_to_finish"] = True
-    return {"players": players}
+    return {"players": players, "partial": not reached}  # nobody there: a game not ended (issue 18)
 
 
 @settings(max_examples=60, deadline=None)
 @given(final_states(), st.randoms(use_true_random=False))
 def test_scores_do_not_depend_on_player_order(state, rnd):
     sheet = score_state(GAME, DATA, FinalState.model_validate(state))
-    shuffled = {"players": list(state["players"])}
+    shuffled = {**state, "players": list(state["players"])}
     rnd.shuffle(shuffled["players"])
     again = score_state(GAME, DATA, FinalState.model_validate(shuffled))
     by_name = {p.name: (p.breakdown, p.total, p.rank) for p in sheet.players}
@@ -159,3 +163,24 @@ def test_ranks_follow_totals_then_coins(state):
         better = [q for q in sheet.players if (q.total, coins[q.name]) > (p.total, coins[p.name])]
         assert p.rank == 1 + len(better)
     assert sum(1 for p in sheet.players if p.breakdown["gallery_race"] == 25) <= 1
+
+
+def test_the_table_shows_the_colour_cap_and_why_a_player_got_ten(cli, write_yaml):
+    # «Limité au maximum à 16 points par couleur»: 5 blue → 25, capped at 16; Ben 11/12 → +10
+    path = write_yaml("final.yaml", """
+players:
+  - name: Ana
+    coins: 12
+    galleries: 12
+    improvements: [{name: B1, colour: blue, vp: 0}, {name: B2, colour: blue, vp: 0}, {name: B3, colour: blue, vp: 0},
+                   {name: B4, colour: blue, vp: 0}, {name: B5, colour: blue, vp: 0}, {name: G1, colour: green, vp: 0}]
+    veins: {}
+    miners: 0
+  - {name: Ben, coins: 0, galleries: 11, improvements: [], veins: {}, miners: 0}
+""")
+    r = cli("score", "maphr", path)
+    assert r.code == 0, r.err
+    assert "  Ana: blue 5² = 25, capped at 16, green 1² = 1" in r.out
+    assert "  Ben: no improvement" in r.out
+    assert "Gallery race: Ana first to reach 12/12 (+25); Ben 11/12, one short (+10)" in r.out
+    assert r.out.splitlines()[5].split() == ["Carrés", "de", "couleurs", "17", "0"]

@@ -108,7 +108,7 @@ def test_an_action_text_must_show_its_values(cli, tmp_path):
 def test_planet_faces_have_their_turn_labels(cli, tmp_path):
     root = broken_copy(tmp_path, "planets.yaml", "{label: Quatrième, resources: 2}", "{label: Premier, resources: 2}")
     (error,) = check_errors(cli, root)
-    assert ("card 'planet-1' (#1): moon: turn labels must be Quatrième, Cinquième, Sixième on the moon face, "
+    assert ("card 'planet-1' (#1): moon: turn labels must be Quatrième, Cinquième, Sixième on the moon face (low end), "
             "got Premier, Cinquième, Sixième") in error
 
 

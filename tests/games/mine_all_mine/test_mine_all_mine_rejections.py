@@ -184,7 +184,35 @@ rounds:
       Ben: {{speed: 1, attack: 1, cargo: 1, cards: 3}}
 """
     assert rejected(cli, write_yaml, text) == [
-        "round #2: fleets.Ana: a fleet of 4 ship cards, but Ana holds 3 (after the new cards of round 1)"]
+        "round #2: fleets.Ana: a fleet of 4 ship cards, but Ana holds 3 (after the new cards of round 1: "
+        "3 at setup; round 1: played 3, dealt 3)"]
+
+
+def test_a_draw_for_the_extra_card_still_bounds_both_hands(cli, write_yaml):
+    # Issue 18. Round 1 (3 players: a planet then a moon): Cy (speed 5, attack 5) lands first and
+    # Ana and Ben (speed 1, attack 1) flee when they arrive: Ana 0, Ben 0, Cy 5. Ana and Ben
+    # played 1 card, Cy 2: hands 2, 2, 1; 4 new cards, one at a time, fewest points first: Ana
+    # and Ben, tied on 0 points and 2 cards, draw for the first seat (2 cards) and the second (1),
+    # Cy gets 1. So Ana and Ben each hold 3 or 4 in round 2 — never 5, whoever won the draw.
+    text = """\
+rounds:
+  - planets: [{turns: [3, 2, 1]}, {turns: [1, 1, 1]}]
+    fleets:
+      Ana: {speed: 1, attack: 1, cargo: 3, cards: 1}
+      Ben: {speed: 1, attack: 1, cargo: 3, cards: 1}
+      Cy: {speed: 5, attack: 5, cargo: 5, cards: 2}
+  - planets: [{turns: [3, 2, 1]}, {turns: [1, 1, 1]}]
+    fleets:
+      Ana: {speed: 1, attack: 1, cargo: 1, cards: 5}
+      Ben: {speed: 2, attack: 1, cargo: 1, cards: 4}
+      Cy: {speed: 3, attack: 1, cargo: 1, cards: 2}
+"""
+    assert rejected(cli, write_yaml, text) == [
+        "round #2: fleets.Ana: a fleet of 5 ship cards, but Ana holds at most 4 (3 to 4: a draw between tied "
+        "players decided who got an extra card; after the new cards of round 1: 3 at setup; round 1: "
+        "played 1, dealt 1 or 2)"]
+    path = write_yaml("ok.yaml", text.replace("cards: 5", "cards: 4"))
+    assert cli("score", "mine_all_mine", path).code == 0
 
 
 def test_every_problem_is_listed(cli, write_yaml):

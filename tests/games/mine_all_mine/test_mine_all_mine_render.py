@@ -174,12 +174,19 @@ def test_planet_face_front_and_moon_face_on_the_mirrored_back(deck):
         assert set(card.moon.name.split()) <= set(words)
         assert {"Quatrième", "Cinquième", "Sixième", "lune"} <= set(words)
         assert not {"Premier", "Deuxième", "Troisième"} & set(words)
-    # Kessara: planet 3, 3, 2 (total 8), moon 2, 1, 2 (planets.yaml)
+    # Kessara: planet low end 3, 3, 2 (total 8), high end 4, 5, 3 (total 12); moon low 2, 1, 2
+    # (total 5), high 3, 2, 4 (total 9) (planets.yaml). Issue 18: both ends print — the low end
+    # upright in the lower half (circles 8.5 mm at right 5 mm, rows from y 52.8 mm), the high end
+    # turned half a turn in the upper half (the same boxes mirrored through the card's centre).
     kessara = fronts[4]
-    values = page_texts_by_rect(path, 2, [box(kessara, 42.5, y, 15, 15) for y in (19.25, 40.75, 62.25)])
-    assert [v.strip() for v in values] == ["3", "3", "2"]
-    assert "Total : 8" in front_texts[4]
-    assert "5" in back_texts[4].split()  # the moon's total: « 5 : Total » read backwards
+    w, h = kessara.trim(BLEED)[2:]
+    low = page_texts_by_rect(path, 2, [box(kessara, w - 5 - 8.5, y + 0.75, 8.5, 8.5) for y in (52.8, 63.4, 74.0)])
+    assert [v.strip() for v in low] == ["3", "3", "2"]
+    high = page_texts_by_rect(path, 2, [box(kessara, 5, h - (y + 0.75) - 8.5, 8.5, 8.5) for y in (52.8, 63.4, 74.0)])
+    assert [v.strip() for v in high] == ["4", "5", "3"]
+    assert "Total : 8" in front_texts[4] and "(faible)" in front_texts[4]
+    assert "(élevé)" in front_texts[4] and "12" in front_texts[4].split()  # « 12 : Total » read backwards
+    assert {"5", "9"} <= set(back_texts[4].split())  # the moon's two totals
 
 
 def test_extra_and_score_cards(deck):

@@ -177,3 +177,22 @@ def test_every_resource_is_taken_once_or_lost_and_order_in_the_file_does_not_mat
     shuffled = named[:]
     rnd.shuffle(shuffled)
     assert play_round(shuffled, resources).points == play.points
+
+
+def test_a_turn_of_a_billion_resources_is_shared_by_arithmetic():
+    # Issue 21: a turn is no longer played one resource a loop turn. Ana and Ben (same speed and
+    # attack) share 1,000,000,001 resources one at a time: 500,000,000 each, the last one lost
+    # (« S'il y a égalité pour la vitesse, les ressources sont réparties de manière équivalente,
+    # le reste est définitivement perdu »); Cy (slower) fills his cargo of 7 first on turn 2.
+    from cardforge.games.mine_all_mine.rounds import Fleet, play_round
+
+    big = 10**12
+    fleets = [Fleet("Ana", 3, 2, big), Fleet("Ben", 3, 2, big), Fleet("Cy", 2, 2, 7)]
+    play = play_round(fleets, [1_000_000_001, 10**9, 0])
+    assert play.turns[0].took == {"Ana": 500_000_000, "Ben": 500_000_000} and play.turns[0].lost == 1
+    # turn 2: Cy (lead 1: the next location) has arrived, same attack: passes of 3 (Ana and Ben
+    # together, then Cy) until Cy's cargo of 7 is full: 21 taken; then passes of 2 over the
+    # 999,999,979 left: 499,999,989 each, the last one lost. Ana: 7 + 499,999,989 = 499,999,996.
+    assert play.turns[1].took == {"Ana": 499_999_996, "Ben": 499_999_996, "Cy": 7}
+    assert play.turns[1].lost == 1
+    assert play.points == {"Ana": 999_999_996, "Ben": 999_999_996, "Cy": 7}

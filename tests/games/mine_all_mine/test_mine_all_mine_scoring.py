@@ -35,7 +35,8 @@ def test_details_of_a_round_with_data_cards(cli, write_yaml):
     # The second case, round 1 (arithmetic in scoring_cases.yaml).
     details = score(cli, write_yaml, case_state("two players, fleets"), "--json").json["details"]
     first = details["rounds"][0]
-    assert first["planets"] == [{"card": 3, "side": "planet", "name": "Thalassa", "resources": [5, 3, 4]}]
+    assert first["planets"] == [{"card": 3, "side": "planet", "end": "low", "name": "Thalassa",
+                                 "resources": [5, 3, 4]}]
     assert first["fleets"]["Ana"] == {
         "speed": 6, "attack": 1, "cargo": 6, "cards": 2,
         "ships": [{"card": 1, "option": 1, "name": "Éclaireur"}, {"card": 3, "option": 4, "name": "Soutes d'appoint"}],
@@ -92,10 +93,13 @@ def test_text_report(cli, write_yaml):
     lines = r.out.splitlines()
     assert "Winner: Cy" in lines
     assert "Round 1 — a planet given by its resources (2, 2, 2) then a planet given by its resources (1, 1, 1), 6 turns" in lines
-    assert ("  Arrival: location 1 Ana and Ben (speed 6); location 2 left empty (a lead of 4 or more in speed); "
-            "location 3 Cy (speed 2)") in lines
-    assert "  Turn 3 (2 resources): Cy arrives; Cy flees for the rest of the round (attack 1 < 3); Ana takes 1; Ben takes 1." in lines
-    assert "  Turn 4 (1 resource): Ana takes nothing (cargo full); Ben takes nothing (cargo full); 1 lost." in lines
+    # issue 18: locations named as on the cards, equal-attack contests said
+    assert ("  Arrival: location 1 « Premier » Ana and Ben (speed 6); location 2 « Deuxième » left empty (a lead "
+            "of 4 or more in speed); location 3 « Troisième » Cy (speed 2)") in lines
+    assert ("  Turn 3 « Troisième » (2 resources): Cy arrives; Cy flees for the rest of the round (attack 1 < 3); "
+            "Ana and Ben tie on attack 3: one resource at a time, fastest first; Ana takes 1; Ben takes 1.") in lines
+    assert ("  Turn 4 « Quatrième » (1 resource): Ana takes nothing (cargo full); Ben takes nothing (cargo full); "
+            "1 lost.") in lines
     assert "  Points this round: Ana 3, Ben 3, Cy 0 — so far: Ana 3, Ben 3, Cy 0" in lines
     assert "  New cards: 4 cards (as many as were played), dealt one at a time, fewest points first:" in lines
     assert "    1. Cy (0 points, 2 cards in hand) — gets 2 cards" in lines
@@ -109,10 +113,11 @@ def test_text_report_names_the_cards_and_the_late_fleet(cli, write_yaml):
     out = score(cli, write_yaml, case_state("two players, fleets")).out
     assert ("  Fleets: Ana speed 6, attack 1, cargo 6 (card 1 Éclaireur + card 3 action Soutes d'appoint); "
             "Ben speed 2, attack 4, cargo 2 (card 2 Croiseur)") in out
-    assert "Round 1 — Thalassa (planet card 3, planet face: 5, 3, 4), 3 turns" in out
+    assert "Round 1 — Thalassa (planet card 3, planet face, low end up: 5, 3, 4), 3 turns" in out
     out = score(cli, write_yaml, case_state("four players")).out
     assert "Dan (speed 2) after the last turn: too late to mine this round" in out
-    assert "Orvane (planet card 2, planet face: 2, 4, 4) then Lune de Thalassa (planet card 3, moon face: 1, 3, 3)" in out
+    assert ("Orvane (planet card 2, planet face, low end up: 2, 4, 4) then Lune de Thalassa (planet card 3, moon "
+            "face, low end up: 1, 3, 3)") in out
 
 
 def test_unknown_hands_and_a_draw_that_decides_an_extra_card(cli, write_yaml):
@@ -156,3 +161,28 @@ def test_score_from_stdin(cli, write_yaml, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO(text))
     r = cli("score", "mine-all-mine", "-", "--json")
     assert r.code == 0 and r.json["winners"] == ["Ana", "Ben"]
+
+
+def test_the_end_up_changes_the_round_and_the_text_says_why(cli, write_yaml):
+    # issue 18: the same round with the low end up ([3, 3, 2]) gives Ana 3, Ben 3
+    state = case_state("issue 18, a planet card with its high end up")
+    low = {"rounds": [{**state["rounds"][0], "planets": [{"card": 1, "side": "planet", "end": "low"}]}]}
+    out = score(cli, write_yaml, low).out
+    assert "Manche 1      3      3" in out
+    out = score(cli, write_yaml, state).out
+    assert out.splitlines()[0] == "Mine, All Mine! — score — partie incomplète"
+    assert "Round 1 — Kessara (planet card 1, planet face, high end up: 4, 5, 3), 3 turns" in out
+    assert ("  Turn 2 « Deuxième » (5 resources): Ana and Ben tie on attack 2: one resource at a time, fastest "
+            "first; Ana takes 2; Ben takes 2; 1 lost (fleets of equal speed share equally, « le reste est "
+            "définitivement perdu »).") in out
+    assert ("  Turn 3 « Troisième » (3 resources): Ana and Ben tie on attack 2: one resource at a time, fastest "
+            "first; Ana takes 2; Ben takes 1.") in out
+    assert "Partial: 1 of the 3 rounds played." in out
+
+
+def test_end_is_only_for_a_planet_card(cli, write_yaml):
+    path = write_yaml("final.yaml", "rounds:\n  - planets: [{turns: [1, 2, 3], end: high}]\n"
+                      "    fleets: {Ana: {speed: 1, attack: 1, cargo: 1}, Ben: {speed: 1, attack: 1, cargo: 1}}\n")
+    r = cli("score", "mine_all_mine", path)
+    assert r.code == 1
+    assert "end is for a planet card (card: N, side: …); turns: already gives the resources" in r.err

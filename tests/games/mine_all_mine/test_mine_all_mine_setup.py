@@ -31,12 +31,15 @@ def test_counts(cli, players, planets, turns):
 
 def test_checklist_in_french(cli):
     steps = cli("setup", "mine_all_mine", "--players", 3, "--json").json["steps"]
-    assert "retournez la deuxième sur sa face « lune »" in steps[0]
-    assert "les 3 autres restent de côté" in steps[1]
+    # issue 18: « tournez et inversez-les » — the turning step first
+    assert steps[0].startswith("Tout en mélangeant les cartes planète, tournez-les (d'un demi-tour) et "
+                               "inversez-les, pour que le total des ressources, faible ou élevé,")
+    assert "retournez la deuxième sur sa face « lune »" in steps[1]
+    assert "les 3 autres restent de côté" in steps[2]
     steps = cli("setup", "mine_all_mine", "--players", 4, "--json").json["steps"]
-    assert "toutes sont distribuées" in steps[1]
+    assert "toutes sont distribuées" in steps[2]
     steps = cli("setup", "mine_all_mine", "--players", 2, "--json").json["steps"]
-    assert "piochez-en 1" in steps[0] and "3 tours" in steps[0]
+    assert "Piochez 1 carte planète" in steps[1] and "3 tours" in steps[1]
 
 
 @pytest.mark.parametrize("players", [1, 5])
@@ -53,6 +56,7 @@ def test_deals_are_legal_over_many_seeds(data, players):
         planets = deal["planets"]
         assert len(planets) == (1 if players == 2 else 2)
         assert [p["side"] for p in planets] == ["planet", "moon"][:len(planets)]
+        assert all(p["end"] in ("low", "high") for p in planets)
         assert len({p["card"] for p in planets}) == len(planets)
         assert {p["card"] for p in planets} <= {1, 2, 3}
         hands = list(deal["ships"].values())
@@ -62,6 +66,13 @@ def test_deals_are_legal_over_many_seeds(data, players):
         assert len(set(dealt)) == 3 * players
         assert sorted(dealt + deal["unowned"]) == list(range(1, 13))
         assert GAME.check_setup(data, GAME.setup_model.model_validate(deal)) == []
+
+
+def test_both_ends_of_each_planet_card_come_up(data):
+    # « pour que […] le total des ressources (faible ou élevé) ait autant de chance de sortir »
+    seen = {(p["card"], p["side"], p["end"]) for s in range(200)
+            for p in GAME.deal(data, 3, "standard", {}, random.Random(s))["planets"]}
+    assert seen == {(c, side, end) for c in (1, 2, 3) for side in ("planet", "moon") for end in ("low", "high")}
 
 
 def test_every_planet_card_and_ship_card_comes_up(data):
@@ -90,7 +101,7 @@ def test_text_output_shows_the_deal(cli):
     r = cli("setup", "mine_all_mine", "--players", 2, "--seed", 5)
     assert r.code == 0
     assert "planets: 1" in r.out and "turns: 3" in r.out
-    assert 'planets: [{"card": ' in r.out and '"side": "planet"}]' in r.out
+    assert '  planets:\n    planet 1: card ' in r.out and ', side planet, end ' in r.out
 
 
 def test_check_lists_every_broken_rule(cli, write_yaml):

@@ -264,7 +264,11 @@ REJECTIONS = [
 
 @pytest.mark.parametrize(("text", "messages"), REJECTIONS)
 def test_rejection(cli, write_yaml, text, messages):
-    path = write_yaml("final.yaml", _dedent(text))
+    # each case breaks the rules it names; the mode (full unless given) and a game that has not
+    # ended (partial: true) are rejections of their own, tested with test_end_state_rejection
+    text = _dedent(text)
+    text = ("" if "mode:" in text else "mode: full\n") + ("" if "partial:" in text else "partial: true\n") + text
+    path = write_yaml("final.yaml", text)
     r = cli("score", "tunhell", path)
     assert r.code == 1, r.out
     listed = [line.removeprefix("  - ") for line in r.err.splitlines() if line.startswith("  - ")]
@@ -279,6 +283,7 @@ def test_every_problem_is_collected(cli, write_yaml):
     # are listed, in one run
     path = write_yaml("final.yaml", _dedent("""
         mode: initiation
+        partial: true
         players:
           - {name: Ana, loot: {rat: 8, anneau-unique: 1}, back_door: true}
           - {name: Ben, hand: [a, b, c, d, e, f, g]}
@@ -325,3 +330,78 @@ def _dedent(text: str) -> str:
     import textwrap
 
     return textwrap.dedent(text).lstrip("\n")
+
+
+# --- issue 18: the mode, and a game that has ended -----------------------------------------
+
+@pytest.mark.parametrize(("text", "messages"), [
+    pytest.param(
+        """
+        players:
+          - {name: Ana, loot: {terre: 6, tresor: 2, rat: 4, gobelin: 1, troll: 1}}
+          - {name: Ben, loot: {terre: 6, tresor: 5, rat: 2, orc: 1}}
+        """,
+        ["mode: missing: write mode: full or mode: initiation (nothing in the loots and hands tells which "
+         "rules were played, and they score differently: trophies only in a full game)"],
+        id="mode-missing"),
+    pytest.param(
+        """
+        mode: full
+        players:
+          - {name: Ana, loot: {terre: 3, salle-du-trone: 1}}
+          - {name: Ben, loot: {rat: 2}}
+        """,
+        ["players: a full game ends when 2 of the 3 mines are empty, each emptied on its end-of-mine card, "
+         "so at least 2 end-of-mine cards are with the players; found: only La Salle du trône (Ana) "
+         "(la Porte de derrière counts through back_door:); write partial: true to score a game before "
+         "its end"],
+        id="full-game-one-end-of-mine-card"),
+    pytest.param(
+        """
+        mode: initiation
+        players:
+          - {name: Ana, loot: {terre: 6, tresor: 2}}
+          - {name: Ben, loot: {terre: 6, tresor: 5, rat: 2, orc: 1}}
+        """,
+        ["players: the loots hold 22 mine cards, but an initiation game ends only when 2 of the 3 piles "
+         "(14 cards each) are empty, their cards all in the loots: at least 28 (short: 3, 6 or 9 for a "
+         "shorter game); write partial: true to score a game before its end"],
+        id="initiation-loots-short-of-two-piles"),
+])
+def test_end_state_rejection(cli, write_yaml, text, messages):
+    path = write_yaml("final.yaml", _dedent(text))
+    r = cli("score", "tunhell", path)
+    assert r.code == 1, r.out
+    listed = [line.removeprefix("  - ") for line in r.err.splitlines() if line.startswith("  - ")]
+    assert [re.sub(rf"^{re.escape(str(path))}(:\d+)?: ", "", line) for line in listed] == messages
+
+
+def test_a_shortened_initiation_game_needs_fewer_cards(cli, write_yaml):
+    # short: 6 → (42 − 6) / 3 = 12 a pile: 22 cards is still short of 24; short: 9 → 11 a pile: 22 is enough
+    text = ("players:\n  - {name: Ana, loot: {terre: 6, tresor: 2}}\n"
+            "  - {name: Ben, loot: {terre: 6, tresor: 5, rat: 2, orc: 1}}\nmode: initiation\n")
+    r = cli("score", "tunhell", write_yaml("a.yaml", text + "short: 6\n"))
+    assert r.code == 1 and "(12 cards each after removing 6 more) are empty, their cards all in the loots: at least 24" in r.err
+    r = cli("score", "tunhell", write_yaml("b.yaml", text + "short: 9\n"))
+    assert r.code == 0, r.err
+
+
+def test_a_mode_made_certain_by_the_cards_is_printed(cli, write_yaml):
+    path = write_yaml("final.yaml", _dedent("""
+        players:
+          - {name: Ana, loot: {terre: 3, salle-du-trone: 1}}
+          - {name: Ben, loot: {rat: 2}, back_door: true}
+        """))
+    r = cli("score", "tunhell", path)
+    assert r.code == 0, r.err
+    assert r.out.splitlines()[0] == "TunHell — score (mode full)"
+    assert "Mode: full, not given but certain: Ana holds La Salle du trône, an end-of-mine card." in r.out
+
+
+def test_a_partial_game_is_marked(cli, write_yaml):
+    path = write_yaml("final.yaml", "mode: full\npartial: true\nplayers:\n  - {name: Ana, loot: {orc: 1}}\n"
+                      "  - {name: Ben}\n")
+    r = cli("score", "tunhell", path)
+    assert r.code == 0, r.err
+    assert r.out.splitlines()[0] == "TunHell — score (mode full) — partie incomplète"
+    assert cli("score", "tunhell", path, "--json").json["partial"] is True

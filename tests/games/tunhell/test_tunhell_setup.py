@@ -90,7 +90,7 @@ def test_text_output(cli):
     r = cli("setup", "tunhell", "--players", 4, "--mode", "initiation", "--seed", 3)
     assert r.code == 0
     assert "TunHell — setup for 4 players, mode initiation" in r.out
-    assert "pile_size: 14" in r.out and "Deal (seed 3):" in r.out
+    assert "pile size: 14" in r.out and "Deal (seed 3):" in r.out
 
 
 def test_same_seed_same_deal(cli):
@@ -104,13 +104,17 @@ def test_same_seed_same_deal(cli):
 @pytest.mark.parametrize(("args", "message"), [
     (["--players", 5], "players: 5 given, tunhell supports 2–4"),
     (["--players", 1], "players: 1 given, tunhell supports 2–4"),
-    (["--players", 2, "--mode", "classique"],
-     "'classique' is not a mode of tunhell (modes: full, initiation)"),
 ])
 def test_unplayable_requests(cli, args, message):
     r = cli("setup", "tunhell", *args)
     assert r.code == 1
     assert message in r.err
+
+
+def test_unknown_mode_is_a_usage_error(cli):
+    r = cli("setup", "tunhell", "--players", 2, "--mode", "classique")
+    assert r.code == 2
+    assert "Invalid value for --mode: 'classique' is not a mode of tunhell (modes: full, initiation)" in r.err
 
 
 def test_short_is_only_3_6_or_9(cli):
