@@ -29,6 +29,10 @@ def check(ctx: click.Context, game, strict: bool, as_json: bool) -> None:
     from cardforge.resources import display_path
 
     data, problems = check_game_data(game)
+    if data is not None:  # fonts, icons and art files opened and checked (render/game_assets.py)
+        from cardforge.render.game_assets import asset_problems
+
+        problems = problems + asset_problems(data)
     errors = [p for p in problems if not p.is_warning]
     warnings = [p for p in problems if p.is_warning]
     failed = bool(errors) or (strict and bool(warnings))

@@ -26,7 +26,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import AfterValidator, BeforeValidator, Field, field_validator, model_validator
 
 from cardforge.data.models import CARD_SIZE_PRESETS, Entry, LengthMM, Model, Slug
-from cardforge.icons import ICON_TOKEN, ICONS
+from cardforge.icons import ICON_TOKEN, ICONS, icon_label, is_icon
 
 
 def _check_markup(value: str) -> str:
@@ -34,7 +34,7 @@ def _check_markup(value: str) -> str:
     check (which names the field and suggests the closest icon)."""
     from cardforge.text.markup import MarkupError, parse
 
-    probe = ICON_TOKEN.sub(lambda m: m.group(0) if m.group(1) in ICONS else "?", value)
+    probe = ICON_TOKEN.sub(lambda m: m.group(0) if is_icon(m.group(1)) else "?", value)
     try:
         parse(probe)
     except MarkupError as exc:
@@ -62,7 +62,7 @@ Colour = Annotated[str, AfterValidator(_check_colour)]
 
 
 def _known_icon(name: str) -> str:
-    if name not in ICONS:
+    if not is_icon(name):
         import difflib
 
         close = difflib.get_close_matches(name, ICONS, n=1)
@@ -177,7 +177,7 @@ class LegendItem(Model):
     def shown_label(self) -> str:
         if self.label is not None:
             return self.label
-        name = ICONS[self.icon][0]
+        name = icon_label(self.icon)
         return name[:1].upper() + name[1:]
 
 

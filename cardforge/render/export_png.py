@@ -1,0 +1,50 @@
+"""``cardforge export GAME png``: one PNG per card face, rasterised from the print's vector
+drawing (``render/faces.py``). Sizes are exact: round((trim + 2 × bleed) in inches × dpi)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardforge.render.faces import DeckFaces, Face, faces_pdf, rasterise, save_png
+from cardforge.render.output import atomic_path
+
+MIN_DPI, MAX_DPI = 36, 1200
+
+
+@dataclass
+class Written:
+    path: Path
+    face: Face
+    size: tuple[int, int]
+
+
+def export_pngs(faces: DeckFaces, out_dir: Path, dpi: float, *, compress_level: int = 6,
+                progress: Callable[[int], None] | None = None) -> list[Written]:
+    """Write ``<out_dir>/<face>.png`` for every face (fronts, then backs) and ``faces.json``
+    (each card's front and back image and its copies). Returns what was written."""
+    out_dir = Path(out_dir)
+    which = faces.all
+    pdf = faces_pdf(faces, which)  # RenderError before any file is written
+    sizes = [f.pixels(dpi, faces.bleed_mm) for f in which]
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: list[Written] = []
+    for face, size, image in zip(which, sizes, rasterise(pdf, sizes)):
+        path = out_dir / f"{face.name}.png"
+        with atomic_path(path) as tmp:
+            with open(tmp, "wb") as f:
+                save_png(image, f, dpi, compress_level)
+        written.append(Written(path, face, size))
+        if progress:
+            progress(1)
+    index = {
+        "game": faces.game_id, "dpi": dpi, "bleed_mm": faces.bleed_mm,
+        "cards": [{"id": f.name, "copies": f.card.copies, "front": f"{f.name}.png", "back": f"{f.back_of}.png",
+                   "size_mm": list(f.size_mm), "pixels": list(f.pixels(dpi, faces.bleed_mm))}
+                  for f in faces.fronts],
+    }
+    with atomic_path(out_dir / "faces.json") as tmp:
+        tmp.write_text(json.dumps(index, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return written
