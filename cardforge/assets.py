@@ -83,7 +83,7 @@ class GameAssets:
 
 def game_assets(data_or_root) -> GameAssets:
     """The fonts and icons in a game's data folder (a ``GameData`` or the folder's path)."""
-    root = Path(getattr(data_or_root, "root", data_or_root))
+    root = Path(data_or_root) if isinstance(data_or_root, (str, Path)) else Path(data_or_root.root)
     problems: list[str] = []
     fonts: dict[str, FontFamily] = {}
     fonts_dir = root / "fonts"

@@ -178,7 +178,8 @@ def rasterise(pdf: bytes, sizes: list[tuple[int, int]]):
             page = doc[i]
             bitmap = pdfium.PdfBitmap.new_native(w, h, pdfium_c.FPDFBitmap_BGR, rev_byteorder=True)
             pdfium_c.FPDFBitmap_FillRect(bitmap.raw, 0, 0, w, h, 0xFFFFFFFF)
-            pdfium_c.FPDF_RenderPageBitmap(bitmap.raw, page.raw, 0, 0, w, h, 0, pdfium_c.FPDF_ANNOT)
+            pdfium_c.FPDF_RenderPageBitmap(bitmap.raw, page.raw, 0, 0, w, h, 0,
+                                            pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER)
             image = bitmap.to_pil()
             yield image.copy() if image.readonly else image
             page.close()

@@ -135,6 +135,17 @@ def _svg_drawing(path: str, mtime_ns: int, size: int):
 
     from svglib.svglib import svg2rlg
 
+    from lxml import etree
+
+    try:  # svglib parses in lxml's recover mode: a truncated file would pass as an empty drawing
+        with open(path, "rb") as f:
+            root = etree.fromstring(f.read(), etree.XMLParser(resolve_entities=False, no_network=True,
+                                                              huge_tree=False))
+    except etree.XMLSyntaxError as exc:
+        raise ArtError(f"the SVG cannot be read (not well-formed XML: {_reason(exc)})", broken=True) from None
+    if etree.QName(root).localname != "svg":
+        raise ArtError(f"the SVG cannot be read (its root element is <{etree.QName(root).localname}>, not <svg>)",
+                       broken=True)
     logger = logging.getLogger("svglib.svglib")
     previous = logger.level
     logger.setLevel(logging.CRITICAL)  # svglib logs its failures; they are reported as ArtError here

@@ -127,20 +127,29 @@ def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path) -> PodRes
     ``faces.json`` (each card's files and copies)."""
     prof = loaded.profile
     tw, th = prof.trim.width, prof.trim.height
-    problems: list[Problem] = []
-    scale_to: dict[str, tuple[float, float]] = {}
-    for face in faces.all:
-        w, h = face.size_mm
-        if abs((tw / th) / (w / h) - 1) > MAX_SHAPE_CHANGE:
-            problems.append(Problem(
-                f"the {w:g}×{h:g} mm cards do not fit the profile's {tw:.1f}×{th:.1f} mm trim "
-                f"(the shapes differ by more than {MAX_SHAPE_CHANGE:.0%}); choose a profile of that shape",
-                item=f"{face.side} '{face.name}'", file=display_path(loaded.path), field="trim"))
-            break
-        scale_to[face.name] = (tw, th)
-    if problems:
-        raise DataError(f"cannot export {faces.game_id} with the profile '{loaded.id}'", problems)
-    warnings = safe_zone_warnings(faces, prof)
+    # cards of another shape (a deck's tarot-sized kind on a poker template) are left out
+    # with a warning: they need a profile of their own; none fitting is an error
+    fits = [f for f in faces.fronts if abs((tw / th) / (f.size_mm[0] / f.size_mm[1]) - 1) <= MAX_SHAPE_CHANGE]
+    left_out: dict[tuple[float, float], list[str]] = {}
+    for f in faces.fronts:
+        if f not in fits:
+            left_out.setdefault(f.size_mm, []).append(f.name)
+    skipped = [Problem(
+        f"{len(ids)} card{'s' if len(ids) > 1 else ''} of {w:g}×{h:g} mm left out ({', '.join(ids[:5])}"
+        f"{'…' if len(ids) > 5 else ''}): their shape differs from the profile's {tw:.1f}×{th:.1f} mm trim by "
+        f"more than {MAX_SHAPE_CHANGE:.0%}; export them with a profile of that shape",
+        file=display_path(loaded.path), field="trim", severity="warning") for (w, h), ids in left_out.items()]
+    if not fits:
+        sizes = ", ".join(f"{w:g}×{h:g} mm" for w, h in left_out)
+        raise DataError(f"cannot export {faces.game_id} with the profile '{loaded.id}'", [Problem(
+            f"the cards ({sizes}) do not fit the profile's {tw:.1f}×{th:.1f} mm trim (the shapes differ by "
+            f"more than {MAX_SHAPE_CHANGE:.0%}); choose a profile of that shape",
+            file=display_path(loaded.path), field="trim")])
+    names = {f.back_of for f in fits}
+    faces = DeckFaces(faces.game_id, faces.art, faces.issues, fits, [b for b in faces.backs if b.name in names],
+                      faces.bleed_mm)
+    scale_to = {f.name: (tw, th) for f in faces.all}
+    warnings = skipped + safe_zone_warnings(faces, prof)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
