@@ -144,3 +144,15 @@ def use_folder_icons(folder: Path) -> None:
     from cardforge.icons import use_game_icons
 
     use_game_icons(game_assets(folder).icons)
+
+
+def has_assets(data) -> bool:
+    """Whether the game has anything for :func:`render.game_assets.asset_problems` to open
+    (fonts, icons, or art named by a card or a back): ``check`` loads the image and font code
+    only then."""
+    root = Path(data.root)
+    if any((root / d).is_dir() and any((root / d).iterdir()) for d in ("fonts", "icons")):
+        return True
+    if any(getattr(c, "art", None) for c in data.cards):
+        return True
+    return any(getattr(b, "art", None) for b in data.meta.backs.values())

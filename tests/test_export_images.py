@@ -135,7 +135,8 @@ def test_tts_groups_sizes_and_back_designs(fixture_cli, tmp_path):
     assert r.code == 0, r.err
     main = json.loads((out / "fixture_deck.json").read_text(encoding="utf-8"))["ObjectStates"][0]
     tarot = json.loads((out / "fixture_deck-70x120.json").read_text(encoding="utf-8"))["ObjectStates"][0]
-    assert len(main["DeckIDs"]) == sum(COPIES.values()) - 1 and len(tarot["DeckIDs"]) == 1
+    assert len(main["DeckIDs"]) == sum(COPIES.values()) - 1
+    assert tarot["Name"] == "Card" and tarot["Description"] == "grand-plateau"  # one card: not a deck
     entries = list(main["CustomDeck"].values())
     assert all(e["FaceURL"].startswith("https://example.org/jeu/fixture_deck-") for e in entries)
     backs = sorted(e["BackURL"].rsplit("/", 1)[1] for e in entries if not e["UniqueBack"])
@@ -240,3 +241,35 @@ def test_export_usage_errors(fixture_cli):
     assert r.code == 2
     r = fixture_cli("export", "gif")
     assert r.code == 2 and "'png'" in r.err
+
+
+def test_same_input_same_bytes(fixture_cli, tmp_path):
+    """Two exports of the same data write byte-identical files (PNG, TTS, POD PDF)."""
+    import hashlib
+
+    def digests(folder: Path) -> dict[str, str]:
+        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+    for args in (("png", "--bleed"), ("tts", "--url-base", "https://x.org"),
+                 ("pod", "--profile", "drivethrucards-poker")):
+        a, b = tmp_path / f"{args[0]}-a", tmp_path / f"{args[0]}-b"
+        assert fixture_cli("export", *args, "-o", a).code == 0
+        assert fixture_cli("export", *args, "-o", b).code == 0
+        assert digests(a) == digests(b) and len(digests(a)) >= 2
+
+
+def test_missing_art_is_a_warning_and_strict_writes_nothing(cli, monkeypatch, tmp_path):
+    import shutil
+
+    register_fixture_game(monkeypatch)
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURE_DATA, data)
+    (data / "fixture_deck" / "art" / "flamme.png").unlink()
+    out = tmp_path / "png"
+    base = ("--data", data, "export", "fixture_deck", "png", "--templates", FIXTURE_TEMPLATES, "-o", out)
+    r = cli(*base)
+    assert r.code == 0 and "warning:" in r.err and "art 'art/flamme.png': image not found" in r.err
+    assert (out / "boule-de-feu.png").exists()
+    shutil.rmtree(out)
+    r = cli(*base, "--strict")
+    assert r.code == 1 and "(--strict)" in r.err and not out.exists()

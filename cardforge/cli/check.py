@@ -29,7 +29,9 @@ def check(ctx: click.Context, game, strict: bool, as_json: bool) -> None:
     from cardforge.resources import display_path
 
     data, problems = check_game_data(game)
-    if data is not None:  # fonts, icons and art files opened and checked (render/game_assets.py)
+    from cardforge.assets import has_assets
+
+    if data is not None and has_assets(data):  # fonts, icons and art opened (render/game_assets.py)
         from cardforge.render.game_assets import asset_problems
 
         problems = problems + asset_problems(data)

@@ -57,8 +57,6 @@ def export(ctx: click.Context, game, format, out_dir, dpi, bleed, bleed_size, pr
 
     Nothing is written when a card cannot be drawn (every problem is listed, exit 1).
     """
-    from cardforge.errors import RenderError
-
     if format is None:
         raise click.UsageError(f"missing FORMAT: one of {', '.join(FORMATS)}")
     data = load_data(game)
@@ -76,10 +74,10 @@ def export(ctx: click.Context, game, format, out_dir, dpi, bleed, bleed_size, pr
 
         loaded = load_profile(profile, data.root)
         faces = deck_faces(game, data, loaded.profile.bleed, templates_dir=_path(templates_dir))
+        faces.strict = strict
         target = Path(out_dir) if out_dir else Path("output") / game.id / f"pod-{loaded.id}"
-        _fail_on_warnings(faces.issues.warnings, strict, RenderError)
         result = export_pod(faces, loaded, target)
-        _fail_on_warnings(result.warnings, strict, RenderError, written=result.files)
+        _echo_warnings(faces.issues.warnings + result.warnings)
         if not quiet:
             what = (f"{result.files[0]} ({plural(result.pages, 'page')})" if loaded.profile.format == "pdf"
                     else f"{plural(len(result.files), 'image')} in {target}")
@@ -88,12 +86,13 @@ def export(ctx: click.Context, game, format, out_dir, dpi, bleed, bleed_size, pr
         return
     bleed_mm = bleed_size if (format == "png" and bleed) else 0.0
     faces = deck_faces(game, data, bleed_mm, templates_dir=_path(templates_dir))
-    _fail_on_warnings(faces.issues.warnings, strict, RenderError)
+    faces.strict = strict  # warnings fail before anything is written
     target = Path(out_dir) if out_dir else Path("output") / game.id / format
     if format == "png":
         from cardforge.render.export_png import export_pngs
 
         written = export_pngs(faces, target, dpi)
+        _echo_warnings(faces.issues.warnings)
         if not quiet:
             sizes = sorted({w.size for w in written})
             click.echo(f"{game.id}: {plural(len(faces.fronts), 'front')} and {plural(len(faces.backs), 'back')} "
@@ -103,6 +102,7 @@ def export(ctx: click.Context, game, format, out_dir, dpi, bleed, bleed_size, pr
         from cardforge.render.tts import export_tts
 
         decks = export_tts(faces, target, dpi=dpi, url_base=url_base)
+        _echo_warnings(faces.issues.warnings)
         if not quiet:
             for deck in decks:
                 click.echo(f"{game.id}: {target / deck.json_file}: {plural(deck.cards, 'card')} on "
@@ -117,13 +117,9 @@ def _path(value):
     return Path(value) if value else None
 
 
-def _fail_on_warnings(warnings, strict: bool, error, written=()) -> None:
+def _echo_warnings(warnings) -> None:
     for w in warnings:
         echo_problem(w)
-    if strict and warnings:
-        for path in written:  # --strict: nothing is left behind
-            Path(path).unlink(missing_ok=True)
-        raise error(f"{plural(len(warnings), 'warning')} with --strict", [])
 
 
 def _list_profiles(game_root: Path) -> None:

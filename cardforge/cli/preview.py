@@ -34,10 +34,10 @@ def preview(game, card_ids, out_file, dpi, open_it, templates_dir) -> None:
     data = load_data(game)
     faces = deck_faces(game, data, 0.0, templates_dir=Path(templates_dir) if templates_dir else None,
                        only=list(card_ids) or None)
-    for w in faces.issues.warnings:
-        echo_problem(w)
     target = Path(out_file) if out_file else Path("output") / game.id / "preview.png"
     w, h = contact_sheet(faces, target, dpi)
+    for problem in faces.issues.warnings:
+        echo_problem(problem)
     click.echo(f"{game.id}: {plural(len(faces.fronts), 'card')} → {target} ({w}×{h} px)")
     if open_it:
         click.launch(str(target))

@@ -29,7 +29,7 @@ def export_pngs(faces: DeckFaces, out_dir: Path, dpi: float, *, compress_level: 
     (each card's front and back image and its copies). Returns what was written."""
     out_dir = Path(out_dir)
     which = faces.all
-    pdf = faces_pdf(faces, which)  # RenderError before any file is written
+    pdf = faces_pdf(faces, which, strict=faces.strict)  # RenderError before any file is written
     sizes = [f.pixels(dpi, faces.bleed_mm) for f in which]
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Written] = []

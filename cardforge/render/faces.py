@@ -58,6 +58,7 @@ class DeckFaces:
     fronts: list[Face]
     backs: list[Face]
     bleed_mm: float
+    strict: bool = False  # warnings (missing art…) fail the drawing, before any file is written
 
     @property
     def all(self) -> list[Face]:
@@ -124,7 +125,7 @@ def _back_name(art: CardArt, card: CardBase) -> str:
 
 
 def faces_pdf(faces: DeckFaces, which: list[Face], *, scale_to: dict[str, tuple[float, float]] | None = None,
-              boxes: bool = False, title: str = "") -> bytes:
+              boxes: bool = False, title: str = "", strict: bool = False) -> bytes:
     """One page per face, the page the face's bleed box; raises RenderError with every problem.
 
     ``scale_to``: face name → (width, height) in mm of the trim it is printed at (a print
@@ -154,11 +155,13 @@ def faces_pdf(faces: DeckFaces, which: list[Face], *, scale_to: dict[str, tuple[
             painter.back(place, face.card)
         c.restoreState()
         c.showPage()
-    errors = faces.issues.errors
+    errors = faces.issues.errors + ([Problem(p.message + " (--strict)", p.file, p.item, p.field, p.line)
+                                     for p in faces.issues.warnings] if strict else [])
     if errors:
         raise RenderError(f"cannot draw the cards of {faces.game_id}; nothing written", errors)
     c.save()
     return buf.getvalue()
+
 
 
 def _set_boxes(c, w: float, h: float, b: float) -> None:

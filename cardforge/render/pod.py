@@ -24,7 +24,7 @@ from pydantic import Field, model_validator
 from cardforge.data.models import LengthMM, Model
 from cardforge.data.validate import validate
 from cardforge.data.yamlio import read_yaml
-from cardforge.errors import DataError
+from cardforge.errors import DataError, RenderError
 from cardforge.problems import Problem
 from cardforge.render.faces import MM_PER_INCH, DeckFaces, Face, faces_pdf, rasterise, save_png
 from cardforge.render.output import atomic_path
@@ -147,9 +147,13 @@ def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path) -> PodRes
             file=display_path(loaded.path), field="trim")])
     names = {f.back_of for f in fits}
     faces = DeckFaces(faces.game_id, faces.art, faces.issues, fits, [b for b in faces.backs if b.name in names],
-                      faces.bleed_mm)
+                      faces.bleed_mm, faces.strict)
     scale_to = {f.name: (tw, th) for f in faces.all}
     warnings = skipped + safe_zone_warnings(faces, prof)
+    if faces.strict and warnings:
+        raise RenderError(f"cannot export {faces.game_id} with the profile '{loaded.id}' (--strict); nothing "
+                          "written", [Problem(p.message + " (--strict)", p.file, p.item, p.field, p.line)
+                                      for p in warnings])
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
@@ -160,7 +164,7 @@ def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path) -> PodRes
             if prof.order == "back-front":
                 pair.reverse()
             order += pair * (front.card.copies if prof.copies == "pages" else 1)
-        pdf = faces_pdf(faces, order, scale_to=scale_to, boxes=True,
+        pdf = faces_pdf(faces, order, scale_to=scale_to, boxes=True, strict=faces.strict,
                         title=f"{faces.art.data.meta.title} — {prof.name}")
         path = out_dir / "cards.pdf"
         with atomic_path(path) as tmp:
@@ -169,7 +173,7 @@ def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path) -> PodRes
         pages = len(order)
     else:
         which = faces.all
-        pdf = faces_pdf(faces, which, scale_to=scale_to)
+        pdf = faces_pdf(faces, which, scale_to=scale_to, strict=faces.strict)
         size = prof.pixel_size
         for face, image in zip(which, rasterise(pdf, [size] * len(which))):
             path = out_dir / f"{face.name}.png"

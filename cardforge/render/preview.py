@@ -24,7 +24,7 @@ def contact_sheet(faces: DeckFaces, target: Path, dpi: float = DEFAULT_DPI) -> t
     for front in faces.fronts:
         which += [front, faces.back_of(front)]
     sizes = [f.pixels(dpi, 0.0) for f in which]
-    pdf = faces_pdf(faces, which)
+    pdf = faces_pdf(faces, which, strict=faces.strict)
     images = list(rasterise(pdf, sizes))
     cell_w = max(a.width + GAP + b.width for a, b in zip(images[::2], images[1::2]))
     cell_h = max(im.height for im in images) + CAPTION

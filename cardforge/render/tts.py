@@ -115,7 +115,7 @@ def export_tts(faces: DeckFaces, out_dir: Path, *, dpi: float = DEFAULT_DPI, url
                 b = faces.back_of(f)
                 wanted.setdefault(b.name, (b, sheet.cell))
     order = list(wanted.values())
-    pdf = faces_pdf(faces, [f for f, _ in order])
+    pdf = faces_pdf(faces, [f for f, _ in order], strict=faces.strict)
     images = dict(zip(wanted, rasterise(pdf, [size for _, size in order])))
     out_dir.mkdir(parents=True, exist_ok=True)
 
@@ -195,6 +195,9 @@ def saved_object(deck: TtsDeck, faces: DeckFaces, url) -> dict:
                     "Transform": _transform(),
                 })
     title = faces.art.data.meta.title
+    if len(contained) == 1:  # TTS decks hold two cards or more: a lone card is saved as a card
+        card = {**contained[0], "Transform": _transform()}
+        return {"SaveName": title, "ObjectStates": [card]}
     deck_state = {
         "Name": "DeckCustom",
         "Nickname": f"{title} (v{faces.art.data.meta.version})",
