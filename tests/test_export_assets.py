@@ -196,12 +196,12 @@ def test_a_missing_image_stays_a_warning(cli, game_folder):
     assert cli("--data", data, "check", "fixture_deck", "--strict").code == 1
 
 
-def test_a_cff_opentype_font_is_refused_in_check(cli, game_folder):
+def test_a_file_that_is_no_font_is_refused_in_check(cli, game_folder):
     data, _ = game_folder
-    (data / "fixture_deck" / "fonts" / "Fancy-Regular.otf").write_bytes(b"OTTO" + b"\0" * 200)
+    (data / "fixture_deck" / "fonts" / "Fancy-Regular.ttf").write_bytes(b"GIF89a" + b"\0" * 200)
     r = cli("--data", data, "check", "fixture_deck")
     assert r.code == 1
-    assert "Fancy-Regular.otf" in r.err and "PostScript (CFF) outlines" in r.err
+    assert "Fancy-Regular.ttf" in r.err and "not a TrueType/OpenType font file" in r.err
 
 
 def test_game_assets_reads_families_and_icons(game_folder):
@@ -216,3 +216,53 @@ def test_game_assets_reads_families_and_icons(game_folder):
     assert vera.face(True, True).name == "Vera-Bold.ttf"  # no bold italic: the bold
     assert assets.family("vera") is vera
     assert sorted(assets.icons) == ["etoile", "gemme"]
+
+
+def build_cff_font(path: Path) -> None:
+    """A small OpenType font with PostScript (CFF) outlines: every glyph a rounded slab."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+
+    chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyzéèàç0123456789.,:;!?'-"
+    order = [".notdef", "space"] + [f"uni{ord(c):04X}" for c in chars]
+    cmap = {32: "space", **{ord(c): f"uni{ord(c):04X}" for c in chars}}
+    fb = FontBuilder(1000, isTTF=False)
+    fb.setupGlyphOrder(order)
+    fb.setupCharacterMap(cmap)
+    strings = {}
+    for name in order:
+        pen = T2CharStringPen(600, None)
+        if name != "space":
+            pen.moveTo((50, 0))
+            pen.lineTo((550, 0))
+            pen.curveTo((550, 300), (450, 700), (300, 700))
+            pen.lineTo((50, 700))
+            pen.closePath()
+        strings[name] = pen.getCharString()
+    fb.setupCFF("Slab-Regular", {"FullName": "Slab Regular"}, strings, {})
+    fb.setupHorizontalMetrics({name: (600, 50) for name in order})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": "Slab", "styleName": "Regular", "psName": "Slab-Regular"})
+    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
+    fb.setupPost()
+    fb.save(str(path))
+
+
+def test_an_opentype_cff_font_is_converted_and_embedded(cli, game_folder, tmp_path):
+    data, templates = game_folder
+    build_cff_font(data / "fixture_deck" / "fonts" / "Slab-Regular.otf")
+    assert cli("--data", data, "check", "fixture_deck").code == 0
+    layout_file = templates / "fixture_deck" / "layout.yaml"
+    layout_file.write_text(layout_file.read_text(encoding="utf-8").replace("family: Vera", "family: Slab"),
+                           encoding="utf-8")
+    r = _build(cli, data, templates, tmp_path / "out")
+    assert r.code == 0, r.err
+    pdf = tmp_path / "out" / "fixture_deck" / "deck.pdf"
+    fonts = fonts_of(pypdf.PdfReader(pdf))
+    slab = [n for n in fonts if "Slab" in n]
+    assert slab and all(fonts[n] and "+" in n for n in slab)  # embedded, as a subset
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(pdf))
+    assert "Forgé en Vera" in doc[0].get_textpage().get_text_range()
+    doc.close()

@@ -76,11 +76,22 @@ def _game_font(family: str, bold: bool, italic: bool) -> str:
     name = f"{path.stem.replace(' ', '')}-{digest}"
     try:
         if name not in pdfmetrics.getRegisteredFontNames():
-            pdfmetrics.registerFont(_load_ttf(name, path))
-    except Exception as exc:  # ReportLab's TTFError and parse errors of a damaged file
+            source = path
+            if is_cff(path):  # PostScript outlines: a TrueType copy, made once (render/otf.py)
+                from cardforge.render.otf import truetype_copy
+
+                source = truetype_copy(path)
+            pdfmetrics.registerFont(_load_ttf(name, source))
+    except Exception as exc:  # ReportLab's TTFError, a failed conversion, a damaged file
         raise ValueError(f"font family {family!r}: fonts/{path.name} cannot be used "
                          f"({str(exc).strip() or type(exc).__name__})") from None
     return name
+
+
+def is_cff(path: Path) -> bool:
+    """An OpenType font with PostScript (CFF) outlines."""
+    with open(path, "rb") as f:
+        return f.read(4) == b"OTTO"
 
 
 def font_file_problem(path: Path) -> str | None:
@@ -90,9 +101,8 @@ def font_file_problem(path: Path) -> str | None:
             head = f.read(4)
     except OSError as exc:
         return f"cannot read the file ({exc.strerror or type(exc).__name__})"
-    if head == b"OTTO":
-        return ("an OpenType font with PostScript (CFF) outlines, which the PDF writer cannot embed; "
-                "use its TrueType version (.ttf, or an .otf with TrueType outlines)")
+    if head == b"OTTO":  # PostScript outlines: converted to TrueType when drawn (render/otf.py)
+        return None
     if head in (b"ttcf",):
         return "a font collection (.ttc); extract the face you want as a .ttf"
     if head not in (b"\x00\x01\x00\x00", b"true"):
