@@ -266,3 +266,27 @@ def test_an_opentype_cff_font_is_converted_and_embedded(cli, game_folder, tmp_pa
     doc = pdfium.PdfDocument(str(pdf))
     assert "Forgé en Vera" in doc[0].get_textpage().get_text_range()
     doc.close()
+
+
+def test_a_font_changed_in_place_is_read_again(tmp_path):
+    """Watch mode: the same file name with new content gives the new face (and drops the texts
+    laid out with the old metrics)."""
+    import os
+
+    from cardforge.render.fonts import font_name
+    from cardforge.render.game_assets import use_game_assets
+    from cardforge.render.richtext import LAYOUTS
+
+    folder = tmp_path / "jeu"
+    (folder / "fonts").mkdir(parents=True)
+    face = folder / "fonts" / "Maison-Regular.ttf"
+    shutil.copy(VERA / "Vera.ttf", face)
+    use_game_assets(folder)
+    first = font_name("Maison")
+    LAYOUTS.put(("probe",), None)
+    shutil.copy(VERA / "VeraBd.ttf", face)
+    os.utime(face, ns=(face.stat().st_mtime_ns + 10**9,) * 2)
+    use_game_assets(folder)
+    second = font_name("Maison")
+    assert first != second and first.startswith("Maison-Regular-") and second.startswith("Maison-Regular-")
+    assert LAYOUTS.get(("probe",)) is None

@@ -35,10 +35,11 @@ DEFAULT_FAMILY = "sans"
 _GAME_FAMILIES: dict = {}
 
 
-def use_game_fonts(families: dict) -> None:
-    """Make a game's own font families (name → ``assets.FontFamily``) usable as ``family``."""
+def use_game_fonts(families: dict, changed: bool = False) -> None:
+    """Make a game's own font families (name → ``assets.FontFamily``) usable as ``family``;
+    ``changed``: a font file changed in place (watch mode), so faces are looked up again."""
     global _GAME_FAMILIES
-    if families != _GAME_FAMILIES:
+    if changed or families != _GAME_FAMILIES:
         _GAME_FAMILIES = dict(families)
         _font_name.cache_clear()
 

@@ -52,7 +52,13 @@ def use_game_assets(data, report=None) -> GameAssets:
     signature = (str(assets.root), assets.signature())
     if signature == _ACTIVE:
         return assets
-    use_game_fonts(assets.fonts)
+    fonts_changed = _ACTIVE is not None and _ACTIVE[0] == signature[0] and \
+        _font_files(_ACTIVE[1]) != _font_files(signature[1])
+    use_game_fonts(assets.fonts, changed=fonts_changed)
+    if fonts_changed:  # texts laid out with the old metrics (watch mode keeps them)
+        from cardforge.render.richtext import LAYOUTS
+
+        LAYOUTS.clear()
     custom: dict[str, CustomIcon] = {}
     for name, path in assets.icons.items():
         try:
@@ -70,6 +76,10 @@ def use_game_assets(data, report=None) -> GameAssets:
         parse.cache_clear()  # a parse remembered with another game's icons
     _ACTIVE = signature
     return assets
+
+
+def _font_files(signature: tuple) -> tuple:
+    return tuple(entry for entry in signature if Path(entry[0]).parent.name == "fonts")
 
 
 def _custom_icon(name: str, path: Path) -> CustomIcon:
