@@ -194,11 +194,12 @@ def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path) -> PodRes
 
 
 def safe_zone_warnings(faces: DeckFaces, prof: Profile) -> list[Problem]:
-    """A warning per card and text box whose laid-out text comes closer to the trim edge than
-    the profile's safe zone (in the card's own mm: the safe zone divided by the scale)."""
+    """A warning per text box whose laid-out text comes closer to the trim edge than the
+    profile's safe zone (in the card's own mm: the safe zone divided by the scale); the cards
+    where the same box misses by the same amount (a shared layout) share one warning."""
     from cardforge.render.textextent import text_extents
 
-    out: list[Problem] = []
+    found: dict[tuple, list[Face]] = {}
     for face in faces.all:
         w, h = face.size_mm
         sx, sy = prof.trim.width / w, prof.trim.height / h
@@ -209,12 +210,19 @@ def safe_zone_warnings(faces: DeckFaces, prof: Profile) -> list[Problem]:
             if not bad:
                 continue
             side, gap = min(bad.items(), key=lambda kv: kv[1])
-            card = face.card
-            src = faces.art.data.sources.get(card.id) if face.side == "front" else None
-            where = {"file": src.file, "line": src.line, "item": src.label(card.id)} if src else \
+            scale = sx if side in ("left", "right") else sy
+            found.setdefault((box, side, round(gap * scale, 2)), []).append(face)
+    out: list[Problem] = []
+    for (box, side, gap), hit in found.items():
+        what = (f"box '{box}': text {gap:.2f} mm from the {side} edge, inside the {prof.safe:.2f} mm unsafe "
+                f"margin of '{prof.name}' (may be cut off)")
+        if len(hit) == 1:
+            face = hit[0]
+            src = faces.art.data.sources.get(face.card.id) if face.side == "front" else None
+            where = {"file": src.file, "line": src.line, "item": src.label(face.card.id)} if src else \
                 {"item": f"{face.side} '{face.name}'"}
-            out.append(Problem(
-                f"box '{box}': text {gap * sx:.2f} mm from the {side} edge, inside the "
-                f"{prof.safe:.2f} mm unsafe margin of '{prof.name}' (may be cut off)",
-                severity="warning", **where))
+            out.append(Problem(what, severity="warning", **where))
+        else:
+            names = ", ".join(f.name for f in hit[:4]) + (f" and {len(hit) - 4} more" if len(hit) > 4 else "")
+            out.append(Problem(what, severity="warning", item=f"{len(hit)} faces ({names})"))
     return out
