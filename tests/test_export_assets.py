@@ -108,6 +108,7 @@ def test_svg_art_font_and_icons_appear_in_the_built_pdf(cli, game_folder, tmp_pa
     vera = [name for name in fonts if "Vera" in name]
     assert vera and all(fonts[n] for n in vera)  # embedded
     assert all("+" in n for n in vera)  # as subsets (ABCDEF+Name)
+    assert all(embedded for embedded in fonts.values())  # the SVG brought no Helvetica
     import pypdfium2 as pdfium
 
     doc = pdfium.PdfDocument(str(pdf))
@@ -290,3 +291,34 @@ def test_a_font_changed_in_place_is_read_again(tmp_path):
     second = font_name("Maison")
     assert first != second and first.startswith("Maison-Regular-") and second.startswith("Maison-Regular-")
     assert LAYOUTS.get(("probe",)) is None
+
+
+def test_svg_text_is_set_in_an_embedded_font(tmp_path):
+    """Text in SVG art never asks the machine for a font: it is drawn in the bundled DejaVu,
+    embedded (svglib alone would fall back on unembedded Helvetica, or a system font)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.render.images import draw_art, load_art
+
+    svg = tmp_path / "titre.svg"
+    svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60">'
+                   '<text x="10" y="40" font-family="Comic Sans MS" font-size="24" font-weight="bold">'
+                   'Trésor</text><text x="120" y="40" style="font-family: Papyrus; font-size: 12px">'
+                   'caché</text></svg>', encoding="utf-8")
+    pdf = tmp_path / "t.pdf"
+    from cardforge.render.fonts import font_name
+
+    c = Canvas(str(pdf), invariant=1, initialFontName=font_name())  # as cardforge's canvases
+    draw_art(c, load_art(svg), 50, 500, 200, 60, fit="contain")
+    c.showPage()
+    c.save()
+    fonts = fonts_of(pypdf.PdfReader(pdf))
+    used = {n for n in fonts if "DejaVu" in n}
+    assert any("Bold" in n for n in used) and all(fonts[n] for n in used)
+    assert not [n for n in fonts if "Helvetica" in n or "Comic" in n or "Papyrus" in n]
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(pdf))
+    text = doc[0].get_textpage().get_text_range()
+    doc.close()
+    assert "Trésor" in text and "caché" in text

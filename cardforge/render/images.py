@@ -146,20 +146,65 @@ def _svg_drawing(path: str, mtime_ns: int, size: int):
     if etree.QName(root).localname != "svg":
         raise ArtError(f"the SVG cannot be read (its root element is <{etree.QName(root).localname}>, not <svg>)",
                        broken=True)
+    source = path
+    if _pin_fonts(root, etree):  # text in the SVG: no font looked up on this machine
+        from io import BytesIO
+
+        source = BytesIO(etree.tostring(root))
     logger = logging.getLogger("svglib.svglib")
     previous = logger.level
     logger.setLevel(logging.CRITICAL)  # svglib logs its failures; they are reported as ArtError here
     try:
-        drawing = svg2rlg(path)
+        drawing = svg2rlg(source)
     except Exception as exc:  # lxml syntax errors, bad attributes…
         raise ArtError(f"the SVG cannot be read ({_reason(exc)})", broken=True) from None
     finally:
         logger.setLevel(previous)
+    if drawing is not None:
+        drawing.initialFontName = font_name("sans")  # renderPDF's starting font (else Helvetica)
+        _embedded_text(drawing)
     if drawing is None:
         raise ArtError("the SVG cannot be read (not well-formed XML, or no <svg> root)", broken=True)
     if not (drawing.width > 0 and drawing.height > 0):
         raise ArtError("the SVG has no size (give the <svg> a width and height, or a viewBox)", broken=True)
     return drawing
+
+
+_FONT_FAMILY = re.compile(r"font-family\s*:\s*[^;}]+")
+
+
+def _pin_fonts(root, etree) -> bool:
+    """Every ``font-family`` of the SVG set to Helvetica, which svglib takes as is (otherwise
+    it asks fontconfig for the machine's fonts: a PDF that would differ from one computer to
+    the next, with fonts that are not embedded); :func:`_embedded_text` then draws that text
+    in the bundled DejaVu. True when the SVG has text."""
+    has_text = False
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        name = etree.QName(el).localname
+        if name in ("text", "tspan", "textPath"):
+            has_text = True
+        if el.get("font-family") is not None:
+            el.set("font-family", "Helvetica")
+        style = el.get("style")
+        if style and "font-family" in style:
+            el.set("style", _FONT_FAMILY.sub("font-family:Helvetica", style))
+        if name == "style" and el.text and "font-family" in el.text:
+            el.text = _FONT_FAMILY.sub("font-family:Helvetica", el.text)
+    return has_text
+
+
+def _embedded_text(node) -> None:
+    """The drawing's strings set in the bundled DejaVu Sans (embedded), keeping bold/italic."""
+    from reportlab.graphics.shapes import String
+
+    if isinstance(node, String):
+        current = node.fontName or ""
+        node.fontName = font_name("sans", "Bold" in current, "Oblique" in current or "Italic" in current)
+        return
+    for child in getattr(node, "contents", ()) or ():
+        _embedded_text(child)
 
 
 def svg_drawing(art: Art):
