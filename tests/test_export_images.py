@@ -143,6 +143,13 @@ def test_tts_groups_sizes_and_back_designs(fixture_cli, tmp_path):
     assert backs == ["fixture_deck-back-default.png", "fixture_deck-back-token.png"]
     unique = [e for e in entries if e["UniqueBack"]]  # kessara (its moon) and the two-sided gift
     assert len(unique) == 1 and unique[0]["BackURL"].endswith("-backs.png")
+    # their hidden-card image gives nothing away: the neutral card, not one of their backs
+    from cardforge.render.tts import hidden_card
+
+    with Image.open(out / unique[0]["FaceURL"].rsplit("/", 1)[1]) as im:
+        cw, ch = im.width // unique[0]["NumWidth"], im.height // unique[0]["NumHeight"]
+        last = im.convert("RGB").crop((im.width - cw, im.height - ch, im.width, im.height))
+        assert last.tobytes() == hidden_card((cw, ch)).tobytes()
     for e in entries:
         with Image.open(out / e["FaceURL"].rsplit("/", 1)[1]) as im:
             assert im.size == (e["NumWidth"] * px(63, 300), e["NumHeight"] * px(88, 300))

@@ -133,7 +133,9 @@ def export_tts(faces: DeckFaces, out_dir: Path, *, dpi: float = DEFAULT_DPI, url
     for deck in decks:
         for i, sheet in enumerate(deck.sheets, start=1):
             cw, ch = sheet.cell
-            hidden = images[(sheet.back or faces.back_of(sheet.faces[0])).name]
+            # the hidden-card image shows nothing a player's hand should not: the shared back,
+            # or (cards with backs of their own) a neutral card
+            hidden = images[sheet.back.name] if sheet.back is not None else hidden_card(sheet.cell)
             canvas = Image.new("RGB", sheet.pixels, "white")
             backs = Image.new("RGB", sheet.pixels, "white") if sheet.back is None else None
             for slot, f in enumerate(sheet.faces):
@@ -143,6 +145,8 @@ def export_tts(faces: DeckFaces, out_dir: Path, *, dpi: float = DEFAULT_DPI, url
                     backs.paste(images[faces.back_of(f).name], at)
             last = sheet.cols * sheet.rows - 1
             canvas.paste(hidden, ((last % sheet.cols) * cw, (last // sheet.cols) * ch))
+            if backs is not None:
+                backs.paste(hidden, ((last % sheet.cols) * cw, (last // sheet.cols) * ch))
             sheet.face_file = f"{deck.name}-{i}.png"
             write(sheet.face_file, canvas)
             if backs is not None:
@@ -158,6 +162,23 @@ def export_tts(faces: DeckFaces, out_dir: Path, *, dpi: float = DEFAULT_DPI, url
         with atomic_path(out_dir / deck.json_file) as tmp:
             tmp.write_text(json.dumps(saved, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return decks
+
+
+def hidden_card(size: tuple[int, int]):
+    """A neutral card (dark, a frame and a question mark) for a sheet whose cards have backs of
+    their own: TTS shows it for cards hidden in another player's hand."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    from cardforge.resources import FONTS_DIR
+
+    w, h = size
+    image = Image.new("RGB", size, (58, 58, 62))
+    draw = ImageDraw.Draw(image)
+    m = max(2, min(w, h) // 14)
+    draw.rounded_rectangle((m, m, w - 1 - m, h - 1 - m), radius=m, outline=(150, 150, 156), width=max(1, m // 4))
+    font = ImageFont.truetype(str(FONTS_DIR / "DejaVuSans-Bold.ttf"), max(8, min(w, h) // 3))
+    draw.text((w / 2, h / 2), "?", fill=(150, 150, 156), font=font, anchor="mm")
+    return image
 
 
 def _transform(x: float = 0.0, y: float = 1.0, z: float = 0.0, face_down: bool = True) -> dict:
