@@ -322,3 +322,13 @@ def test_svg_text_is_set_in_an_embedded_font(tmp_path):
     text = doc[0].get_textpage().get_text_range()
     doc.close()
     assert "Trésor" in text and "caché" in text
+
+
+def test_a_game_icon_named_like_a_built_in_replaces_it(cli, game_folder, tmp_path):
+    data, templates = game_folder
+    (data / "fixture_deck" / "icons" / "coin.svg").write_text(STAR_SVG, encoding="utf-8")
+    r = _build(cli, data, templates, tmp_path / "out")
+    assert r.code == 0, r.err
+    names = _xobject_names(pypdf.PdfReader(tmp_path / "out" / "fixture_deck" / "deck.pdf"))
+    assert any(n.startswith("/FormXob.icon-coin-") for n in names)  # the file's drawing
+    assert "/FormXob.icon-coin" not in names  # not the built-in's
