@@ -19,9 +19,9 @@ from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge.assets import art_file
 from cardforge.data.loading import GameData
 from cardforge.data.models import BackSpec, CardBase
-from cardforge.assets import art_file
 from cardforge.icons import is_icon
 from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_rect, frame_matrix, frame_size
 from cardforge.layout.geometry import Placement
@@ -603,7 +603,7 @@ class Painter:
             return
         if not is_icon(name):
             self._problem(prog, program, card, f"unknown icon '{name}' (see cardforge/icons.py, "
-                          "or add icons/{name}.svg or .png to the game folder)")
+                          f"or add icons/{name}.svg or .png to the game folder)")
             return
         iw = icon_width(name)
         size = min(h, w / iw)
