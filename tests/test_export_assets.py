@@ -332,3 +332,32 @@ def test_a_game_icon_named_like_a_built_in_replaces_it(cli, game_folder, tmp_pat
     names = _xobject_names(pypdf.PdfReader(tmp_path / "out" / "fixture_deck" / "deck.pdf"))
     assert any(n.startswith("/FormXob.icon-coin-") for n in names)  # the file's drawing
     assert "/FormXob.icon-coin" not in names  # not the built-in's
+
+
+def test_svg_links_images_beside_it_but_not_outside(tmp_path):
+    """An SVG may use an image next to it (with text: the fonts pinned keep the link working);
+    a link out of its folder is refused (a crafted SVG cannot read other files)."""
+    from PIL import Image
+    from reportlab.graphics.shapes import Image as RLImage
+
+    from cardforge.render.images import load_art, svg_drawing
+
+    art = tmp_path / "art"
+    art.mkdir()
+    Image.new("RGB", (10, 10), (0, 200, 0)).save(art / "vert.png")
+    Image.new("RGB", (10, 10), (200, 0, 0)).save(tmp_path / "secret.png")
+    svg = art / "carte.svg"
+    svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+                   'width="100" height="50"><image x="0" y="0" width="40" height="40" xlink:href="vert.png"/>'
+                   '<image x="50" y="0" width="40" height="40" xlink:href="../secret.png"/>'
+                   '<text x="0" y="48" font-family="Arial">ok</text></svg>', encoding="utf-8")
+    drawing = svg_drawing(load_art(svg))
+
+    def images(node):
+        if isinstance(node, RLImage):
+            yield node
+        for child in getattr(node, "contents", ()) or ():
+            yield from images(child)
+
+    found = list(images(drawing))
+    assert len(found) == 1 and found[0].x == 0  # vert.png drawn, ../secret.png refused

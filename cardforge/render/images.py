@@ -133,9 +133,8 @@ def _svg_drawing(path: str, mtime_ns: int, size: int):
     """The SVG as a ReportLab drawing (svglib); ArtError when it cannot be read."""
     import logging
 
-    from svglib.svglib import svg2rlg
-
     from lxml import etree
+    from svglib.svglib import SvgRenderer
 
     try:  # svglib parses in lxml's recover mode: a truncated file would pass as an empty drawing
         with open(path, "rb") as f:
@@ -146,16 +145,15 @@ def _svg_drawing(path: str, mtime_ns: int, size: int):
     if etree.QName(root).localname != "svg":
         raise ArtError(f"the SVG cannot be read (its root element is <{etree.QName(root).localname}>, not <svg>)",
                        broken=True)
-    source = path
-    if _pin_fonts(root, etree):  # text in the SVG: no font looked up on this machine
-        from io import BytesIO
-
-        source = BytesIO(etree.tostring(root))
+    _pin_fonts(root, etree)  # text in the SVG: no font looked up on this machine
     logger = logging.getLogger("svglib.svglib")
     previous = logger.level
     logger.setLevel(logging.CRITICAL)  # svglib logs its failures; they are reported as ArtError here
     try:
-        drawing = svg2rlg(source)
+        # svglib's own svg2rlg, on the tree parsed (and fonts pinned) above; images and SVGs it
+        # links to are read only from the SVG's own folder and below
+        renderer = SvgRenderer(path, external_reference_root=os.path.dirname(os.path.abspath(path)))
+        drawing = renderer.render(root)
     except Exception as exc:  # lxml syntax errors, bad attributes…
         raise ArtError(f"the SVG cannot be read ({_reason(exc)})", broken=True) from None
     finally:
