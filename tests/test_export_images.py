@@ -285,3 +285,22 @@ def test_missing_art_is_a_warning_and_strict_writes_nothing(cli, monkeypatch, tm
     shutil.rmtree(out)
     r = cli(*base, "--strict")
     assert r.code == 1 and "(--strict)" in r.err and not out.exists()
+
+
+def test_the_png_bench_runs(tmp_path):
+    """bench/export_png.py still works (its breakdown, at a low dpi; nothing timed here)."""
+    import importlib.util
+    import sys
+
+    from conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("bench_export_png", ROOT / "bench" / "export_png.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_export_png"] = module
+    try:
+        spec.loader.exec_module(module)
+        parts = module.breakdown("maphr", 36, 0.0, tmp_path)
+    finally:
+        sys.modules.pop("bench_export_png", None)
+    assert (parts["faces"], parts["cards"], parts["size"]) == (80, 250, (px(70, 36), px(70, 36)))
+    assert len(list(tmp_path.glob("*.png"))) == 80
