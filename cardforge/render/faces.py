@@ -94,9 +94,12 @@ def deck_faces(game, data: GameData, bleed_mm: float, *, templates_dir: Path | N
         cards = [c for c in data.cards if c.copies > 0]
     fronts: list[Face] = []
     backs: dict[str, Face] = {}
+    ids = {c.id for c in data.cards}
     for card in cards:
         size = art.card_size(card)
         back_name = _back_name(art, card)
+        while back_name in ids:  # a card whose id is "back-default": its file name stays its own
+            back_name += "-back"
         front = Face(card.id, "front", card, size, [card.id], back_name)
         fronts.append(front)
         back = backs.get(back_name)
