@@ -110,6 +110,34 @@ ICONS: dict[str, tuple[str, str]] = {
 ICON_TOKEN = re.compile(r"(?<![\\\w]):([a-z][a-z0-9-]*):")
 
 
-def unknown_icons(text: str) -> list[str]:
-    """Icon tokens in ``text`` that are not in the vocabulary."""
-    return [m.group(1) for m in ICON_TOKEN.finditer(text) if m.group(1) not in ICONS]
+#: icon names a game brings in its own ``icons/`` folder (``cardforge/assets.py``); set by
+#: :func:`use_game_icons` for the game being checked or drawn
+_GAME_ICONS: frozenset[str] = frozenset()
+
+
+def use_game_icons(names) -> None:
+    """Make a game's own icon names known (replacing the previous game's)."""
+    global _GAME_ICONS
+    _GAME_ICONS = frozenset(names)
+
+
+def game_icons() -> frozenset[str]:
+    return _GAME_ICONS
+
+
+def is_icon(name: str, extra=None) -> bool:
+    """A built-in icon, or one of the game's own (``extra``, else the game in use)."""
+    return name in ICONS or name in (_GAME_ICONS if extra is None else extra)
+
+
+def unknown_icons(text: str, extra=None) -> list[str]:
+    """Icon tokens in ``text`` that are neither built in nor in ``extra`` (default: the icons
+    of the game in use, see :func:`use_game_icons`)."""
+    known = _GAME_ICONS if extra is None else frozenset(extra)
+    return [m.group(1) for m in ICON_TOKEN.finditer(text)
+            if m.group(1) not in ICONS and m.group(1) not in known]
+
+
+def icon_label(name: str) -> str:
+    """The French legend label of an icon (a game's own icon: its name)."""
+    return ICONS[name][0] if name in ICONS else name.replace("-", " ")

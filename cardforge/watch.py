@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 #: what is watched: data, layouts and templates, pictures
-WATCHED_SUFFIXES = frozenset({".yaml", ".yml", ".csv", ".xlsx", ".j2", ".png", ".jpg", ".jpeg"})
+WATCHED_SUFFIXES = frozenset({".yaml", ".yml", ".csv", ".xlsx", ".j2", ".png", ".jpg", ".jpeg", ".svg", ".ttf",
+                              ".otf"})
 POLL_SECONDS = 0.5
 SETTLE_SECONDS = 0.15  # an editor's save may take two writes: wait until files are still
 KEPT_TEXTS = 1_000_000  # laid-out texts kept in watch mode (texts unused by a rebuild are dropped)

@@ -21,6 +21,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "check": ("cardforge.cli.check", "check", "Validate a game's card data."),
     "build": ("cardforge.cli.build", "build", "Build printable PDFs (decks, boards, pads, aids)."),
     "calibrate": ("cardforge.cli.calibrate", "calibrate", "Print a duplex calibration sheet."),
+    "export": ("cardforge.cli.export", "export", "Export card images: PNG per card, Tabletop Simulator, print-on-demand."),
+    "preview": ("cardforge.cli.preview", "preview", "A contact sheet PNG of cards, front and back."),
     "setup": ("cardforge.cli.setup", "setup", "Set up a game: counts, checklist and a random deal."),
     "score": ("cardforge.cli.score", "score", "Score a finished game from its final state."),
     "export-data": ("cardforge.cli.export_data", "export_data", "Write a game's cards as CSV or XLSX."),

@@ -45,6 +45,12 @@ def _check_one(game, strict: bool, as_json: bool) -> dict:
     from cardforge.resources import display_path
 
     data, problems = check_game_data(game)
+    from cardforge.assets import has_assets
+
+    if data is not None and has_assets(data):  # fonts, icons and art opened (render/game_assets.py)
+        from cardforge.render.game_assets import asset_problems
+
+        problems = problems + asset_problems(data)
     errors = [p for p in problems if not p.is_warning]
     warnings = [p for p in problems if p.is_warning]
     failed = bool(errors) or (strict and bool(warnings))

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from cardforge.assets import use_folder_icons
 from cardforge.data.kinds import field_problems
 from cardforge.data.models import CardBase, DeckMeta
 from cardforge.data.spreadsheet import load_card_file
@@ -123,6 +124,7 @@ def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData | No
     problems: list[Problem] = []
     if not folder.is_dir():
         return None, [Problem(f"no data folder for {game.id}", file=display_path(folder))]
+    use_folder_icons(folder)  # the game's own icons/ are known :name: tokens (cardforge/assets.py)
     meta, meta_doc, p = _load_meta(game, folder)
     problems += p
     cards: list[CardBase] = []

@@ -27,7 +27,7 @@ from pydantic import AfterValidator, BeforeValidator, Field, field_validator, mo
 
 from cardforge.problems import short_repr
 from cardforge.data.models import CARD_SIZE_PRESETS, Entry, LengthMM, Model, Slug
-from cardforge.icons import ICON_TOKEN, ICONS
+from cardforge.icons import ICON_TOKEN, ICONS, icon_label, is_icon
 
 
 def _check_markup(value: str) -> str:
@@ -35,7 +35,7 @@ def _check_markup(value: str) -> str:
     check (which names the field and suggests the closest icon)."""
     from cardforge.text.markup import MarkupError, parse
 
-    probe = ICON_TOKEN.sub(lambda m: m.group(0) if m.group(1) in ICONS else "?", value)
+    probe = ICON_TOKEN.sub(lambda m: m.group(0) if is_icon(m.group(1)) else "?", value)
     try:
         parse(probe)
     except MarkupError as exc:
@@ -63,7 +63,7 @@ Colour = Annotated[str, AfterValidator(_check_colour)]
 
 
 def _known_icon(name: str) -> str:
-    if name not in ICONS:
+    if not is_icon(name):
         import difflib
 
         close = difflib.get_close_matches(name, ICONS, n=1)
@@ -178,7 +178,7 @@ class LegendItem(Model):
     def shown_label(self) -> str:
         if self.label is not None:
             return self.label
-        name = ICONS[self.icon][0]
+        name = icon_label(self.icon)
         return name[:1].upper() + name[1:]
 
 

@@ -20,15 +20,17 @@ from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge.assets import art_file
 from cardforge.data.loading import GameData
 from cardforge.data.models import BackSpec, CardBase
-from cardforge.icons import ICONS
+from cardforge.icons import is_icon
 from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_rect, frame_matrix, frame_size
 from cardforge.layout.geometry import Placement
 from cardforge.problems import Problem
 from cardforge.resources import display_path
 from cardforge.render.canvas import begin_card, colour
 from cardforge.render.fonts import font_name
+from cardforge.render.game_assets import use_game_assets
 from cardforge.render.icons import draw_icon, icon_width
 from cardforge.render.images import ArtError, draw_art, draw_placeholder, load_art
 from cardforge.render.richtext import TextOverflow, TextStyle, draw_layout, fit_text
@@ -152,6 +154,7 @@ class CardArt:
         self.templates = templates
         self.bleed_mm = bleed_mm
         self.issues = issues
+        use_game_assets(data, issues.add)  # the game's own fonts/ and icons/ (render/game_assets.py)
         self.vars = library.vars
         self.deck_file = display_path(data.root / "deck.yaml")
         meta = data.meta
@@ -632,8 +635,9 @@ class Painter:
     def _icon(self, prog: BoxProgram, name: str, x, y, w, h, program, card) -> None:
         if not name:
             return
-        if name not in ICONS:
-            self._problem(prog, program, card, f"unknown icon '{name}' (see cardforge/icons.py)")
+        if not is_icon(name):
+            self._problem(prog, program, card, f"unknown icon '{name}' (see cardforge/icons.py, "
+                          f"or add icons/{name}.svg or .png to the game folder)")
             return
         iw = icon_width(name)
         size = min(h, w / iw)
@@ -654,6 +658,9 @@ class Painter:
         try:
             image = load_art(path)
         except ArtError as exc:
+            if exc.broken:  # a file that is there but cannot be used: an error, as in `check`
+                self._problem(prog, program, card, f"art '{src}': {exc} ({display_path(path)})")
+                return
             self._problem(prog, program, card, f"art '{src}': {exc} (looked for {path}); "
                           "printed a placeholder", severity="warning")
             draw_placeholder(self.c, x, y, w, h, Path(src).name)
@@ -663,7 +670,7 @@ class Painter:
     def _art_path(self, src: str, prog: BoxProgram) -> Path:
         """Relative to the game's data folder; a layout's own pictures may sit beside the
         layout file instead."""
-        path = self.art.data.root / src
+        path = art_file(self.art.data.root, src)
         if not path.exists():
             beside = Path(prog.box.folder) / src
             if beside.exists():

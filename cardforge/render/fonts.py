@@ -28,6 +28,20 @@ FAMILIES: dict[str, tuple[str, str, str, str]] = {
 DEFAULT_FAMILY = "sans"
 
 
+#: the families of the game being drawn (its ``fonts/`` folder, ``cardforge/assets.py``), set by
+#: :func:`use_game_fonts`; a bundled family name always means the bundled font
+_GAME_FAMILIES: dict = {}
+
+
+def use_game_fonts(families: dict, changed: bool = False) -> None:
+    """Make a game's own font families (name → ``assets.FontFamily``) usable as ``family``;
+    ``changed``: a font file changed in place (watch mode), so faces are looked up again."""
+    global _GAME_FAMILIES
+    if changed or families != _GAME_FAMILIES:
+        _GAME_FAMILIES = dict(families)
+        _font_name.cache_clear()
+
+
 def font_name(family: str = DEFAULT_FAMILY, bold: bool = False, italic: bool = False) -> str:
     """The registered ReportLab name of a face, registering the TTF the first time."""
     return _font_name(family, bool(bold), bool(italic))
@@ -36,13 +50,63 @@ def font_name(family: str = DEFAULT_FAMILY, bold: bool = False, italic: bool = F
 @lru_cache(maxsize=None)
 def _font_name(family: str, bold: bool, italic: bool) -> str:
     # one cache key per face, however the caller spelt the arguments: parsing a TTF costs ~35 ms
-    try:
-        files = FAMILIES[family]
-    except KeyError:
-        raise ValueError(f"unknown font family {family!r} (bundled: {', '.join(FAMILIES)})") from None
+    files = FAMILIES.get(family)
+    if files is None:
+        return _game_font(family, bold, italic)
     file = files[(2 if italic else 0) + (1 if bold else 0)]
     pdfmetrics.registerFont(_load_ttf(file, FONTS_DIR / f"{file}.ttf"))
     return file
+
+
+def _game_font(family: str, bold: bool, italic: bool) -> str:
+    """A face of the game's own family: registered under a name made from the file's content,
+    so two games' fonts of the same name never clash and the PDF does not depend on paths."""
+    fam = _GAME_FAMILIES.get(family) or next(
+        (f for k, f in _GAME_FAMILIES.items() if k.lower() == family.lower()), None)
+    if fam is None:
+        own = f"; the game's fonts/: {', '.join(_GAME_FAMILIES)}" if _GAME_FAMILIES else \
+            "; or put the family's .ttf files in the game folder's fonts/"
+        raise ValueError(f"unknown font family {family!r} (bundled: {', '.join(FAMILIES)}{own})")
+    path = fam.face(bold, italic)
+    problem = font_file_problem(path)
+    if problem:
+        raise ValueError(f"font family {family!r}: fonts/{path.name}: {problem}")
+    digest = hashlib.blake2b(path.read_bytes(), digest_size=4).hexdigest()
+    name = f"{path.stem.replace(' ', '')}-{digest}"
+    try:
+        if name not in pdfmetrics.getRegisteredFontNames():
+            source = path
+            if is_cff(path):  # PostScript outlines: a TrueType copy, made once (render/otf.py)
+                from cardforge.render.otf import truetype_copy
+
+                source = truetype_copy(path)
+            pdfmetrics.registerFont(_load_ttf(name, source))
+    except Exception as exc:  # ReportLab's TTFError, a failed conversion, a damaged file
+        raise ValueError(f"font family {family!r}: fonts/{path.name} cannot be used "
+                         f"({str(exc).strip() or type(exc).__name__})") from None
+    return name
+
+
+def is_cff(path: Path) -> bool:
+    """An OpenType font with PostScript (CFF) outlines."""
+    with open(path, "rb") as f:
+        return f.read(4) == b"OTTO"
+
+
+def font_file_problem(path: Path) -> str | None:
+    """Why a font file cannot be embedded (read from its first bytes), or None."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4)
+    except OSError as exc:
+        return f"cannot read the file ({exc.strerror or type(exc).__name__})"
+    if head == b"OTTO":  # PostScript outlines: converted to TrueType when drawn (render/otf.py)
+        return None
+    if head in (b"ttcf",):
+        return "a font collection (.ttc); extract the face you want as a .ttf"
+    if head not in (b"\x00\x01\x00\x00", b"true"):
+        return "not a TrueType/OpenType font file"
+    return None
 
 
 #: the face's large tables, stored with marshal (twice as fast to read as pickle)

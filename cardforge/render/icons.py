@@ -678,29 +678,39 @@ def has_drawing(name: str) -> bool:
     return name in DRAW
 
 
+#: the game's own icons (``icons/*.svg|png`` in its folder), set by ``render/game_assets.py``:
+#: name → object with ``width`` (em), ``key`` (content digest) and ``draw(canvas)`` (100-unit box)
+CUSTOM: dict = {}
+
+
 def icon_width(name: str) -> float:
     """Advance width of an icon, in em."""
-    return WIDTHS.get(name, 1.0)
+    custom = CUSTOM.get(name)
+    return custom.width if custom is not None else WIDTHS.get(name, 1.0)
 
 
 def _form_name(name: str) -> str:
-    return "icon-" + name
+    custom = CUSTOM.get(name)
+    return "icon-" + name if custom is None else f"icon-{name}-{custom.key}"
 
 
 def ensure_icon(canvas: Canvas, name: str) -> str:
     """Define the icon's form in this canvas's document once; returns the form name."""
     defined = canvas.__dict__.setdefault("_cardforge_icons", set())
     form = _form_name(name)
-    if name not in defined:
+    if form not in defined:
         w = icon_width(name) * UNIT
         canvas.beginForm(form, 0, 0, w, UNIT)
         canvas.saveState()
-        if w != UNIT:
-            canvas.scale(w / UNIT, 1.0)
-        DRAW.get(name, _fallback(name))(canvas)
+        if name in CUSTOM:  # drawn in its own w × 100 box
+            CUSTOM[name].draw(canvas)
+        else:
+            if w != UNIT:
+                canvas.scale(w / UNIT, 1.0)
+            DRAW.get(name, _fallback(name))(canvas)
         canvas.restoreState()
         canvas.endForm()
-        defined.add(name)
+        defined.add(form)
     return form
 
 

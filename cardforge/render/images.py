@@ -1,9 +1,15 @@
 """Card art: PNG and JPEG images read with Pillow, embedded once per file however many cards
-show them, scaled to cover or fit their box; a crossed placeholder when an image is missing."""
+show them, scaled to cover or fit their box; SVG drawn as vector (svglib → a ReportLab drawing,
+defined once per PDF as a form); a crossed placeholder when an image is missing.
+
+An image that exists but cannot be used (corrupt, truncated, over :data:`MAX_PIXELS`, not an
+image) is an :class:`ArtError` with ``broken=True``: an error in ``check`` and ``build``, never
+a placeholder (a missing file is only a warning while the art is being drawn)."""
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -14,6 +20,10 @@ from reportlab.pdfgen.canvas import Canvas
 from cardforge.render.fonts import font_name
 
 FORMATS = ("PNG", "JPEG")
+#: the largest raster image accepted (width × height): 50 megapixels, a tarot card with bleed
+#: at 1200 dpi (~3,500 × 6,000). Above it decoding alone takes seconds and hundreds of MiB;
+#: Pillow's own bomb limit (89 MP warns, 179 MP fails) is kept as a second fence.
+MAX_PIXELS = 50_000_000
 PLACEHOLDER_FILL = HexColor("#e4e0d8")
 PLACEHOLDER_INK = HexColor("#8a847a")
 
@@ -21,9 +31,10 @@ PLACEHOLDER_INK = HexColor("#8a847a")
 @dataclass(frozen=True)
 class Art:
     path: Path
-    width_px: int
+    width_px: int  # an SVG: its width in points
     height_px: int
     digest: str = ""  # of the file's bytes: names the image in the PDF
+    format: str = "PNG"  # PNG | JPEG | SVG
 
 
 class _ArtPath(str):
@@ -43,35 +54,175 @@ class _ArtPath(str):
 
 
 class ArtError(Exception):
-    """An image that is missing or unreadable; the message says which and why."""
+    """An image that is missing or unreadable; the message says which and why. ``broken``: the
+    file exists but cannot be used (an error, not a placeholder)."""
+
+    def __init__(self, message: str, broken: bool = False):
+        super().__init__(message)
+        self.broken = broken
 
 
 def load_art(path: Path) -> Art:
-    """The image at ``path`` (its pixel size read without decoding it). ArtError otherwise."""
+    """The image at ``path``, checked whole (a truncated file fails here, not mid-PDF).
+    ArtError otherwise."""
     path = Path(path)
     try:
         stat = os.stat(path)
     except OSError:
         raise ArtError("image not found") from None
+    if not path.is_file():
+        raise ArtError("not a file", broken=True)
     return _load(str(path), stat.st_mtime_ns, stat.st_size)
 
 
 @lru_cache(maxsize=512)
 def _load(path: str, mtime_ns: int, size: int) -> Art:
+    import hashlib
+    import warnings
+
+    try:
+        with open(path, "rb") as f:
+            blob = f.read()
+    except OSError as exc:
+        raise ArtError(f"cannot read the file ({exc.strerror or exc.__class__.__name__})", broken=True) from None
+    digest = hashlib.blake2b(blob, digest_size=16).hexdigest()
+    if path.lower().endswith(".svg") or blob.lstrip()[:5] in (b"<?xml", b"<svg ", b"<svg\n"):
+        drawing = _svg_drawing(path, mtime_ns, size)
+        return Art(Path(path), drawing.width, drawing.height, digest, "SVG")
+    from io import BytesIO
+
     from PIL import Image, UnidentifiedImageError
 
     try:
-        with Image.open(path) as im:
-            fmt, (w, h) = im.format, im.size
-    except (UnidentifiedImageError, OSError) as exc:
-        raise ArtError(f"cannot read the image ({exc.__class__.__name__})") from None
-    if fmt not in FORMATS:
-        raise ArtError(f"unsupported image format {fmt} (allowed: PNG, JPEG)")
-    import hashlib
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(BytesIO(blob)) as im:
+                fmt, (w, h) = im.format, im.size
+                if fmt not in FORMATS:
+                    raise ArtError(f"unsupported image format {fmt} (allowed: PNG, JPEG, SVG)", broken=True)
+                if w * h > MAX_PIXELS:
+                    raise ArtError(_too_big(w, h), broken=True)
+                if fmt == "JPEG":
+                    im.draft("RGB", (max(1, w // 8), max(1, h // 8)))  # decode at 1/8: the whole file is read
+                im.load()
+    except ArtError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        size_txt = re.search(r"\((\d+) pixels\)", str(exc))
+        raise ArtError(f"the image is too large ({size_txt.group(1) if size_txt else 'too many'} pixels; "
+                       f"at most {MAX_PIXELS:,} allowed)", broken=True) from None
+    except UnidentifiedImageError:
+        raise ArtError("not an image Pillow can read (allowed: PNG, JPEG, SVG)", broken=True) from None
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:  # truncated, bad CRC, bad header
+        raise ArtError(f"the image is corrupt or truncated ({_reason(exc)})", broken=True) from None
+    return Art(Path(path), w, h, digest, fmt)
 
-    with open(path, "rb") as f:
-        digest = hashlib.blake2b(f.read(), digest_size=16).hexdigest()
-    return Art(Path(path), w, h, digest)
+
+def _too_big(w: int, h: int) -> str:
+    return (f"the image is too large ({w}×{h} = {w * h:,} pixels; at most {MAX_PIXELS:,} allowed): "
+            "scale it down to the size it prints at (300–600 dpi)")
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip() or exc.__class__.__name__
+    return text if len(text) < 80 else text[:77] + "…"
+
+
+@lru_cache(maxsize=128)
+def _svg_drawing(path: str, mtime_ns: int, size: int):
+    """The SVG as a ReportLab drawing (svglib); ArtError when it cannot be read."""
+    import logging
+
+    from lxml import etree
+    from svglib.svglib import SvgRenderer
+
+    try:  # svglib parses in lxml's recover mode: a truncated file would pass as an empty drawing
+        with open(path, "rb") as f:
+            root = etree.fromstring(f.read(), etree.XMLParser(resolve_entities=False, no_network=True,
+                                                              huge_tree=False))
+    except etree.XMLSyntaxError as exc:
+        raise ArtError(f"the SVG cannot be read (not well-formed XML: {_reason(exc)})", broken=True) from None
+    if etree.QName(root).localname != "svg":
+        raise ArtError(f"the SVG cannot be read (its root element is <{etree.QName(root).localname}>, not <svg>)",
+                       broken=True)
+    _pin_fonts(root, etree)  # text in the SVG: no font looked up on this machine
+    logger = logging.getLogger("svglib.svglib")
+    previous = logger.level
+    logger.setLevel(logging.CRITICAL)  # svglib logs its failures; they are reported as ArtError here
+    try:
+        # svglib's own svg2rlg, on the tree parsed (and fonts pinned) above; images and SVGs it
+        # links to are read only from the SVG's own folder and below
+        renderer = SvgRenderer(path, external_reference_root=os.path.dirname(os.path.abspath(path)))
+        drawing = renderer.render(root)
+    except Exception as exc:  # lxml syntax errors, bad attributes…
+        raise ArtError(f"the SVG cannot be read ({_reason(exc)})", broken=True) from None
+    finally:
+        logger.setLevel(previous)
+    if drawing is not None:
+        drawing.initialFontName = font_name("sans")  # renderPDF's starting font (else Helvetica)
+        _embedded_text(drawing)
+    if drawing is None:
+        raise ArtError("the SVG cannot be read (not well-formed XML, or no <svg> root)", broken=True)
+    if not (drawing.width > 0 and drawing.height > 0):
+        raise ArtError("the SVG has no size (give the <svg> a width and height, or a viewBox)", broken=True)
+    return drawing
+
+
+_FONT_FAMILY = re.compile(r"font-family\s*:\s*[^;}]+")
+
+
+def _pin_fonts(root, etree) -> bool:
+    """Every ``font-family`` of the SVG set to Helvetica, which svglib takes as is (otherwise
+    it asks fontconfig for the machine's fonts: a PDF that would differ from one computer to
+    the next, with fonts that are not embedded); :func:`_embedded_text` then draws that text
+    in the bundled DejaVu. True when the SVG has text."""
+    has_text = False
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        name = etree.QName(el).localname
+        if name in ("text", "tspan", "textPath"):
+            has_text = True
+        if el.get("font-family") is not None:
+            el.set("font-family", "Helvetica")
+        style = el.get("style")
+        if style and "font-family" in style:
+            el.set("style", _FONT_FAMILY.sub("font-family:Helvetica", style))
+        if name == "style" and el.text and "font-family" in el.text:
+            el.text = _FONT_FAMILY.sub("font-family:Helvetica", el.text)
+    return has_text
+
+
+def _embedded_text(node) -> None:
+    """The drawing's strings set in the bundled DejaVu Sans (embedded), keeping bold/italic."""
+    from reportlab.graphics.shapes import String
+
+    if isinstance(node, String):
+        current = node.fontName or ""
+        node.fontName = font_name("sans", "Bold" in current, "Oblique" in current or "Italic" in current)
+        return
+    for child in getattr(node, "contents", ()) or ():
+        _embedded_text(child)
+
+
+def svg_drawing(art: Art):
+    st = os.stat(art.path)
+    return _svg_drawing(str(art.path), st.st_mtime_ns, st.st_size)
+
+
+def ensure_svg_form(c: Canvas, art: Art) -> str:
+    """Define the SVG's drawing as a form in this canvas's document once; its name."""
+    from reportlab.graphics import renderPDF
+
+    defined = c.__dict__.setdefault("_cardforge_svgs", set())
+    name = "svg-" + art.digest
+    if name not in defined:
+        drawing = svg_drawing(art)
+        c.beginForm(name, 0, 0, drawing.width, drawing.height)
+        renderPDF.draw(drawing, c, 0, 0, showBoundary=False)
+        c.endForm()
+        defined.add(name)
+    return name
 
 
 def draw_art(c: Canvas, art: Art, x: float, y: float, w: float, h: float, fit: str = "cover") -> None:
@@ -86,7 +237,12 @@ def draw_art(c: Canvas, art: Art, x: float, y: float, w: float, h: float, fit: s
         p = c.beginPath()
         p.rect(x, y, w, h)
         c.clipPath(p, stroke=0, fill=0)
-    c.drawImage(_ArtPath(str(art.path), "art-" + art.digest), dx, dy, dw, dh, mask="auto")
+    if art.format == "SVG":
+        form = ensure_svg_form(c, art)
+        c.transform(scale, 0, 0, scale, dx, dy)
+        c.doForm(form)
+    else:
+        c.drawImage(_ArtPath(str(art.path), "art-" + art.digest), dx, dy, dw, dh, mask="auto")
     c.restoreState()
 
 

@@ -313,6 +313,9 @@ def build_printables(game: Game, data: GameData, settings: BuildSettings, game_d
     copies counted: boards, pads, aids or setup sheets (0 in aids-backs.pdf, as in a deck's
     backs file). Raises RenderError listing every problem, before writing.
     """
+    from cardforge.render.game_assets import use_game_assets
+
+    use_game_assets(data)  # the game's own fonts/ and icons/ (render/game_assets.py)
     ctx = PrintContext(game, data, settings)
     kinds = frozenset(settings.only) & {"boards", "pads", "aids"}
     plans = plan_printables(ctx, kinds)

@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from cardforge.icons import ICONS, icon_label, is_icon
 from cardforge.problems import short_repr
-from cardforge.icons import ICONS
 
 #: Colour names usable in ``<color=…>`` (print-friendly, dark enough on cream card stock).
 PALETTE: dict[str, str] = {
@@ -155,7 +155,7 @@ def parse(markup: str) -> tuple[Paragraph, ...]:
             toggle("*", m.start())
         elif m.group(4):
             name = m.group(4)
-            if name not in ICONS:
+            if not is_icon(name):
                 raise MarkupError(_unknown_icon(name, m.start()))
             paragraphs[-1].append(Icon(name, style()))
         else:
@@ -222,7 +222,7 @@ def plain_text(markup: str) -> str:
             if isinstance(piece, Text):
                 parts.append(piece.text)
             elif isinstance(piece, Icon):
-                parts.append(f"[{ICONS[piece.name][0]}]")
+                parts.append(f"[{icon_label(piece.name)}]")
             else:
                 parts.append("\n")
         out.append("".join(parts))

@@ -1,0 +1,158 @@
+"""A game's own assets, found in its data folder (``GameData.root``): fonts, icons and art.
+
+``fonts/``  TrueType/OpenType files usable as a layout ``family`` (``family: Garamond``):
+            ``Garamond-Regular.ttf``, ``Garamond-Bold.ttf``, ``Garamond-Italic.ttf``,
+            ``Garamond-BoldItalic.ttf`` (a family with one file uses it for every style);
+``icons/``  ``name.svg`` or ``name.png``: the ``:name:`` icon token in card text, beside the
+            built-in icons (a file named like a built-in icon replaces it for this game);
+art         any image path a card or layout names (PNG, JPEG or SVG), relative to the folder.
+
+Pure Python (no ReportLab): the data layer checks icon tokens against these names, the
+renderer draws them. Every lookup goes through :func:`game_assets`, so where a game's assets
+live is decided in one place.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FONT_SUFFIXES = (".ttf", ".otf")
+ICON_SUFFIXES = (".svg", ".png")
+#: the style a font file's name ends with → (bold, italic)
+STYLE_SUFFIXES: dict[str, tuple[bool, bool]] = {
+    "regular": (False, False), "book": (False, False), "roman": (False, False),
+    "bold": (True, False), "italic": (False, True), "oblique": (False, True),
+    "bolditalic": (True, True), "boldoblique": (True, True),
+}
+ICON_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
+@dataclass(frozen=True)
+class FontFamily:
+    """A family of font files; ``faces[(bold, italic)]`` → file (missing styles fall back)."""
+
+    name: str
+    faces: dict[tuple[bool, bool], Path] = field(default_factory=dict)
+
+    def face(self, bold: bool, italic: bool) -> Path:
+        for key in ((bold, italic), (bold, False), (False, italic), (False, False)):
+            if key in self.faces:
+                return self.faces[key]
+        return next(iter(self.faces.values()))
+
+
+@dataclass(frozen=True)
+class GameAssets:
+    root: Path
+    fonts: dict[str, FontFamily]  # family name → files
+    icons: dict[str, Path]  # icon name → file
+    problems: tuple[str, ...] = ()  # file names that cannot be used, and why
+
+    @property
+    def fonts_dir(self) -> Path:
+        return self.root / "fonts"
+
+    @property
+    def icons_dir(self) -> Path:
+        return self.root / "icons"
+
+    def family(self, name: str) -> FontFamily | None:
+        """A family by name, case-insensitively (``family: garamond`` finds ``Garamond``)."""
+        if name in self.fonts:
+            return self.fonts[name]
+        low = name.lower()
+        for key, fam in self.fonts.items():
+            if key.lower() == low:
+                return fam
+        return None
+
+    def signature(self) -> tuple:
+        """Names, sizes and dates of every asset file: changes when any asset changes."""
+        files = [p for fam in self.fonts.values() for p in fam.faces.values()] + list(self.icons.values())
+        out = []
+        for p in sorted(files):
+            try:
+                st = p.stat()
+                out.append((str(p), st.st_size, st.st_mtime_ns))
+            except OSError:
+                out.append((str(p), -1, -1))
+        return tuple(out)
+
+
+def game_assets(data_or_root) -> GameAssets:
+    """The fonts and icons in a game's data folder (a ``GameData`` or the folder's path)."""
+    root = Path(data_or_root) if isinstance(data_or_root, (str, Path)) else Path(data_or_root.root)
+    problems: list[str] = []
+    fonts: dict[str, FontFamily] = {}
+    fonts_dir = root / "fonts"
+    if fonts_dir.is_dir():
+        for path in sorted(fonts_dir.iterdir()):
+            if path.suffix.lower() not in FONT_SUFFIXES or not path.is_file():
+                continue
+            family, style = _family_and_style(path.stem)
+            fam = fonts.setdefault(family, FontFamily(family))
+            if style in fam.faces:
+                problems.append(f"fonts/{path.name}: a second {_style_name(style)} face of family "
+                                f"'{family}' (first: fonts/{fam.faces[style].name}); ignored")
+                continue
+            fam.faces[style] = path
+    icons: dict[str, Path] = {}
+    icons_dir = root / "icons"
+    if icons_dir.is_dir():
+        for path in sorted(icons_dir.iterdir()):
+            if path.suffix.lower() not in ICON_SUFFIXES or not path.is_file():
+                continue
+            name = path.stem
+            if not ICON_NAME.match(name):
+                problems.append(f"icons/{path.name}: an icon name is lowercase letters, digits and "
+                                f"hyphens, starting with a letter (the token would be ':{name}:')")
+                continue
+            if name in icons:
+                problems.append(f"icons/{path.name}: icon '{name}' is also icons/{icons[name].name}; "
+                                f"the {icons[name].suffix[1:].upper()} file is used")
+                continue
+            icons[name] = path
+    return GameAssets(root, fonts, icons, tuple(problems))
+
+
+def _family_and_style(stem: str) -> tuple[str, tuple[bool, bool]]:
+    """``Garamond-BoldItalic`` → (``Garamond``, (True, True)); ``Garamond`` → regular."""
+    for sep in ("-", "_", " "):
+        if sep in stem:
+            base, _, last = stem.rpartition(sep)
+            style = STYLE_SUFFIXES.get(last.lower().replace(" ", ""))
+            if style is not None and base:
+                return base, style
+    return stem, (False, False)
+
+
+def _style_name(style: tuple[bool, bool]) -> str:
+    return {(False, False): "regular", (True, False): "bold", (False, True): "italic",
+            (True, True): "bold italic"}[style]
+
+
+def art_file(root: Path, src: str) -> Path:
+    """The file an art path names, relative to the game folder. (The one place that turns an
+    art path into a file: confining it inside the folder plugs in here.)"""
+    return Path(root) / src
+
+
+def use_folder_icons(folder: Path) -> None:
+    """Make the icons of the game in ``folder`` known to the icon-token checks."""
+    from cardforge.icons import use_game_icons
+
+    use_game_icons(game_assets(folder).icons)
+
+
+def has_assets(data) -> bool:
+    """Whether the game has anything for :func:`render.game_assets.asset_problems` to open
+    (fonts, icons, or art named by a card or a back): ``check`` loads the image and font code
+    only then."""
+    root = Path(data.root)
+    if any((root / d).is_dir() and any((root / d).iterdir()) for d in ("fonts", "icons")):
+        return True
+    if any(getattr(c, "art", None) for c in data.cards):
+        return True
+    return any(getattr(b, "art", None) for b in data.meta.backs.values())

@@ -1,0 +1,137 @@
+"""cardforge export GAME png|tts|pod"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from cardforge.cli.common import GAME, echo_problem, load_data
+from cardforge.problems import plural
+
+FORMATS = ("png", "tts", "pod")
+
+EPILOG = """\b
+Examples:
+  cardforge export maphr png                    # output/maphr/png/<card id>.png at 300 dpi
+  cardforge export maphr png --dpi 600 --bleed -o ~/maphr-png
+  cardforge export maphr tts                    # sheets + maphr.json for Tabletop Simulator
+  cardforge export maphr tts --url-base https://example.org/maphr
+  cardforge export cristaux pod --profile thegamecrafter-poker
+  cardforge export cristaux pod --profile ./my-printer.yaml
+  cardforge export cristaux pod --list-profiles
+
+\b
+png: one image per card face (fronts by card id, backs by back design), drawn from the same
+     vector drawing as the PDFs; sRGB, dpi recorded; faces.json lists each card's copies.
+tts: deck sheets (at most 10×7 cards, 4096 px a side, the last slot the hidden-card image),
+     one image per back design, and <game>.json to put in TTS's Saves/Saved Objects folder.
+pod: the print service's files (profile: size, bleed, safe zone; PDF with TrimBox/BleedBox,
+     or PNGs at its pixel size); text inside the unsafe margin is a warning.
+"""
+
+
+@click.command(epilog=EPILOG)
+@click.argument("game", type=GAME)
+@click.argument("format", metavar="FORMAT", type=click.Choice(FORMATS), required=False)
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
+              help="Folder to write into [default: output/<game>/<format>, pod: output/<game>/pod-<profile>].")
+@click.option("--dpi", type=click.IntRange(36, 1200), default=300, show_default=True,
+              help="png, tts: resolution of the images.")
+@click.option("--bleed/--no-bleed", default=False, show_default=True,
+              help="png: include the 3 mm bleed around each card (for printing) or not (the card as cut).")
+@click.option("--bleed-size", type=click.FloatRange(0, 10), default=3.0, show_default=True, metavar="MM",
+              help="png: the bleed, in mm, with --bleed.")
+@click.option("--profile", help="pod: a profile name (see --list-profiles) or a path to a profile .yaml.")
+@click.option("--list-profiles", is_flag=True, help="pod: list the print-on-demand profiles and exit.")
+@click.option("--url-base", help="tts: the web address the images will be uploaded to "
+                                 "[default: file:// URLs of the written files].")
+@click.option("--templates", "templates_dir", type=click.Path(file_okay=False, exists=True),
+              help="Use layouts and templates from DIR/<game>/ and DIR/_shared/.")
+@click.option("--strict", is_flag=True, help="Warnings (missing art, unsafe text…) fail the export.")
+@click.option("-q", "--quiet", is_flag=True, help="No summary.")
+@click.pass_context
+def export(ctx: click.Context, game, format, out_dir, dpi, bleed, bleed_size, profile, list_profiles, url_base,
+           templates_dir, strict, quiet) -> None:
+    """Export GAME's cards as images: PNG per card, Tabletop Simulator deck, print-on-demand files.
+
+    Nothing is written when a card cannot be drawn (every problem is listed, exit 1).
+    """
+    if format is None:
+        raise click.UsageError(f"missing FORMAT: one of {', '.join(FORMATS)}")
+    data = load_data(game)
+    if format == "pod" and list_profiles:
+        _list_profiles(data.root)
+        return
+    if format != "pod" and (profile or list_profiles):
+        raise click.UsageError("--profile and --list-profiles are for `export GAME pod`")
+    if format == "pod" and not profile:
+        raise click.UsageError("`export GAME pod` needs --profile NAME (see --list-profiles)")
+    from cardforge.render.faces import deck_faces
+
+    if format == "pod":
+        from cardforge.render.pod import export_pod, load_profile
+
+        loaded = load_profile(profile, data.root)
+        faces = deck_faces(game, data, loaded.profile.bleed, templates_dir=_path(templates_dir))
+        faces.strict = strict
+        target = Path(out_dir) if out_dir else Path("output") / game.id / f"pod-{loaded.id}"
+        result = export_pod(faces, loaded, target)
+        _echo_warnings(faces.issues.warnings + result.warnings)
+        if not quiet:
+            what = (f"{result.files[0]} ({plural(result.pages, 'page')})" if loaded.profile.format == "pdf"
+                    else f"{plural(len(result.files), 'image')} in {target}")
+            click.echo(f"{game.id}: {loaded.profile.name}: {what}" +
+                       (f"; {plural(len(result.warnings), 'warning')}" if result.warnings else ""))
+        return
+    bleed_mm = bleed_size if (format == "png" and bleed) else 0.0
+    faces = deck_faces(game, data, bleed_mm, templates_dir=_path(templates_dir))
+    faces.strict = strict  # warnings fail before anything is written
+    target = Path(out_dir) if out_dir else Path("output") / game.id / format
+    if format == "png":
+        from cardforge.render.export_png import export_pngs
+
+        written = export_pngs(faces, target, dpi)
+        _echo_warnings(faces.issues.warnings)
+        if not quiet:
+            sizes = sorted({w.size for w in written})
+            click.echo(f"{game.id}: {plural(len(faces.fronts), 'front')} and {plural(len(faces.backs), 'back')} "
+                       f"→ {target}/ ({', '.join(f'{w}×{h}' for w, h in sizes)} px at {dpi} dpi"
+                       f"{', with bleed' if bleed_mm else ''})")
+    else:
+        from cardforge.render.tts import export_tts
+
+        decks = export_tts(faces, target, dpi=dpi, url_base=url_base)
+        _echo_warnings(faces.issues.warnings)
+        if not quiet:
+            for deck in decks:
+                click.echo(f"{game.id}: {target / deck.json_file}: {plural(deck.cards, 'card')} on "
+                           f"{plural(len(deck.sheets), 'sheet')} "
+                           f"({', '.join(f'{s.cols}×{s.rows}' for s in deck.sheets)})")
+            click.echo("Put the .json in Tabletop Simulator's Saves/Saved Objects folder"
+                       + ("" if url_base else "; upload the images and re-export with --url-base "
+                          "to share the deck"))
+
+
+def _path(value):
+    return Path(value) if value else None
+
+
+def _echo_warnings(warnings) -> None:
+    for w in warnings:
+        echo_problem(w)
+
+
+def _list_profiles(game_root: Path) -> None:
+    from cardforge.errors import DataError
+    from cardforge.render.pod import load_profile, profile_files
+
+    for name, path in profile_files(game_root).items():
+        try:
+            p = load_profile(name, game_root).profile
+        except DataError as exc:
+            click.echo(f"  {name:<28} (invalid: {exc.title})")
+            continue
+        w, h = p.pixel_size
+        click.echo(f"  {name:<28} {p.name}: {p.trim.width:.1f}×{p.trim.height:.1f} mm, bleed {p.bleed:.2f} mm, "
+                   f"safe {p.safe:.2f} mm, {p.format} {w}×{h} px")

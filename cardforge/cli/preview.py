@@ -1,0 +1,43 @@
+"""cardforge preview GAME [CARD_ID…]"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from cardforge.cli.common import GAME, echo_problem, load_data
+from cardforge.problems import plural
+
+EPILOG = """\b
+Examples:
+  cardforge preview maphr                      # every card: output/maphr/preview.png
+  cardforge preview maphr arsenal caserne --open
+  cardforge preview tunhell -o /tmp/sheet.png --dpi 150
+"""
+
+
+@click.command(epilog=EPILOG)
+@click.argument("game", type=GAME)
+@click.argument("card_ids", metavar="[CARD_ID]...", nargs=-1)
+@click.option("-o", "--out", "out_file", type=click.Path(dir_okay=False),
+              help="The PNG to write [default: output/<game>/preview.png].")
+@click.option("--dpi", type=click.IntRange(36, 300), default=100, show_default=True)
+@click.option("--open", "open_it", is_flag=True, help="Open the sheet in the image viewer.")
+@click.option("--templates", "templates_dir", type=click.Path(file_okay=False, exists=True),
+              help="Use layouts and templates from DIR/<game>/ and DIR/_shared/.")
+def preview(game, card_ids, out_file, dpi, open_it, templates_dir) -> None:
+    """A contact sheet PNG of GAME's cards (the named ones, or all), each front beside its back."""
+    from cardforge.render.faces import deck_faces
+    from cardforge.render.preview import contact_sheet
+
+    data = load_data(game)
+    faces = deck_faces(game, data, 0.0, templates_dir=Path(templates_dir) if templates_dir else None,
+                       only=list(card_ids) or None)
+    target = Path(out_file) if out_file else Path("output") / game.id / "preview.png"
+    w, h = contact_sheet(faces, target, dpi)
+    for problem in faces.issues.warnings:
+        echo_problem(problem)
+    click.echo(f"{game.id}: {plural(len(faces.fronts), 'card')} → {target} ({w}×{h} px)")
+    if open_it:
+        click.launch(str(target))

@@ -1,0 +1,108 @@
+"""OpenType fonts with PostScript (CFF) outlines made embeddable: converted once to TrueType
+outlines (fontTools: cubic curves approximated by quadratic ones within 1/1000 em) and kept
+in the cache folder, keyed by the font file's content.
+
+ReportLab embeds TrueType outlines only; most ``.otf`` fonts a designer downloads are CFF. The
+glyph shapes differ from the original by at most one font unit (invisible at card sizes)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+MAX_ERR = 1.0  # font units (of 1000 or 2048 per em)
+
+
+def truetype_copy(path: Path) -> Path:
+    """A TrueType-outline copy of the CFF font at ``path`` (made once, then reused).
+    ValueError with the reason when it cannot be converted."""
+    blob = Path(path).read_bytes()
+    digest = hashlib.blake2b(blob, digest_size=10).hexdigest()
+    folder = _folder()
+    target = folder / f"{Path(path).stem}-{digest}.ttf"
+    if target.exists():
+        return target
+    try:
+        data = _convert(blob)
+    except ImportError:
+        raise ValueError("an OpenType font with PostScript (CFF) outlines needs fontTools to be embedded "
+                         "(pip install fonttools), or use its .ttf version") from None
+    except Exception as exc:  # a damaged font: fontTools' own errors
+        raise ValueError(f"cannot convert its PostScript outlines ({type(exc).__name__}: {exc})") from None
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".part")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, target)
+    return target
+
+
+def _folder() -> Path:
+    from cardforge.data.cache import cache_dir
+
+    root = cache_dir()
+    if root is None:  # caches off: a folder for this process
+        global _TEMP
+        if _TEMP is None:
+            _TEMP = tempfile.mkdtemp(prefix="cardforge-otf-")
+        return Path(_TEMP)
+    return root / "otf"
+
+
+_TEMP: str | None = None
+
+
+def _convert(blob: bytes) -> bytes:
+    """CFF → glyf, as fontTools' ``otf2ttf`` recipe does."""
+    import io
+
+    from fontTools.pens.cu2quPen import Cu2QuPen
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib import TTFont, newTable
+
+    font = TTFont(io.BytesIO(blob))
+    if font.sfntVersion != "OTTO" or "CFF " not in font:
+        raise ValueError("not a CFF OpenType font")
+    order = font.getGlyphOrder()
+    glyph_set = font.getGlyphSet()
+    glyphs = {}
+    for name in order:
+        pen = TTGlyphPen(glyph_set)
+        glyph_set[name].draw(Cu2QuPen(pen, MAX_ERR, reverse_direction=True))
+        glyphs[name] = pen.glyph()
+    font["loca"] = newTable("loca")
+    font["glyf"] = glyf = newTable("glyf")
+    glyf.glyphOrder = order
+    glyf.glyphs = glyphs
+    del font["CFF "]
+    if "VORG" in font:
+        del font["VORG"]
+    glyf.compile(font)
+    hmtx = font["hmtx"]
+    for name, glyph in glyf.glyphs.items():
+        if hasattr(glyph, "xMin"):
+            hmtx[name] = (hmtx[name][0], glyph.xMin)
+    font["maxp"] = maxp = newTable("maxp")
+    maxp.tableVersion = 0x00010000
+    for field in ("maxZones",):
+        setattr(maxp, field, 1)
+    for field in ("maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
+                  "maxStackElements", "maxSizeOfInstructions"):
+        setattr(maxp, field, 0)
+    maxp.maxComponentElements = max((len(getattr(g, "components", []) or []) for g in glyphs.values()), default=0)
+    maxp.compile(font)
+    post = font["post"]
+    post.formatType = 2.0
+    post.extraNames = []
+    post.mapping = {}
+    post.glyphOrder = order
+    try:
+        post.compile(font)
+    except OverflowError:
+        post.formatType = 3.0
+    font.sfntVersion = "\x00\x01\x00\x00"
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()

@@ -1,0 +1,228 @@
+"""``cardforge export GAME pod --profile NAME``: files for print-on-demand services.
+
+A **profile** is a YAML file: the service's trim, bleed, safe zone, resolution and pixel size,
+and what it takes (``format: png`` — one image per face — or ``pdf`` — one card per page, with
+TrimBox and BleedBox set). Shipped profiles live in ``cardforge/pod_profiles/`` (each citing
+the spec it comes from); a designer's own go in the game folder's ``pod_profiles/`` or are
+named by path (``--profile ./my-printer.yaml``).
+
+The cards are drawn at their own size and scaled onto the profile's trim (a 63 × 88 mm deck on
+a 2.5 × 3.5 in template: +0.8 %, +1 %); a shape that differs by more than 4 % is refused.
+Text laid out closer to the edge than the profile's safe zone is a warning naming the card
+and box (measured from the laid-out lines, not from the boxes).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from cardforge.data.models import LengthMM, Model
+from cardforge.data.validate import validate
+from cardforge.data.yamlio import read_yaml
+from cardforge.errors import DataError, RenderError
+from cardforge.problems import Problem
+from cardforge.render.faces import MM_PER_INCH, DeckFaces, Face, faces_pdf, rasterise, save_png
+from cardforge.render.output import atomic_path
+from cardforge.resources import PACKAGE_DIR, display_path
+
+SHIPPED = PACKAGE_DIR / "pod_profiles"
+USER_FOLDER = "pod_profiles"  # in the game folder
+MAX_SHAPE_CHANGE = 0.04
+
+
+class Pixels(Model):
+    width: int = Field(gt=0)
+    height: int = Field(gt=0)
+
+
+class Size(Model):
+    width: LengthMM = Field(gt=0)
+    height: LengthMM = Field(gt=0)
+
+
+class Profile(Model):
+    """A print service's card template."""
+
+    name: str
+    trim: Size
+    bleed: LengthMM = Field(ge=0)
+    safe: LengthMM = Field(ge=0)  # inside the trim
+    dpi: int = Field(300, ge=72, le=1200)
+    pixels: Pixels | None = None  # the image with its bleed, as the service states it
+    format: Literal["png", "pdf"] = "pdf"
+    order: Literal["front-back", "back-front"] = "front-back"  # pdf pages of a card
+    copies: Literal["once", "pages"] = "once"  # pdf: each printed copy on its own pages
+
+    @model_validator(mode="after")
+    def _pixels_agree(self):
+        if self.pixels is not None:
+            want = self.pixel_size
+            if abs(want[0] - self.pixels.width) > 1 or abs(want[1] - self.pixels.height) > 1:
+                raise ValueError(
+                    f"pixels {self.pixels.width}×{self.pixels.height} do not match trim + 2 × bleed at "
+                    f"{self.dpi} dpi ({want[0]}×{want[1]})")
+        return self
+
+    @property
+    def pixel_size(self) -> tuple[int, int]:
+        if self.pixels is not None:
+            return (self.pixels.width, self.pixels.height)
+        return tuple(round((v + 2 * self.bleed) / MM_PER_INCH * self.dpi)
+                     for v in (self.trim.width, self.trim.height))
+
+
+@dataclass
+class LoadedProfile:
+    id: str
+    path: Path
+    profile: Profile
+
+
+def profile_files(game_root: Path | None = None) -> dict[str, Path]:
+    """Profiles by name: the game folder's ``pod_profiles/`` first, then the shipped ones."""
+    out: dict[str, Path] = {}
+    folders = ([Path(game_root) / USER_FOLDER] if game_root else []) + [SHIPPED]
+    for folder in folders:
+        if folder.is_dir():
+            for path in sorted(folder.glob("*.yaml")):
+                out.setdefault(path.stem, path)
+    return out
+
+
+def load_profile(name: str, game_root: Path | None = None) -> LoadedProfile:
+    """A profile by name (see :func:`profile_files`) or by path. DataError otherwise."""
+    files = profile_files(game_root)
+    path = files.get(name)
+    if path is None:
+        candidate = Path(name)
+        if candidate.suffix in (".yaml", ".yml") and candidate.is_file():
+            path = candidate
+        else:
+            raise DataError(f"unknown print-on-demand profile '{name}'", [Problem(
+                f"no profile '{name}' (shipped and the game's: {', '.join(files)}; or a path to a .yaml file)")])
+    doc = read_yaml(path)
+    if doc.data is None:
+        raise DataError(f"cannot read the profile {display_path(path)}", doc.problems)
+    profile, problems = validate(Profile, doc.data, file=doc.display, line_of=doc.line_of)
+    problems = list(doc.problems) + problems
+    if profile is None or any(not p.is_warning for p in problems):
+        raise DataError(f"invalid print-on-demand profile {display_path(path)}", problems)
+    return LoadedProfile(path.stem, path, profile)
+
+
+@dataclass
+class PodResult:
+    files: list[Path]
+    warnings: list[Problem]
+    pages: int = 0
+
+
+def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path) -> PodResult:
+    """Write the profile's files into ``out_dir``: ``cards.pdf`` or one PNG per face, plus
+    ``faces.json`` (each card's files and copies)."""
+    prof = loaded.profile
+    tw, th = prof.trim.width, prof.trim.height
+    # cards of another shape (a deck's tarot-sized kind on a poker template) are left out
+    # with a warning: they need a profile of their own; none fitting is an error
+    fits = [f for f in faces.fronts if abs((tw / th) / (f.size_mm[0] / f.size_mm[1]) - 1) <= MAX_SHAPE_CHANGE]
+    left_out: dict[tuple[float, float], list[str]] = {}
+    for f in faces.fronts:
+        if f not in fits:
+            left_out.setdefault(f.size_mm, []).append(f.name)
+    skipped = [Problem(
+        f"{len(ids)} card{'s' if len(ids) > 1 else ''} of {w:g}×{h:g} mm left out ({', '.join(ids[:5])}"
+        f"{'…' if len(ids) > 5 else ''}): their shape differs from the profile's {tw:.1f}×{th:.1f} mm trim by "
+        f"more than {MAX_SHAPE_CHANGE:.0%}; export them with a profile of that shape",
+        file=display_path(loaded.path), field="trim", severity="warning") for (w, h), ids in left_out.items()]
+    if not fits:
+        sizes = ", ".join(f"{w:g}×{h:g} mm" for w, h in left_out)
+        raise DataError(f"cannot export {faces.game_id} with the profile '{loaded.id}'", [Problem(
+            f"the cards ({sizes}) do not fit the profile's {tw:.1f}×{th:.1f} mm trim (the shapes differ by "
+            f"more than {MAX_SHAPE_CHANGE:.0%}); choose a profile of that shape",
+            file=display_path(loaded.path), field="trim")])
+    names = {f.back_of for f in fits}
+    faces = DeckFaces(faces.game_id, faces.art, faces.issues, fits, [b for b in faces.backs if b.name in names],
+                      faces.bleed_mm, faces.strict)
+    scale_to = {f.name: (tw, th) for f in faces.all}
+    warnings = skipped + safe_zone_warnings(faces, prof)
+    if faces.strict and warnings:
+        raise RenderError(f"cannot export {faces.game_id} with the profile '{loaded.id}' (--strict); nothing "
+                          "written", [Problem(p.message + " (--strict)", p.file, p.item, p.field, p.line)
+                                      for p in warnings])
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    files: list[Path] = []
+    if prof.format == "pdf":
+        order: list[Face] = []
+        for front in faces.fronts:
+            pair = [front, faces.back_of(front)]
+            if prof.order == "back-front":
+                pair.reverse()
+            order += pair * (front.card.copies if prof.copies == "pages" else 1)
+        pdf = faces_pdf(faces, order, scale_to=scale_to, boxes=True, strict=faces.strict,
+                        title=f"{faces.art.data.meta.title} — {prof.name}")
+        path = out_dir / "cards.pdf"
+        with atomic_path(path) as tmp:
+            tmp.write_bytes(pdf)
+        files.append(path)
+        pages = len(order)
+    else:
+        which = faces.all
+        pdf = faces_pdf(faces, which, scale_to=scale_to, strict=faces.strict)
+        size = prof.pixel_size
+        for face, image in zip(which, rasterise(pdf, [size] * len(which))):
+            path = out_dir / f"{face.name}.png"
+            with atomic_path(path) as tmp:
+                with open(tmp, "wb") as fh:
+                    save_png(image, fh, prof.dpi)
+            files.append(path)
+        pages = 0
+    index = {"game": faces.game_id, "profile": loaded.id, "name": prof.name,
+             "cards": [{"id": f.name, "copies": f.card.copies, "front": f"{f.name}.png",
+                        "back": f"{f.back_of}.png"} for f in faces.fronts]}
+    if prof.format == "pdf":
+        index["pdf"] = "cards.pdf"
+        index["pages"] = f"{prof.order} per card" + (", every copy" if prof.copies == "pages" else "")
+    with atomic_path(out_dir / "faces.json") as tmp:
+        tmp.write_text(json.dumps(index, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return PodResult(files, warnings, pages)
+
+
+def safe_zone_warnings(faces: DeckFaces, prof: Profile) -> list[Problem]:
+    """A warning per text box whose laid-out text comes closer to the trim edge than the
+    profile's safe zone (in the card's own mm: the safe zone divided by the scale); the cards
+    where the same box misses by the same amount (a shared layout) share one warning."""
+    from cardforge.render.textextent import text_extents
+
+    found: dict[tuple, list[Face]] = {}
+    for face in faces.all:
+        w, h = face.size_mm
+        sx, sy = prof.trim.width / w, prof.trim.height / h
+        inset_x, inset_y = prof.safe / sx, prof.safe / sy
+        for box, (x0, y0, x1, y1) in text_extents(faces, face):
+            gaps = {"left": x0, "bottom": y0, "right": w - x1, "top": h - y1}
+            bad = {k: v for k, v in gaps.items() if v < (inset_x if k in ("left", "right") else inset_y) - 0.05}
+            if not bad:
+                continue
+            side, gap = min(bad.items(), key=lambda kv: kv[1])
+            scale = sx if side in ("left", "right") else sy
+            found.setdefault((box, side, round(gap * scale, 2)), []).append(face)
+    out: list[Problem] = []
+    for (box, side, gap), hit in found.items():
+        what = (f"box '{box}': text {gap:.2f} mm from the {side} edge, inside the {prof.safe:.2f} mm unsafe "
+                f"margin of '{prof.name}' (may be cut off)")
+        if len(hit) == 1:
+            face = hit[0]
+            src = faces.art.data.sources.get(face.card.id) if face.side == "front" else None
+            where = {"file": src.file, "line": src.line, "item": src.label(face.card.id)} if src else \
+                {"item": f"{face.side} '{face.name}'"}
+            out.append(Problem(what, severity="warning", **where))
+        else:
+            names = ", ".join(f.name for f in hit[:4]) + (f" and {len(hit) - 4} more" if len(hit) > 4 else "")
+            out.append(Problem(what, severity="warning", item=f"{len(hit)} faces ({names})"))
+    return out

@@ -1,0 +1,92 @@
+"""Where a card's text actually lands: the laid-out lines of every text box, as rectangles on
+the card (mm from its bottom-left trim corner). Used to check a print service's safe zone.
+
+A card is drawn by the print's painter on a scratch canvas (never saved) with forms turned
+off, so the text of shared frames is measured on every card; each text box's lines are taken
+from the same layout the print uses (``richtext.fit_text``, cached) and mapped through the
+canvas's current transform (rotated boxes included)."""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.pdfgen.canvas import Canvas
+
+from cardforge.layout.geometry import Placement, Rect
+from cardforge.render.cards import Painter
+from cardforge.render.fonts import font_name, metrics
+from cardforge.render.richtext import TextOverflow, fit_text
+from cardforge.text.markup import MarkupError
+from cardforge.units import mm
+
+
+class _Measuring(Painter):
+    def __init__(self, canvas, art):
+        super().__init__(canvas, art)
+        self.extents: list[tuple[str, tuple[float, float, float, float]]] = []
+
+    def _form(self, key, program, draw) -> None:  # no forms: every face measured in full
+        draw()
+
+    def _text(self, prog, markup, x, y, w, h, program, card) -> None:
+        if not markup or not markup.strip():
+            return
+        try:
+            layout = fit_text(markup, w, h, prog.style)
+        except (TextOverflow, MarkupError):
+            return  # reported by the print itself
+        box = _lines_box(layout, x, y, w, h)
+        if box is None:
+            return
+        m = self.c._currentMatrix
+        xs, ys = [], []
+        for px, py in ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3])):
+            xs.append(m[0] * px + m[2] * py + m[4])
+            ys.append(m[1] * px + m[3] * py + m[5])
+        k = 1 / mm(1)
+        self.extents.append((prog.name, (min(xs) * k, min(ys) * k, max(xs) * k, max(ys) * k)))
+
+
+def _lines_box(layout, x, y, w, h):
+    """The rectangle (points) covering the glyphs of every line, as ``draw_layout`` places them."""
+    style, size = layout.style, layout.size
+    widths = [line.width for line in layout.lines if line is not None]
+    if not widths:
+        return None
+    if style.valign == "middle":
+        top = y + h - (h - layout.height) / 2
+    elif style.valign == "bottom":
+        top = y + layout.height
+    else:
+        top = y + h
+    ascent, descent = metrics(font_name(style.family, style.bold, style.italic))
+    lead = style.leading * size
+    pad = (lead - (ascent - descent) * size) / 2  # the line box above the ascent (and below the descent)
+    left = right = None
+    for line in layout.lines:
+        if line is None:
+            continue
+        justified = style.align == "justify" and not line.last and len(line.words) > 1
+        if style.align == "center":
+            lx = x + (w - line.width) / 2
+        elif style.align == "right":
+            lx = x + w - line.width
+        else:
+            lx = x
+        rx = x + w if justified else lx + line.width
+        left = lx if left is None else min(left, lx)
+        right = rx if right is None else max(right, rx)
+    return (left, top - layout.height + pad, right, top - pad)
+
+
+def text_extents(faces, face) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """(box name, (x0, y0, x1, y1) mm) for every text box drawn on ``face``."""
+    c = Canvas(io.BytesIO(), pagesize=(mm(face.size_mm[0]), mm(face.size_mm[1])), invariant=1,
+               initialFontName=font_name())
+    painter = _Measuring(c, faces.art)
+    place = Placement(Rect(0.0, 0.0, *face.size_mm))
+    if face.side == "front":
+        painter.front(place, face.card)
+    else:
+        painter.back(place, face.card)
+    return painter.extents

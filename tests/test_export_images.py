@@ -1,0 +1,306 @@
+"""cardforge export GAME png|tts|pod and cardforge preview: exact pixel sizes, TTS sheets and
+their saved object, print-on-demand pages and profiles, the contact sheet."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pypdf
+import pytest
+from PIL import Image
+
+from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, card_clips, register_fixture_game
+
+POKER, TAROT = (63.0, 88.0), (70.0, 120.0)
+FRONTS = ["boule-de-feu", "bouclier", "eclair", "jeton-or", "kessara", "cadeau-recto", "grand-plateau"]
+COPIES = {"boule-de-feu": 3, "bouclier": 1, "eclair": 2, "jeton-or": 4, "kessara": 1, "cadeau-recto": 1,
+          "grand-plateau": 1}
+
+
+@pytest.fixture
+def fixture_cli(cli, monkeypatch):
+    register_fixture_game(monkeypatch)
+
+    def run(*args):
+        return cli("--data", FIXTURE_DATA, *args[:1], "fixture_deck", *args[1:], "--templates", FIXTURE_TEMPLATES)
+
+    return run
+
+
+def _profile_name(icc: bytes) -> str:
+    import io
+
+    from PIL import ImageCms
+
+    return ImageCms.getProfileDescription(ImageCms.ImageCmsProfile(io.BytesIO(icc))).strip()
+
+
+def px(mm: float, dpi: int) -> int:
+    return round(mm / 25.4 * dpi)
+
+
+@pytest.mark.parametrize("dpi, bleed", [(300, False), (300, True), (150, True), (72, False)])
+def test_png_sizes_are_trim_plus_bleed_times_dpi(fixture_cli, tmp_path, dpi, bleed):
+    out = tmp_path / "png"
+    r = fixture_cli("export", "png", "--dpi", str(dpi), "--bleed" if bleed else "--no-bleed", "-o", out)
+    assert r.code == 0, r.err
+    b = 3.0 if bleed else 0.0
+    sizes = {name: TAROT if name.startswith("grand-plateau") or name.endswith("70x120") else POKER
+             for name in [p.stem for p in out.glob("*.png")]}
+    # fronts by card id; backs by design (per kind when the design reads it), or per card
+    assert sorted(sizes) == sorted(FRONTS + ["back-default", "back-token", "kessara-back", "cadeau-recto-back",
+                                             "back-default-70x120"])
+    for name, (w, h) in sizes.items():
+        with Image.open(out / f"{name}.png") as im:
+            assert im.size == (px(w + 2 * b, dpi), px(h + 2 * b, dpi)), name
+            assert im.mode == "RGB"
+            assert round(im.info["dpi"][0]) == dpi
+            assert _profile_name(im.info["icc_profile"]).startswith("sRGB")
+    index = json.loads((out / "faces.json").read_text(encoding="utf-8"))
+    assert {c["id"]: c["copies"] for c in index["cards"]} == COPIES
+    assert {c["id"]: c["back"] for c in index["cards"]}["jeton-or"] == "back-token.png"
+
+
+def test_a_png_is_the_printed_card(fixture_cli, tmp_path):
+    """The PNG and the card in the print's PDF, both at 300 dpi with their 3 mm bleed, agree
+    pixel for pixel (up to antialiasing at sub-pixel offsets)."""
+    r = fixture_cli("export", "png", "--bleed", "-o", tmp_path / "png")
+    assert r.code == 0, r.err
+    r = fixture_cli("build", "-o", tmp_path / "pdf", "--only", "decks", "-q")
+    assert r.code == 0, r.err
+    pdf = tmp_path / "pdf" / "fixture_deck" / "deck.pdf"
+    clip = card_clips(pypdf.PdfReader(pdf).pages[0])[3]  # the 4th card printed: bouclier
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(pdf))
+    page = doc[0].render(scale=300 / 72).to_pil().convert("RGB")
+    height = page.height
+    doc.close()
+    png = Image.open(tmp_path / "png" / "bouclier.png").convert("RGB")
+    left, top = px(clip.x, 300), height - px(clip.y + clip.h, 300)
+    printed = page.crop((left, top, left + png.width, top + png.height))
+    from PIL import ImageChops, ImageStat
+
+    diff = ImageStat.Stat(ImageChops.difference(png, printed)).mean
+    assert max(diff) < 4.0, diff  # mean difference per channel, out of 255
+    assert ImageStat.Stat(png).stddev[0] > 20  # not a blank image
+
+
+def test_tts_sheets_and_saved_object(cli, tmp_path):
+    """Maphr: 79 distinct fronts (250 cards) on two sheets; the JSON loads the 250 cards."""
+    out = tmp_path / "tts"
+    r = cli("export", "maphr", "tts", "-o", out)
+    assert r.code == 0, r.err
+    saved = json.loads((out / "maphr.json").read_text(encoding="utf-8"))
+    deck = saved["ObjectStates"][0]
+    assert deck["Name"] == "DeckCustom"
+    assert len(deck["DeckIDs"]) == 250 == len(deck["ContainedObjects"])
+    from cardforge.data.loading import load_game_data
+    from cardforge.games import find_game
+
+    data = load_game_data(find_game("maphr"))
+    data_cards = {c.id: c.copies for c in data.cards if c.copies}
+    counted: dict[str, int] = {}
+    for obj in deck["ContainedObjects"]:
+        counted[obj["Description"]] = counted.get(obj["Description"], 0) + 1
+        assert obj["CardID"] in deck["DeckIDs"]
+    assert counted == data_cards
+    assert sorted(deck["CustomDeck"]) == ["1", "2"]
+    slots_used: dict[str, set[int]] = {}
+    for card_id in deck["DeckIDs"]:
+        slots_used.setdefault(str(card_id // 100), set()).add(card_id % 100)
+    for key, entry in deck["CustomDeck"].items():
+        cols, rows = entry["NumWidth"], entry["NumHeight"]
+        assert cols <= 10 and rows <= 7
+        assert entry["BackIsHidden"] is True and entry["UniqueBack"] is False
+        assert max(slots_used[key]) < cols * rows - 1  # the last slot is not a card
+        sheet = Path(entry["FaceURL"].removeprefix("file://"))
+        assert entry["FaceURL"].startswith("file:///") and sheet.exists()
+        with Image.open(sheet) as im:
+            assert im.width <= 4096 and im.height <= 4096
+            cw, ch = im.width // cols, im.height // rows
+            assert (cw, ch) == (409, 409)  # 70 mm at 300 dpi is 827 px: shrunk to fit 10 across
+            hidden = im.crop((im.width - cw, im.height - ch, im.width, im.height))
+            back = Image.open(entry["BackURL"].removeprefix("file://")).convert("RGB")
+            assert back.size == (cw, ch)
+            assert hidden.convert("RGB").tobytes() == back.tobytes()
+    assert len(slots_used["1"]) == 69 and len(slots_used["2"]) == 10
+    assert (deck["CustomDeck"]["1"]["NumWidth"], deck["CustomDeck"]["1"]["NumHeight"]) == (10, 7)
+
+
+def test_tts_groups_sizes_and_back_designs(fixture_cli, tmp_path):
+    out = tmp_path / "tts"
+    r = fixture_cli("export", "tts", "-o", out, "--url-base", "https://example.org/jeu/")
+    assert r.code == 0, r.err
+    main = json.loads((out / "fixture_deck.json").read_text(encoding="utf-8"))["ObjectStates"][0]
+    tarot = json.loads((out / "fixture_deck-70x120.json").read_text(encoding="utf-8"))["ObjectStates"][0]
+    assert len(main["DeckIDs"]) == sum(COPIES.values()) - 1
+    assert tarot["Name"] == "Card" and tarot["Description"] == "grand-plateau"  # one card: not a deck
+    entries = list(main["CustomDeck"].values())
+    assert all(e["FaceURL"].startswith("https://example.org/jeu/fixture_deck-") for e in entries)
+    backs = sorted(e["BackURL"].rsplit("/", 1)[1] for e in entries if not e["UniqueBack"])
+    assert backs == ["fixture_deck-back-default.png", "fixture_deck-back-token.png"]
+    unique = [e for e in entries if e["UniqueBack"]]  # kessara (its moon) and the two-sided gift
+    assert len(unique) == 1 and unique[0]["BackURL"].endswith("-backs.png")
+    # their hidden-card image gives nothing away: the neutral card, not one of their backs
+    from cardforge.render.tts import hidden_card
+
+    with Image.open(out / unique[0]["FaceURL"].rsplit("/", 1)[1]) as im:
+        cw, ch = im.width // unique[0]["NumWidth"], im.height // unique[0]["NumHeight"]
+        last = im.convert("RGB").crop((im.width - cw, im.height - ch, im.width, im.height))
+        assert last.tobytes() == hidden_card((cw, ch)).tobytes()
+    for e in entries:
+        with Image.open(out / e["FaceURL"].rsplit("/", 1)[1]) as im:
+            assert im.size == (e["NumWidth"] * px(63, 300), e["NumHeight"] * px(88, 300))
+
+
+def test_pod_pdf_has_trim_and_bleed_boxes_at_the_profile_size(fixture_cli, tmp_path):
+    out = tmp_path / "pod"
+    r = fixture_cli("export", "pod", "--profile", "drivethrucards-poker", "-o", out)
+    assert r.code == 0, r.err
+    reader = pypdf.PdfReader(out / "cards.pdf")
+    # every poker card copy: its back then its front (the tarot-sized card is left out, warned)
+    assert len(reader.pages) == 2 * (sum(COPIES.values()) - 1) == 24
+    assert "1 card of 70×120 mm left out (grand-plateau)" in r.err
+    inch = 72
+    for page in reader.pages:
+        trim, bleed, media = page.trimbox, page.bleedbox, page.mediabox
+        assert [round(float(v), 3) for v in trim] == [9, 9, 9 + 2.5 * inch, 9 + 3.5 * inch]
+        assert [round(float(v), 3) for v in bleed] == [0, 0, 2.75 * inch, 3.75 * inch]
+        assert [round(float(v), 3) for v in media] == [round(float(v), 3) for v in bleed]
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(out / "cards.pdf"))
+    first_front = doc[1].get_textpage().get_text_range()
+    first_back = doc[0].get_textpage().get_text_range()
+    assert "Boule de feu" in first_front and "Boule de feu" not in first_back
+    doc.close()
+
+
+def test_pod_refuses_a_card_of_another_shape(fixture_cli, tmp_path):
+    r = fixture_cli("export", "pod", "--profile", "thegamecrafter-square", "-o", tmp_path / "pod")
+    assert r.code == 1
+    assert "do not fit the profile's 88.9×88.9 mm trim" in r.err
+    assert not (tmp_path / "pod").exists()
+
+
+def test_a_user_profile_png_sizes_and_unsafe_text(fixture_cli, tmp_path):
+    profile = tmp_path / "big-margin.yaml"
+    profile.write_text("name: Imprimerie du coin\ntrim: {width: 63mm, height: 88mm}\nbleed: 2mm\nsafe: 6mm\n"
+                       "dpi: 200\nformat: png\n", encoding="utf-8")
+    out = tmp_path / "pod"
+    r = fixture_cli("export", "pod", "--profile", str(profile), "-o", out)
+    assert r.code == 0, r.err
+    with Image.open(out / "bouclier.png") as im:
+        assert im.size == (px(67, 200), px(92, 200))
+    # the generic card's text boxes start 4 mm in: inside a 6 mm unsafe margin
+    lines = [ln for ln in r.err.splitlines() if "unsafe margin of 'Imprimerie du coin'" in ln]
+    # …one warning for the cards sharing the miss, located when a single card has it
+    assert any(ln.startswith("warning: 6 faces (bouclier, eclair, jeton-or, kessara and 2 more): "
+                             "box 'body_without_art': text 4.00 mm from the left edge") for ln in lines)
+    assert any("cards.yaml:3: card 'boule-de-feu' (#1): box 'body': text 4.00 mm from the left edge" in ln
+               for ln in lines)
+    # the stamp's text sits 3.2 mm up; its line box (descent included) 3.36 mm
+    assert any("box 'stamp': text 3.36 mm from the bottom edge" in ln for ln in lines)
+    assert r.code == 0 and "warning:" in r.err
+    r = fixture_cli("export", "pod", "--profile", str(profile), "-o", out, "--strict")
+    assert r.code == 1
+
+
+def test_a_bad_profile_names_file_and_field(fixture_cli, tmp_path):
+    profile = tmp_path / "wrong.yaml"
+    profile.write_text("name: X\ntrim: {width: 63mm, height: 88mm}\nbleed: 3mm\nsafe: 3mm\n"
+                       "pixels: {width: 800, height: 1100}\nformat: tiff\n", encoding="utf-8")
+    r = fixture_cli("export", "pod", "--profile", str(profile))
+    assert r.code == 1
+    assert "wrong.yaml:6: format: " in r.err and "'png'" in r.err
+    r = fixture_cli("export", "pod", "--profile", "no-such-service")
+    assert r.code == 1 and "thegamecrafter-poker" in r.err
+
+
+def test_shipped_profiles_agree_with_their_pixel_sizes():
+    from cardforge.render.pod import SHIPPED, load_profile
+
+    names = sorted(p.stem for p in SHIPPED.glob("*.yaml"))
+    assert len(names) >= 8
+    for name in names:
+        text = (SHIPPED / f"{name}.yaml").read_text(encoding="utf-8")
+        assert "# Source: https://" in text
+        prof = load_profile(name).profile  # validates pixels == (trim + 2 bleed) × dpi
+        assert prof.pixel_size == (prof.pixels.width, prof.pixels.height)
+
+
+def test_preview_contact_sheet(fixture_cli, tmp_path):
+    target = tmp_path / "sheet.png"
+    r = fixture_cli("preview", "bouclier", "kessara", "-o", target)
+    assert r.code == 0, r.err
+    w, h = px(63, 100), px(88, 100)
+    with Image.open(target) as im:
+        # margins 24, a pair = front + 8 + back, 28 between pairs, 22 for the caption
+        assert im.size == (2 * 24 + 2 * (2 * w + 8) + 28, 2 * 24 + h + 22)
+        kessara_back = im.crop((24 + (2 * w + 8) + 28 + w + 8, 24, 24 + (2 * w + 8) + 28 + 2 * w + 8, 24 + h))
+        assert kessara_back.convert("RGB").getpixel((5, 5)) == (0x20, 0x24, 0x3a)  # the moon layout's night
+    r = fixture_cli("preview", "nope")
+    assert r.code == 1 and "unknown card id 'nope'" in r.err
+
+
+def test_export_usage_errors(fixture_cli):
+    assert fixture_cli("export").code == 2
+    r = fixture_cli("export", "pod")
+    assert r.code == 2 and "--profile" in r.err
+    r = fixture_cli("export", "png", "--profile", "x")
+    assert r.code == 2
+    r = fixture_cli("export", "gif")
+    assert r.code == 2 and "'png'" in r.err
+
+
+def test_same_input_same_bytes(fixture_cli, tmp_path):
+    """Two exports of the same data write byte-identical files (PNG, TTS, POD PDF)."""
+    import hashlib
+
+    def digests(folder: Path) -> dict[str, str]:
+        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+    for args in (("png", "--bleed"), ("tts", "--url-base", "https://x.org"),
+                 ("pod", "--profile", "drivethrucards-poker")):
+        a, b = tmp_path / f"{args[0]}-a", tmp_path / f"{args[0]}-b"
+        assert fixture_cli("export", *args, "-o", a).code == 0
+        assert fixture_cli("export", *args, "-o", b).code == 0
+        assert digests(a) == digests(b) and len(digests(a)) >= 2
+
+
+def test_missing_art_is_a_warning_and_strict_writes_nothing(cli, monkeypatch, tmp_path):
+    import shutil
+
+    register_fixture_game(monkeypatch)
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURE_DATA, data)
+    (data / "fixture_deck" / "art" / "flamme.png").unlink()
+    out = tmp_path / "png"
+    base = ("--data", data, "export", "fixture_deck", "png", "--templates", FIXTURE_TEMPLATES, "-o", out)
+    r = cli(*base)
+    assert r.code == 0 and "warning:" in r.err and "art 'art/flamme.png': image not found" in r.err
+    assert (out / "boule-de-feu.png").exists()
+    shutil.rmtree(out)
+    r = cli(*base, "--strict")
+    assert r.code == 1 and "(--strict)" in r.err and not out.exists()
+
+
+def test_the_png_bench_runs(tmp_path):
+    """bench/export_png.py still works (its breakdown, at a low dpi; nothing timed here)."""
+    import importlib.util
+    import sys
+
+    from conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("bench_export_png", ROOT / "bench" / "export_png.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_export_png"] = module
+    try:
+        spec.loader.exec_module(module)
+        parts = module.breakdown("maphr", 36, 0.0, tmp_path)
+    finally:
+        sys.modules.pop("bench_export_png", None)
+    assert (parts["faces"], parts["cards"], parts["size"]) == (80, 250, (px(70, 36), px(70, 36)))
+    assert len(list(tmp_path.glob("*.png"))) == 80
