@@ -14,7 +14,7 @@ from cardforge.data.loading import load_game_data
 from cardforge.errors import RenderError
 from cardforge.render.decks import build_decks
 from cardforge.settings import BuildSettings
-from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, register_fixture_game
+from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, plain, register_fixture_game
 
 
 @pytest.fixture
@@ -35,7 +35,7 @@ def _build(game, data_root, templates, out, **options):
 
 
 def _names(path) -> str:
-    return " ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(path).pages)
+    return plain(" ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(path).pages))
 
 
 def test_every_build_records_what_it_printed(game_copy, tmp_path):

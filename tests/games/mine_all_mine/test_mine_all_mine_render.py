@@ -212,4 +212,4 @@ def test_faces_use_french_labels_only(deck):
 def test_backs_of_the_other_cards(deck):
     data, result, path, reader = deck
     back = card_texts(path, reader, 1)
-    assert len(back) == 8 and all(sorted(t.split()) == sorted("Mine, All Mine!".split()) for t in back)
+    assert len(back) == 8 and all(sorted(t.split()) == sorted("Mine, All Mine !".split()) for t in back)  # « Mine ! »: French typography
