@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pypdf
 import pypdfium2 as pdfium
 import pytest
 
@@ -114,3 +115,202 @@ def test_contrast_and_deuteranopia_maths():
     assert deuteranopia((128, 128, 128)) == pytest.approx((128, 128, 128), abs=1)
     red, green = deuteranopia((192, 57, 43)), deuteranopia((46, 139, 62))
     assert abs(grey(red) - grey(green)) < 15
+
+
+# --- Cristaux: a shape for every crystal colour --------------------------------------------------
+
+FAMILIES = {
+    # the crystals themselves (costs, gifts, texts) and the gold nugget: told by their outline
+    "crystal": ["crystal-red", "crystal-green", "crystal-blue", "nugget"],
+    # runes and royal logos share an outline: told by the white mark inside
+    "rune": ["rune-red", "rune-green", "rune-blue"],
+    "logo": ["logo-red", "logo-green", "logo-blue"],
+    # empty forge squares: the colour's shape, hollow
+    "slot": ["slot-red", "slot-green", "slot-blue", "slot-gold"],
+}
+ICON_PT = 10.0  # about the size they print at in a cost or rune line
+PX_PER_PT = 8.0  # 576 dpi
+
+
+@pytest.fixture(scope="module")
+def icon_images(tmp_path_factory):
+    """Every icon of FAMILIES drawn at ICON_PT on white and rasterised: name → RGB image."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.render.icons import draw_icon
+
+    names = [n for family in FAMILIES.values() for n in family]
+    pdf = tmp_path_factory.mktemp("icons") / "icons.pdf"
+    step = ICON_PT * 2
+    c = Canvas(str(pdf), pagesize=(step * len(names), step * 2))
+    for i, name in enumerate(names):
+        draw_icon(c, name, i * step + ICON_PT / 2, ICON_PT / 2, ICON_PT)
+    c.showPage()
+    c.save()
+    doc = pdfium.PdfDocument(str(pdf))
+    page = doc[0].render(scale=PX_PER_PT).to_pil().convert("RGB")
+    doc.close()
+    h = page.height
+    out = {}
+    for i, name in enumerate(names):
+        x0 = round((i * step + ICON_PT / 2) * PX_PER_PT)
+        y1 = h - round(ICON_PT / 2 * PX_PER_PT)
+        out[name] = page.crop((x0, y1 - round(ICON_PT * PX_PER_PT), x0 + round(ICON_PT * PX_PER_PT), y1))
+    return out
+
+
+def _pixels(image) -> list[tuple[int, int, int]]:
+    data = image.convert("RGB").tobytes()
+    return [tuple(data[i:i + 3]) for i in range(0, len(data), 3)]
+
+
+def _seen(image, vision: str):
+    """The icon as a reader sees it, in grey levels: printed in greyscale, or through
+    deuteranopia (simulated on linear RGB) and then judged by lightness."""
+    if vision == "deuteranopia":
+        return [grey(deuteranopia(p)) for p in _pixels(image)]
+    return [grey(p) for p in _pixels(image)]
+
+
+def _silhouette(values) -> list[bool]:
+    return [v < 235 for v in values]  # anything drawn, on white paper
+
+
+def _inner_mark(values) -> list[bool]:
+    """The light mark inside the shape: light pixels of the icon's middle (22–78 % each way),
+    where the rune's diamond and the logo's shield cover everything but the mark."""
+    side = round(len(values) ** 0.5)
+    lo, hi = round(side * 0.22), round(side * 0.78)
+    return [values[y * side + x] > 215 for y in range(lo, hi) for x in range(lo, hi)]
+
+
+def _iou(a, b) -> float:
+    both = sum(1 for x, y in zip(a, b) if x and y)
+    either = sum(1 for x, y in zip(a, b) if x or y)
+    return both / either
+
+
+@pytest.mark.parametrize("vision", ["greyscale", "deuteranopia"])
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_cristaux_colours_stay_distinct_by_shape(icon_images, family, vision):
+    names = FAMILIES[family]
+    seen = {n: _seen(icon_images[n], vision) for n in names}
+    mask = _silhouette if family in ("crystal", "slot") else _inner_mark
+    masks = {n: mask(v) for n, v in seen.items()}
+    for n in names:
+        assert 0.02 < sum(masks[n]) / len(masks[n]) < 0.98, n  # a real shape, neither empty nor full
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            # binarised masks, not colours: two marks overlap by at most 80 % of their union
+            assert _iou(masks[a], masks[b]) < 0.8, (family, vision, a, b, round(_iou(masks[a], masks[b]), 3))
+
+
+def test_cristaux_colours_alone_would_not_tell_red_from_green(icon_images):
+    """Why the shapes are needed: through deuteranopia the red and green crystals' fills are
+    about the same grey (the issue measured 96/102/89 in greyscale)."""
+    def fill_grey(name):
+        values = sorted(v for v in _seen(icon_images[name], "deuteranopia") if 40 < v < 235)
+        return values[len(values) // 2]  # the median of the drawn, non-outline pixels
+    assert abs(fill_grey("crystal-red") - fill_grey("crystal-green")) < 25
+
+
+def test_every_forge_square_carries_its_colours_shape():
+    """The layout gives every kind of forge square (empty of a colour, wild, already filled) an
+    icon: no square is told by its colour alone."""
+    import yaml
+
+    layout = yaml.safe_load((Path(__file__).parent.parent / "templates" / "cristaux" / "layout.yaml")
+                            .read_text(encoding="utf-8"))
+    icons = layout["vars"]["square_icon"]
+    colours = ["red", "green", "blue", "gold"]
+    assert {c: icons[c] for c in colours} == {c: f"slot-{c}" for c in colours}
+    assert icons["any"] == "slot-any"
+    assert [icons[f"filled:{c}"] for c in colours] == ["crystal-red", "crystal-green", "crystal-blue", "nugget"]
+    assert set(layout["vars"]["square_fill"]) == set(icons)
+
+
+# --- Mine, All Mine!: the ship back under every quarter turn -------------------------------------
+
+def _card_image(pdf: Path, page_index: int, slot: int, bleed: float = 3.0):
+    """The trim box of card ``slot`` on a page, rasterised (4 px per pt, then 1 px per pt)."""
+    from render_helpers import card_clips
+
+    reader = pypdf.PdfReader(str(pdf))
+    x, y, w, h = card_clips(reader.pages[page_index])[slot].trim(bleed)
+    doc = pdfium.PdfDocument(str(pdf))
+    page = doc[page_index]
+    k = 4.0
+    image = page.render(scale=k).to_pil().convert("RGB")
+    height = page.get_height()
+    doc.close()
+    pt = 72 / 25.4
+    box = (round(x * pt * k), round((height - (y + h) * pt) * k), round((x + w) * pt * k), round((height - y * pt) * k))
+    card = image.crop(box)
+    return card.resize((round(card.width / k), round(card.height / k)), resample=3)  # bicubic
+
+
+def _difference(a, b) -> tuple[float, float]:
+    """Mean absolute difference (0–255) and share of pixels off by more than 40, after a blur of
+    one pixel (1 pt): the trim box does not fall on whole pixels, so a turned line may land one
+    pixel row away from where it stood."""
+    from PIL import ImageFilter
+
+    a, b = a.filter(ImageFilter.GaussianBlur(1)), b.filter(ImageFilter.GaussianBlur(1))
+    total, off, n = 0, 0, 0
+    for p, q in zip(_pixels(a), _pixels(b)):
+        d = max(abs(p[i] - q[i]) for i in range(3))
+        total += d
+        off += d > 40
+        n += 1
+    return total / n, off / n
+
+
+def test_ship_back_looks_the_same_under_every_quarter_turn(built):
+    from PIL import Image
+
+    ships = built / "mine_all_mine" / "deck-ship.pdf"
+    back = _card_image(ships, 1, 0)
+    assert back.width == back.height  # square: a quarter turn does not show in the outline
+    for turn in (Image.Transpose.ROTATE_90, Image.Transpose.ROTATE_180, Image.Transpose.ROTATE_270):
+        mean, off = _difference(back, back.transpose(turn))
+        assert mean < 2.0 and off < 0.005, (turn, mean, off)
+    # every ship card has that one back
+    for slot in range(1, 6):
+        mean, off = _difference(back, _card_image(ships, 1, slot))
+        assert mean < 1.0, slot
+    # the check sees an "up": the poker back of the other cards (its title) fails it at 180°
+    other = _card_image(built / "mine_all_mine" / "deck.pdf", 1, 3)
+    mean, off = _difference(other, other.transpose(Image.Transpose.ROTATE_180))
+    assert off > 0.05, (mean, off)
+
+
+# --- borders near the trim -----------------------------------------------------------------------
+
+FRAME_INSET = 6.0  # mm: twice the 3 mm safe zone
+
+
+def _mm(value) -> float:
+    text = str(value).strip()
+    return float(text[:-2]) if text.endswith("mm") else float(text)
+
+
+def test_frames_and_panels_stand_well_inside_the_trim():
+    """A frame or panel drawn parallel to the trim (backs' frames, Imperial Miners' panel) sits at
+    least twice the safe zone inside it, so that 1 mm of duplex drift or mis-cut reads as 5
+    against 7 mm (not 3 against 5) rather than as a lopsided card."""
+    import yaml
+
+    root = Path(__file__).parent.parent / "templates"
+    seen = []
+    for path in sorted(root.glob("*/layout.yaml")):
+        layouts = yaml.safe_load(path.read_text(encoding="utf-8"))["layouts"]
+        for name, layout in layouts.items():
+            for box_name, box in (layout.get("boxes") or {}).items():
+                if box_name not in ("frame", "inner_frame", "panel") or not box or box.get("bleed"):
+                    continue
+                insets = [_mm(box[k]) for k in ("x", "y", "right", "bottom") if k in box]
+                assert len(insets) == 4, (path.parent.name, name, box_name)
+                assert min(insets) >= FRAME_INSET, (path.parent.name, name, box_name, insets)
+                seen.append((path.parent.name, name, box_name))
+    assert ("_shared", "back", "frame") in seen and ("imperial_miners", "carte-vierge", "panel") in seen
+    assert ("maphr", "maphr-back", "frame") in seen and ("mine_all_mine", "dos-vaisseau", "frame") in seen
