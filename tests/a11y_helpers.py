@@ -2,8 +2,8 @@
 the colour behind it, from the PDF itself (pypdfium2 text page + a rasterised page); colour
 vision deficiency simulation. Used by ``test_accessibility.py``.
 
-Sizes come from the text page (the effective size of each glyph: font size × text and page
-matrices, so a form drawn scaled is measured as printed); the ink is each glyph's fill colour;
+Sizes come from the text page (the effective size of each glyph: its font size × the scale of
+its matrix, text matrix × CTM, so a form drawn scaled is measured as printed); the ink is each glyph's fill colour;
 the colour behind it is the most frequent colour of the rasterised page inside the glyph's box,
 leaving out pixels near the ink (the glyph itself and its anti-aliased edge). No OCR.
 """
@@ -46,6 +46,7 @@ class TextLine:
 def text_lines(page, index: int) -> list[TextLine]:
     textpage = page.get_textpage()
     r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    matrix = raw.FS_MATRIX()
     lines: list[TextLine] = []
     line: TextLine | None = None
     for i in range(textpage.count_chars()):
@@ -55,7 +56,8 @@ def text_lines(page, index: int) -> list[TextLine]:
             continue
         if raw.FPDFText_IsGenerated(textpage, i):
             continue
-        size = round(raw.FPDFText_GetFontSize(textpage, i), 2)
+        raw.FPDFText_GetMatrix(textpage, i, matrix)  # text matrix × CTM: forms drawn scaled
+        size = round(raw.FPDFText_GetFontSize(textpage, i) * math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c)), 2)
         raw.FPDFText_GetFillColor(textpage, i, r, g, b, a)
         ink = (r.value, g.value, b.value)
         angle = round(math.degrees(raw.FPDFText_GetCharAngle(textpage, i))) % 360
@@ -91,9 +93,11 @@ def background(image, page_height: float, run: Run):
     for left, bottom, right, top in run.boxes:
         box = (int(left * SCALE) - pad, int((page_height - top) * SCALE) - pad,
                int(math.ceil(right * SCALE)) + pad, int(math.ceil((page_height - bottom) * SCALE)) + pad)
-        for n, colour in image.crop(box).getcolors(1 << 16) or ():
-            if sum(abs(colour[k] - run.ink[k]) for k in range(3)) > 60:
-                counts[colour] = counts.get(colour, 0) + n
+        area = max(1, (box[2] - box[0]) * (box[3] - box[1]))
+        for n, colour in image.crop(box).getcolors(area) or ():
+            counts[colour] = counts.get(colour, 0) + n
+    ir, ig, ib = run.ink
+    counts = {c: n for c, n in counts.items() if abs(c[0] - ir) + abs(c[1] - ig) + abs(c[2] - ib) > 60}
     if not counts:
         return None
     return max(counts.items(), key=lambda item: item[1])[0]

@@ -97,6 +97,46 @@ def test_text_size_and_contrast_contract(built, game):
     assert not problems, "\n".join(problems[:40])
 
 
+def test_the_walk_reads_size_ink_and_background_as_printed(tmp_path):
+    """The contract's reader on a page whose answers are known: 4 pt text, grey on white (2.3:1),
+    white on a light green (2.5:1), black on cream — and a form drawn at half scale."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.render.fonts import font_name
+
+    pdf = tmp_path / "known.pdf"
+    c = Canvas(str(pdf), pagesize=(200, 200))
+    font = font_name("sans")
+    c.setFont(font, 4)
+    c.setFillColorRGB(0, 0, 0)
+    c.drawString(10, 180, "quatre points")
+    c.setFont(font, 9)
+    c.setFillColorRGB(0.6, 0.6, 0.6)  # #999999 on white: 2.85:1
+    c.drawString(10, 150, "gris clair")
+    c.setFillColorRGB(143 / 255, 174 / 255, 94 / 255)
+    c.rect(0, 100, 200, 30, stroke=0, fill=1)
+    c.setFillColorRGB(1, 1, 1)
+    c.drawString(10, 110, "blanc sur vert")
+    c.beginForm("half")
+    c.setFont(font, 12)
+    c.setFillColorRGB(0, 0, 0)
+    c.drawString(0, 0, "moitié")
+    c.endForm()
+    c.saveState()
+    c.transform(0.5, 0, 0, 0.5, 10, 60)
+    c.doForm("half")
+    c.restoreState()
+    c.showPage()
+    c.save()
+    found = {f.run: f for f in read_pdf(pdf)}
+    assert found["quatre points"].size == pytest.approx(4, abs=0.01)
+    assert found["moitié"].size == pytest.approx(6, abs=0.01)  # 12 pt in a form drawn at half size
+    assert found["gris clair"].behind == (255, 255, 255)
+    assert found["gris clair"].ratio == pytest.approx(2.85, abs=0.05)
+    assert found["blanc sur vert"].behind == (143, 174, 94)
+    assert found["blanc sur vert"].ratio == pytest.approx(2.50, abs=0.01)
+
+
 def test_marks_are_recognised_and_rules_text_is_not():
     assert is_mark("v0.1 · b3f93f", "cristaux")
     assert is_mark("TunHell · aide de jeu · verso", "tunhell")
