@@ -354,3 +354,66 @@ def test_frames_and_panels_stand_well_inside_the_trim():
                 seen.append((path.parent.name, name, box_name))
     assert ("_shared", "back", "frame") in seen and ("imperial_miners", "carte-vierge", "panel") in seen
     assert ("maphr", "maphr-back", "frame") in seen and ("mine_all_mine", "dos-vaisseau", "frame") in seen
+
+
+def _forge_squares_on_cards(pdf: Path):
+    """The red, green and blue empty forge squares as printed on the three « Lunettes » cards
+    (cristaux projets: forge squares [red, green], [green, blue], [blue, red]; the last square
+    of a card at 52.6 mm from its left edge, the one before at 45.4 mm, 23.2 mm from its top,
+    6.2 mm square), rasterised at 600 dpi, 1 mm inside the square's outline."""
+    from render_helpers import card_clips, plain
+
+    cards = {"Lunettes du feu et de la terre": {"green": 52.6, "red": 45.4},
+             "Lunettes de la terre et de l'eau": {"blue": 52.6, "green": 45.4},
+             "Lunettes de l'eau et du feu": {"red": 52.6, "blue": 45.4}}
+    reader = pypdf.PdfReader(str(pdf))
+    doc = pdfium.PdfDocument(str(pdf))
+    k = 600 / 72
+    pt = 72 / 25.4
+    squares: dict[str, list] = {"red": [], "green": [], "blue": []}
+    try:
+        for index in range(0, len(doc), 2):  # front pages
+            page = doc[index]
+            textpage = page.get_textpage()
+            text = plain(textpage.get_text_range())
+            for name, where in cards.items():
+                at = text.find(name)
+                if at < 0:
+                    continue
+                left, bottom, _, _ = textpage.get_charbox(at)
+                clip = next(c for c in card_clips(reader.pages[index])
+                            if c.trim(3.0)[0] * pt <= left <= (c.trim(3.0)[0] + c.trim(3.0)[2]) * pt
+                            and c.trim(3.0)[1] * pt <= bottom <= (c.trim(3.0)[1] + c.trim(3.0)[3]) * pt)
+                image = page.render(scale=k).to_pil().convert("RGB")
+                x0, y0, w, h = clip.trim(3.0)
+                for colour, x in where.items():
+                    left_mm, top_mm = x0 + x + 1.0, y0 + h - 23.2 - 1.0  # page mm, y up
+                    box = (round(left_mm * pt * k), round(page.get_height() * k - top_mm * pt * k),
+                           round((left_mm + 4.2) * pt * k), round(page.get_height() * k - (top_mm - 4.2) * pt * k))
+                    squares[colour].append(image.crop(box))
+    finally:
+        doc.close()
+    return squares
+
+
+@pytest.mark.parametrize("vision", ["greyscale", "deuteranopia"])
+def test_cristaux_forge_squares_on_the_printed_cards_differ_by_shape(built, vision):
+    squares = _forge_squares_on_cards(built / "cristaux" / "deck.pdf")
+    assert {c: len(v) for c, v in squares.items()} == {"red": 2, "green": 2, "blue": 2}
+
+    def mask(image):
+        values = _seen(image, vision)
+        lo, hi = min(values), max(values)
+        return [v < (lo + hi) / 2 for v in values]  # the mark: the darker half of the square
+
+    masks = {c: [mask(i) for i in images] for c, images in squares.items()}
+    for colour, (a, b) in masks.items():
+        assert _iou(a, b) > 0.9, colour  # the same colour prints the same mark on every card
+    for a, b in (("red", "green"), ("green", "blue"), ("red", "blue")):
+        assert _iou(masks[a][0], masks[b][0]) < 0.6, (vision, a, b, round(_iou(masks[a][0], masks[b][0]), 3))
+    if vision == "deuteranopia":
+        # while their backgrounds alone (the square's fill) are about the same grey
+        def fill(image):
+            values = sorted(_seen(image, vision))
+            return values[len(values) * 9 // 10]
+        assert abs(fill(squares["red"][0]) - fill(squares["green"][0])) < 12
