@@ -101,6 +101,13 @@ def line_segments(page) -> list[tuple[float, float, float, float]]:
     return out
 
 
+def plain(text: str) -> str:
+    """Card text as a data author typed it: the typography cardforge applies when laying out
+    (’ for ', a narrow no-break space inside « » and before ; : ! ?) read back as ' and a
+    space, for tests about content (tests/test_typography.py checks the typography itself)."""
+    return text.replace("\u2019", "'").replace("\u202f", " ")
+
+
 def text_in(pdf_path: Path, page_index: int, rect_mm: tuple[float, float, float, float]) -> str:
     """The text pdfium finds inside a rectangle (x, y, w, h in mm) of a page."""
     import pypdfium2 as pdfium
@@ -109,7 +116,7 @@ def text_in(pdf_path: Path, page_index: int, rect_mm: tuple[float, float, float,
     try:
         textpage = doc[page_index].get_textpage()
         x, y, w, h = rect_mm
-        return textpage.get_text_bounded(left=x * MM, bottom=y * MM, right=(x + w) * MM, top=(y + h) * MM)
+        return plain(textpage.get_text_bounded(left=x * MM, bottom=y * MM, right=(x + w) * MM, top=(y + h) * MM))
     finally:
         doc.close()
 
@@ -122,8 +129,8 @@ def page_texts_by_rect(pdf_path: Path, page_index: int, rects) -> list[str]:
         textpage = doc[page_index].get_textpage()
         out = []
         for x, y, w, h in rects:
-            out.append(textpage.get_text_bounded(left=x * MM, bottom=y * MM, right=(x + w) * MM,
-                                                 top=(y + h) * MM))
+            out.append(plain(textpage.get_text_bounded(left=x * MM, bottom=y * MM, right=(x + w) * MM,
+                                                       top=(y + h) * MM)))
         return out
     finally:
         doc.close()
@@ -219,7 +226,7 @@ def page_chars(pdf_path: Path, page_index: int) -> list[Char]:
         for i in range(textpage.count_chars()):
             if raw.FPDFText_IsGenerated(textpage, i):
                 continue
-            text = textpage.get_text_range(i, 1)
+            text = plain(textpage.get_text_range(i, 1))
             if not text.strip():
                 continue
             angle = round(math.degrees(raw.FPDFText_GetCharAngle(textpage, i))) % 360

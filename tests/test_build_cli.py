@@ -129,7 +129,7 @@ def test_text_overflow_fails_listing_every_card_and_writes_no_pdf(fixture_cli, t
     assert "fixture_deck/cards.yaml:" in r.err
     assert "card 'jeton-or' (#4): layout 'card', box 'body_without_art': text does not fit (needs " in r.err
     assert "card 'grand-plateau' (#8): layout 'card', box 'body_without_art': text does not fit (needs " in r.err
-    assert "at the 5 pt floor)" in r.err
+    assert "at the 6 pt floor)" in r.err  # the shared body: rules text never under 6 pt
     assert lines[-1] == "build failed: 2 problems in fixture_deck"
     assert (out / "fixture_deck" / "deck.pdf").read_bytes() == before
     assert not list((out / "fixture_deck").glob("*.part"))

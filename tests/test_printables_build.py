@@ -14,6 +14,7 @@ from cardforge.render.setup_sheet import render_setup_sheet
 from cardforge.render.sheets import back_slot, plan_sheet
 from cardforge.settings import BuildSettings
 from cardforge.units import mm
+from render_helpers import plain
 
 BOARDS_AIDS = frozenset({"boards", "aids"})
 
@@ -30,7 +31,7 @@ def load(kind: str):
 
 
 def text_of(path) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(path).pages)
+    return plain("\n".join(page.extract_text() for page in PdfReader(path).pages))
 
 
 def squash(text: str) -> str:
@@ -71,7 +72,7 @@ def test_aid_pages_and_backs_follow_the_duplex_setting(monkeypatch, tmp_path):
     fronts = -(-3 // half.per_sheet) + -(-2 // card.per_sheet)
     assert aids.pages == 2 * fronts
     reader = PdfReader(tmp_path / "duplex" / "aids.pdf")
-    texts = [squash(p.extract_text()) for p in reader.pages]
+    texts = [squash(plain(p.extract_text())) for p in reader.pages]
     assert "Résumédutour" in texts[0] and "Tables" in texts[1] and "Résumédutour" not in texts[1]
     # --duplex none: the backs go to their own file
     settings = BuildSettings(only=frozenset({"aids"}), duplex="none")
@@ -126,7 +127,7 @@ def test_text_that_does_not_fit_fails_naming_every_board_aid_and_zone(monkeypatc
     assert shown[0].startswith(f"{boards}: board 'plateau-serre': zone 'petite': text does not fit (needs ")
     assert shown[1].startswith(f"{boards}: board 'plateau-serre': zone 'minuscule': text does not fit (needs ")
     assert shown[2].startswith(f"{aids}: aid 'aide-bavarde': front: text does not fit (needs ")
-    assert all(s.endswith("at the 5.5 pt floor)") or s.endswith("at the 5 pt floor)") for s in shown)
+    assert all(s.endswith("at the 6 pt floor)") for s in shown)  # rules text: 6 pt at least
     assert "zone 'correcte'" not in info.value.render()
     assert list(tmp_path.iterdir()) == []  # nothing written, not even the pads
 
@@ -199,7 +200,7 @@ def test_setup_sheets_in_a_build_one_page_per_count(monkeypatch, tmp_path):
     entries = {e.path: e for e in build_printables(GAME, load("good"), BuildSettings(only=frozenset({"aids"})),
                                                    tmp_path)}
     assert entries["setup.pdf"].kind == "setup" and entries["setup.pdf"].pages == 2  # 2 and 3 players
-    pages = [p.extract_text() for p in PdfReader(tmp_path / "setup.pdf").pages]
+    pages = [plain(p.extract_text()) for p in PdfReader(tmp_path / "setup.pdf").pages]
     assert "2 joueurs" in pages[0] and "Chaque joueur prend 4 pièces." in pages[0]
     assert "3 joueurs" in pages[1] and "Chaque joueur prend 5 pièces." in pages[1]
     assert "Distribution" not in pages[0]  # no random deal in a build

@@ -19,6 +19,7 @@ from cardforge.games import find_game, game_ids
 from cardforge.icons import ICONS
 from cardforge.render.icons import has_drawing
 from cardforge.render.setup_sheet import count_labels
+from render_helpers import plain
 
 GAMES = tuple(game_ids())
 
@@ -39,7 +40,7 @@ def built(tmp_path_factory):
 def squashed(path) -> str:
     """The PDF's text without any whitespace."""
     document = pdfium.PdfDocument(str(path))
-    return "".join("".join(page.get_textpage().get_text_range().split()) for page in document)
+    return plain("".join("".join(page.get_textpage().get_text_range().split()) for page in document))
 
 
 def manifest(folder) -> dict[str, dict]:
@@ -49,7 +50,7 @@ def manifest(folder) -> dict[str, dict]:
 def font_size_of(path, page: int, word: str) -> float:
     """The font size (pt) of the first character of ``word`` on ``page``."""
     text_page = pdfium.PdfDocument(str(path))[page].get_textpage()
-    index = text_page.get_text_range().find(word)
+    index = plain(text_page.get_text_range()).find(word)
     assert index >= 0, word
     return round(pdfium_raw.FPDFText_GetFontSize(text_page.raw, index), 2)
 

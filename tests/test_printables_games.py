@@ -12,6 +12,7 @@ from pypdf import PdfReader
 from cardforge.data.loading import load_game_data
 from cardforge.games import all_games, game_ids
 from cardforge.render.printables import collect
+from render_helpers import plain as untypeset
 
 
 def plain(markup: str) -> str:
@@ -23,7 +24,7 @@ def plain(markup: str) -> str:
 
 
 def pdf_text(path) -> str:
-    return "".join("".join(page.extract_text().split()) for page in PdfReader(path).pages)
+    return untypeset("".join("".join(page.extract_text().split()) for page in PdfReader(path).pages))
 
 
 @pytest.mark.parametrize("game_id", game_ids())

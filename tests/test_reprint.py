@@ -15,7 +15,7 @@ from cardforge.data.loading import load_game_data
 from cardforge.errors import RenderError
 from cardforge.render.decks import build_decks
 from cardforge.settings import BuildSettings
-from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, register_fixture_game
+from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, plain, register_fixture_game
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def _build(game, data_root, templates, out, **options):
 
 
 def _text(page) -> str:
-    return " ".join(page.extract_text().split())
+    return plain(" ".join(page.extract_text().split()))
 
 
 def _record(out, game_id="fixture_deck") -> dict:
@@ -50,6 +50,10 @@ def _edit(data_root, *pairs):
         assert old in text, old
         text = text.replace(old, new)
     cards.write_text(text, encoding="utf-8")
+
+
+def _names(path) -> str:
+    return plain(" ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(path).pages))
 
 
 def test_every_build_records_what_it_printed(game_copy, tmp_path):

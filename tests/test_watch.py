@@ -15,6 +15,7 @@ from cardforge import watch
 from cardforge.cli.build import Progress, build_one
 from cardforge.games import find_game
 from cardforge.render.richtext import LAYOUTS
+from render_helpers import plain
 from cardforge.settings import BuildSettings
 from conftest import ROOT
 from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, register_fixture_game
@@ -43,7 +44,7 @@ def maphr(tmp_path, monkeypatch):
 def page_texts(pdf: Path) -> list[str]:
     doc = pypdfium2.PdfDocument(str(pdf))
     try:
-        return [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+        return [plain(doc[i].get_textpage().get_text_range()) for i in range(len(doc))]
     finally:
         doc.close()
 

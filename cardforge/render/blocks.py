@@ -35,7 +35,7 @@ class Theme:
     the smallest size shrinking may reach."""
 
     body: float = 9.0
-    floor: float = 5.5
+    floor: float = 6.0
     accent: str = "#4a3b2a"
     ink: str = "#1a1a1a"
     muted: str = "#6b6b6b"

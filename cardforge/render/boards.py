@@ -51,7 +51,7 @@ class BoardPlan:
 def board_theme(board: Board, size_mm: tuple[float, float], accent: str) -> Theme:
     short = min(size_mm)
     body = clamp(short * 0.072, 8.5, 11.0)
-    return Theme(body=body, floor=5.5, accent=board.colour or accent)
+    return Theme(body=body, floor=6.0, accent=board.colour or accent)
 
 
 def plan_board(board: Board, size_mm: tuple[float, float], ctx: PrintContext, content: dict[str, list],

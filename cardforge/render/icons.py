@@ -614,6 +614,105 @@ for _name, _draw in {
     DRAW.setdefault(_name, _draw)
 
 
+# --- Cristaux: one shape per crystal colour, so that no colour is told by its hue alone -------
+# (greyscale, deuteranopia). The shape follows the colour's nature: red / fire a triangle
+# (the alchemists' fire, a "trillion" cut), green / earth a square (an emerald cut), blue /
+# water a drop; gold is the nugget (a rounded lump). Crystals are filled shapes; runes and royal
+# logos carry the same shape as a white mark; an empty forge square shows it hollow.
+
+def _shape_path(c, colour: str, box=(0.0, 0.0, 100.0)):
+    """The outline of ``colour``'s shape in the square ``box`` = (x, y, size) of the 100 box."""
+    x0, y0, k = box[0], box[1], box[2] / 100.0
+
+    def pt(x, y):
+        return x0 + x * k, y0 + y * k
+    p = c.beginPath()
+    if colour == "red":
+        pts = [(50, 96), (95, 12), (5, 12)]
+    elif colour == "green":
+        pts = [(27, 92), (73, 92), (92, 73), (92, 27), (73, 8), (27, 8), (8, 27), (8, 73)]
+    elif colour == "blue":
+        p.moveTo(*pt(50, 97))
+        p.curveTo(*pt(60, 74), *pt(88, 56), *pt(88, 38))
+        p.curveTo(*pt(88, 16), *pt(70, 3), *pt(50, 3))
+        p.curveTo(*pt(30, 3), *pt(12, 16), *pt(12, 38))
+        p.curveTo(*pt(12, 56), *pt(40, 74), *pt(50, 97))
+        p.close()
+        return p
+    else:  # gold: the nugget's lump
+        p.moveTo(*pt(14, 30))
+        p.curveTo(*pt(4, 60), *pt(30, 88), *pt(56, 82))
+        p.curveTo(*pt(90, 78), *pt(98, 44), *pt(80, 22))
+        p.curveTo(*pt(62, 4), *pt(24, 8), *pt(14, 30))
+        p.close()
+        return p
+    p.moveTo(*pt(*pts[0]))
+    for q in pts[1:]:
+        p.lineTo(*pt(*q))
+    p.close()
+    return p
+
+
+def _crystal_of(colour):
+    def draw(c):
+        _paint(c, _shape_path(c, colour), COLOURS[colour], INK, 5)
+        light = HexColor("#ffffff")
+        if colour == "red":  # facets: an inner triangle joined to the corners
+            _poly(c, [(50, 66), (70, 27), (30, 27)], stroke=INK, width=2.5)
+            for a, b in (((50, 96), (50, 66)), ((95, 12), (70, 27)), ((5, 12), (30, 27))):
+                _poly(c, [a, b], stroke=INK, width=2.5, close=False)
+        elif colour == "green":  # the emerald cut's table and steps
+            _poly(c, [(30, 70), (70, 70), (70, 30), (30, 30)], stroke=INK, width=2.5)
+            for a, b in (((27, 92), (30, 70)), ((73, 92), (70, 70)), ((73, 8), (70, 30)), ((27, 8), (30, 30))):
+                _poly(c, [a, b], stroke=INK, width=2.5, close=False)
+        else:  # a drop's highlight
+            p = c.beginPath()
+            p.ellipse(30, 22, 48, 46)
+            _paint(c, p, light, None)
+    return draw
+
+
+def _mark(c, colour: str, box) -> None:
+    """``colour``'s shape as a white mark (on a rune or a royal logo)."""
+    _paint(c, _shape_path(c, colour, box), HexColor("#ffffff"), INK, 2.5)
+
+
+def _rune_marked(colour):
+    def draw(c):
+        _poly(c, [(50, 98), (92, 50), (50, 2), (8, 50)], fill=COLOURS[colour], stroke=INK, width=4)
+        _mark(c, colour, (27, 27, 46))
+    return draw
+
+
+def _logo_marked(colour):
+    def draw(c):
+        _shield(c, COLOURS[colour])
+        _mark(c, colour, (27, 36, 46))
+    return draw
+
+
+def _slot_of(colour):
+    """An empty forge square for a crystal of ``colour``: its shape, hollow."""
+    def draw(c):
+        _paint(c, _shape_path(c, colour, (8, 8, 84)), None, COLOURS[colour] if colour != "gold" else GOLD_EDGE, 9)
+    return draw
+
+
+def _slot_any(c):
+    """A wild forge square: the three shapes, small, in their colours."""
+    for colour, box in (("red", (2, 52, 46)), ("green", (52, 52, 46)), ("blue", (27, 2, 46))):
+        _paint(c, _shape_path(c, colour, box), COLOURS[colour], INK, 3)
+
+
+DRAW.update({
+    "crystal-red": _crystal_of("red"), "crystal-green": _crystal_of("green"), "crystal-blue": _crystal_of("blue"),
+    "rune-red": _rune_marked("red"), "rune-green": _rune_marked("green"), "rune-blue": _rune_marked("blue"),
+    "logo-red": _logo_marked("red"), "logo-green": _logo_marked("green"), "logo-blue": _logo_marked("blue"),
+    "slot-red": _slot_of("red"), "slot-green": _slot_of("green"), "slot-blue": _slot_of("blue"),
+    "slot-gold": _slot_of("gold"), "slot-any": _slot_any,
+})
+
+
 # --- TunHell: the Terre card's clod of earth, the Fantôme de Grödur, the Porte de derrière -----
 
 def _earth(c):  # a mound of earth with pebbles

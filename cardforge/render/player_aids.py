@@ -69,7 +69,7 @@ def aid_geometry(size_mm: tuple[float, float]) -> AidGeometry:
 
 def aid_theme(aid: Aid, size_mm: tuple[float, float], accent: str) -> Theme:
     body = clamp(min(size_mm) * 0.07, 6.5, 9.5)
-    return Theme(body=body, floor=5.0 if min(size_mm) < 90 else 5.5, accent=aid.colour or accent)
+    return Theme(body=body, floor=6.0, accent=aid.colour or accent)
 
 
 def plan_aid(aid: Aid, size_mm: tuple[float, float], ctx: PrintContext, front: list, back: list | None,

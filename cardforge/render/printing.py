@@ -15,7 +15,7 @@ from cardforge.render.fonts import font_name
 from cardforge.render.richtext import TextLayout, draw_layout
 from cardforge.resources import display_path
 from cardforge.settings import BuildSettings
-from cardforge.text.markup import MarkupError, resolve_color
+from cardforge.text.markup import MarkupError, french, resolve_color
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -84,13 +84,13 @@ def draw_band(c: Canvas, x: float, y: float, w: float, h: float, colour: str, ra
 
 
 def draw_stamp(c: Canvas, left: str, right: str, x: float, y: float, w: float, size: float = 5.5,
-               colour: str = "#8a8a8a") -> None:
+               colour: str = "#5f5f5f") -> None:
     """The small footer: what it is on the left, version and provenance on the right."""
     c.saveState()
     c.setFillColor(HexColor(colour))
     c.setFont(font_name("sans"), size)
-    c.drawString(x, y, left)
-    c.drawRightString(x + w, y, right)
+    c.drawString(x, y, french(left))
+    c.drawRightString(x + w, y, french(right))
     c.restoreState()
 
 

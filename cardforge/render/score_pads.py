@@ -149,7 +149,7 @@ def plan_pads(ctx: PrintContext) -> tuple[PadPlan | None, list[Problem]]:
         title = band_title(f"{game.title} — feuille de score", usable_w - mm(6), layout.band_h * 0.8, 13.0)
     except TextOverflow as exc:
         problems.append(Problem(f"title does not fit ({exc.describe()})", item=item))
-    players = [fit_box_text(f"Joueur {i}", layout.col_w - mm(2), mm(3.2), 6.5, 5.0, color="#8a8a8a",
+    players = [fit_box_text(f"Joueur {i}", layout.col_w - mm(2), mm(3.2), 6.5, 6.0, color="#5f5f5f",
                             align="left", valign="top") for i in range(1, layout.players + 1)]
     tie = []
     for line in tie_break_lines(game):
@@ -196,7 +196,7 @@ def _draw_pad(c: Canvas, plan: PadPlan, ctx: PrintContext, x: float, top: float)
     c.setFont(font_name("sans"), 9)
     c.setFillColor(HexColor("#1a1a1a"))
     base = Y(L.band_h + L.date_h * 0.62)
-    c.drawString(x + mm(1), base, "Date :")
+    c.drawString(x + mm(1), base, "Date\u202f:")
     c.setStrokeColor(HexColor("#8a8a8a"))
     c.setLineWidth(0.5)
     c.line(x + mm(13), base - 1.5, x + mm(70), base - 1.5)

@@ -9,6 +9,11 @@ The markup (what jinja2 templates and data fields produce):
 - ``\\*``, ``\\:``, ``\\<`` and ``\\\\`` escape
 
 Runs of spaces and tabs collapse to one space, as in HTML.
+
+French typography is applied to the text (never to icon tokens, tags or escapes), so data
+authors need not type it: a straight apostrophe after a letter becomes ’, and the space inside
+« » and before ; : ! ? becomes a narrow no-break space (U+202F), added when missing; text that
+already has them is left as it is (:func:`french`).
 """
 
 from __future__ import annotations
@@ -90,6 +95,41 @@ def resolve_color(value: str) -> str:
     raise MarkupError(f"unknown colour {short_repr(value)} (use #rrggbb or one of: {', '.join(PALETTE)})")
 
 
+NNBSP = "\u202f"  # narrow no-break space (espace fine insécable)
+_SPACES = "[ \u00a0\u2009\u202f]"
+_APOSTROPHE = re.compile(r"(?<=\w)'")
+_BEFORE = re.compile(_SPACES + r"*(?<=[\w)\]»'’.…" + _SPACES[1:-1] + r"])([;!?]+)")
+_COLON = re.compile(r"(?<=[^\d\s:/])" + _SPACES + r"*:(?=\s|$)|" + _SPACES + r"+:(?!\S*//)")
+_ICON_LIKE = re.compile(r"(:[a-z][a-z0-9-]*:)")
+_OPEN = re.compile(r"«" + _SPACES + "*")
+_CLOSE = re.compile(r"(?<=\S)" + _SPACES + "*»|^" + _SPACES + "*»")
+
+
+def french(text: str) -> str:
+    """French typography for a run of card text: ’ for an apostrophe after a letter; a narrow
+    no-break space (U+202F) after « and before », ; : ! ? — replacing a space, a no-break
+    space or a thin space written there, and added where there was none (before ; ! ? only
+    after a letter, a closing bracket or quote; before : only when a space or the end of the
+    text follows, so 10:30, 2:1 and http:// stay). Idempotent: ``french(french(t)) == french(t)``.
+    """
+    if "'" in text:
+        text = _APOSTROPHE.sub("’", text)
+    if not any(c in text for c in ";:!?«»"):
+        return text
+    if ":" in text and _ICON_LIKE.search(text):  # an escaped token (\\:coin:) stays as written
+        parts = _ICON_LIKE.split(text)
+        return "".join(p if i % 2 else _punctuation(p) for i, p in enumerate(parts))
+    return _punctuation(text)
+
+
+def _punctuation(text: str) -> str:
+    text = _BEFORE.sub(NNBSP + r"\1", text)
+    text = _COLON.sub(NNBSP + ":", text)
+    text = _OPEN.sub("«" + NNBSP, text)
+    text = _CLOSE.sub(NNBSP + "»", text)
+    return text
+
+
 @lru_cache(maxsize=4096)
 def parse(markup: str) -> tuple[Paragraph, ...]:
     """Parse ``markup``; raises MarkupError naming the problem and its position."""
@@ -106,7 +146,7 @@ def parse(markup: str) -> tuple[Paragraph, ...]:
 
     def flush() -> None:
         if buf:
-            text = re.sub(r"[ \t\r]+", " ", "".join(buf))
+            text = french(re.sub(r"[ \t\r]+", " ", "".join(buf)))
             if text:
                 paragraphs[-1].append(Text(text, style()))
             buf.clear()

@@ -20,7 +20,7 @@ PROGRESS_SPACES = 10
 SETUP_LABELS = {"events": "Cartes Événement", "draw": "Cartes Mine piochées par niveau",
                 "keep": "Cartes Mine gardées"}
 #: Band colours for the surface boards, by the colour names of colours.yaml.
-COLOUR_HEX = {"rouge": "#b3261e", "bleu": "#1f5fa8", "vert": "#2e7d32", "jaune": "#b8860b",
+COLOUR_HEX = {"rouge": "#b3261e", "bleu": "#1f5fa8", "vert": "#2e7d32", "jaune": "#84600a",
               "violet": "#6a3d9a", "noir": "#333333", "blanc": "#6b6b6b", "orange": "#d9661f"}
 
 

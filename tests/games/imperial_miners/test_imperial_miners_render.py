@@ -25,8 +25,8 @@ from render_helpers import MM, card_clips, page_texts_by_rect
 GAME = find_game("imperial_miners")
 BLEED = 3.0
 PER_PAGE = 8  # poker cards (63 × 88 mm) + 3 mm bleed on landscape A4: 4 × 2
-COIN = (47.8, 3.4, 11.6, 11.6)  # the cost coin, mm from the trim's top-left corner
-LEVEL_TAB = (24.0, 79.4, 15.0, 5.6)  # the level numeral
+COIN = (44.3, 6.9, 11.6, 11.6)  # the cost coin, mm from the trim's top-left corner
+LEVEL_TAB = (24.0, 75.0, 15.0, 5.6)  # the level numeral
 CART = (10.0, 6.6)  # a half-cart's bucket: 7 mm on the card + 3 mm of bleed, 6.6 mm high
 
 

@@ -1,6 +1,7 @@
-"""Mine, All Mine!'s card faces, read back from the built deck PDF: the ship card's 4 options,
-each along its own edge and readable with the card turned that way, the planet face with its
-moon face behind it, the extra and score cards, French labels only, no missing-layout warning."""
+"""Mine, All Mine!'s card faces, read back from the built deck PDFs: the ship card's 4 options,
+each along its own edge and readable with the card turned that way (square cards, in
+deck-ship.pdf), the planet face with its moon face behind it, the extra and score cards (poker,
+deck.pdf), French labels only, no missing-layout warning."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from render_helpers import card_clips, page_chars, page_texts_by_rect
 
 BLEED = 3.0
 PAGE_H = 210.0  # A4 landscape: poker cards 4 × 2 to a sheet
-CARD_W, CARD_H = 63.0, 88.0
+SHIP = 70.0  # mm: ship cards are square (a quarter turn must not show in the outline)
 #: option → how far the card is turned (counter-clockwise) to read it on top: ships 1–3, action 4
 TURNS = {1: 0, 2: 90, 3: 180, 4: 270}
 STRIP = 18.5  # mm: an option's strip (band with badge and name, then the value cells) from its edge
@@ -32,6 +33,14 @@ def deck(tmp_path_factory):
     result = build_decks(game, data, BuildSettings(out_dir=out), out / game.id)
     path = out / game.id / "deck.pdf"
     return data, result, path, pypdf.PdfReader(path)
+
+
+@pytest.fixture(scope="module")
+def ships(deck):
+    """The square ship cards' file, from the same build."""
+    data, result, path, reader = deck
+    ship_path = path.with_name("deck-ship.pdf")
+    return data, result, ship_path, pypdf.PdfReader(ship_path)
 
 
 def box(clip, x, y, w, h):
@@ -49,11 +58,17 @@ def card_texts(path, reader, page: int) -> list[str]:
 def test_every_kind_has_its_layout_and_the_deck_counts(deck):
     data, result, path, reader = deck
     assert result.warnings == []  # no "layout 'ship' not found…", nothing outside a safe zone
-    [entry] = result.entries
-    # 12 ships + 3 planets + 2 extras + 1 score = 18 cards; 8 to a sheet → 3 sheets, front + back
-    assert (entry.path, entry.cards, entry.pages) == ("deck.pdf", 18, 6)
-    assert len(reader.pages) == 6
-    assert [len(card_clips(p)) for p in reader.pages] == [8, 8, 8, 8, 2, 2]
+    poker, square = result.entries
+    # 3 planets + 2 extras + 1 score = 6 poker cards: one sheet, front + back
+    assert (poker.path, poker.cards, poker.pages) == ("deck.pdf", 6, 2)
+    assert [len(card_clips(p)) for p in reader.pages] == [6, 6]
+    # 12 square ship cards in their own file, 6 to an A4 sheet
+    assert (square.path, square.cards, square.pages) == ("deck-ship.pdf", 12, 4)
+    ship_reader = pypdf.PdfReader(path.with_name("deck-ship.pdf"))
+    assert [len(card_clips(p)) for p in ship_reader.pages] == [6, 6, 6, 6]
+    for page in ship_reader.pages:
+        for clip in card_clips(page):
+            assert clip.trim(BLEED)[2:] == pytest.approx((SHIP, SHIP), abs=1e-3)
 
 
 def read_turned(chars, clip, turn: int, depth: float = STRIP) -> list[list]:
@@ -104,12 +119,12 @@ def option_lines(card: ShipCard, option: int) -> list[str]:
 
 
 def ship_slots(reader):
-    """(page, clip) of the 12 ship cards: 8 on the first sheet, then 4 on the second."""
-    return ([(0, c) for c in card_clips(reader.pages[0])] + [(2, c) for c in card_clips(reader.pages[2])[:4]])
+    """(page, clip) of the 12 ship cards: 6 on the first sheet, 6 on the second."""
+    return ([(0, c) for c in card_clips(reader.pages[0])] + [(2, c) for c in card_clips(reader.pages[2])])
 
 
-def test_ship_card_1_reads_each_option_when_turned_to_it(deck):
-    data, result, path, reader = deck
+def test_ship_card_1_reads_each_option_when_turned_to_it(ships):
+    data, result, path, reader = ships
     chars = page_chars(path, 0)
     clip = card_clips(reader.pages[0])[0]  # ship card 1, first on the first sheet
     read = {n: [as_text(line) for line in read_turned(chars, clip, turn)] for n, turn in TURNS.items()}
@@ -130,13 +145,13 @@ def test_ship_card_1_reads_each_option_when_turned_to_it(deck):
                 sum(1 for c in on_card if c.angle == turn), n
     assert {c.angle for c in on_card} == {0, 90, 180, 270}
     # the centre, upright: the card's number, what a ship card is, how to play it, the icons' names
-    centre = " ".join(page_texts_by_rect(path, 0, [box(clip, 19, 19, 25, 50)])[0].split())
+    centre = " ".join(page_texts_by_rect(path, 0, [box(clip, 18.4, 18.4, 33.2, 33.2)])[0].split())
     assert centre.startswith("Carte vaisseau 1 Tournez la carte : l'option lisible en haut, face")
-    assert "est celle que vous jouez. vitesse attaque soute v0.1" in centre
+    assert "est celle jouée. vitesse attaque soute v0.1" in centre
 
 
-def test_every_ship_card_reads_its_ships_and_action_on_its_four_edges(deck):
-    data, result, path, reader = deck
+def test_every_ship_card_reads_its_ships_and_action_on_its_four_edges(ships):
+    data, result, path, reader = ships
     ships = [c for c in data.cards if isinstance(c, ShipCard)]
     slots = ship_slots(reader)
     assert len(ships) == len(slots) == 12
@@ -149,18 +164,18 @@ def test_every_ship_card_reads_its_ships_and_action_on_its_four_edges(deck):
             name, values = lines
             assert min(t[3].size for t in name) >= 6.5, (card.id, option)
             assert min(t[3].size for t in values) >= 12, (card.id, option)
-        centre = page_texts_by_rect(path, page, [box(clip, 19, 19, 25, 22)])[0].split()
+        centre = page_texts_by_rect(path, page, [box(clip, 18.4, 18.4, 33.2, 16)])[0].split()
         assert centre == ["Carte", "vaisseau", str(card.number)]
 
 
 def test_planet_face_front_and_moon_face_on_the_mirrored_back(deck):
     data, result, path, reader = deck
     planets = [c for c in data.cards if isinstance(c, PlanetCard)]
-    fronts, backs = card_clips(reader.pages[2]), card_clips(reader.pages[3])
-    front_texts = page_texts_by_rect(path, 2, [c.trim(BLEED) for c in fronts])
-    back_texts = page_texts_by_rect(path, 3, [c.trim(BLEED) for c in backs])
-    # sheet 2: ships 9–12, then the planets 1–3 (slots 4–6), then the first extra card
-    for slot, card in zip((4, 5, 6), planets):
+    fronts, backs = card_clips(reader.pages[0]), card_clips(reader.pages[1])
+    front_texts = page_texts_by_rect(path, 0, [c.trim(BLEED) for c in fronts])
+    back_texts = page_texts_by_rect(path, 1, [c.trim(BLEED) for c in backs])
+    # deck.pdf: the planets 1–3 (slots 0–2), the two extra cards, the score card
+    for slot, card in zip((0, 1, 2), planets):
         f, b = fronts[slot], backs[slot]
         # long-edge duplex on a landscape sheet: the back is mirrored top to bottom, turned 180°
         assert (b.x, b.w, b.h) == (f.x, f.w, f.h)
@@ -178,23 +193,25 @@ def test_planet_face_front_and_moon_face_on_the_mirrored_back(deck):
     # (total 5), high 3, 2, 4 (total 9) (planets.yaml). Issue 18: both ends print — the low end
     # upright in the lower half (circles 8.5 mm at right 5 mm, rows from y 52.8 mm), the high end
     # turned half a turn in the upper half (the same boxes mirrored through the card's centre).
-    kessara = fronts[4]
+    # (The ships are square and print apart, in deck-ship.pdf: Kessara is deck.pdf's first card.)
+    kessara = fronts[0]
     w, h = kessara.trim(BLEED)[2:]
-    low = page_texts_by_rect(path, 2, [box(kessara, w - 5 - 8.5, y + 0.75, 8.5, 8.5) for y in (52.8, 63.4, 74.0)])
+    low = page_texts_by_rect(path, 0, [box(kessara, w - 5 - 8.5, y + 0.75, 8.5, 8.5) for y in (52.8, 63.4, 74.0)])
     assert [v.strip() for v in low] == ["3", "3", "2"]
-    high = page_texts_by_rect(path, 2, [box(kessara, 5, h - (y + 0.75) - 8.5, 8.5, 8.5) for y in (52.8, 63.4, 74.0)])
+    high = page_texts_by_rect(path, 0, [box(kessara, 5, h - (y + 0.75) - 8.5, 8.5, 8.5) for y in (52.8, 63.4, 74.0)])
     assert [v.strip() for v in high] == ["4", "5", "3"]
-    assert "Total : 8" in front_texts[4] and "(faible)" in front_texts[4]
-    assert "(élevé)" in front_texts[4] and "12" in front_texts[4].split()  # « 12 : Total » read backwards
-    assert {"5", "9"} <= set(back_texts[4].split())  # the moon's two totals
+    assert "Total : 8" in front_texts[0] and "(faible)" in front_texts[0]
+    assert "(élevé)" in front_texts[0] and "12" in front_texts[0].split()  # « 12 : Total » read backwards
+    assert {"5", "9"} <= set(back_texts[0].split())  # the moon's two totals
 
 
 def test_extra_and_score_cards(deck):
     data, result, path, reader = deck
-    sans_table = " ".join(card_texts(path, reader, 2)[7].split())
+    texts = card_texts(path, reader, 0)
+    sans_table = " ".join(texts[3].split())
     assert "Jouer sans table" in sans_table and "Carte supplémentaire" in sans_table
     assert "accrochez les clips" in sans_table
-    en_ligne, score = (" ".join(t.split()) for t in card_texts(path, reader, 4))
+    en_ligne, score = (" ".join(t.split()) for t in texts[4:6])
     assert "Jouer en ligne" in en_ligne and "un hôte tient toutes les cartes" in en_ligne
     assert "Carte de score" in score and "Assemblez votre flotte" in score
     [card] = data.cards_of("score")
@@ -205,10 +222,10 @@ def test_extra_and_score_cards(deck):
     assert f"Au-delà de {card.track_max}, repartez de 1" in score
 
 
-def test_faces_use_french_labels_only(deck):
-    data, result, path, reader = deck
-    text = " ".join(t for page in (0, 2, 4) for t in card_texts(path, reader, page))
-    text += " ".join(t for page in (1, 3, 5) for t in card_texts(path, reader, page))
+def test_faces_use_french_labels_only(deck, ships):
+    text = ""
+    for data, result, path, reader in (deck, ships):
+        text += " ".join(t for page in range(len(reader.pages)) for t in card_texts(path, reader, page))
     # (« action » is French too: « 3 vaisseaux et 1 action »)
     english = re.findall(r"\b(speed|attack|cargo|ships|number|turns|resources|label|moon|planet|"
                          r"track_max|text|side|front|back)\b", text)
@@ -216,7 +233,10 @@ def test_faces_use_french_labels_only(deck):
     assert text.count("vitesse") == text.count("attaque") == text.count("soute") == 12
 
 
-def test_backs_of_the_other_cards(deck):
+def test_backs_of_the_other_cards(deck, ships):
     data, result, path, reader = deck
-    back = card_texts(path, reader, 1)
-    assert len(back) == 8 and all(sorted(t.split()) == sorted("Mine, All Mine!".split()) for t in back)
+    back = card_texts(path, reader, 1)[3:]  # the extra and score cards (the planets: their moons)
+    assert len(back) == 3 and all(sorted(t.split()) == sorted("Mine, All Mine !".split()) for t in back)  # « Mine ! »: French typography
+    # a ship card's back has no text at all: nothing that reads one way up
+    data, result, path, reader = ships
+    assert [t.strip() for page in (1, 3) for t in card_texts(path, reader, page)] == [""] * 12

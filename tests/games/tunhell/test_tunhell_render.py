@@ -87,8 +87,8 @@ def test_dwarves_print_their_values_and_marks(faces):
     assert "2 Pioche 0 Bonus À poser dès son recrutement" in faces["piocheur-2-0"]
     assert faces["piocheur-1-2"].endswith("1 Pioche +2 Bonus")  # no mark
     assert "Piochez une à une autant de cartes que sa capacité" in faces["piocheur-2-5"]
-    assert "5 Valeur d’exploration" in faces["eclaireur-5"]
-    assert "3 Valeur d’exploration À poser dès son recrutement" in faces["eclaireur-3"]
+    assert "5 Valeur d'exploration" in faces["eclaireur-5"]
+    assert "3 Valeur d'exploration À poser dès son recrutement" in faces["eclaireur-3"]
     assert "Tous les Guerriers sont défaussés, même les vôtres." in faces["dynamiteur"]
 
 
