@@ -51,6 +51,34 @@ class Clip:
                 round(self.h - 2 * bleed, 3))
 
 
+def card_trims(clips: list[Clip], bleed: float) -> list[tuple[float, float, float, float]]:
+    """Trim boxes (x, y, w, h, mm) of the cards of a sheet whose cards may be butted: an edge of a
+    clip that meets another card's clip edge to edge is the shared cut line itself (the card is
+    clipped to its trim there); every other edge is the trim plus ``bleed``. Only for sheets
+    built without a gutter between separate bleeds (there, neighbours' bleed boxes also meet)."""
+    out = []
+    for c in clips:
+        x0, y0, x1, y1 = c.x, c.y, c.x + c.w, c.y + c.h
+        left = bottom = right = top = bleed
+        for o in clips:
+            if o is c:
+                continue
+            ox0, oy0, ox1, oy1 = o.x, o.y, o.x + o.w, o.y + o.h
+            across_y = min(y1, oy1) - max(y0, oy0) > 1e-3
+            across_x = min(x1, ox1) - max(x0, ox0) > 1e-3
+            if across_y and abs(ox1 - x0) < 2e-3:
+                left = 0.0
+            if across_y and abs(ox0 - x1) < 2e-3:
+                right = 0.0
+            if across_x and abs(oy1 - y0) < 2e-3:
+                bottom = 0.0
+            if across_x and abs(oy0 - y1) < 2e-3:
+                top = 0.0
+        out.append((round(x0 + left, 3), round(y0 + bottom, 3), round(x1 - x0 - left - right, 3),
+                    round(y1 - y0 - bottom - top, 3)))
+    return out
+
+
 def operations(page) -> list[tuple[list, bytes]]:
     return ContentStream(page.get_contents(), page.pdf).operations
 

@@ -43,7 +43,9 @@ def edit_cards(root: Path, old: str, new: str) -> None:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--paper", "a3"], "Invalid value for '--paper': 'a3' is not one of 'a4', 'letter'"),
+    (["--paper", "b7"], "Invalid value for '--paper': unknown paper 'b7' (allowed: a4, letter, a3, tabloid, "
+                        "legal, a5, or WxH in mm (e.g. 320x450))"),
+    (["--paper", "20x30"], "Invalid value for '--paper': paper '20x30': each side must be between 50 and 1500 mm"),
     (["--duplex", "both"], "Invalid value for '--duplex'"),
     (["--bleed", "-1"], "Invalid value for '--bleed': a length must not be negative, got '-1'"),
     (["--bleed", "3 apples"], "expected a length such as '63mm'"),

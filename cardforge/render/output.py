@@ -19,6 +19,12 @@ from cardforge import __version__
 
 MANIFEST_KINDS = ("deck", "backs", "board", "pad", "aid", "setup")
 
+# Streams are Flate-compressed binary: ReportLab's default ASCII85 wrapping (for 7-bit-clean
+# transports nobody uses any more) made every stream a quarter larger.
+rl_config.useA85 = 0
+
+DUPLEX_PREFERENCE = {"long-edge": "DuplexFlipLongEdge", "short-edge": "DuplexFlipShortEdge", "none": "Simplex"}
+
 
 @dataclass
 class ManifestEntry:
@@ -108,6 +114,32 @@ def new_canvas(target, pagesize: tuple[float, float], title: str, subject: str =
     if subject:
         c.setSubject(subject)
     return c
+
+
+def print_preferences(c: Canvas, duplex: str, k_black: bool = False) -> None:
+    """Viewer preferences a print dialog reads: actual size (``/PrintScaling /None``, no "fit
+    to page" that would break the card sizes and the duplex registration) and the duplex mode
+    (``/Duplex``: flip on the long or short edge, or one-sided)."""
+    c.setViewerPreference("PrintScaling", "None")
+    c.setViewerPreference("Duplex", DUPLEX_PREFERENCE.get(duplex, "Simplex"))
+    if k_black:
+        c.__dict__["_cardforge_k_black"] = True  # render/richtext.py: black text in K only
+
+
+def set_boxes(c: Canvas, page_mm: tuple[float, float], trim=None, bleed=None, art=None) -> None:
+    """The page boxes of the page being drawn (and the next ones, until set again), from
+    rectangles in mm (``geometry.Rect``): TrimBox (the finished size; default: the page),
+    BleedBox (default: the page) and ArtBox (left out when ``None``)."""
+    from cardforge.units import mm
+
+    def box(r):
+        if r is None:
+            return [0, 0, round(mm(page_mm[0]), 4), round(mm(page_mm[1]), 4)]
+        return [round(mm(v), 4) for v in (r.x, r.y, r.x + r.w, r.y + r.h)]
+
+    c.setTrimBox(box(trim))
+    c.setBleedBox(box(bleed))
+    c._artBox = box(art) if art is not None else None
 
 
 def sha256_of(path: Path) -> str:

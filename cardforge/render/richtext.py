@@ -380,6 +380,23 @@ def _hex(colour: str):
     return HexColor(colour)
 
 
+K_BLACK_BELOW = 0x40  # neutral greys darker than this print as solid black ink
+
+
+@lru_cache(maxsize=256)
+def _k_only(colour: str):
+    """``--pure-black``: a neutral grey or black (r = g = b) in black ink only, DeviceCMYK
+    0 0 0 k (near-black text, like the default #1a1a1a, as solid K: no rich black fringes on
+    small type); any other colour as it is."""
+    from reportlab.lib.colors import CMYKColor
+
+    c = _hex(colour)
+    r, g, b = (round(v * 255) for v in (c.red, c.green, c.blue))
+    if r == g == b:
+        return CMYKColor(0, 0, 0, 1 if r < K_BLACK_BELOW else round(1 - r / 255, 4))
+    return c
+
+
 class _TextWriter:
     """Writes runs of text into a ReportLab text object, as its ``setTextOrigin``,
     ``setFont`` and ``textOut`` would (the same operators, byte for byte: TrueType subsets
@@ -388,7 +405,7 @@ class _TextWriter:
     largest part of drawing a card."""
 
     __slots__ = ("text", "code", "doc", "escape", "origin", "split", "names", "font", "face", "size", "tf",
-                 "subset", "colour")
+                 "subset", "colour", "k_black")
 
     def __init__(self, canvas: Canvas, text) -> None:
         self.text = text
@@ -411,6 +428,7 @@ class _TextWriter:
         self.tf = ""  # "<size> Tf <leading> TL", as textobject._formatText formats it
         self.subset = -1
         self.colour = None
+        self.k_black = canvas.__dict__.get("_cardforge_k_black", False)  # output.print_preferences
 
     def run(self, x: float, y: float, font: str, scale: float, colour: str, size: float, s: str) -> None:
         code = self.code
@@ -422,7 +440,7 @@ class _TextWriter:
             self.tf = f"{fp_str(self.size)} Tf {fp_str(self.size * 1.2)} TL"
             self.subset = -1
         if self.colour != colour:
-            self.text.setFillColor(_hex(colour))  # ReportLab's own: colour spaces, alpha
+            self.text.setFillColor(_k_only(colour) if self.k_black else _hex(colour))  # ReportLab's own
             self.colour = colour
         key = (font, s)
         chunks = self.split.get(key)

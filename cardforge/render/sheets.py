@@ -65,7 +65,7 @@ def plan_sheet(item_mm: tuple[float, float], settings: BuildSettings) -> SheetPl
         page = (mm(pw), mm(ph))
         slots = ((0.0, mm(h)), (0.0, 0.0))
         return SheetPlan(page, (mm(w), mm(h)), slots, False, ((0.0, mm(h), mm(w), mm(h)),))
-    margin, gutter = settings.margin_mm, settings.gutter_mm
+    margin, gutter = settings.margin_mm, settings.gutter_mm or 0.0
     options = []
     orientations = {"portrait": [(pw, ph)], "landscape": [(ph, pw)],
                     "auto": [(pw, ph), (ph, pw)]}[settings.orientation]
