@@ -363,10 +363,7 @@ def draw_layout(canvas: Canvas, layout: TextLayout, x: float, y: float, width: f
             cx = x
             if style.align == "justify" and not line.last and n_gaps > 0:
                 extra = (width - line.width) / n_gaps
-        for i, word in enumerate(line.words):
-            if i:
-                cx += word.space_before * size + extra
-            cx = _draw_word(out, icons, word, cx, baseline, size)
+        _draw_words(out, icons, line.words, cx, baseline, size, extra)
         baseline -= lead
     canvas.saveState()  # the text object's font and colour must not leak into later drawing
     canvas.drawText(text)
@@ -462,45 +459,62 @@ class _TextWriter:
         code.append(" ".join(parts))
 
 
-def _draw_word(out: _TextWriter, icons, word: Word, cx: float, baseline: float, size: float) -> float:
+def _draw_words(out: _TextWriter, icons, words, cx: float, baseline: float, size: float, extra: float) -> None:
+    """One line's words, as few runs as possible: a run (one text origin, one string) goes on
+    across words while font, colour and scale stay the same and the space between them is
+    that font's own space (so the viewer puts the next word where the layout did); a justified
+    line's stretched spaces, an icon or a change of font start a new run."""
     run: list[str] = []
     run_x = cx
     run_key = None
-    for atom in word.atoms:
-        kind = atom[0]
-        if kind == "t":
-            key = (atom[2], atom[3], atom[4])
-            if key != run_key:
-                if run:
-                    out.run(run_x, baseline, run_key[0], run_key[2], run_key[1], size, "".join(run))
-                    run = []
-                run_key, run_x = key, cx
-            run.append(atom[1])
-            cx += atom[5] * size
-        elif kind == "s":
-            if run_key is not None and run_key[0] == atom[1]:
+
+    def flush():
+        if run:
+            out.run(run_x, baseline, run_key[0], run_key[2], run_key[1], size, "".join(run))
+            run.clear()
+
+    for i, word in enumerate(words):
+        if i:
+            first = word.atoms[0] if word.atoms else None
+            if (run and not extra and first is not None and first[0] == "t"
+                    and (first[2], first[3], first[4]) == run_key
+                    and abs(word.space_before - unit_width(" ", run_key[0]) * run_key[2]) < 1e-9):
                 run.append(" ")
-            elif run:
-                out.run(run_x, baseline, run_key[0], run_key[2], run_key[1], size, "".join(run))
-                run, run_key = [], None
             else:
+                flush()
                 run_key = None
-            cx += atom[2] * size
+            cx += word.space_before * size + extra
             if run_key is None:
                 run_x = cx
-        else:  # icon
-            if run:
-                out.run(run_x, baseline, run_key[0], run_key[2], run_key[1], size, "".join(run))
-                run = []
-            run_key = None
-            isize = size * ICON_SCALE * atom[3]
-            icons.append((atom[1], cx + (atom[4] * size - isize * icon_width(atom[1])) / 2,
-                          baseline - ICON_DROP * size * atom[3], isize))
-            cx += atom[4] * size
-            run_x = cx
-    if run:
-        out.run(run_x, baseline, run_key[0], run_key[2], run_key[1], size, "".join(run))
-    return cx
+        for atom in word.atoms:
+            kind = atom[0]
+            if kind == "t":
+                key = (atom[2], atom[3], atom[4])
+                if key != run_key:
+                    flush()
+                    run_key, run_x = key, cx
+                run.append(atom[1])
+                cx += atom[5] * size
+            elif kind == "s":
+                if run_key is not None and run_key[0] == atom[1]:
+                    run.append(" ")
+                elif run:
+                    flush()
+                    run_key = None
+                else:
+                    run_key = None
+                cx += atom[2] * size
+                if run_key is None:
+                    run_x = cx
+            else:  # icon
+                flush()
+                run_key = None
+                isize = size * ICON_SCALE * atom[3]
+                icons.append((atom[1], cx + (atom[4] * size - isize * icon_width(atom[1])) / 2,
+                              baseline - ICON_DROP * size * atom[3], isize))
+                cx += atom[4] * size
+                run_x = cx
+    flush()
 
 
 def draw_text(canvas: Canvas, markup: str, x: float, y: float, width: float, height: float,
