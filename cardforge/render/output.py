@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from reportlab import rl_config
-from reportlab.pdfbase.pdfdoc import PDFBase85Encode, PDFStream, PDFZCompress
+from reportlab.pdfbase.pdfdoc import PDFBase85Encode, PDFResourceDictionary, PDFStream, PDFZCompress
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge import __version__
@@ -22,6 +22,9 @@ MANIFEST_KINDS = ("deck", "backs", "board", "pad", "aid", "setup")
 # Streams are Flate-compressed binary: ReportLab's default ASCII85 wrapping (for 7-bit-clean
 # transports nobody uses any more) made every stream a quarter larger.
 rl_config.useA85 = 0
+# /ProcSet (a PostScript-era hint, ignored since PDF 1.4) in every page's and form's resources:
+# ~50 bytes each, left out (an empty list is not written).
+PDFResourceDictionary.stdprocs = []
 
 DUPLEX_PREFERENCE = {"long-edge": "DuplexFlipLongEdge", "short-edge": "DuplexFlipShortEdge", "none": "Simplex"}
 
@@ -83,6 +86,10 @@ class PageCompressingCanvas(Canvas):
         super().showPage()
         pages = self._doc.Pages.pages
         page = pages[-1] if pages else None
+        if page is not None and not self._pageTransition:  # no empty /Trans << >>, no /Rotate 0
+            page.Trans = None
+            if not page.Rotate:
+                page.Rotate = None
         if page is None or not page.compression or page.Contents or not page.stream:
             return
         # as PDFPage.check_format and PDFStream.format would, at save time
