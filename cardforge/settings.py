@@ -45,7 +45,10 @@ class BuildSettings:
     crop_marks: bool = True
     cut_lines: bool = False
     duplex: str = "long-edge"  # long-edge | short-edge | none (backs in a separate file)
-    back_offset_mm: tuple[float, float] = (0.0, 0.0)  # printer registration correction
+    # printer registration correction, in the printer's frame (geometry.page_offset): the same
+    # numbers for portrait and landscape files
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    landscape_turn: str = "ccw"  # how the print driver turns a landscape page onto the paper
     fold: bool = False  # gutter-fold layout: fronts and backs side by side
     strict: bool = False  # warnings (missing art…) fail the build
     only: frozenset[str] = field(default_factory=lambda: frozenset(PRINTABLE_KINDS))
@@ -60,11 +63,19 @@ class BuildSettings:
             raise ValueError(f"unknown duplex mode {self.duplex!r} (allowed: {', '.join(DUPLEX_MODES)})")
         if self.orientation not in ORIENTATIONS:
             raise ValueError(f"unknown orientation {self.orientation!r} (allowed: {', '.join(ORIENTATIONS)})")
+        if self.landscape_turn not in ("ccw", "cw"):
+            raise ValueError(f"unknown landscape turn {self.landscape_turn!r} (allowed: ccw, cw)")
         unknown = set(self.only) - set(PRINTABLE_KINDS)
         if unknown:
             raise ValueError(f"unknown printables {sorted(unknown)} (allowed: {', '.join(PRINTABLE_KINDS)})")
         if self.bleed_mm < 0 or (self.gutter_mm or 0) < 0 or self.margin_mm < 0:
             raise ValueError("bleed, gutter and margin must not be negative")
+
+    def back_offset_for(self, page: tuple[float, float]) -> tuple[float, float]:
+        """``back_offset_mm`` as a shift of a back page of size ``page`` (mm)."""
+        from cardforge.layout.geometry import page_offset
+
+        return page_offset(self.back_offset_mm, page, self.landscape_turn)
 
     @property
     def paper_mm(self) -> tuple[float, float]:

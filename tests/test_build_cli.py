@@ -68,7 +68,8 @@ def test_unknown_game_is_a_usage_error(cli, tmp_path):
 def test_build_writes_the_decks_and_the_manifest(fixture_cli, tmp_path):
     r = fixture_cli("-o", tmp_path, "--only", "decks")
     assert r.code == 0, r.err
-    assert f"fixture_deck: {tmp_path.as_posix()}/fixture_deck/deck.pdf (4 pages, 12 cards)" in r.out
+    assert (f"fixture_deck: {tmp_path.as_posix()}/fixture_deck/deck.pdf (4 pages, 12 cards): portrait, "
+            "3 × 3 = 9 a sheet, butted\n") in r.out
     manifest = json.loads((tmp_path / "fixture_deck" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["game"] == "fixture_deck"
     files = {f["path"]: f for f in manifest["files"]}

@@ -125,7 +125,8 @@ def test_the_cli_lists_the_cards_to_reprint_and_to_take_out(cli, tmp_path):
     r = cli("build", "maphr", "--only", "decks", "-o", out, "--changed-since", kept)
     assert r.code == 0, r.err
     lines = r.out.splitlines()
-    assert f"maphr: {(out / 'maphr' / 'deck-changed.pdf').as_posix()} (2 pages, 3 cards)" in lines
+    assert (f"maphr: {(out / 'maphr' / 'deck-changed.pdf').as_posix()} (2 pages, 3 cards): landscape, "
+            "4 × 2 = 8 a sheet, butted") in lines
     assert "maphr: 1 card to reprint: etayage" in lines
     assert "maphr: 1 card no longer in the deck (take out): vieille-carte" in lines
     changed = pypdf.PdfReader(out / "maphr" / "deck-changed.pdf")

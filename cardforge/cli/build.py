@@ -120,7 +120,11 @@ class KindList(click.ParamType):
 @click.option("--duplex", type=click.Choice(list(DUPLEX_MODES)), default="long-edge", show_default=True,
               help="How the sheet turns over when printed two-sided; none: backs in their own file.")
 @click.option("--back-offset", type=Offset(), default="0,0", show_default=True,
-              help="Shift the back pages by X,Y mm to correct the printer (see `cardforge calibrate`).")
+              help="Shift the backs by X,Y mm to correct the printer, in the printer's frame (X towards "
+                   "the paper's right edge, Y towards its leading edge): the same numbers for portrait "
+                   "and landscape files (see `cardforge calibrate`).")
+@click.option("--landscape-turn", type=click.Choice(["ccw", "cw"]), default="ccw", show_default=True,
+              help="How your printer turns a landscape page onto the paper (for --back-offset).")
 @click.option("--fold", is_flag=True, help="Gutter fold: fronts and backs side by side on one sheet.")
 @click.option("--no-crop-marks", is_flag=True, help="Leave out the crop marks.")
 @click.option("--cut-lines", is_flag=True, help="Draw a thin line on every trim line.")
@@ -141,7 +145,7 @@ class KindList(click.ParamType):
               help="Keep running: rebuild whenever the game's data or templates change (Ctrl-C stops).")
 @click.pass_context
 def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter, margin, duplex, back_offset,
-          fold, no_crop_marks, cut_lines, pure_black, no_sheet_labels, strict, only, templates_dir, quiet,
+          landscape_turn, fold, no_crop_marks, cut_lines, pure_black, no_sheet_labels, strict, only, templates_dir, quiet,
           changed_since, watch) -> None:
     """Build print-ready PDFs for each GAME (every game when none is given) into OUT/<game>/.
 
@@ -153,7 +157,8 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
 
     settings = BuildSettings(paper=paper, orientation=orientation, bleed_mm=bleed, gutter_mm=gutter,
                              margin_mm=margin, crop_marks=not no_crop_marks, cut_lines=cut_lines,
-                             duplex=duplex, back_offset_mm=back_offset, fold=fold, strict=strict,
+                             duplex=duplex, back_offset_mm=back_offset, landscape_turn=landscape_turn,
+                             fold=fold, strict=strict,
                              only=only, out_dir=Path(out_dir), pure_black=pure_black,
                              sheet_labels=not no_sheet_labels,
                              changed_since=Path(changed_since) if changed_since else None)
@@ -237,6 +242,7 @@ def _build_game(game, settings: BuildSettings, templates_dir, progress: Progress
     game_dir = settings.out_dir / game.id
     entries = []
     changes = None
+    layouts: dict[str, str] = {}
     try:
         if "decks" in settings.only:
             from cardforge.render.decks import build_decks, deck_card_count
@@ -249,6 +255,7 @@ def _build_game(game, settings: BuildSettings, templates_dir, progress: Progress
                 echo_problem(w)
             entries += result.entries
             changes = result.changes
+            layouts = result.layouts
         if settings.only & {"boards", "pads", "aids"} and importlib.util.find_spec(PRINTABLES_MODULE):
             from importlib import import_module
 
@@ -264,7 +271,8 @@ def _build_game(game, settings: BuildSettings, templates_dir, progress: Progress
     if not quiet:
         for e in entries:
             cards = f", {plural(e.cards, COUNT_NOUNS.get(e.kind, 'card'))}" if e.cards else ""
-            click.echo(f"{game.id}: {(game_dir / e.path).as_posix()} ({plural(e.pages, 'page')}{cards})")
+            how = f": {layouts[e.path]}" if e.path in layouts else ""
+            click.echo(f"{game.id}: {(game_dir / e.path).as_posix()} ({plural(e.pages, 'page')}{cards}){how}")
         if changes is not None:
             _echo_changes(game.id, changes)
     return None

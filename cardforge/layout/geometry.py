@@ -279,6 +279,30 @@ def mirror(rect: Rect, page: tuple[float, float], axis: str) -> Rect:
     return Rect(rect.x, page[1] - rect.y - rect.h, rect.w, rect.h)
 
 
+LANDSCAPE_TURNS = ("ccw", "cw")
+
+
+def page_offset(printer_offset: tuple[float, float], page: tuple[float, float],
+                landscape_turn: str = "ccw") -> tuple[float, float]:
+    """A back-side correction measured in the **printer's frame** (mm: X towards the paper's
+    right edge, Y towards its leading edge, as the back side is seen upright on a portrait
+    sheet: what the portrait calibration sheet reads), as a shift of a back *page* of size
+    ``page``.
+
+    A portrait page lies on the paper as it is: the same numbers. A landscape page is turned a
+    quarter onto the portrait paper by the print driver: counter-clockwise (``"ccw"``, the
+    page's top along the paper's left edge: PostScript's and IPP's "landscape", what drivers
+    do by default) or clockwise (``"cw"``, "reverse landscape"). Page x then runs along the
+    paper's Y (or against it) and page y against its X (or along it), so one measured printer
+    error corrects files of both orientations the same physical way."""
+    if landscape_turn not in LANDSCAPE_TURNS:
+        raise ValueError(f"unknown landscape turn {landscape_turn!r} (allowed: {', '.join(LANDSCAPE_TURNS)})")
+    x, y = printer_offset
+    if page[0] <= page[1]:
+        return (x, y)
+    return (y, -x) if landscape_turn == "ccw" else (-y, x)
+
+
 def back_placements(slots: tuple[Rect, ...], page: tuple[float, float], duplex: str,
                     offset: tuple[float, float] = (0.0, 0.0)) -> tuple[Placement, ...]:
     """Where the back of each slot's card goes on the back page.

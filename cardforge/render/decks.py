@@ -81,6 +81,9 @@ class DeckResult:
     entries: list[ManifestEntry]
     warnings: list[Problem]
     changes: Changes | None = None  # with ``changed_since``: the cards reprinted and removed
+    # per file: how its sheets are laid out ("landscape, 4 × 2 = 8 per sheet, butted…"), for the
+    # build's summary (the orientation tells which way --back-offset was turned for it)
+    layouts: dict[str, str] = field(default_factory=dict)
 
 
 def deck_card_count(data: GameData) -> int:
@@ -185,7 +188,13 @@ def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *
             entries.append(_entry(tmp, final, game_dir, kind, pages, cards, settings.paper))
     _remove_stale(game_dir, {e.path for e in entries})
     write_record(game_dir / RECORD, game.id, data.meta.version, prints)
-    return DeckResult(entries, issues.warnings, changes)
+    layouts = {}
+    for group in groups:
+        how = _describe(sheets[group.name], settings)
+        for e in entries:
+            if Path(e.path).stem.removesuffix("-backs").removesuffix("-fold") == group.name:
+                layouts[e.path] = how
+    return DeckResult(entries, issues.warnings, changes, layouts)
 
 
 def template_folders(game_id: str, templates_dir: Path | None = None) -> list[Path]:
@@ -250,12 +259,15 @@ def _sheet_for(size: tuple[float, float], s: BuildSettings) -> Sheet | FoldSheet
     return impose(s.paper_mm, size, **kwargs)
 
 
-def sheet_summary(size: tuple[float, float], s: BuildSettings) -> str:
-    """'landscape, 4 × 2 = 8 per sheet, butted' — how a file of cards of ``size`` is imposed."""
-    sheet = _sheet_for(size, s)
+def _describe(sheet: Sheet | FoldSheet, s: BuildSettings) -> str:
+    """'landscape, 4 × 2 = 8 a sheet, butted; backs shifted 0.5, -1 mm on the page'."""
     how = "gutter fold" if isinstance(sheet, FoldSheet) else (
-        "butted (shared cut, bleed around the grid)" if sheet.shared else "each card its own bleed")
-    return f"{sheet.orientation}, {sheet.cols} × {sheet.rows} = {sheet.per_page} per sheet, {how}"
+        "butted" if sheet.shared else "each card its own bleed")
+    out = f"{sheet.orientation}, {sheet.cols} × {sheet.rows} = {sheet.per_page} a sheet, {how}"
+    if any(s.back_offset_mm) and not isinstance(sheet, FoldSheet):
+        dx, dy = s.back_offset_for(sheet.page)
+        out += f"; backs shifted {dx:g}, {dy:g} mm on the page"
+    return out
 
 
 @dataclass
@@ -340,7 +352,7 @@ def _draw_duplex(path, title, sheet: Sheet, group: DeckGroup, art: CardArt, s: B
     back pages carry no crop marks (the sheet is cut from the front)."""
     c = _canvas(path, sheet.page, title, compress, s, s.duplex)
     painter = Painter(c, art)
-    backs = back_placements(sheet.slots, sheet.page, s.duplex, s.back_offset_mm)
+    backs = back_placements(sheet.slots, sheet.page, s.duplex, s.back_offset_for(sheet.page))
     pages = 0
     for n, batch in enumerate(chunks(group.printed(), sheet.per_page), 1):
         _front_page(c, painter, sheet, batch, s, progress, labels, n)
@@ -356,7 +368,7 @@ def _draw_separate(path, path_b, title, sheet: Sheet, group: DeckGroup, art: Car
     c = _canvas(path, sheet.page, title, compress, s, "none")
     cb = _canvas(path_b, sheet.page, title + " — backs", compress, s, "none")
     painter, painter_b = Painter(c, art), Painter(cb, art)
-    backs = back_placements(sheet.slots, sheet.page, "none", s.back_offset_mm)
+    backs = back_placements(sheet.slots, sheet.page, "none", s.back_offset_for(sheet.page))
     front_labels, back_labels = labels if labels else (None, None)
     pages = 0
     for n, batch in enumerate(chunks(group.printed(), sheet.per_page), 1):

@@ -97,8 +97,8 @@ def back_slot(plan: SheetPlan, index: int, settings: BuildSettings) -> tuple[flo
     x, y = plan.slots[index]
     k = 1 / mm(1)
     rect = Rect(x * k, y * k, plan.item[0] * k, plan.item[1] * k)
-    [placed] = back_placements((rect,), (plan.page[0] * k, plan.page[1] * k), settings.duplex,
-                               settings.back_offset_mm)
+    page = (plan.page[0] * k, plan.page[1] * k)
+    [placed] = back_placements((rect,), page, settings.duplex, settings.back_offset_for(page))
     return mm(placed.trim.x), mm(placed.trim.y), placed.rotated
 
 
