@@ -55,6 +55,7 @@ class BuildSettings:
     out_dir: Path = Path("output")
     changed_since: Path | None = None  # an earlier build's cards.json: also print only what changed
     pure_black: bool = False  # black text in K only (DeviceCMYK 0 0 0 1), marks in registration colour
+    per_card: bool = False  # one card side per page, the page the card with its bleed (print shops)
     sheet_labels: bool = True  # sheet N/M, side, game and file, a scale bar and the cutting order
 
     def __post_init__(self) -> None:

@@ -180,3 +180,34 @@ def test_real_decks_print_on_fewer_sheets(cli, tmp_path, game_id, before, after)
     assert old.code == 0, old.err
     assert len(pypdf.PdfReader(tmp_path / "new" / game_id / "deck.pdf").pages) == 2 * after
     assert len(pypdf.PdfReader(tmp_path / "old" / game_id / "deck.pdf").pages) == 2 * before
+
+
+def test_per_card_pages_carry_the_trim_box(fixture, tmp_path):
+    result = build(fixture, tmp_path, per_card=True)
+    deck = next(e for e in result.entries if e.path == "deck-cards.pdf")
+    assert (deck.pages, deck.cards) == (24, 12)  # 12 cards: front, back, front, back…
+    assert "one card side a page, 69 × 94 mm" in result.layouts["deck-cards.pdf"]
+    reader = pypdf.PdfReader(tmp_path / "fixture_deck" / "deck-cards.pdf")
+    for page in reader.pages:
+        # poker 63 × 88 with 3 mm bleed: the page is the bleed box, the trim 3 mm inside
+        assert box_mm(page, "/MediaBox") == box_mm(page, "/BleedBox") == (0, 0, 69, 94)
+        assert box_mm(page, "/TrimBox") == (3, 3, 66, 91)
+        [clip] = card_clips(page)
+        assert (clip.x, clip.y, clip.w, clip.h, clip.rotated) == (0, 0, 69, 94, False)
+    # the back follows its front, upright: the shop registers the two sides
+    assert "Boule de feu" in text_in(tmp_path / "fixture_deck" / "deck-cards.pdf", 0, (3, 3, 63, 88))
+
+
+def test_printables_print_at_actual_size_with_their_boxes(cli, tmp_path):
+    r = cli("build", "maphr", "--only", "pads,aids", "-o", tmp_path, "-q")
+    assert r.code == 0, r.err
+    for name in ("score-pad.pdf", "aids.pdf"):
+        reader = pypdf.PdfReader(tmp_path / "maphr" / name)
+        prefs = reader.trailer["/Root"]["/ViewerPreferences"]
+        assert prefs["/PrintScaling"] == "/None"
+        for page in reader.pages:
+            assert box_mm(page, "/TrimBox") == box_mm(page, "/BleedBox") == box_mm(page, "/MediaBox")
+    # Maphr's aids are double-sided: the dialog preselects the deck's flip
+    prefs = pypdf.PdfReader(tmp_path / "maphr" / "aids.pdf").trailer["/Root"]["/ViewerPreferences"]
+    pad = pypdf.PdfReader(tmp_path / "maphr" / "score-pad.pdf").trailer["/Root"]["/ViewerPreferences"]
+    assert (prefs["/Duplex"], pad["/Duplex"]) == ("/DuplexFlipLongEdge", "/Simplex")

@@ -130,6 +130,9 @@ class KindList(click.ParamType):
 @click.option("--cut-lines", is_flag=True, help="Draw a thin line on every trim line.")
 @click.option("--pure-black", is_flag=True,
               help="Black text in black ink only (CMYK 0 0 0 100) and crop marks in registration colour.")
+@click.option("--per-card", is_flag=True,
+              help="deck-cards.pdf: one card side per page (front, back, front…), each page the card "
+                   "with its bleed, TrimBox on the card: the file print shops ask for.")
 @click.option("--no-sheet-labels", is_flag=True,
               help="Leave out the sheet label, scale bar and cutting order printed in the margins.")
 @click.option("--strict", is_flag=True, help="Warnings (missing art, missing layouts…) fail the build.")
@@ -145,8 +148,8 @@ class KindList(click.ParamType):
               help="Keep running: rebuild whenever the game's data or templates change (Ctrl-C stops).")
 @click.pass_context
 def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter, margin, duplex, back_offset,
-          landscape_turn, fold, no_crop_marks, cut_lines, pure_black, no_sheet_labels, strict, only, templates_dir, quiet,
-          changed_since, watch) -> None:
+          landscape_turn, fold, no_crop_marks, cut_lines, pure_black, per_card, no_sheet_labels, strict, only,
+          templates_dir, quiet, changed_since, watch) -> None:
     """Build print-ready PDFs for each GAME (every game when none is given) into OUT/<game>/.
 
     Decks are imposed on A4 or Letter with bleed and crop marks; backs follow each sheet,
@@ -160,7 +163,7 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
                              duplex=duplex, back_offset_mm=back_offset, landscape_turn=landscape_turn,
                              fold=fold, strict=strict,
                              only=only, out_dir=Path(out_dir), pure_black=pure_black,
-                             sheet_labels=not no_sheet_labels,
+                             sheet_labels=not no_sheet_labels, per_card=per_card,
                              changed_since=Path(changed_since) if changed_since else None)
     chosen = list(dict.fromkeys(games)) if games else all_games()
     if watch:

@@ -162,7 +162,12 @@ def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *
             stem = group.name
             title = f"{data.meta.title} — {group.name} (v{data.meta.version})"
             total = -(-group.count // sheet.per_page)
-            if isinstance(sheet, FoldSheet):
+            if settings.per_card:
+                final = game_dir / f"{stem}-cards.pdf"
+                tmp = stack.enter_context(atomic_path(final))
+                pages = _draw_per_card(tmp, title, group, art, settings, progress, compress)
+                written.append((tmp, final, "deck", pages, group.count))
+            elif isinstance(sheet, FoldSheet):
                 final = game_dir / f"{stem}-fold.pdf"
                 tmp = stack.enter_context(atomic_path(final))
                 labels = _Labels(game, data, final.name, total, sheet, settings, "fold")
@@ -191,8 +196,11 @@ def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *
     layouts = {}
     for group in groups:
         how = _describe(sheets[group.name], settings)
+        if settings.per_card:
+            w, h = (v + 2 * settings.bleed_mm for v in group.size)
+            how = f"one card side a page, {w:g} × {h:g} mm with its bleed"
         for e in entries:
-            if Path(e.path).stem.removesuffix("-backs").removesuffix("-fold") == group.name:
+            if Path(e.path).stem.removesuffix("-backs").removesuffix("-fold").removesuffix("-cards") == group.name:
                 layouts[e.path] = how
     return DeckResult(entries, issues.warnings, changes, layouts)
 
@@ -406,6 +414,32 @@ def _draw_fold(path, title, sheet: FoldSheet, group: DeckGroup, art: CardArt, s:
             progress(len(batch))
         c.showPage()
         pages += 1
+    c.save()
+    return pages
+
+
+def _draw_per_card(path, title, group: DeckGroup, art: CardArt, s: BuildSettings, progress, compress) -> int:
+    """One card side per page, the page the card with its bleed (what print shops take): the
+    front, then the back, upright (the shop registers the sides), card after card. TrimBox is
+    the card, BleedBox the page; no marks, no label."""
+    from cardforge.layout.geometry import Rect
+
+    w, h = group.size
+    b = s.bleed_mm
+    page = (w + 2 * b, h + 2 * b)
+    c = _canvas(path, page, title, compress, s, "long-edge" if s.duplex != "none" else "none")
+    painter = Painter(c, art)
+    trim = Rect(b, b, w, h)
+    set_boxes(c, page, trim, Rect(0, 0, *page))
+    pages = 0
+    for card in group.printed():
+        painter.front(Placement(trim), card)
+        c.showPage()
+        painter.back(Placement(trim), card)
+        c.showPage()
+        pages += 2
+        if progress:
+            progress(1)
     c.save()
     return pages
 

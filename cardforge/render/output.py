@@ -114,6 +114,13 @@ def new_canvas(target, pagesize: tuple[float, float], title: str, subject: str =
 
     c = PageCompressingCanvas(str(target) if isinstance(target, Path) else target, pagesize=pagesize,
                               invariant=1, pageCompression=1, initialFontName=font_name())
+    # every page prints at actual size, one-sided, and is its own finished size until a renderer
+    # says otherwise (decks: per sheet; duplex files: print_preferences)
+    c.setViewerPreference("PrintScaling", "None")
+    c.setViewerPreference("Duplex", "Simplex")
+    page = [0, 0, round(pagesize[0], 4), round(pagesize[1], 4)]
+    c.setTrimBox(page)
+    c.setBleedBox(page)
     c.setTitle(title)
     c.setAuthor("cardforge")
     c.setCreator(f"cardforge {__version__}")

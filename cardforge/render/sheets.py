@@ -104,7 +104,12 @@ def back_slot(plan: SheetPlan, index: int, settings: BuildSettings) -> tuple[flo
 
 def draw_sheet_marks(c: Canvas, plan: SheetPlan, used: int, settings: BuildSettings,
                      slots: list[tuple[float, float]] | None = None) -> None:
-    """Crop marks in the margins at every trim line of the used slots, cut lines if asked."""
+    """Crop marks in the margins at every trim line of the used slots, cut lines if asked.
+    Also the page's boxes: a sheet (or a page-sized board) is printed and cut whole, so its
+    TrimBox and BleedBox are the page."""
+    page = [0, 0, round(plan.page[0], 4), round(plan.page[1], 4)]
+    c.setTrimBox(page)
+    c.setBleedBox(page)
     slots = slots if slots is not None else list(plan.slots[:used])
     iw, ih = plan.item
     pw, ph = plan.page
