@@ -84,7 +84,9 @@ def operations(page) -> list[tuple[list, bytes]]:
 
 
 def card_clips(page) -> list[Clip]:
-    """Every ``re W n`` clip on the page itself, in page millimetres: the cards' bleed boxes."""
+    """Every ``re W n`` clip on the page itself, one graphics-state level deep (a card opens
+    with ``q … cm … re W n``; clips inside a card's own drawing are deeper), in page
+    millimetres: the cards' bleed boxes."""
     ctm = [1, 0, 0, 1, 0, 0]
     stack = []
     previous = None
@@ -96,13 +98,34 @@ def card_clips(page) -> list[Clip]:
             ctm = stack.pop()
         elif op == b"cm":
             ctm = _mul([float(a) for a in args], ctm)
-        elif op in (b"W", b"W*") and previous is not None and previous[1] == b"re":
+        elif op in (b"W", b"W*") and previous is not None and previous[1] == b"re" and len(stack) == 1:
             x, y, w, h = (float(a) for a in previous[0])
             corners = [_apply(ctm, x, y), _apply(ctm, x + w, y + h)]
             xs, ys = [c[0] for c in corners], [c[1] for c in corners]
             out.append(Clip(round(min(xs) / MM, 3), round(min(ys) / MM, 3), round((max(xs) - min(xs)) / MM, 3),
                             round((max(ys) - min(ys)) / MM, 3), rotated=ctm[0] < 0))
         previous = (args, op)
+    return out
+
+
+def card_blocks(page) -> list[tuple]:
+    """The operators of each card drawn on the page (each ``q … Q`` at the page's level), less
+    its position and clip (``cm``, ``re W n``): identical for two copies of one card."""
+    out = []
+    depth, block = 0, []
+    for args, op in operations(page):
+        if depth >= 1:
+            block.append((tuple(str(a) for a in args), op))
+        if op == b"q":
+            depth += 1
+        elif op == b"Q":
+            depth -= 1
+            if depth == 0:
+                ops = [o for _, o in block]
+                if ops and ops[0] == b"cm" and (b"W*" in ops or b"W" in ops):
+                    clip = ops.index(b"W*") if b"W*" in ops else ops.index(b"W")
+                    out.append(tuple(block[clip + 2:-1]))  # after "re W n", before the closing Q
+                block = []
     return out
 
 

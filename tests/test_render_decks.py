@@ -20,6 +20,7 @@ from conftest import ROOT
 from render_helpers import (
     FIXTURE_DATA,
     FIXTURE_TEMPLATES,
+    card_blocks,
     card_clips,
     card_trims,
     fonts_of,
@@ -235,11 +236,15 @@ def test_a_back_design_is_drawn_once_and_reused(fixture, tmp_path):
     used = [args[0] for args, op in operations(page) if op == b"Do"]
     assert len(used) == 9
     assert len(set(used)) == 2  # one form for the default back, one for the token back
-    # a card printed in 3 copies is one form placed 3 times
-    front = [args[0] for args, op in operations(reader.pages[0]) if op == b"Do"]
-    assert front[0] == front[1] == front[2] and len(set(front[:3])) == 1
-    # fewer forms in the whole file than card sides placed (12 fronts, 12 backs)
+    # a card printed in 3 copies is drawn once and its operators written again for each copy
+    # (in the page's stream, where zlib shares them; no form of its own)
+    blocks = card_blocks(reader.pages[0])
+    assert len(blocks) == 9
+    assert blocks[0] == blocks[1] == blocks[2] != blocks[3]
+    # forms: the backs, icons and the frames shared by every card of a kind, fewer than the card
+    # sides placed (12 fronts, 12 backs), and none holding one card's own text
     assert form_count(reader) < 24
+    assert b"Boule de feu" in b"".join(repr(b).encode() for b in blocks[0])
 
 
 def test_duplex_none_puts_the_backs_in_their_own_file(fixture, tmp_path):
