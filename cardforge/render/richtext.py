@@ -411,13 +411,12 @@ class _TextWriter:
     0 0), positions rounded to 1/100 pt (0.004 mm): a third of the bytes of ``setTextOrigin``'s
     absolute ``1 0 0 1 x y Tm``. No ``TL``: nothing here moves by lines."""
 
-    __slots__ = ("text", "code", "doc", "escape", "origin", "split", "names", "font", "face", "size", "tf",
+    __slots__ = ("text", "code", "doc", "escape", "split", "names", "font", "face", "size", "tf",
                  "subset", "colour", "k_black", "at")
 
     def __init__(self, canvas: Canvas, text) -> None:
         self.text = text
         self.code = text._code
-        self.origin = "1 0 0 1 %s Tm" if canvas.bottomup else "1 0 0 -1 %s Tm"
         self.doc = canvas._doc
         self.escape = canvas._escape
         # per document (a canvas is one PDF): (font, text) → [(subset, escaped bytes)] and
