@@ -152,7 +152,7 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
           templates_dir, quiet, changed_since, watch) -> None:
     """Build print-ready PDFs for each GAME (every game when none is given) into OUT/<game>/.
 
-    Decks are imposed on A4 or Letter with bleed and crop marks; backs follow each sheet,
+    Decks are imposed on the paper chosen with bleed and crop marks; backs follow each sheet,
     mirrored for duplex printing. Each game's files are listed in OUT/<game>/manifest.json.
     Exits 1 listing every problem (bad data, text that does not fit…) and then writes no PDF.
     """
