@@ -3,10 +3,32 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-PAPERS_MM: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+PAPERS_MM: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4),
+                                             "a3": (297.0, 420.0), "tabloid": (279.4, 431.8),
+                                             "legal": (215.9, 355.6), "a5": (148.0, 210.0)}
+CUSTOM_PAPER = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*$", re.IGNORECASE)
+PAPER_MM_RANGE = (50.0, 1500.0)  # a custom paper's sides, in mm
+PAPER_HELP = f"{', '.join(PAPERS_MM)}, or WxH in mm (e.g. 320x450)"
+
+
+def paper_size(paper: str) -> tuple[float, float]:
+    """A paper's (width, height) in mm: a name of ``PAPERS_MM`` or ``WxH`` in mm (``320x450``,
+    ``330×488mm``). Raises ValueError saying what is allowed."""
+    named = PAPERS_MM.get(str(paper).strip().lower())
+    if named is not None:
+        return named
+    m = CUSTOM_PAPER.match(str(paper))
+    if not m:
+        raise ValueError(f"unknown paper {paper!r} (allowed: {PAPER_HELP})")
+    w, h = float(m.group(1)), float(m.group(2))
+    lo, hi = PAPER_MM_RANGE
+    if not (lo <= w <= hi and lo <= h <= hi):
+        raise ValueError(f"paper {paper!r}: each side must be between {lo:g} and {hi:g} mm")
+    return (w, h)
 DUPLEX_MODES = ("long-edge", "short-edge", "none")
 ORIENTATIONS = ("portrait", "landscape", "auto")
 PRINTABLE_KINDS = ("decks", "boards", "pads", "aids")
@@ -14,15 +36,20 @@ PRINTABLE_KINDS = ("decks", "boards", "pads", "aids")
 
 @dataclass(frozen=True)
 class BuildSettings:
-    paper: str = "a4"  # a4 | letter
+    paper: str = "a4"  # a4 | letter | a3 | tabloid | legal | a5 | WxH (mm)
     orientation: str = "auto"  # portrait | landscape | auto (whichever fits more cards)
     bleed_mm: float = 3.0
-    gutter_mm: float = 0.0  # space between neighbouring cards' bleed edges
-    margin_mm: float = 8.0  # unprintable border kept clear on every side (crop marks live here)
+    # None: cards butted (shared bleed) where that fits more per sheet; a number: each card its
+    # own bleed, this far apart (``--gutter``)
+    gutter_mm: float | None = None
+    margin_mm: float = 5.0  # unprintable border kept clear on every side (crop marks live here)
     crop_marks: bool = True
     cut_lines: bool = False
     duplex: str = "long-edge"  # long-edge | short-edge | none (backs in a separate file)
-    back_offset_mm: tuple[float, float] = (0.0, 0.0)  # printer registration correction
+    # printer registration correction, in the printer's frame (geometry.page_offset): the same
+    # numbers for portrait and landscape files
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    landscape_turn: str = "ccw"  # how the print driver turns a landscape page onto the paper
     fold: bool = False  # gutter-fold layout: fronts and backs side by side
     strict: bool = False  # warnings (missing art…) fail the build
     only: frozenset[str] = field(default_factory=lambda: frozenset(PRINTABLE_KINDS))
@@ -32,22 +59,32 @@ class BuildSettings:
     templates_dir: Path | None = None  # a designer's templates: DIR/<game>/ and DIR/_shared/ first
     data_root: Path | None = None  # card data from DIR/<game>/; None: the data folder in use
     lock_wait: float = 10.0  # seconds a build waits for another build of the same folder to end
+    pure_black: bool = False  # black text in K only (DeviceCMYK 0 0 0 1), marks in registration colour
+    per_card: bool = False  # one card side per page, the page the card with its bleed (print shops)
+    sheet_labels: bool = True  # sheet N/M, side, game and file, a scale bar and the cutting order
 
     def __post_init__(self) -> None:
-        if self.paper not in PAPERS_MM:
-            raise ValueError(f"unknown paper {self.paper!r} (allowed: {', '.join(PAPERS_MM)})")
+        paper_size(self.paper)
         if self.duplex not in DUPLEX_MODES:
             raise ValueError(f"unknown duplex mode {self.duplex!r} (allowed: {', '.join(DUPLEX_MODES)})")
         if self.orientation not in ORIENTATIONS:
             raise ValueError(f"unknown orientation {self.orientation!r} (allowed: {', '.join(ORIENTATIONS)})")
+        if self.landscape_turn not in ("ccw", "cw"):
+            raise ValueError(f"unknown landscape turn {self.landscape_turn!r} (allowed: ccw, cw)")
         unknown = set(self.only) - set(PRINTABLE_KINDS)
         if unknown:
             raise ValueError(f"unknown printables {sorted(unknown)} (allowed: {', '.join(PRINTABLE_KINDS)})")
-        if self.bleed_mm < 0 or self.gutter_mm < 0 or self.margin_mm < 0:
+        if self.bleed_mm < 0 or (self.gutter_mm or 0) < 0 or self.margin_mm < 0:
             raise ValueError("bleed, gutter and margin must not be negative")
         if self.lock_wait < 0:
             raise ValueError("lock_wait must not be negative")
 
+    def back_offset_for(self, page: tuple[float, float]) -> tuple[float, float]:
+        """``back_offset_mm`` as a shift of a back page of size ``page`` (mm)."""
+        from cardforge.layout.geometry import page_offset
+
+        return page_offset(self.back_offset_mm, page, self.landscape_turn)
+
     @property
     def paper_mm(self) -> tuple[float, float]:
-        return PAPERS_MM[self.paper]
+        return paper_size(self.paper)

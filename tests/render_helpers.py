@@ -52,12 +52,42 @@ class Clip:
                 round(self.h - 2 * bleed, 3))
 
 
+def card_trims(clips: list[Clip], bleed: float) -> list[tuple[float, float, float, float]]:
+    """Trim boxes (x, y, w, h, mm) of the cards of a sheet whose cards may be butted: an edge of a
+    clip that meets another card's clip edge to edge is the shared cut line itself (the card is
+    clipped to its trim there); every other edge is the trim plus ``bleed``. Only for sheets
+    built without a gutter between separate bleeds (there, neighbours' bleed boxes also meet)."""
+    out = []
+    for c in clips:
+        x0, y0, x1, y1 = c.x, c.y, c.x + c.w, c.y + c.h
+        left = bottom = right = top = bleed
+        for o in clips:
+            if o is c:
+                continue
+            ox0, oy0, ox1, oy1 = o.x, o.y, o.x + o.w, o.y + o.h
+            across_y = min(y1, oy1) - max(y0, oy0) > 1e-3
+            across_x = min(x1, ox1) - max(x0, ox0) > 1e-3
+            if across_y and abs(ox1 - x0) < 2e-3:
+                left = 0.0
+            if across_y and abs(ox0 - x1) < 2e-3:
+                right = 0.0
+            if across_x and abs(oy1 - y0) < 2e-3:
+                bottom = 0.0
+            if across_x and abs(oy0 - y1) < 2e-3:
+                top = 0.0
+        out.append((round(x0 + left, 3), round(y0 + bottom, 3), round(x1 - x0 - left - right, 3),
+                    round(y1 - y0 - bottom - top, 3)))
+    return out
+
+
 def operations(page) -> list[tuple[list, bytes]]:
     return ContentStream(page.get_contents(), page.pdf).operations
 
 
 def card_clips(page) -> list[Clip]:
-    """Every ``re W n`` clip on the page itself, in page millimetres: the cards' bleed boxes."""
+    """Every ``re W n`` clip on the page itself, one graphics-state level deep (a card opens
+    with ``q … cm … re W n``; clips inside a card's own drawing are deeper), in page
+    millimetres: the cards' bleed boxes."""
     ctm = [1, 0, 0, 1, 0, 0]
     stack = []
     previous = None
@@ -69,13 +99,34 @@ def card_clips(page) -> list[Clip]:
             ctm = stack.pop()
         elif op == b"cm":
             ctm = _mul([float(a) for a in args], ctm)
-        elif op in (b"W", b"W*") and previous is not None and previous[1] == b"re":
+        elif op in (b"W", b"W*") and previous is not None and previous[1] == b"re" and len(stack) == 1:
             x, y, w, h = (float(a) for a in previous[0])
             corners = [_apply(ctm, x, y), _apply(ctm, x + w, y + h)]
             xs, ys = [c[0] for c in corners], [c[1] for c in corners]
             out.append(Clip(round(min(xs) / MM, 3), round(min(ys) / MM, 3), round((max(xs) - min(xs)) / MM, 3),
                             round((max(ys) - min(ys)) / MM, 3), rotated=ctm[0] < 0))
         previous = (args, op)
+    return out
+
+
+def card_blocks(page) -> list[tuple]:
+    """The operators of each card drawn on the page (each ``q … Q`` at the page's level), less
+    its position and clip (``cm``, ``re W n``): identical for two copies of one card."""
+    out = []
+    depth, block = 0, []
+    for args, op in operations(page):
+        if depth >= 1:
+            block.append((tuple(str(a) for a in args), op))
+        if op == b"q":
+            depth += 1
+        elif op == b"Q":
+            depth -= 1
+            if depth == 0:
+                ops = [o for _, o in block]
+                if ops and ops[0] == b"cm" and (b"W*" in ops or b"W" in ops):
+                    clip = ops.index(b"W*") if b"W*" in ops else ops.index(b"W")
+                    out.append(tuple(block[clip + 2:-1]))  # after "re W n", before the closing Q
+                block = []
     return out
 
 

@@ -43,7 +43,9 @@ def edit_cards(root: Path, old: str, new: str) -> None:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--paper", "a3"], "Invalid value for '--paper': 'a3' is not one of 'a4', 'letter'"),
+    (["--paper", "b7"], "Invalid value for '--paper': unknown paper 'b7' (allowed: a4, letter, a3, tabloid, "
+                        "legal, a5, or WxH in mm (e.g. 320x450))"),
+    (["--paper", "20x30"], "Invalid value for '--paper': paper '20x30': each side must be between 50 and 1500 mm"),
     (["--duplex", "both"], "Invalid value for '--duplex'"),
     (["--bleed", "-1"], "Invalid value for '--bleed': a length must not be negative, got '-1'"),
     (["--bleed", "3 apples"], "expected a length such as '63mm'"),
@@ -66,7 +68,8 @@ def test_unknown_game_is_a_usage_error(cli, tmp_path):
 def test_build_writes_the_decks_and_the_manifest(fixture_cli, tmp_path):
     r = fixture_cli("-o", tmp_path, "--only", "decks")
     assert r.code == 0, r.err
-    assert f"fixture_deck: {tmp_path.as_posix()}/fixture_deck/deck.pdf (4 pages, 12 cards)" in r.out
+    assert (f"fixture_deck: {tmp_path.as_posix()}/fixture_deck/deck.pdf (4 pages, 12 cards): portrait, "
+            "3 × 3 = 9 a sheet, butted\n") in r.out
     manifest = json.loads((tmp_path / "fixture_deck" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["game"] == "fixture_deck"
     files = {f["path"]: f for f in manifest["files"]}

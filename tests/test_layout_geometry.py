@@ -25,9 +25,9 @@ LETTER = (215.9, 279.4)
 
 
 def test_poker_cards_on_a4_go_landscape_four_by_two():
-    # cell 63+6 × 88+6 = 69 × 94. Portrait: (210-16)/69 → 2 cols, (297-16)/94 → 2 rows = 4.
+    # the separate-bleed layout (--gutter 0), 8 mm margins. cell 63+6 × 88+6 = 69 × 94. Portrait: (210-16)/69 → 2 cols, (297-16)/94 → 2 rows = 4.
     # Landscape: (297-16)/69 = 4.07 → 4 cols, (210-16)/94 = 2.06 → 2 rows = 8.
-    sheet = impose(A4, (63, 88))
+    sheet = impose(A4, (63, 88), gutter=0, margin=8)
     assert (sheet.orientation, sheet.page, sheet.cols, sheet.rows, sheet.per_page) == \
         ("landscape", (297.0, 210.0), 4, 2, 8)
     # grid 276 × 188 centred: left bleed edge at (297-276)/2 = 10.5, trim at 13.5;
@@ -40,14 +40,16 @@ def test_poker_cards_on_a4_go_landscape_four_by_two():
 
 
 def test_square_maphr_cards_on_a4_portrait_two_by_three():
-    # 76 × 76 cells: portrait 194/76 → 2, 281/76 → 3 = 6; landscape 281/76 → 3, 194/76 → 2 = 6: tie → portrait
-    sheet = impose(A4, (70, 70))
+    # separate bleed, 8 mm margins: 76 × 76 cells: portrait 194/76 → 2, 281/76 → 3 = 6;
+    # landscape 281/76 → 3, 194/76 → 2 = 6: a tie → the one with more room above and below the
+    # grid: portrait 297 - 228 = 69 mm, landscape 210 - 152 = 58 mm
+    sheet = impose(A4, (70, 70), gutter=0, margin=8)
     assert (sheet.orientation, sheet.cols, sheet.rows) == ("portrait", 2, 3)
 
 
 def test_explicit_orientation_and_gutter_and_no_bleed():
     # no bleed, 5 mm gutter, portrait: cols: (194+5)/(63+5) = 2.9 → 2; rows (281+5)/(88+5) = 3.07 → 3
-    sheet = impose(A4, (63, 88), bleed=0, gutter=5, orientation="portrait")
+    sheet = impose(A4, (63, 88), bleed=0, gutter=5, margin=8, orientation="portrait")
     assert (sheet.cols, sheet.rows) == (2, 3)
     assert sheet.slots[1].x - sheet.slots[0].right == pytest.approx(5)
 
@@ -91,7 +93,7 @@ def test_imposition_invariants(w, h, bleed, gutter, margin, paper, orientation):
 
 
 def test_long_edge_portrait_mirrors_left_and_right():
-    sheet = impose(A4, (70, 70))  # portrait, 2 × 3
+    sheet = impose(A4, (70, 70), gutter=0, margin=8)  # portrait, 2 × 3
     backs = back_placements(sheet.slots, sheet.page, "long-edge")
     for front, back in zip(sheet.slots, backs):
         assert back.trim.x == pytest.approx(210 - front.x - 70)
@@ -102,7 +104,7 @@ def test_long_edge_portrait_mirrors_left_and_right():
 
 
 def test_short_edge_portrait_mirrors_top_and_bottom_and_turns_backs():
-    sheet = impose(A4, (70, 70))
+    sheet = impose(A4, (70, 70), orientation="portrait")
     backs = back_placements(sheet.slots, sheet.page, "short-edge")
     for front, back in zip(sheet.slots, backs):
         assert back.trim.x == pytest.approx(front.x)
@@ -142,7 +144,7 @@ def test_backs_land_exactly_on_the_front_grid(w, h, bleed, duplex, paper):
 
 
 def test_crop_marks_sit_on_every_trim_line_outside_the_cards():
-    sheet = impose(A4, (63, 88))  # landscape 4 × 2, bleed 3
+    sheet = impose(A4, (63, 88), gutter=0, margin=8)  # separate bleed: landscape 4 × 2, bleed 3
     marks = crop_marks(sheet.slots, 3.0, sheet.page)
     xs, ys = trim_lines(sheet.slots)
     # 4 columns → 8 vertical trim lines (bleed separates neighbours); 2 rows → 4 horizontal

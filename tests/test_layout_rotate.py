@@ -124,7 +124,7 @@ def turned_build(monkeypatch, tmp_path):
     game = find_game("fixture_deck")
     data = load_game_data(game, root=FIXTURE_DATA)
     out = tmp_path / "out"
-    result = build_decks(game, data, BuildSettings(out_dir=out), out / game.id, templates_dir=templates)
+    result = build_decks(game, data, BuildSettings(out_dir=out, gutter_mm=0), out / game.id, templates_dir=templates)
     return result, out / game.id / "deck.pdf"
 
 

@@ -101,7 +101,7 @@ def test_backs_mirror_the_fronts():
     ((210.0, 148.5), "a4", 2, (210.0, 297.0), False),  # or stacked on a portrait one
     ((190.0, 130.0), "a4", 2, (210.0, 297.0), True),  # a clan board: two per sheet, in the margins
     ((63.0, 88.0), "a4", 9, (210.0, 297.0), True),  # 3 × 3 portrait
-    ((63.0, 88.0), "letter", 8, (279.4, 215.9), True),  # letter: 4 × 2 landscape beats 3 × 2
+    ((63.0, 88.0), "letter", 9, (215.9, 279.4), True),  # letter, 5 mm margins: 3 × 3 portrait (3 × 88 ≤ 269.4)
 ])
 def test_sheet_plans(size, paper, per_sheet, page, crop):
     settings = BuildSettings(paper=paper)

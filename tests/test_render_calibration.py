@@ -58,3 +58,81 @@ def test_an_offset_under_test_moves_the_crosshairs(tmp_path):
 def test_one_sided_modes_are_refused(tmp_path):
     with pytest.raises(ValueError, match="two-sided mode"):
         render_calibration(tmp_path / "x.pdf", (210.0, 297.0), duplex="none")
+
+
+# --- the printer's frame: one offset for portrait and landscape files -------------------------
+
+def paper_point(page, x, y):
+    """Where a page point lands on the portrait paper, as the printed side is seen upright: a
+    portrait page as it is; a landscape page turned a quarter counter-clockwise (its top along
+    the paper's left edge), as print drivers turn landscape pages."""
+    w, h = page
+    if w <= h:
+        return (x, y)
+    return (h - y, x)
+
+
+@pytest.mark.parametrize("orientation", ["portrait", "landscape"])
+def test_one_printer_frame_offset_moves_backs_the_same_physical_way(monkeypatch, tmp_path, orientation):
+    """--back-offset 1,0.5 moves every back 1 mm towards the paper's right edge and 0.5 mm
+    towards its leading edge, in a portrait file and in a landscape one."""
+    from cardforge.data.loading import load_game_data
+    from cardforge.render.decks import build_decks
+    from cardforge.settings import BuildSettings
+    from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, card_clips, register_fixture_game
+
+    register_fixture_game(monkeypatch)
+    from cardforge.games import find_game
+
+    game = find_game("fixture_deck")
+    data = load_game_data(game, root=FIXTURE_DATA)
+    backs = {}
+    for offset in ((0.0, 0.0), (1.0, 0.5)):
+        out = tmp_path / f"{offset[0]}"
+        settings = BuildSettings(out_dir=out, orientation=orientation, back_offset_mm=offset)
+        build_decks(game, data, settings, out / game.id, templates_dir=FIXTURE_TEMPLATES)
+        reader = pypdf.PdfReader(out / game.id / "deck.pdf")
+        page = tuple(round(float(v) / 72 * 25.4, 1) for v in reader.pages[1].mediabox[2:])
+        assert (page[0] > page[1]) == (orientation == "landscape")
+        backs[offset] = [(c.x + c.w / 2, c.y + c.h / 2) for c in card_clips(reader.pages[1])]
+    for (x0, y0), (x1, y1) in zip(backs[(0.0, 0.0)], backs[(1.0, 0.5)]):
+        a, b = paper_point(page, x0, y0), paper_point(page, x1, y1)
+        assert (b[0] - a[0], b[1] - a[1]) == pytest.approx((1.0, 0.5), abs=2e-3)
+
+
+@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
+@pytest.mark.parametrize("error", [(1.0, 0.0), (0.0, -0.75), (-0.5, 1.25)])
+def test_both_sheets_read_the_printer_frame_offset(page, duplex, error):
+    """A printer puts the back image ``error`` mm off (printer's frame). On either sheet, the
+    rulers crossed by the back's crosshair read the offset that cancels it: -error."""
+    from cardforge.render.calibration import rulers
+
+    # the error as a shift of the back page: turned with the landscape page (independently of
+    # page_offset: a paper vector (X, Y) is the page vector (Y, -X) on a ccw-turned page)
+    page_error = error if page[0] <= page[1] else (error[1], -error[0])
+    axis = mirror_axis(page, duplex)
+    tx, ty = targets(page)[0]
+    printed = mirror(Rect(tx, ty, 0, 0), page, axis).shift(*page_error)
+    seen = mirror(printed, page, axis)
+    (h_name, h_value), (v_name, v_value) = rulers(page, duplex, (0.0, 0.0))
+    reading = {h_name: h_value(seen.x - tx), v_name: v_value(seen.y - ty)}
+    assert (reading["X"], reading["Y"]) == pytest.approx((-error[0], -error[1]))
+    # on the landscape sheet the horizontal ruler reads Y (the paper's long side)
+    assert (h_name, v_name) == (("X", "Y") if page[0] <= page[1] else ("Y", "X"))
+
+
+def test_the_sheet_names_its_orientation(tmp_path):
+    for orientation in ("portrait", "landscape"):
+        path = tmp_path / f"{orientation}.pdf"
+        render_calibration(path, (210.0, 297.0), orientation, "long-edge", offset=(0.5, -0.25))
+        text = " ".join(pypdf.PdfReader(path).pages[0].extract_text().split())
+        assert f"{orientation.upper()} sheet" in text
+        back = " ".join(pypdf.PdfReader(path).pages[1].extract_text().split())
+        assert f"{orientation.upper()} sheet, back page" in back
+    # the landscape sheet's back is shifted by the offset turned onto the page: (-0.25, -0.5)
+    back = line_segments(pypdf.PdfReader(tmp_path / "landscape.pdf").pages[1])
+    tx, ty = targets((297.0, 210.0))[0]
+    # landscape long-edge mirrors y: behind (tx, ty) is (tx, 210 - ty)
+    assert any(s[0] == s[2] == pytest.approx(tx - 0.25) for s in back)
+    assert any(s[1] == s[3] == pytest.approx(210 - ty - 0.5) for s in back)

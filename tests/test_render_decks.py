@@ -21,7 +21,9 @@ from conftest import ROOT
 from render_helpers import (
     FIXTURE_DATA,
     FIXTURE_TEMPLATES,
+    card_blocks,
     card_clips,
+    card_trims,
     fonts_of,
     form_count,
     line_segments,
@@ -59,8 +61,7 @@ def expected_names(kinds_excluded=("board",)) -> list[str]:
 def title_rects(clips, bleed=BLEED):
     """The generic layout's title box (x 4 mm, y 3 mm, right 4 mm, 5.8 mm high) in page mm."""
     out = []
-    for c in clips:
-        x, y, w, h = c.trim(bleed)
+    for x, y, w, h in card_trims(clips, bleed):
         out.append((x + 4, y + h - 3 - 5.8, w - 8, 5.8))
     return out
 
@@ -71,12 +72,18 @@ def test_page_size_cards_per_page_and_page_order(fixture, tmp_path):
     assert (deck.path, deck.kind, deck.cards) == ("deck.pdf", "deck", 12)
     assert (board.path, board.cards) == ("deck-board.pdf", 1)
     reader = pypdf.PdfReader(tmp_path / "fixture_deck" / deck.path)
-    # poker on A4: landscape, 4 × 2 = 8 per sheet; 12 cards → 2 sheets → front, back, front, back
+    # poker on A4, butted: portrait 3 × 3 = 9 per sheet (3 × 63 + 6 = 195 ≤ 210 - 10 wide,
+    # 3 × 88 + 6 = 270 ≤ 297 - 10 high); 12 cards → 2 sheets → front, back, front, back
     assert len(reader.pages) == deck.pages == 4
     for page in reader.pages:
         w, h = (float(v) / 72 * 25.4 for v in page.mediabox[2:])
-        assert (round(w, 1), round(h, 1)) == (297.0, 210.0)
-    assert [len(card_clips(p)) for p in reader.pages] == [8, 8, 4, 4]
+        assert (round(w, 1), round(h, 1)) == (210.0, 297.0)
+    assert [len(card_clips(p)) for p in reader.pages] == [9, 9, 3, 3]
+    # the grid, bleed included, centred: (210 - 195) / 2 = 7.5 mm left, (297 - 270) / 2 = 13.5 mm
+    # below; the first card (top left) trims at x 10.5, top 297 - 13.5 - 3 = 280.5
+    trims = card_trims(card_clips(reader.pages[0]), BLEED)
+    assert trims[0] == (10.5, 192.5, 63.0, 88.0)
+    assert trims[1] == (73.5, 192.5, 63.0, 88.0) and trims[3] == (10.5, 104.5, 63.0, 88.0)
     # the tarot-size kind gets its own file: 70×120 + 6 mm → A4 portrait 2 × 2
     board_reader = pypdf.PdfReader(tmp_path / "fixture_deck" / board.path)
     [clip] = card_clips(board_reader.pages[0])
@@ -96,7 +103,8 @@ def test_every_card_appears_once_per_copy_in_print_order(fixture, tmp_path):
 
 
 def test_back_pages_mirror_the_front_positions(fixture, tmp_path):
-    build(fixture, tmp_path)  # landscape page, long-edge: the sheet turns over top to bottom
+    # landscape page (butted 4 × 2), long-edge: the sheet turns over top to bottom
+    build(fixture, tmp_path, orientation="landscape")
     reader = pypdf.PdfReader(tmp_path / "fixture_deck" / "deck.pdf")
     for front_page, back_page in ((0, 1), (2, 3)):
         fronts = card_clips(reader.pages[front_page])
@@ -112,7 +120,7 @@ def test_portrait_long_edge_backs_swap_left_and_right(fixture, tmp_path):
     build(fixture, tmp_path, orientation="portrait")
     reader = pypdf.PdfReader(tmp_path / "fixture_deck" / "deck.pdf")
     fronts, backs = card_clips(reader.pages[0]), card_clips(reader.pages[1])
-    assert len(fronts) == 4  # portrait: 2 × 2
+    assert len(fronts) == 9  # portrait: 3 × 3
     for f, b in zip(fronts, backs):
         assert b.x == pytest.approx(210 - f.x - f.w) and b.y == f.y and not b.rotated
 
@@ -131,9 +139,9 @@ def test_names_behind_each_card_on_a_double_sided_kind(fixture, tmp_path):
     path = tmp_path / "fixture_deck" / "deck.pdf"
     reader = pypdf.PdfReader(path)
     fronts, backs = card_clips(reader.pages[2]), card_clips(reader.pages[3])
-    planet = expected_names()[8:].index("Kessara")
-    [front_text] = page_texts_by_rect(path, 2, [fronts[planet].trim(BLEED)])
-    [back_text] = page_texts_by_rect(path, 3, [backs[planet].trim(BLEED)])
+    planet = expected_names()[9:].index("Kessara")
+    [front_text] = page_texts_by_rect(path, 2, [card_trims(fronts, BLEED)[planet]])
+    [back_text] = page_texts_by_rect(path, 3, [card_trims(backs, BLEED)[planet]])
     assert "Kessara" in front_text
     # the back is drawn turned 180° (landscape long-edge): pdfium reads its words right to left
     # …and carries the card's version stamp, as its front does (render/reprint.py)
@@ -148,11 +156,11 @@ def test_a_two_sided_card_prints_its_other_side_on_its_back(fixture, tmp_path):
     path = tmp_path / "fixture_deck" / "deck.pdf"
     reader = pypdf.PdfReader(path)
     fronts, backs = card_clips(reader.pages[2]), card_clips(reader.pages[3])
-    gift = expected_names()[8:].index("Cadeau du roi")
-    [front_text] = page_texts_by_rect(path, 2, title_rects([fronts[gift]]))
-    [back_text] = page_texts_by_rect(path, 3, [backs[gift].trim(BLEED)])
+    gift = expected_names()[9:].index("Cadeau du roi")
+    [front_text] = page_texts_by_rect(path, 2, [title_rects(fronts)[gift]])
+    [back_text] = page_texts_by_rect(path, 3, [card_trims(backs, BLEED)[gift]])
     assert front_text == "Cadeau du roi"
-    words = set(back_text.split())  # turned 180°: pdfium reads the words right to left
+    words = set(back_text.split())
     assert {"Cadeau", "retourné", "Verso"} <= words and "Recto" not in words
 
 
@@ -168,14 +176,29 @@ def test_crop_marks_at_every_trim_line_and_only_in_the_margins(fixture, tmp_path
             return all(max(x1, x2) <= bx0 + 1e-3 or min(x1, x2) >= bx1 - 1e-3 or max(y1, y2) <= by0 + 1e-3
                        or min(y1, y2) >= by1 - 1e-3 for bx0, by0, bx1, by1 in bleeds)
 
-        marks = [s for s in line_segments(page) if outside(*s)]
-        trims = [c.trim(BLEED) for c in clips]
+        # the margins: outside the grid's bleed box (cut ticks lie on the cut lines between cards)
+        gx0, gy0 = min(b[0] for b in bleeds), min(b[1] for b in bleeds)
+        gx1, gy1 = max(b[2] for b in bleeds), max(b[3] for b in bleeds)
+
+        def in_margin(x1, y1, x2, y2):
+            return (max(x1, x2) <= gx0 + 1e-3 or min(x1, x2) >= gx1 - 1e-3 or max(y1, y2) <= gy0 + 1e-3
+                    or min(y1, y2) >= gy1 - 1e-3)
+
+        segments = line_segments(page)
+        marks = [s for s in segments if in_margin(*s)]
+        assert all(outside(*s) for s in marks)
+        trims = card_trims(clips, BLEED)
         xs = {round(v, 2) for x, y, w, h in trims for v in (x, x + w)}
         ys = {round(v, 2) for x, y, w, h in trims for v in (y, y + h)}
         vertical = Counter(round(s[0], 2) for s in marks if s[0] == s[2])
         horizontal = Counter(round(s[1], 2) for s in marks if s[1] == s[3])
         assert set(vertical) == xs and all(n == 2 for n in vertical.values())  # above and below
         assert set(horizontal) == ys and all(n == 2 for n in horizontal.values())  # left and right
+        # rows are cut first (3 columns ≥ … rows), so each strip keeps a tick on every vertical cut
+        # line at its top and bottom edge: 1.5 mm either side of each card corner
+        ticks = {s for s in segments if not in_margin(*s) and s[0] == s[2] and round(s[0], 2) in xs}
+        corners = {(x, y) for x0, y0, w, h in trims for x in (x0, x0 + w) for y in (y0, y0 + h)}
+        assert ticks == {(x, y - 1.5, x, y + 1.5) for x, y in corners}
     # back pages of a duplex deck carry no marks (the sheet is cut from the front)
     back = reader.pages[1]
     assert not [s for s in line_segments(back)
@@ -190,8 +213,7 @@ def test_no_crop_marks_and_cut_lines(fixture, tmp_path):
     clips = card_clips(page)
     # cut lines: one rectangle per card on its trim line, drawn on the page after the cards
     rects = [tuple(round(float(v) / 72 * 25.4, 2) for v in args) for args, op in operations(page) if op == b"re"]
-    for c in clips:
-        x, y, w, h = c.trim(BLEED)
+    for x, y, w, h in card_trims(clips, BLEED):
         assert (round(x, 2), round(y, 2), round(w, 2), round(h, 2)) in rects
     assert line_segments(page) == [s for s in line_segments(page)
                                    if any(c.x <= s[0] <= c.x + c.w and c.y <= s[1] <= c.y + c.h for c in clips)]
@@ -216,15 +238,19 @@ def test_two_builds_are_byte_identical(fixture, tmp_path):
 def test_a_back_design_is_drawn_once_and_reused(fixture, tmp_path):
     build(fixture, tmp_path)
     reader = pypdf.PdfReader(tmp_path / "fixture_deck" / "deck.pdf")
-    page = reader.pages[1]  # backs of 3 Boule de feu, Bouclier, 2 Éclair (default back), 2 jetons
+    page = reader.pages[1]  # backs of 3 Boule de feu, Bouclier, 2 Éclair (default back), 3 jetons
     used = [args[0] for args, op in operations(page) if op == b"Do"]
-    assert len(used) == 8
+    assert len(used) == 9
     assert len(set(used)) == 2  # one form for the default back, one for the token back
-    # a card printed in 3 copies is one form placed 3 times
-    front = [args[0] for args, op in operations(reader.pages[0]) if op == b"Do"]
-    assert front[0] == front[1] == front[2] and len(set(front[:3])) == 1
-    # fewer forms in the whole file than card sides placed (12 fronts, 12 backs)
+    # a card printed in 3 copies is drawn once and its operators written again for each copy
+    # (in the page's stream, where zlib shares them; no form of its own)
+    blocks = card_blocks(reader.pages[0])
+    assert len(blocks) == 9
+    assert blocks[0] == blocks[1] == blocks[2] != blocks[3]
+    # forms: the backs, icons and the frames shared by every card of a kind, fewer than the card
+    # sides placed (12 fronts, 12 backs), and none holding one card's own text
     assert form_count(reader) < 24
+    assert b"Boule de feu" in b"".join(repr(b).encode() for b in blocks[0])
 
 
 def test_duplex_none_puts_the_backs_in_their_own_file(fixture, tmp_path):
@@ -235,7 +261,7 @@ def test_duplex_none_puts_the_backs_in_their_own_file(fixture, tmp_path):
     fronts = pypdf.PdfReader(tmp_path / "fixture_deck" / "deck.pdf")
     backs = pypdf.PdfReader(tmp_path / "fixture_deck" / "deck-backs.pdf")
     for f, b in zip(card_clips(fronts.pages[0]), card_clips(backs.pages[0])):
-        assert b.y == pytest.approx(210 - f.y - f.h)  # laid out as for long-edge
+        assert b.x == pytest.approx(210 - f.x - f.w) and b.y == f.y  # laid out as for long-edge
     # the backs file has crop marks of its own, for printing it separately
     assert len(line_segments(backs.pages[0])) >= 2 * 12
 
@@ -273,7 +299,7 @@ def test_the_stamp_prints_version_and_fingerprint_in_the_safe_zone(fixture, tmp_
     path = tmp_path / "fixture_deck" / "deck.pdf"
     clips = card_clips(pypdf.PdfReader(path).pages[0])
     # the safe zone's bottom strip, 3 to 6 mm above the bottom trim, right half of the card
-    strips = [(x + w / 2, y + 3, w / 2 - 3, 3) for x, y, w, h in (c.trim(BLEED) for c in clips)]
+    strips = [(x + w / 2, y + 3, w / 2 - 3, 3) for x, y, w, h in card_trims(clips, BLEED)]
     stamps = page_texts_by_rect(path, 0, strips)
     assert all(s.startswith("v1.3 · ") and len(s) == len("v1.3 · ") + 6 for s in stamps), stamps
     assert stamps[0] == stamps[1] == stamps[2]  # copies of one card

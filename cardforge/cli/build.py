@@ -10,7 +10,7 @@ import click
 
 from cardforge.cli.common import GAME, echo_json, echo_problem, is_tty
 from cardforge.problems import Problem, plural
-from cardforge.settings import DUPLEX_MODES, PAPERS_MM, PRINTABLE_KINDS, BuildSettings
+from cardforge.settings import DUPLEX_MODES, PAPER_HELP, PRINTABLE_KINDS, BuildSettings
 
 EPILOG = """\b
 Examples:
@@ -71,6 +71,21 @@ class Offset(click.ParamType):
         return (x, y)
 
 
+class Paper(click.ParamType):
+    """A paper name (a4, letter, a3, tabloid…) or a custom 'WxH' in mm."""
+
+    name = "PAPER"
+
+    def convert(self, value, param, ctx):
+        from cardforge.settings import paper_size
+
+        try:
+            paper_size(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+        return str(value).strip().lower()
+
+
 class KindList(click.ParamType):
     name = "KINDS"
 
@@ -89,22 +104,35 @@ class KindList(click.ParamType):
 @click.argument("games", metavar="[GAME]...", nargs=-1, type=GAME)
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
               help="Folder to build into (one sub-folder per game).")
-@click.option("--paper", type=click.Choice(list(PAPERS_MM)), default="a4", show_default=True)
+@click.option("--paper", type=Paper(), default="a4", show_default=True, help=f"Paper: {PAPER_HELP}.")
 @click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default="auto",
               show_default=True, help="auto: whichever fits more cards per sheet.")
 @click.option("--bleed", type=LengthMM(), default="3", show_default=True,
               help="Artwork past the trim line on every side, in mm.")
-@click.option("--gutter", type=LengthMM(), default="0", show_default=True,
-              help="Space between neighbouring cards' bleed edges, in mm.")
-@click.option("--margin", type=LengthMM(), default="8", show_default=True,
+@click.option("--gutter", type=LengthMM(), default=None,
+              help="Give each card its own bleed, this far apart (mm; 0: bleed to bleed). Default: "
+                   "cards butted with one shared cut and bleed only around the grid, where that "
+                   "fits more cards per sheet.")
+@click.option("--margin", type=LengthMM(), default="5", show_default=True,
               help="Border of the sheet kept clear of cards (crop marks go there), in mm.")
 @click.option("--duplex", type=click.Choice(list(DUPLEX_MODES)), default="long-edge", show_default=True,
               help="How the sheet turns over when printed two-sided; none: backs in their own file.")
 @click.option("--back-offset", type=Offset(), default="0,0", show_default=True,
-              help="Shift the back pages by X,Y mm to correct the printer (see `cardforge calibrate`).")
+              help="Shift the backs by X,Y mm to correct the printer, in the printer's frame (X towards "
+                   "the paper's right edge, Y towards its leading edge): the same numbers for portrait "
+                   "and landscape files (see `cardforge calibrate`).")
+@click.option("--landscape-turn", type=click.Choice(["ccw", "cw"]), default="ccw", show_default=True,
+              help="How your printer turns a landscape page onto the paper (for --back-offset).")
 @click.option("--fold", is_flag=True, help="Gutter fold: fronts and backs side by side on one sheet.")
 @click.option("--no-crop-marks", is_flag=True, help="Leave out the crop marks.")
 @click.option("--cut-lines", is_flag=True, help="Draw a thin line on every trim line.")
+@click.option("--pure-black", is_flag=True,
+              help="Black text in black ink only (CMYK 0 0 0 100) and crop marks in registration colour.")
+@click.option("--per-card", is_flag=True,
+              help="deck-cards.pdf: one card side per page (front, back, front…), each page the card "
+                   "with its bleed, TrimBox on the card: the file print shops ask for.")
+@click.option("--no-sheet-labels", is_flag=True,
+              help="Leave out the sheet label, scale bar and cutting order printed in the margins.")
 @click.option("--strict", is_flag=True, help="Warnings (missing art, missing layouts…) fail the build.")
 @click.option("--only", type=KindList(), default=",".join(PRINTABLE_KINDS), show_default=True,
               help="Build only these, comma-separated: decks, boards, pads, aids.")
@@ -123,11 +151,11 @@ class KindList(click.ParamType):
               help="Keep running: rebuild whenever the game's data or templates change (Ctrl-C stops).")
 @click.pass_context
 def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter, margin, duplex, back_offset,
-          fold, no_crop_marks, cut_lines, strict, only, templates_dir, quiet, changed_since, restamp,
-          watch, as_json=False) -> None:
+          landscape_turn, fold, no_crop_marks, cut_lines, pure_black, per_card, no_sheet_labels, strict, only,
+          templates_dir, quiet, changed_since, restamp, watch, as_json=False) -> None:
     """Build print-ready PDFs for each GAME (every game when none is given) into OUT/<game>/.
 
-    Decks are imposed on A4 or Letter with bleed and crop marks; backs follow each sheet,
+    Decks are imposed on the paper chosen with bleed and crop marks; backs follow each sheet,
     mirrored for duplex printing. Each game's files are listed in OUT/<game>/manifest.json.
     A game's build is all or nothing: on any problem (bad data, text that does not fit…),
     error or interruption, exits 1 listing every problem and leaves OUT/<game>/ as it was.
@@ -140,8 +168,10 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
         raise click.BadParameter(f"{problem}", param_hint="'-o' / '--out'")
     settings = BuildSettings(paper=paper, orientation=orientation, bleed_mm=bleed, gutter_mm=gutter,
                              margin_mm=margin, crop_marks=not no_crop_marks, cut_lines=cut_lines,
-                             duplex=duplex, back_offset_mm=back_offset, fold=fold, strict=strict,
-                             only=only, out_dir=Path(out_dir),
+                             duplex=duplex, back_offset_mm=back_offset, landscape_turn=landscape_turn,
+                             fold=fold, strict=strict,
+                             only=only, out_dir=Path(out_dir), pure_black=pure_black,
+                             sheet_labels=not no_sheet_labels, per_card=per_card,
                              changed_since=Path(changed_since) if changed_since else None, restamp=restamp,
                              templates_dir=Path(templates_dir) if templates_dir else None)
     if restamp and not changed_since:
@@ -273,7 +303,8 @@ def build_one(game, settings: BuildSettings, progress: Progress, quiet: bool, bu
     if not quiet:
         for e in result.entries:
             cards = f", {plural(e.cards, COUNT_NOUNS.get(e.kind, 'card'))}" if e.cards else ""
-            click.echo(f"{game.id}: {(result.folder / e.path).as_posix()} ({plural(e.pages, 'page')}{cards})")
+            how = f": {result.layouts[e.path]}" if e.path in result.layouts else ""
+            click.echo(f"{game.id}: {(result.folder / e.path).as_posix()} ({plural(e.pages, 'page')}{cards}){how}")
         for name in result.removed:
             click.echo(f"{game.id}: {(result.folder / name).as_posix()} removed (not part of this build)")
         if result.changes is not None:

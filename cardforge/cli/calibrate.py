@@ -6,29 +6,39 @@ from pathlib import Path
 
 import click
 
-from cardforge.cli.build import Offset
-from cardforge.settings import PAPERS_MM
+from cardforge.cli.build import Offset, Paper
+from cardforge.settings import PAPER_HELP, paper_size
 
 EPILOG = """\b
 Examples:
-  cardforge calibrate                              # output/calibration-a4-long-edge.pdf
+  cardforge calibrate                              # output/calibration-a4-long-edge-portrait.pdf
   cardforge calibrate --paper letter --duplex short-edge
-  cardforge calibrate --back-offset 0.5,-0.25      # check a correction: both zeros should line up
+  cardforge calibrate --orientation landscape --back-offset 0.5,-0.25
+                                                   # check a reading on a landscape sheet
+
+\b
+The offset is measured in the printer's frame (X towards the paper's right edge, Y towards
+its leading edge, as the back side is seen upright on a portrait sheet): one reading, from
+the portrait sheet, corrects portrait and landscape decks alike. The landscape sheet printed
+with that offset shows whether the printer turns landscape pages the way cardforge assumes
+(counter-clockwise; else use --landscape-turn cw here and with `cardforge build`).
 """
 
 
 @click.command(epilog=EPILOG)
 @click.option("-o", "--out", "out", type=click.Path(dir_okay=False),
-              help="PDF to write [default: output/calibration-<paper>-<duplex>.pdf].")
-@click.option("--paper", type=click.Choice(list(PAPERS_MM)), default="a4", show_default=True)
+              help="PDF to write [default: output/calibration-<paper>-<duplex>-<orientation>.pdf].")
+@click.option("--paper", type=Paper(), default="a4", show_default=True, help=f"Paper: {PAPER_HELP}.")
 @click.option("--orientation", type=click.Choice(["portrait", "landscape"]), default="portrait",
-              show_default=True, help="Use the orientation your deck prints in.")
+              show_default=True, help="portrait measures the offset; landscape checks it on landscape pages.")
 @click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge",
               show_default=True, help="How the sheet turns over when printed two-sided.")
 @click.option("--back-offset", type=Offset(), default="0,0", show_default=True,
-              help="Print the back page shifted by X,Y mm, to check a correction.")
-def calibrate(out, paper, orientation, duplex, back_offset) -> None:
-    """Write a two-page duplex calibration sheet.
+              help="Print the back page shifted by X,Y mm (printer's frame), to check a correction.")
+@click.option("--landscape-turn", type=click.Choice(["ccw", "cw"]), default="ccw", show_default=True,
+              help="How your printer turns a landscape page onto the paper.")
+def calibrate(out, paper, orientation, duplex, back_offset, landscape_turn) -> None:
+    """Write a two-page duplex calibration sheet that names its orientation.
 
     Print it two-sided at 100 %, hold it against a light: the red lines of the back cross the
     front's scales at the X and Y to pass to `cardforge build --back-offset X,Y`.
@@ -37,10 +47,11 @@ def calibrate(out, paper, orientation, duplex, back_offset) -> None:
 
     from cardforge.paths import check_output_file, make_folder
 
-    path = Path(out) if out else Path("output") / f"calibration-{paper}-{duplex}.pdf"
+    path = Path(out) if out else Path("output") / f"calibration-{paper}-{duplex}-{orientation}.pdf"
     problem = check_output_file(path, what="calibration sheet")
     if problem is not None:
         raise click.BadParameter(problem.message, param_hint=f"'-o' {path}")
     make_folder(path.parent)
-    render_calibration(path, PAPERS_MM[paper], orientation, duplex, back_offset)
-    click.echo(f"wrote {path.as_posix()} (2 pages): print it two-sided ({duplex}), then read the scales")
+    render_calibration(path, paper_size(paper), orientation, duplex, back_offset, landscape_turn)
+    click.echo(f"wrote {path.as_posix()} (2 pages, {orientation}): print it two-sided ({duplex}), "
+               "then read the scales")

@@ -8,10 +8,16 @@ Print-trade words, one meaning each:
 - **bleed**: artwork that runs past the trim on every side, so a cut slightly off the line
   shows no white edge;
 - **safe zone**: an inset inside the trim that text keeps clear of (see the layouts);
-- **gutter**: space between neighbouring cards' bleed edges on a sheet;
+- **gutter**: space between neighbouring cards' bleed edges on a sheet (the *separate-bleed*
+  layout, each card with its own bleed);
+- **butted** (shared bleed): neighbouring cards touch trim to trim, one cut separates them, and
+  the bleed runs only around the grid; each card is clipped to its trim on the edges it shares
+  with a neighbour and to its bleed on the others, so no card prints over its neighbour;
 - **margin**: the border of the sheet kept clear of cards (home printers cannot print there;
   crop marks live in it);
 - **crop marks**: short lines in the margin, in line with every trim edge;
+- **cut ticks**: short marks on a cut line, across the edges of the strips the first cuts
+  make, so every strip keeps the marks for its own cuts (see :func:`cutting_plan`);
 - **duplex**: printing both sides of the sheet. The sheet turns over around its long edge
   (``long-edge``) or its short edge (``short-edge``); a card's back lands behind its front
   when the back page mirrors the front page across that axis.
@@ -83,10 +89,12 @@ class Segment:
 
 @dataclass(frozen=True)
 class Placement:
-    """Where one card side goes on a page: its trim box, and whether it is turned 180°."""
+    """Where one card side goes on a page: its trim box, whether it is turned 180°, and the
+    box its artwork is clipped to on the page (``None``: the trim grown by the full bleed)."""
 
     trim: Rect
     rotated: bool = False
+    clip: Rect | None = None
 
 
 def page_size(paper_mm: tuple[float, float], orientation: str) -> tuple[float, float]:
@@ -118,10 +126,15 @@ class Sheet:
     cols: int
     rows: int
     slots: tuple[Rect, ...]
+    shared: bool = False  # butted: neighbours share their trim line, bleed only around the grid
 
     @property
     def per_page(self) -> int:
         return len(self.slots)
+
+    @property
+    def layout(self) -> str:
+        return "butted" if self.shared else "separate"
 
 
 def _grid(origin_x: float, origin_top: float, cols: int, rows: int, card: tuple[float, float],
@@ -143,26 +156,95 @@ def _grid_size(cols: int, rows: int, card: tuple[float, float], bleed: float, gu
 
 
 def impose(paper_mm: tuple[float, float], card: tuple[float, float], *, bleed: float = 3.0,
-           gutter: float = 0.0, margin: float = 8.0, orientation: str = "auto") -> Sheet:
+           gutter: float | None = None, margin: float = 5.0, orientation: str = "auto") -> Sheet:
     """As many cards as fit, the grid centred on the page. ``orientation="auto"`` picks the one
-    that fits more cards (portrait on a tie)."""
+    that fits more cards (portrait on a tie).
+
+    ``gutter=None`` (the default) butts the cards (shared bleed, bleed only around the grid)
+    when that fits more cards on a sheet than giving each card its own bleed, and keeps the
+    separate-bleed layout otherwise (on a tie too: a mis-cut then shows no neighbour's edge).
+    A number (``--gutter``, 0 included) always gives each card its own bleed, ``gutter`` apart."""
+    if gutter is not None:
+        return _impose(paper_mm, card, bleed, gutter, margin, orientation, shared=False)
+    separate = butted = None
+    error: SheetError | None = None
+    try:
+        separate = _impose(paper_mm, card, bleed, 0.0, margin, orientation, shared=False)
+    except SheetError as exc:
+        error = exc
+    try:
+        butted = _impose(paper_mm, card, bleed, 0.0, margin, orientation, shared=True)
+    except SheetError:
+        pass
+    if butted is not None and (separate is None or butted.per_page > separate.per_page):
+        return butted
+    if separate is None:
+        raise error  # type: ignore[misc]
+    return separate
+
+
+def _impose(paper_mm, card, bleed: float, gutter: float, margin: float, orientation: str, *,
+            shared: bool) -> Sheet:
     choices = ("portrait", "landscape") if orientation == "auto" else (orientation,)
     best: Sheet | None = None
     for o in choices:
         pw, ph = page_size(paper_mm, o)
-        cw, ch = card[0] + 2 * bleed, card[1] + 2 * bleed
-        cols = fit_count(pw - 2 * margin, cw, gutter)
-        rows = fit_count(ph - 2 * margin, ch, gutter)
+        if shared:  # cells are the trims; the bleed is paid once, around the grid
+            cols = fit_count(pw - 2 * margin - 2 * bleed, card[0], 0.0)
+            rows = fit_count(ph - 2 * margin - 2 * bleed, card[1], 0.0)
+        else:
+            cw, ch = card[0] + 2 * bleed, card[1] + 2 * bleed
+            cols = fit_count(pw - 2 * margin, cw, gutter)
+            rows = fit_count(ph - 2 * margin, ch, gutter)
         if cols * rows == 0:
             continue
-        gw, gh = _grid_size(cols, rows, card, bleed, gutter)
-        slots = _grid((pw - gw) / 2, ph - (ph - gh) / 2, cols, rows, card, bleed, gutter)
-        sheet = Sheet((pw, ph), o, card, bleed, gutter, margin, cols, rows, slots)
-        if best is None or sheet.per_page > best.per_page:
+        if shared:
+            gw, gh = cols * card[0] + 2 * bleed, rows * card[1] + 2 * bleed
+            x0, top = (pw - gw) / 2 + bleed, ph - (ph - gh) / 2 - bleed
+            slots = tuple(Rect(x0 + c * card[0], top - (r + 1) * card[1], card[0], card[1])
+                          for r in range(rows) for c in range(cols))
+        else:
+            gw, gh = _grid_size(cols, rows, card, bleed, gutter)
+            slots = _grid((pw - gw) / 2, ph - (ph - gh) / 2, cols, rows, card, bleed, gutter)
+        sheet = Sheet((pw, ph), o, card, bleed, gutter, margin, cols, rows, slots, shared)
+        # on a tie, the orientation leaving more room above and below the grid (the sheet's
+        # label, scale bar and cutting order go there), then portrait
+        if best is None or (sheet.per_page, ph - gh) > (best.per_page, best.page[1] - _height(best) + EPS):
             best = sheet
     if best is None:
         raise SheetError(_no_fit(paper_mm, card, bleed, margin, orientation))
     return best
+
+
+def _height(sheet: Sheet) -> float:
+    """The grid's height, bleed included."""
+    return max(t.top for t in sheet.slots) - min(t.y for t in sheet.slots) + 2 * sheet.bleed
+
+
+def clip_boxes(trims, bleed: float) -> list[Rect]:
+    """The box each card's artwork is clipped to: its trim, grown by ``bleed`` on every side
+    where no other card of ``trims`` shares that trim edge. Butted neighbours thus meet on
+    their common cut line and neither prints over the other; a card with an empty slot (or the
+    margin) beside it keeps its full bleed there. Mirroring a set of trims mirrors its clips."""
+    trims = list(trims)
+    out = []
+    for t in trims:
+        left = bottom = right = top = bleed
+        for o in trims:
+            if o is t:
+                continue
+            across_y = min(t.top, o.top) - max(t.y, o.y) > EPS
+            across_x = min(t.right, o.right) - max(t.x, o.x) > EPS
+            if across_y and abs(o.right - t.x) < 1e-4:
+                left = 0.0
+            if across_y and abs(o.x - t.right) < 1e-4:
+                right = 0.0
+            if across_x and abs(o.top - t.y) < 1e-4:
+                bottom = 0.0
+            if across_x and abs(o.y - t.top) < 1e-4:
+                top = 0.0
+        out.append(Rect(t.x - left, t.y - bottom, t.w + left + right, t.h + bottom + top))
+    return out
 
 
 def _no_fit(paper_mm, card, bleed, margin, orientation) -> str:
@@ -195,6 +277,30 @@ def mirror(rect: Rect, page: tuple[float, float], axis: str) -> Rect:
     if axis == "x":
         return Rect(page[0] - rect.x - rect.w, rect.y, rect.w, rect.h)
     return Rect(rect.x, page[1] - rect.y - rect.h, rect.w, rect.h)
+
+
+LANDSCAPE_TURNS = ("ccw", "cw")
+
+
+def page_offset(printer_offset: tuple[float, float], page: tuple[float, float],
+                landscape_turn: str = "ccw") -> tuple[float, float]:
+    """A back-side correction measured in the **printer's frame** (mm: X towards the paper's
+    right edge, Y towards its leading edge, as the back side is seen upright on a portrait
+    sheet: what the portrait calibration sheet reads), as a shift of a back *page* of size
+    ``page``.
+
+    A portrait page lies on the paper as it is: the same numbers. A landscape page is turned a
+    quarter onto the portrait paper by the print driver: counter-clockwise (``"ccw"``, the
+    page's top along the paper's left edge: PostScript's and IPP's "landscape", what drivers
+    do by default) or clockwise (``"cw"``, "reverse landscape"). Page x then runs along the
+    paper's Y (or against it) and page y against its X (or along it), so one measured printer
+    error corrects files of both orientations the same physical way."""
+    if landscape_turn not in LANDSCAPE_TURNS:
+        raise ValueError(f"unknown landscape turn {landscape_turn!r} (allowed: {', '.join(LANDSCAPE_TURNS)})")
+    x, y = printer_offset
+    if page[0] <= page[1]:
+        return (x, y)
+    return (y, -x) if landscape_turn == "ccw" else (-y, x)
 
 
 def back_placements(slots: tuple[Rect, ...], page: tuple[float, float], duplex: str,
@@ -237,7 +343,7 @@ class FoldSheet:
 
 
 def fold_sheet(paper_mm: tuple[float, float], card: tuple[float, float], *, bleed: float = 3.0,
-               gutter: float = 0.0, margin: float = 8.0, orientation: str = "auto") -> FoldSheet:
+               gutter: float = 0.0, margin: float = 5.0, orientation: str = "auto") -> FoldSheet:
     """The gutter-fold layout fitting most cards per page. Across the fold, the two halves keep
     ``gutter`` between their bleed edges (0: the bleeds meet on the fold line)."""
     choices = ("portrait", "landscape") if orientation == "auto" else (orientation,)
@@ -352,3 +458,96 @@ def chunks(items, size: int):
             batch = []
     if batch:
         yield batch
+
+
+# --- cutting order and cut ticks --------------------------------------------------------------
+
+TICK_MM = 1.5  # a cut tick runs this far either side of the strip edge it crosses
+
+
+@dataclass(frozen=True)
+class CuttingPlan:
+    """How to cut a sheet with a guillotine or a ruler and knife.
+
+    First the ``first`` cuts (``"horizontal"`` or ``"vertical"``), straight across the whole
+    sheet along ``first_lines`` (their crop marks sit in the margins at both ends), which makes
+    strips; then, on each strip, the ``second_lines``. The strips have lost the margins where
+    those lines' crop marks were, so ``ticks`` mark each second line across every strip edge
+    (half on the strip, half beyond it, all on the cut line itself)."""
+
+    first: str
+    first_lines: tuple[float, ...]
+    second_lines: tuple[float, ...]
+    ticks: tuple[Segment, ...]
+
+    @property
+    def second(self) -> str:
+        return "vertical" if self.first == "horizontal" else "horizontal"
+
+
+def cutting_plan(trims, tick: float = TICK_MM) -> CuttingPlan:
+    """The cutting order for the cards ``trims`` on a sheet: across the direction with fewer
+    strips first (fewer cuts in all; rows first on a tie), ticks on every strip edge."""
+    trims = list(trims)
+    xs, ys = trim_lines(trims)
+    first = "horizontal" if len(ys) <= len(xs) else "vertical"
+    ticks: list[Segment] = []
+    seen: set[tuple[float, float]] = set()
+    for t in trims:
+        for x in (t.x, t.right):
+            for y in (t.y, t.top):
+                key = (round(x, 4), round(y, 4))
+                if key in seen:
+                    continue
+                seen.add(key)
+                if first == "horizontal":  # a vertical tick across the strip's top or bottom edge
+                    ticks.append(Segment(x, y - tick, x, y + tick))
+                else:
+                    ticks.append(Segment(x - tick, y, x + tick, y))
+    ticks.sort(key=lambda s: (s.x1, s.y1, s.x2, s.y2))
+    if first == "horizontal":
+        return CuttingPlan(first, tuple(sorted(ys, reverse=True)), tuple(xs), tuple(ticks))
+    return CuttingPlan(first, tuple(xs), tuple(sorted(ys, reverse=True)), tuple(ticks))
+
+
+# --- the sheet's margins: where labels go -----------------------------------------------------
+
+LABEL_MIN_MM = 2.8  # a margin band lower than this holds no label
+
+
+def label_areas(page: tuple[float, float], trims, bleed: float, marks: bool = True) -> dict[str, Rect | None]:
+    """Free rectangles in the bottom and top margins for a sheet label, a scale bar and the
+    cutting order: outside every card's bleed, clear of the crop marks (beyond their outer
+    ends when there is room, else between two marks), at least ``CROP_EDGE_MM`` from the
+    paper's edge. ``None`` where a margin is too small."""
+    trims = list(trims)
+    pw, ph = page
+    if not trims:
+        return {"bottom": Rect(CROP_EDGE_MM, CROP_EDGE_MM, pw - 2 * CROP_EDGE_MM, ph / 2 - CROP_EDGE_MM),
+                "top": Rect(CROP_EDGE_MM, ph / 2, pw - 2 * CROP_EDGE_MM, ph / 2 - CROP_EDGE_MM)}
+    grid_bottom = min(t.y for t in trims) - bleed
+    grid_top = max(t.top for t in trims) + bleed
+    xs, _ = trim_lines(trims)
+    out: dict[str, Rect | None] = {}
+    for side, outward in (("bottom", -1), ("top", +1)):
+        start = (grid_bottom if outward < 0 else grid_top) + outward * CROP_GAP_MM
+        edge = 0.0 if outward < 0 else ph
+        room = (edge - start) * outward - CROP_EDGE_MM  # from the grid side to the paper's edge
+        if room < LABEL_MIN_MM:
+            out[side] = None
+            continue
+        length = min(CROP_LENGTH_MM, room) if marks else 0.0
+        if length < CROP_MIN_MM:
+            length = 0.0
+        beyond = room - length - (0.5 if length else 0.0)
+        if beyond >= LABEL_MIN_MM:  # the whole width, beyond the marks' ends
+            near = start + outward * (room - beyond)
+            y0 = min(near, near + outward * beyond)
+            out[side] = Rect(CROP_EDGE_MM, y0, pw - 2 * CROP_EDGE_MM, beyond)
+            continue
+        # between two marks, next to the grid: the widest gap
+        cuts = [CROP_EDGE_MM - 1.0] + xs + [pw - CROP_EDGE_MM + 1.0]
+        best = max(((b - a - 2.0, a + 1.0) for a, b in zip(cuts, cuts[1:])), key=lambda g: (g[0], -g[1]))
+        y0 = min(start, start + outward * room)
+        out[side] = Rect(best[1], y0, best[0], room) if best[0] > 10 else None
+    return out

@@ -101,6 +101,7 @@ class BuildResult:
     warnings: list[Problem] = field(default_factory=list)  # the data's and the decks' warnings
     changes: Any = None  # with ``changed_since``: render.reprint.Changes (cards to reprint, removed)
     removed: list[str] = field(default_factory=list)  # files of the previous build removed as stale
+    layouts: dict[str, str] = field(default_factory=dict)  # deck file → how its sheets are laid out
 
     @property
     def files(self) -> list[Path]:
@@ -164,7 +165,8 @@ def _build_locked(game, settings: BuildSettings, progress: Progress, out_dir: Pa
     except OSError as exc:
         raise OutputError(f"cannot build {game.id}", [_os_problem(exc, out_dir)]) from None
     try:
-        entries, changes, covered, deck_warnings = _render(game, data, settings, staging, progress, warnings)
+        entries, changes, covered, deck_warnings, layouts = _render(game, data, settings, staging, progress,
+                                                                    warnings)
         checkpoint("staged")
         names = sorted(p.name for p in staging.iterdir() if not _PART.match(p.name))
         manifest, stale = _next_manifest(game.id, folder, previous, entries, covered)
@@ -178,7 +180,7 @@ def _build_locked(game, settings: BuildSettings, progress: Progress, out_dir: Pa
             write_atomic(staging / MANIFEST, lambda f: f.write(manifest))
             with signals.deferred():
                 _commit(staging, folder, names + [MANIFEST], stale)
-        return BuildResult(game.id, folder, entries, warnings + deck_warnings, changes, stale)
+        return BuildResult(game.id, folder, entries, warnings + deck_warnings, changes, stale, layouts)
     except OSError as exc:  # a full disk, a read-only folder…: the folder is as it was
         raise OutputError(f"cannot build {game.id}; {folder} left as it was",
                           [_os_problem(exc, folder)]) from None
@@ -188,8 +190,9 @@ def _build_locked(game, settings: BuildSettings, progress: Progress, out_dir: Pa
 
 def _render(game, data, settings: BuildSettings, staging: Path, progress: Progress, warnings: list[Problem]):
     """Every file of the build, written into ``staging``: (entries, changes, kinds covered,
-    the decks' warnings)."""
+    the decks' warnings, the decks' sheet layouts)."""
     entries: list[ManifestEntry] = []
+    layouts: dict[str, str] = {}
     covered: set[str] = set()
     changes = None
     deck_warnings: list[Problem] = []
@@ -203,6 +206,7 @@ def _render(game, data, settings: BuildSettings, staging: Path, progress: Progre
             entries += result.entries
             changes = result.changes
             deck_warnings = list(result.warnings)
+            layouts = dict(result.layouts)
             covered.update(BUILD_KINDS["decks"])
             checkpoint("decks")
         kinds = settings.only & {"boards", "pads", "aids"}
@@ -219,7 +223,7 @@ def _render(game, data, settings: BuildSettings, staging: Path, progress: Progre
         raise
     finally:
         progress.clear()
-    return entries, changes, covered, deck_warnings
+    return entries, changes, covered, deck_warnings, layouts
 
 
 # --- the swap -----------------------------------------------------------------------------

@@ -6,10 +6,13 @@ vertical scale graduated in millimetres. The back page holds a crosshair behind 
 zero. Held against the light, front facing you, each crosshair line crosses a scale at a
 value; those two values are the offset to give ``cardforge build --back-offset X,Y``.
 
-The scales are labelled for the offset convention of :func:`~cardforge.layout.geometry
-.back_placements` (x right, y up, as the back page is seen upright) and the duplex mode, so
-the reader never converts signs: a back printed 1 mm too far to the left as seen through the
-front reads the value that moves it back.
+The scales read the offset in the **printer's frame** (:func:`~cardforge.layout.geometry
+.page_offset`: X towards the paper's right edge, Y towards its leading edge, as the back side
+is seen upright on a portrait sheet), the one ``--back-offset`` takes for files of either
+orientation, and they include the duplex mode's mirroring, so the reader never converts signs.
+The sheet names its orientation. The portrait sheet measures; the landscape sheet, built with
+the same offset, checks that the printer turns landscape pages the way the build assumes
+(``--landscape-turn``): its crosshairs then sit on its zeros too.
 """
 
 from __future__ import annotations
@@ -18,9 +21,9 @@ from pathlib import Path
 
 from reportlab.lib.colors import HexColor
 
-from cardforge.layout.geometry import Rect, mirror, mirror_axis, page_size
+from cardforge.layout.geometry import Rect, mirror, mirror_axis, page_offset, page_size
 from cardforge.render.fonts import font_name
-from cardforge.render.output import atomic_path, new_canvas
+from cardforge.render.output import atomic_path, new_canvas, print_preferences
 from cardforge.units import mm
 
 SCALE_MM = 6  # each scale reads from -6 to +6 mm
@@ -42,27 +45,56 @@ def targets(page: tuple[float, float]) -> list[tuple[float, float]]:
     return [(w / 2, h / 2), (d, h - d), (w - d, h - d), (d, d), (w - d, d)]
 
 
+def rulers(page: tuple[float, float], duplex: str, printer_offset: tuple[float, float],
+           landscape_turn: str = "ccw"):
+    """The two rulers' names and values: ``((h_name, h_value), (v_name, v_value))`` where
+    ``h_value(d)`` is the printer-frame offset read where the back's vertical line crosses the
+    horizontal ruler ``d`` mm right of the target (and ``v_value`` for the horizontal line, ``d``
+    mm above it). On a portrait sheet the horizontal ruler reads X; on a landscape one, turned
+    a quarter on the paper, it reads Y."""
+    sx, sy = scale_signs(page, duplex)
+    ox, oy = page_offset(printer_offset, page, landscape_turn)  # the page offset under test
+
+    def printer(u: float, v: float) -> tuple[float, float]:  # page offset → printer frame
+        if page[0] <= page[1]:
+            return (u, v)
+        return (-v, u) if landscape_turn == "ccw" else (v, -u)
+
+    hx, hy = printer(1.0, 0.0)  # page x in the printer frame: (0, 1) ccw, (0, -1) cw
+    h_name, h_sign = ("X", hx) if hx else ("Y", hy)
+    vx, vy = printer(0.0, 1.0)
+    v_name, v_sign = ("X", vx) if vx else ("Y", vy)
+    base = printer(ox, oy)
+    h_base = base[0] if h_name == "X" else base[1]
+    v_base = base[0] if v_name == "X" else base[1]
+    return ((h_name, lambda d: h_base + h_sign * sx * d), (v_name, lambda d: v_base + v_sign * sy * d))
+
+
 def render_calibration(path: Path, paper_mm: tuple[float, float], orientation: str = "portrait",
-                       duplex: str = "long-edge", offset: tuple[float, float] = (0.0, 0.0)) -> int:
-    """Write the two-page sheet to ``path`` (atomically). Returns the page count."""
+                       duplex: str = "long-edge", offset: tuple[float, float] = (0.0, 0.0),
+                       landscape_turn: str = "ccw") -> int:
+    """Write the two-page sheet to ``path`` (atomically); ``offset`` is a printer-frame
+    ``--back-offset`` under test. Returns the page count."""
     if duplex not in ("long-edge", "short-edge"):
         raise ValueError(f"calibration needs a two-sided mode (long-edge or short-edge), got {duplex!r}")
     page = page_size(paper_mm, "landscape" if orientation == "landscape" else "portrait")
-    sx, sy = scale_signs(page, duplex)
+    shift = page_offset(offset, page, landscape_turn)
+    (h_name, h_value), (v_name, v_value) = rulers(page, duplex, offset, landscape_turn)
     font, bold = font_name("sans"), font_name("sans", bold=True)
     with atomic_path(Path(path)) as tmp:
         c = new_canvas(tmp, (mm(page[0]), mm(page[1])), "cardforge duplex calibration", subject="calibration")
+        print_preferences(c, duplex)
         # --- front: scales ----------------------------------------------------------------------
         for tx, ty in targets(page):
-            _scales(c, tx, ty, sx, sy, offset, font)
-        _instructions(c, page, duplex, offset, font, bold)
+            _scales(c, tx, ty, (h_name, h_value), (v_name, v_value), font)
+        _instructions(c, page, duplex, offset, font, bold, landscape_turn)
         c.showPage()
         # --- back: crosshairs behind each target's zero, shifted by the offset being tested -----
         axis = mirror_axis(page, duplex)
         c.setStrokeColor(RED)
         c.setLineWidth(0.35)
         for tx, ty in targets(page):
-            spot = mirror(Rect(tx, ty, 0, 0), page, axis).shift(*offset)
+            spot = mirror(Rect(tx, ty, 0, 0), page, axis).shift(*shift)
             # seen through the front, the vertical line crosses the X ruler (below the target)
             # and the horizontal one the Y ruler (left of it); mirrored here on the back
             p = c.beginPath()
@@ -76,7 +108,8 @@ def render_calibration(path: Path, paper_mm: tuple[float, float], orientation: s
             c.drawPath(p, stroke=1, fill=0)
         c.setFillColor(HexColor("#9a9a9a"))
         c.setFont(font, 6)
-        c.drawCentredString(mm(page[0] / 2), mm(6), f"cardforge calibration — back page ({duplex})")
+        c.drawCentredString(mm(page[0] / 2), mm(6),
+                            f"cardforge calibration — {_orientation(page).upper()} sheet, back page ({duplex})")
         c.showPage()
         c.save()
     return 2
@@ -85,7 +118,11 @@ def render_calibration(path: Path, paper_mm: tuple[float, float], orientation: s
 RULER_GAP_MM = 9.0  # each ruler sits this far from its target, clear of the other one
 
 
-def _scales(c, tx: float, ty: float, sx: int, sy: int, offset: tuple[float, float], font: str) -> None:
+def _orientation(page) -> str:
+    return "portrait" if page[0] <= page[1] else "landscape"
+
+
+def _scales(c, tx: float, ty: float, horizontal, vertical, font: str) -> None:
     """Around a target at (tx, ty): the X ruler below it (ticks pointing up at the target's
     column) and the Y ruler to its left (ticks pointing right at its row); ticks every 0.5 mm,
     every 1 mm longer, labels every 2 mm. The back's crosshair lines run over both rulers."""
@@ -97,18 +134,21 @@ def _scales(c, tx: float, ty: float, sx: int, sy: int, offset: tuple[float, floa
     c.line(mm(tx - SCALE_MM), mm(ty - g), mm(tx + SCALE_MM), mm(ty - g))
     c.line(mm(tx - g), mm(ty - SCALE_MM), mm(tx - g), mm(ty + SCALE_MM))
     c.setFont(font, 4)
+    # labels every 2 mm; every 4 mm when they carry a tested offset's decimals ("-3.75")
+    long = any(len(_fmt(f(d))) > 4 for f in (horizontal[1], vertical[1]) for d in range(-SCALE_MM, SCALE_MM + 1))
+    every = 8 if long else 4
     for i in range(-2 * SCALE_MM, 2 * SCALE_MM + 1):
         d = i / 2
         length = 2.4 if i % 4 == 0 else (1.6 if i % 2 == 0 else 0.9)
         c.setLineWidth(0.35 if i == 0 else 0.2)
         c.line(mm(tx + d), mm(ty - g), mm(tx + d), mm(ty - g + length))
         c.line(mm(tx - g), mm(ty + d), mm(tx - g + length), mm(ty + d))
-        if i % 4 == 0:
-            c.drawCentredString(mm(tx + d), mm(ty - g - 2.2), _fmt(offset[0] + sx * d))
-            c.drawRightString(mm(tx - g - 0.8), mm(ty + d) - 1.4, _fmt(offset[1] + sy * d))
+        if i % every == 0:
+            c.drawCentredString(mm(tx + d), mm(ty - g - 2.2), _fmt(horizontal[1](d)))
+            c.drawRightString(mm(tx - g - 0.8), mm(ty + d) - 1.4, _fmt(vertical[1](d)))
     c.setFont(font, 5)
-    c.drawString(mm(tx + SCALE_MM + 1), mm(ty - g) - 1.6, "X")
-    c.drawCentredString(mm(tx - g), mm(ty + SCALE_MM + 1.2), "Y")
+    c.drawString(mm(tx + SCALE_MM + 1), mm(ty - g) - 1.6, horizontal[0])
+    c.drawCentredString(mm(tx - g), mm(ty + SCALE_MM + 1.2), vertical[0])
     # the target itself: a small grey cross where the back's lines meet when no offset is needed
     c.setStrokeColor(HexColor("#9a9a9a"))
     c.setLineWidth(0.2)
@@ -123,19 +163,29 @@ def _fmt(v: float) -> str:
     return "0" if v == 0 else f"{v:g}"
 
 
-def _instructions(c, page, duplex: str, offset, font: str, bold: str) -> None:
+def _instructions(c, page, duplex: str, offset, font: str, bold: str, landscape_turn: str = "ccw") -> None:
     w, h = page
+    portrait = page[0] <= page[1]
     lines = [
         "1. Print both pages on one sheet, two-sided, turning over on the "
         f"{'long' if duplex == 'long-edge' else 'short'} edge, at 100 % (no 'fit to page').",
         "2. Hold the sheet against a light, this side facing you. Red lines from the back show through.",
-        "3. At the centre target, read where the red vertical line crosses the X scale and where the",
-        "    red horizontal line crosses the Y scale (to the nearest 0.25 mm).",
+        "3. At the centre target, read where the red lines cross the X scale and the Y scale",
+        "    (to the nearest 0.25 mm). X and Y are in the printer's frame: one reading corrects",
+        "    portrait and landscape decks alike.",
         f"4. Build with: cardforge build --duplex {duplex} --back-offset X,Y",
         "If the red lines sit on both zeros, your printer needs no correction. If the corner",
         "targets read differently from the centre, the printer also turns or scales the back:",
         "use the centre's values.",
     ]
+    if not portrait:
+        lines[2:5] = [
+            "3. This LANDSCAPE sheet checks a reading taken on the PORTRAIT sheet: print it with",
+            "    cardforge calibrate --orientation landscape --back-offset X,Y. Red lines on both zeros:",
+            "    landscape decks are corrected too. Off by twice the reading: your printer turns",
+            "    landscape pages the other way; build and calibrate with --landscape-turn "
+            f"{'cw' if landscape_turn == 'ccw' else 'ccw'}.",
+        ]
     if offset != (0.0, 0.0):
         lines.append(f"This sheet was printed with --back-offset {offset[0]:g},{offset[1]:g}: "
                      "the scales already include it.")
@@ -144,7 +194,8 @@ def _instructions(c, page, duplex: str, offset, font: str, bold: str) -> None:
     c.setFont(bold, 11)
     c.drawCentredString(mm(w / 2), mm(top + 12), "cardforge — duplex calibration")
     c.setFont(font, 7)
-    c.drawCentredString(mm(w / 2), mm(top + 7), f"{w:g}×{h:g} mm, {duplex} duplex — front page")
+    c.drawCentredString(mm(w / 2), mm(top + 7),
+                        f"{_orientation(page).upper()} sheet, {w:g}×{h:g} mm, {duplex} duplex — front page")
     y = top
     for line in lines:
         c.drawString(mm(w / 2 - 62), mm(y), line)

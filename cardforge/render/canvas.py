@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.colors import CMYKColor, CMYKColorSep, Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.layout.geometry import Placement, Rect, Segment
@@ -32,9 +32,20 @@ def colour(value: str) -> Color | None:
         raise ValueError(str(exc)) from None
 
 
+REGISTRATION = CMYKColorSep(1, 1, 1, 1, spotName="All")  # prints on every separation
+K_BLACK = CMYKColor(0, 0, 0, 1)
+
+
+def mark_colour(registration: bool = False) -> Color:
+    """Crop marks and cut ticks: black, or the registration colour (``/Separation /All``:
+    100 % of every ink, so a print shop's plates all carry the marks)."""
+    return REGISTRATION if registration else HexColor(MARK_COLOUR)
+
+
 def begin_card(c: Canvas, placement: Placement, bleed_pt: float) -> None:
     """Move the origin to the card's trim bottom-left (turned 180° if asked) and clip to its
-    bleed box, so nothing a layout draws can spill onto a neighbour. Pair with ``c.restoreState()``."""
+    bleed box (or to ``placement.clip``: the trim on edges shared with a butted neighbour), so
+    nothing a layout draws can spill onto a neighbour. Pair with ``c.restoreState()``."""
     t = placement.trim
     w, h = mm(t.w), mm(t.h)
     c.saveState()
@@ -43,17 +54,22 @@ def begin_card(c: Canvas, placement: Placement, bleed_pt: float) -> None:
     else:
         c.transform(1, 0, 0, 1, mm(t.x), mm(t.y))
     path = c.beginPath()
-    path.rect(-bleed_pt, -bleed_pt, w + 2 * bleed_pt, h + 2 * bleed_pt)
+    k = placement.clip
+    if k is None:
+        path.rect(-bleed_pt, -bleed_pt, w + 2 * bleed_pt, h + 2 * bleed_pt)
+    else:  # in the card's own frame: turned 180°, the page's left edge is the card's right
+        left, bottom = (t.right - k.right, t.top - k.top) if placement.rotated else (k.x - t.x, k.y - t.y)
+        path.rect(mm(left), mm(bottom), mm(k.w), mm(k.h))
     c.clipPath(path, stroke=0, fill=0)
 
 
-def draw_segments(c: Canvas, segments: list[Segment], colour_hex: str, width_pt: float,
+def draw_segments(c: Canvas, segments: list[Segment], colour_hex: str | Color, width_pt: float,
                   dash: tuple[float, ...] | None = None) -> None:
     """Straight lines in page coordinates (mm), drawn as one path."""
     if not segments:
         return
     c.saveState()
-    c.setStrokeColor(HexColor(colour_hex))
+    c.setStrokeColor(HexColor(colour_hex) if isinstance(colour_hex, str) else colour_hex)
     c.setLineWidth(width_pt)
     c.setLineCap(0)
     if dash:
@@ -66,8 +82,16 @@ def draw_segments(c: Canvas, segments: list[Segment], colour_hex: str, width_pt:
     c.restoreState()
 
 
-def draw_crop_marks(c: Canvas, marks: list[Segment]) -> None:
-    draw_segments(c, marks, MARK_COLOUR, MARK_WIDTH_PT)
+def draw_crop_marks(c: Canvas, marks: list[Segment], registration: bool = False) -> None:
+    draw_segments(c, marks, mark_colour(registration), MARK_WIDTH_PT)
+
+
+TICK_WIDTH_PT = 0.25
+
+
+def draw_cut_ticks(c: Canvas, ticks, registration: bool = False) -> None:
+    """The cut ticks of :func:`cardforge.layout.geometry.cutting_plan`: on the cut lines."""
+    draw_segments(c, list(ticks), mark_colour(registration), TICK_WIDTH_PT)
 
 
 def draw_cut_lines(c: Canvas, trims: list[Rect]) -> None:

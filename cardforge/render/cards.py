@@ -465,6 +465,7 @@ class Painter:
         self.issues = art.issues
         self.bleed_pt = mm(art.bleed_mm)
         self._forms: dict[tuple, str] = {}
+        self._recorded: dict[tuple, tuple[list[str], list[str]]] = {}  # see _replay
         self._broken: set[tuple] = set()
 
     # --- placing cards on a sheet -------------------------------------------------------------
@@ -475,8 +476,7 @@ class Painter:
             return
         begin_card(self.c, placement, self.bleed_pt)
         if card.copies > 1 or card.id in self.art.reused:
-            self._form(("front", card.id, program.key), program,
-                       lambda: self._face(program, card, card.kind, None, "front"))
+            self._replay(("front", card.id, program.key), lambda: self._face(program, card, card.kind, None, "front"))
         else:
             self._face(program, card, card.kind, None, "front")
         self.c.restoreState()
@@ -494,8 +494,8 @@ class Painter:
         begin_card(self.c, placement, self.bleed_pt)
         if "card" in program.uses:  # a double-sided card: its back shows its own data
             if card.copies > 1:
-                self._form(("back", card.id, program.key), program,
-                           lambda: self._face(program, card, card.kind, back_id, "back"))
+                self._replay(("back", card.id, program.key),
+                             lambda: self._face(program, card, card.kind, back_id, "back"))
             else:
                 self._face(program, card, card.kind, back_id, "back")
         else:
@@ -503,6 +503,24 @@ class Painter:
             self._form(("backs", back_id, kind, program.key), program,
                        lambda: self._face(program, None, kind, back_id, "back"))
         self.c.restoreState()
+
+    def _replay(self, key: tuple, draw) -> None:
+        """A card printed more than once: drawn once, and its operators written again for every
+        other copy (in the card's own frame, so they do not depend on where it sits). In the
+        page's stream zlib shares the repeats; a form per card cost ~250 bytes of dictionary and
+        a stream compressed on its own. The forms and images the face uses are listed in the
+        page's resources again when a copy lands on another page."""
+        c = self.c
+        recorded = self._recorded.get(key)
+        if recorded is None:
+            n, f = len(c._code), len(c._formsinuse)
+            draw()
+            self._recorded[key] = (c._code[n:], list(dict.fromkeys(c._formsinuse[f:])))
+            return
+        code, forms = recorded
+        c._code.extend(code)
+        used = c._formsinuse
+        used.extend(name for name in forms if name not in used)
 
     def _form(self, key: tuple, program: FaceProgram, draw) -> None:
         name = self._forms.get(key)

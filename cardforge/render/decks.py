@@ -33,18 +33,21 @@ from cardforge.layout.geometry import (
     SheetError,
     back_placements,
     chunks,
+    clip_boxes,
     crop_marks,
+    cutting_plan,
     fold_marks,
     fold_sheet,
     impose,
 )
 from cardforge.problems import Problem, short_repr
 from cardforge.render.buildcache import layout_library
-from cardforge.render.canvas import draw_crop_marks, draw_cut_lines, draw_fold_marks
+from cardforge.render.canvas import draw_crop_marks, draw_cut_lines, draw_cut_ticks, draw_fold_marks
 from cardforge.render.cards import CardArt, Issues, Painter
-from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas
 from cardforge.render import reprint
+from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas, print_preferences, set_boxes
 from cardforge.render.reprint import Reprint, templates_digest
+from cardforge.render.sheetmarks import SheetInfo, draw_sheet_extras
 from cardforge.resources import display_path, templates_root
 from cardforge.settings import BuildSettings
 from cardforge.text.templating import Templates
@@ -80,6 +83,9 @@ class DeckResult:
     entries: list[ManifestEntry]
     warnings: list[Problem]
     changes: Reprint | None = None  # with ``changed_since``: the reprint plan (render/reprint.py)
+    # per file: how its sheets are laid out ("landscape, 4 × 2 = 8 per sheet, butted…"), for the
+    # build's summary (the orientation tells which way --back-offset was turned for it)
+    layouts: dict[str, str] = field(default_factory=dict)
 
 
 def deck_card_count(data: GameData) -> int:
@@ -152,22 +158,32 @@ def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *
             sheet = sheets[group.name]
             stem = group.name
             title = f"{data.meta.title} — {group.name} (v{data.meta.version})"
-            if isinstance(sheet, FoldSheet):
+            total = -(-group.count // sheet.per_page)
+            if settings.per_card:
+                final = game_dir / f"{stem}-cards.pdf"
+                tmp = stack.enter_context(atomic_path(final))
+                pages = _draw_per_card(tmp, title, group, art, settings, progress, compress)
+                written.append((tmp, final, "deck", pages, group.count))
+            elif isinstance(sheet, FoldSheet):
                 final = game_dir / f"{stem}-fold.pdf"
                 tmp = stack.enter_context(atomic_path(final))
-                pages = _draw_fold(tmp, title, sheet, group, art, settings, progress, compress)
+                labels = _Labels(game, data, final.name, total, sheet, settings, "fold")
+                pages = _draw_fold(tmp, title, sheet, group, art, settings, progress, compress, labels)
                 written.append((tmp, final, "deck", pages, group.count))
             elif settings.duplex == "none":
                 final, final_b = game_dir / f"{stem}.pdf", game_dir / f"{stem}-backs.pdf"
                 tmp = stack.enter_context(atomic_path(final))
                 tmp_b = stack.enter_context(atomic_path(final_b))
+                labels = (_Labels(game, data, final.name, total, sheet, settings, "none"),
+                          _Labels(game, data, final_b.name, total, sheet, settings, "none"))
                 pages, pages_b = _draw_separate(tmp, tmp_b, title, sheet, group, art, settings, progress,
-                                                compress)
+                                                compress, labels)
                 written += [(tmp, final, "deck", pages, group.count), (tmp_b, final_b, "backs", pages_b, 0)]
             else:
                 final = game_dir / f"{stem}.pdf"
                 tmp = stack.enter_context(atomic_path(final))
-                pages = _draw_duplex(tmp, title, sheet, group, art, settings, progress, compress)
+                labels = _Labels(game, data, final.name, total, sheet, settings, settings.duplex)
+                pages = _draw_duplex(tmp, title, sheet, group, art, settings, progress, compress, labels)
                 written.append((tmp, final, "deck", pages, group.count))
         _raise_if_failed(game, issues, settings)
         for tmp, final, kind, pages, cards in written:
@@ -175,7 +191,18 @@ def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *
     entries += reprint.build_printables_pack(game, data, settings, game_dir, changes)
     _remove_stale(game_dir, {e.path for e in entries})
     reprint.write_outputs(game_dir, record, changes)
-    return DeckResult(entries, issues.warnings, changes)
+    layouts = {}
+    for group in groups:
+        if group.name not in sheets:  # the reprint pack's groups are laid out like their deck's
+            continue
+        how = _describe(sheets[group.name], settings)
+        if settings.per_card:
+            w, h = (v + 2 * settings.bleed_mm for v in group.size)
+            how = f"one card side a page, {w:g} × {h:g} mm with its bleed"
+        for e in entries:
+            if Path(e.path).stem.removesuffix("-backs").removesuffix("-fold").removesuffix("-cards") == group.name:
+                layouts[e.path] = how
+    return DeckResult(entries, issues.warnings, changes, layouts)
 
 
 def template_folders(game, templates_dir: Path | None = None) -> list[Path]:
@@ -247,69 +274,127 @@ def _raise_if_failed(game, issues: Issues, settings: BuildSettings) -> None:
 def _sheet_for(size: tuple[float, float], s: BuildSettings) -> Sheet | FoldSheet:
     kwargs = {"bleed": s.bleed_mm, "gutter": s.gutter_mm, "margin": s.margin_mm, "orientation": s.orientation}
     if s.fold:
+        kwargs["gutter"] = s.gutter_mm or 0.0
         return fold_sheet(s.paper_mm, size, **kwargs)
     return impose(s.paper_mm, size, **kwargs)
 
 
-def _canvas(path: Path, page: tuple[float, float], title: str, compress: bool):
+def _describe(sheet: Sheet | FoldSheet, s: BuildSettings) -> str:
+    """'landscape, 4 × 2 = 8 a sheet, butted; backs shifted 0.5, -1 mm on the page'."""
+    how = "gutter fold" if isinstance(sheet, FoldSheet) else (
+        "butted" if sheet.shared else "each card its own bleed")
+    out = f"{sheet.orientation}, {sheet.cols} × {sheet.rows} = {sheet.per_page} a sheet, {how}"
+    if any(s.back_offset_mm) and not isinstance(sheet, FoldSheet):
+        dx, dy = s.back_offset_for(sheet.page)
+        out += f"; backs shifted {dx:g}, {dy:g} mm on the page"
+    return out
+
+
+@dataclass
+class _Labels:
+    """The sheet label of each page of one file (see render/sheetmarks.py)."""
+
+    game: object
+    data: GameData
+    file: str
+    total: int
+    sheet: Sheet | FoldSheet
+    settings: BuildSettings
+    duplex: str
+
+    def info(self, index: int, side: str) -> SheetInfo:
+        return SheetInfo(self.data.meta.title, self.game.id, self.file, index, self.total, side,
+                         self.settings.paper, self.sheet.orientation, self.duplex)
+
+
+def _canvas(path: Path, page: tuple[float, float], title: str, compress: bool, s: BuildSettings, duplex: str):
     c = new_canvas(path, (mm(page[0]), mm(page[1])), title, subject="cards")
     if not compress:
         c.setPageCompression(0)
+    print_preferences(c, duplex, k_black=s.pure_black)
     return c
 
 
+def _sheet_boxes(c, sheet, trims, bleed: float) -> None:
+    """A sheet is printed and cut whole: TrimBox and BleedBox are the page; the ArtBox is the
+    cards with their bleed (what a preflight checks for content)."""
+    set_boxes(c, sheet.page, None, art=_bounds(trims, bleed) if trims else None)
+
+
+def _bounds(trims, bleed: float):
+    from cardforge.layout.geometry import Rect
+
+    x0, y0 = min(t.x for t in trims) - bleed, min(t.y for t in trims) - bleed
+    x1, y1 = max(t.right for t in trims) + bleed, max(t.top for t in trims) + bleed
+    return Rect(x0, y0, x1 - x0, y1 - y0)
+
+
 def _front_page(c, painter: Painter, sheet: Sheet, batch: list[CardBase], s: BuildSettings,
-                progress: Progress | None) -> None:
+                progress: Progress | None, labels: _Labels | None = None, index: int = 0) -> None:
     slots = sheet.slots[:len(batch)]
-    for slot, card in zip(slots, batch):
-        painter.front(Placement(slot), card)
+    _sheet_boxes(c, sheet, slots, sheet.bleed)
+    for slot, clip, card in zip(slots, clip_boxes(slots, sheet.bleed), batch):
+        painter.front(Placement(slot, clip=clip), card)
     if s.cut_lines:
         draw_cut_lines(c, list(slots))
+    plan = cutting_plan(slots) if s.crop_marks else None
     if s.crop_marks:
-        draw_crop_marks(c, crop_marks(slots, sheet.bleed, sheet.page))
+        draw_crop_marks(c, crop_marks(slots, sheet.bleed, sheet.page), s.pure_black)
+        draw_cut_ticks(c, plan.ticks, s.pure_black)
+    if s.sheet_labels and labels is not None:
+        draw_sheet_extras(c, sheet.page, slots, sheet.bleed, labels.info(index, "front"), marks=s.crop_marks,
+                          plan=plan, k_black=s.pure_black, registration=s.pure_black)
     if progress:
         progress(len(batch))
     c.showPage()
 
 
 def _back_page(c, painter: Painter, sheet: Sheet, backs: tuple[Placement, ...], batch: list[CardBase],
-               marks: bool) -> None:
+               marks: bool, s: BuildSettings, labels: _Labels | None = None, index: int = 0) -> None:
     placed = backs[:len(batch)]
-    for placement, card in zip(placed, batch):
-        painter.back(placement, card)
+    trims = [p.trim for p in placed]
+    _sheet_boxes(c, sheet, trims, sheet.bleed)
+    for placement, clip, card in zip(placed, clip_boxes(trims, sheet.bleed), batch):
+        painter.back(Placement(placement.trim, placement.rotated, clip), card)
+    plan = cutting_plan(trims) if marks else None
     if marks:
-        draw_crop_marks(c, crop_marks([p.trim for p in placed], sheet.bleed, sheet.page))
+        draw_crop_marks(c, crop_marks(trims, sheet.bleed, sheet.page), s.pure_black)
+        draw_cut_ticks(c, plan.ticks, s.pure_black)
+    if s.sheet_labels and labels is not None:
+        draw_sheet_extras(c, sheet.page, trims, sheet.bleed, labels.info(index, "back"), marks=marks,
+                          plan=plan, bar=marks, k_black=s.pure_black, registration=s.pure_black)
     c.showPage()
 
 
 def _draw_duplex(path, title, sheet: Sheet, group: DeckGroup, art: CardArt, s: BuildSettings,
-                 progress, compress) -> int:
+                 progress, compress, labels: _Labels | None = None) -> int:
     """Front page, back page, front page… The back page mirrors the front for the duplex mode;
     back pages carry no crop marks (the sheet is cut from the front)."""
-    c = _canvas(path, sheet.page, title, compress)
+    c = _canvas(path, sheet.page, title, compress, s, s.duplex)
     painter = Painter(c, art)
-    backs = back_placements(sheet.slots, sheet.page, s.duplex, s.back_offset_mm)
+    backs = back_placements(sheet.slots, sheet.page, s.duplex, s.back_offset_for(sheet.page))
     pages = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), True) if group.preface else 0
-    for batch in chunks(group.printed(), sheet.per_page):
-        _front_page(c, painter, sheet, batch, s, progress)
-        _back_page(c, painter, sheet, backs, batch, marks=False)
+    for n, batch in enumerate(chunks(group.printed(), sheet.per_page), 1):
+        _front_page(c, painter, sheet, batch, s, progress, labels, n)
+        _back_page(c, painter, sheet, backs, batch, False, s, labels, n)
         pages += 2
     c.save()
     return pages
 
 
 def _draw_separate(path, path_b, title, sheet: Sheet, group: DeckGroup, art: CardArt, s: BuildSettings,
-                   progress, compress) -> tuple[int, int]:
+                   progress, compress, labels: tuple[_Labels, _Labels] | None = None) -> tuple[int, int]:
     """Fronts in one file, backs (laid out as for long-edge duplex, with crop marks) in another."""
-    c = _canvas(path, sheet.page, title, compress)
-    cb = _canvas(path_b, sheet.page, title + " — backs", compress)
+    c = _canvas(path, sheet.page, title, compress, s, "none")
+    cb = _canvas(path_b, sheet.page, title + " — backs", compress, s, "none")
     painter, painter_b = Painter(c, art), Painter(cb, art)
-    backs = back_placements(sheet.slots, sheet.page, "none", s.back_offset_mm)
+    backs = back_placements(sheet.slots, sheet.page, "none", s.back_offset_for(sheet.page))
     preface = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), False) if group.preface else 0
+    front_labels, back_labels = labels if labels else (None, None)
     pages = 0
-    for batch in chunks(group.printed(), sheet.per_page):
-        _front_page(c, painter, sheet, batch, s, progress)
-        _back_page(cb, painter_b, sheet, backs, batch, marks=s.crop_marks)
+    for n, batch in enumerate(chunks(group.printed(), sheet.per_page), 1):
+        _front_page(c, painter, sheet, batch, s, progress, front_labels, n)
+        _back_page(cb, painter_b, sheet, backs, batch, s.crop_marks, s, back_labels, n)
         pages += 1
     c.save()
     cb.save()
@@ -317,27 +402,57 @@ def _draw_separate(path, path_b, title, sheet: Sheet, group: DeckGroup, art: Car
 
 
 def _draw_fold(path, title, sheet: FoldSheet, group: DeckGroup, art: CardArt, s: BuildSettings,
-               progress, compress) -> int:
+               progress, compress, labels: _Labels | None = None) -> int:
     """Fronts on one half, backs mirrored on the other; fold marks on the fold line."""
-    c = _canvas(path, sheet.page, title, compress)
+    c = _canvas(path, sheet.page, title, compress, s, "none")
     painter = Painter(c, art)
     pages = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), False) if group.preface else 0
-    for batch in chunks(group.printed(), sheet.per_page):
+    for n, batch in enumerate(chunks(group.printed(), sheet.per_page), 1):
         fronts = sheet.fronts[:len(batch)]
         backs = sheet.backs[:len(batch)]
+        trims = list(fronts) + [b.trim for b in backs]
+        _sheet_boxes(c, sheet, trims, sheet.bleed)
         for slot, back, card in zip(fronts, backs, batch):
             painter.front(Placement(slot), card)
             painter.back(back, card)
-        trims = list(fronts) + [b.trim for b in backs]
         if s.cut_lines:
             draw_cut_lines(c, trims)
         if s.crop_marks:
-            draw_crop_marks(c, crop_marks(trims, sheet.bleed, sheet.page))
+            draw_crop_marks(c, crop_marks(trims, sheet.bleed, sheet.page), s.pure_black)
         draw_fold_marks(c, fold_marks(sheet))
+        if s.sheet_labels and labels is not None:
+            draw_sheet_extras(c, sheet.page, trims, sheet.bleed, labels.info(n, "front"), marks=s.crop_marks,
+                              k_black=s.pure_black, registration=s.pure_black)
         if progress:
             progress(len(batch))
         c.showPage()
         pages += 1
+    c.save()
+    return pages
+
+
+def _draw_per_card(path, title, group: DeckGroup, art: CardArt, s: BuildSettings, progress, compress) -> int:
+    """One card side per page, the page the card with its bleed (what print shops take): the
+    front, then the back, upright (the shop registers the sides), card after card. TrimBox is
+    the card, BleedBox the page; no marks, no label."""
+    from cardforge.layout.geometry import Rect
+
+    w, h = group.size
+    b = s.bleed_mm
+    page = (w + 2 * b, h + 2 * b)
+    c = _canvas(path, page, title, compress, s, "long-edge" if s.duplex != "none" else "none")
+    painter = Painter(c, art)
+    trim = Rect(b, b, w, h)
+    set_boxes(c, page, trim, Rect(0, 0, *page))
+    pages = 0
+    for card in group.printed():
+        painter.front(Placement(trim), card)
+        c.showPage()
+        painter.back(Placement(trim), card)
+        c.showPage()
+        pages += 2
+        if progress:
+            progress(1)
     c.save()
     return pages
 

@@ -12,13 +12,22 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from reportlab import rl_config
-from reportlab.pdfbase.pdfdoc import PDFBase85Encode, PDFStream, PDFZCompress
+from reportlab.pdfbase.pdfdoc import PDFBase85Encode, PDFResourceDictionary, PDFStream, PDFZCompress
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge import __version__
 from cardforge.paths import file_mode
 
 MANIFEST_KINDS = ("deck", "backs", "board", "pad", "aid", "setup")
+
+# Streams are Flate-compressed binary: ReportLab's default ASCII85 wrapping (for 7-bit-clean
+# transports nobody uses any more) made every stream a quarter larger.
+rl_config.useA85 = 0
+# /ProcSet (a PostScript-era hint, ignored since PDF 1.4) in every page's and form's resources:
+# ~50 bytes each, left out (an empty list is not written).
+PDFResourceDictionary.stdprocs = []
+
+DUPLEX_PREFERENCE = {"long-edge": "DuplexFlipLongEdge", "short-edge": "DuplexFlipShortEdge", "none": "Simplex"}
 
 
 @dataclass
@@ -80,6 +89,10 @@ class PageCompressingCanvas(Canvas):
         super().showPage()
         pages = self._doc.Pages.pages
         page = pages[-1] if pages else None
+        if page is not None and not self._pageTransition:  # no empty /Trans << >>, no /Rotate 0
+            page.Trans = None
+            if not page.Rotate:
+                page.Rotate = None
         if page is None or not page.compression or page.Contents or not page.stream:
             return
         # as PDFPage.check_format and PDFStream.format would, at save time
@@ -104,6 +117,13 @@ def new_canvas(target, pagesize: tuple[float, float], title: str, subject: str =
 
     c = PageCompressingCanvas(str(target) if isinstance(target, Path) else target, pagesize=pagesize,
                               invariant=1, pageCompression=1, initialFontName=font_name())
+    # every page prints at actual size, one-sided, and is its own finished size until a renderer
+    # says otherwise (decks: per sheet; duplex files: print_preferences)
+    c.setViewerPreference("PrintScaling", "None")
+    c.setViewerPreference("Duplex", "Simplex")
+    page = [0, 0, round(pagesize[0], 4), round(pagesize[1], 4)]
+    c.setTrimBox(page)
+    c.setBleedBox(page)
     c.setTitle(title)
     c.setAuthor("cardforge")
     c.setCreator(f"cardforge {__version__}")
@@ -111,6 +131,32 @@ def new_canvas(target, pagesize: tuple[float, float], title: str, subject: str =
     if subject:
         c.setSubject(subject)
     return c
+
+
+def print_preferences(c: Canvas, duplex: str, k_black: bool = False) -> None:
+    """Viewer preferences a print dialog reads: actual size (``/PrintScaling /None``, no "fit
+    to page" that would break the card sizes and the duplex registration) and the duplex mode
+    (``/Duplex``: flip on the long or short edge, or one-sided)."""
+    c.setViewerPreference("PrintScaling", "None")
+    c.setViewerPreference("Duplex", DUPLEX_PREFERENCE.get(duplex, "Simplex"))
+    if k_black:
+        c.__dict__["_cardforge_k_black"] = True  # render/richtext.py: black text in K only
+
+
+def set_boxes(c: Canvas, page_mm: tuple[float, float], trim=None, bleed=None, art=None) -> None:
+    """The page boxes of the page being drawn (and the next ones, until set again), from
+    rectangles in mm (``geometry.Rect``): TrimBox (the finished size; default: the page),
+    BleedBox (default: the page) and ArtBox (left out when ``None``)."""
+    from cardforge.units import mm
+
+    def box(r):
+        if r is None:
+            return [0, 0, round(mm(page_mm[0]), 4), round(mm(page_mm[1]), 4)]
+        return [round(mm(v), 4) for v in (r.x, r.y, r.x + r.w, r.y + r.h)]
+
+    c.setTrimBox(box(trim))
+    c.setBleedBox(box(bleed))
+    c._artBox = box(art) if art is not None else None
 
 
 def sha256_of(path: Path) -> str:

@@ -29,7 +29,7 @@ from cardforge.data.validate import validation_problems
 from cardforge.errors import RenderError
 from cardforge.problems import Problem
 from cardforge.render.boards import BoardPlan, draw_board, plan_board
-from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas
+from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas, print_preferences
 from cardforge.render.player_aids import AidPlan, draw_aid_side, plan_aid
 from cardforge.render.printing import PrintContext
 from cardforge.render.score_pads import draw_pad_sheet, plan_pads
@@ -233,6 +233,8 @@ def _write_aids(ctx: PrintContext, plans: Plans, path: Path, backs_path: Path) -
         backs = (new_canvas(stack.enter_context(atomic_path(backs_path)), first_page,
                             f"{ctx.game.title} — aides de jeu (versos)", "player aid backs")
                  if separate else c)
+        if any_back and inline:  # the print dialog preselects two-sided, flipped as the backs are laid out
+            print_preferences(c, ctx.settings.duplex)
         for sheet, items in _groups(plans.aids, lambda p: p.aid.printed_copies(players)):
             for start in range(0, len(items), sheet.per_sheet):
                 chunk = items[start:start + sheet.per_sheet]

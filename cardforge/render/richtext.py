@@ -363,10 +363,7 @@ def draw_layout(canvas: Canvas, layout: TextLayout, x: float, y: float, width: f
             cx = x
             if style.align == "justify" and not line.last and n_gaps > 0:
                 extra = (width - line.width) / n_gaps
-        for i, word in enumerate(line.words):
-            if i:
-                cx += word.space_before * size + extra
-            cx = _draw_word(out, icons, word, cx, baseline, size)
+        _draw_words(out, icons, line.words, cx, baseline, size, extra)
         baseline -= lead
     canvas.saveState()  # the text object's font and colour must not leak into later drawing
     canvas.drawText(text)
@@ -380,20 +377,46 @@ def _hex(colour: str):
     return HexColor(colour)
 
 
-class _TextWriter:
-    """Writes runs of text into a ReportLab text object, as its ``setTextOrigin``,
-    ``setFont`` and ``textOut`` would (the same operators, byte for byte: TrueType subsets
-    chosen by the font, ``Tf``/``TL`` on a subset change, escaped ``Tj``), without their
-    bookkeeping: a card deck draws every word as its own run, and those calls were the
-    largest part of drawing a card."""
+def _hundredths(v: int) -> str:
+    """An integer count of 1/100 pt as a short PDF number: 1234 → '12.34', -5 → '-.05', 0 → '0'."""
+    if v % 100 == 0:
+        return str(v // 100)
+    sign = "-" if v < 0 else ""
+    whole, frac = divmod(abs(v), 100)
+    return f"{sign}{whole or ''}.{frac:02d}".rstrip("0")
 
-    __slots__ = ("text", "code", "doc", "escape", "origin", "split", "names", "font", "face", "size", "tf",
-                 "subset", "colour")
+
+K_BLACK_BELOW = 0x40  # neutral greys darker than this print as solid black ink
+
+
+@lru_cache(maxsize=256)
+def _k_only(colour: str):
+    """``--pure-black``: a neutral grey or black (r = g = b) in black ink only, DeviceCMYK
+    0 0 0 k (near-black text, like the default #1a1a1a, as solid K: no rich black fringes on
+    small type); any other colour as it is."""
+    from reportlab.lib.colors import CMYKColor
+
+    c = _hex(colour)
+    r, g, b = (round(v * 255) for v in (c.red, c.green, c.blue))
+    if r == g == b:
+        return CMYKColor(0, 0, 0, 1 if r < K_BLACK_BELOW else round(1 - r / 255, 4))
+    return c
+
+
+class _TextWriter:
+    """Writes runs of text into a ReportLab text object, as its ``setFont`` and ``textOut``
+    would (TrueType subsets chosen by the font, ``Tf`` on a subset change, escaped ``Tj``),
+    without their bookkeeping (those calls were the largest part of drawing a card). Each run
+    starts with a relative ``Td`` from the previous run's origin (the text object starts at
+    0 0), positions rounded to 1/100 pt (0.004 mm): a third of the bytes of ``setTextOrigin``'s
+    absolute ``1 0 0 1 x y Tm``. No ``TL``: nothing here moves by lines."""
+
+    __slots__ = ("text", "code", "doc", "escape", "split", "names", "font", "face", "size", "tf",
+                 "subset", "colour", "k_black", "at")
 
     def __init__(self, canvas: Canvas, text) -> None:
         self.text = text
         self.code = text._code
-        self.origin = "1 0 0 1 %s Tm" if canvas.bottomup else "1 0 0 -1 %s Tm"
         self.doc = canvas._doc
         self.escape = canvas._escape
         # per document (a canvas is one PDF): (font, text) → [(subset, escaped bytes)] and
@@ -411,18 +434,24 @@ class _TextWriter:
         self.tf = ""  # "<size> Tf <leading> TL", as textobject._formatText formats it
         self.subset = -1
         self.colour = None
+        self.k_black = canvas.__dict__.get("_cardforge_k_black", False)  # output.print_preferences
+        self.at = (0, 0)  # the current line origin, in 1/100 pt
+        if not canvas.bottomup:
+            raise ValueError("card text is drawn on bottom-up canvases only")
 
     def run(self, x: float, y: float, font: str, scale: float, colour: str, size: float, s: str) -> None:
         code = self.code
-        code.append(self.origin % fp_str(x, y))  # setTextOrigin
+        ix, iy = round(x * 100), round(y * 100)
+        code.append(f"{_hundredths(ix - self.at[0])} {_hundredths(iy - self.at[1])} Td")
+        self.at = (ix, iy)
         if self.font != (font, scale):  # setFont: a TrueType font starts a new subset run
             self.font = (font, scale)
             self.face = getFont(font)
             self.size = size * scale
-            self.tf = f"{fp_str(self.size)} Tf {fp_str(self.size * 1.2)} TL"
+            self.tf = f"{fp_str(self.size)} Tf"
             self.subset = -1
         if self.colour != colour:
-            self.text.setFillColor(_hex(colour))  # ReportLab's own: colour spaces, alpha
+            self.text.setFillColor(_k_only(colour) if self.k_black else _hex(colour))  # ReportLab's own
             self.colour = colour
         key = (font, s)
         chunks = self.split.get(key)
@@ -444,45 +473,62 @@ class _TextWriter:
         code.append(" ".join(parts))
 
 
-def _draw_word(out: _TextWriter, icons, word: Word, cx: float, baseline: float, size: float) -> float:
+def _draw_words(out: _TextWriter, icons, words, cx: float, baseline: float, size: float, extra: float) -> None:
+    """One line's words, as few runs as possible: a run (one text origin, one string) goes on
+    across words while font, colour and scale stay the same and the space between them is
+    that font's own space (so the viewer puts the next word where the layout did); a justified
+    line's stretched spaces, an icon or a change of font start a new run."""
     run: list[str] = []
     run_x = cx
     run_key = None
-    for atom in word.atoms:
-        kind = atom[0]
-        if kind == "t":
-            key = (atom[2], atom[3], atom[4])
-            if key != run_key:
-                if run:
-                    out.run(run_x, baseline, run_key[0], run_key[2], run_key[1], size, "".join(run))
-                    run = []
-                run_key, run_x = key, cx
-            run.append(atom[1])
-            cx += atom[5] * size
-        elif kind == "s":
-            if run_key is not None and run_key[0] == atom[1]:
+
+    def flush():
+        if run:
+            out.run(run_x, baseline, run_key[0], run_key[2], run_key[1], size, "".join(run))
+            run.clear()
+
+    for i, word in enumerate(words):
+        if i:
+            first = word.atoms[0] if word.atoms else None
+            if (run and not extra and first is not None and first[0] == "t"
+                    and (first[2], first[3], first[4]) == run_key
+                    and abs(word.space_before - unit_width(" ", run_key[0]) * run_key[2]) < 1e-9):
                 run.append(" ")
-            elif run:
-                out.run(run_x, baseline, run_key[0], run_key[2], run_key[1], size, "".join(run))
-                run, run_key = [], None
             else:
+                flush()
                 run_key = None
-            cx += atom[2] * size
+            cx += word.space_before * size + extra
             if run_key is None:
                 run_x = cx
-        else:  # icon
-            if run:
-                out.run(run_x, baseline, run_key[0], run_key[2], run_key[1], size, "".join(run))
-                run = []
-            run_key = None
-            isize = size * ICON_SCALE * atom[3]
-            icons.append((atom[1], cx + (atom[4] * size - isize * icon_width(atom[1])) / 2,
-                          baseline - ICON_DROP * size * atom[3], isize))
-            cx += atom[4] * size
-            run_x = cx
-    if run:
-        out.run(run_x, baseline, run_key[0], run_key[2], run_key[1], size, "".join(run))
-    return cx
+        for atom in word.atoms:
+            kind = atom[0]
+            if kind == "t":
+                key = (atom[2], atom[3], atom[4])
+                if key != run_key:
+                    flush()
+                    run_key, run_x = key, cx
+                run.append(atom[1])
+                cx += atom[5] * size
+            elif kind == "s":
+                if run_key is not None and run_key[0] == atom[1]:
+                    run.append(" ")
+                elif run:
+                    flush()
+                    run_key = None
+                else:
+                    run_key = None
+                cx += atom[2] * size
+                if run_key is None:
+                    run_x = cx
+            else:  # icon
+                flush()
+                run_key = None
+                isize = size * ICON_SCALE * atom[3]
+                icons.append((atom[1], cx + (atom[4] * size - isize * icon_width(atom[1])) / 2,
+                              baseline - ICON_DROP * size * atom[3], isize))
+                cx += atom[4] * size
+                run_x = cx
+    flush()
 
 
 def draw_text(canvas: Canvas, markup: str, x: float, y: float, width: float, height: float,

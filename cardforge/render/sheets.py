@@ -65,7 +65,7 @@ def plan_sheet(item_mm: tuple[float, float], settings: BuildSettings) -> SheetPl
         page = (mm(pw), mm(ph))
         slots = ((0.0, mm(h)), (0.0, 0.0))
         return SheetPlan(page, (mm(w), mm(h)), slots, False, ((0.0, mm(h), mm(w), mm(h)),))
-    margin, gutter = settings.margin_mm, settings.gutter_mm
+    margin, gutter = settings.margin_mm, settings.gutter_mm or 0.0
     options = []
     orientations = {"portrait": [(pw, ph)], "landscape": [(ph, pw)],
                     "auto": [(pw, ph), (ph, pw)]}[settings.orientation]
@@ -97,14 +97,19 @@ def back_slot(plan: SheetPlan, index: int, settings: BuildSettings) -> tuple[flo
     x, y = plan.slots[index]
     k = 1 / mm(1)
     rect = Rect(x * k, y * k, plan.item[0] * k, plan.item[1] * k)
-    [placed] = back_placements((rect,), (plan.page[0] * k, plan.page[1] * k), settings.duplex,
-                               settings.back_offset_mm)
+    page = (plan.page[0] * k, plan.page[1] * k)
+    [placed] = back_placements((rect,), page, settings.duplex, settings.back_offset_for(page))
     return mm(placed.trim.x), mm(placed.trim.y), placed.rotated
 
 
 def draw_sheet_marks(c: Canvas, plan: SheetPlan, used: int, settings: BuildSettings,
                      slots: list[tuple[float, float]] | None = None) -> None:
-    """Crop marks in the margins at every trim line of the used slots, cut lines if asked."""
+    """Crop marks in the margins at every trim line of the used slots, cut lines if asked.
+    Also the page's boxes: a sheet (or a page-sized board) is printed and cut whole, so its
+    TrimBox and BleedBox are the page."""
+    page = [0, 0, round(plan.page[0], 4), round(plan.page[1], 4)]
+    c.setTrimBox(page)
+    c.setBleedBox(page)
     slots = slots if slots is not None else list(plan.slots[:used])
     iw, ih = plan.item
     pw, ph = plan.page

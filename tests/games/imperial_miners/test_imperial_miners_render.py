@@ -20,7 +20,7 @@ from cardforge.layout.boxes import LayoutLibrary
 from cardforge.render.decks import build_decks, template_folders
 from cardforge.resources import shipped_data_root
 from cardforge.settings import BuildSettings
-from render_helpers import MM, card_clips, page_texts_by_rect
+from render_helpers import MM, card_blocks, card_clips, page_texts_by_rect
 
 GAME = find_game("imperial_miners")
 BLEED = 3.0
@@ -32,7 +32,7 @@ CART = (10.0, 6.6)  # a half-cart's bucket: 7 mm on the card + 3 mm of bleed, 6.
 
 def build(data_root: Path | None, out: Path):
     data = load_game_data(GAME, root=data_root)
-    result = build_decks(GAME, data, BuildSettings(out_dir=out), out / GAME.id)
+    result = build_decks(GAME, data, BuildSettings(out_dir=out, gutter_mm=0), out / GAME.id)
     pdf = out / GAME.id / "deck.pdf"
     return data, result, pdf, pypdf.PdfReader(pdf)
 
@@ -66,10 +66,24 @@ def faces(data, pdf, reader, box=None) -> dict[str, str]:
 
 
 def half_carts(reader: pypdf.PdfReader) -> tuple[int, int]:
-    """Half-cart buckets drawn on the left and on the right edge, over every card drawn (each
-    card of several copies is one form, drawn once)."""
+    """Half-cart buckets drawn on the left and on the right edge, over every distinct card
+    drawn: a card printed in several copies is drawn once and its operators repeated for each
+    copy, so identical card blocks on the pages (``q … Q`` at the page's level, without their
+    position) count once; forms (frames) are visited once each."""
     left = right = 0
     seen = set()
+
+    def count(operations):
+        nonlocal left, right
+        for args, op in operations:
+            if op != b"re":
+                continue
+            x, _, w, h = (float(a) / MM for a in args)
+            if abs(w - CART[0]) < 0.01 and abs(h - CART[1]) < 0.01:
+                if abs(x + BLEED) < 0.01:
+                    left += 1
+                elif abs(x - (63 - 7)) < 0.01:
+                    right += 1
 
     def visit(resources):
         xobjects = resources.get_object().get("/XObject") if resources is not None else None
@@ -78,20 +92,16 @@ def half_carts(reader: pypdf.PdfReader) -> tuple[int, int]:
                 continue
             seen.add(ref.idnum)
             xo = ref.get_object()
-            nonlocal left, right
-            for args, op in ContentStream(xo, reader).operations:
-                if op != b"re":
-                    continue
-                x, _, w, h = (float(a) / MM for a in args)
-                if abs(w - CART[0]) < 0.01 and abs(h - CART[1]) < 0.01:
-                    if abs(x + BLEED) < 0.01:
-                        left += 1
-                    elif abs(x - (63 - 7)) < 0.01:
-                        right += 1
+            count(ContentStream(xo, reader).operations)
             visit(xo.get("/Resources"))
 
+    blocks = set()
     for page in reader.pages:
         visit(page.get("/Resources"))
+        for key in card_blocks(page):
+            if key not in blocks:
+                blocks.add(key)
+                count([(list(a), o) for a, o in key])
     return left, right
 
 
