@@ -69,6 +69,16 @@ def built(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.fixture(scope="module")
+def built_apart(tmp_path_factory) -> Path:
+    """The decks with each card in its own bleed (``--gutter 0``): card images are cut from the
+    sheet by their clip, which in the default butted layout runs on the neighbours' trim."""
+    out = tmp_path_factory.mktemp("a11y-apart")
+    r = run_cli("build", "mine_all_mine", "cristaux", "--only", "decks", "--gutter", "0", "-o", out)
+    assert r.code == 0, r.err
+    return out
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_text_size_and_contrast_contract(built, game):
     pdfs = sorted((built / game).glob("*.pdf"))
@@ -305,7 +315,8 @@ def _difference(a, b) -> tuple[float, float]:
     return total / n, off / n
 
 
-def test_ship_back_looks_the_same_under_every_quarter_turn(built):
+def test_ship_back_looks_the_same_under_every_quarter_turn(built_apart):
+    built = built_apart
     from PIL import Image
 
     ships = built / "mine_all_mine" / "deck-ship.pdf"
@@ -397,7 +408,8 @@ def _forge_squares_on_cards(pdf: Path):
 
 
 @pytest.mark.parametrize("vision", ["greyscale", "deuteranopia"])
-def test_cristaux_forge_squares_on_the_printed_cards_differ_by_shape(built, vision):
+def test_cristaux_forge_squares_on_the_printed_cards_differ_by_shape(built_apart, vision):
+    built = built_apart
     squares = _forge_squares_on_cards(built / "cristaux" / "deck.pdf")
     assert {c: len(v) for c, v in squares.items()} == {"red": 2, "green": 2, "blue": 2}
 

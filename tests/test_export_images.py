@@ -67,7 +67,7 @@ def test_a_png_is_the_printed_card(fixture_cli, tmp_path):
     pixel for pixel (up to antialiasing at sub-pixel offsets)."""
     r = fixture_cli("export", "png", "--bleed", "-o", tmp_path / "png")
     assert r.code == 0, r.err
-    r = fixture_cli("build", "-o", tmp_path / "pdf", "--only", "decks", "-q")
+    r = fixture_cli("build", "-o", tmp_path / "pdf", "--only", "decks", "-q", "--gutter", "0")  # each card its own bleed
     assert r.code == 0, r.err
     pdf = tmp_path / "pdf" / "fixture_deck" / "deck.pdf"
     clip = card_clips(pypdf.PdfReader(pdf).pages[0])[3]  # the 4th card printed: bouclier
@@ -201,8 +201,8 @@ def test_a_user_profile_png_sizes_and_unsafe_text(fixture_cli, tmp_path):
                              "box 'body_without_art': text 4.00 mm from the left edge") for ln in lines)
     assert any("cards.yaml:3: card 'boule-de-feu' (#1): box 'body': text 4.00 mm from the left edge" in ln
                for ln in lines)
-    # the stamp's text sits 3.2 mm up; its line box (descent included) 3.36 mm
-    assert any("box 'stamp': text 3.36 mm from the bottom edge" in ln for ln in lines)
+    # the stamp's text sits 3.2 mm up; its line box (descent included, 5 pt) 3.38 mm
+    assert any("box 'stamp': text 3.38 mm from the bottom edge" in ln for ln in lines)
     assert r.code == 0 and "warning:" in r.err
     r = fixture_cli("export", "pod", "--profile", str(profile), "-o", out, "--strict")
     assert r.code == 1

@@ -57,7 +57,7 @@ def cutting_text(plan: CuttingPlan) -> str:
     ends = "left and right" if first == "horizontal" else "top and bottom"
     return (f"Cutting order: 1. the {len(plan.first_lines)} {first} lines across the whole sheet "
             f"(crop marks {ends}); 2. on each strip, the {len(plan.second_lines)} {second} lines "
-            f"(ticks on the strip's edges). Print at 100 % (actual size).")
+            f"(ticks on the edges of each strip). Print at 100 % (actual size).")
 
 
 def _width(text: str, font: str, size: float) -> float:
