@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "calibrate": ("cardforge.cli.calibrate", "calibrate", "Print a duplex calibration sheet."),
     "setup": ("cardforge.cli.setup", "setup", "Set up a game: counts, checklist and a random deal."),
     "score": ("cardforge.cli.score", "score", "Score a finished game from its final state."),
+    "serve": ("cardforge.cli.serve", "serve", "Score sheets, setups and a play log in a browser."),
 }
 
 

@@ -1,0 +1,374 @@
+"""The score sheet as data: a game's final-state model → the inputs of its sheet, and back.
+
+Nothing here is written per game except :data:`HINTS` — which fields are cards of the deck, a
+clan of the game, a mine grid, or left to the engine ("best") — everything else is read from
+the game's ``score_model`` (pydantic): whole numbers become number inputs, pad values (a
+data-only game's categories) text inputs that keep sums such as ``3+6+2``, ``bool`` a checkbox,
+a ``Literal`` a select, a nested model a group of inputs.
+
+Input names are the fields' paths in the final-state file (``players[0].veins.coal``), so a
+problem the validator or the rules report (``players[0].veins.coal``, or ``player 'Ana' (#1)`` +
+``veins.coal``) is shown beside the input it concerns.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from cardforge.problems import Problem
+
+#: Per game and field path (``players.<field>``): how the sheet asks for it.
+#:  ``cards``: card ids of the deck picked by name (``kinds``; ``paid``: X-cost cards carry
+#:  what was paid; ``inline``: a card not in the deck may be typed with its fields).
+#:  ``section``: a choice among a data section's entries. ``skip``: left out (the engine
+#:  chooses the best). ``grid``: a mine of half-carts and cart tokens.
+HINTS: dict[str, dict[str, dict[str, Any]]] = {
+    "maphr": {
+        "players.improvements": {"widget": "cards", "kinds": ["improvement"], "inline": True},
+        "players.clan": {"widget": "section", "section": "clans"},
+        "players.grey": {"widget": "skip"},  # the clan says it
+    },
+    "cristaux": {
+        "players.cards": {"widget": "cards", "kinds": ["project", "gift"], "paid": True},
+        "players.choices": {"widget": "skip"},  # natures, bâtons, bonuses, forge: the best is found
+    },
+    "tunhell": {
+        "players.loot": {"widget": "counts", "kinds": ["mine", "end_of_mine"]},
+        "players.hand": {"widget": "cards", "kinds": ["mine"]},
+        "players.trophies": {"widget": "cards", "kinds": ["trophy"]},
+    },
+    "imperial_miners": {
+        "players.mine": {"widget": "grid", "rows": 4, "cols": 6},
+        "players.cart_tokens": {"widget": "skip"},  # part of the grid
+    },
+}
+
+MAX_PLAYERS_ON_SHEET = 8
+MAX_LIST_ITEMS = 60  # cards per player
+
+
+@dataclass
+class Widget:
+    kind: str  # int | pad | bool | text | choice | group | cards | grid
+    name: str  # the field's name in its model
+    label: str
+    required: bool = False
+    choices: list[tuple[str, str]] = field(default_factory=list)  # (value, label)
+    children: list[Widget] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    inline: list[Widget] = field(default_factory=list)  # cards: the fields of a card typed in
+    default: Any = None
+
+
+@dataclass
+class Sheet:
+    """What the sheet asks: the game-level fields (mode…) and each player's."""
+
+    game_fields: list[Widget]
+    player_fields: list[Widget]
+    tabular: bool  # every player field is one cell: players as columns, fields as rows
+    cards: dict[str, list[dict[str, Any]]]  # hint path → the pickable cards
+
+
+def humanise(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def _strip_optional(annotation: Any) -> tuple[Any, bool]:
+    """``X | None`` → (X, True)."""
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) < len(typing.get_args(annotation)):
+            return (args[0] if len(args) == 1 else typing.Union[tuple(args)]), True
+    return annotation, False
+
+
+def _bare(annotation: Any) -> Any:
+    while typing.get_origin(annotation) is typing.Annotated:
+        annotation = typing.get_args(annotation)[0]
+    return annotation
+
+
+def _union_args(annotation: Any) -> list[Any]:
+    annotation = _bare(annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return [_bare(a) for a in typing.get_args(annotation)]
+    return [annotation]
+
+
+def _is_model(t: Any) -> bool:
+    return isinstance(t, type) and issubclass(t, BaseModel)
+
+
+def model_widgets(model: type[BaseModel], hints: dict[str, dict], prefix: str,
+                  labels: dict[str, str], unasked: list[str] | None = None) -> list[Widget]:
+    """One widget per field of ``model`` the sheet can ask for; the paths of the others are
+    added to ``unasked``."""
+    unasked = unasked if unasked is not None else []
+    out: list[Widget] = []
+    for name, info in model.model_fields.items():
+        path = f"{prefix}.{name}" if prefix else name
+        hint = hints.get(path, {})
+        label = labels.get(name) or humanise(name)
+        required = info.is_required()
+        default = None if required else info.get_default(call_default_factory=True)
+        if hint.get("widget") == "skip":
+            continue
+        if hint.get("widget") in ("cards", "grid", "section", "counts"):
+            w = Widget(hint["widget"], name, label, required, options=dict(hint, path=path))
+            if hint["widget"] == "cards" and hint.get("inline"):
+                item = _list_item(info.annotation)
+                inline = next((a for a in _union_args(item) if _is_model(a)), None) if item else None
+                if inline is not None:
+                    w.inline = model_widgets(inline, {}, "", {})
+            out.append(w)
+            continue
+        w = _scalar(name, label, info.annotation, required, default, hints, path, labels, unasked)
+        if w is not None:
+            out.append(w)
+        else:
+            unasked.append(path)
+    return out
+
+
+def _list_item(annotation: Any) -> Any:
+    annotation, _ = _strip_optional(_bare(annotation))
+    annotation = _bare(annotation)
+    if typing.get_origin(annotation) is list:
+        return typing.get_args(annotation)[0]
+    return None
+
+
+def _scalar(name: str, label: str, annotation: Any, required: bool, default: Any,
+            hints: dict, path: str, labels: dict, unasked: list[str]) -> Widget | None:
+    ann, optional = _strip_optional(_bare(annotation))
+    ann = _bare(ann)
+    if optional:
+        required = False
+    args = _union_args(ann)
+    if set(args) >= {int, str}:  # a pad value: a number or a short sum, kept as written
+        return Widget("pad", name, label, required, default=default)
+    if ann is bool:
+        return Widget("bool", name, label, required, default=default)
+    if ann is int:
+        return Widget("int", name, label, required, default=default)
+    if ann is str:
+        return Widget("text", name, label, required, default=default)
+    if typing.get_origin(ann) is Literal:
+        values = [str(v) for v in typing.get_args(ann)]
+        return Widget("choice", name, label, required, choices=[(v, v) for v in values], default=default)
+    if _is_model(ann):
+        return Widget("group", name, label, required,
+                      children=model_widgets(ann, hints, path, labels, unasked), default=None)
+    return None  # lists, mappings…: not asked on the sheet
+
+
+def build_sheet(game, data) -> Sheet | None:
+    """The sheet of ``game``; None when its final state has no ``players`` list."""
+    model = game.score_model
+    if model is None or "players" not in model.model_fields:
+        return None
+    player_model = _list_item(model.model_fields["players"].annotation)
+    if not _is_model(player_model):
+        return None
+    hints = HINTS.get(game.id, {})
+    labels = {c.id: c.label + (f" · {c.label_en}" if c.label_en and c.label_en != c.label else "")
+              for c in game.categories}
+    for t in game.tie_breakers:
+        labels.setdefault(t.id, f"{humanise(t.id)} (tie-break: {t.label_en})")
+    unasked: list[str] = []
+    game_fields = [w for w in model_widgets(model, hints, "", {}, unasked) if w.name != "players"]
+    for w in game_fields:
+        if w.name == "mode" and game.modes:
+            w.kind = "choice"
+            w.choices = [(m, game.spec.modes[m].label or m) for m in game.modes]
+            w.default = game.default_mode
+    player_fields = model_widgets(player_model, hints, "players", labels, unasked)
+    if [u for u in unasked if u != "players"]:
+        return None  # the sheet cannot ask for everything: the YAML sheet instead
+    tabular = all(w.kind in ("int", "pad", "bool", "text", "choice") for w in player_fields)
+    cards = {}
+    for w in player_fields:
+        if w.kind == "cards":
+            kinds = set(w.options.get("kinds") or ())
+            cards[w.name] = [
+                {"id": c.id, "name": c.name, "x": bool(getattr(c, "x_colour", None))}
+                for c in data.cards if not kinds or c.kind in kinds
+            ]
+        if w.kind == "counts":
+            kinds = set(w.options.get("kinds") or ())
+            w.children = [Widget("int", c.id, c.name) for c in data.cards if not kinds or c.kind in kinds]
+        if w.kind == "section":
+            entries = data.sections.get(w.options["section"]) or []
+            w.choices = [(e.id, getattr(e, "name", e.id)) for e in entries]
+    return Sheet(game_fields, player_fields, tabular, cards)
+
+
+# --- the posted form → the final-state dict ----------------------------------------------------
+
+_PART = re.compile(r"([A-Za-z_][\w-]*)|\[(\d{1,3})\]")
+_NAME = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[\d{1,3}\])*")
+
+
+def unflatten(pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    """``[("players[0].veins.coal", "4")]`` → ``{"players": {0: {"veins": {"coal": "4"}}}}``
+    (indices as int keys; the last value of a repeated name wins)."""
+    root: dict[Any, Any] = {}
+    for name, value in pairs:
+        if len(name) > 200 or not _NAME.fullmatch(name):
+            continue  # not a sheet field (csrf, note…)
+        parts = [m.group(1) if m.group(1) is not None else int(m.group(2)) for m in _PART.finditer(name)]
+        node = root
+        for part in parts[:-1]:
+            nxt = node.get(part)
+            if not isinstance(nxt, dict):
+                nxt = node[part] = {}
+            node = nxt
+        node[parts[-1]] = value
+    return root
+
+
+def _indexed(node: Any) -> list[Any]:
+    if not isinstance(node, dict):
+        return []
+    return [node[k] for k in sorted(k for k in node if isinstance(k, int))]
+
+
+def _number(text: str) -> Any:
+    text = text.strip()
+    return int(text) if re.fullmatch(r"-?\d{1,12}", text) else text
+
+
+def coerce(widgets: list[Widget], raw: dict[str, Any]) -> dict[str, Any]:
+    """The raw strings of one model's inputs → the values a final-state file would hold.
+
+    Empty cells: 0 for a required number (a blank on a pad is a zero), left out otherwise.
+    """
+    out: dict[str, Any] = {}
+    for w in widgets:
+        value = raw.get(w.name) if isinstance(raw, dict) else None
+        if w.kind == "bool":
+            if value not in (None, ""):
+                out[w.name] = True
+            elif w.required or w.default is not None:
+                out[w.name] = False
+            continue
+        if w.kind in ("int", "pad"):
+            text = (value or "").strip() if isinstance(value, str) else ""
+            if text:
+                if w.kind == "pad" and not re.fullmatch(r"-?\d{1,12}", text):
+                    out[w.name] = text  # a sum is kept as written
+                else:
+                    out[w.name] = _number(text)
+            elif w.required:
+                out[w.name] = 0
+            continue
+        if w.kind in ("text", "choice", "section"):
+            text = value.strip() if isinstance(value, str) else ""
+            if text:
+                out[w.name] = text
+            continue
+        if w.kind == "counts":
+            sub = coerce(w.children, value if isinstance(value, dict) else {})
+            sub = {k: v for k, v in sub.items() if v != 0}
+            if sub or w.required:
+                out[w.name] = sub
+            continue
+        if w.kind == "group":
+            sub = coerce(w.children, value if isinstance(value, dict) else {})
+            if sub or w.required:
+                out[w.name] = sub
+            continue
+        if w.kind == "cards":
+            items = []
+            for entry in _indexed(value)[:MAX_LIST_ITEMS]:
+                if isinstance(entry, str):
+                    if entry.strip():
+                        items.append(entry.strip())
+                    continue
+                if not isinstance(entry, dict):
+                    continue
+                if "name" in entry and w.inline:  # a card typed in with its fields
+                    items.append(coerce(w.inline, entry))
+                    continue
+                card_id = str(entry.get("id") or "").strip()
+                if not card_id:
+                    continue
+                paid = str(entry.get("paid") or "").strip()
+                items.append({"id": card_id, "paid": _number(paid)} if paid else card_id)
+            if items or w.required:
+                out[w.name] = items
+            continue
+        if w.kind == "grid":
+            grid = grid_state(value, w.options)
+            out.update(grid)
+    return out
+
+
+#: a grid cell's state, as a tap cycles it: empty card, half-cart left, right, both; "" no card
+GRID_STATES = ("none", "", "L", "R", "LR")
+
+
+def grid_state(value: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """An Imperial Miners mine from the grid: ``mine`` rows (cells None or {carts}) and the
+    ``cart_tokens`` ([row, junction]) tapped between two cards."""
+    rows = _indexed(value)
+    mine: list[list[Any]] = []
+    tokens: list[list[int]] = []
+    for r, row in enumerate(rows[: options.get("rows", 4)]):
+        cells = _indexed(row.get("cell") if isinstance(row, dict) else None)
+        line: list[Any] = []
+        for cell in cells[: options.get("cols", 6)]:
+            state = cell if isinstance(cell, str) and cell in GRID_STATES else "none"
+            line.append(None if state == "none" else {"carts": state})
+        while line and line[-1] is None:
+            line.pop()
+        mine.append(line)
+        junctions = _indexed(row.get("token") if isinstance(row, dict) else None)
+        for j, on in enumerate(junctions):
+            if on not in (None, "", "0"):
+                tokens.append([r, j])
+    while mine and not mine[-1]:
+        mine.pop()
+    if not mine and not tokens:
+        return {}
+    out: dict[str, Any] = {"mine": mine}
+    if tokens:
+        out["cart_tokens"] = tokens
+    return out
+
+
+def form_to_state(sheet: Sheet, pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    raw = unflatten(pairs)
+    state = coerce(sheet.game_fields, raw)
+    players = [coerce(sheet.player_fields, p) for p in _indexed(raw.get("players"))[:MAX_PLAYERS_ON_SHEET]]
+    state["players"] = players
+    return state
+
+
+# --- problems → the inputs they concern --------------------------------------------------------
+
+_PLAYER_ITEM = re.compile(r"^player\b.*\(#(\d+)\)$|^player #(\d+)$")
+
+
+def field_key(problem: Problem) -> str:
+    """Where on the sheet a problem goes: an input's name (or a prefix of one), or ""."""
+    fld = problem.field or ""
+    item = problem.item or ""
+    m = _PLAYER_ITEM.match(item)
+    if m:
+        index = int(m.group(1) or m.group(2)) - 1
+        return f"players[{index}]" + (f".{fld}" if fld else "")
+    return fld
+
+
+def problems_json(problems: list[Problem]) -> list[dict[str, str]]:
+    return [{"field": field_key(p), "message": p.message, "text": str(p),
+             "severity": p.severity} for p in problems]
