@@ -224,7 +224,8 @@ def create_app(settings: Settings) -> Starlette:
         outcome, _ = outcome_of(ctx, pairs)
         result = service.sheet_view(outcome.sheet) if outcome.ok else None
         html = TEMPLATES.get_template("result.html").render(result=result, problems=problems_json(outcome.problems))
-        return JSONResponse({"ok": outcome.ok, "html": html, "problems": problems_json(outcome.problems),
+        bar = TEMPLATES.get_template("bar.html").render(result=result, problems=outcome.problems)
+        return JSONResponse({"ok": outcome.ok, "html": html, "bar": bar, "problems": problems_json(outcome.problems),
                              "score": outcome.sheet.to_json() if outcome.ok else None})
 
     async def save(request: Request):

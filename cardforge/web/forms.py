@@ -179,8 +179,10 @@ def build_sheet(game, data) -> Sheet | None:
     if not _is_model(player_model):
         return None
     hints = HINTS.get(game.id, {})
-    labels = {c.id: c.label + (f" · {c.label_en}" if c.label_en and c.label_en != c.label else "")
-              for c in game.categories}
+    labels: dict[str, str] = {}
+    if getattr(game.rules, "score", None) is None:  # data-only: a player's field is a pad row
+        labels = {c.id: c.label + (f" · {c.label_en}" if c.label_en and c.label_en != c.label else "")
+                  for c in game.categories}
     for t in game.tie_breakers:
         labels.setdefault(t.id, f"{humanise(t.id)} (tie-break: {t.label_en})")
     unasked: list[str] = []
@@ -197,11 +199,7 @@ def build_sheet(game, data) -> Sheet | None:
     cards = {}
     for w in player_fields:
         if w.kind == "cards":
-            kinds = set(w.options.get("kinds") or ())
-            cards[w.name] = [
-                {"id": c.id, "name": c.name, "x": bool(getattr(c, "x_colour", None))}
-                for c in data.cards if not kinds or c.kind in kinds
-            ]
+            cards[w.name] = card_choices(data, w.options.get("kinds"))
         if w.kind == "counts":
             kinds = set(w.options.get("kinds") or ())
             w.children = [Widget("int", c.id, c.name) for c in data.cards if not kinds or c.kind in kinds]
@@ -209,6 +207,17 @@ def build_sheet(game, data) -> Sheet | None:
             entries = data.sections.get(w.options["section"]) or []
             w.choices = [(e.id, getattr(e, "name", e.id)) for e in entries]
     return Sheet(game_fields, player_fields, tabular, cards)
+
+
+def card_choices(data, kinds=None) -> list[dict[str, Any]]:
+    """The cards a list field picks from, by name; a name several cards share (the two sides of
+    a gift) is told apart by the card's id: ``Warhammer (warhammer-forges)``."""
+    from collections import Counter
+
+    chosen = [c for c in data.cards if not kinds or c.kind in kinds]
+    count = Counter(c.name.casefold() for c in chosen)
+    return [{"id": c.id, "name": c.name if count[c.name.casefold()] == 1 else f"{c.name} ({c.id})",
+             "x": bool(getattr(c, "x_colour", None))} for c in chosen]
 
 
 # --- the posted form → the final-state dict ----------------------------------------------------

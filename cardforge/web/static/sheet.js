@@ -6,7 +6,7 @@
   var form = document.getElementById("sheet");
   if (!form) return;
   var cards = JSON.parse(document.getElementById("cards-json").textContent || "{}");
-  var timer = null, seq = 0, shown = 0;
+  var timer = null, seq = 0, shown = 0, changes = 0;
 
   function byName(list, text) {
     var t = text.trim().toLowerCase();
@@ -161,6 +161,8 @@
   document.querySelectorAll(".cards").forEach(renumber);
 
   function schedule(ms) {
+    form.setAttribute("data-pending", "1");  // until the answer to the latest change is shown
+    changes++;
     clearTimeout(timer);
     timer = setTimeout(update, ms);
   }
@@ -192,7 +194,7 @@
   }
 
   function update() {
-    var mine = ++seq;
+    var mine = ++seq, asked = changes;
     var body = new URLSearchParams(new FormData(form));
     var t0 = performance.now();
     form.setAttribute("data-busy", "1");
@@ -207,10 +209,12 @@
       if (mine < shown) return;  // an older answer arriving late
       shown = mine;
       document.getElementById("result").innerHTML = data.html;
+      document.getElementById("totals-bar").innerHTML = data.bar || "";
       place(data.problems || []);
       form.setAttribute("data-updated", String(mine));
       form.setAttribute("data-update-ms", String(Math.round(performance.now() - t0)));
       form.removeAttribute("data-busy");
+      if (asked === changes) form.removeAttribute("data-pending");
     }).catch(function () {
       form.removeAttribute("data-busy");
       place([{ field: "", message: "", text: "the server cannot be reached" }]);
