@@ -1,0 +1,350 @@
+"""`cardforge serve` without a browser: the guard, the sheet's form ↔ final state, the play log."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+from html import unescape
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import ROOT
+
+pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (pip install -e '.[test]')")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from cardforge.problems import Problem  # noqa: E402
+from cardforge.web.app import MAX_BODY, Settings, create_app  # noqa: E402
+from cardforge.web.forms import Widget, coerce, field_key, unflatten  # noqa: E402
+from cardforge.web.store import SCHEMA_VERSION, PlayLog, StoreError  # noqa: E402
+
+
+def client(tmp_path, **settings) -> TestClient:
+    app = create_app(Settings(db_path=tmp_path / "plays.db", **settings))
+    return TestClient(app, base_url="http://127.0.0.1:8000", raise_server_exceptions=False)
+
+
+def csrf_of(c: TestClient, url: str = "/") -> str:
+    r = c.get(url)
+    assert r.status_code == 200, r.text
+    return c.cookies.get("cf_csrf")
+
+
+@pytest.fixture
+def petit_jeu(tmp_path):
+    """The data-only game `cardforge new` makes; worked example: Alice 7 + 3+2 = 12, Ben 9 + 3 = 12."""
+    from cardforge.games import find_game
+    from cardforge.scaffold import create_game
+
+    folder = tmp_path / "petit-jeu"
+    create_game(folder, "Petit jeu")
+    return find_game(folder)
+
+
+def pad_form(csrf: str, rows: list[tuple[str, str, str, str]]) -> dict[str, str]:
+    form = {"csrf": csrf}
+    for i, (name, cartes, objectifs, pieces) in enumerate(rows):
+        form.update({f"players[{i}].name": name, f"players[{i}].cartes": cartes,
+                     f"players[{i}].objectifs": objectifs, f"players[{i}].pieces": pieces})
+    return form
+
+
+# --- who may connect ---------------------------------------------------------------------------
+
+def test_without_the_token_every_page_is_refused(tmp_path):
+    c = client(tmp_path, token="t0ken", local_only=False)
+    for url in ("/", "/g/maphr/sheet", "/plays", "/plays.csv", "/static/sheet.js"):
+        r = c.get(url)
+        assert r.status_code == 403, url
+        assert "Access token required" in r.text
+    assert c.get("/?token=wrong").status_code == 403
+    r = c.get("/g/maphr?token=t0ken", follow_redirects=False)  # the printed address
+    assert r.status_code == 303 and r.headers["location"] == "/g/maphr"
+    assert "HttpOnly" in r.headers["set-cookie"] and "SameSite=strict" in r.headers["set-cookie"]
+    assert c.get("/g/maphr").status_code == 200  # the cookie carries it from now on
+
+
+def test_on_localhost_a_foreign_host_header_is_refused(tmp_path):
+    c = client(tmp_path)
+    assert c.get("/").status_code == 200
+    assert c.get("/", headers={"host": "evil.example:8000"}).status_code == 403  # DNS rebinding
+    assert c.get("/", headers={"host": "localhost:8000"}).status_code == 200
+
+
+def test_forms_need_their_csrf_token_and_come_from_this_site(tmp_path, petit_jeu):
+    c = client(tmp_path)
+    csrf = csrf_of(c, f"/g/{petit_jeu.id}/sheet?name=Alice&name=Ben")
+    form = pad_form(csrf, [("Alice", "7", "3+2", "5"), ("Ben", "9", "3", "2")])
+    assert c.post(f"/g/{petit_jeu.id}/score", data=form).status_code == 200
+    r = c.post(f"/g/{petit_jeu.id}/score", data={**form, "csrf": "forged"})
+    assert r.status_code == 403 and "security token" in r.text
+    r = c.post(f"/g/{petit_jeu.id}/save", data=form, headers={"sec-fetch-site": "cross-site"})
+    assert r.status_code == 403
+    r = c.post(f"/g/{petit_jeu.id}/save", data=form, headers={"origin": "http://evil.example"})
+    assert r.status_code == 403
+    assert PlayLog(tmp_path / "plays.db").plays() == []  # nothing saved by the refused requests
+
+
+def test_input_size_limits(tmp_path, petit_jeu):
+    c = client(tmp_path)
+    csrf = csrf_of(c)
+    r = c.post(f"/g/{petit_jeu.id}/score", data={"csrf": csrf, "yaml": "x" * (MAX_BODY + 10)})
+    assert r.status_code == 413
+    many = "&".join(f"f{i}=1" for i in range(5000)) + f"&csrf={csrf}"
+    r = c.post(f"/g/{petit_jeu.id}/score", content=many,
+               headers={"content-type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 400 and "3000 fields" in r.text
+    r = c.post(f"/g/{petit_jeu.id}/score", content=b"{}", headers={"content-type": "application/json"})
+    assert r.status_code == 415
+
+
+def test_errors_never_show_a_traceback(tmp_path, petit_jeu, monkeypatch):
+    from cardforge.web import service
+
+    c = client(tmp_path)
+    csrf = csrf_of(c)
+
+    def broken(*a, **k):
+        raise RuntimeError("boom in the engine")
+
+    monkeypatch.setattr(service, "score_form", broken)
+    r = c.post(f"/g/{petit_jeu.id}/score", data=pad_form(csrf, [("A", "1", "1", "1"), ("B", "1", "1", "1")]))
+    assert r.status_code == 500
+    assert "Internal error" in r.text and "Traceback" not in r.text and "boom" not in r.text
+    for url in ("/g/nope", "/plays/999", "/plays/abc", "/g/maphr/nothing"):
+        r = c.get(url)
+        assert r.status_code == 404 and "Traceback" not in r.text
+    assert c.get("/g/maphr/save").status_code == 405
+
+
+# --- the sheet: form ↔ final state ---------------------------------------------------------------
+
+def test_unflatten_and_coerce_keep_sums_and_fill_blank_pads_with_zero():
+    raw = unflatten([("players[1].veins.coal", "4"), ("players[0].name", "Ana"), ("csrf", "x"),
+                     ("players[0].cards[1].id", "b"), ("players[0].cards[0].id", "a"),
+                     ("players[0].cards[0].paid", "3"), ("weird..name", "1"), ("__proto__[x]", "1")])
+    assert raw["players"][1] == {"veins": {"coal": "4"}}
+    assert "csrf" in raw and "weird..name" not in raw
+    widgets = [Widget("text", "name", "Name", True), Widget("pad", "score", "Score", True),
+               Widget("pad", "bonus", "Bonus", False), Widget("int", "coins", "Coins", True),
+               Widget("bool", "king", "King", False, default=False),
+               Widget("cards", "cards", "Cards", False)]
+    state = coerce(widgets, {"name": " Ana ", "score": "3+6+2", "bonus": "", "coins": "",
+                             "cards": {1: {"id": "b"}, 0: {"id": "a", "paid": "3"}}})
+    assert state == {"name": "Ana", "score": "3+6+2", "coins": 0, "king": False,
+                     "cards": [{"id": "a", "paid": 3}, "b"]}
+    assert coerce(widgets, {"score": "12", "coins": "x1"}) == {"score": 12, "coins": "x1", "king": False}
+
+
+def test_problems_go_beside_their_field():
+    assert field_key(Problem("bad", field="players[1].coins")) == "players[1].coins"
+    assert field_key(Problem("bad", item="player 'Ben' (#2)", field="veins.coal")) == "players[1].veins.coal"
+    assert field_key(Problem("bad", item="player #3")) == "players[2]"
+    assert field_key(Problem("bad", field="mode")) == "mode"
+
+
+def test_sheet_scores_like_the_cli_and_shows_problems_by_field(tmp_path, petit_jeu, cli):
+    c = client(tmp_path)
+    csrf = csrf_of(c, f"/g/{petit_jeu.id}/sheet?name=Alice&name=Ben")
+    r = c.post(f"/g/{petit_jeu.id}/score", data=pad_form(csrf, [("Alice", "7", "3+2", "5"), ("Ben", "9", "3", "2")]))
+    body = r.json()
+    assert body["ok"] and body["problems"] == []
+    expected = cli("score", str(petit_jeu.folder), str(petit_jeu.folder / "examples" / "final.yaml"), "--json").json
+    assert body["score"] == expected
+    assert "Winner: Alice (tie on 12 broken by more coins)" in body["html"]
+    # a tie without the tie-breaker: the problem names Ben's 'pieces' input
+    r = c.post(f"/g/{petit_jeu.id}/score", data=pad_form(csrf, [("Alice", "7", "3+2", "5"), ("Ben", "9", "3", "")]))
+    body = r.json()
+    assert not body["ok"] and body["score"] is None
+    assert [p["field"] for p in body["problems"]] == ["players[1].pieces"]
+    r = c.post(f"/g/{petit_jeu.id}/score", data=pad_form(csrf, [("Alice", "7", "3+", "5"), ("Ben", "9", "3", "2")]))
+    problem = r.json()["problems"][0]
+    assert problem["field"] == "players[0].objectifs" and "3+6+2" in problem["message"]
+
+
+def test_the_yaml_sheet_scores_mine_all_mine_like_the_cli(tmp_path, cli):
+    c = client(tmp_path)
+    r = c.get("/g/mine_all_mine/sheet?players=3")
+    assert r.status_code == 200 and '<textarea name="yaml"' in r.text
+    csrf = c.cookies.get("cf_csrf")
+    example = ROOT / "examples" / "mine_all_mine" / "final.yaml"
+    r = c.post("/g/mine_all_mine/score", data={"csrf": csrf, "yaml": example.read_text(encoding="utf-8")})
+    assert r.json()["score"] == cli("score", "mine_all_mine", str(example), "--json").json
+    r = c.post("/g/mine_all_mine/score", data={"csrf": csrf, "yaml": "rounds:\n  - planets: []\n    fleet: {}\n"})
+    problems = r.json()["problems"]
+    assert any(p["text"].startswith("final.yaml:3: round #1: fleet: unknown field") for p in problems)
+
+
+def test_imperial_miners_grid_counts_carts_like_the_cli(tmp_path, cli):
+    """The example's mine, tapped into the grid: half-carts per card, one cart token."""
+    c = client(tmp_path)
+    csrf = csrf_of(c, "/g/imperial_miners/sheet?name=Aurore&name=Chloé")
+    form = {"csrf": csrf, "players[0].name": "Aurore", "players[0].vp": "31", "players[0].coins": "7",
+            "players[0].carts": "8", "players[1].name": "Chloé", "players[1].vp": "30", "players[1].coins": "7"}
+    for r_, row in enumerate([["R", "L", "R", "LR"], ["R", "", "L", "none", "L"]]):
+        for i, st in enumerate(row):
+            form[f"players[1].mine[{r_}].cell[{i}]"] = st
+    form["players[1].mine[1].token[0]"] = "1"
+    r = c.post("/g/imperial_miners/score", data=form)
+    example = ROOT / "examples" / "imperial_miners" / "final.yaml"
+    assert r.json()["score"] == cli("score", "imperial_miners", str(example), "--json").json
+
+
+def test_setup_page_deals_the_seeded_game(tmp_path, cli):
+    c = client(tmp_path)
+    r = c.get("/g/maphr/setup?players=3&seed=7")
+    assert r.status_code == 200
+    expected = cli("setup", "maphr", "--players", "3", "--seed", "7", "--json").json
+    page = unescape(r.text)
+    for step in expected["steps"]:
+        assert step in page
+    assert f'<strong id="seed">7</strong>' in r.text
+    r = c.get("/g/maphr/setup?players=9")
+    assert r.status_code == 200 and "9 given, maphr supports 2–4" in unescape(r.text)
+
+
+# --- the play log --------------------------------------------------------------------------------
+
+def test_save_history_export_stats_and_csv(tmp_path, petit_jeu, cli):
+    c = client(tmp_path)
+    csrf = csrf_of(c, f"/g/{petit_jeu.id}/sheet?name=Alice&name=Ben")
+    games = [[("Alice", "7", "3+2", "5"), ("Ben", "9", "3", "2")],  # 12-12, Alice on coins
+             [("Alice", "1", "1", "0"), ("Ben", "10", "0", "0")]]  # Ben 10 to 2
+    ids = []
+    for rows in games:
+        r = c.post(f"/g/{petit_jeu.id}/save", data={**pad_form(csrf, rows), "note": "au café"}, follow_redirects=False)
+        assert r.status_code == 303
+        ids.append(int(r.headers["location"].rsplit("/", 1)[1]))
+    history = c.get("/plays").text
+    assert all(f'href="/plays/{i}"' in history for i in ids)
+    exported = tmp_path / "first.yaml"
+    r = c.get(f"/plays/{ids[0]}.yaml")
+    assert "attachment" in r.headers["content-disposition"]
+    exported.write_bytes(r.content)
+    assert yaml.safe_load(r.text)["players"][0]["objectifs"] == "3+2"  # the sum as typed
+    expected = cli("score", str(petit_jeu.folder), str(petit_jeu.folder / "examples" / "final.yaml"), "--json").json
+    assert cli("score", str(petit_jeu.folder), str(exported), "--json").json == expected
+    stats = {s["player"]: s for s in PlayLog(tmp_path / "plays.db").player_stats(petit_jeu.id)}
+    assert stats["Alice"]["plays"] == 2 and stats["Alice"]["wins"] == 1 and stats["Ben"]["wins"] == 1
+    assert stats["Alice"]["average"] == (12 + 2) / 2 and stats["Ben"]["average"] == (12 + 10) / 2
+    assert stats["Alice"]["categories"] == {"cartes": 4.0, "objectifs": 3.0}  # (7+1)/2, (5+1)/2
+    page = c.get(f"/stats?game={petit_jeu.id}").text
+    assert "Alice" in page and "11.0" in page  # Ben's average total
+    rows = list(csv.DictReader(io.StringIO(c.get("/plays.csv").text)))
+    assert [(r["play"], r["player"], r["total"], r["objectifs"], r["winner"]) for r in rows] == [
+        (str(ids[0]), "Alice", "12", "5", "1"), (str(ids[0]), "Ben", "12", "3", "0"),
+        (str(ids[1]), "Alice", "2", "1", "0"), (str(ids[1]), "Ben", "10", "0", "1")]
+    assert rows[0]["note"] == "au café"
+
+
+def test_a_bad_sheet_is_not_saved_and_comes_back_with_its_values(tmp_path, petit_jeu):
+    c = client(tmp_path)
+    csrf = csrf_of(c, f"/g/{petit_jeu.id}/sheet?name=Alice&name=Ben")
+    r = c.post(f"/g/{petit_jeu.id}/save", data=pad_form(csrf, [("Alice", "7", "3+", "5"), ("Ben", "9", "3", "2")]))
+    assert r.status_code == 422
+    assert 'value="3+"' in r.text and "3+6+2" in unescape(r.text)
+    assert PlayLog(tmp_path / "plays.db").plays() == []
+
+
+def test_migrations_from_an_older_log_and_a_newer_log_refused(tmp_path):
+    path = tmp_path / "old.db"
+    log = PlayLog.__new__(PlayLog)
+    log.path = path
+    log.migrate(upto=1)  # a play log written by the first schema
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO plays (game, title, played_at, state_yaml, result_json, cardforge_version)"
+                   " VALUES ('maphr', 'Maphr', '2026-01-01T00:00:00Z', 'players: []', '{}', '0.1.0')")
+    assert PlayLog(path).version() == SCHEMA_VERSION
+    play = PlayLog(path).play(1)
+    assert play["note"] == "" and play["game"] == "maphr"  # kept, with the new column
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE schema_version SET version = 99")
+    with pytest.raises(StoreError, match="newer cardforge"):
+        PlayLog(path)
+    (tmp_path / "junk.db").write_bytes(b"not a database" * 100)
+    with pytest.raises(StoreError, match="cannot open"):
+        PlayLog(tmp_path / "junk.db")
+
+
+def test_a_failed_write_leaves_nothing_half_saved(tmp_path):
+    log = PlayLog(tmp_path / "p.db")
+    good = {"players": [{"name": "A", "total": 3, "rank": 1, "breakdown": {"x": 3}}], "winners": ["A"]}
+    bad = {"players": [{"name": "A", "total": 3, "rank": 1, "breakdown": {"x": 3}}, {"name": "B"}], "winners": []}
+    log.add_play(game="g", title="G", mode=None, state_yaml="", result=good)
+    with pytest.raises(KeyError):
+        log.add_play(game="g", title="G", mode=None, state_yaml="", result=bad)
+    assert len(log.plays()) == 1
+    with sqlite3.connect(tmp_path / "p.db") as db:
+        assert db.execute("SELECT COUNT(*) FROM scores").fetchone()[0] == 1
+
+
+def test_a_killed_writer_leaves_a_sound_log(tmp_path):
+    """A server killed (SIGKILL) while saving plays: the log opens, passes SQLite's integrity
+    check, and every play it holds is whole (its players and their categories)."""
+    path = tmp_path / "k.db"
+    PlayLog(path)
+    code = (
+        "import sys\nfrom cardforge.web.store import PlayLog\n"
+        f"log = PlayLog({str(path)!r})\n"
+        "r = {'players': [{'name': n, 'total': 5, 'rank': 1, 'breakdown': {'a': 2, 'b': 3}} for n in 'ABCD'],"
+        " 'winners': ['A']}\n"
+        "print('ready', flush=True)\n"
+        "while True:\n    log.add_play(game='g', title='G', mode=None, state_yaml='x' * 5000, result=r)\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        with sqlite3.connect(path) as db:  # wait until some plays are in
+            for _ in range(200):
+                if db.execute("SELECT COUNT(*) FROM plays").fetchone()[0] >= 3:
+                    break
+                import time
+
+                time.sleep(0.02)
+    finally:
+        proc.kill()
+        proc.wait()
+    log = PlayLog(path)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        plays = db.execute("SELECT COUNT(*) FROM plays").fetchone()[0]
+        assert plays >= 3
+        assert db.execute("SELECT COUNT(*) FROM scores").fetchone()[0] == 4 * plays
+        assert db.execute("SELECT COUNT(*) FROM category_scores").fetchone()[0] == 8 * plays
+    assert len(log.plays(limit=10_000)) == plays
+
+
+# --- the command -----------------------------------------------------------------------------------
+
+def test_serve_is_a_command_with_help(cli):
+    r = cli("--help")
+    assert "serve" in r.out
+    r = cli("serve", "--help")
+    assert r.code == 0 and "--host" in r.out and "--db" in r.out and "token" in r.out
+
+
+def test_ci_installs_the_browser_for_the_browser_tests():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert re.search(r"apt-get install -y -q chromium chromium-driver", ci)
+
+
+def test_home_lists_the_games_and_the_sheet_asks_each_games_own_fields(tmp_path):
+    c = client(tmp_path)
+    home = c.get("/").text
+    for title in ("Les Mines de Maphr", "TunHell", "Imperial Miners"):
+        assert title in unescape(home)
+    sheet = c.get("/g/maphr/sheet?name=Ana&name=Ben").text
+    assert 'name="players[1].veins.mithril"' in sheet and 'list="dl-improvements"' in sheet
+    assert '<option value="irongradd"' in sheet  # the clans of the data
+    sheet = c.get("/g/cristaux/sheet?players=2").text
+    assert 'name="players[0].stock.gold"' in sheet and 'name="mode"' in sheet
+    assert "choices" not in sheet  # natures, bâtons, bonuses and the forge are left to the best
+    cards = json.loads(unescape(re.search(r'id="cards-json">(.*?)</script>', sheet, re.S).group(1)))
+    warhammers = [c["name"] for c in cards["cards"] if c["id"].startswith("warhammer-")]
+    assert len(set(warhammers)) == len(warhammers)  # the two sides of a gift are told apart
