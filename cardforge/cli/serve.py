@@ -9,6 +9,7 @@ Examples:
   cardforge serve                          # http://127.0.0.1:8000, this machine only
   cardforge serve --host 0.0.0.0           # phones on the table's Wi-Fi: scan the QR code
   cardforge serve --db plays.db --port 8080
+  cardforge serve ./my-game                # your own game folder too
 
 \b
 With --host other than 127.0.0.1 a random access token is made; the printed address and
@@ -20,14 +21,18 @@ LOCAL = ("127.0.0.1", "localhost", "::1")
 
 
 @click.command(epilog=EPILOG)
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="TCP port.")
+@click.argument("games", nargs=-1)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="TCP port.")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; 0.0.0.0 lets other devices join (with a token).")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
               help="The play log (SQLite). Default: cardforge.db in your user data folder.")
 @click.option("--no-qr", is_flag=True, help="Do not print the QR code.")
-def serve(port: int, host: str, db_path: str | None, no_qr: bool) -> None:
-    """Serve the score sheets, setups and play log on a local web server."""
+def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_qr: bool) -> None:
+    """Serve the score sheets, setups and play log on a local web server.
+
+    GAMES: game folders (or ids) to offer besides the shipped games, e.g. your own game.
+    """
     import secrets
     from pathlib import Path
 
@@ -40,11 +45,14 @@ def serve(port: int, host: str, db_path: str | None, no_qr: bool) -> None:
     except ImportError:  # pragma: no cover - a dependency
         raise click.ClickException("cardforge serve needs uvicorn: pip install uvicorn") from None
 
+    from cardforge.games import find_game
+
+    extra = [find_game(g).id for g in games]  # a folder is registered by id for the pages
     local = host in LOCAL
     token = None if local else secrets.token_urlsafe(16)
     db = Path(db_path) if db_path else default_path()
     settings = Settings(db_path=db, token=token, data_root=Path(STATE.data_root) if STATE.data_root else None,
-                        local_only=local)
+                        local_only=local, games=extra)
     app = create_app(settings)
 
     shown_host = host if local else _lan_address() if host in ("0.0.0.0", "::") else host

@@ -46,6 +46,7 @@ class Settings:
     token: str | None = None  # required from every client when set (--host 0.0.0.0)
     data_root: Path | None = None
     local_only: bool = True  # the Host header must name this machine (DNS rebinding)
+    games: list[str] = field(default_factory=list)  # game ids (folders given to serve) besides the shipped
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -169,7 +170,7 @@ def create_app(settings: Settings) -> Starlette:
         from cardforge.games import game_ids
 
         games = []
-        for gid in game_ids():
+        for gid in [*settings.games, *(g for g in game_ids() if g not in settings.games)]:
             try:
                 ctx = ctx_of(gid)
             except CardforgeError:
