@@ -171,7 +171,7 @@ def test_sheet_scores_like_the_cli_and_shows_problems_by_field(tmp_path, petit_j
 
 def test_the_yaml_sheet_scores_mine_all_mine_like_the_cli(tmp_path, cli):
     c = client(tmp_path)
-    r = c.get("/g/mine_all_mine/sheet?players=3")
+    r = c.get("/g/mine_all_mine/sheet?players=3&yaml=1")  # any game: the file typed or pasted
     assert r.status_code == 200 and '<textarea name="yaml"' in r.text
     csrf = c.cookies.get("cf_csrf")
     example = ROOT / "examples" / "mine_all_mine" / "final.yaml"
@@ -180,6 +180,34 @@ def test_the_yaml_sheet_scores_mine_all_mine_like_the_cli(tmp_path, cli):
     r = c.post("/g/mine_all_mine/score", data={"csrf": csrf, "yaml": "rounds:\n  - planets: []\n    fleet: {}\n"})
     problems = r.json()["problems"]
     assert any(p["text"].startswith("final.yaml:3: round #1: fleet: unknown field") for p in problems)
+
+
+def test_mine_all_mine_rounds_of_planets_and_fleets_score_like_the_cli(tmp_path, cli):
+    """The example typed round by round: each planet's three turns, each player's fleet."""
+    c = client(tmp_path)
+    r = c.get("/g/mine_all_mine/sheet?name=Ana&name=Ben&name=Cy")
+    assert "Round 3" in r.text and 'name="rounds[2].fleets[2].cargo"' in r.text
+    csrf = c.cookies.get("cf_csrf")
+    example = ROOT / "examples" / "mine_all_mine" / "final.yaml"
+    state = yaml.safe_load(example.read_text(encoding="utf-8"))
+    names = list(state["rounds"][0]["fleets"])
+    form = {"csrf": csrf, **{f"players[{i}].name": n for i, n in enumerate(names)}}
+    for r_, rnd in enumerate(state["rounds"]):
+        for k, planet in enumerate(rnd["planets"]):
+            for t, v in enumerate(planet["turns"]):
+                form[f"rounds[{r_}].planets[{k}].turns[{t}]"] = str(v)
+        for i, n in enumerate(names):
+            for key, v in rnd["fleets"][n].items():
+                form[f"rounds[{r_}].fleets[{i}].{key}"] = str(v)
+    r = c.post("/g/mine_all_mine/score", data=form)
+    assert r.json()["score"] == cli("score", "mine_all_mine", str(example), "--json").json
+    # a fleet left incomplete: the problem goes to that player's row of that round
+    r = c.post("/g/mine_all_mine/score", data={**form, "rounds[1].fleets[1].speed": ""})
+    assert [p["field"] for p in r.json()["problems"]] == ["rounds[1].fleets[1]"]
+    # a planet card by its number (its faces' resources come from the data)
+    r = c.post("/g/mine_all_mine/score", data={**form, "rounds[0].planets[0].card": "9"})
+    problems = r.json()["problems"]
+    assert problems and problems[0]["field"] == "rounds[0].planets[0].card" and "no planet card 9" in problems[0]["message"]
 
 
 def test_imperial_miners_grid_counts_carts_like_the_cli(tmp_path, cli):

@@ -27,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 
 from cardforge.errors import CardforgeError
 from cardforge.web import service
-from cardforge.web.forms import GRID_STATES, MAX_PLAYERS_ON_SHEET, problems_json
+from cardforge.web.forms import GRID_STATES, MAX_PLAYERS_ON_SHEET, player_names, problems_json
 from cardforge.web.store import PlayLog
 
 HERE = Path(__file__).parent
@@ -202,12 +202,18 @@ def create_app(settings: Settings) -> Starlette:
             mode = request.query_params.get("mode")
             if mode in ctx.game.modes:
                 state["mode"] = mode
+        if ctx.sheet is not None and ctx.sheet.rounds is not None and not state.get("players"):
+            rounds = state.get("rounds") or [{}]
+            fleets = rounds[0].get("fleets") if isinstance(rounds[0], dict) else None
+            state = {**state, "players": [{"name": n} for n in (fleets or {})]}
         if as_yaml and yaml_text is None:
             yaml_text = skeleton_yaml(ctx, state)
         result = service.sheet_view(outcome.sheet) if outcome is not None and outcome.ok else None
-        problems = problems_json(outcome.problems) if outcome is not None else []
+        names = [p.get("name", "") for p in state.get("players", []) if isinstance(p, dict)]
+        problems = problems_json(outcome.problems, names) if outcome is not None else []
         return page(request, "sheet.html", status=status, game=ctx.game, sheet=ctx.sheet, state=state,
                     as_yaml=as_yaml, yaml_text=yaml_text, result=result, problems=problems, note=note,
+                    list_problems=outcome is not None,  # a refused save lists them (also without script)
                     cards_json=json.dumps(ctx.sheet.cards if ctx.sheet else {}, ensure_ascii=False).replace("</", "<\\/"))
 
     async def sheet(request: Request):
@@ -224,9 +230,10 @@ def create_app(settings: Settings) -> Starlette:
         pairs = await read_form(request)
         outcome, _ = outcome_of(ctx, pairs)
         result = service.sheet_view(outcome.sheet) if outcome.ok else None
-        html = TEMPLATES.get_template("result.html").render(result=result, problems=problems_json(outcome.problems))
+        problems = problems_json(outcome.problems, player_names(pairs))
+        html = TEMPLATES.get_template("result.html").render(result=result, problems=problems)
         bar = TEMPLATES.get_template("bar.html").render(result=result, problems=outcome.problems)
-        return JSONResponse({"ok": outcome.ok, "html": html, "bar": bar, "problems": problems_json(outcome.problems),
+        return JSONResponse({"ok": outcome.ok, "html": html, "bar": bar, "problems": problems,
                              "score": outcome.sheet.to_json() if outcome.ok else None})
 
     async def save(request: Request):

@@ -49,6 +49,13 @@ HINTS: dict[str, dict[str, dict[str, Any]]] = {
     },
 }
 
+#: Games whose final state is rounds (not players): each round's planets and every player's
+#: fleet. ``planets``: the most planet cards a round plays (a planet, then a moon).
+ROUND_GAMES: dict[str, dict[str, Any]] = {
+    "mine_all_mine": {"rounds": 3, "planets": 2, "turns": 3, "sides": ["planet", "moon"],
+                      "planet_kind": "planet"},
+}
+
 MAX_PLAYERS_ON_SHEET = 8
 MAX_LIST_ITEMS = 60  # cards per player
 
@@ -74,6 +81,7 @@ class Sheet:
     player_fields: list[Widget]
     tabular: bool  # every player field is one cell: players as columns, fields as rows
     cards: dict[str, list[dict[str, Any]]]  # hint path → the pickable cards
+    rounds: dict[str, Any] | None = None  # a rounds game: see ROUND_GAMES (+ fleet widgets, planet cards)
 
 
 def humanise(name: str) -> str:
@@ -173,6 +181,8 @@ def _scalar(name: str, label: str, annotation: Any, required: bool, default: Any
 def build_sheet(game, data) -> Sheet | None:
     """The sheet of ``game``; None when its final state has no ``players`` list."""
     model = game.score_model
+    if model is not None and game.id in ROUND_GAMES and "rounds" in model.model_fields:
+        return _rounds_sheet(game, data, model)
     if model is None or "players" not in model.model_fields:
         return None
     player_model = _list_item(model.model_fields["players"].annotation)
@@ -207,6 +217,47 @@ def build_sheet(game, data) -> Sheet | None:
             entries = data.sections.get(w.options["section"]) or []
             w.choices = [(e.id, getattr(e, "name", e.id)) for e in entries]
     return Sheet(game_fields, player_fields, tabular, cards)
+
+
+def _rounds_sheet(game, data, model) -> Sheet | None:
+    spec = dict(ROUND_GAMES[game.id])
+    round_model = _list_item(model.model_fields["rounds"].annotation)
+    if not _is_model(round_model) or "fleets" not in round_model.model_fields:
+        return None
+    fleet_model = _bare(_strip_optional(_bare(round_model.model_fields["fleets"].annotation))[0])
+    fleet_model = typing.get_args(fleet_model)[-1] if typing.get_origin(fleet_model) is dict else None
+    if not _is_model(fleet_model):
+        return None
+    spec["fleet"] = model_widgets(fleet_model, {}, "", {}, [])  # lists (ship picks) are not asked
+    spec["planet_cards"] = [(getattr(c, "number", c.id), f"{getattr(c, 'number', '')} · {c.name}".strip(" ·"))
+                            for c in data.cards if c.kind == spec["planet_kind"]]
+    name = Widget("text", "name", "Name", True)
+    return Sheet([], [name], False, {}, rounds=spec)
+
+
+def rounds_state(sheet: Sheet, raw: dict[str, Any]) -> dict[str, Any]:
+    """The rounds sheet → ``{rounds: [{planets: [...], fleets: {name: {...}}}]}``."""
+    spec = sheet.rounds or {}
+    names = [str((p or {}).get("name") or "").strip() if isinstance(p, dict) else ""
+             for p in _indexed(raw.get("players"))[:MAX_PLAYERS_ON_SHEET]]
+    rounds = []
+    for r, rnd in enumerate(_indexed(raw.get("rounds"))[: spec.get("rounds", 3)]):
+        rnd = rnd if isinstance(rnd, dict) else {}
+        planets = []
+        for k, planet in enumerate(_indexed(rnd.get("planets"))[: spec.get("planets", 2)]):
+            planet = planet if isinstance(planet, dict) else {}
+            card = str(planet.get("card") or "").strip()
+            turns = [str(t).strip() for t in _indexed(planet.get("turns"))]
+            if card:
+                planets.append({"card": _number(card), "side": spec["sides"][min(k, len(spec["sides"]) - 1)]})
+            elif any(turns):
+                planets.append({"turns": [_number(t) if t else 0 for t in turns]})
+        fleets: dict[str, Any] = {}
+        for i, fleet in enumerate(_indexed(rnd.get("fleets"))):
+            if i < len(names) and names[i]:
+                fleets[names[i]] = coerce(spec.get("fleet", []), fleet if isinstance(fleet, dict) else {})
+        rounds.append({"planets": planets, "fleets": fleets})
+    return {"rounds": rounds}
 
 
 def card_choices(data, kinds=None) -> list[dict[str, Any]]:
@@ -356,6 +407,8 @@ def grid_state(value: Any, options: dict[str, Any]) -> dict[str, Any]:
 
 def form_to_state(sheet: Sheet, pairs: list[tuple[str, str]]) -> dict[str, Any]:
     raw = unflatten(pairs)
+    if sheet.rounds is not None:
+        return rounds_state(sheet, raw)
     state = coerce(sheet.game_fields, raw)
     players = [coerce(sheet.player_fields, p) for p in _indexed(raw.get("players"))[:MAX_PLAYERS_ON_SHEET]]
     state["players"] = players
@@ -365,9 +418,11 @@ def form_to_state(sheet: Sheet, pairs: list[tuple[str, str]]) -> dict[str, Any]:
 # --- problems → the inputs they concern --------------------------------------------------------
 
 _PLAYER_ITEM = re.compile(r"^player\b.*\(#(\d+)\)$|^player #(\d+)$")
+_ROUND_ITEM = re.compile(r"^round #(\d+)$")
+_FLEET = re.compile(r"^(rounds\[\d+\]\.fleets)\.(.+?)(\.(?:speed|attack|cargo|cards|ships)\b.*)?$")
 
 
-def field_key(problem: Problem) -> str:
+def field_key(problem: Problem, names: list[str] | None = None) -> str:
     """Where on the sheet a problem goes: an input's name (or a prefix of one), or ""."""
     fld = problem.field or ""
     item = problem.item or ""
@@ -375,9 +430,20 @@ def field_key(problem: Problem) -> str:
     if m:
         index = int(m.group(1) or m.group(2)) - 1
         return f"players[{index}]" + (f".{fld}" if fld else "")
+    m = _ROUND_ITEM.match(item)
+    if m:
+        fld = f"rounds[{int(m.group(1)) - 1}]" + (f".{fld}" if fld else "")
+    m = _FLEET.match(fld)
+    if m and names and m.group(2) in names:  # a fleet is keyed by its player's name
+        fld = f"{m.group(1)}[{names.index(m.group(2))}]{m.group(3) or ''}"
     return fld
 
 
-def problems_json(problems: list[Problem]) -> list[dict[str, str]]:
-    return [{"field": field_key(p), "message": p.message, "text": str(p),
+def problems_json(problems: list[Problem], names: list[str] | None = None) -> list[dict[str, str]]:
+    return [{"field": field_key(p, names), "message": p.message, "text": str(p),
              "severity": p.severity} for p in problems]
+
+
+def player_names(pairs: list[tuple[str, str]]) -> list[str]:
+    raw = unflatten([(k, v) for k, v in pairs if k.startswith("players[")])
+    return [str(p.get("name") or "").strip() if isinstance(p, dict) else "" for p in _indexed(raw.get("players"))]

@@ -7,6 +7,20 @@
   if (!form) return;
   var cards = JSON.parse(document.getElementById("cards-json").textContent || "{}");
   var timer = null, seq = 0, shown = 0, changes = 0;
+  // a problem is shown beside its input once that player (or round) has been touched, or after
+  // a save was refused: a fresh sheet does not open covered in red
+  var touched = {}, showAll = form.getAttribute("data-show-all") === "1";
+  function touch(name) { if (name) touched[name] = true; }
+  function scopeOf(key) {
+    var m = key.match(/^rounds\[\d+\]\.\w+\[\d+\]/) || key.match(/^[^\[]*\[\d+\]/);
+    return m ? m[0] : key;
+  }
+  function isTouched(key) {
+    if (showAll || !key) return true;
+    var scope = scopeOf(key);
+    for (var n in touched) if (n.indexOf(scope) === 0) return true;
+    return false;
+  }
 
   function byName(list, text) {
     var t = text.trim().toLowerCase();
@@ -74,11 +88,13 @@
     }
     ul.appendChild(li);
     renumber(box);
+    touch(box.getAttribute("data-list"));
     return li;
   }
 
   form.addEventListener("change", function (ev) {
     var t = ev.target;
+    touch(t.name);
     if (t.classList && t.classList.contains("pick") && t.value.trim()) {
       var li = addRow(t.closest(".cards"), t.value);
       if (li) {
@@ -102,12 +118,18 @@
   });
   form.addEventListener("input", function (ev) {
     if (ev.target.classList && ev.target.classList.contains("pick")) return;
+    touch(ev.target.name);
     schedule(300);
   });
+  var lastProblems = [];
   form.addEventListener("click", function (ev) {
     var t = ev.target;
-    if (t.classList.contains("remove")) {
+    if (t.id === "show-problems") {
+      showAll = true;
+      place(lastProblems);
+    } else if (t.classList.contains("remove")) {
       var box = t.closest(".cards");
+      touch(box.getAttribute("data-list"));
       t.closest("[data-row]").remove();
       renumber(box);
       schedule(0);
@@ -115,6 +137,7 @@
       tapSlot(ev);
     } else if (t.classList.contains("junction")) {
       var tok = t.previousElementSibling;
+      touch(tok.name);
       tok.value = tok.value ? "" : "1";
       t.classList.toggle("on", !!tok.value);
       schedule(0);
@@ -126,7 +149,7 @@
     var st = slot.previousElementSibling.value;
     slot.setAttribute("data-state", st);
     slot.innerHTML = "";
-    if (st === "none") { slot.textContent = "＋"; return; }
+    if (st === "none") { slot.textContent = "+"; return; }
     ["L", "R"].forEach(function (side) {
       var b = document.createElement("span");
       b.className = "edge " + side + (st.indexOf(side) >= 0 ? " on" : "");
@@ -151,6 +174,7 @@
       }
     } else return;
     input.value = st;
+    touch(input.name);
     drawSlot(slot);
     schedule(0);
   }
@@ -168,6 +192,7 @@
   }
 
   function place(problems) {
+    lastProblems = problems;
     document.querySelectorAll(".err").forEach(function (e) { e.textContent = ""; });
     document.querySelectorAll(".bad").forEach(function (e) { e.classList.remove("bad"); });
     var general = document.getElementById("general-problems");
@@ -181,6 +206,7 @@
         key = cut > 0 ? key.slice(0, cut) : "";
       }
       var rest = p.field && key && p.field !== key ? p.field.slice(key.length).replace(/^\./, "") + ": " : "";
+      if (!isTouched(p.field)) return;  // counted in the bar, shown once the player gets there
       if (spot) {
         spot.textContent = (spot.textContent ? spot.textContent + "; " : "") + rest + p.message;
         var input = form.querySelector('[name="' + key.replace(/"/g, '\\"') + '"]');
