@@ -376,3 +376,19 @@ def test_home_lists_the_games_and_the_sheet_asks_each_games_own_fields(tmp_path)
     cards = json.loads(unescape(re.search(r'id="cards-json">(.*?)</script>', sheet, re.S).group(1)))
     warhammers = [c["name"] for c in cards["cards"] if c["id"].startswith("warhammer-")]
     assert len(set(warhammers)) == len(warhammers)  # the two sides of a gift are told apart
+
+
+def test_only_the_web_layer_imports_the_web_framework():
+    """web/ sits beside cli/: nothing below imports Starlette, and `cardforge --help` stays light."""
+    pkg = ROOT / "cardforge"
+    for path in pkg.rglob("*.py"):
+        rel = path.relative_to(pkg).as_posix()
+        text = path.read_text(encoding="utf-8")
+        if re.search(r"^\s*(from|import) (starlette|uvicorn)\b", text, re.M):
+            assert rel.startswith("web/") or rel == "cli/serve.py", rel
+        if rel.startswith("web/"):
+            assert not re.search(r"^\s*(from|import) click\b", text, re.M), rel
+    code = ("import sys; from cardforge.cli import main; main(['--help']); "
+            "print(sorted(m for m in ('starlette', 'uvicorn', 'segno', 'sqlite3') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"

@@ -305,3 +305,28 @@ def test_a_request_without_the_token_is_refused(tmp_path, browser):
         browser.get(f"{s.url}/g/maphr")  # and the next pages need no token in the address
         assert "Score a game" in browser.find_element(By.TAG_NAME, "main").text
         browser.delete_all_cookies()
+
+
+def test_imperial_miners_mine_tapped_into_the_grid(server, browser, cli):
+    """The example's mine built by taps: a card, its half-carts, a cart token between two cards."""
+    example = ROOT / "examples" / "imperial_miners" / "final.yaml"
+    open_sheet(browser, server, "imperial_miners", ["Aurore", "Chloé"])
+    first = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
+    for key, value in (("vp", 31), ("coins", 7), ("carts", 8)):
+        fill(browser, f"players[0].{key}", value)
+    for key, value in (("vp", 30), ("coins", 7)):
+        fill(browser, f"players[1].{key}", value)
+    grid = browser.find_element(By.CSS_SELECTOR, '.grid[data-grid="players[1].mine"]')
+    mine = [["R", "L", "R", "LR"], ["R", "", "L", None, "L"]]
+    for r, row in enumerate(mine):
+        slots = grid.find_elements(By.CSS_SELECTOR, f'.grid-row[data-row="{r}"] .slot')
+        for c, carts in enumerate(row):
+            if carts is None:
+                continue
+            slots[c].click()  # a card goes there
+            for side in carts:
+                slots[c].find_element(By.CSS_SELECTOR, f".edge.{side}").click()
+    grid.find_elements(By.CSS_SELECTOR, '.grid-row[data-row="1"] .junction')[0].click()
+    shown = wait_scored(browser, first)
+    assert shown == cli_json(cli, "imperial_miners", example)
+    assert [p["total"] for p in shown["players"]] == [39, 33]
