@@ -71,6 +71,17 @@ def test_without_the_token_every_page_is_refused(tmp_path):
     assert c.get("/g/maphr").status_code == 200  # the cookie carries it from now on
 
 
+def test_pages_load_nothing_from_elsewhere_and_are_never_framed(tmp_path):
+    c = client(tmp_path)
+    for url in ("/", "/g/maphr/sheet?players=3", "/g/cristaux/setup?players=3&seed=1", "/plays", "/stats"):
+        r = c.get(url)
+        assert "script-src 'self'" in r.headers["content-security-policy"]
+        assert r.headers["x-frame-options"] == "DENY"
+        assert not re.search(r'(src|href)="(https?:)?//', r.text), url  # no CDN: works with no internet
+        assert not re.search(r"\son[a-z]+=", r.text), url  # no inline handlers (the policy forbids them)
+        assert '<meta name="viewport"' in r.text
+
+
 def test_on_localhost_a_foreign_host_header_is_refused(tmp_path):
     c = client(tmp_path)
     assert c.get("/").status_code == 200

@@ -39,6 +39,16 @@ CSRF_COOKIE = "cf_csrf"
 
 log = logging.getLogger("cardforge.serve")
 
+#: every page: nothing from elsewhere (no CDN, no inline script), never framed, no sniffing
+SECURITY_HEADERS = [
+    (b"content-security-policy", b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                                 b"form-action 'self'; frame-ancestors 'none'; base-uri 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"same-origin"),
+    (b"cache-control", b"no-store"),
+]
+
 
 @dataclass
 class Settings:
@@ -89,7 +99,13 @@ class Guard:
             response = RedirectResponse(request.url.path + (f"?{query}" if query else ""), status_code=303)
             response.set_cookie(ACCESS_COOKIE, token, httponly=True, samesite="strict", max_age=7 * 86400)
             return await response(scope, receive, send)
-        return await self.app(scope, receive, send)
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = list(message["headers"]) + SECURITY_HEADERS
+            await send(message)
+
+        return await self.app(scope, receive, send_with_headers)
 
     def refuse(self, request: Request) -> Response | None:
         token = self.settings.token
