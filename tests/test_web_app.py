@@ -247,6 +247,14 @@ def test_setup_page_deals_the_seeded_game(tmp_path, cli):
     assert f'<strong id="seed">7</strong>' in r.text
     r = c.get("/g/maphr/setup?players=9")
     assert r.status_code == 200 and "9 given, maphr supports 2–4" in unescape(r.text)
+    # a game's options as it declares them: TunHell's short game is a choice of 3, 6 or 9
+    expected = cli("setup", "tunhell", "--players", "3", "--seed", "2", "--short", "6", "--json").json
+    plain = cli("setup", "tunhell", "--players", "3", "--seed", "2", "--json").json
+    page = unescape(c.get("/g/tunhell/setup?players=3&seed=2&short=6").text)
+    changed = [s for s in expected["steps"] if s not in plain["steps"]]
+    assert changed and all(s in page for s in changed)
+    page = unescape(c.get("/g/tunhell/setup?players=3&seed=2&short=5").text)
+    assert "short: must be one of 3, 6, 9, got '5'" in page
 
 
 # --- the play log --------------------------------------------------------------------------------
@@ -281,6 +289,20 @@ def test_save_history_export_stats_and_csv(tmp_path, petit_jeu, cli):
         (str(ids[0]), "Alice", "12", "5", "1"), (str(ids[0]), "Ben", "12", "3", "0"),
         (str(ids[1]), "Alice", "2", "1", "0"), (str(ids[1]), "Ben", "10", "0", "1")]
     assert rows[0]["note"] == "au café"
+    # a play deleted (a POST with its form's token) leaves the history and the stats
+    r = c.post(f"/plays/{ids[1]}/delete", data={"csrf": csrf}, follow_redirects=False)
+    assert r.status_code == 303 and c.get(f"/plays/{ids[1]}").status_code == 404
+    assert PlayLog(tmp_path / "plays.db").player_stats(petit_jeu.id)[0]["plays"] == 1
+    assert c.post(f"/plays/{ids[0]}/delete", data={"csrf": "x"}).status_code == 403
+
+
+def test_csv_cells_are_never_formulas(tmp_path):
+    log = PlayLog(tmp_path / "p.db")
+    result = {"categories": ["a"], "players": [{"name": "=HYPERLINK(1)", "total": -2, "rank": 1,
+                                                "breakdown": {"a": -2}}], "winners": ["=HYPERLINK(1)"]}
+    log.add_play(game="g", title="G", mode=None, state_yaml="", result=result, note="@note")
+    row = list(csv.DictReader(io.StringIO(log.csv())))[0]
+    assert row["player"] == "'=HYPERLINK(1)" and row["note"] == "'@note" and row["total"] == "-2"
 
 
 def test_a_bad_sheet_is_not_saved_and_comes_back_with_its_values(tmp_path, petit_jeu):

@@ -276,11 +276,12 @@ def create_app(settings: Settings) -> Starlette:
                 seed = int(q["seed"]) if q.get("seed", "").strip() else None
             except ValueError:
                 players, seed = -1, None
-            options = {}
-            for oid, spec in ctx.game.options.items():
-                if getattr(spec, "type", "flag") == "flag":
-                    options[oid] = q.get(oid) in ("1", "on", "true")
-            if players < 0:
+            options, bad = setup_options(ctx.game, q)
+            if bad:
+                players = -2
+            if players == -2:
+                problems = bad
+            elif players < 0:
                 from cardforge.problems import Problem
 
                 problems = [Problem("players and seed are whole numbers", field="players")]
@@ -366,6 +367,38 @@ def create_app(settings: Settings) -> Starlette:
     app.state.store = store
     app.state.settings = settings
     return Guard(app, settings)  # type: ignore[return-value]
+
+
+def setup_options(game, query) -> tuple[dict[str, Any], list]:
+    """The setup form's options: flags, choices and whole numbers as the game declares them."""
+    from cardforge.problems import Problem
+
+    options: dict[str, Any] = {}
+    problems = []
+    for oid, spec in game.options.items():
+        raw = (query.get(oid) or "").strip()
+        if spec.type == "flag":
+            options[oid] = raw in ("1", "on", "true")
+        elif not raw:
+            continue  # the default
+        elif spec.type == "choice":
+            match = [c for c in spec.choices or () if str(c) == raw]
+            if match:
+                options[oid] = match[0]
+            else:
+                problems.append(Problem(f"must be one of {', '.join(map(str, spec.choices or ()))}, got {raw!r}",
+                                        field=oid))
+        else:
+            try:
+                value = int(raw)
+            except ValueError:
+                problems.append(Problem(f"must be a whole number, got {raw!r}", field=oid))
+                continue
+            if (spec.min is not None and value < spec.min) or (spec.max is not None and value > spec.max):
+                problems.append(Problem(f"must be {spec.min}–{spec.max}, got {value}", field=oid))
+            else:
+                options[oid] = value
+    return options, problems
 
 
 def skeleton_yaml(ctx: service.GameContext, state: dict) -> str:

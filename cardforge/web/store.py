@@ -249,7 +249,12 @@ class PlayLog:
             result = json.loads(p["result_json"])
             winners = set(result.get("winners", []))
             for seat, player in enumerate(result["players"]):
-                out.writerow([p["id"], p["played_at"], p["game"], p["mode"] or "", player["name"], seat + 1,
+                out.writerow([p["id"], p["played_at"], p["game"], p["mode"] or "", _cell(player["name"]), seat + 1,
                               player["rank"], int(player["name"] in winners), player["total"],
-                              *(player["breakdown"].get(c, "") for c in categories), p["note"]])
+                              *(player["breakdown"].get(c, "") for c in categories), _cell(p["note"])])
         return buf.getvalue()
+
+
+def _cell(text: str) -> str:
+    """Text a spreadsheet must not read as a formula (a player called ``=1+1``)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
