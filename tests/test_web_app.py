@@ -425,3 +425,69 @@ def test_only_the_web_layer_imports_the_web_framework():
             "print(sorted(m for m in ('starlette', 'uvicorn', 'segno', 'sqlite3') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "[]"
+
+
+class FormValues:
+    """What a browser would post for the page's sheet (inputs, checked boxes, selects, textareas)."""
+
+    def __init__(self, html: str):
+        from html.parser import HTMLParser
+
+        pairs: list[tuple[str, str]] = []
+        state: dict = {"select": None, "chosen": None, "first": None, "textarea": None, "text": ""}
+
+        class P(HTMLParser):
+            def handle_starttag(self, tag, attrs):
+                a = dict(attrs)
+                name = a.get("name")
+                if tag == "input" and name:
+                    if a.get("type") == "checkbox" and "checked" not in a:
+                        return
+                    pairs.append((name, a.get("value") or ""))
+                elif tag == "select" and name:
+                    state.update(select=name, chosen=None, first=None)
+                elif tag == "option" and state["select"]:
+                    if state["first"] is None:
+                        state["first"] = a.get("value", "")
+                    if "selected" in a:
+                        state["chosen"] = a.get("value", "")
+                elif tag == "textarea" and name:
+                    state.update(textarea=name, text="")
+
+            def handle_endtag(self, tag):
+                if tag == "select" and state["select"]:
+                    chosen = state["chosen"] if state["chosen"] is not None else state["first"]
+                    pairs.append((state["select"], chosen or ""))
+                    state["select"] = None
+                elif tag == "textarea" and state["textarea"]:
+                    pairs.append((state["textarea"], state["text"]))
+                    state["textarea"] = None
+
+            def handle_data(self, data):
+                if state["textarea"]:
+                    state["text"] += data
+
+        P(convert_charrefs=True).feed(html)
+        self.pairs = pairs
+
+
+@pytest.mark.parametrize("game", ["maphr", "cristaux", "imperial_miners", "mine_all_mine", "tunhell"])
+def test_a_saved_play_reopened_in_the_sheet_scores_the_same(tmp_path, game, cli):
+    """Every shipped example saved (from its YAML), opened in that game's sheet: the inputs the
+    page holds, posted back as a browser would, score as the CLI scores the example."""
+    c = client(tmp_path)
+    csrf = csrf_of(c, f"/g/{game}/sheet?yaml=1")
+    example = ROOT / "examples" / game / "final.yaml"
+    r = c.post(f"/g/{game}/save", data={"csrf": csrf, "yaml": example.read_text(encoding="utf-8")},
+               follow_redirects=False)
+    assert r.status_code == 303, r.text
+    play_id = r.headers["location"].rsplit("/", 1)[1]
+    page = c.get(f"/g/{game}/sheet?play={play_id}").text
+    assert '<textarea name="yaml"' not in page  # the game's own sheet, not the YAML box
+    from urllib.parse import urlencode
+
+    pairs = FormValues(page).pairs
+    r = c.post(f"/g/{game}/score", content=urlencode(pairs),
+               headers={"content-type": "application/x-www-form-urlencoded"})
+    assert r.json()["problems"] == []
+    assert r.json()["score"] == cli("score", game, str(example), "--json").json

@@ -213,6 +213,11 @@ def test_maphr_scored_in_the_page_as_by_the_cli(server, browser, cli, tmp_path, 
     with urllib.request.urlopen(play_url + ".yaml") as r:
         exported.write_bytes(r.read())
     assert cli_json(cli, "maphr", exported) == expected
+    # opened again in the sheet, it shows the same values and the same score
+    browser.get(play_url)
+    browser.find_element(By.ID, "edit").click()
+    assert wait_scored(browser) == expected
+    assert browser.find_element(By.NAME, "players[0].improvements[2].name").get_attribute("value") == "Forge runique"
     # the stats count it
     browser.get(f"{server.url}/stats?game=maphr")
     table = browser.find_element(By.CSS_SELECTOR, "table.stats").text

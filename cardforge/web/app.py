@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
+import yaml
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -233,7 +234,22 @@ def create_app(settings: Settings) -> Starlette:
                     cards_json=json.dumps(ctx.sheet.cards if ctx.sheet else {}, ensure_ascii=False).replace("</", "<\\/"))
 
     async def sheet(request: Request):
-        return render_sheet(request, ctx_of(request.path_params["game"]))
+        ctx = ctx_of(request.path_params["game"])
+        source = request.query_params.get("play", "")
+        if source.isdigit():  # a saved play back in the sheet, to correct it
+            play = store.play(int(source))
+            if play is None or play["game"] != ctx.game.id:
+                raise HTTPException(404, f"no play #{source} of {ctx.game.id}")
+            if ctx.sheet is None or request.query_params.get("yaml") == "1":
+                return render_sheet(request, ctx, yaml_text=play["state_yaml"], note=play["note"])
+            try:
+                state = yaml.safe_load(play["state_yaml"])
+            except yaml.YAMLError:
+                state = None
+            if isinstance(state, dict):
+                return render_sheet(request, ctx, state=state, note=play["note"])
+            return render_sheet(request, ctx, yaml_text=play["state_yaml"], note=play["note"])
+        return render_sheet(request, ctx)
 
     def outcome_of(ctx, pairs):
         yaml_text = next((v for k, v in pairs if k == "yaml"), None)
