@@ -161,6 +161,22 @@ def test_problems_go_beside_their_field():
     assert field_key(Problem("bad", field="mode")) == "mode"
 
 
+def test_a_game_edited_while_serving_is_read_again(tmp_path, petit_jeu):
+    """A designer serving their own folder adds a score-pad row: the next sheet has it."""
+    import os
+
+    c = client(tmp_path)
+    assert "bonus" not in c.get(f"/g/{petit_jeu.id}/sheet?players=2").text
+    game_yaml = petit_jeu.folder / "game.yaml"
+    text = game_yaml.read_text(encoding="utf-8").replace(
+        "  - {id: objectifs, label: Objectifs, label_en: Objectives}",
+        "  - {id: objectifs, label: Objectifs, label_en: Objectives}\n  - {id: bonus, label: Bonus}")
+    game_yaml.write_text(text, encoding="utf-8")
+    st = game_yaml.stat()
+    os.utime(game_yaml, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
+    assert 'name="players[1].bonus"' in c.get(f"/g/{petit_jeu.id}/sheet?players=2").text
+
+
 def test_sheet_scores_like_the_cli_and_shows_problems_by_field(tmp_path, petit_jeu, cli):
     c = client(tmp_path)
     csrf = csrf_of(c, f"/g/{petit_jeu.id}/sheet?name=Alice&name=Ben")

@@ -26,6 +26,7 @@ class GameContext:
     game: Any
     data: Any
     sheet: Sheet | None
+    stamp: tuple = ()
 
 
 _LOCK = threading.Lock()
@@ -40,11 +41,32 @@ def context(game_id: str, data_root: Path | None = None) -> GameContext:
     key = f"{game_id}\0{data_root}"
     with _LOCK:
         ctx = _CONTEXTS.get(key)
-        if ctx is None:
+        if ctx is not None and ctx.stamp == _stamp(ctx.game, ctx.data):
+            return ctx
+        if ctx is not None and ctx.game.origin == "folder":  # a folder given by path: read it again
+            game = find_game(ctx.game.folder)
+        else:  # read again: a designer edited the game while serving
             game = find_game(game_id, data_root)
-            data = load_game_data(game)
-            ctx = _CONTEXTS[key] = GameContext(game, data, build_sheet(game, data))
+        data = load_game_data(game)
+        ctx = _CONTEXTS[key] = GameContext(game, data, build_sheet(game, data), _stamp(game, data))
         return ctx
+
+
+def _stamp(game, data) -> tuple:
+    """The game's files as they are now (a stat each, no reading): the data, game.yaml, rules."""
+    files: list[Path] = [Path(game.data_folder) / f for f in getattr(data.meta, "card_files", None) or ()]
+    for folder in {Path(game.folder), Path(game.data_folder)}:
+        if folder.is_dir():
+            files += [p for p in folder.glob("*.yaml") if p.is_file()]
+    files += list(game.code_files())
+    out = []
+    for path in sorted(set(files)):
+        try:
+            st = path.stat()
+            out.append((str(path), st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append((str(path), 0, 0))
+    return tuple(out)
 
 
 @dataclass
