@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import re
 import sqlite3
@@ -37,13 +38,17 @@ def csrf_of(c: TestClient, url: str = "/") -> str:
     return c.cookies.get("cf_csrf")
 
 
+_GAME_NUMBERS = itertools.count(1)
+
+
 @pytest.fixture
 def petit_jeu(tmp_path):
     """The data-only game `cardforge new` makes; worked example: Alice 7 + 3+2 = 12, Ben 9 + 3 = 12."""
     from cardforge.games import find_game
     from cardforge.scaffold import create_game
 
-    folder = tmp_path / "petit-jeu"
+    # a game is known by its id for the server's life: each test's folder gets its own
+    folder = tmp_path / f"petit-jeu-{next(_GAME_NUMBERS)}"
     create_game(folder, "Petit jeu")
     return find_game(folder)
 

@@ -275,7 +275,7 @@ def test_a_data_only_game_sheet_keeps_pad_sums(server, browser, cli, tmp_path):
     from cardforge.games import find_game
     from cardforge.scaffold import create_game
 
-    folder = tmp_path / "petit-jeu"
+    folder = tmp_path / "petit-jeu-browser"
     create_game(folder, "Petit jeu")
     game = find_game(folder)  # known to the server from now on, as `cardforge serve FOLDER` does
     example = folder / "examples" / "final.yaml"
