@@ -512,3 +512,15 @@ def test_a_saved_play_reopened_in_the_sheet_scores_the_same(tmp_path, game, cli)
                headers={"content-type": "application/x-www-form-urlencoded"})
     assert r.json()["problems"] == []
     assert r.json()["score"] == cli("score", game, str(example), "--json").json
+
+
+def test_serve_on_a_port_in_use_says_so(cli, tmp_path):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        r = cli("serve", "--port", str(port), "--db", str(tmp_path / "p.db"))
+    assert r.code == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in r.err and "Traceback" not in r.err

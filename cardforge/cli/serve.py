@@ -55,6 +55,7 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
                         local_only=local, games=extra)
     app = create_app(settings)
 
+    sock = _listen(host, port)  # before printing the address: a port in use is said plainly
     shown_host = host if local else _lan_address() if host in ("0.0.0.0", "::") else host
     if ":" in shown_host:
         shown_host = f"[{shown_host}]"
@@ -72,7 +73,23 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
         click.echo("only this machine can connect (--host 0.0.0.0 for phones); Ctrl-C stops.")
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
                             server_header=False, limit_concurrency=64, timeout_keep_alive=5)
-    uvicorn.Server(config).run()
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def _listen(host: str, port: int):
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        hint = f" (another server there? try --port {port + 1})" if exc.errno in (98, 48, 10048) else ""
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}{hint}") from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def _lan_address() -> str:
