@@ -10,7 +10,7 @@ started). Reported, medians and 90th percentiles in milliseconds:
 - **server side** (``time.perf_counter`` around each HTTP request, from this process): the
   score sheet page (GET), and a score update (the POST the sheet sends as you type) of the
   shipped example of Maphr, Cristaux (cards, optimised choices), Imperial Miners (a mine grid)
-  and Mine, All Mine! (its YAML sheet);
+  and Mine, All Mine! (posted as its YAML sheet);
 - **in the browser** (Chromium, Selenium): page load from the Navigation Timing API
   (``responseEnd - startTime``, ``domContentLoadedEventEnd``, ``loadEventEnd``) and an input →
   update: a digit typed into a cell until the new total is shown (the sheet waits 300 ms
@@ -166,15 +166,15 @@ def in_browser(port: int, runs: int) -> None:
             print(f"  {game:16} page: DOM ready  {summary(dcl)}")
             print(f"  {game:16} page: loaded     {summary(loads)}")
             form = driver.find_element(By.ID, "sheet")
-            WebDriverWait(driver, 30).until(lambda _: form.get_attribute("data-updated")
-                                            and not form.get_attribute("data-pending"))
+            WebDriverWait(driver, 30).until(lambda _, f=form: f.get_attribute("data-updated")
+                                            and not f.get_attribute("data-pending"))
             cell = driver.find_element(By.NAME, "players[0].coins" if game == "maphr" else "players[0].stock.red")
             typed, request = [], []
             for i in range(runs):
                 t0 = time.perf_counter()
                 cell.send_keys(str(i % 2 + 1) if i % 2 else "\b\b\b12")
                 WebDriverWait(driver, 30, poll_frequency=0.005).until(
-                    lambda _: not form.get_attribute("data-pending"))
+                    lambda _, f=form: not f.get_attribute("data-pending"))
                 typed.append((time.perf_counter() - t0) * 1000)
                 request.append(float(form.get_attribute("data-update-ms")))
             print(f"  {game:16} keystroke → total shown (300 ms debounce included) {summary(typed)}")

@@ -11,7 +11,6 @@ import sqlite3
 import subprocess
 import sys
 from html import unescape
-from pathlib import Path
 
 import pytest
 import yaml
@@ -265,7 +264,7 @@ def test_setup_page_deals_the_seeded_game(tmp_path, cli):
     page = unescape(r.text)
     for step in expected["steps"]:
         assert step in page
-    assert f'<strong id="seed">7</strong>' in r.text
+    assert '<strong id="seed">7</strong>' in r.text
     r = c.get("/g/maphr/setup?players=9")
     assert r.status_code == 200 and "9 given, maphr supports 2–4" in unescape(r.text)
     # a game's options as it declares them: TunHell's short game is a choice of 3, 6 or 9

@@ -418,10 +418,9 @@ def setup_options(game, query) -> tuple[dict[str, Any], list]:
 
 
 def skeleton_yaml(ctx: service.GameContext, state: dict) -> str:
-    """A starting final-state file for the YAML sheet: the game's own example when it has one."""
-    from cardforge.resources import shipped_data_root  # noqa: F401  (the examples sit beside the data)
-
-    names = [p.get("name") for p in state.get("players", []) if isinstance(p, dict)]
+    """A starting final-state file for the YAML sheet: the game's own example when it has one
+    (a game folder's ``examples/final.yaml``, a shipped game's in the repository's
+    ``examples/``), else the players' names."""
     example = ctx.game.folder / "examples" / "final.yaml"
     repo_example = ctx.game.folder.parent.parent / "examples" / ctx.game.id / "final.yaml"
     for path in (example, repo_example):

@@ -241,7 +241,7 @@ def rounds_state(sheet: Sheet, raw: dict[str, Any]) -> dict[str, Any]:
     names = [str((p or {}).get("name") or "").strip() if isinstance(p, dict) else ""
              for p in _indexed(raw.get("players"))[:MAX_PLAYERS_ON_SHEET]]
     rounds = []
-    for r, rnd in enumerate(_indexed(raw.get("rounds"))[: spec.get("rounds", 3)]):
+    for rnd in _indexed(raw.get("rounds"))[: spec.get("rounds", 3)]:
         rnd = rnd if isinstance(rnd, dict) else {}
         planets = []
         for k, planet in enumerate(_indexed(rnd.get("planets"))[: spec.get("planets", 2)]):
