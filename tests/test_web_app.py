@@ -218,6 +218,9 @@ def test_mine_all_mine_rounds_of_planets_and_fleets_score_like_the_cli(tmp_path,
     c = client(tmp_path)
     r = c.get("/g/mine_all_mine/sheet?name=Ana&name=Ben&name=Cy")
     assert "Round 3" in r.text and 'name="rounds[2].fleets[2].cargo"' in r.text
+    assert 'name="rounds[0].planets[1].card"' in r.text  # 3 players: a planet, then a moon
+    two = c.get("/g/mine_all_mine/sheet?name=Ana&name=Ben").text
+    assert 'name="rounds[0].planets[0].card"' in two and 'name="rounds[0].planets[1].card"' not in two
     csrf = c.cookies.get("cf_csrf")
     example = ROOT / "examples" / "mine_all_mine" / "final.yaml"
     state = yaml.safe_load(example.read_text(encoding="utf-8"))
@@ -523,3 +526,49 @@ def test_serve_on_a_port_in_use_says_so(cli, tmp_path):
         r = cli("serve", "--port", str(port), "--db", str(tmp_path / "p.db"))
     assert r.code == 1
     assert f"cannot listen on 127.0.0.1:{port}" in r.err and "Traceback" not in r.err
+
+
+def test_serve_for_phones_prints_the_tokened_address_and_a_qr_code(tmp_path):
+    """`cardforge serve --host 0.0.0.0`, as run at the table: the address carries a random token,
+    a QR code of it follows, requests without it are refused and with it served."""
+    import os
+    import signal
+    import socket
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "cardforge", "serve", "--host", "0.0.0.0", "--port", str(port),
+                             "--db", str(tmp_path / "p.db")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env)
+    try:
+        lines = [proc.stdout.readline() for _ in range(3)]
+        url = re.search(r"open (http://\S+)", lines[1]).group(1)
+        token = re.search(r"\?token=([\w-]{20,})$", url).group(1)
+        qr = proc.stdout.readline()
+        assert "█" in qr or "▀" in qr  # the QR code, in the terminal
+        local = f"http://127.0.0.1:{port}/"
+        for _ in range(100):  # the server is listening once the address is printed; wait for it to answer
+            try:
+                urllib.request.urlopen(local)
+            except urllib.error.HTTPError as exc:
+                assert exc.code == 403
+                break
+            except OSError:
+                import time
+
+                time.sleep(0.05)
+        else:
+            raise AssertionError("the server did not answer")
+        import http.cookiejar
+
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        with browser.open(f"{local}?token={token}") as r:  # followed to / with the cookie it sets
+            assert r.status == 200 and "Les Mines de Maphr" in r.read().decode()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0 and "Traceback" not in err, err

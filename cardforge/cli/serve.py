@@ -73,7 +73,11 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
         click.echo("only this machine can connect (--host 0.0.0.0 for phones); Ctrl-C stops.")
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
                             server_header=False, limit_concurrency=64, timeout_keep_alive=5)
-    uvicorn.Server(config).run(sockets=[sock])
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn stops cleanly on Ctrl-C, then raises it again
+        pass
+    click.echo("cardforge serve: stopped.")
 
 
 def _listen(host: str, port: int):

@@ -53,7 +53,7 @@ HINTS: dict[str, dict[str, dict[str, Any]]] = {
 #: fleet. ``planets``: the most planet cards a round plays (a planet, then a moon).
 ROUND_GAMES: dict[str, dict[str, Any]] = {
     "mine_all_mine": {"rounds": 3, "planets": 2, "turns": 3, "sides": ["planet", "moon"],
-                      "planet_kind": "planet"},
+                      "planet_kind": "planet", "planets_by_players": {2: 1}},  # « 1 carte planète pour 2 joueurs »
 }
 
 MAX_PLAYERS_ON_SHEET = 8
