@@ -156,6 +156,10 @@ def test_unflatten_and_coerce_keep_sums_and_fill_blank_pads_with_zero():
     assert state == {"name": "Ana", "score": "3+6+2", "coins": 0, "king": False,
                      "cards": [{"id": "a", "paid": 3}, "b"]}
     assert coerce(widgets, {"score": "12", "coins": "x1"}) == {"score": 12, "coins": "x1", "king": False}
+    # a number field of a game with rules takes a sum too: added up (its file holds numbers)
+    assert coerce(widgets, {"score": "1", "coins": "40+7"})["coins"] == 47
+    assert coerce(widgets, {"score": "1", "coins": "10-3"})["coins"] == 7
+    assert coerce(widgets, {"score": "1", "coins": "4.5+1"})["coins"] == "4.5+1"  # refused by the model
 
 
 def test_problems_go_beside_their_field():

@@ -301,9 +301,21 @@ def _indexed(node: Any) -> list[Any]:
     return [node[k] for k in sorted(k for k in node if isinstance(k, int))]
 
 
+_SUM = re.compile(r"\s*\d{1,9}(\s*[+-]\s*\d{1,9}){1,30}\s*")
+
+
 def _number(text: str) -> Any:
+    """A whole number; a short sum of whole numbers (``40+7``) is added up for a field that
+    takes a number (the sheet keeps showing what was typed); anything else is left for the
+    validator to name."""
     text = text.strip()
-    return int(text) if re.fullmatch(r"-?\d{1,12}", text) else text
+    if re.fullmatch(r"-?\d{1,12}", text):
+        return int(text)
+    if _SUM.fullmatch(text):
+        from cardforge.games.generic import parse_pad_value
+
+        return int(parse_pad_value(text))
+    return text
 
 
 def coerce(widgets: list[Widget], raw: dict[str, Any]) -> dict[str, Any]:
