@@ -98,7 +98,9 @@ class Guard:
             # first visit from the printed URL or QR code: keep the token in a cookie, clean the URL
             query = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "token"])
             response = RedirectResponse(request.url.path + (f"?{query}" if query else ""), status_code=303)
-            response.set_cookie(ACCESS_COOKIE, token, httponly=True, samesite="strict", max_age=7 * 86400)
+            # Lax, not Strict: a phone that opens the address from another app or page must
+            # still send it on the redirect (forms are guarded by the CSRF token, not by this)
+            response.set_cookie(ACCESS_COOKIE, token, httponly=True, samesite="lax", max_age=7 * 86400)
             return await response(scope, receive, send)
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
@@ -180,7 +182,7 @@ def create_app(settings: Settings) -> Starlette:
         html = TEMPLATES.get_template(name).render(csrf=csrf, request=request, **values)
         response = HTMLResponse(html, status_code=status)
         if request.cookies.get(CSRF_COOKIE) != csrf:
-            response.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="strict")
+            response.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="lax")
         return response
 
     async def home(request: Request):
