@@ -169,6 +169,17 @@ def test_problems_go_beside_their_field():
     assert field_key(Problem("bad", field="mode")) == "mode"
 
 
+def test_a_game_with_bad_data_is_listed_with_its_problems(tmp_path, petit_jeu):
+    cards = petit_jeu.folder / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("cost: ", "cost: -", 1), encoding="utf-8")
+    c = TestClient(create_app(Settings(db_path=tmp_path / "p.db", games=[petit_jeu.id])),
+                   base_url="http://127.0.0.1:8000", raise_server_exceptions=False)
+    home = unescape(c.get("/").text)
+    assert f"{petit_jeu.id}: its data has problems" in home and "cost: must be ≥ 0" in home
+    r = c.get(f"/g/{petit_jeu.id}/sheet")
+    assert r.status_code == 422 and "cost: must be ≥ 0" in unescape(r.text) and "Traceback" not in r.text
+
+
 def test_a_game_edited_while_serving_is_read_again(tmp_path, petit_jeu):
     """A designer serving their own folder adds a score-pad row: the next sheet has it."""
     import os

@@ -188,14 +188,13 @@ def create_app(settings: Settings) -> Starlette:
     async def home(request: Request):
         from cardforge.games import game_ids
 
-        games = []
+        games, broken = [], []
         for gid in [*settings.games, *(g for g in game_ids() if g not in settings.games)]:
             try:
-                ctx = ctx_of(gid)
-            except CardforgeError:
-                continue
-            games.append(ctx.game)
-        return page(request, "home.html", games=games, recent=store.plays(limit=5))
+                games.append(ctx_of(gid).game)
+            except CardforgeError as exc:  # listed with its problems: `cardforge check` tells more
+                broken.append((gid, exc.render()))
+        return page(request, "home.html", games=games, broken=broken, recent=store.plays(limit=5))
 
     async def game_page(request: Request):
         ctx = ctx_of(request.path_params["game"])
