@@ -283,6 +283,12 @@ def test_setup_page_deals_the_seeded_game(tmp_path, cli):
     for step in expected["steps"]:
         assert step in page
     assert '<strong id="seed">7</strong>' in r.text
+    hand = expected["deal"]["players"][0]["hand"]  # dealt cards are shown by name
+    from cardforge.data.loading import load_game_data
+    from cardforge.games import find_game
+
+    names = {c.id: c.name for c in load_game_data(find_game("maphr")).cards}
+    assert all(f'<span title="{card}">' in r.text and names[card] in page for card in hand)
     r = c.get("/g/maphr/setup?players=9")
     assert r.status_code == 200 and "9 given, maphr supports 2–4" in unescape(r.text)
     # a game's options as it declares them: TunHell's short game is a choice of 3, 6 or 9

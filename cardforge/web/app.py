@@ -304,7 +304,8 @@ def create_app(settings: Settings) -> Starlette:
                 problems = [Problem("players and seed are whole numbers", field="players")]
             else:
                 result, problems = service.run_setup_view(ctx, players, q.get("mode") or None, options, seed)
-        return page(request, "setup.html", game=ctx.game, result=result, problems=problems_json(problems),
+        names = {c.id: c.name for c in ctx.data.cards}
+        return page(request, "setup.html", game=ctx.game, result=result, problems=problems_json(problems), names=names,
                     query=q, deal_json=json.dumps(result["deal"], ensure_ascii=False, indent=2) if result else "")
 
     async def plays(request: Request):
