@@ -223,6 +223,9 @@ def test_the_yaml_sheet_scores_mine_all_mine_like_the_cli(tmp_path, cli):
     example = ROOT / "examples" / "mine_all_mine" / "final.yaml"
     r = c.post("/g/mine_all_mine/score", data={"csrf": csrf, "yaml": example.read_text(encoding="utf-8")})
     assert r.json()["score"] == cli("score", "mine_all_mine", str(example), "--json").json
+    deep = "rounds: " + "{a: " * 5000 + "1" + "}" * 5000  # would exhaust the YAML reader's recursion
+    r = c.post("/g/mine_all_mine/score", data={"csrf": csrf, "yaml": deep})
+    assert r.status_code == 200 and "nested more than 64 levels" in r.json()["problems"][0]["message"]
     r = c.post("/g/mine_all_mine/score", data={"csrf": csrf, "yaml": "rounds:\n  - planets: []\n    fleet: {}\n"})
     problems = r.json()["problems"]
     assert any(p["text"].startswith("final.yaml:3: round #1: fleet: unknown field") for p in problems)
@@ -593,3 +596,37 @@ def test_serve_for_phones_prints_the_tokened_address_and_a_qr_code(tmp_path):
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=20)
     assert proc.returncode == 0 and "Traceback" not in err, err
+
+
+_FUZZ_CLIENTS: dict = {}
+
+
+@pytest.mark.parametrize("game", ["maphr", "cristaux", "mine_all_mine", "imperial_miners", "tunhell"])
+def test_any_sheet_input_gets_an_answer_never_an_error_page(game, tmp_path_factory):
+    """Whatever is typed into a sheet's inputs (or sent under its names), the server answers
+    with problems or a score: never a 500."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    c = client(tmp_path_factory.mktemp("fuzz"))
+    page = c.get(f"/g/{game}/sheet?name=Ana&name=Ben&name=Cy").text
+    csrf = c.cookies.get("cf_csrf")
+    names = sorted(set(re.findall(r'name="([^"]+)"', page)) - {"csrf", "note", "name"})
+    names += ["players[0].cards[0].id", "players[0].cards[0].paid", "players[1].improvements[0].name",
+              "players[1].improvements[0].vp", "rounds[0].planets[0].card", "players[7].x", "rounds[99].fleets[0].speed"]
+    values = st.one_of(st.sampled_from(["", "0", "3", "-1", "3+2", "1e9", "99999999999", "abc", "true", "LR",
+                                        "none", "etayage", "calice-ardent", "Ana", "Ben"]),
+                       st.text(max_size=30))
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(st.tuples(st.sampled_from(names), values), max_size=25))
+    def post(pairs):
+        from urllib.parse import urlencode
+
+        r = c.post(f"/g/{game}/score", content=urlencode([("csrf", csrf), *pairs]),
+                   headers={"content-type": "application/x-www-form-urlencoded"})
+        assert r.status_code == 200, r.text[:300]
+        body = r.json()
+        assert body["ok"] or body["problems"]
+
+    post()

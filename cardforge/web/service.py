@@ -19,6 +19,19 @@ from cardforge.scores import ScoreSheet, as_number, format_number
 from cardforge.web.forms import Sheet, build_sheet, form_to_state
 
 MAX_YAML_CHARS = 60_000
+MAX_DEPTH = 64  # [ and { in a typed YAML: a final state is a few levels deep
+
+
+def _flow_depth(text: str) -> int:
+    """How deep ``[`` and ``{`` nest (quotes not told apart: an over-estimate is harmless)."""
+    depth = deepest = 0
+    for ch in text:
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+    return deepest
 
 
 @dataclass
@@ -109,10 +122,15 @@ def score_yaml(ctx: GameContext, text: str) -> Outcome:
     if len(text) > MAX_YAML_CHARS:
         return Outcome(None, None, [Problem(f"at most {MAX_YAML_CHARS} characters, got {len(text)}",
                                             field="yaml")])
+    if _flow_depth(text) > MAX_DEPTH:
+        return Outcome(None, None, [Problem(f"nested more than {MAX_DEPTH} levels deep", field="yaml")])
     with tempfile.TemporaryDirectory(prefix="cardforge-serve-") as tmp:
         path = Path(tmp, "final.yaml")
         path.write_text(text, encoding="utf-8")
-        value, problems = load_input(path, ctx.game.score_model)
+        try:
+            value, problems = load_input(path, ctx.game.score_model)
+        except RecursionError:
+            return Outcome(None, None, [Problem(f"nested too deeply (at most {MAX_DEPTH} levels)", field="yaml")])
     problems = [replace(p, file="final.yaml") if p.file else p for p in problems]
     try:
         state = yaml.safe_load(text) if not problems else None
