@@ -329,6 +329,7 @@ def test_save_history_export_stats_and_csv(tmp_path, petit_jeu, cli):
     assert stats["Alice"]["plays"] == 2 and stats["Alice"]["wins"] == 1 and stats["Ben"]["wins"] == 1
     assert stats["Alice"]["average"] == (12 + 2) / 2 and stats["Ben"]["average"] == (12 + 10) / 2
     assert stats["Alice"]["categories"] == {"cartes": 4.0, "objectifs": 3.0}  # (7+1)/2, (5+1)/2
+    assert '<option value="Alice">' in c.get(f"/g/{petit_jeu.id}").text  # names offered for the next game
     page = c.get(f"/stats?game={petit_jeu.id}").text
     assert "Alice" in page and "11.0" in page  # Ben's average total
     rows = list(csv.DictReader(io.StringIO(c.get("/plays.csv").text)))

@@ -198,7 +198,8 @@ def create_app(settings: Settings) -> Starlette:
 
     async def game_page(request: Request):
         ctx = ctx_of(request.path_params["game"])
-        return page(request, "game.html", game=ctx.game, has_sheet=ctx.sheet is not None)
+        known = [s["player"] for s in store.player_stats()]  # names from the log, most wins first
+        return page(request, "game.html", game=ctx.game, has_sheet=ctx.sheet is not None, known=known[:50])
 
     def sheet_players(request: Request, ctx) -> list[str]:
         names = [n.strip()[:80] for n in request.query_params.getlist("name") if n.strip()]
