@@ -58,7 +58,6 @@ class Settings:
     data_root: Path | None = None
     local_only: bool = True  # the Host header must name this machine (DNS rebinding)
     games: list[str] = field(default_factory=list)  # game ids (folders given to serve) besides the shipped
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _env() -> Environment:

@@ -3,7 +3,6 @@ sheet, loaded once), scoring a posted sheet or a YAML text with the engine, a se
 
 from __future__ import annotations
 
-import os
 import tempfile
 import threading
 from dataclasses import dataclass, replace
@@ -15,7 +14,7 @@ import yaml
 from cardforge.data.validate import validate
 from cardforge.errors import CardforgeError, ScoreInputError
 from cardforge.problems import Problem
-from cardforge.scores import ScoreSheet, as_number, format_number
+from cardforge.scores import ScoreSheet, format_number
 from cardforge.web.forms import Sheet, build_sheet, form_to_state
 
 MAX_YAML_CHARS = 60_000
@@ -179,13 +178,3 @@ def run_setup_view(ctx: GameContext, players: int, mode: str | None, options: di
         return run_setup(ctx.game, ctx.data, players, mode, options, seed), []
     except CardforgeError as exc:
         return None, exc.problems or [Problem(exc.title)]
-
-
-def total_value(value: Any) -> float:
-    n = as_number(value)
-    return float(n)
-
-
-def data_root_from_env() -> Path | None:
-    root = os.environ.get("CARDFORGE_DATA")
-    return Path(root) if root else None
