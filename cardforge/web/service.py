@@ -1,5 +1,6 @@
 """What the web pages ask of cardforge, without the web framework: a game's context (data and
-sheet, loaded once), scoring a posted sheet or a YAML text with the engine, a setup."""
+sheet, loaded once and again when its files change), scoring a posted sheet or a YAML text
+with the engine, a setup."""
 
 from __future__ import annotations
 
