@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "score": ("cardforge.cli.score", "score", "Score a finished game from its final state."),
     "export-data": ("cardforge.cli.export_data", "export_data", "Write a game's cards as CSV or XLSX."),
     "diff": ("cardforge.cli.diff", "diff", "What changed in a game's cards between two versions."),
+    "serve": ("cardforge.cli.serve", "serve", "Score sheets, setups and a play log in a browser."),
 }
 
 

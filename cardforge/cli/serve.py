@@ -1,0 +1,108 @@
+"""cardforge serve: the score sheet, setup and play log in a browser (phones at the table)."""
+
+from __future__ import annotations
+
+import click
+
+EPILOG = """\b
+Examples:
+  cardforge serve                          # http://127.0.0.1:8000, this machine only
+  cardforge serve --host 0.0.0.0           # phones on the table's Wi-Fi: scan the QR code
+  cardforge serve --db plays.db --port 8080
+  cardforge serve ./my-game                # your own game folder too
+
+\b
+With --host other than 127.0.0.1 a random access token is made; the printed address and
+QR code carry it and requests without it are refused (403).
+The play log is an SQLite file in your data folder (see the first line printed), or --db PATH.
+"""
+
+LOCAL = ("127.0.0.1", "localhost", "::1")
+
+
+@click.command(epilog=EPILOG)
+@click.argument("games", nargs=-1)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="TCP port.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; 0.0.0.0 lets other devices join (with a token).")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
+              help="The play log (SQLite). Default: cardforge.db in your user data folder.")
+@click.option("--no-qr", is_flag=True, help="Do not print the QR code.")
+def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_qr: bool) -> None:
+    """Serve the score sheets, setups and play log on a local web server.
+
+    GAMES: game folders (or ids) to offer besides the shipped games, e.g. your own game.
+    """
+    import secrets
+    from pathlib import Path
+
+    from cardforge.cli import STATE
+    from cardforge.web.app import Settings, create_app
+    from cardforge.web.store import default_path
+
+    try:
+        import uvicorn
+    except ImportError:  # pragma: no cover - a dependency
+        raise click.ClickException("cardforge serve needs uvicorn: pip install uvicorn") from None
+
+    from cardforge.games import find_game
+
+    extra = [find_game(g).id for g in games]  # a folder is registered by id for the pages
+    local = host in LOCAL
+    token = None if local else secrets.token_urlsafe(16)
+    db = Path(db_path) if db_path else default_path()
+    settings = Settings(db_path=db, token=token, data_root=Path(STATE.data_root) if STATE.data_root else None,
+                        local_only=local, games=extra)
+    app = create_app(settings)
+
+    sock = _listen(host, port)  # before printing the address: a port in use is said plainly
+    shown_host = host if local else _lan_address() if host in ("0.0.0.0", "::") else host
+    if ":" in shown_host:
+        shown_host = f"[{shown_host}]"
+    url = f"http://{shown_host}:{port}/" + (f"?token={token}" if token else "")
+    click.echo(f"play log: {db}")
+    click.echo(f"cardforge serve: open {url}")
+    if token:
+        click.echo("other devices need this address (it carries the access token); Ctrl-C stops.")
+        if not no_qr:
+            import segno
+
+            qr = segno.make(url, error="m")
+            qr.terminal(compact=True)
+    else:
+        click.echo("only this machine can connect (--host 0.0.0.0 for phones); Ctrl-C stops.")
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                            server_header=False, limit_concurrency=64, timeout_keep_alive=5)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn stops cleanly on Ctrl-C, then raises it again
+        pass
+    click.echo("cardforge serve: stopped.")
+
+
+def _listen(host: str, port: int):
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        hint = f" (another server there? try --port {port + 1})" if exc.errno in (98, 48, 10048) else ""
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}{hint}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def _lan_address() -> str:
+    """This machine's address on the local network (no packet is sent)."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            return s.getsockname()[0]
+    except OSError:
+        return socket.gethostname()

@@ -1,0 +1,432 @@
+"""``cardforge serve``: the score sheet, the setup and the play log in a browser.
+
+Starlette (ASGI, small, well kept; served by uvicorn) with server-rendered jinja2 pages and one
+small script of our own (``static/sheet.js``): the sheet posts itself as you type and the server
+scores it with the engine — the page never computes a score.
+
+Who may connect: see :class:`Guard`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+import yaml
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from cardforge.errors import CardforgeError
+from cardforge.web import service
+from cardforge.web.forms import GRID_STATES, MAX_PLAYERS_ON_SHEET, player_names, problems_json
+from cardforge.web.store import PlayLog
+
+HERE = Path(__file__).parent
+MAX_BODY = 256 * 1024  # bytes of a posted form
+MAX_FIELDS = 3000
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
+ACCESS_COOKIE = "cf_access"
+CSRF_COOKIE = "cf_csrf"
+
+log = logging.getLogger("cardforge.serve")
+
+#: every page: nothing from elsewhere (no CDN, no inline script), never framed, no sniffing
+SECURITY_HEADERS = [
+    (b"content-security-policy", b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                                 b"form-action 'self'; frame-ancestors 'none'; base-uri 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"same-origin"),
+    (b"cache-control", b"no-store"),
+]
+
+
+@dataclass
+class Settings:
+    db_path: Path
+    token: str | None = None  # required from every client when set (--host 0.0.0.0)
+    data_root: Path | None = None
+    local_only: bool = True  # the Host header must name this machine (DNS rebinding)
+    games: list[str] = field(default_factory=list)  # game ids (folders given to serve) besides the shipped
+
+
+def _env() -> Environment:
+    env = Environment(loader=FileSystemLoader(str(HERE / "templates")),
+                      autoescape=select_autoescape(default=True, default_for_string=True),
+                      trim_blocks=True, lstrip_blocks=True)
+    env.globals["GRID_STATES"] = GRID_STATES
+    env.filters["tojson_attr"] = lambda v: json.dumps(v, ensure_ascii=False)
+    return env
+
+
+class Guard:
+    """Every request passes here first.
+
+    - With a token (``--host 0.0.0.0``): the request carries it (``?token=`` once, then the
+      cookie it sets) or is refused with 403.
+    - Without (127.0.0.1): the ``Host`` header must be this machine, so a web page elsewhere
+      cannot reach the server through DNS rebinding.
+    - Posted forms: at most ``MAX_BODY`` bytes and ``MAX_FIELDS`` fields, and the CSRF token of
+      the form must match its cookie; a cross-site ``Sec-Fetch-Site`` or foreign ``Origin`` is
+      refused.
+    """
+
+    def __init__(self, app, settings: Settings):
+        self.app = app
+        self.settings = settings
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        request = Request(scope)
+        refusal = self.refuse(request)
+        if refusal is not None:
+            return await refusal(scope, receive, send)
+        token = self.settings.token
+        if token and request.query_params.get("token"):
+            # first visit from the printed URL or QR code: keep the token in a cookie, clean the URL
+            query = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "token"])
+            response = RedirectResponse(request.url.path + (f"?{query}" if query else ""), status_code=303)
+            # Lax, not Strict: a phone that opens the address from another app or page must
+            # still send it on the redirect (forms are guarded by the CSRF token, not by this)
+            response.set_cookie(ACCESS_COOKIE, token, httponly=True, samesite="lax", max_age=7 * 86400)
+            return await response(scope, receive, send)
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = list(message["headers"]) + SECURITY_HEADERS
+            await send(message)
+
+        return await self.app(scope, receive, send_with_headers)
+
+    def refuse(self, request: Request) -> Response | None:
+        token = self.settings.token
+        if token:
+            given = request.query_params.get("token") or request.cookies.get(ACCESS_COOKIE) or ""
+            if not secrets.compare_digest(given.encode(), token.encode()):
+                return _error_page(403, "Access token required",
+                                   "Open the address printed by `cardforge serve` (it carries the token), "
+                                   "or scan its QR code.")
+        elif self.settings.local_only:
+            host = (request.headers.get("host") or "").rsplit(":", 1)[0] if not (
+                request.headers.get("host") or "").startswith("[") else request.headers["host"].split("]")[0] + "]"
+            if host not in LOCAL_HOSTS:
+                return _error_page(403, "Forbidden host", "This server answers on 127.0.0.1 only.")
+        if request.method == "POST":
+            size = request.headers.get("content-length")
+            if size is None or not size.isdigit():
+                return _error_page(411, "Length required", "Send the form with its length.")
+            if int(size) > MAX_BODY:
+                return _error_page(413, "Too large", f"A form is at most {MAX_BODY // 1024} KB.")
+            if request.headers.get("sec-fetch-site") == "cross-site":
+                return _error_page(403, "Cross-site request refused", "Forms are accepted from this site only.")
+            origin = request.headers.get("origin")
+            if origin and origin != "null" and origin.split("://", 1)[-1] != request.headers.get("host"):
+                return _error_page(403, "Cross-site request refused", "Forms are accepted from this site only.")
+        return None
+
+
+TEMPLATES = _env()
+
+
+def _error_page(status: int, title: str, message: str) -> HTMLResponse:
+    html = TEMPLATES.get_template("error.html").render(title=title, message=message, status=status, csrf="")
+    return HTMLResponse(html, status_code=status)
+
+
+async def read_form(request: Request) -> list[tuple[str, str]]:
+    """The posted urlencoded form, within the limits; 400 otherwise."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip()
+    if kind != "application/x-www-form-urlencoded":
+        raise HTTPException(415, "forms are sent as application/x-www-form-urlencoded")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise HTTPException(413, f"a form is at most {MAX_BODY // 1024} KB")
+    try:
+        pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=MAX_FIELDS)
+    except (UnicodeDecodeError, ValueError):
+        raise HTTPException(400, f"the form is not readable (at most {MAX_FIELDS} fields, UTF-8)") from None
+    csrf = request.cookies.get(CSRF_COOKIE, "")
+    given = next((v for k, v in pairs if k == "csrf"), "")
+    if not csrf or not secrets.compare_digest(csrf.encode(), given.encode()):
+        raise HTTPException(403, "the form's security token is missing or stale: reload the page")
+    return pairs
+
+
+def create_app(settings: Settings) -> Starlette:
+    store = PlayLog(settings.db_path)
+
+    def ctx_of(game_id: str) -> service.GameContext:
+        from cardforge.errors import UnknownGameError
+
+        try:
+            return service.context(game_id, settings.data_root)
+        except UnknownGameError:
+            raise HTTPException(404, f"no game '{game_id}'") from None
+
+    def page(request: Request, name: str, status: int = 200, **values) -> HTMLResponse:
+        csrf = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)
+        html = TEMPLATES.get_template(name).render(csrf=csrf, request=request, **values)
+        response = HTMLResponse(html, status_code=status)
+        if request.cookies.get(CSRF_COOKIE) != csrf:
+            response.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="lax")
+        return response
+
+    async def home(request: Request):
+        from cardforge.games import game_ids
+
+        games, broken = [], []
+        for gid in [*settings.games, *(g for g in game_ids() if g not in settings.games)]:
+            try:
+                games.append(ctx_of(gid).game)
+            except CardforgeError as exc:  # listed with its problems: `cardforge check` tells more
+                broken.append((gid, exc.render()))
+        return page(request, "home.html", games=games, broken=broken, recent=store.plays(limit=5))
+
+    async def game_page(request: Request):
+        ctx = ctx_of(request.path_params["game"])
+        known = [s["player"] for s in store.player_stats()]  # names from the log, most wins first
+        return page(request, "game.html", game=ctx.game, has_sheet=ctx.sheet is not None, known=known[:50])
+
+    def sheet_players(request: Request, ctx) -> list[str]:
+        names = [n.strip()[:80] for n in request.query_params.getlist("name") if n.strip()]
+        if not names:
+            try:
+                count = int(request.query_params.get("players", ctx.game.min_players))
+            except ValueError:
+                count = ctx.game.min_players
+            count = max(1, min(count, ctx.game.max_players, MAX_PLAYERS_ON_SHEET))
+            names = [f"Player {i + 1}" for i in range(count)]
+        return names[:MAX_PLAYERS_ON_SHEET]
+
+    def render_sheet(request: Request, ctx, *, state: dict | None = None, outcome=None, status: int = 200,
+                     yaml_text: str | None = None, note: str = ""):
+        as_yaml = ctx.sheet is None or request.query_params.get("yaml") == "1" or yaml_text is not None
+        if state is None:
+            names = sheet_players(request, ctx)
+            state = {"players": [{"name": n} for n in names]}
+            mode = request.query_params.get("mode")
+            if mode in ctx.game.modes:
+                state["mode"] = mode
+        if ctx.sheet is not None and ctx.sheet.rounds is not None and not state.get("players"):
+            rounds = state.get("rounds") or [{}]
+            fleets = rounds[0].get("fleets") if isinstance(rounds[0], dict) else None
+            state = {**state, "players": [{"name": n} for n in (fleets or {})]}
+        if as_yaml and yaml_text is None:
+            yaml_text = skeleton_yaml(ctx, state)
+        result = service.sheet_view(outcome.sheet) if outcome is not None and outcome.ok else None
+        names = [p.get("name", "") for p in state.get("players", []) if isinstance(p, dict)]
+        problems = problems_json(outcome.problems, names) if outcome is not None else []
+        return page(request, "sheet.html", status=status, game=ctx.game, sheet=ctx.sheet, state=state,
+                    as_yaml=as_yaml, yaml_text=yaml_text, result=result, problems=problems, note=note,
+                    list_problems=outcome is not None,  # a refused save lists them (also without script)
+                    cards_json=json.dumps(ctx.sheet.cards if ctx.sheet else {}, ensure_ascii=False).replace("</", "<\\/"))
+
+    async def sheet(request: Request):
+        ctx = ctx_of(request.path_params["game"])
+        source = request.query_params.get("play", "")
+        if source.isdigit():  # a saved play back in the sheet, to correct it
+            play = store.play(int(source))
+            if play is None or play["game"] != ctx.game.id:
+                raise HTTPException(404, f"no play #{source} of {ctx.game.id}")
+            if ctx.sheet is None or request.query_params.get("yaml") == "1":
+                return render_sheet(request, ctx, yaml_text=play["state_yaml"], note=play["note"])
+            try:
+                state = yaml.safe_load(play["state_yaml"])
+            except yaml.YAMLError:
+                state = None
+            if isinstance(state, dict):
+                return render_sheet(request, ctx, state=state, note=play["note"])
+            return render_sheet(request, ctx, yaml_text=play["state_yaml"], note=play["note"])
+        return render_sheet(request, ctx)
+
+    def outcome_of(ctx, pairs):
+        yaml_text = next((v for k, v in pairs if k == "yaml"), None)
+        if yaml_text is not None or ctx.sheet is None:
+            return service.score_yaml(ctx, yaml_text or ""), yaml_text
+        return service.score_form(ctx, pairs), None
+
+    async def live(request: Request):
+        ctx = ctx_of(request.path_params["game"])
+        pairs = await read_form(request)
+        outcome, _ = outcome_of(ctx, pairs)
+        result = service.sheet_view(outcome.sheet) if outcome.ok else None
+        problems = problems_json(outcome.problems, player_names(pairs))
+        html = TEMPLATES.get_template("result.html").render(result=result, problems=problems)
+        bar = TEMPLATES.get_template("bar.html").render(result=result, problems=outcome.problems)
+        return JSONResponse({"ok": outcome.ok, "html": html, "bar": bar, "problems": problems,
+                             "score": outcome.sheet.to_json() if outcome.ok else None})
+
+    async def save(request: Request):
+        ctx = ctx_of(request.path_params["game"])
+        pairs = await read_form(request)
+        outcome, yaml_text = outcome_of(ctx, pairs)
+        note = next((v for k, v in pairs if k == "note"), "")[:500]
+        if not outcome.ok:
+            return render_sheet(request, ctx, state=outcome.state if isinstance(outcome.state, dict) else None,
+                                outcome=outcome, status=422, yaml_text=yaml_text, note=note)
+        text = yaml_text if yaml_text is not None else service.state_yaml(ctx.game.id, outcome.state)
+        mode = outcome.state.get("mode") if isinstance(outcome.state, dict) else None
+        play_id = store.add_play(game=ctx.game.id, title=ctx.game.title, mode=mode, state_yaml=text,
+                                 result=outcome.sheet.to_json(), note=note)
+        return RedirectResponse(f"/plays/{play_id}", status_code=303)
+
+    async def setup(request: Request):
+        ctx = ctx_of(request.path_params["game"])
+        q = request.query_params
+        result, problems = None, []
+        if "players" in q:
+            try:
+                players = int(q["players"])
+                seed = int(q["seed"]) if q.get("seed", "").strip() else None
+            except ValueError:
+                players, seed = -1, None
+            options, bad = setup_options(ctx.game, q)
+            if bad:
+                players = -2
+            if players == -2:
+                problems = bad
+            elif players < 0:
+                from cardforge.problems import Problem
+
+                problems = [Problem("players and seed are whole numbers", field="players")]
+            else:
+                result, problems = service.run_setup_view(ctx, players, q.get("mode") or None, options, seed)
+        names = {c.id: c.name for c in ctx.data.cards}
+        return page(request, "setup.html", game=ctx.game, result=result, problems=problems_json(problems), names=names,
+                    query=q, deal_json=json.dumps(result["deal"], ensure_ascii=False, indent=2) if result else "")
+
+    async def plays(request: Request):
+        game = request.query_params.get("game") or None
+        return page(request, "plays.html", plays=store.plays(game), game=game, games=store.games())
+
+    def play_or_404(request: Request) -> dict:
+        try:
+            play_id = int(request.path_params["play"])
+        except ValueError:
+            raise HTTPException(404, "no such play") from None
+        play = store.play(play_id)
+        if play is None:
+            raise HTTPException(404, f"no play #{play_id}")
+        return play
+
+    async def play(request: Request):
+        play = play_or_404(request)
+        ctx = ctx_of(play["game"])
+        outcome = service.score_yaml(ctx, play["state_yaml"])  # scored again: the engine of today
+        return page(request, "play.html", play=play, result=service.sheet_view(outcome.sheet) if outcome.ok else None,
+                    problems=problems_json(outcome.problems), game=ctx.game)
+
+    async def play_yaml(request: Request):
+        play = play_or_404(request)
+        return PlainTextResponse(play["state_yaml"], media_type="application/yaml; charset=utf-8", headers={
+            "Content-Disposition": f'attachment; filename="{play["game"]}-play-{play["id"]}.yaml"'})
+
+    async def delete_play(request: Request):
+        await read_form(request)
+        play = play_or_404(request)
+        store.delete_play(play["id"])
+        return RedirectResponse("/plays", status_code=303)
+
+    async def plays_csv(request: Request):
+        game = request.query_params.get("game") or None
+        return Response(store.csv(game), media_type="text/csv; charset=utf-8", headers={
+            "Content-Disposition": f'attachment; filename="cardforge-plays{"-" + game if game else ""}.csv"'})
+
+    async def stats(request: Request):
+        game = request.query_params.get("game") or None
+        categories = []
+        if game:
+            try:
+                categories = list(ctx_of(game).game.categories)
+            except HTTPException:
+                categories = []
+        return page(request, "stats.html", stats=store.player_stats(game), game=game, games=store.games(),
+                    categories=categories)
+
+    async def http_error(request: Request, exc: HTTPException):
+        return _error_page(exc.status_code, {404: "Not found", 405: "Method not allowed"}.get(
+            exc.status_code, "Request refused"), str(exc.detail))
+
+    async def server_error(request: Request, exc: Exception):
+        log.error("internal error on %s: %s: %s", request.url.path, type(exc).__name__, exc)
+        if isinstance(exc, CardforgeError):
+            return _error_page(422, "Cannot do that", exc.render())
+        return _error_page(500, "Internal error", f"{type(exc).__name__} (details in the server's log).")
+
+    routes = [
+        Route("/", home),
+        Route("/g/{game}", game_page),
+        Route("/g/{game}/sheet", sheet),
+        Route("/g/{game}/score", live, methods=["POST"]),
+        Route("/g/{game}/save", save, methods=["POST"]),
+        Route("/g/{game}/setup", setup),
+        Route("/plays", plays),
+        Route("/plays.csv", plays_csv),
+        Route("/plays/{play:int}.yaml", play_yaml),
+        Route("/plays/{play:int}", play),
+        Route("/plays/{play:int}/delete", delete_play, methods=["POST"]),
+        Route("/stats", stats),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
+    app.state.store = store
+    app.state.settings = settings
+    return Guard(app, settings)  # type: ignore[return-value]
+
+
+def setup_options(game, query) -> tuple[dict[str, Any], list]:
+    """The setup form's options: flags, choices and whole numbers as the game declares them."""
+    from cardforge.problems import Problem
+
+    options: dict[str, Any] = {}
+    problems = []
+    for oid, spec in game.options.items():
+        raw = (query.get(oid) or "").strip()
+        if spec.type == "flag":
+            options[oid] = raw in ("1", "on", "true")
+        elif not raw:
+            continue  # the default
+        elif spec.type == "choice":
+            match = [c for c in spec.choices or () if str(c) == raw]
+            if match:
+                options[oid] = match[0]
+            else:
+                problems.append(Problem(f"must be one of {', '.join(map(str, spec.choices or ()))}, got {raw!r}",
+                                        field=oid))
+        else:
+            try:
+                value = int(raw)
+            except ValueError:
+                problems.append(Problem(f"must be a whole number, got {raw!r}", field=oid))
+                continue
+            if (spec.min is not None and value < spec.min) or (spec.max is not None and value > spec.max):
+                problems.append(Problem(f"must be {spec.min}–{spec.max}, got {value}", field=oid))
+            else:
+                options[oid] = value
+    return options, problems
+
+
+def skeleton_yaml(ctx: service.GameContext, state: dict) -> str:
+    """A starting final-state file for the YAML sheet: the game's own example when it has one
+    (a game folder's ``examples/final.yaml``, a shipped game's in the repository's
+    ``examples/``), else the players' names."""
+    example = ctx.game.folder / "examples" / "final.yaml"
+    repo_example = ctx.game.folder.parent.parent / "examples" / ctx.game.id / "final.yaml"
+    for path in (example, repo_example):
+        if path.is_file():
+            text = path.read_text(encoding="utf-8")
+            return "\n".join(line for line in text.splitlines() if not line.startswith("#")).strip() + "\n"
+    return service.state_yaml(ctx.game.id, state)

@@ -1,0 +1,337 @@
+"""`cardforge serve` in a real browser: headless Chromium (Debian's package) driven by Selenium.
+
+A server runs in a thread on 127.0.0.1 and a free port; games are typed into the score sheet the
+way a player would, and the page's result is compared with `cardforge score --json` for the same
+final-state file. Skipped, with the reason, where Chromium or its driver is missing (`.ci/run`
+installs them).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import ROOT
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver") or ("/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None)
+
+try:
+    import selenium  # noqa: F401
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+except ImportError:  # pragma: no cover
+    webdriver = None
+
+pytestmark = pytest.mark.skipif(
+    webdriver is None or not CHROMIUM or not DRIVER,
+    reason="browser tests need selenium and Debian's chromium + chromium-driver "
+           "(apt-get install -y chromium chromium-driver; .ci/run installs them)")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerThread:
+    def __init__(self, settings):
+        import uvicorn
+
+        from cardforge.web.app import create_app
+
+        self.port = free_port()
+        self.app = create_app(settings)
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
+                                                   log_level="warning", access_log=False))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(10)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from cardforge.web.app import Settings
+
+    db = tmp_path_factory.mktemp("serve") / "plays.db"
+    with ServerThread(Settings(db_path=db)) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                "--window-size=430,1400", "--force-device-scale-factor=1", "--lang=en"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()
+
+
+def card_names(game_id: str, field: str) -> dict[str, str]:
+    """Each card's name as the sheet offers it (a name two cards share carries the id)."""
+    from cardforge.data.loading import load_game_data
+    from cardforge.games import find_game
+    from cardforge.web.forms import HINTS, card_choices
+
+    kinds = HINTS[game_id][f"players.{field}"]["kinds"]
+    return {c["id"]: c["name"] for c in card_choices(load_game_data(find_game(game_id)), kinds)}
+
+
+def wait_scored(driver, previous: str | None = None, timeout: float = 30) -> dict:
+    """Wait for the sheet's latest update to arrive; the score JSON it shows (or {})."""
+    form = driver.find_element(By.ID, "sheet")
+
+    def settled(_):
+        updated = form.get_attribute("data-updated")
+        return updated and updated != previous and not form.get_attribute("data-pending")
+
+    WebDriverWait(driver, timeout).until(settled)
+    found = driver.find_elements(By.ID, "score-json")
+    return json.loads(found[0].get_attribute("textContent")) if found else {}
+
+
+def fill(driver, name: str, value) -> None:
+    el = driver.find_element(By.NAME, name)
+    if el.tag_name == "select":
+        Select(el).select_by_value(str(value))
+    elif el.get_attribute("type") == "checkbox":
+        if bool(value) != el.is_selected():
+            el.click()
+    else:
+        el.clear()
+        el.send_keys(str(value))
+
+
+def add_card(driver, player: int, field: str, text: str) -> None:
+    box = driver.find_element(By.CSS_SELECTOR, f'.cards[data-list="players[{player}].{field}"]')
+    pick = box.find_element(By.CSS_SELECTOR, "input.pick")
+    pick.send_keys(text)
+    pick.send_keys(Keys.ENTER)
+
+
+def open_sheet(driver, server, game: str, names: list[str], mode: str | None = None) -> None:
+    query = "&".join(f"name={n}" for n in names) + (f"&mode={mode}" if mode else "")
+    driver.get(f"{server.url}/g/{game}/sheet?{query}")
+    wait_scored(driver)
+
+
+def cli_json(cli, game: str, path: Path) -> dict:
+    r = cli("score", game, str(path), "--json")
+    assert r.code == 0, r.err
+    return r.json
+
+
+def type_maphr(driver, state: dict) -> None:
+    names = card_names("maphr", "improvements")
+    for i, p in enumerate(state["players"]):
+        if p.get("clan"):
+            fill(driver, f"players[{i}].clan", p["clan"])
+        for key in ("coins", "galleries", "miners"):
+            fill(driver, f"players[{i}].{key}", p[key])
+        for ore, n in p.get("veins", {}).items():
+            fill(driver, f"players[{i}].veins.{ore}", n)
+        for item in p["improvements"]:
+            if isinstance(item, str):
+                add_card(driver, i, "improvements", names[item])
+            else:  # a card typed in: its name, colour and VP
+                add_card(driver, i, "improvements", item["name"])
+                rows = driver.find_elements(By.CSS_SELECTOR, f'.cards[data-list="players[{i}].improvements"] li.row')
+                k = len(rows) - 1
+                fill(driver, f"players[{i}].improvements[{k}].colour", item["colour"])
+                fill(driver, f"players[{i}].improvements[{k}].vp", item["vp"])
+
+
+def test_maphr_scored_in_the_page_as_by_the_cli(server, browser, cli, tmp_path, update_goldens):
+    example = ROOT / "examples" / "maphr" / "final.yaml"
+    state = yaml.safe_load(example.read_text(encoding="utf-8"))
+    open_sheet(browser, server, "maphr", [p["name"] for p in state["players"]])
+    first = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
+    type_maphr(browser, state)
+    shown = wait_scored(browser, first)
+    expected = cli_json(cli, "maphr", example)
+    assert shown == expected
+    # the table the player reads says the same
+    totals = [td.text for td in browser.find_elements(By.CSS_SELECTOR, "#result-table [data-total]")]
+    assert totals == [str(p["total"]) for p in expected["players"]]
+    winner = browser.find_element(By.ID, "winner").text
+    assert winner.startswith("Winner: " + expected["winners"][0])
+
+    shot = tmp_path / "serve.png"
+    browser.set_window_size(430, 932)  # a phone
+    browser.execute_script("window.scrollTo(0, 0)")
+    browser.save_screenshot(str(shot))
+    browser.set_window_size(430, 1400)
+    from PIL import Image
+
+    with Image.open(shot) as im:
+        assert im.size[0] >= 400 and im.size[1] > 600
+        if update_goldens:  # the README's screenshot: the top of the Maphr sheet, typed in
+            im.convert("RGB").quantize(64).save(ROOT / "docs" / "serve.png", optimize=True)
+
+    # save the play: it is in the history, and its YAML scores the same with the CLI
+    fill(browser, "note", "browser test")
+    browser.find_element(By.ID, "save").click()
+    WebDriverWait(browser, 30).until(lambda d: "/plays/" in d.current_url)
+    play_url = browser.current_url
+    assert browser.find_element(By.ID, "winner").text.startswith("Winner: " + expected["winners"][0])
+    browser.get(f"{server.url}/plays")
+    links = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "ul.plays a")]
+    assert play_url in links
+    assert "Les Mines de Maphr" in browser.find_element(By.CSS_SELECTOR, "ul.plays").text
+    exported = tmp_path / "play.yaml"
+    with urllib.request.urlopen(play_url + ".yaml") as r:
+        exported.write_bytes(r.read())
+    assert cli_json(cli, "maphr", exported) == expected
+    # opened again in the sheet, it shows the same values and the same score
+    browser.get(play_url)
+    browser.find_element(By.ID, "edit").click()
+    assert wait_scored(browser) == expected
+    assert browser.find_element(By.NAME, "players[0].improvements[2].name").get_attribute("value") == "Forge runique"
+    # the stats count it
+    browser.get(f"{server.url}/stats?game=maphr")
+    table = browser.find_element(By.CSS_SELECTOR, "table.stats").text
+    assert "Alice" in table and "Ben" in table
+
+
+def test_cristaux_scored_in_the_page_as_by_the_cli(server, browser, cli):
+    example = ROOT / "examples" / "cristaux" / "final.yaml"
+    state = yaml.safe_load(example.read_text(encoding="utf-8"))
+    names = card_names("cristaux", "cards")
+    open_sheet(browser, server, "cristaux", [p["name"] for p in state["players"]], mode=state["mode"])
+    first = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
+    for i, p in enumerate(state["players"]):
+        fill(browser, f"players[{i}].king", p.get("king", False))
+        for card in p["cards"]:
+            add_card(browser, i, "cards", names[card])
+        for colour, n in p.get("stock", {}).items():
+            fill(browser, f"players[{i}].stock.{colour}", n)
+    shown = wait_scored(browser, first)
+    assert shown == cli_json(cli, "cristaux", example)
+    assert [p["total"] for p in shown["players"]] == [93, 52, 62]  # worked out by hand in the example
+
+
+def test_cristaux_x_cost_paid_and_a_rejection_beside_its_field(server, browser, cli, tmp_path):
+    """A Calice asks what was paid; an unknown-to-the-rules value is shown beside its input."""
+    from cardforge.data.loading import load_game_data
+    from cardforge.games import find_game
+
+    data = load_game_data(find_game("cristaux"))
+    calice = next(c for c in data.cards if c.kind == "project" and getattr(c, "x_colour", None)
+                  and "avance" in c.modes)
+    open_sheet(browser, server, "cristaux", ["Ana", "Bruno"], mode="avance")
+    first = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
+    fill(browser, "players[0].king", True)
+    add_card(browser, 0, "cards", calice.name)
+    fill(browser, "players[0].cards[0].paid", 4)
+    fill(browser, "players[1].stock.gold", "two")
+    wait_scored(browser, first)
+    err = browser.find_element(By.CSS_SELECTOR, '.err[data-err="players[1].stock.gold"]').text
+    assert "must be a whole number" in err and "'two'" in err
+    assert not browser.find_elements(By.ID, "score-json")  # nothing scored while a field is wrong
+    before = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
+    fill(browser, "players[1].stock.gold", 2)
+    shown = wait_scored(browser, before)
+    path = tmp_path / "calice.yaml"
+    path.write_text(yaml.safe_dump({"mode": "avance", "players": [
+        {"name": "Ana", "king": True, "cards": [{"id": calice.id, "paid": 4}]},
+        {"name": "Bruno", "stock": {"gold": 2}}]}), encoding="utf-8")
+    assert shown == cli_json(cli, "cristaux", path)
+
+
+def test_a_data_only_game_sheet_keeps_pad_sums(server, browser, cli, tmp_path):
+    """A game folder made by `cardforge new` (no rule code): one cell per score-pad category,
+    short sums kept as typed, the tie-breaker asked beside them."""
+    from cardforge.games import find_game
+    from cardforge.games.scaffold import create_game
+
+    folder = tmp_path / "petit-jeu-browser"
+    create_game(folder, "Petit jeu")
+    game = find_game(folder)  # known to the server from now on, as `cardforge serve FOLDER` does
+    example = folder / "examples" / "final.yaml"
+    state = yaml.safe_load(example.read_text(encoding="utf-8"))
+    open_sheet(browser, server, game.id, [p["name"] for p in state["players"]])
+    assert browser.find_elements(By.CSS_SELECTOR, "table.pad")  # players as columns, categories as rows
+    first = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
+    for i, p in enumerate(state["players"]):
+        for key in ("cartes", "objectifs", "pieces"):
+            fill(browser, f"players[{i}].{key}", p[key])
+    shown = wait_scored(browser, first)
+    expected = cli_json(cli, str(folder), example)
+    assert shown == expected
+    assert [p["total"] for p in shown["players"]] == [12, 12] and shown["winners"] == ["Alice"]
+    assert browser.find_element(By.NAME, "players[0].objectifs").get_attribute("value") == "3+2"
+    assert "more coins" in browser.find_element(By.ID, "winner").text  # how the tie was broken
+
+
+def test_a_request_without_the_token_is_refused(tmp_path, browser):
+    from cardforge.web.app import Settings
+
+    with ServerThread(Settings(db_path=tmp_path / "p.db", token="s3cret-token", local_only=False)) as s:
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{s.url}/g/maphr/sheet")
+        assert refused.value.code == 403
+        browser.delete_all_cookies()
+        browser.get(f"{s.url}/")
+        assert "Access token required" in browser.find_element(By.TAG_NAME, "h1").text
+        browser.get(f"{s.url}/?token=s3cret-token")  # the printed address: the token becomes a cookie
+        assert browser.current_url == f"{s.url}/"
+        assert "Les Mines de Maphr" in browser.find_element(By.TAG_NAME, "main").text
+        browser.get(f"{s.url}/g/maphr")  # and the next pages need no token in the address
+        assert "Score a game" in browser.find_element(By.TAG_NAME, "main").text
+        browser.delete_all_cookies()
+
+
+def test_imperial_miners_mine_tapped_into_the_grid(server, browser, cli):
+    """The example's mine built by taps: a card, its half-carts, a cart token between two cards."""
+    example = ROOT / "examples" / "imperial_miners" / "final.yaml"
+    open_sheet(browser, server, "imperial_miners", ["Aurore", "Chloé"])
+    first = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
+    for key, value in (("vp", 31), ("coins", 7), ("carts", 8)):
+        fill(browser, f"players[0].{key}", value)
+    for key, value in (("vp", 30), ("coins", 7)):
+        fill(browser, f"players[1].{key}", value)
+    grid = browser.find_element(By.CSS_SELECTOR, '.grid[data-grid="players[1].mine"]')
+    mine = [["R", "L", "R", "LR"], ["R", "", "L", None, "L"]]
+    for r, row in enumerate(mine):
+        slots = grid.find_elements(By.CSS_SELECTOR, f'.grid-row[data-row="{r}"] .slot')
+        for c, carts in enumerate(row):
+            if carts is None:
+                continue
+            slots[c].click()  # a card goes there
+            for side in carts:
+                slots[c].find_element(By.CSS_SELECTOR, f".edge.{side}").click()
+    grid.find_elements(By.CSS_SELECTOR, '.grid-row[data-row="1"] .junction')[0].click()
+    shown = wait_scored(browser, first)
+    assert shown == cli_json(cli, "imperial_miners", example)
+    assert [p["total"] for p in shown["players"]] == [39, 33]
