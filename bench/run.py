@@ -224,7 +224,7 @@ def measure_sizes(deck: Deck, tmp: Path) -> None:
 
 
 def rows_for(deck: Deck) -> list[dict]:
-    cf, ce = deck.samples["cf"], deck.samples["ce"]
+    ce = deck.samples["ce"]
     rows = []
     for tool, label in (("cf", "cardforge"), ("ce", "ceiling"), ("cold", "cardforge, cold"),
                         ("lib", "in-process")):

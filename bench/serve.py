@@ -93,7 +93,8 @@ def forms(csrf: str) -> dict[str, list[tuple[str, str]]]:
     return out
 
 
-def timed(conn: http.client.HTTPConnection, method: str, url: str, body: bytes | None, headers: dict) -> tuple[float, int, bytes]:
+def timed(conn: http.client.HTTPConnection, method: str, url: str, body: bytes | None,
+          headers: dict) -> tuple[float, int, bytes]:
     t0 = time.perf_counter()
     conn.request(method, url, body=body, headers=headers)
     r = conn.getresponse()

@@ -35,7 +35,6 @@ from typing import IO
 from cardforge.errors import CardforgeError
 from cardforge.problems import Problem, short_repr
 
-
 _umask: int | None = None
 
 

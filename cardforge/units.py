@@ -5,8 +5,9 @@ A bare number is millimetres (the unit of every layout and data file).
 
 from __future__ import annotations
 
-from cardforge.problems import short_repr
 import re
+
+from cardforge.problems import short_repr
 
 MM = 72.0 / 25.4  # points per millimetre
 UNITS = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0}

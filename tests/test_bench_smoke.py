@@ -11,6 +11,7 @@ import pytest
 
 from cardforge.data.loading import check_game_data
 from cardforge.games import find_game
+
 from conftest import ROOT
 
 

@@ -15,6 +15,7 @@ from cardforge.data.loading import load_game_data
 from cardforge.games import find_game, game_ids
 from cardforge.layout.geometry import impose
 from cardforge.settings import PAPERS_MM
+
 from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, card_clips, operations, register_fixture_game
 
 

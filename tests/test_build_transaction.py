@@ -27,6 +27,7 @@ from cardforge.errors import OutputError
 from cardforge.games import find_game
 from cardforge.render.build import BuildInterrupted, build_game, recover
 from cardforge.settings import BuildSettings
+
 from conftest import ROOT
 
 GAME = "mine_all_mine"

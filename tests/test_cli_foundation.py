@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from conftest import FIXTURES
-
 from cardforge.games import game_ids
+
+from conftest import FIXTURES
 
 
 def test_games_lists_every_game_found(cli):

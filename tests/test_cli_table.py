@@ -4,9 +4,10 @@ games, score-table labels (French as on the pad, or --lang en), mode and tie-bre
 from __future__ import annotations
 
 import pytest
-from conftest import FIXTURES, ROOT
 
 from cardforge.games import game_ids
+
+from conftest import FIXTURES, ROOT
 
 MAPHR = ROOT / "examples" / "maphr" / "final.yaml"
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import shutil
 
-from conftest import ROOT
-
 from cardforge.data import cache
 from cardforge.data.loading import load_game_data
 from cardforge.games import find_game
+
+from conftest import ROOT
 
 
 def test_hit_then_miss_after_an_edit(tmp_path, monkeypatch):

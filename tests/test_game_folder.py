@@ -10,9 +10,10 @@ from types import SimpleNamespace
 
 import pypdf
 import pytest
-from conftest import FIXTURES
 
 from cardforge.games.generic import parse_pad_value
+
+from conftest import FIXTURES
 
 SIXTH = FIXTURES / "games" / "chasse_aux_reliques"
 

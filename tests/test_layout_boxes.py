@@ -8,6 +8,7 @@ import pytest
 
 from cardforge.layout.boxes import Box, LayoutLibrary, box_rect
 from cardforge.layout.geometry import Rect
+
 from conftest import ROOT
 
 

@@ -16,6 +16,7 @@ from cardforge.layout.boxes import Box, LayoutLibrary, box_card_rect, box_rect, 
 from cardforge.layout.geometry import Rect
 from cardforge.render.decks import build_decks
 from cardforge.settings import BuildSettings
+
 from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, card_clips, page_chars, register_fixture_game
 
 BLEED = 3.0

@@ -14,7 +14,8 @@ import yaml
 
 from cardforge.limits import LIMITS, env_name, limit
 from cardforge.problems import short_repr
-from cardforge.text.templating import Templates, TemplateError, render
+from cardforge.text.templating import TemplateError, Templates, render
+
 from conftest import ROOT, run_cli
 
 

@@ -7,9 +7,10 @@ import sys
 import zipfile
 
 import pytest
-from conftest import ROOT
 
 from cardforge.games import game_ids
+
+from conftest import ROOT
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from cardforge.paths import PathRefused, path_problem, resolve_inside
+
 from conftest import ROOT, run_cli
 
 
@@ -127,7 +128,7 @@ def test_check_refuses_art_outside(tunhell_copy):
 
 
 def test_template_symlink_out_not_followed(tmp_path):
-    from cardforge.text.templating import Templates, TemplateError
+    from cardforge.text.templating import TemplateError, Templates
 
     secret = tmp_path / "secret.txt"
     secret.write_text("SECRET", encoding="utf-8")

@@ -4,7 +4,6 @@ not fit fails naming every board/aid and zone, builds are reproducible, backs la
 from __future__ import annotations
 
 import pytest
-from printables_support import FIXTURES, GAME, HOOKS, use_hooks
 from pypdf import PdfReader
 
 from cardforge.data.loading import check_game_data
@@ -14,6 +13,8 @@ from cardforge.render.setup_sheet import render_setup_sheet
 from cardforge.render.sheets import back_slot, plan_sheet
 from cardforge.settings import BuildSettings
 from cardforge.units import mm
+
+from printables_support import FIXTURES, GAME, HOOKS, use_hooks
 from render_helpers import plain
 
 BOARDS_AIDS = frozenset({"boards", "aids"})

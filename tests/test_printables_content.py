@@ -12,13 +12,14 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_raw
 import pytest
-from conftest import run_cli
 
 from cardforge.data.loading import load_game_data
 from cardforge.games import find_game, game_ids
 from cardforge.icons import ICONS
 from cardforge.render.icons import has_drawing
 from cardforge.render.setup_sheet import count_labels
+
+from conftest import run_cli
 from render_helpers import plain
 
 GAMES = tuple(game_ids())

@@ -5,12 +5,13 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from printables_support import FIXTURES, GAME
 
 from cardforge.data.loading import Section, check_game_data, common_sections
 from cardforge.data.models import Entry
 from cardforge.data.printables import Aid, Board, SheetSize, build_board
 from cardforge.games.base import Game
+
+from printables_support import FIXTURES, GAME
 
 
 @pytest.fixture(autouse=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from printables_support import FIXTURES, GAME
 
 from cardforge.data.loading import check_game_data
 from cardforge.data.printables import build_blocks, build_board
@@ -14,6 +13,8 @@ from cardforge.render.boards import plan_board
 from cardforge.render.printing import PrintContext
 from cardforge.settings import BuildSettings
 from cardforge.units import mm
+
+from printables_support import FIXTURES, GAME
 
 THEME = Theme(body=9.0, floor=5.5)
 LONG = ("Un texte assez long pour devoir rétrécir : il parle de :coin: et de :vp:, puis recommence. " * 6).strip()

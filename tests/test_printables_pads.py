@@ -4,7 +4,6 @@ a total row, the tie-breakers under it; read back from the PDF text."""
 from __future__ import annotations
 
 import pytest
-from printables_support import FIXTURES, GAME
 from pypdf import PdfReader
 
 from cardforge.data.loading import check_game_data
@@ -12,10 +11,11 @@ from cardforge.games import all_games
 from cardforge.render.printables import build_printables
 from cardforge.render.score_pads import natural_height, pad_layout, pads_per_sheet, tie_break_lines
 from cardforge.settings import BuildSettings
-from cardforge.units import mm
-from render_helpers import plain
-
 from cardforge.text.markup import french
+from cardforge.units import mm
+
+from printables_support import FIXTURES, GAME
+from render_helpers import plain
 
 GAMES = [*all_games(), GAME]
 

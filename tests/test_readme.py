@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from conftest import ROOT
-
 from cardforge.games import game_ids
+
+from conftest import ROOT
 
 
 def readme_commands() -> list[str]:

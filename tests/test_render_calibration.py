@@ -7,6 +7,7 @@ import pytest
 
 from cardforge.layout.geometry import Rect, back_placements, mirror, mirror_axis
 from cardforge.render.calibration import render_calibration, scale_signs, targets
+
 from render_helpers import line_segments
 
 PAGES = [(210.0, 297.0), (297.0, 210.0)]
@@ -79,6 +80,7 @@ def test_one_printer_frame_offset_moves_backs_the_same_physical_way(monkeypatch,
     from cardforge.data.loading import load_game_data
     from cardforge.render.decks import build_decks
     from cardforge.settings import BuildSettings
+
     from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, card_clips, register_fixture_game
 
     register_fixture_game(monkeypatch)

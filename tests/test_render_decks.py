@@ -17,6 +17,7 @@ from cardforge.data.loading import load_game_data
 from cardforge.errors import RenderError
 from cardforge.render.decks import build_decks
 from cardforge.settings import BuildSettings
+
 from conftest import ROOT
 from render_helpers import (
     FIXTURE_DATA,

@@ -12,6 +12,7 @@ import pytest
 from cardforge.data.loading import load_game_data
 from cardforge.render.decks import build_decks
 from cardforge.settings import BuildSettings
+
 from render_helpers import (
     FIXTURE_DATA,
     FIXTURE_TEMPLATES,

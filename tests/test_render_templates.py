@@ -9,8 +9,8 @@ from pydantic import BaseModel
 
 from cardforge.data.models import CardBase
 from cardforge.text.templating import (
-    Templates,
     TemplateError,
+    Templates,
     escape_markup,
     icons,
     is_true,

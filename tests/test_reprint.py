@@ -15,6 +15,7 @@ from cardforge.data.loading import load_game_data
 from cardforge.errors import RenderError
 from cardforge.render.decks import build_decks
 from cardforge.settings import BuildSettings
+
 from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, plain, register_fixture_game
 
 

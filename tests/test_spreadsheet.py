@@ -9,6 +9,7 @@ import openpyxl
 import pytest
 
 from cardforge.data.loading import check_game_data, load_game_data
+
 from render_helpers import FIXTURE_DATA, register_fixture_game
 
 

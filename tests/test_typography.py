@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import run_cli
 
 from cardforge.text.markup import Icon, Text, french, parse, plain_text
+
+from conftest import run_cli
 
 N = "\u202f"
 

@@ -15,10 +15,10 @@ from cardforge import watch
 from cardforge.cli.build import Progress, build_one
 from cardforge.games import find_game
 from cardforge.render.richtext import LAYOUTS
-from render_helpers import plain
 from cardforge.settings import BuildSettings
+
 from conftest import ROOT
-from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, register_fixture_game
+from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, plain, register_fixture_game
 
 ETAYAGE = 'effect: "Votre mine passe au niveau III pour 10 :coin: au lieu de 30."'
 EDITED = 'effect: "Désormais, votre mine passe au niveau III pour 10 :coin: au lieu de 30."'

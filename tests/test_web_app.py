@@ -14,6 +14,7 @@ from html import unescape
 
 import pytest
 import yaml
+
 from conftest import ROOT
 
 pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (pip install -e '.[test]')")

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from conftest import ROOT
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -249,8 +249,8 @@ def _watch(games, settings_of, quiet: bool) -> int:
     """``--watch``: rebuild each game when a file of its data or templates changes, until
     Ctrl-C (exit 0). A failed rebuild — bad data, or any error at all — prints what went wrong
     and keeps the previous PDFs; watching goes on."""
-    from cardforge.resources import display_path
     from cardforge.cli.common import refind
+    from cardforge.resources import display_path
     from cardforge.watch import Rebuild, Target, WatchSession, game_target
 
     def target(game) -> Target:

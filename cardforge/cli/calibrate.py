@@ -43,9 +43,8 @@ def calibrate(out, paper, orientation, duplex, back_offset, landscape_turn) -> N
     Print it two-sided at 100 %, hold it against a light: the red lines of the back cross the
     front's scales at the X and Y to pass to `cardforge build --back-offset X,Y`.
     """
-    from cardforge.render.calibration import render_calibration
-
     from cardforge.paths import check_output_file, make_folder
+    from cardforge.render.calibration import render_calibration
 
     path = Path(out) if out else Path("output") / f"calibration-{paper}-{duplex}-{orientation}.pdf"
     problem = check_output_file(path, what="calibration sheet")

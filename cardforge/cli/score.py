@@ -99,7 +99,8 @@ def render_table(sheet, lang: str = "fr") -> str:
     extras = sorted({k for p in sheet.players for k in p.extra})
     if len(sheet.players) > 1:
         for key in extras:
-            lines.append(f"{key.capitalize():<{label_w}}  " + "  ".join(str(p.extra.get(key, "")) for p in sheet.players))
+            cells = "  ".join(str(p.extra.get(key, "")) for p in sheet.players)
+            lines.append(f"{key.capitalize():<{label_w}}  " + cells)
     lines.append("")
     if len(sheet.players) == 1:  # a solo game has a grade (or just a score), no winner
         p = sheet.players[0]

@@ -338,7 +338,8 @@ def load_section_doc(doc: YamlDoc, section: Section) -> tuple[Any, list[Problem]
     for index, raw in enumerate(data, start=1):
         loc = prefix + (index - 1,)
         ident = raw.get("id") if isinstance(raw, dict) else None
-        item = f"{section.item} '{short_name(ident)}' (#{index})" if isinstance(ident, str) else f"{section.item} #{index}"
+        item = (f"{section.item} '{short_name(ident)}' (#{index})" if isinstance(ident, str)
+                else f"{section.item} #{index}")
         value, p = validate(section.model, raw, file=doc.display, item=item, line_of=doc.line_of, loc_prefix=loc)
         problems += p
         if value is None:

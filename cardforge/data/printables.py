@@ -25,9 +25,9 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, field_validator, model_validator
 
-from cardforge.problems import short_repr
 from cardforge.data.models import CARD_SIZE_PRESETS, Entry, LengthMM, Model, Slug
 from cardforge.icons import ICON_TOKEN, ICONS, icon_label, is_icon
+from cardforge.problems import short_repr
 
 
 def _check_markup(value: str) -> str:

@@ -198,7 +198,8 @@ def _show(value: Any) -> str:
 
 def _short_value(value: Any, budget: int = 40) -> Any:
     if isinstance(value, list):
-        return [_short_value(v, budget // 2) for v in value[:max(budget // 4, 1)]] + (["…"] if len(value) > max(budget // 4, 1) else [])
+        keep = max(budget // 4, 1)
+        return [_short_value(v, budget // 2) for v in value[:keep]] + (["…"] if len(value) > keep else [])
     if isinstance(value, dict):
         items = list(value.items())[:max(budget // 4, 1)]
         return {str(k): _short_value(v, budget // 2) for k, v in items}

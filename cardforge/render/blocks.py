@@ -251,9 +251,9 @@ def _column_widths(cells: list[list[tuple[str, bool]]], n: int, width: float, si
         extra = width - sum(hi)
         total = sum(hi) or 1.0
         return [h + extra * h / total for h in hi]
-    spread = sum(h - l for h, l in zip(hi, lo)) or 1.0
+    spread = sum(top - low for top, low in zip(hi, lo)) or 1.0
     room = width - sum(lo)
-    return [l + room * (h - l) / spread for h, l in zip(hi, lo)]
+    return [low + room * (top - low) / spread for top, low in zip(hi, lo)]
 
 
 def _weighted(width: float, wanted: list[float], lo: list[float]) -> list[float]:

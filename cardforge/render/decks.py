@@ -41,10 +41,10 @@ from cardforge.layout.geometry import (
     impose,
 )
 from cardforge.problems import Problem, short_repr
+from cardforge.render import reprint
 from cardforge.render.buildcache import layout_library
 from cardforge.render.canvas import draw_crop_marks, draw_cut_lines, draw_cut_ticks, draw_fold_marks
 from cardforge.render.cards import CardArt, Issues, Painter
-from cardforge.render import reprint
 from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas, print_preferences, set_boxes
 from cardforge.render.reprint import Reprint, templates_digest
 from cardforge.render.sheetmarks import SheetInfo, draw_sheet_extras
@@ -259,7 +259,8 @@ def _check_backs(data: GameData, issues: Issues) -> None:
             if other is None:
                 continue  # this card has a plain back
             if not isinstance(other, str) or not data.has_card(other):
-                issues.add(Problem(f"the card on this card's back must be a card id of the game, got {short_repr(other)}",
+                issues.add(Problem("the card on this card's back must be a card id of the game, "
+                                   f"got {short_repr(other)}",
                                    **where))
 
 

@@ -15,7 +15,6 @@ from cardforge.render.printing import PrintContext, band_title, clamp, draw_band
 from cardforge.render.richtext import TextLayout, TextOverflow
 from cardforge.units import mm
 
-
 GROW = 1.25  # an aid's text may grow up to this much to fill its side…
 GROW_TO = 9.0  # …or, on small aids (cards), up to this body size in points
 

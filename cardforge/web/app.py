@@ -232,7 +232,8 @@ def create_app(settings: Settings) -> Starlette:
         return page(request, "sheet.html", status=status, game=ctx.game, sheet=ctx.sheet, state=state,
                     as_yaml=as_yaml, yaml_text=yaml_text, result=result, problems=problems, note=note,
                     list_problems=outcome is not None,  # a refused save lists them (also without script)
-                    cards_json=json.dumps(ctx.sheet.cards if ctx.sheet else {}, ensure_ascii=False).replace("</", "<\\/"))
+                    cards_json=json.dumps(ctx.sheet.cards if ctx.sheet else {},
+                                          ensure_ascii=False).replace("</", "<\\/"))
 
     async def sheet(request: Request):
         ctx = ctx_of(request.path_params["game"])

@@ -185,7 +185,8 @@ class PlayLog:
     def plays(self, game: str | None = None, limit: int = 200) -> list[PlaySummary]:
         with self._read() as db:
             rows = db.execute(
-                "SELECT * FROM plays" + (" WHERE game = ?" if game else "") + " ORDER BY played_at DESC, id DESC LIMIT ?",
+                "SELECT * FROM plays" + (" WHERE game = ?" if game else "")
+                + " ORDER BY played_at DESC, id DESC LIMIT ?",
                 ((game, limit) if game else (limit,))).fetchall()
             out = []
             for r in rows:

@@ -133,7 +133,7 @@ def test_data_corpus(case, tmp_path):
 
 @pytest.mark.parametrize("case", cases("templates.yaml"), ids=lambda c: c["source"][:40])
 def test_template_corpus(case, tmp_path):
-    from cardforge.text.templating import Templates, TemplateError, render
+    from cardforge.text.templating import TemplateError, Templates, render
 
     (tmp_path / "secret.txt").write_text("SECRET", encoding="utf-8")
     folder = tmp_path / "tpl"

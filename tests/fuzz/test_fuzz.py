@@ -98,7 +98,7 @@ def test_template_folder_fuzz(game, rng, tmp_path_factory):
 
 @pytest.mark.parametrize("snippet", fuzz.TEMPLATE_SNIPPETS)
 def test_every_template_snippet_is_clean(snippet):
-    from cardforge.text.templating import Templates, TemplateError, render
+    from cardforge.text.templating import TemplateError, Templates, render
 
     try:
         render(Templates([]).inline(snippet), {"card": {"name": "x"}})

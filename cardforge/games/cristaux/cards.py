@@ -15,8 +15,8 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, SerializeAsAny, model_validator
 
-from cardforge.problems import short_repr
 from cardforge.data.models import CardBase, Model, Slug
+from cardforge.problems import short_repr
 
 Count = Annotated[int, Field(ge=0)]
 Element = Literal["red", "green", "blue"]

@@ -33,11 +33,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
-from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.data.models import Model, Slug
 from cardforge.games.cristaux.cards import CRYSTALS, ELEMENTS, CardFields, Element, Modes, Symbol
 from cardforge.games.cristaux.optimise import Fixed, Play, best_play, frieze_symbol, play_card, squares_of
 from cardforge.games.cristaux.points import FORGE_KINDS, Medallion, OpaleEffect, Owned, logo_counts, medallion
+from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.problems import Problem, short_name, short_repr
 from cardforge.scores import PlayerResult, ScoreResult, as_number, format_number
 

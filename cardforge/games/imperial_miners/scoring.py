@@ -12,12 +12,12 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field
 
-from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
 from cardforge.games.imperial_miners.cards import HalfCarts
 from cardforge.games.imperial_miners.carts import CartCount, count_carts, junction_lines, token_problem
 from cardforge.games.imperial_miners.sections import NUMERALS, Grade
+from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.problems import Problem, plural, short_repr
 from cardforge.scores import PlayerResult, ScoreResult
 
@@ -45,7 +45,8 @@ class PlayerState(Model):
     coins: Count
     carts: Count | None = None  # complete carts, counted at the table…
     mine: list[list[MineCard | None]] | None = None  # …or the mine, rows from the surface down
-    cart_tokens: list[CartToken] = Field(default_factory=list, max_length=limit("inline_cards"))  # [row, junction] of each token
+    # [row, junction] of each token
+    cart_tokens: list[CartToken] = Field(default_factory=list, max_length=limit("inline_cards"))
 
     def layout(self) -> list[list[str | None]]:
         return [[None if card is None else card.carts for card in row] for row in self.mine or []]

@@ -11,10 +11,10 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
-from cardforge.problems import short_repr
 from cardforge.data.loading import Section
 from cardforge.data.models import Entry, Model, Slug
 from cardforge.icons import ICONS
+from cardforge.problems import short_repr
 
 #: the four mine-card levels, as printed on the cards
 Numeral = Literal["I", "II", "III", "IV"]

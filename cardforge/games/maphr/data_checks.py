@@ -10,11 +10,22 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from cardforge.games.maphr.cards import (
-    ACTIONS, COLOURS, IMMEDIATE_KINDS, ROMAN, Impediment, Improvement, Vein,
+    ACTIONS,
+    COLOURS,
+    IMMEDIATE_KINDS,
+    ROMAN,
+    Impediment,
+    Improvement,
+    Vein,
 )
 from cardforge.games.maphr.names import fold_name, same_name
 from cardforge.games.maphr.rules import (
-    CARDS_EACH, MAX_GALLERIES, MAX_MINERS, MAX_PLAYERS, MINERS_IN_BOX, TOTAL_CARDS,
+    CARDS_EACH,
+    MAX_GALLERIES,
+    MAX_MINERS,
+    MAX_PLAYERS,
+    MINERS_IN_BOX,
+    TOTAL_CARDS,
 )
 from cardforge.problems import Problem, short_repr
 from cardforge.resources import display_path

@@ -29,15 +29,23 @@ from typing import TYPE_CHECKING, Annotated, Any, Union
 
 from pydantic import AfterValidator, BeforeValidator, Discriminator, Field, Tag
 
-from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.data.models import Model
-from cardforge.games.maphr.cards import COLOURS, ORE_VALUE, Colour, Improvement, MAX_VEIN_SIZE
+from cardforge.games.maphr.cards import COLOURS, MAX_VEIN_SIZE, ORE_VALUE, Colour, Improvement
 from cardforge.games.maphr.names import fold_name
 from cardforge.games.maphr.rules import (
-    COINS_PER_POINT, COLOUR_SQUARE_CAP, MAX_GALLERIES, MAX_MINERS, MINER_POINTS,
-    MINERS_IN_BOX, RACE_CLOSE, RACE_FIRST, SERIES_BONUS, galleries_required,
+    COINS_PER_POINT,
+    COLOUR_SQUARE_CAP,
+    MAX_GALLERIES,
+    MAX_MINERS,
+    MINER_POINTS,
+    MINERS_IN_BOX,
+    RACE_CLOSE,
+    RACE_FIRST,
+    SERIES_BONUS,
+    galleries_required,
 )
 from cardforge.games.maphr.setup_rules import player_label, unknown_clan_message
+from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.problems import Problem, short_repr
 from cardforge.scores import PlayerResult, ScoreResult
 

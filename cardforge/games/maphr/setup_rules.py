@@ -13,7 +13,14 @@ from pydantic import Field
 from cardforge.data.models import Model
 from cardforge.games.maphr.cards import IMMEDIATE_KINDS
 from cardforge.games.maphr.rules import (
-    CARDS_EACH, COINS_EACH, GREY_ALLOWANCE, HAND_LIMIT, MAX_PLAYERS, MIN_PLAYERS, MINERS_IN_BOX, TOTAL_CARDS,
+    CARDS_EACH,
+    COINS_EACH,
+    GREY_ALLOWANCE,
+    HAND_LIMIT,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MINERS_IN_BOX,
+    TOTAL_CARDS,
     galleries_required,
 )
 from cardforge.problems import Problem, plural, short_repr
@@ -193,15 +200,16 @@ def _check_derived(data: GameData, setup: DescribedDeal) -> list[Problem]:
         item = player_label(i, player.name)
         seat = f"Joueur {i + 1}"
         if player.player is not None and player.player != seat:
-            problems.append(Problem(f"got {short_repr(player.player)}, expected {short_repr(seat)} (seats are numbered from 1, "
-                                    "clockwise from the first player, in the order of the list)",
+            problems.append(Problem(f"got {short_repr(player.player)}, expected {short_repr(seat)} (seats are "
+                                    "numbered from 1, clockwise from the first player, in the order of the list)",
                                     item=item, field="player"))
         clan = clans.get(player.clan)
         if clan is None:  # reported by _check_clans
             continue
         if player.clan_name is not None and player.clan_name != clan.name:
-            problems.append(Problem(f"got {short_repr(player.clan_name)}, expected {short_repr(clan.name)} (the name of clan "
-                                    f"'{clan.id}' in card_data/maphr/clans.yaml)", item=item, field="clan_name"))
+            problems.append(Problem(f"got {short_repr(player.clan_name)}, expected {short_repr(clan.name)} (the "
+                                    f"name of clan '{clan.id}' in card_data/maphr/clans.yaml)", item=item,
+                                    field="clan_name"))
         if player.grey is not None and player.grey != clan.grey:
             problems.append(Problem(f"got {_bool(player.grey)}, expected {_bool(clan.grey)} (clan '{clan.id}' is "
                                     f"{'' if clan.grey else 'not '}a grey-dwarf clan)", item=item, field="grey"))
@@ -214,7 +222,8 @@ def _check_derived(data: GameData, setup: DescribedDeal) -> list[Problem]:
                 problems.append(Problem(f"got {player.galleries_required}, expected {wanted} ({why})",
                                         item=item, field="galleries_required"))
     if setup.first_player is not None and setup.first_player != FIRST_PLAYER:
-        problems.append(Problem(f"got {short_repr(setup.first_player)}, expected {FIRST_PLAYER!r}", field="first_player"))
+        problems.append(Problem(f"got {short_repr(setup.first_player)}, expected {FIRST_PLAYER!r}",
+                                field="first_player"))
     return problems
 
 

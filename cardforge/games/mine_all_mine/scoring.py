@@ -19,7 +19,6 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, model_validator
 
-from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
 from cardforge.games.mine_all_mine import new_cards
@@ -35,8 +34,8 @@ from cardforge.games.mine_all_mine.cards import (
 from cardforge.games.mine_all_mine.new_cards import DealPlace, Hand
 from cardforge.games.mine_all_mine.rounds import Fleet, RoundPlay, play_round
 from cardforge.games.mine_all_mine.setup_rules import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, planets_for
+from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.problems import Problem
-
 
 #: Whole numbers only: strict, so 2.5, "3" and true are rejected rather than converted.
 Count = Annotated[int, Field(strict=True, ge=0)]

@@ -14,6 +14,7 @@ from cardforge.games import find_game
 from cardforge.layout.boxes import LayoutLibrary
 from cardforge.render.decks import build_decks, template_folders
 from cardforge.settings import BuildSettings
+
 from render_helpers import MM, card_clips, page_texts_by_rect
 
 BLEED = 3.0

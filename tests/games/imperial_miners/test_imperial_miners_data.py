@@ -6,10 +6,11 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from conftest import ROOT
 
 from cardforge.data.loading import load_game_data
 from cardforge.games import find_game
+
+from conftest import ROOT
 
 GAME = find_game("imperial_miners")
 SHIPPED = ROOT / "card_data" / "imperial_miners"

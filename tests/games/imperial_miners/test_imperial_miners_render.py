@@ -20,6 +20,7 @@ from cardforge.layout.boxes import LayoutLibrary
 from cardforge.render.decks import build_decks, template_folders
 from cardforge.resources import shipped_data_root
 from cardforge.settings import BuildSettings
+
 from render_helpers import MM, card_blocks, card_clips, page_texts_by_rect
 
 GAME = find_game("imperial_miners")

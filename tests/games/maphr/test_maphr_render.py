@@ -15,6 +15,7 @@ from cardforge.games import find_game
 from cardforge.layout.boxes import LayoutLibrary
 from cardforge.render.decks import build_decks, template_folders
 from cardforge.settings import BuildSettings
+
 from render_helpers import MM, card_clips, form_count, page_texts_by_rect
 
 GAME = find_game("maphr")

@@ -15,6 +15,7 @@ from cardforge.games import find_game
 from cardforge.games.mine_all_mine.cards import PlanetCard, ShipCard
 from cardforge.render.decks import build_decks
 from cardforge.settings import BuildSettings
+
 from render_helpers import card_clips, page_chars, page_texts_by_rect
 
 BLEED = 3.0
