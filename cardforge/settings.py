@@ -79,12 +79,6 @@ class BuildSettings:
         if self.lock_wait < 0:
             raise ValueError("lock_wait must not be negative")
 
-    def back_offset_for(self, page: tuple[float, float]) -> tuple[float, float]:
-        """``back_offset_mm`` as a shift of a back page of size ``page`` (mm)."""
-        from cardforge.layout.geometry import page_offset
-
-        return page_offset(self.back_offset_mm, page, self.landscape_turn)
-
     @property
     def paper_mm(self) -> tuple[float, float]:
         return paper_size(self.paper)

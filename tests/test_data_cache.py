@@ -48,10 +48,10 @@ def test_cache_can_be_turned_off(monkeypatch):
 
 def test_a_change_to_any_module_validation_uses_misses(tmp_path, monkeypatch):
     """The key covers the data layer and every shared module it reads: a palette change in
-    text/markup.py or a unit change in units.py must give fresh data, not the cached one."""
+    markup.py or a unit change in units.py must give fresh data, not the cached one."""
     import os
 
-    import cardforge.text.markup as markup
+    import cardforge.markup as markup
     import cardforge.units as units
 
     monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))

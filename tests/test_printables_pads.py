@@ -8,10 +8,10 @@ from pypdf import PdfReader
 
 from cardforge.data.loading import check_game_data
 from cardforge.games import all_games
+from cardforge.markup import french
 from cardforge.render.printables import build_printables
 from cardforge.render.score_pads import natural_height, pad_layout, pads_per_sheet, tie_break_lines
 from cardforge.settings import BuildSettings
-from cardforge.text.markup import french
 from cardforge.units import mm
 
 from printables_support import FIXTURES, GAME

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardforge.text.markup import Break, Icon, MarkupError, Text, parse, plain_text
+from cardforge.markup import Break, Icon, MarkupError, Text, parse, plain_text
 
 
 def test_bold_italic_icons_and_colour():

@@ -1,4 +1,4 @@
-"""French typography applied when laying out (cardforge/text/markup.py ``french``): curly
+"""French typography applied when laying out (cardforge/markup.py ``french``): curly
 apostrophes, narrow no-break spaces (U+202F) inside « » and before ; : ! ? — so data authors need
 not type them; idempotent; never inside icon tokens or markup."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pypdfium2 as pdfium
 import pytest
 
-from cardforge.text.markup import Icon, Text, french, parse, plain_text
+from cardforge.markup import Icon, Text, french, parse, plain_text
 
 from conftest import run_cli
 

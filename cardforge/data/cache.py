@@ -49,8 +49,7 @@ def fingerprint(game: Game, folder: Path) -> str:
     # every module that shapes validated data: the data layer, the shared small modules it
     # reads (units, icons, markup…), the game machinery and the game's own rules
     code = sorted(_PACKAGE.glob("*.py")) + sorted((_PACKAGE / "data").glob("*.py"))
-    code += [_PACKAGE / "games" / "base.py", _PACKAGE / "games" / "generic.py", _PACKAGE / "games" / "__init__.py",
-             _PACKAGE / "text" / "markup.py"]
+    code += [_PACKAGE / "games" / "base.py", _PACKAGE / "games" / "generic.py", _PACKAGE / "games" / "__init__.py"]
     code += game.code_files()
     for path in code:
         st = path.stat()

@@ -128,7 +128,7 @@ class KindSpec(Model):
 def _check_back_colour(value: str) -> str:
     """A back's colour as the card-text markup and layouts take it: ``#rrggbb`` or a palette
     name. Checked with the data, so ``check`` catches what would stop the build."""
-    from cardforge.text.markup import PALETTE, resolve_color
+    from cardforge.markup import PALETTE, resolve_color
 
     try:
         resolve_color(value)

@@ -14,7 +14,7 @@ Zones and blocks share one vocabulary of content kinds::
     generated source (filled from the game's own data by cardforge/games/<id>/printables.py)
     blocks    blocks (zones only: several blocks in one box)
 
-Every text is card-text markup with ``:icon:`` tokens (``cardforge.text.markup``). The models
+Every text is card-text markup with ``:icon:`` tokens (``cardforge.markup``). The models
 are pure data: the renderer (``cardforge.render.printables``) decides sizes, fonts and fitting.
 """
 
@@ -33,7 +33,7 @@ from cardforge.problems import short_repr
 def _check_markup(value: str) -> str:
     """The text must parse as card-text markup. Unknown icons are left to the loader's icon
     check (which names the field and suggests the closest icon)."""
-    from cardforge.text.markup import MarkupError, parse
+    from cardforge.markup import MarkupError, parse
 
     probe = ICON_TOKEN.sub(lambda m: m.group(0) if is_icon(m.group(1)) else "?", value)
     try:
@@ -50,7 +50,7 @@ _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
 def _check_colour(value: str) -> str:
-    from cardforge.text.markup import PALETTE
+    from cardforge.markup import PALETTE
 
     if value in PALETTE:
         return PALETTE[value]

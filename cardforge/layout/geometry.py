@@ -551,3 +551,9 @@ def label_areas(page: tuple[float, float], trims, bleed: float, marks: bool = Tr
         y0 = min(start, start + outward * room)
         out[side] = Rect(best[1], y0, best[0], room) if best[0] > 10 else None
     return out
+
+
+def back_offset_for(settings, page: tuple[float, float]) -> tuple[float, float]:
+    """``settings.back_offset_mm`` (the printer's frame) as a shift of a back page of size
+    ``page`` (mm), turned with the page when it is landscape."""
+    return page_offset(settings.back_offset_mm, page, settings.landscape_turn)

@@ -9,7 +9,7 @@ from reportlab.lib.colors import CMYKColor, CMYKColorSep, Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.layout.geometry import Placement, Rect, Segment
-from cardforge.text.markup import MarkupError, resolve_color
+from cardforge.markup import MarkupError, resolve_color
 from cardforge.units import mm
 
 MARK_COLOUR = "#000000"

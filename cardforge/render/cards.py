@@ -26,6 +26,7 @@ from cardforge.data.models import BackSpec, CardBase
 from cardforge.icons import is_icon
 from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_rect, frame_matrix, frame_size
 from cardforge.layout.geometry import Placement
+from cardforge.markup import MarkupError, resolve_color
 from cardforge.problems import Problem
 from cardforge.render.canvas import begin_card, colour
 from cardforge.render.fonts import font_name
@@ -34,7 +35,6 @@ from cardforge.render.icons import draw_icon, icon_width
 from cardforge.render.images import ArtError, draw_art, draw_placeholder, load_art
 from cardforge.render.richtext import TextOverflow, TextStyle, draw_layout, fit_text
 from cardforge.resources import display_path
-from cardforge.text.markup import MarkupError, resolve_color
 from cardforge.text.templating import TemplateError, Templates, is_template, is_true, render
 from cardforge.units import mm
 

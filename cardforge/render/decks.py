@@ -31,6 +31,7 @@ from cardforge.layout.geometry import (
     Placement,
     Sheet,
     SheetError,
+    back_offset_for,
     back_placements,
     chunks,
     clip_boxes,
@@ -286,7 +287,7 @@ def _describe(sheet: Sheet | FoldSheet, s: BuildSettings) -> str:
         "butted" if sheet.shared else "each card its own bleed")
     out = f"{sheet.orientation}, {sheet.cols} × {sheet.rows} = {sheet.per_page} a sheet, {how}"
     if any(s.back_offset_mm) and not isinstance(sheet, FoldSheet):
-        dx, dy = s.back_offset_for(sheet.page)
+        dx, dy = back_offset_for(s, sheet.page)
         out += f"; backs shifted {dx:g}, {dy:g} mm on the page"
     return out
 
@@ -373,7 +374,7 @@ def _draw_duplex(path, title, sheet: Sheet, group: DeckGroup, art: CardArt, s: B
     back pages carry no crop marks (the sheet is cut from the front)."""
     c = _canvas(path, sheet.page, title, compress, s, s.duplex)
     painter = Painter(c, art)
-    backs = back_placements(sheet.slots, sheet.page, s.duplex, s.back_offset_for(sheet.page))
+    backs = back_placements(sheet.slots, sheet.page, s.duplex, back_offset_for(s, sheet.page))
     pages = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), True) if group.preface else 0
     for n, batch in enumerate(chunks(group.printed(), sheet.per_page), 1):
         _front_page(c, painter, sheet, batch, s, progress, labels, n)
@@ -389,7 +390,7 @@ def _draw_separate(path, path_b, title, sheet: Sheet, group: DeckGroup, art: Car
     c = _canvas(path, sheet.page, title, compress, s, "none")
     cb = _canvas(path_b, sheet.page, title + " — backs", compress, s, "none")
     painter, painter_b = Painter(c, art), Painter(cb, art)
-    backs = back_placements(sheet.slots, sheet.page, "none", s.back_offset_for(sheet.page))
+    backs = back_placements(sheet.slots, sheet.page, "none", back_offset_for(s, sheet.page))
     preface = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), False) if group.preface else 0
     front_labels, back_labels = labels if labels else (None, None)
     pages = 0

@@ -71,7 +71,7 @@ def use_game_assets(data, report=None) -> GameAssets:
     names = frozenset(assets.icons)
     if names != game_icons():
         use_game_icons(names)
-        from cardforge.text.markup import parse
+        from cardforge.markup import parse
 
         parse.cache_clear()  # a parse remembered with another game's icons
     _ACTIVE = signature

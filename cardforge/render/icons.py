@@ -12,8 +12,8 @@ from collections.abc import Callable
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge.markup import PALETTE
 from cardforge.render.fonts import font_name
-from cardforge.text.markup import PALETTE
 
 UNIT = 100.0
 #: icon width in em (most icons are square)

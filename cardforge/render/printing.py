@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge.markup import MarkupError, french, resolve_color
 from cardforge.problems import Problem
 from cardforge.render.blocks import fit_box_text
 from cardforge.render.fonts import font_name
 from cardforge.render.richtext import TextLayout, draw_layout
 from cardforge.resources import display_path
 from cardforge.settings import BuildSettings
-from cardforge.text.markup import MarkupError, french, resolve_color
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData

@@ -1,6 +1,6 @@
 """Rich text in a box: line breaking with inline icons, shrink-to-fit, drawing.
 
-Card text is parsed once (:mod:`cardforge.text.markup`), measured once at 1 pt (widths scale
+Card text is parsed once (:mod:`cardforge.markup`), measured once at 1 pt (widths scale
 linearly), then broken into lines at whatever size is tried; so shrinking a long text to fit
 costs a few cheap passes, and the same text on 50 copies is laid out once (``fit_text`` caches).
 
@@ -21,9 +21,9 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge.markup import Break, Icon, Text, parse
 from cardforge.render.fonts import font_name, metrics, unit_width
 from cardforge.render.icons import draw_icon, icon_width
-from cardforge.text.markup import Break, Icon, Text, parse
 
 ICON_DROP = 0.17  # icon box bottom sits this many em below the baseline
 ICON_SCALE = 0.95  # icon height in em

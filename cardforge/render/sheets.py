@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from cardforge.layout.geometry import Rect, back_placements
+from cardforge.layout.geometry import Rect, back_offset_for, back_placements
 from cardforge.settings import BuildSettings
 from cardforge.units import mm
 
@@ -98,7 +98,7 @@ def back_slot(plan: SheetPlan, index: int, settings: BuildSettings) -> tuple[flo
     k = 1 / mm(1)
     rect = Rect(x * k, y * k, plan.item[0] * k, plan.item[1] * k)
     page = (plan.page[0] * k, plan.page[1] * k)
-    [placed] = back_placements((rect,), page, settings.duplex, settings.back_offset_for(page))
+    [placed] = back_placements((rect,), page, settings.duplex, back_offset_for(settings, page))
     return mm(placed.trim.x), mm(placed.trim.y), placed.rotated
 
 

@@ -13,10 +13,10 @@ import io
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.layout.geometry import Placement, Rect
+from cardforge.markup import MarkupError
 from cardforge.render.cards import Painter
 from cardforge.render.fonts import font_name, metrics
 from cardforge.render.richtext import TextOverflow, fit_text
-from cardforge.text.markup import MarkupError
 from cardforge.units import mm
 
 

@@ -2,7 +2,7 @@
 
 A layout box's ``text:`` (inline) or ``template:`` (a ``*.j2`` file, looked up in
 ``templates/<game>/`` then ``templates/_shared/``) turns a card's data into card-text markup
-(:mod:`cardforge.text.markup`). Templates see ``card`` (the card's model: its fields and
+(:mod:`cardforge.markup`). Templates see ``card`` (the card's model: its fields and
 properties), ``kind`` (id, label, plural), ``deck`` (deck.yaml), ``game`` (id, title, players),
 ``vars`` (the layout files' ``vars:``) and, on backs, ``back``.
 

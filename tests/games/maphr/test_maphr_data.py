@@ -194,7 +194,7 @@ def test_an_improvement_prints_an_effect_or_an_action(cli, broken):
 
 def test_every_text_is_card_markup():
     """The deck renderer prints straight from the data: every French text parses as markup."""
-    from cardforge.text.markup import parse
+    from cardforge.markup import parse
 
     texts = [getattr(e, name) for e in DATA.entries()
              for name in ("name", "text", "effect", "action", "power", "city")
