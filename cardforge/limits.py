@@ -19,7 +19,7 @@ import os
 LIMITS: dict[str, tuple[int, str]] = {
     "file_bytes": (8_000_000, "bytes in one YAML/JSON input file (or stdin)"),
     "yaml_depth": (64, "nesting depth of lists and mappings in one file (aliases included)"),
-    "yaml_nodes": (500_000, "values in one file once its aliases and merge keys are expanded"),
+    "yaml_nodes": (200_000, "values in one file once its aliases and merge keys are expanded"),
     "int_digits": (4_000, "digits of one whole number in a file"),
     "copies": (1_000, "copies of one card"),
     "cards_per_deck": (10_000, "printed cards in one game (copies counted)"),

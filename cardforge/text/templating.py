@@ -303,13 +303,43 @@ def _limit_message(name: str, what: str) -> str:
     return f"{what}: at most {limit(name):,} (set {env_name(name)} to allow more)"
 
 
-def _bounded_iter(iterable):
-    """Every ``{% for %}`` loops through this: at most ``template_loop_items`` items per loop,
-    ``template_ops`` per rendering."""
+#: the limits in force, read once per :class:`Templates` (a build), not once per loop
+_bounds: dict[str, int] = {}
+
+
+def _refresh_bounds() -> None:
     from cardforge.limits import limit
 
-    max_items, max_ops = limit("template_loop_items"), limit("template_ops")
-    max_total = limit("template_build_ops")
+    for name in ("template_loop_items", "template_ops", "template_build_ops", "template_output_chars"):
+        _bounds[name] = limit(name)
+
+
+def _bounded_iter(iterable):
+    """Every ``{% for %}`` loops through this: at most ``template_loop_items`` items per loop,
+    ``template_ops`` per rendering. A sized iterable (list, range, mapping…) is counted at
+    once and looped over directly; others item by item."""
+    if not _bounds:
+        _refresh_bounds()
+    max_items, max_ops = _bounds["template_loop_items"], _bounds["template_ops"]
+    max_total = _bounds["template_build_ops"]
+    ops = _ops
+    try:
+        size = len(iterable)
+    except TypeError:
+        return _counting_iter(iterable, max_items, max_ops, max_total)
+    if size > max_items:
+        raise TemplateLimit(_limit_message("template_loop_items", "a loop over too many items"))
+    ops[0] += size
+    ops[1] += size
+    if ops[0] > max_ops:
+        raise TemplateLimit(_limit_message("template_ops", "too many loop turns in one template"))
+    if ops[1] > max_total:
+        raise TemplateLimit(_limit_message("template_build_ops", "too many loop turns in this build's "
+                                           "templates, all cards together"))
+    return iterable
+
+
+def _counting_iter(iterable, max_items: int, max_ops: int, max_total: int):
     ops = _ops
     n = 0
     for item in iterable:
@@ -328,13 +358,13 @@ def _bounded_iter(iterable):
 
 def _bounded_range(*args):
     """``range()`` in templates, at most ``template_loop_items`` long."""
-    from cardforge.limits import limit
-
+    if not _bounds:
+        _refresh_bounds()
     try:
         rng = range(*args)
     except (TypeError, ValueError, OverflowError) as exc:
         raise TemplateError(f"range{args!r}: {exc}") from None
-    if len(rng) > limit("template_loop_items"):
+    if len(rng) > _bounds["template_loop_items"]:
         raise TemplateLimit(_limit_message("template_loop_items", f"range() of {len(rng):,} numbers"))
     return rng
 
@@ -343,9 +373,9 @@ _WIDTH = re.compile(r"%[-+ #0]*(\d+)|\{[^{}]*?(\d{4,})[^{}]*\}")
 
 
 def _check_size(n: float, what: str) -> None:
-    from cardforge.limits import limit
-
-    if n > limit("template_output_chars"):
+    if not _bounds:
+        _refresh_bounds()
+    if n > _bounds["template_output_chars"]:
         raise TemplateLimit(_limit_message("template_output_chars", f"{what} too long for a card"))
 
 
@@ -408,53 +438,6 @@ class _BoundedLoader(jinja2.FileSystemLoader):
         return super().get_source(environment, template)
 
 
-class _Environment(SandboxedEnvironment):
-    """The sandbox, compiling through a :class:`CodeCache`, with bounds: loops and ``range``
-    (:func:`_bounded_iter`), ``*`` ``**`` ``%`` on huge operands, padding filters, no
-    ``lipsum``; output size and recursion are bounded in :func:`render`."""
-
-    intercepted_binops = frozenset({"*", "**", "%", "+"})
-
-    def call_binop(self, context, operator, left, right):
-        if operator == "**":
-            if not _number_size_ok(left, right):
-                raise TemplateLimit("a power too large for a card (at most about 10,000 bits)")
-            return left ** right
-        if operator == "*":
-            for seq, n in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and not isinstance(n, bool):
-                    _check_size(len(seq) * n, "a repeated text or list")
-            return left * right
-        if operator == "%":
-            if isinstance(left, str):
-                _check_widths(left)
-            return left % right
-        if operator == "+":
-            if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
-                _check_size(len(left) + len(right), "a joined text or list")
-            return left + right
-        return super().call_binop(context, operator, left, right)
-
-    def wrap_str_format(self, value):
-        """``'{:>999999999}'.format(1)``: widths bounded like the output."""
-        wrapped = super().wrap_str_format(value)
-        if wrapped is None:
-            return None
-        fmt = getattr(value, "__self__", "")
-
-        def bounded(*args, **kwargs):
-            if isinstance(fmt, str):
-                _check_widths(fmt)
-            return wrapped(*args, **kwargs)
-
-        return bounded
-
-    def _parse(self, source, name, filename):
-        """Every ``for`` loop's iterable goes through ``_bounded_iter``, every ``~`` through
-        ``_bounded_concat``."""
-        return _Bounder().visit(super()._parse(source, name, filename))
-
-
 def _bounded_concat(*parts):
     """``a ~ b``: at most ``template_output_chars`` long."""
     texts = [str(p) for p in parts]
@@ -499,6 +482,56 @@ class _Bounder(jinja2.visitor.NodeTransformer):
 
     code_cache: CodeCache | None = None
     _pending: tuple | None = None
+
+
+class _Environment(SandboxedEnvironment):
+    """The sandbox, compiling through a :class:`CodeCache`, with bounds: loops and ``range``
+    (:func:`_bounded_iter`), ``*`` ``**`` ``%`` on huge operands, padding filters, no
+    ``lipsum``; output size and recursion are bounded in :func:`render`."""
+
+    intercepted_binops = frozenset({"*", "**", "%", "+"})
+
+    def call_binop(self, context, operator, left, right):
+        if operator == "**":
+            if not _number_size_ok(left, right):
+                raise TemplateLimit("a power too large for a card (at most about 10,000 bits)")
+            return left ** right
+        if operator == "*":
+            for seq, n in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and not isinstance(n, bool):
+                    _check_size(len(seq) * n, "a repeated text or list")
+            return left * right
+        if operator == "%":
+            if isinstance(left, str):
+                _check_widths(left)
+            return left % right
+        if operator == "+":
+            if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
+                _check_size(len(left) + len(right), "a joined text or list")
+            return left + right
+        return super().call_binop(context, operator, left, right)
+
+    def wrap_str_format(self, value):
+        """``'{:>999999999}'.format(1)``: widths bounded like the output."""
+        if getattr(value, "__name__", None) not in ("format", "format_map"):  # fast path: most reads
+            return None
+        wrapped = super().wrap_str_format(value)
+        if wrapped is None:
+            return None
+        fmt = getattr(value, "__self__", "")
+
+        def bounded(*args, **kwargs):
+            if isinstance(fmt, str):
+                _check_widths(fmt)
+            return wrapped(*args, **kwargs)
+
+        return bounded
+
+    def _parse(self, source, name, filename):
+        """Every ``for`` loop's iterable goes through ``_bounded_iter``, every ``~`` through
+        ``_bounded_concat``."""
+        return _Bounder().visit(super()._parse(source, name, filename))
+
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -551,7 +584,8 @@ class Templates:
 
     def __init__(self, folders: list[Path]):
         self.folders = [Path(f) for f in folders]
-        _ops[1] = 0  # a new build: a new budget of loop turns
+        _ops[1] = 0  # a new build: a new budget of loop turns, the limits read afresh
+        _refresh_bounds()
         self.env = _Environment(
             loader=_BoundedLoader([str(f) for f in self.folders]),
             undefined=StrictUndefined, finalize=_finalize, autoescape=False,
@@ -649,10 +683,10 @@ def is_template(value: str) -> bool:
 def render(template: jinja2.Template, context: dict[str, Any]) -> str:
     """Render; TemplateError with jinja's message (an undefined name, a sandbox refusal, a
     limit: output size, loop turns, recursion…)."""
-    from cardforge.limits import limit
-
     _ops[0] = 0
-    max_chars = limit("template_output_chars")
+    if not _bounds:
+        _refresh_bounds()
+    max_chars = _bounds["template_output_chars"]
     try:
         out, size = [], 0
         for piece in template.generate(context):
