@@ -145,13 +145,13 @@ def test_setup_check_json(cli, write_yaml):
     import json
 
     bad = json.loads(printed)
-    bad["players"] = 3
+    bad["player_count"] = 3
     path = write_yaml("bad.json", json.dumps(bad))
     r = cli("setup", "tunhell", "--check", path, "--json")
     assert r.code == 1 and r.err == ""
     out = r.json
     assert out["ok"] is False and out["error"] == f"{path}: this tunhell deal breaks the rules"
-    assert [p["field"] for p in out["problems"]] == ["players"]
+    assert [p["field"] for p in out["problems"]] == ["player_count"]
 
 
 def test_score_json_says_ok(cli):

@@ -71,8 +71,8 @@ def test_setup_contract_for_every_player_count(game):
     for players in range(game.min_players, game.max_players + 1):
         for mode in game.modes:
             result = run_setup(game, data, players, mode, seed=11)
-            assert list(result) == ["game", "players", "mode", "counts", "steps", "deal"]
-            assert result["game"] == game.id and result["players"] == players and result["mode"] == mode
+            assert list(result) == ["game", "player_count", "mode", "counts", "steps", "deal"]
+            assert result["game"] == game.id and result["player_count"] == players and result["mode"] == mode
             assert result["counts"] and result["steps"] and all(isinstance(s, str) for s in result["steps"])
             again = run_setup(game, data, players, mode, seed=11)
             assert again == result  # same seed, same deal

@@ -65,7 +65,7 @@ def test_new_game_checks_builds_and_scores(cli, new_game, tmp_path):
 
     r = cli("setup", new_game, "--players", "4", "--seed", "3", "--json")
     assert r.code == 0, r.err
-    assert r.json["counts"] == {"players": 4, "main": 2, "pieces": 4}
+    assert r.json["player_count"] == 4 and r.json["counts"] == {"main": 2, "pieces": 4}
     assert r.json["steps"][0] == "Mélangez les cartes et donnez 2 cartes à chacun des 4 joueurs."
     hands = r.json["deal"]["hands"]
     assert len(hands) == 4 and all(len(h) == 2 for h in hands)

@@ -183,7 +183,7 @@ def test_fonts_are_embedded(monkeypatch, tmp_path):
 
 def test_setup_sheet_for_a_player_count(tmp_path):
     data = load("good")
-    result = {"game": GAME.id, "players": 3, "mode": "standard",
+    result = {"game": GAME.id, "player_count": 3, "mode": "standard",
               "counts": GAME.setup_counts(3, "standard", {}),
               "steps": GAME.setup_steps(3, "standard", {}, GAME.setup_counts(3, "standard", {})),
               "deal": {"seed": 42, "hands": {"Joueur 1": ["une-carte"]}, "first_player": "Joueur 2"}}

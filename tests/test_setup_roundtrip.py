@@ -154,7 +154,7 @@ def test_maphr_derived_fields_are_checked(cli, write_yaml):
     bad["deal"]["first_player"] = "Alice"
     bad["deal"]["draw_pile"] += 1
     bad["counts"]["galleries_required"] = 12
-    bad["players"] = 3
+    bad["player_count"] = 3
     path, r = _check(cli, write_yaml, "maphr", bad)
     assert r.code == 1
     grey1 = seats[1]["grey"]
@@ -176,7 +176,7 @@ def test_maphr_derived_fields_are_checked(cli, write_yaml):
         "sens horaire'",
         f"draw_pile: got {250 - hands - discard + 1}, expected {250 - hands - discard} (250 cards − {hands} in "
         f"the hands − {discard} in the discard pile)",
-        "players: got 3, expected 4 (the deal is for 4 players)",
+        "player_count: got 3, expected 4 (the deal is for 4 players)",
         "counts.galleries_required: got 12, expected 11 for 4 players",
     ]
 
@@ -214,7 +214,7 @@ def test_unknown_fields_name_the_allowed_ones(cli, write_yaml):
     path, r = _check(cli, write_yaml, "maphr", printed)
     assert r.code == 1
     assert _problems(r, path) == [
-        "note: unknown field (allowed: game, players, mode, counts, steps, deal)",
+        "note: unknown field (allowed: game, player_count, mode, counts, steps, deal)",
         "player #1: coins: unknown field (allowed: player, name, clan, clan_name, grey, galleries_required, "
         "hand)",
     ]
@@ -246,7 +246,7 @@ def test_tunhell_wrong_counts_and_request(cli, write_yaml):
     printed = _printed(cli, "tunhell", "--players", 3, "--mode", "full", "--short", 3)
     bad = copy.deepcopy(printed)
     bad["mode"] = "initiation"
-    bad["players"] = 4
+    bad["player_count"] = 4
     bad["counts"]["pile_size"] = 17
     bad["counts"]["dwarfs"] = 4
     del bad["counts"]["hand_limit"]
@@ -255,7 +255,7 @@ def test_tunhell_wrong_counts_and_request(cli, write_yaml):
     assert r.code == 1
     problems = _problems(r, path)
     assert problems[:3] == [
-        "players: got 4, expected 3 (the deal is for 3 players)",
+        "player_count: got 4, expected 3 (the deal is for 3 players)",
         "mode: got 'initiation', expected 'full' (the deal is a 'full' deal)",
         "counts.pile_size: got 17, expected 16 for 3 players, mode full, --short 3",
     ]

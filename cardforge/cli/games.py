@@ -14,7 +14,7 @@ def games(as_json: bool) -> None:
     from cardforge.cli.common import every_game
 
     rows = [
-        {"id": g.id, "title": g.title, "players": g.players_label, "status": g.status, "prints": g.prints,
+        {"id": g.id, "title": g.title, "min_players": g.min_players, "max_players": g.max_players, "status": g.status, "prints": g.prints,
          "modes": list(g.modes)}
         for g in every_game()
     ]
@@ -25,4 +25,9 @@ def games(as_json: bool) -> None:
     w_title = max(len(r["title"]) for r in rows)
     click.echo(f"{'id':<{w_id}}  {'title':<{w_title}}  players  prints")
     for r in rows:
-        click.echo(f"{r['id']:<{w_id}}  {r['title']:<{w_title}}  {r['players']:<7}  {r['prints']}")
+        click.echo(f"{r['id']:<{w_id}}  {r['title']:<{w_title}}  {_players(r):<7}  {r['prints']}")
+
+
+def _players(row: dict) -> str:
+    lo, hi = row["min_players"], row["max_players"]
+    return str(lo) if lo == hi else f"{lo}–{hi}"

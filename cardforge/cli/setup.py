@@ -169,7 +169,7 @@ def _check_pdf_path(pdf_path: str) -> None:
 def render_setup(game, result: dict) -> str:
     """The setup as a player reads it: counts, the French checklist, and the deal as an indented
     list (piles and hands one per line, long lists wrapped) — ``--json`` gives the raw object."""
-    n = result["players"]
+    n = result["player_count"]
     lines = [f"{game.title} — setup for {n} player{'s' if n != 1 else ''}"
              + (f", mode {result['mode']}" if len(game.modes) > 1 else "")]
     lines.append("")

@@ -54,7 +54,7 @@ def run_setup(game: Game, data: GameData, players: int, mode: str | None = None,
         seed = secrets.randbelow(2**31)
     deal = dict(game.deal(data, players, mode, options, random.Random(seed)))
     deal["seed"] = seed
-    return {"game": game.id, "players": players, "mode": mode, "counts": counts, "steps": steps, "deal": deal}
+    return {"game": game.id, "player_count": players, "mode": mode, "counts": counts, "steps": steps, "deal": deal}
 
 
 class SetupContract(Model):
@@ -62,7 +62,8 @@ class SetupContract(Model):
     other field, when given, must agree with the deal, the rules and the data."""
 
     game: str | None = None
-    players: Annotated[int, Field(strict=True)] | None = None
+    # how many play; ``players`` is, in every JSON cardforge prints, the list of the players
+    player_count: Annotated[int, Field(strict=True)] | None = None
     mode: str | None = None
     counts: dict[str, Any] | None = None
     steps: list[str] | None = None
@@ -125,7 +126,7 @@ def _check_game(game: Game, contract: SetupContract, doc: YamlDoc) -> list[Probl
 
 def _check_contract(game: Game, contract: SetupContract, setup: Any, doc: YamlDoc,
                     deal_ok: bool) -> list[Problem]:
-    """The printed ``players``, ``mode``, ``counts`` and ``steps`` against the deal."""
+    """The printed ``player_count``, ``mode``, ``counts`` and ``steps`` against the deal."""
     problems: list[Problem] = []
 
     def add(message: str, field: str, *loc: Any) -> None:
@@ -133,14 +134,14 @@ def _check_contract(game: Game, contract: SetupContract, setup: Any, doc: YamlDo
 
     request = setup.setup_request() if hasattr(setup, "setup_request") else (None, None, None)
     deal_players, deal_mode, options = request
-    players = deal_players if deal_players is not None else contract.players
-    if contract.players is not None:
-        if deal_players is not None and contract.players != deal_players:
-            add(f"got {contract.players}, expected {deal_players} (the deal is for "
-                f"{plural(deal_players, 'player')})", "players")
+    players = deal_players if deal_players is not None else contract.player_count
+    if contract.player_count is not None:
+        if deal_players is not None and contract.player_count != deal_players:
+            add(f"got {contract.player_count}, expected {deal_players} (the deal is for "
+                f"{plural(deal_players, 'player')})", "player_count")
         elif deal_players is None:
-            for p in check_player_count(game, contract.players):
-                add(p.message, "players")
+            for p in check_player_count(game, contract.player_count):
+                add(p.message, "player_count")
     mode = deal_mode or game.default_mode
     if contract.mode is not None:
         if contract.mode not in game.modes:
@@ -152,7 +153,7 @@ def _check_contract(game: Game, contract: SetupContract, setup: Any, doc: YamlDo
         return problems
     if players is None:
         if deal_ok:  # otherwise the deal's own problems say why
-            add("cannot be checked: neither the deal nor the file says the number of players (give players: N)",
+            add("cannot be checked: neither the deal nor the file says the number of players (give player_count: N)",
                 "counts" if contract.counts is not None else "steps")
         return problems
     if check_player_count(game, players) or mode not in game.modes or options is None:

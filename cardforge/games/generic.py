@@ -152,7 +152,7 @@ def score(game: Game, data: GameData, state: Any) -> ScoreResult:
 
 def setup_counts(game: Game, players: int, mode: str, options: dict[str, Any]) -> dict[str, Any]:
     table = game.spec.setup.counts if game.spec.setup else {}
-    counts: dict[str, Any] = {"players": players}
+    counts: dict[str, Any] = {}
     for key in ("all", players, str(players)):
         counts.update(table.get(key) or {})
     return counts
@@ -202,7 +202,7 @@ def hand_size(game: Game, counts: dict[str, Any]) -> int:
 def deal(game: Game, data: GameData, players: int, mode: str, options: dict[str, Any],
          rng: random.Random) -> dict[str, Any]:
     counts = setup_counts(game, players, mode, options)
-    out: dict[str, Any] = {"players": players, "mode": mode}
+    out: dict[str, Any] = {"player_count": players, "mode": mode}
     if game.spec.setup is None or game.spec.setup.first_player:
         out["first_player"] = rng.randrange(players) + 1
     size = hand_size(game, counts)
@@ -223,14 +223,14 @@ def deal(game: Game, data: GameData, players: int, mode: str, options: dict[str,
 class DataOnlyDeal(Model):
     """A deal of a data-only game, as ``cardforge setup --json`` prints it."""
 
-    players: int = Field(ge=1, le=99)
+    player_count: int = Field(ge=1, le=99)
     mode: str | None = None
     first_player: int | None = Field(None, ge=1)
     hands: list[list[str]] | None = None
     seed: int | None = None
 
     def setup_request(self) -> tuple[int, str | None, dict[str, Any] | None]:
-        return self.players, self.mode, {}
+        return self.player_count, self.mode, {}
 
 
 def deal_model(game: Game) -> type[Model]:
@@ -244,16 +244,16 @@ def check_setup(game: Game, data: GameData, setup: DataOnlyDeal) -> list[Problem
         problems.append(Problem(f"'{mode}' is not a mode of {game.id} (modes: {', '.join(game.modes)})",
                                 field="mode"))
         return problems
-    if setup.first_player is not None and setup.first_player > setup.players:
-        problems.append(Problem(f"player {setup.first_player} does not exist ({plural(setup.players, 'player')})",
+    if setup.first_player is not None and setup.first_player > setup.player_count:
+        problems.append(Problem(f"player {setup.first_player} does not exist ({plural(setup.player_count, 'player')})",
                                 field="first_player"))
-    size = hand_size(game, setup_counts(game, setup.players, mode, {}))
+    size = hand_size(game, setup_counts(game, setup.player_count, mode, {}))
     if setup.hands is None:
         if size:
             problems.append(Problem(f"missing: each player starts with {plural(size, 'card')}", field="hands"))
         return problems
-    if len(setup.hands) != setup.players:
-        problems.append(Problem(f"{len(setup.hands)} hands for {plural(setup.players, 'player')}", field="hands"))
+    if len(setup.hands) != setup.player_count:
+        problems.append(Problem(f"{len(setup.hands)} hands for {plural(setup.player_count, 'player')}", field="hands"))
     available = {c.id: c.copies for c in data.cards}
     used: dict[str, int] = {}
     for i, hand in enumerate(setup.hands, start=1):

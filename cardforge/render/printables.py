@@ -286,7 +286,7 @@ def setup_results(game: Game) -> list[dict[str, Any]]:
                 steps = game.setup_steps(players, mode, {}, counts)
             except NotImplementedError:
                 return []
-            out.append({"game": game.id, "players": players, "mode": mode, "counts": counts, "steps": steps,
+            out.append({"game": game.id, "player_count": players, "mode": mode, "counts": counts, "steps": steps,
                         "deal": {}})
     return out
 

@@ -125,8 +125,8 @@ def printables_record(game, data) -> dict[str, dict[str, dict]]:
     except Exception:
         results = []
     for r in results:
-        key = f"{r['mode']}-{r['players']}p"
-        _put(out["setup"], key, f"{r['mode']}, {r['players']} players",
+        key = f"{r['mode']}-{r['player_count']}p"
+        _put(out["setup"], key, f"{r['mode']}, {r['player_count']} players",
              {"counts": _jsonable(r["counts"]), "steps": _jsonable(r["steps"])})
     return out
 
@@ -509,7 +509,7 @@ def build_printables_pack(game, data, settings, game_dir: Path, changes: Reprint
                                                  game_dir / "reprint-aids-backs.pdf"):
             entries.append(entry_for(path, game_dir, "aid", pages, count, settings.paper))
     if "setup" in wanted and "aids" in kinds:
-        results = [r for r in pr.setup_results(game) if f"{r['mode']}-{r['players']}p" in wanted["setup"]]
+        results = [r for r in pr.setup_results(game) if f"{r['mode']}-{r['player_count']}p" in wanted["setup"]]
         if results:
             path = game_dir / "reprint-setup.pdf"
             entries.append(entry_for(path, game_dir, "setup", pr._write_setup(ctx, results, path), len(results),

@@ -61,7 +61,7 @@ def _escape(text: str) -> str:
 
 def sheet_blocks(game: Game, result: dict[str, Any], with_deal: bool = True) -> list[SimpleNamespace]:
     """The sheet's content as blocks: the checklist, the numbers, the deal (if any)."""
-    players = result["players"]
+    players = result["player_count"]
     mode = result.get("mode")
     head = f"{players} joueur{'s' if players > 1 else ''}"
     if len(game.modes) > 1 and mode:
@@ -141,7 +141,7 @@ def draw_setup_pages(c: Canvas, ctx: PrintContext, result: dict[str, Any], with_
             laid.paint(c, margin, y)
             y -= laid.height + laid.gap_after
         more = f" · page {number}/{len(pages)}" if len(pages) > 1 else ""
-        draw_stamp(c, f"{ctx.game.title} · mise en place · {result['players']} joueurs{more}",
+        draw_stamp(c, f"{ctx.game.title} · mise en place · {result['player_count']} joueurs{more}",
                    stamp_right(ctx.version, None), margin, margin, width, size=6.5)
         c.showPage()
     return len(pages)
@@ -154,7 +154,7 @@ def render_setup_sheet(game: Game, data: GameData, result: dict[str, Any], path,
     path = Path(path)
     with atomic_path(path) as tmp:
         c = new_canvas(tmp, tuple(mm(v) for v in ctx.settings.paper_mm),
-                       f"{game.title} — mise en place ({result['players']} joueurs)", "setup sheet")
+                       f"{game.title} — mise en place ({result['player_count']} joueurs)", "setup sheet")
         pages = draw_setup_pages(c, ctx, result)
         c.save()
     return pages

@@ -29,7 +29,7 @@ def test_counts(cli, mode, players):
     r = cli("setup", "cristaux", "--players", players, "--mode", mode, "--json", "--seed", 1)
     assert r.code == 0, r.err
     out = r.json
-    assert set(out) == {"game", "players", "mode", "counts", "steps", "deal"}
+    assert set(out) == {"game", "player_count", "mode", "counts", "steps", "deal"}
     assert out["counts"] == {
         "offer": OFFER[mode][players - 2],
         "ramekin_crystals": RAMEKIN[mode],

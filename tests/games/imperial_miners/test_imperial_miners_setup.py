@@ -32,8 +32,8 @@ def test_counts(cli, players, first_game, counts):
     r = cli(*args, *(["--first-game"] if first_game else []))
     assert r.code == 0, r.err
     out = r.json
-    assert set(out) == {"game", "players", "mode", "counts", "steps", "deal"}
-    assert (out["game"], out["players"], out["mode"]) == ("imperial_miners", players, "standard")
+    assert set(out) == {"game", "player_count", "mode", "counts", "steps", "deal"}
+    assert (out["game"], out["player_count"], out["mode"]) == ("imperial_miners", players, "standard")
     assert out["counts"] == counts
     assert len(out["deal"]["players"]) == players
 

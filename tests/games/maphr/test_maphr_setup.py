@@ -29,8 +29,8 @@ def test_counts(cli, players, required):
     r = cli("setup", "maphr", "--players", players, "--seed", 1, "--json")
     assert r.code == 0, r.err
     out = r.json
-    assert list(out) == ["game", "players", "mode", "counts", "steps", "deal"]
-    assert (out["game"], out["players"], out["mode"]) == ("maphr", players, "standard")
+    assert list(out) == ["game", "player_count", "mode", "counts", "steps", "deal"]
+    assert (out["game"], out["player_count"], out["mode"]) == ("maphr", players, "standard")
     assert out["counts"] == {"coins_each": 8, "cards_each": 4, "hand_limit": 6, "galleries_required": required}
     assert len(out["deal"]["players"]) == players
     assert out["deal"]["seed"] == 1
@@ -54,7 +54,7 @@ def test_steps_are_the_french_checklist(cli):
 
 
 def _check_deal(result: dict) -> None:
-    players = result["players"]
+    players = result["player_count"]
     deal = result["deal"]
     seats = deal["players"]
     assert len(seats) == players

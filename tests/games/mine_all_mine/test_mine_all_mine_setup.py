@@ -23,7 +23,7 @@ def test_counts(cli, players, planets, turns):
     r = cli("setup", "mine_all_mine", "--players", players, "--seed", 7, "--json")
     assert r.code == 0, r.err
     out = r.json
-    assert set(out) == {"game", "players", "mode", "counts", "steps", "deal"}
+    assert set(out) == {"game", "player_count", "mode", "counts", "steps", "deal"}
     assert out["counts"] == {"planets": planets, "turns": turns, "ships_each": 3, "rounds": 3}
     assert all(isinstance(step, str) for step in out["steps"])
     assert out["deal"]["seed"] == 7

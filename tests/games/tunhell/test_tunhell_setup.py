@@ -51,7 +51,7 @@ def test_counts(cli, players, mode, short, removed, size, end_removed):
     r = cli(*args, *(["--short", short] if short else []))
     assert r.code == 0, r.err
     out = r.json
-    assert (out["game"], out["players"], out["mode"]) == ("tunhell", players, mode)
+    assert (out["game"], out["player_count"], out["mode"]) == ("tunhell", players, mode)
     assert out["counts"] == {"mine_removed": removed, "pile_size": size, "end_of_mine_removed": end_removed,
                              "dwarves_each": 4, "recruitment": 5, "hand_limit": 6}
     d = out["deal"]
