@@ -14,8 +14,8 @@ def games(as_json: bool) -> None:
     from cardforge.cli.common import every_game
 
     rows = [
-        {"id": g.id, "title": g.title, "min_players": g.min_players, "max_players": g.max_players, "status": g.status, "prints": g.prints,
-         "modes": list(g.modes)}
+        {"id": g.id, "title": g.title, "min_players": g.min_players, "max_players": g.max_players,
+         "status": g.status, "prints": g.prints, "modes": list(g.modes)}
         for g in every_game()
     ]
     if as_json:
