@@ -1,14 +1,16 @@
-"""TunHell scoring: hand-computed vectors (scoring_cases.yaml) and every rejection of issue 6."""
+"""TunHell scoring: the trophies and report lines of the hand-computed vectors
+(scoring_vectors.yaml; their sheets go through tests/test_scoring_vectors.py) and every rejection
+of issue 6."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from vectors_support import scored, vector
 
 from cardforge.data.loading import load_game_data
 from cardforge.engine.scoring import score_state
@@ -16,8 +18,7 @@ from cardforge.errors import ScoreInputError
 from cardforge.games import find_game
 from cardforge.games.tunhell.scoring import FinalState
 
-HERE = Path(__file__).parent
-CASES = yaml.safe_load((HERE / "scoring_cases.yaml").read_text(encoding="utf-8"))
+CASES = scored("tunhell")
 GAME = find_game("tunhell")
 
 
@@ -26,25 +27,20 @@ def data():
     return load_game_data(GAME)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
-def test_scoring_case(cli, write_yaml, case):
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_trophies_of_a_vector(cli, write_yaml, case):
+    # who holds each trophy: the score JSON's details (none in an initiation game)
     path = write_yaml("final.yaml", yaml.safe_dump(case["state"], allow_unicode=True))
     r = cli("score", "tunhell", path, "--json")
     assert r.code == 0, r.err
     out = r.json
     assert out["categories"] == ["loot", "trophies", "rings", "back_door"]
-    assert [p["name"] for p in out["players"]] == [p["name"] for p in case["state"]["players"]]
-    for player in out["players"]:
-        want = dict(case["expected"][player["name"]])
-        assert player["total"] == want.pop("total"), player["name"]
-        assert player["rank"] == want.pop("rank"), player["name"]
-        assert player["breakdown"] == want, player["name"]
-    assert out["winners"] == case["winners"]
-    assert out.get("details") == (None if case["trophies"] is None else {"trophies": case["trophies"]})
+    trophies = case["details"]["trophies"]
+    assert out.get("details") == (None if trophies is None else {"trophies": trophies})
 
 
 def test_text_output_reports_the_trophies(cli, write_yaml):
-    issue_example = CASES[1]["state"]
+    issue_example = vector("tunhell", "the-issue-s-example-with-a-tie-on-terre-settled-by-ana")["state"]
     r = cli("score", "tunhell", write_yaml("final.yaml", yaml.safe_dump(issue_example)))
     assert r.code == 0, r.err
     assert "Winner: Ana" in r.out
@@ -53,7 +49,7 @@ def test_text_output_reports_the_trophies(cli, write_yaml):
 
 
 def test_a_shared_win_says_there_is_no_tie_breaker(cli, write_yaml):
-    four_players = CASES[3]["state"]
+    four_players = vector("tunhell", "a-full-game-for-4-with-three-winners-sharing-the-rank")["state"]
     r = cli("score", "tunhell", write_yaml("final.yaml", yaml.safe_dump(four_players)))
     assert r.code == 0, r.err
     assert "Winners: Ana and Ben and Cleo (shared: no tie-breaker)" in r.out
@@ -68,7 +64,7 @@ def test_scores_do_not_depend_on_player_order(case, data_order):
     state = FinalState.model_validate({**case["state"], "players": players})
     sheet = score_state(GAME, data, state)
     for p in sheet.players:
-        want = case["expected"][p.name]
+        want = case["expect"][p.name]
         assert (p.total, p.rank) == (want["total"], want["rank"])
 
 
