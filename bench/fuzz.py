@@ -49,10 +49,10 @@ def _allow_long_ints() -> None:
 # --- seeds --------------------------------------------------------------------------------------
 
 def score_seeds(game: str) -> list[Any]:
-    """Final states of the game's scoring vectors (and its rejection cases when it has some)."""
+    """Final states of the game's scoring vectors (tests/games/GAME/scoring_vectors.yaml)."""
     folder = ROOT / "tests" / "games" / game
     seeds = []
-    for name in ("scoring_cases.yaml", "rejection_cases.yaml"):
+    for name in ("scoring_vectors.yaml",):
         path = folder / name
         if path.exists():
             for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:

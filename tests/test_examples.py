@@ -8,30 +8,27 @@ from pathlib import Path
 
 import pytest
 import yaml
+from vectors_support import vector
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# game → (key, value) naming the scoring vector the example copies
+# game → the id of the scoring vector the example copies
 EXAMPLES = {
-    "maphr": ("id", "full-game-tie-broken-by-coins"),
-    "tunhell": ("name", "a full game for 3, tie on Rats settled by Ben"),
-    "mine_all_mine": ("name", "three players, six turns, ties on the new-card order, shared second place"),
-    "cristaux": ("id", "full-game-classique-3-players"),
-    "imperial_miners": ("id", "issue-example-mine-and-token"),
+    "maphr": "full-game-tie-broken-by-coins",
+    "tunhell": "a-full-game-for-3-tie-on-rats-settled-by-ben",
+    "mine_all_mine": "three-players-six-turns-ties-on-the-new-card-order-shared-second-place",
+    "cristaux": "full-game-classique-3-players",
+    "imperial_miners": "issue-example-mine-and-token",
 }
 
 
 def _case(game: str) -> dict:
-    key, value = EXAMPLES[game]
-    cases = yaml.safe_load((ROOT / "tests" / "games" / game / "scoring_cases.yaml").read_text("utf-8"))
-    return next(c for c in cases if c.get(key) == value)
+    return vector(game, EXAMPLES[game])
 
 
 def _expected(game: str, case: dict) -> tuple[dict[str, int], dict[str, int], list[str] | None]:
     """name → total, name → rank, winners (None when the vector does not list them)."""
-    if game == "mine_all_mine":
-        return case["totals"], case["ranks"], case["winners"]
-    per_player = case.get("expected") or case["expect"]
+    per_player = case["expect"]
     totals = {n: v["total"] for n, v in per_player.items()}
     ranks = {n: v["rank"] for n, v in per_player.items()}
     return totals, ranks, case.get("winners")

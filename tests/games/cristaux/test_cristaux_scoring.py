@@ -1,17 +1,18 @@
-"""Cristaux scoring: the hand-worked vectors of scoring_cases.yaml through `cardforge score`,
-plus the rules' own tables (Calice, medallion shares) and the text and JSON reports."""
+"""Cristaux scoring: the choices and forge placements of the hand-worked vectors
+(scoring_vectors.yaml; their sheets go through tests/test_scoring_vectors.py), the rules' own
+tables (Calice, medallion shares) and the text and JSON reports."""
 
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 import yaml
+from vectors_support import scored, vector
 
 from cardforge.games.cristaux.points import calice_points, medallion
 
-CASES = yaml.safe_load((Path(__file__).parent / "scoring_cases.yaml").read_text(encoding="utf-8"))
+WITH_DETAILS = [v for v in scored("cristaux") if "details" in v]
 
 
 def _score(cli, write_yaml, state: dict, name: str = "final.yaml"):
@@ -21,24 +22,18 @@ def _score(cli, write_yaml, state: dict, name: str = "final.yaml"):
     return r.json
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
-def test_scoring_case(cli, write_yaml, case):
+@pytest.mark.parametrize("case", WITH_DETAILS, ids=[c["id"] for c in WITH_DETAILS])
+def test_choices_and_placement_of_a_vector(cli, write_yaml, case):
+    # the choices cardforge must make (card → nature / option / music / bonus) and the forge
+    # placement, as the vector's details: give them
     out = _score(cli, write_yaml, case["state"])
-    players = {p["name"]: p for p in out["players"]}
-    for name, wanted in case["expect"].items():
-        got = players[name]
-        for key, value in wanted.items():
-            actual = got[key] if key in ("total", "rank") else got["breakdown"][key]
-            assert actual == value, f"{name} {key}: got {actual}, expected {value}"
-    if "winners" in case:
-        assert out["winners"] == case["winners"]
     details = {p["name"]: p for p in out["details"]["players"]}
-    for name, wanted in case.get("choices", {}).items():
+    for name, wanted in case["details"].get("choices", {}).items():
         made = {c["card"]: c for c in details[name]["choices"]}
         for card, fields in wanted.items():
             for key, value in fields.items():
                 assert made[card][key] == value, f"{name} {card} {key}: got {made[card][key]}"
-    for name, placed in case.get("placed", {}).items():
+    for name, placed in case["details"].get("placed", {}).items():
         assert details[name]["forge"]["placed"] == placed
 
 
@@ -53,14 +48,7 @@ def test_calice_table(paid, points):
     assert calice_points(paid) == points
 
 
-@pytest.mark.parametrize("paid, points", [(1, 2), (3, 7), (6, 14), (7, 16)])
-def test_calice_scores_through_the_cli(cli, write_yaml, paid, points):
-    state = {"mode": "avance", "players": [
-        {"name": "Ana", "cards": [{"id": "calice-sylvestre", "paid": paid}]},
-        {"name": "Bob", "king": True},
-    ]}
-    out = _score(cli, write_yaml, state)
-    assert out["players"][0]["breakdown"]["religion"] == points
+# the Calice through the sheet: the calice-paid-N vectors of scoring_vectors.yaml
 
 
 def test_medallion_shares_are_fractions():
@@ -88,7 +76,7 @@ def test_medallion_nobody_with_a_logo_is_not_awarded():
 # --- reports -------------------------------------------------------------------------------------
 
 def _case(case_id: str) -> dict:
-    return next(c for c in CASES if c["id"] == case_id)
+    return vector("cristaux", case_id)
 
 
 def test_text_report_explains_medallions_and_cards(cli, write_yaml):

@@ -1,13 +1,10 @@
-"""Full games through ``cardforge score mine_all_mine``: breakdowns, details, report lines."""
+"""Full games through ``cardforge score mine_all_mine``: the details and report lines of the
+hand-worked vectors (scoring_vectors.yaml; their breakdowns go through tests/test_scoring_vectors.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 import yaml
-
-CASES = yaml.safe_load((Path(__file__).parent / "scoring_cases.yaml").read_text(encoding="utf-8"))
+from vectors_support import scored
 
 
 def score(cli, write_yaml, state: dict, *flags: str):
@@ -15,25 +12,15 @@ def score(cli, write_yaml, state: dict, *flags: str):
     return cli("score", "mine_all_mine", path, *flags)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
-def test_scoring_cases(cli, write_yaml, case):
-    r = score(cli, write_yaml, case["state"], "--json")
-    assert r.code == 0, r.err
-    out = r.json
-    assert out["categories"] == ["round_1", "round_2", "round_3"]
-    assert {p["name"]: p["breakdown"] for p in out["players"]} == case["expected"]
-    assert {p["name"]: p["total"] for p in out["players"]} == case["totals"]
-    assert {p["name"]: p["rank"] for p in out["players"]} == case["ranks"]
-    assert out["winners"] == case["winners"]
-
-
-def case_state(name_start: str) -> dict:
-    return next(c["state"] for c in CASES if c["name"].startswith(name_start))
+def case_state(id_start: str) -> dict:
+    return next(c["state"] for c in scored("mine_all_mine") if c["id"].startswith(id_start))
 
 
 def test_details_of_a_round_with_data_cards(cli, write_yaml):
-    # The second case, round 1 (arithmetic in scoring_cases.yaml).
-    details = score(cli, write_yaml, case_state("two players, fleets"), "--json").json["details"]
+    # The second vector, round 1 (arithmetic in scoring_vectors.yaml).
+    out = score(cli, write_yaml, case_state("two-players-fleets"), "--json").json
+    assert out["categories"] == ["round_1", "round_2", "round_3"]
+    details = out["details"]
     first = details["rounds"][0]
     assert first["planets"] == [{"card": 3, "side": "planet", "end": "low", "name": "Thalassa",
                                  "resources": [5, 3, 4]}]
@@ -68,7 +55,7 @@ def test_details_of_a_round_with_data_cards(cli, write_yaml):
 
 
 def test_new_card_order_with_fewer_cards_and_a_draw(cli, write_yaml):
-    rounds = score(cli, write_yaml, case_state("three players"), "--json").json["details"]["rounds"]
+    rounds = score(cli, write_yaml, case_state("three-players"), "--json").json["details"]["rounds"]
     assert rounds[0]["new_cards"] == {
         "cards": 4,
         "order": [{"players": ["Cy"], "points": 0, "cards": 2, "draw": False},
@@ -88,7 +75,7 @@ def test_new_card_order_with_fewer_cards_and_a_draw(cli, write_yaml):
 
 
 def test_text_report(cli, write_yaml):
-    r = score(cli, write_yaml, case_state("three players"))
+    r = score(cli, write_yaml, case_state("three-players"))
     assert r.code == 0, r.err
     lines = r.out.splitlines()
     assert "Winner: Cy" in lines
@@ -110,11 +97,11 @@ def test_text_report(cli, write_yaml):
 
 
 def test_text_report_names_the_cards_and_the_late_fleet(cli, write_yaml):
-    out = score(cli, write_yaml, case_state("two players, fleets")).out
+    out = score(cli, write_yaml, case_state("two-players-fleets")).out
     assert ("  Fleets: Ana speed 6, attack 1, cargo 6 (card 1 Éclaireur + card 3 action Soutes d'appoint); "
             "Ben speed 2, attack 4, cargo 2 (card 2 Croiseur)") in out
     assert "Round 1 — Thalassa (planet card 3, planet face, low end up: 5, 3, 4), 3 turns" in out
-    out = score(cli, write_yaml, case_state("four players")).out
+    out = score(cli, write_yaml, case_state("four-players")).out
     assert "Dan (speed 2) after the last turn: too late to mine this round" in out
     assert ("Orvane (planet card 2, planet face, low end up: 2, 4, 4) then Lune de Thalassa (planet card 3, moon "
             "face, low end up: 1, 3, 3)") in out
@@ -157,7 +144,7 @@ def test_unknown_hands_and_a_draw_that_decides_an_extra_card(cli, write_yaml):
 def test_score_from_stdin(cli, write_yaml, monkeypatch):
     import io
 
-    text = yaml.safe_dump(case_state("two players tied"))
+    text = yaml.safe_dump(case_state("two-players-tied"))
     monkeypatch.setattr("sys.stdin", io.StringIO(text))
     r = cli("score", "mine-all-mine", "-", "--json")
     assert r.code == 0 and r.json["winners"] == ["Ana", "Ben"]
@@ -165,7 +152,7 @@ def test_score_from_stdin(cli, write_yaml, monkeypatch):
 
 def test_the_end_up_changes_the_round_and_the_text_says_why(cli, write_yaml):
     # issue 18: the same round with the low end up ([3, 3, 2]) gives Ana 3, Ben 3
-    state = case_state("issue 18, a planet card with its high end up")
+    state = case_state("issue-18-a-planet-card-with-its-high-end-up")
     low = {"rounds": [{**state["rounds"][0], "planets": [{"card": 1, "side": "planet", "end": "low"}]}]}
     out = score(cli, write_yaml, low).out
     assert "Manche 1      3      3" in out
