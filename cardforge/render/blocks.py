@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reportlab.lib.colors import HexColor, white
+from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.render.fonts import font_name, metrics
@@ -127,7 +127,7 @@ def _natural_widths(markup: str, bold: bool) -> tuple[float, float]:
     return longest_word, longest_line
 
 
-def _rgb(value: str):
+def _rgb(value: str) -> Color:
     return HexColor(value)
 
 
@@ -162,7 +162,7 @@ def lay_block(block: Any, width: float, scale: float, theme: Theme, fill_height:
     raise ValueError(f"block kind {kind!r} cannot be laid out (unresolved 'generated' block?)")
 
 
-def _heading(block, width, size, theme) -> Laid:
+def _heading(block: Any, width: float, size: float, theme: Theme) -> Laid:
     level = getattr(block, "level", None) or 1
     hsize = size * (1.28 if level == 1 else 1.1)
     layout = text_layout(block.text, width, hsize, bold=True, color=theme.accent,
@@ -183,7 +183,7 @@ def _heading(block, width, size, theme) -> Laid:
     return Laid(height, paint, 0.3 * size)
 
 
-def _steps(block, width, size, theme, *, numbered: bool, boxes: bool = False) -> Laid:
+def _steps(block: Any, width: float, size: float, theme: Theme, *, numbered: bool, boxes: bool = False) -> Laid:
     lead = 1.2 * size
     if numbered:
         badge = 1.2 * size
@@ -285,7 +285,7 @@ def _plain(markup: str) -> str:
     return re.sub(r":[a-z][a-z0-9-]*:", "#", re.sub(r"\*\*|\*|<[^>]+>", "", markup))
 
 
-def _table(block, width, size, theme) -> Laid:
+def _table(block: Any, width: float, size: float, theme: Theme) -> Laid:
     columns = list(block.columns) if getattr(block, "columns", None) else None
     rows = [list(r) for r in block.rows]
     n = len(columns) if columns else len(rows[0])
@@ -345,7 +345,7 @@ def _table(block, width, size, theme) -> Laid:
     return Laid(height, paint, 0.6 * size)
 
 
-def _legend(block, width, size, theme) -> Laid:
+def _legend(block: Any, width: float, size: float, theme: Theme) -> Laid:
     icon = 1.45 * size
     col = icon * max(icon_width(i.icon) for i in block.icons) + 0.5 * size
     lead = 1.2 * size
@@ -408,7 +408,7 @@ def _border_cells(n: int, width: float, height: float) -> tuple[float, float, li
     return sx, sy, cells[:n]
 
 
-def _track(block, width, size, theme, fill_height) -> Laid:
+def _track(block: Any, width: float, size: float, theme: Theme, fill_height: float | None) -> Laid:
     labels = block.space_labels
     notes = dict(getattr(block, "notes", None) or {})
     n = len(labels)
@@ -487,7 +487,7 @@ def _track(block, width, size, theme, fill_height) -> Laid:
     return Laid(height, paint, 0.55 * size)
 
 
-def _slots(block, width, size, theme, fill_height) -> Laid:
+def _slots(block: Any, width: float, size: float, theme: Theme, fill_height: float | None) -> Laid:
     labels = block.slot_labels
     n = len(labels)
     per_row = min(getattr(block, "per_row", None) or n, n)
@@ -567,7 +567,7 @@ def fit_flow(blocks: Sequence[Any], width: float, height: float, theme: Theme,
     blocks fit ``width`` × ``height``; Overflow otherwise."""
     floor_scale = min(theme.min_scale if min_scale is None else min_scale, max_scale)
 
-    def attempt(scale: float) -> Flow | Exception:
+    def attempt(scale: float) -> Flow | _TooWide | Overflow:
         try:
             flow = lay_flow(blocks, width, scale, theme, height)
         except (_TooWide, Overflow) as exc:
@@ -592,7 +592,7 @@ def fit_flow(blocks: Sequence[Any], width: float, height: float, theme: Theme,
     return _search(attempt, floor_scale, min(1.0, max_scale), last)
 
 
-def _search(attempt, lo: float, hi: float, best: Flow) -> Flow:
+def _search(attempt: Callable[[float], Flow | _TooWide | Overflow], lo: float, hi: float, best: Flow) -> Flow:
     """Bisect between ``lo`` (fits, laid out as ``best``) and ``hi`` (does not fit)."""
     while hi - lo > 0.02:
         mid = (lo + hi) / 2

@@ -6,7 +6,9 @@ zone outside the board…) without drawing; ``draw_board`` paints a plan at a po
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
@@ -54,7 +56,7 @@ def board_theme(board: Board, size_mm: tuple[float, float], accent: str) -> Them
     return Theme(body=body, floor=6.0, accent=board.colour or accent)
 
 
-def plan_board(board: Board, size_mm: tuple[float, float], ctx: PrintContext, content: dict[str, list],
+def plan_board(board: Board, size_mm: tuple[float, float], ctx: PrintContext, content: dict[str, list[Any]],
                origin: str) -> tuple[BoardPlan | None, list[Problem]]:
     """Lay ``board`` out at ``size_mm``. ``content``: zone id → its blocks (generated blocks
     already resolved). Returns (plan, problems); the plan is None when anything is wrong."""
@@ -103,7 +105,7 @@ def plan_board(board: Board, size_mm: tuple[float, float], ctx: PrintContext, co
 
 
 def _place_zones(board: Board, left: float, right: float, top: float, bottom: float, W: float, H: float,
-                 problem) -> list[tuple[float, float, float, float] | None]:
+                 problem: Callable[..., None]) -> list[tuple[float, float, float, float] | None]:
     """Each zone's box (x, y, w, h) in points, bottom-left origin."""
     boxes: list[tuple[float, float, float, float] | None] = [None] * len(board.zones)
     width, height = right - left, top - bottom
@@ -134,7 +136,8 @@ def _place_zones(board: Board, left: float, right: float, top: float, bottom: fl
             flowing.append(i)
     if flowing:
         gap = mm(ZONE_GAP)
-        fixed = sum(mm(board.zones[i].height) for i in flowing if board.zones[i].height is not None)
+        heights = [board.zones[i].height for i in flowing]
+        fixed = sum(mm(zh) for zh in heights if zh is not None)
         free = [i for i in flowing if board.zones[i].height is None]
         room = height - gap * (len(flowing) - 1) - fixed
         if room < -0.01 or (free and room < mm(5) * len(free)):
@@ -152,7 +155,8 @@ def _place_zones(board: Board, left: float, right: float, top: float, bottom: fl
     return boxes
 
 
-def _plan_zone(zone: Zone, box, theme: Theme, blocks: list, problem) -> ZonePlan:
+def _plan_zone(zone: Zone, box: tuple[float, float, float, float], theme: Theme, blocks: list[Any],
+               problem: Callable[..., None]) -> ZonePlan:
     x, y, w, h = box
     pad = mm(ZONE_PAD) if zone.frame else mm(0.5)
     title = None

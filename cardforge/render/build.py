@@ -48,13 +48,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cardforge.errors import CardforgeError, DataError, OutputError, RenderError
 from cardforge.paths import check_output_folder, describe, file_mode, write_atomic
 from cardforge.problems import Problem
 from cardforge.render.output import MANIFEST_KINDS, ManifestEntry
 from cardforge.settings import BuildSettings
+
+if TYPE_CHECKING:
+    from cardforge.data.loading import GameData
+    from cardforge.games.base import Game
+    from cardforge.render.reprint import Reprint
 
 MANIFEST = "manifest.json"
 #: the manifest kinds each ``--only`` printable produces (what a build of it replaces)
@@ -122,7 +127,7 @@ class BuildInterrupted(KeyboardInterrupt):
         super().__init__(signal.Signals(signum).name)
 
 
-def build_game(game, settings: BuildSettings, progress: Progress | None = None) -> BuildResult:
+def build_game(game: Game, settings: BuildSettings, progress: Progress | None = None) -> BuildResult:
     """Build ``game``'s decks and printables (``settings.only``) into ``settings.out_dir/<game>``
     as one transaction (see the module's docstring). Raises :class:`DataError`,
     :class:`RenderError` or :class:`OutputError` carrying every problem (the folder is then
@@ -147,8 +152,8 @@ def build_game(game, settings: BuildSettings, progress: Progress | None = None) 
             return _build_locked(game, settings, progress, out_dir, folder, previous, signals)
 
 
-def _build_locked(game, settings: BuildSettings, progress: Progress, out_dir: Path, folder: Path,
-                  previous: list[dict], signals: _Signals) -> BuildResult:
+def _build_locked(game: Game, settings: BuildSettings, progress: Progress, out_dir: Path, folder: Path,
+                  previous: list[dict[str, Any]], signals: _Signals) -> BuildResult:
     from cardforge.data.loading import load_game_data
 
     data = load_game_data(game, settings.data_root)
@@ -188,7 +193,9 @@ def _build_locked(game, settings: BuildSettings, progress: Progress, out_dir: Pa
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _render(game, data, settings: BuildSettings, staging: Path, progress: Progress, warnings: list[Problem]):
+def _render(game: Game, data: GameData, settings: BuildSettings, staging: Path, progress: Progress,
+            warnings: list[Problem]) -> tuple[list[ManifestEntry], Reprint | None, set[str], list[Problem],
+                                              dict[str, str]]:
     """Every file of the build, written into ``staging``: (entries, changes, kinds covered,
     the decks' warnings, the decks' sheet layouts)."""
     entries: list[ManifestEntry] = []
@@ -228,10 +235,10 @@ def _render(game, data, settings: BuildSettings, staging: Path, progress: Progre
 
 # --- the swap -----------------------------------------------------------------------------
 
-def _next_manifest(game_id: str, folder: Path, previous: list[dict], entries: list[ManifestEntry],
+def _next_manifest(game_id: str, folder: Path, previous: list[dict[str, Any]], entries: list[ManifestEntry],
                    covered: set[str]) -> tuple[bytes, list[str]]:
     """The new manifest's bytes, and the previous build's files this one replaces by nothing."""
-    files: dict[str, dict] = {}
+    files: dict[str, dict[str, Any]] = {}
     stale: list[str] = []
     new = {e.path for e in entries}
     for old in previous:
@@ -348,7 +355,7 @@ def _check_folders(out_dir: Path, folder: Path) -> None:
     raise OutputError(f"cannot build into {out_dir}", [problem])
 
 
-def read_manifest(folder: Path, game_id: str) -> list[dict]:
+def read_manifest(folder: Path, game_id: str) -> list[dict[str, Any]]:
     """The file entries of ``<folder>/manifest.json`` (none when there is no manifest), each
     checked; :class:`OutputError` naming the file and what is wrong otherwise."""
     path = Path(folder) / MANIFEST
@@ -356,7 +363,7 @@ def read_manifest(folder: Path, game_id: str) -> list[dict]:
     allowed = (f'allowed: what cardforge writes, {{"game": "{game_id}", "files": [{{"path", "kind", "pages", '
                '"cards", "paper", "sha256"}, …]}; remove the file to start the folder afresh')
 
-    def fail(message: str, field: str | None = None):
+    def fail(message: str, field: str | None = None) -> OutputError:
         return OutputError(f"cannot build into {folder}: its manifest is not usable",
                            [Problem(f"{message} ({allowed})", file=where, field=field)])
 
@@ -417,7 +424,7 @@ def _depth(value: Any, limit: int = MAX_JSON_DEPTH + 1) -> int:
     depth, level = 0, [value]
     while level and depth <= limit:
         depth += 1
-        nxt = []
+        nxt: list[Any] = []
         for v in level:
             if isinstance(v, dict):
                 nxt.extend(v.values())

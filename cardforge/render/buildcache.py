@@ -65,7 +65,7 @@ def layout_library(folders: list[Path]) -> LayoutLibrary:
         return library
     for src in library._sources:  # the YAML node tree (for line numbers) is rebuilt on demand
         if src.doc is not None:
-            src.doc._root = None
+            src.doc._index = None
     try:
         blob = pickle.dumps(library, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:

@@ -17,14 +17,19 @@ the same offset, checks that the printer turns landscape pages the way the build
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.layout.geometry import Rect, mirror, mirror_axis, page_offset, page_size
 from cardforge.render.fonts import font_name
 from cardforge.render.output import atomic_path, new_canvas, print_preferences
 from cardforge.units import mm
+
+#: a ruler's name ("X" or "Y") and its value (the printer-frame offset) at ``d`` mm along it
+Ruler = tuple[str, Callable[[float], float]]
 
 SCALE_MM = 6  # each scale reads from -6 to +6 mm
 TARGET_INSET_MM = 38.0  # corner targets' centres, from the page edges
@@ -46,7 +51,7 @@ def targets(page: tuple[float, float]) -> list[tuple[float, float]]:
 
 
 def rulers(page: tuple[float, float], duplex: str, printer_offset: tuple[float, float],
-           landscape_turn: str = "ccw"):
+           landscape_turn: str = "ccw") -> tuple[Ruler, Ruler]:
     """The two rulers' names and values: ``((h_name, h_value), (v_name, v_value))`` where
     ``h_value(d)`` is the printer-frame offset read where the back's vertical line crosses the
     horizontal ruler ``d`` mm right of the target (and ``v_value`` for the horizontal line, ``d``
@@ -118,11 +123,11 @@ def render_calibration(path: Path, paper_mm: tuple[float, float], orientation: s
 RULER_GAP_MM = 9.0  # each ruler sits this far from its target, clear of the other one
 
 
-def _orientation(page) -> str:
+def _orientation(page: tuple[float, float]) -> str:
     return "portrait" if page[0] <= page[1] else "landscape"
 
 
-def _scales(c, tx: float, ty: float, horizontal, vertical, font: str) -> None:
+def _scales(c: Canvas, tx: float, ty: float, horizontal: Ruler, vertical: Ruler, font: str) -> None:
     """Around a target at (tx, ty): the X ruler below it (ticks pointing up at the target's
     column) and the Y ruler to its left (ticks pointing right at its row); ticks every 0.5 mm,
     every 1 mm longer, labels every 2 mm. The back's crosshair lines run over both rulers."""
@@ -163,7 +168,8 @@ def _fmt(v: float) -> str:
     return "0" if v == 0 else f"{v:g}"
 
 
-def _instructions(c, page, duplex: str, offset, font: str, bold: str, landscape_turn: str = "ccw") -> None:
+def _instructions(c: Canvas, page: tuple[float, float], duplex: str, offset: tuple[float, float], font: str,
+                  bold: str, landscape_turn: str = "ccw") -> None:
     w, h = page
     portrait = page[0] <= page[1]
     lines = [

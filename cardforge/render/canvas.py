@@ -3,6 +3,7 @@ cut lines and fold marks. Geometry comes from :mod:`cardforge.layout.geometry` i
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 from reportlab.lib.colors import CMYKColor, CMYKColorSep, Color, HexColor
@@ -89,7 +90,7 @@ def draw_crop_marks(c: Canvas, marks: list[Segment], registration: bool = False)
 TICK_WIDTH_PT = 0.25
 
 
-def draw_cut_ticks(c: Canvas, ticks, registration: bool = False) -> None:
+def draw_cut_ticks(c: Canvas, ticks: Iterable[Segment], registration: bool = False) -> None:
     """The cut ticks of :func:`cardforge.layout.geometry.cutting_plan`: on the cut lines."""
     draw_segments(c, list(ticks), mark_colour(registration), TICK_WIDTH_PT)
 

@@ -14,18 +14,22 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
+from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.assets import art_file
 from cardforge.data.loading import GameData
 from cardforge.data.models import BackSpec, CardBase
+from cardforge.errors import RenderError
 from cardforge.icons import is_icon
 from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_rect, frame_matrix, frame_size
-from cardforge.layout.geometry import Placement
+from cardforge.layout.geometry import Placement, Rect
 from cardforge.markup import MarkupError, resolve_color
 from cardforge.problems import Problem
 from cardforge.render.canvas import begin_card, colour
@@ -37,6 +41,18 @@ from cardforge.render.richtext import TextOverflow, TextStyle, draw_layout, fit_
 from cardforge.resources import display_path
 from cardforge.text.templating import TemplateError, Templates, is_template, is_true, render
 from cardforge.units import mm
+
+if TYPE_CHECKING:
+    from cardforge.games.base import Game
+
+
+class _Where(TypedDict, total=False):
+    """Where a problem is (the location fields of :class:`~cardforge.problems.Problem`)."""
+
+    file: str | None
+    line: int | None
+    item: str | None
+    field: str | None
 
 #: the shared generic layouts, used by any kind or back without a layout of its own
 GENERIC_FRONT = "card"
@@ -92,6 +108,13 @@ class BoxProgram:
         return self.box.name
 
     @property
+    def text_style(self) -> TextStyle:
+        """The style of a text box (every text box's program has one)."""
+        if self.style is None:
+            raise RenderError(f"box '{self.name}' is drawn as text but has no text style (a cardforge bug)")
+        return self.style
+
+    @property
     def per_card(self) -> bool:
         return "card" in self.uses or self.box.type == "stamp"
 
@@ -126,7 +149,7 @@ class Issues:
 
     def __init__(self) -> None:
         self.items: list[Problem] = []
-        self._seen: set[tuple] = set()
+        self._seen: set[tuple[Any, ...]] = set()
 
     def add(self, problem: Problem) -> None:
         key = (problem.message, problem.file, problem.item, problem.field, problem.severity)
@@ -146,7 +169,7 @@ class Issues:
 class CardArt:
     """Compiles layouts for a game and knows which layout and back each card uses."""
 
-    def __init__(self, game, data: GameData, library: LayoutLibrary, templates: Templates,
+    def __init__(self, game: Game, data: GameData, library: LayoutLibrary, templates: Templates,
                  bleed_mm: float, issues: Issues):
         self.game = game
         self.data = data
@@ -161,9 +184,9 @@ class CardArt:
         self.game_info = GameInfo(game.id, meta.title, game.min_players, game.max_players,
                                   game.players_label)
         self.kinds: dict[str, KindInfo] = {}
-        self._programs: dict[tuple, FaceProgram | None] = {}
+        self._programs: dict[tuple[Any, ...], FaceProgram | None] = {}
         self._fingerprints: dict[str, str] = {}
-        self._warned_layouts: set[tuple] = set()
+        self._warned_layouts: set[tuple[Any, ...]] = set()
         #: fingerprint of the card-text templates (render/reprint.py), part of every stamp
         self.templates_digest = ""
         #: cards drawn more than once besides their copies (another card's back face)
@@ -283,8 +306,8 @@ class CardArt:
         return FaceProgram(layout, size, steps, key, uses)
 
     def _compile_box(self, layout: Layout, box: Box, size: tuple[float, float]) -> BoxProgram | None:
-        where = {"file": box.file, "item": f"layout '{layout.name}'", "field": f"boxes.{box.name}",
-                 "line": box.line}
+        where: _Where = {"file": box.file, "item": f"layout '{layout.name}'", "field": f"boxes.{box.name}",
+                         "line": box.line}
         try:
             r = box_rect(box, size[0], size[1], self.bleed_mm)
         except ValueError as exc:
@@ -325,13 +348,14 @@ class CardArt:
             try:
                 style = _text_style(box)
             except ValueError as exc:
-                self.issues.add(Problem(str(exc), **{**where, "field": f"boxes.{box.name}.style"}))
+                style_where: _Where = {**where, "field": f"boxes.{box.name}.style"}
+                self.issues.add(Problem(str(exc), **style_where))
                 return None
         rect = (mm(r.x), mm(r.y), mm(r.w), mm(r.h))
         self._check_safe_zone(layout, box, r, frame_size(size[0], size[1], box.get("rotate")), where)
         return BoxProgram(box, rect, frozenset(uses), values, when, style, mm(box.get("padding", 0.0)))
 
-    def _check_safe_zone(self, layout: Layout, box: Box, r, size, where) -> None:
+    def _check_safe_zone(self, layout: Layout, box: Box, r: Rect, size: tuple[float, float], where: _Where) -> None:
         if box.type not in ("text", "icon", "stamp"):
             return
         s = layout.safe_zone
@@ -386,8 +410,10 @@ class CardArt:
 
     def card_content(self, card: CardBase) -> str:
         """The card's data as JSON without its ``copies``."""
-        known = getattr(self.data, "card_json", None) or {}  # taken when the data was validated
-        content = known.get(card.id) if known.get(card.id) is not None else _card_json(card)
+        known: dict[str, str] = getattr(self.data, "card_json", None) or {}  # taken when the data was validated
+        content = known.get(card.id)
+        if content is None:
+            content = _card_json(card)
         return _COPIES.sub("", content, count=1)
 
     def stamp_text(self, card: CardBase, program: FaceProgram) -> str:
@@ -415,7 +441,7 @@ def _card_json(card: CardBase) -> str:
         return repr(card)
 
 
-def _rebuild_models(value: Any, seen: set) -> None:
+def _rebuild_models(value: Any, seen: set[int]) -> None:
     """Build the serialisers of ``value``'s model and of every model held in its fields."""
     if isinstance(value, (list, tuple, set, frozenset)):
         for v in value:
@@ -439,7 +465,7 @@ def _default_stamp(layout: Layout) -> Box:
 
 
 def _text_style(box: Box) -> TextStyle:
-    base = dict(TEXT_DEFAULTS)
+    base: dict[str, Any] = dict(TEXT_DEFAULTS)
     if box.type == "stamp":
         base.update(DEFAULT_STAMP_STYLE)
     base.update({k: v for k, v in box.style.items() if v is not None})
@@ -464,9 +490,9 @@ class Painter:
         self.art = art
         self.issues = art.issues
         self.bleed_pt = mm(art.bleed_mm)
-        self._forms: dict[tuple, str] = {}
-        self._recorded: dict[tuple, tuple[list[str], list[str]]] = {}  # see _replay
-        self._broken: set[tuple] = set()
+        self._forms: dict[tuple[Any, ...], str] = {}
+        self._recorded: dict[tuple[Any, ...], tuple[list[str], list[str]]] = {}  # see _replay
+        self._broken: set[tuple[Any, ...]] = set()
 
     # --- placing cards on a sheet -------------------------------------------------------------
     def front(self, placement: Placement, card: CardBase) -> None:
@@ -504,7 +530,7 @@ class Painter:
                        lambda: self._face(program, None, kind, back_id, "back"))
         self.c.restoreState()
 
-    def _replay(self, key: tuple, draw) -> None:
+    def _replay(self, key: tuple[Any, ...], draw: Callable[[], None]) -> None:
         """A card printed more than once: drawn once, and its operators written again for every
         other copy (in the card's own frame, so they do not depend on where it sits). In the
         page's stream zlib shares the repeats; a form per card cost ~250 bytes of dictionary and
@@ -522,7 +548,7 @@ class Painter:
         used = c._formsinuse
         used.extend(name for name in forms if name not in used)
 
-    def _form(self, key: tuple, program: FaceProgram, draw) -> None:
+    def _form(self, key: tuple[Any, ...], program: FaceProgram, draw: Callable[[], None]) -> None:
         name = self._forms.get(key)
         if name is None:
             name = self._forms[key] = f"cf{len(self._forms)}"
@@ -543,11 +569,12 @@ class Painter:
                 key = ("frame", program.key, step.index, kind if "kind" in uses else None,
                        back_id if "back" in uses else None)
                 frame_ctx = {**ctx, "card": None}
-                self._form(key, program, lambda s=step: self._boxes(s.boxes, frame_ctx, program, None))
+                self._form(key, program, partial(self._boxes, step.boxes, frame_ctx, program, None))
             else:
                 self._boxes([step], ctx, program, card)
 
-    def _boxes(self, boxes: list[BoxProgram], ctx: dict, program: FaceProgram, card: CardBase | None) -> None:
+    def _boxes(self, boxes: list[BoxProgram], ctx: dict[str, Any], program: FaceProgram,
+               card: CardBase | None) -> None:
         for prog in boxes:
             try:
                 if prog.box.get("rotate"):
@@ -557,7 +584,7 @@ class Painter:
             except TemplateError as exc:
                 self._problem(prog, program, card, str(exc))
 
-    def _turned(self, prog: BoxProgram, ctx: dict, program: FaceProgram, card: CardBase | None) -> None:
+    def _turned(self, prog: BoxProgram, ctx: dict[str, Any], program: FaceProgram, card: CardBase | None) -> None:
         """A box with ``rotate``: its rect is in the frame of the card turned that way, so it is
         drawn through that frame's map onto the card."""
         if prog.when is not None and not is_true(prog.when, ctx):
@@ -574,21 +601,21 @@ class Painter:
                  severity: str = "error") -> None:
         if card is not None:
             src = self.art.data.sources.get(card.id)
-            where = {"file": src.file if src else None, "line": src.line if src else None,
-                     "item": src.label(card.id) if src else f"card '{card.id}'"}
+            where: _Where = {"file": src.file if src else None, "line": src.line if src else None,
+                             "item": src.label(card.id) if src else f"card '{card.id}'"}
             message = f"layout '{program.layout.name}', box '{prog.name}': {message}"
         else:
             where = {"file": prog.box.file, "line": prog.box.line, "item": f"layout '{program.layout.name}'",
                      "field": f"boxes.{prog.name}"}
         self.issues.add(Problem(message, severity=severity, **where))
 
-    def _value(self, prog: BoxProgram, key: str, ctx: dict) -> Any:
+    def _value(self, prog: BoxProgram, key: str, ctx: dict[str, Any]) -> Any:
         value = prog.values.get(key)
         if value is None or not hasattr(value, "render"):
             return value
         return render(value, ctx)
 
-    def _box(self, prog: BoxProgram, ctx: dict, program: FaceProgram, card: CardBase | None) -> None:
+    def _box(self, prog: BoxProgram, ctx: dict[str, Any], program: FaceProgram, card: CardBase | None) -> None:
         if prog.when is not None and not is_true(prog.when, ctx):
             return
         c = self.c
@@ -626,7 +653,8 @@ class Painter:
         elif kind == "art":
             self._image(prog, str(self._value(prog, "src", ctx) or "").strip(), x, y, w, h, program, card)
 
-    def _colour(self, prog, key, ctx, program, card):
+    def _colour(self, prog: BoxProgram, key: str, ctx: dict[str, Any], program: FaceProgram,
+                card: CardBase | None) -> Color | None:
         value = prog.values.get(key)
         if value is None or not hasattr(value, "render"):
             return value
@@ -637,11 +665,12 @@ class Painter:
             self._problem(prog, program, card, f"{key}: {exc}")
             return None
 
-    def _text(self, prog: BoxProgram, markup: str, x, y, w, h, program, card) -> None:
+    def _text(self, prog: BoxProgram, markup: str, x: float, y: float, w: float, h: float, program: FaceProgram,
+              card: CardBase | None) -> None:
         if not markup or not markup.strip():
             return
         try:
-            layout = fit_text(markup, w, h, prog.style)
+            layout = fit_text(markup, w, h, prog.text_style)
         except TextOverflow as exc:
             self._problem(prog, program, card, f"text does not fit ({exc.describe()})")
             return
@@ -650,7 +679,8 @@ class Painter:
             return
         draw_layout(self.c, layout, x, y, w, h)
 
-    def _icon(self, prog: BoxProgram, name: str, x, y, w, h, program, card) -> None:
+    def _icon(self, prog: BoxProgram, name: str, x: float, y: float, w: float, h: float, program: FaceProgram,
+              card: CardBase | None) -> None:
         if not name:
             return
         if not is_icon(name):
@@ -661,7 +691,8 @@ class Painter:
         size = min(h, w / iw)
         draw_icon(self.c, name, x + (w - size * iw) / 2, y + (h - size) / 2, size)
 
-    def _image(self, prog: BoxProgram, src: str, x, y, w, h, program, card) -> None:
+    def _image(self, prog: BoxProgram, src: str, x: float, y: float, w: float, h: float, program: FaceProgram,
+               card: CardBase | None) -> None:
         if not src:
             return
         from cardforge.paths import path_problem  # issue 21: art stays inside its folder
@@ -673,6 +704,7 @@ class Painter:
             draw_placeholder(self.c, x, y, w, h, "")
             return
         path = self._art_path(src, prog) if refused is None and refused_beside is None else (in_data or beside)
+        assert path is not None  # path_problem gives (path, None) or (None, why): one side is not refused
         try:
             image = load_art(path)
         except ArtError as exc:

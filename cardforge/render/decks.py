@@ -17,10 +17,13 @@ errors: a failed build leaves no partial PDF (and keeps the previous good one).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.data.loading import GameData
 from cardforge.data.models import CardBase
@@ -29,6 +32,7 @@ from cardforge.layout.boxes import SHARED
 from cardforge.layout.geometry import (
     FoldSheet,
     Placement,
+    Rect,
     Sheet,
     SheetError,
     back_offset_for,
@@ -54,6 +58,9 @@ from cardforge.settings import BuildSettings
 from cardforge.text.templating import Templates
 from cardforge.units import mm
 
+if TYPE_CHECKING:
+    from cardforge.games.base import Game
+
 DECK_KINDS = ("deck", "backs")
 Progress = Callable[[int], None]
 
@@ -66,7 +73,8 @@ class DeckGroup:
     size: tuple[float, float]
     cards: list[CardBase] = field(default_factory=list)  # definitions, in data order
     kinds: list[str] = field(default_factory=list)
-    preface: Callable | None = None  # preface(canvas, page size in pt) → pages drawn first
+    preface: Callable[[Canvas, tuple[float, float], bool], int] | None = None  # preface(canvas, page size in
+    # pt, duplex) → pages drawn first
 
     @property
     def count(self) -> int:
@@ -117,7 +125,7 @@ def group_cards(art: CardArt, data: GameData) -> list[DeckGroup]:
     return out
 
 
-def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *,
+def build_decks(game: Game, data: GameData, settings: BuildSettings, game_dir: Path, *,
                 templates_dir: Path | None = None, progress: Progress | None = None,
                 compress: bool = True) -> DeckResult:
     """Build the game's deck PDFs into ``game_dir``; returns their manifest entries and the
@@ -175,10 +183,10 @@ def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *
                 final, final_b = game_dir / f"{stem}.pdf", game_dir / f"{stem}-backs.pdf"
                 tmp = stack.enter_context(atomic_path(final))
                 tmp_b = stack.enter_context(atomic_path(final_b))
-                labels = (_Labels(game, data, final.name, total, sheet, settings, "none"),
-                          _Labels(game, data, final_b.name, total, sheet, settings, "none"))
+                pair = (_Labels(game, data, final.name, total, sheet, settings, "none"),
+                        _Labels(game, data, final_b.name, total, sheet, settings, "none"))
                 pages, pages_b = _draw_separate(tmp, tmp_b, title, sheet, group, art, settings, progress,
-                                                compress, labels)
+                                                compress, pair)
                 written += [(tmp, final, "deck", pages, group.count), (tmp_b, final_b, "backs", pages_b, 0)]
             else:
                 final = game_dir / f"{stem}.pdf"
@@ -206,7 +214,7 @@ def build_decks(game, data: GameData, settings: BuildSettings, game_dir: Path, *
     return DeckResult(entries, issues.warnings, changes, layouts)
 
 
-def template_folders(game, templates_dir: Path | None = None) -> list[Path]:
+def template_folders(game: Game | str, templates_dir: Path | None = None) -> list[Path]:
     """Where a game's layouts and ``*.j2`` files are looked up, first match wins:
     ``<dir>/<game>/`` and ``<dir>/_shared/`` (``--templates DIR``), the game folder's own
     ``templates/``, the shipped ``templates/<game>/`` (unless ``--templates`` replaces it),
@@ -250,8 +258,9 @@ def _check_backs(data: GameData, issues: Issues) -> None:
             if not card.copies:
                 continue
             src = data.sources.get(card.id)
-            where = {"file": src.file if src else None, "line": src.line if src else None,
-                     "item": src.label(card.id) if src else f"card '{card.id}'", "field": spec.back_face}
+            where: dict[str, Any] = {"file": src.file if src else None, "line": src.line if src else None,
+                                     "item": src.label(card.id) if src else f"card '{card.id}'",
+                                     "field": spec.back_face}
             if spec.back_face not in type(card).model_fields:
                 issues.add(Problem(f"kinds.{kind}.back_face names the field '{spec.back_face}', which "
                                    f"{kind} cards do not have", file=deck_file, field=f"kinds.{kind}.back_face"))
@@ -265,7 +274,7 @@ def _check_backs(data: GameData, issues: Issues) -> None:
                                    **where))
 
 
-def _raise_if_failed(game, issues: Issues, settings: BuildSettings) -> None:
+def _raise_if_failed(game: Game, issues: Issues, settings: BuildSettings) -> None:
     failing = issues.errors + (issues.warnings if settings.strict else [])
     if failing:
         as_errors = [p if not p.is_warning else Problem(p.message + " (--strict)", p.file, p.item, p.field,
@@ -274,7 +283,8 @@ def _raise_if_failed(game, issues: Issues, settings: BuildSettings) -> None:
 
 
 def _sheet_for(size: tuple[float, float], s: BuildSettings) -> Sheet | FoldSheet:
-    kwargs = {"bleed": s.bleed_mm, "gutter": s.gutter_mm, "margin": s.margin_mm, "orientation": s.orientation}
+    kwargs: dict[str, Any] = {"bleed": s.bleed_mm, "gutter": s.gutter_mm, "margin": s.margin_mm,
+                              "orientation": s.orientation}
     if s.fold:
         kwargs["gutter"] = s.gutter_mm or 0.0
         return fold_sheet(s.paper_mm, size, **kwargs)
@@ -296,7 +306,7 @@ def _describe(sheet: Sheet | FoldSheet, s: BuildSettings) -> str:
 class _Labels:
     """The sheet label of each page of one file (see render/sheetmarks.py)."""
 
-    game: object
+    game: Game
     data: GameData
     file: str
     total: int
@@ -309,7 +319,8 @@ class _Labels:
                          self.settings.paper, self.sheet.orientation, self.duplex)
 
 
-def _canvas(path: Path, page: tuple[float, float], title: str, compress: bool, s: BuildSettings, duplex: str):
+def _canvas(path: Path, page: tuple[float, float], title: str, compress: bool, s: BuildSettings,
+            duplex: str) -> Canvas:
     c = new_canvas(path, (mm(page[0]), mm(page[1])), title, subject="cards")
     if not compress:
         c.setPageCompression(0)
@@ -317,21 +328,19 @@ def _canvas(path: Path, page: tuple[float, float], title: str, compress: bool, s
     return c
 
 
-def _sheet_boxes(c, sheet, trims, bleed: float) -> None:
+def _sheet_boxes(c: Canvas, sheet: Sheet | FoldSheet, trims: Sequence[Rect], bleed: float) -> None:
     """A sheet is printed and cut whole: TrimBox and BleedBox are the page; the ArtBox is the
     cards with their bleed (what a preflight checks for content)."""
     set_boxes(c, sheet.page, None, art=_bounds(trims, bleed) if trims else None)
 
 
-def _bounds(trims, bleed: float):
-    from cardforge.layout.geometry import Rect
-
+def _bounds(trims: Sequence[Rect], bleed: float) -> Rect:
     x0, y0 = min(t.x for t in trims) - bleed, min(t.y for t in trims) - bleed
     x1, y1 = max(t.right for t in trims) + bleed, max(t.top for t in trims) + bleed
     return Rect(x0, y0, x1 - x0, y1 - y0)
 
 
-def _front_page(c, painter: Painter, sheet: Sheet, batch: list[CardBase], s: BuildSettings,
+def _front_page(c: Canvas, painter: Painter, sheet: Sheet, batch: list[CardBase], s: BuildSettings,
                 progress: Progress | None, labels: _Labels | None = None, index: int = 0) -> None:
     slots = sheet.slots[:len(batch)]
     _sheet_boxes(c, sheet, slots, sheet.bleed)
@@ -340,7 +349,7 @@ def _front_page(c, painter: Painter, sheet: Sheet, batch: list[CardBase], s: Bui
     if s.cut_lines:
         draw_cut_lines(c, list(slots))
     plan = cutting_plan(slots) if s.crop_marks else None
-    if s.crop_marks:
+    if plan is not None:  # crop marks
         draw_crop_marks(c, crop_marks(slots, sheet.bleed, sheet.page), s.pure_black)
         draw_cut_ticks(c, plan.ticks, s.pure_black)
     if s.sheet_labels and labels is not None:
@@ -351,7 +360,7 @@ def _front_page(c, painter: Painter, sheet: Sheet, batch: list[CardBase], s: Bui
     c.showPage()
 
 
-def _back_page(c, painter: Painter, sheet: Sheet, backs: tuple[Placement, ...], batch: list[CardBase],
+def _back_page(c: Canvas, painter: Painter, sheet: Sheet, backs: tuple[Placement, ...], batch: list[CardBase],
                marks: bool, s: BuildSettings, labels: _Labels | None = None, index: int = 0) -> None:
     placed = backs[:len(batch)]
     trims = [p.trim for p in placed]
@@ -359,7 +368,7 @@ def _back_page(c, painter: Painter, sheet: Sheet, backs: tuple[Placement, ...], 
     for placement, clip, card in zip(placed, clip_boxes(trims, sheet.bleed), batch):
         painter.back(Placement(placement.trim, placement.rotated, clip), card)
     plan = cutting_plan(trims) if marks else None
-    if marks:
+    if plan is not None:  # marks
         draw_crop_marks(c, crop_marks(trims, sheet.bleed, sheet.page), s.pure_black)
         draw_cut_ticks(c, plan.ticks, s.pure_black)
     if s.sheet_labels and labels is not None:
@@ -368,8 +377,8 @@ def _back_page(c, painter: Painter, sheet: Sheet, backs: tuple[Placement, ...], 
     c.showPage()
 
 
-def _draw_duplex(path, title, sheet: Sheet, group: DeckGroup, art: CardArt, s: BuildSettings,
-                 progress, compress, labels: _Labels | None = None) -> int:
+def _draw_duplex(path: Path, title: str, sheet: Sheet, group: DeckGroup, art: CardArt, s: BuildSettings,
+                 progress: Progress | None, compress: bool, labels: _Labels | None = None) -> int:
     """Front page, back page, front page… The back page mirrors the front for the duplex mode;
     back pages carry no crop marks (the sheet is cut from the front)."""
     c = _canvas(path, sheet.page, title, compress, s, s.duplex)
@@ -384,8 +393,9 @@ def _draw_duplex(path, title, sheet: Sheet, group: DeckGroup, art: CardArt, s: B
     return pages
 
 
-def _draw_separate(path, path_b, title, sheet: Sheet, group: DeckGroup, art: CardArt, s: BuildSettings,
-                   progress, compress, labels: tuple[_Labels, _Labels] | None = None) -> tuple[int, int]:
+def _draw_separate(path: Path, path_b: Path, title: str, sheet: Sheet, group: DeckGroup, art: CardArt,
+                   s: BuildSettings, progress: Progress | None, compress: bool,
+                   labels: tuple[_Labels, _Labels] | None = None) -> tuple[int, int]:
     """Fronts in one file, backs (laid out as for long-edge duplex, with crop marks) in another."""
     c = _canvas(path, sheet.page, title, compress, s, "none")
     cb = _canvas(path_b, sheet.page, title + " — backs", compress, s, "none")
@@ -403,8 +413,8 @@ def _draw_separate(path, path_b, title, sheet: Sheet, group: DeckGroup, art: Car
     return preface + pages, pages
 
 
-def _draw_fold(path, title, sheet: FoldSheet, group: DeckGroup, art: CardArt, s: BuildSettings,
-               progress, compress, labels: _Labels | None = None) -> int:
+def _draw_fold(path: Path, title: str, sheet: FoldSheet, group: DeckGroup, art: CardArt, s: BuildSettings,
+               progress: Progress | None, compress: bool, labels: _Labels | None = None) -> int:
     """Fronts on one half, backs mirrored on the other; fold marks on the fold line."""
     c = _canvas(path, sheet.page, title, compress, s, "none")
     painter = Painter(c, art)
@@ -433,12 +443,11 @@ def _draw_fold(path, title, sheet: FoldSheet, group: DeckGroup, art: CardArt, s:
     return pages
 
 
-def _draw_per_card(path, title, group: DeckGroup, art: CardArt, s: BuildSettings, progress, compress) -> int:
+def _draw_per_card(path: Path, title: str, group: DeckGroup, art: CardArt, s: BuildSettings,
+                   progress: Progress | None, compress: bool) -> int:
     """One card side per page, the page the card with its bleed (what print shops take): the
     front, then the back, upright (the shop registers the sides), card after card. TrimBox is
     the card, BleedBox the page; no marks, no label."""
-    from cardforge.layout.geometry import Rect
-
     w, h = group.size
     b = s.bleed_mm
     page = (w + 2 * b, h + 2 * b)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,7 +42,7 @@ def export_pngs(faces: DeckFaces, out_dir: Path, dpi: float, *, compress_level: 
     # pdfium renders the next face while a worker compresses the last one (both release the
     # GIL); at most a few images wait, so memory stays flat
     with ThreadPoolExecutor(max_workers=1) as pool:
-        pending: deque = deque()
+        pending: deque[Future[None]] = deque()
         for face, size, (raw, stride) in zip(which, sizes, rasterise(pdf, sizes, raw=True)):
             path = out_dir / f"{face.name}.png"
             pending.append(pool.submit(write, path, raw, stride, size))

@@ -16,8 +16,10 @@ PDF parsed twice). What is a face:
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from cardforge.data.loading import GameData
 from cardforge.data.models import CardBase
@@ -29,6 +31,12 @@ from cardforge.render.cards import CardArt, Issues, Painter
 from cardforge.render.output import new_canvas
 from cardforge.text.templating import Templates
 from cardforge.units import mm
+
+if TYPE_CHECKING:
+    from PIL import Image
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.games.base import Game
 
 MM_PER_INCH = 25.4
 
@@ -47,7 +55,8 @@ class Face:
 
     def pixels(self, dpi: float, bleed_mm: float) -> tuple[int, int]:
         """Exact pixel size: round((trim + 2 × bleed) in inches × dpi), each side."""
-        return tuple(round((v + 2 * bleed_mm) / MM_PER_INCH * dpi) for v in self.size_mm)
+        w, h = self.size_mm
+        return (round((w + 2 * bleed_mm) / MM_PER_INCH * dpi), round((h + 2 * bleed_mm) / MM_PER_INCH * dpi))
 
 
 @dataclass
@@ -71,7 +80,7 @@ class DeckFaces:
         return front.card.copies
 
 
-def deck_faces(game, data: GameData, bleed_mm: float, *, templates_dir: Path | None = None,
+def deck_faces(game: Game, data: GameData, bleed_mm: float, *, templates_dir: Path | None = None,
                only: list[str] | None = None) -> DeckFaces:
     """The faces of the game's printed cards (``only``: these card ids, in that order).
     RenderError listing every problem of the layouts."""
@@ -167,13 +176,13 @@ def faces_pdf(faces: DeckFaces, which: list[Face], *, scale_to: dict[str, tuple[
 
 
 
-def _set_boxes(c, w: float, h: float, b: float) -> None:
+def _set_boxes(c: Canvas, w: float, h: float, b: float) -> None:
     """TrimBox and BleedBox on the page being drawn (MediaBox = the bleed box)."""
     c.setTrimBox((mm(b), mm(b), mm(b + w), mm(b + h)))
     c.setBleedBox((0, 0, mm(w + 2 * b), mm(h + 2 * b)))
 
 
-def rasterise(pdf: bytes, sizes: list[tuple[int, int]], raw: bool = False):
+def rasterise(pdf: bytes, sizes: list[tuple[int, int]], raw: bool = False) -> Iterator[Any]:
     """Yield each page of ``pdf`` as an RGB PIL image of exactly ``sizes[i]`` pixels (``raw``:
     as ``(bytes, stride)``, the RGB rows as pdfium wrote them, no image object)."""
     import pypdfium2 as pdfium
@@ -210,7 +219,7 @@ def srgb_profile() -> bytes:
     return _SRGB
 
 
-def save_png(image, target, dpi: float, compress_level: int = 3) -> None:
+def save_png(image: Image.Image, target: BinaryIO, dpi: float, compress_level: int = 3) -> None:
     """PNG with the sRGB profile and the resolution set (pHYs), so it prints at its size."""
     if image.mode != "RGB":
         image.save(target, "PNG", dpi=(dpi, dpi), icc_profile=srgb_profile(), compress_level=compress_level)

@@ -11,6 +11,7 @@ import pickle
 import sys
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 import reportlab
@@ -18,6 +19,9 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
 from cardforge.resources import FONTS_DIR
+
+if TYPE_CHECKING:
+    from cardforge.assets import FontFamily
 
 #: family → files for (regular, bold, italic, bold italic)
 FAMILIES: dict[str, tuple[str, str, str, str]] = {
@@ -30,10 +34,10 @@ DEFAULT_FAMILY = "sans"
 
 #: the families of the game being drawn (its ``fonts/`` folder, ``cardforge/assets.py``), set by
 #: :func:`use_game_fonts`; a bundled family name always means the bundled font
-_GAME_FAMILIES: dict = {}
+_GAME_FAMILIES: dict[str, FontFamily] = {}
 
 
-def use_game_fonts(families: dict, changed: bool = False) -> None:
+def use_game_fonts(families: dict[str, FontFamily], changed: bool = False) -> None:
     """Make a game's own font families (name → ``assets.FontFamily``) usable as ``family``;
     ``changed``: a font file changed in place (watch mode), so faces are looked up again."""
     global _GAME_FAMILIES
@@ -115,10 +119,10 @@ _TABLES = ("charToGlyph", "charWidths", "hmetrics", "glyphPos", "_ttf_data")
 _LAZY = ("glyphToChar",)
 
 
-class _CachedFace(TTFontFace):
+class _CachedFace(TTFontFace):  # type: ignore[misc, unused-ignore]  # ReportLab ships no type stubs
     """A face read from the cache: ``glyphToChar`` is unmarshalled on first access."""
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         lazy = self.__dict__.get("_lazy_tables")
         if lazy is not None and name in _LAZY:
             self.__dict__.update(marshal.loads(lazy))
@@ -183,7 +187,7 @@ def _load_ttf(name: str, path: Path) -> TTFont:
     return font
 
 
-def _set_scale(face) -> None:
+def _set_scale(face: TTFontFace) -> None:
     """ReportLab's font-unit → PDF-unit scale (a lambda, not pickled)."""
     upem = face.unitsPerEm
     face._pdfScale = (lambda x: x) if upem == 1000 else (lambda x, m=1000 / upem: x * m)

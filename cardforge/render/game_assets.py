@@ -9,16 +9,23 @@ checked whole, so a corrupt image fails ``check`` rather than the print.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from cardforge.assets import GameAssets, art_file, game_assets
 from cardforge.icons import game_icons, use_game_icons
 from cardforge.problems import Problem
 from cardforge.render import icons as icon_drawing
 from cardforge.render.fonts import font_file_problem, use_game_fonts
-from cardforge.render.images import ArtError, load_art
+from cardforge.render.images import Art, ArtError, load_art
 from cardforge.resources import display_path
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.data.loading import GameData
 
 UNIT = icon_drawing.UNIT
 #: an icon is at least half and at most three times as wide as it is tall (text size)
@@ -33,18 +40,18 @@ class CustomIcon:
     path: Path
     width: float  # em
     key: str  # content digest: names the form, so another game's icon of that name never clashes
-    art: object  # images.Art
+    art: Art
 
-    def draw(self, canvas) -> None:
+    def draw(self, canvas: Canvas) -> None:
         from cardforge.render.images import draw_art
 
         draw_art(canvas, self.art, 0, 0, self.width * UNIT, UNIT, fit="contain")
 
 
-_ACTIVE: tuple | None = None
+_ACTIVE: tuple[str, tuple[Any, ...]] | None = None
 
 
-def use_game_assets(data, report=None) -> GameAssets:
+def use_game_assets(data: GameData, report: Callable[[Problem], None] | None = None) -> GameAssets:
     """Register the game's fonts and icons for drawing (replacing another game's). Icon files
     that cannot be read are reported through ``report(Problem)`` and left out."""
     global _ACTIVE
@@ -78,7 +85,7 @@ def use_game_assets(data, report=None) -> GameAssets:
     return assets
 
 
-def _font_files(signature: tuple) -> tuple:
+def _font_files(signature: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(entry for entry in signature if Path(entry[0]).parent.name == "fonts")
 
 
@@ -89,7 +96,7 @@ def _custom_icon(name: str, path: Path) -> CustomIcon:
     return CustomIcon(name, path, round(width, 4), art.digest[:8], art)
 
 
-def asset_problems(data) -> list[Problem]:
+def asset_problems(data: GameData) -> list[Problem]:
     """Every asset of the game checked: its fonts (embeddable TrueType), its icons and every
     image a card or back names (read whole: corrupt, truncated or oversized files are errors;
     a missing card image is a warning, printed as a placeholder)."""
@@ -120,22 +127,22 @@ def asset_problems(data) -> list[Problem]:
         src = getattr(card, "art", None)
         if not src or not isinstance(src, str) or "{" in src:
             continue
-        exc = check(src)
-        if exc is not None:
+        err = check(src)
+        if err is not None:
             where = data.sources.get(card.id)
             problems.append(Problem(
-                f"art '{src}': {exc}" + ("" if exc.broken else " (a placeholder is printed)"),
+                f"art '{src}': {err}" + ("" if err.broken else " (a placeholder is printed)"),
                 file=where.file if where else None, line=where.line if where else None,
                 item=where.label(card.id) if where else f"card '{card.id}'", field="art",
-                severity="error" if exc.broken else "warning"))
+                severity="error" if err.broken else "warning"))
     for back_id, spec in data.meta.backs.items():
         src = getattr(spec, "art", None)
         if not src or "{" in src:
             continue
-        exc = check(src)
-        if exc is not None:
+        err = check(src)
+        if err is not None:
             problems.append(Problem(
-                f"art '{src}': {exc}" + ("" if exc.broken else " (a placeholder is printed)"),
+                f"art '{src}': {err}" + ("" if err.broken else " (a placeholder is printed)"),
                 file=display_path(data.root / "deck.yaml"), field=f"backs.{back_id}.art",
-                severity="error" if exc.broken else "warning"))
+                severity="error" if err.broken else "warning"))
     return problems

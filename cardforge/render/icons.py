@@ -7,10 +7,12 @@ Every icon is drawn in a 100 × 100 box (y up, origin bottom-left) and placed by
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
 
 from cardforge.markup import PALETTE
 from cardforge.render.fonts import font_name
@@ -31,7 +33,14 @@ COLOURS = {
 }
 
 
-def _poly(c: Canvas, pts, fill=None, stroke=None, width=4.0, close=True) -> None:
+#: draws one icon into the 100 × 100 box
+Drawer = Callable[[Canvas], None]
+#: a point of the 100 × 100 box
+Point = tuple[float, float]
+
+
+def _poly(c: Canvas, pts: Sequence[Point], fill: Color | None = None, stroke: Color | None = None,
+          width: float = 4.0, close: bool = True) -> None:
     p = c.beginPath()
     p.moveTo(*pts[0])
     for pt in pts[1:]:
@@ -41,7 +50,7 @@ def _poly(c: Canvas, pts, fill=None, stroke=None, width=4.0, close=True) -> None
     _paint(c, p, fill, stroke, width)
 
 
-def _paint(c: Canvas, path, fill, stroke, width=4.0) -> None:
+def _paint(c: Canvas, path: PDFPathObject, fill: Color | None, stroke: Color | None, width: float = 4.0) -> None:
     if fill is not None:
         c.setFillColor(fill)
     if stroke is not None:
@@ -50,20 +59,22 @@ def _paint(c: Canvas, path, fill, stroke, width=4.0) -> None:
     c.drawPath(path, fill=1 if fill is not None else 0, stroke=1 if stroke is not None else 0)
 
 
-def _circle(c, x, y, r, fill=None, stroke=None, width=4.0):
+def _circle(c: Canvas, x: float, y: float, r: float, fill: Color | None = None, stroke: Color | None = None,
+            width: float = 4.0) -> None:
     p = c.beginPath()
     p.circle(x, y, r)
     _paint(c, p, fill, stroke, width)
 
 
-def _rrect(c, x, y, w, h, r, fill=None, stroke=None, width=4.0):
+def _rrect(c: Canvas, x: float, y: float, w: float, h: float, r: float, fill: Color | None = None,
+           stroke: Color | None = None, width: float = 4.0) -> None:
     p = c.beginPath()
     p.roundRect(x, y, w, h, r)
     _paint(c, p, fill, stroke, width)
 
 
-def _star(cx, cy, r_out, r_in, n, rot=90.0):
-    pts = []
+def _star(cx: float, cy: float, r_out: float, r_in: float, n: int, rot: float = 90.0) -> list[Point]:
+    pts: list[Point] = []
     for i in range(2 * n):
         r = r_out if i % 2 == 0 else r_in
         a = math.radians(rot + i * 180.0 / n)
@@ -71,20 +82,21 @@ def _star(cx, cy, r_out, r_in, n, rot=90.0):
     return pts
 
 
-def _glyph(c, text, colour=INK, size=80, y=18, bold=True, x=50):
+def _glyph(c: Canvas, text: str, colour: Color = INK, size: float = 80, y: float = 18, bold: bool = True,
+           x: float = 50) -> None:
     c.setFillColor(colour)
     c.setFont(font_name("sans", bold=bold), size)
     c.drawCentredString(x, y, text)
 
 
-def _gem(c, fill, edge=INK):
+def _gem(c: Canvas, fill: Color, edge: Color = INK) -> None:
     outer = [(50, 96), (90, 66), (50, 4), (10, 66)]
     _poly(c, outer, fill=fill, stroke=edge, width=5)
     _poly(c, [(10, 66), (90, 66)], stroke=edge, width=3, close=False)
     _poly(c, [(30, 66), (50, 96), (70, 66), (50, 4), (30, 66)], stroke=edge, width=2.5, close=False)
 
 
-def _shield(c, fill, edge=INK):
+def _shield(c: Canvas, fill: Color | None, edge: Color = INK) -> None:
     p = c.beginPath()
     p.moveTo(12, 92)
     p.lineTo(88, 92)
@@ -95,7 +107,7 @@ def _shield(c, fill, edge=INK):
     _paint(c, p, fill, edge, 5)
 
 
-def _pick(c, colour=INK):
+def _pick(c: Canvas, colour: Color = INK) -> None:
     # handle
     _poly(c, [(20, 10), (28, 4), (74, 70), (66, 76)], fill=HexColor("#8b5a2b"), stroke=colour, width=3)
     # head
@@ -107,7 +119,7 @@ def _pick(c, colour=INK):
     _paint(c, p, HexColor("#9aa5ad"), colour, 3)
 
 
-def _sword(c, angle=45.0, colour=INK):
+def _sword(c: Canvas, angle: float = 45.0, colour: Color = INK) -> None:
     c.saveState()
     c.translate(50, 50)
     c.rotate(angle)
@@ -117,7 +129,7 @@ def _sword(c, angle=45.0, colour=INK):
     c.restoreState()
 
 
-def _meeple(c, fill, edge=INK):
+def _meeple(c: Canvas, fill: Color, edge: Color = INK) -> None:
     p = c.beginPath()
     p.moveTo(22, 4)
     p.lineTo(40, 40)
@@ -133,7 +145,7 @@ def _meeple(c, fill, edge=INK):
     _paint(c, p, fill, edge, 4)
 
 
-def _cart(c, left=True, right=True):
+def _cart(c: Canvas, left: bool = True, right: bool = True) -> None:
     x0 = 8 if left else 50
     x1 = 92 if right else 50
     body = [(max(x0, 8), 70), (min(x1, 92), 70), (min(x1, 82), 28), (max(x0, 18), 28)]
@@ -146,27 +158,27 @@ def _cart(c, left=True, right=True):
         _circle(c, 70, 20, 11, fill=HexColor("#555555"), stroke=INK, width=3)
 
 
-def _coin(c):
+def _coin(c: Canvas) -> None:
     _circle(c, 50, 50, 46, fill=GOLD_FILL, stroke=GOLD_EDGE, width=6)
     _circle(c, 50, 50, 32, stroke=GOLD_EDGE, width=4)
 
 
-def _vp(c):
+def _vp(c: Canvas) -> None:
     _poly(c, _star(50, 50, 48, 21, 5), fill=COLOURS["blue"], stroke=INK, width=3.5)
 
 
-def _die(c):
+def _die(c: Canvas) -> None:
     _rrect(c, 6, 6, 88, 88, 16, fill=HexColor("#ffffff"), stroke=INK, width=5)
     for x, y in ((28, 72), (72, 72), (50, 50), (28, 28), (72, 28)):
         _circle(c, x, y, 8, fill=INK)
 
 
-def _card(c):
+def _card(c: Canvas) -> None:
     _rrect(c, 20, 4, 60, 92, 8, fill=HexColor("#ffffff"), stroke=INK, width=5)
     _rrect(c, 30, 16, 40, 68, 4, stroke=HexColor("#999999"), width=3)
 
 
-def _hand(c):
+def _hand(c: Canvas) -> None:
     c.saveState()
     c.translate(50, 10)
     for angle, fill in ((20, "#dddddd"), (0, "#eeeeee"), (-20, "#ffffff")):
@@ -177,8 +189,8 @@ def _hand(c):
     c.restoreState()
 
 
-def _ore(fill, edge):
-    def draw(c):
+def _ore(fill: Color, edge: Color) -> Drawer:
+    def draw(c: Canvas) -> None:
         _poly(c, [(10, 38), (28, 80), (62, 92), (90, 62), (84, 22), (46, 8), (18, 14)], fill=fill,
               stroke=edge, width=5)
         _poly(c, [(28, 80), (44, 50), (84, 22)], stroke=edge, width=3, close=False)
@@ -186,96 +198,96 @@ def _ore(fill, edge):
     return draw
 
 
-def _colour_square(name):
-    def draw(c):
+def _colour_square(name: str) -> Drawer:
+    def draw(c: Canvas) -> None:
         _rrect(c, 8, 8, 84, 84, 14, fill=COLOURS[name], stroke=INK, width=5)
     return draw
 
 
-def _gallery(c):
+def _gallery(c: Canvas) -> None:
     _rrect(c, 6, 6, 88, 88, 8, fill=HexColor("#c8b08a"), stroke=INK, width=4)
     _poly(c, [(38, 6), (62, 6), (62, 38), (94, 38), (94, 62), (62, 62), (62, 94), (38, 94), (38, 62),
               (6, 62), (6, 38), (38, 38)], fill=HexColor("#3b2a1a"))
 
 
-def _contract(c):
+def _contract(c: Canvas) -> None:
     _coin(c)
     _poly(c, [(30, 52), (45, 36), (72, 66)], stroke=GOLD_EDGE, width=8, close=False)
 
 
-def _catastrophe(c):
+def _catastrophe(c: Canvas) -> None:
     _poly(c, _star(50, 50, 49, 22, 9, rot=80), fill=COLOURS["orange"], stroke=HexColor("#8b1a10"), width=4)
     _poly(c, _star(50, 50, 26, 12, 9, rot=100), fill=COLOURS["yellow"])
 
 
-def _impediment(c):
+def _impediment(c: Canvas) -> None:
     _circle(c, 50, 50, 45, fill=HexColor("#ffffff"), stroke=COLOURS["red"], width=8)
     _poly(c, [(30, 30), (70, 70)], stroke=COLOURS["red"], width=12, close=False)
     _poly(c, [(30, 70), (70, 30)], stroke=COLOURS["red"], width=12, close=False)
 
 
-def _prospect(c):
+def _prospect(c: Canvas) -> None:
     _circle(c, 42, 58, 28, fill=HexColor("#e6f2f8"), stroke=INK, width=8)
     _poly(c, [(62, 38), (90, 10)], stroke=INK, width=14, close=False)
 
 
-def _build(c):
+def _build(c: Canvas) -> None:
     _poly(c, [(44, 4), (56, 4), (56, 62), (44, 62)], fill=HexColor("#8b5a2b"), stroke=INK, width=3)
     _rrect(c, 14, 60, 72, 28, 4, fill=HexColor("#9aa5ad"), stroke=INK, width=4)
 
 
-def _level(c):
+def _level(c: Canvas) -> None:
     for i in range(4):
         _poly(c, [(8 + i * 22, 8), (28 + i * 22, 8), (28 + i * 22, 26 + i * 20), (8 + i * 22, 26 + i * 20)],
               fill=HexColor("#8b6b4a"), stroke=INK, width=3)
 
 
-def _dwarf(c):
+def _dwarf(c: Canvas) -> None:
     _circle(c, 50, 62, 26, fill=HexColor("#f1c9a5"), stroke=INK, width=4)
     _poly(c, [(24, 58), (76, 58), (50, 4)], fill=HexColor("#b5651d"), stroke=INK, width=4)
     _poly(c, [(22, 70), (50, 98), (78, 70)], fill=COLOURS["red"], stroke=INK, width=4)
 
 
-def _plus(c):
+def _plus(c: Canvas) -> None:
     _circle(c, 50, 50, 45, fill=HexColor("#ffffff"), stroke=INK, width=6)
     _glyph(c, "+", size=86, y=20)
 
 
-def _proud(c):
+def _proud(c: Canvas) -> None:
     _poly(c, [(8, 24), (8, 78), (30, 52), (50, 86), (70, 52), (92, 78), (92, 24)], fill=GOLD_FILL,
           stroke=INK, width=5)
 
 
-def _recruit(c):
+def _recruit(c: Canvas) -> None:
     _rrect(c, 8, 20, 44, 66, 6, fill=HexColor("#ffffff"), stroke=INK, width=4)
     _poly(c, [(52, 50), (92, 50)], stroke=INK, width=8, close=False)
     _poly(c, [(78, 66), (96, 50), (78, 34)], fill=INK)
 
 
-def _speed(c):
+def _speed(c: Canvas) -> None:
     for dx in (0, 30):
         _poly(c, [(10 + dx, 90), (50 + dx, 50), (10 + dx, 10), (26 + dx, 10), (66 + dx, 50), (26 + dx, 90)],
               fill=COLOURS["orange"], stroke=INK, width=3)
 
 
-def _attack(c):
+def _attack(c: Canvas) -> None:
     _sword(c, 40)
     _sword(c, -40)
 
 
-def _cargo(c):
+def _cargo(c: Canvas) -> None:
     _rrect(c, 8, 12, 84, 70, 4, fill=HexColor("#c8a064"), stroke=INK, width=5)
     _poly(c, [(8, 47), (92, 47)], stroke=INK, width=4, close=False)
     _poly(c, [(50, 12), (50, 82)], stroke=INK, width=4, close=False)
 
 
-def _resource(c):
+def _resource(c: Canvas) -> None:
     _poly(c, [(50, 96), (90, 73), (90, 27), (50, 4), (10, 27), (10, 73)], fill=HexColor("#45c4b0"),
           stroke=INK, width=5)
     _poly(c, [(50, 70), (70, 50), (50, 30), (30, 50)], fill=HexColor("#bff0e6"))
 
 
-def _ship(c):
+def _ship(c: Canvas) -> None:
     p = c.beginPath()
     p.moveTo(50, 98)
     p.curveTo(72, 76, 72, 40, 66, 24)
@@ -289,11 +301,11 @@ def _ship(c):
     _poly(c, [(40, 22), (50, 2), (60, 22)], fill=COLOURS["orange"])
 
 
-def _gem_of(name):
+def _gem_of(name: str) -> Drawer:
     return lambda c: _gem(c, COLOURS[name])
 
 
-def _nugget(c):
+def _nugget(c: Canvas) -> None:
     p = c.beginPath()
     p.moveTo(14, 30)
     p.curveTo(4, 60, 30, 88, 56, 82)
@@ -304,24 +316,24 @@ def _nugget(c):
     _circle(c, 40, 58, 8, fill=HexColor("#fff2b0"))
 
 
-def _crystal_any(c):
+def _crystal_any(c: Canvas) -> None:
     _poly(c, [(50, 96), (90, 66), (50, 4)], fill=COLOURS["blue"])
     _poly(c, [(50, 96), (10, 66), (50, 4)], fill=COLOURS["red"])
     _poly(c, [(30, 66), (70, 66), (50, 4)], fill=COLOURS["green"])
     _poly(c, [(50, 96), (90, 66), (50, 4), (10, 66)], stroke=INK, width=5)
 
 
-def _promise(c):
+def _promise(c: Canvas) -> None:
     p = c.beginPath()
     p.ellipse(6, 18, 94, 82)
     _paint(c, p, HexColor("#a0a4a8"), INK, 5)
 
 
-def _logo_of(name):
+def _logo_of(name: str) -> Drawer:
     return lambda c: _shield(c, COLOURS[name])
 
 
-def _logo_multi(c):
+def _logo_multi(c: Canvas) -> None:
     _shield(c, COLOURS["white"])
     for i, name in enumerate(("red", "green", "blue")):
         x = 24 + i * 18
@@ -329,8 +341,8 @@ def _logo_multi(c):
     _shield(c, None)
 
 
-def _rune_of(name):
-    def draw(c):
+def _rune_of(name: str) -> Drawer:
+    def draw(c: Canvas) -> None:
         _poly(c, [(50, 98), (92, 50), (50, 2), (8, 50)], fill=COLOURS[name], stroke=INK, width=4)
         _poly(c, [(50, 78), (50, 22)], stroke=HexColor("#ffffff"), width=8, close=False)
         _poly(c, [(50, 62), (66, 46)], stroke=HexColor("#ffffff"), width=7, close=False)
@@ -338,47 +350,47 @@ def _rune_of(name):
     return draw
 
 
-def _glyph_icon(text, colour=INK, size=88, y=14):
+def _glyph_icon(text: str, colour: Color = INK, size: float = 88, y: float = 14) -> Drawer:
     return lambda c: _glyph(c, text, colour, size=size, y=y, bold=False)
 
 
-def _eclat(c):
+def _eclat(c: Canvas) -> None:
     _poly(c, _star(50, 50, 48, 12, 4), fill=HexColor("#fff3a0"), stroke=GOLD_EDGE, width=4)
 
 
-def _forge(c):
+def _forge(c: Canvas) -> None:
     _poly(c, [(6, 70), (94, 70), (94, 60), (70, 50), (64, 24), (80, 8), (20, 8), (36, 24), (30, 50), (6, 60)],
           fill=HexColor("#555a60"), stroke=INK, width=4)
 
 
-def _cursed(c):
+def _cursed(c: Canvas) -> None:
     _gem(c, COLOURS["purple"])
     _poly(c, [(38, 56), (62, 32)], stroke=HexColor("#ffffff"), width=7, close=False)
     _poly(c, [(38, 32), (62, 56)], stroke=HexColor("#ffffff"), width=7, close=False)
 
 
-def _machine(c):
+def _machine(c: Canvas) -> None:
     _poly(c, _star(50, 50, 47, 36, 8, rot=0), fill=HexColor("#7d868c"), stroke=INK, width=4)
     _circle(c, 50, 50, 16, fill=HexColor("#ffffff"), stroke=INK, width=4)
 
 
-def _cave_in(c):
+def _cave_in(c: Canvas) -> None:
     _poly(c, [(50, 96), (96, 8), (4, 8)], fill=COLOURS["yellow"], stroke=INK, width=5)
     for x, y, r in ((36, 28, 10), (58, 26, 12), (48, 48, 9)):
         _circle(c, x, y, r, fill=HexColor("#6d4c2f"), stroke=INK, width=2.5)
 
 
-def _event(c):
+def _event(c: Canvas) -> None:
     _rrect(c, 14, 6, 72, 88, 8, fill=HexColor("#f4e4c1"), stroke=INK, width=5)
     _glyph(c, "!", COLOURS["red"], size=70, y=24)
 
 
-def _arrow(c):
+def _arrow(c: Canvas) -> None:
     _poly(c, [(6, 50), (70, 50)], stroke=INK, width=10, close=False)
     _poly(c, [(60, 76), (96, 50), (60, 24)], fill=INK)
 
 
-DRAW: dict[str, Callable[[Canvas], None]] = {
+DRAW: dict[str, Drawer] = {
     "coin": _coin, "vp": _vp, "card": _card, "die": _die, "hand": _hand,
     "coal": _ore(HexColor("#2b2b2b"), HexColor("#000000")),
     "gold": _ore(GOLD_FILL, GOLD_EDGE),
@@ -411,19 +423,19 @@ DRAW: dict[str, Callable[[Canvas], None]] = {
 # Added for the player aids (legend, factions table); ``setdefault``: a drawing defined above
 # wins.
 
-def _faction_scottish(c):  # a saltire on a shield
+def _faction_scottish(c: Canvas) -> None:  # a saltire on a shield
     _shield(c, COLOURS["blue"])
     _poly(c, [(24, 80), (76, 26)], stroke=HexColor("#ffffff"), width=12, close=False)
     _poly(c, [(76, 80), (24, 26)], stroke=HexColor("#ffffff"), width=12, close=False)
 
 
-def _faction_egyptian(c):  # a pyramid under the sun
+def _faction_egyptian(c: Canvas) -> None:  # a pyramid under the sun
     _circle(c, 74, 76, 14, fill=COLOURS["yellow"], stroke=INK, width=3)
     _poly(c, [(6, 10), (94, 10), (50, 78)], fill=HexColor("#e2b45a"), stroke=INK, width=5)
     _poly(c, [(50, 78), (60, 10)], stroke=INK, width=3, close=False)
 
 
-def _faction_atlantean(c):  # a trident
+def _faction_atlantean(c: Canvas) -> None:  # a trident
     teal = HexColor("#1f8a8a")
     _poly(c, [(50, 4), (50, 78)], stroke=teal, width=10, close=False)
     _poly(c, [(22, 60), (22, 84), (78, 84), (78, 60)], stroke=teal, width=9, close=False)
@@ -431,7 +443,7 @@ def _faction_atlantean(c):  # a trident
         _poly(c, [(x - 9, 80), (x, 97), (x + 9, 80)], fill=teal)
 
 
-def _faction_barbarian(c):  # a horned helmet
+def _faction_barbarian(c: Canvas) -> None:  # a horned helmet
     _poly(c, [(20, 56), (6, 92), (30, 64)], fill=HexColor("#efe6d2"), stroke=INK, width=3)
     _poly(c, [(80, 56), (94, 92), (70, 64)], fill=HexColor("#efe6d2"), stroke=INK, width=3)
     p = c.beginPath()
@@ -442,12 +454,12 @@ def _faction_barbarian(c):  # a horned helmet
     _rrect(c, 10, 18, 80, 14, 4, fill=HexColor("#8b5a2b"), stroke=INK, width=4)
 
 
-def _faction_japanese(c):  # a red sun
+def _faction_japanese(c: Canvas) -> None:  # a red sun
     _rrect(c, 6, 14, 88, 72, 8, fill=HexColor("#ffffff"), stroke=INK, width=5)
     _circle(c, 50, 50, 22, fill=COLOURS["red"])
 
 
-def _faction_roman(c):  # an arch
+def _faction_roman(c: Canvas) -> None:  # an arch
     red = HexColor("#9c2a1f")
     p = c.beginPath()
     p.moveTo(8, 6)
@@ -463,7 +475,7 @@ def _faction_roman(c):  # an arch
     _rrect(c, 2, 70, 96, 20, 3, fill=red, stroke=INK, width=4)
 
 
-def _faction_any(c):  # six wedges, one per faction colour
+def _faction_any(c: Canvas) -> None:  # six wedges, one per faction colour
     colours = ("#1f5fa8", "#e2b45a", "#1f8a8a", "#9aa5ad", "#c0392b", "#9c2a1f")
     for i, colour in enumerate(colours):
         p = c.beginPath()
@@ -474,29 +486,29 @@ def _faction_any(c):  # six wedges, one per faction colour
     _circle(c, 50, 50, 46, stroke=INK, width=5)
 
 
-def _event_with(mark):
-    def draw(c):
+def _event_with(mark: Drawer) -> Drawer:
+    def draw(c: Canvas) -> None:
         _rrect(c, 14, 6, 72, 88, 8, fill=HexColor("#f4e4c1"), stroke=INK, width=5)
         mark(c)
     return draw
 
 
-def _bolt(c):
+def _bolt(c: Canvas) -> None:
     _poly(c, [(56, 84), (30, 46), (48, 46), (40, 16), (70, 56), (52, 56)], fill=COLOURS["yellow"], stroke=INK,
           width=3)
 
 
-def _cog(c):
+def _cog(c: Canvas) -> None:
     _poly(c, _star(50, 50, 26, 19, 8, rot=0), fill=HexColor("#7d868c"), stroke=INK, width=3)
     _circle(c, 50, 50, 8, fill=HexColor("#f4e4c1"), stroke=INK, width=3)
 
 
-def _hourglass(c):
+def _hourglass(c: Canvas) -> None:
     _poly(c, [(32, 80), (68, 80), (50, 50), (68, 20), (32, 20), (50, 50)], fill=HexColor("#e2b45a"), stroke=INK,
           width=4)
 
 
-def _advance(c):
+def _advance(c: Canvas) -> None:
     _rrect(c, 4, 14, 92, 72, 14, fill=COLOURS["green"], stroke=INK, width=5)
     _poly(c, [(22, 70), (44, 50), (22, 30)], stroke=HexColor("#ffffff"), width=10, close=False)
     _poly(c, [(52, 70), (74, 50), (52, 30)], stroke=HexColor("#ffffff"), width=10, close=False)
@@ -504,13 +516,13 @@ def _advance(c):
 
 # --- TunHell: the dwarf types and the encounter symbol (drawn for the dwarf table) ----------
 
-def _dynamite(c):
+def _dynamite(c: Canvas) -> None:
     _rrect(c, 30, 6, 40, 70, 6, fill=COLOURS["red"], stroke=INK, width=5)
     _poly(c, [(50, 76), (56, 88), (66, 90)], stroke=INK, width=4, close=False)
     _poly(c, _star(72, 91, 9, 4, 6), fill=COLOURS["orange"])
 
 
-def _crossed_swords(c):
+def _crossed_swords(c: Canvas) -> None:
     _sword(c, 40)
     _sword(c, -40)
 
@@ -530,14 +542,14 @@ for _name, _draw in {
 # --- Cristaux: card natures (a white sign on a disc of the element's colour), the
 # multi-element nature, and the two kinds of in-game effect (manœuvre, action libre) ---------
 
-def _nature_disc(colour):
-    def draw(c, sign):
+def _nature_disc(colour: Color) -> Callable[[Canvas, Drawer], None]:
+    def draw(c: Canvas, sign: Drawer) -> None:
         _circle(c, 50, 50, 46, fill=colour, stroke=INK, width=5)
         sign(c)
     return draw
 
 
-def _flame_sign(c):
+def _flame_sign(c: Canvas) -> None:
     p = c.beginPath()
     p.moveTo(54, 88)
     p.curveTo(50, 70, 76, 62, 74, 38)
@@ -558,12 +570,12 @@ def _flame_sign(c):
     _paint(c, q, COLOURS["orange"], None)
 
 
-def _mountain_sign(c):
+def _mountain_sign(c: Canvas) -> None:
     _poly(c, [(12, 26), (40, 74), (54, 52), (63, 64), (88, 26)], fill=HexColor("#ffffff"))
     _poly(c, [(40, 74), (33, 62), (40, 58), (47, 62)], fill=HexColor("#cfe3cf"))
 
 
-def _waves_sign(c):
+def _waves_sign(c: Canvas) -> None:
     white = HexColor("#ffffff")
     for y in (64, 46, 28):
         p = c.beginPath()
@@ -574,7 +586,7 @@ def _waves_sign(c):
         _paint(c, p, None, white, 8)
 
 
-def _nature_multi(c):
+def _nature_multi(c: Canvas) -> None:
     for i, name in enumerate(("red", "green", "blue")):
         p = c.beginPath()
         p.moveTo(50, 50)
@@ -589,7 +601,7 @@ def _nature_multi(c):
     _circle(c, 50, 50, 46, stroke=INK, width=5)
 
 
-def _manoeuvre(c):  # the rulebook's purple frame, with a turn-over arrow
+def _manoeuvre(c: Canvas) -> None:  # the rulebook's purple frame, with a turn-over arrow
     _rrect(c, 5, 5, 90, 90, 16, fill=COLOURS["purple"], stroke=INK, width=5)
     white = HexColor("#ffffff")
     p = c.beginPath()
@@ -600,7 +612,7 @@ def _manoeuvre(c):  # the rulebook's purple frame, with a turn-over arrow
     _poly(c, [(tip[0] - 16, tip[1] + 4), (tip[0] + 12, tip[1] + 14), (tip[0] + 6, tip[1] - 16)], fill=white)
 
 
-def _free_action(c):  # a lightning bolt on a gold disc: no action spent
+def _free_action(c: Canvas) -> None:  # a lightning bolt on a gold disc: no action spent
     _circle(c, 50, 50, 46, fill=HexColor("#f6d55c"), stroke=INK, width=5)
     _poly(c, [(58, 90), (28, 44), (48, 44), (38, 10), (74, 58), (54, 58)], fill=INK)
 
@@ -620,11 +632,11 @@ for _name, _draw in {
 # water a drop; gold is the nugget (a rounded lump). Crystals are filled shapes; runes and royal
 # logos carry the same shape as a white mark; an empty forge square shows it hollow.
 
-def _shape_path(c, colour: str, box=(0.0, 0.0, 100.0)):
+def _shape_path(c: Canvas, colour: str, box: tuple[float, float, float] = (0.0, 0.0, 100.0)) -> PDFPathObject:
     """The outline of ``colour``'s shape in the square ``box`` = (x, y, size) of the 100 box."""
     x0, y0, k = box[0], box[1], box[2] / 100.0
 
-    def pt(x, y):
+    def pt(x: float, y: float) -> Point:
         return x0 + x * k, y0 + y * k
     p = c.beginPath()
     if colour == "red":
@@ -653,8 +665,8 @@ def _shape_path(c, colour: str, box=(0.0, 0.0, 100.0)):
     return p
 
 
-def _crystal_of(colour):
-    def draw(c):
+def _crystal_of(colour: str) -> Drawer:
+    def draw(c: Canvas) -> None:
         _paint(c, _shape_path(c, colour), COLOURS[colour], INK, 5)
         light = HexColor("#ffffff")
         if colour == "red":  # facets: an inner triangle joined to the corners
@@ -672,33 +684,33 @@ def _crystal_of(colour):
     return draw
 
 
-def _mark(c, colour: str, box) -> None:
+def _mark(c: Canvas, colour: str, box: tuple[float, float, float]) -> None:
     """``colour``'s shape as a white mark (on a rune or a royal logo)."""
     _paint(c, _shape_path(c, colour, box), HexColor("#ffffff"), INK, 2.5)
 
 
-def _rune_marked(colour):
-    def draw(c):
+def _rune_marked(colour: str) -> Drawer:
+    def draw(c: Canvas) -> None:
         _poly(c, [(50, 98), (92, 50), (50, 2), (8, 50)], fill=COLOURS[colour], stroke=INK, width=4)
         _mark(c, colour, (27, 27, 46))
     return draw
 
 
-def _logo_marked(colour):
-    def draw(c):
+def _logo_marked(colour: str) -> Drawer:
+    def draw(c: Canvas) -> None:
         _shield(c, COLOURS[colour])
         _mark(c, colour, (27, 36, 46))
     return draw
 
 
-def _slot_of(colour):
+def _slot_of(colour: str) -> Drawer:
     """An empty forge square for a crystal of ``colour``: its shape, hollow."""
-    def draw(c):
+    def draw(c: Canvas) -> None:
         _paint(c, _shape_path(c, colour, (8, 8, 84)), None, COLOURS[colour] if colour != "gold" else GOLD_EDGE, 9)
     return draw
 
 
-def _slot_any(c):
+def _slot_any(c: Canvas) -> None:
     """A wild forge square: the three shapes, small, in their colours."""
     for colour, box in (("red", (2, 52, 46)), ("green", (52, 52, 46)), ("blue", (27, 2, 46))):
         _paint(c, _shape_path(c, colour, box), COLOURS[colour], INK, 3)
@@ -715,7 +727,7 @@ DRAW.update({
 
 # --- TunHell: the Terre card's clod of earth, the Fantôme de Grödur, the Porte de derrière -----
 
-def _earth(c):  # a mound of earth with pebbles
+def _earth(c: Canvas) -> None:  # a mound of earth with pebbles
     p = c.beginPath()
     p.moveTo(4, 12)
     p.curveTo(8, 50, 30, 78, 52, 78)
@@ -727,7 +739,7 @@ def _earth(c):  # a mound of earth with pebbles
         _circle(c, x, y, r, fill=HexColor(fill), stroke=INK, width=2.5)
 
 
-def _ghost(c):  # a sheet ghost with a wavy hem
+def _ghost(c: Canvas) -> None:  # a sheet ghost with a wavy hem
     p = c.beginPath()
     p.moveTo(16, 8)
     p.lineTo(16, 56)
@@ -742,7 +754,7 @@ def _ghost(c):  # a sheet ghost with a wavy hem
     _circle(c, 50, 40, 6, fill=INK)
 
 
-def _arch(c, left, right, crown, fill, width):
+def _arch(c: Canvas, left: float, right: float, crown: float, fill: str, width: float) -> None:
     """A round-topped shape standing on y = 4, straight sides up to y = 60."""
     p = c.beginPath()
     p.moveTo(left, 4)
@@ -753,7 +765,7 @@ def _arch(c, left, right, crown, fill, width):
     _paint(c, p, HexColor(fill), INK, width)
 
 
-def _door(c):  # an arched wooden door with its frame and knob
+def _door(c: Canvas) -> None:  # an arched wooden door with its frame and knob
     _arch(c, 14, 86, 108, "#5a5a5a", 5)  # the frame
     _arch(c, 24, 76, 94, "#a0673a", 4)   # the door
     for x in (41, 59):  # planks
@@ -765,9 +777,9 @@ for _name, _draw in {"earth": _earth, "ghost": _ghost, "door": _door}.items():
     DRAW.setdefault(_name, _draw)
 
 
-def _fallback(name: str) -> Callable[[Canvas], None]:
+def _fallback(name: str) -> Drawer:
     """An icon added to the vocabulary before its drawing: a labelled disc (tests flag it)."""
-    def draw(c):
+    def draw(c: Canvas) -> None:
         _circle(c, 50, 50, 46, fill=HexColor("#ffffff"), stroke=INK, width=5)
         _glyph(c, name[:1].upper(), size=60, y=30)
     return draw
@@ -777,9 +789,21 @@ def has_drawing(name: str) -> bool:
     return name in DRAW
 
 
+class CustomIcon(Protocol):
+    """A game's own icon (``render/game_assets.py``'s ``CustomIcon``)."""
+
+    @property
+    def width(self) -> float: ...  # em
+
+    @property
+    def key(self) -> str: ...  # content digest
+
+    def draw(self, canvas: Canvas) -> None: ...  # into its ``width × 100`` box
+
+
 #: the game's own icons (``icons/*.svg|png`` in its folder), set by ``render/game_assets.py``:
 #: name → object with ``width`` (em), ``key`` (content digest) and ``draw(canvas)`` (100-unit box)
-CUSTOM: dict = {}
+CUSTOM: dict[str, CustomIcon] = {}
 
 
 def icon_width(name: str) -> float:

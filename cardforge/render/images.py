@@ -13,11 +13,15 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.render.fonts import font_name
+
+if TYPE_CHECKING:
+    from reportlab.graphics.shapes import Drawing
 
 FORMATS = ("PNG", "JPEG")
 #: the largest raster image accepted (width × height): 50 megapixels, a tarot card with bleed
@@ -129,7 +133,7 @@ def _reason(exc: BaseException) -> str:
 
 
 @lru_cache(maxsize=128)
-def _svg_drawing(path: str, mtime_ns: int, size: int):
+def _svg_drawing(path: str, mtime_ns: int, size: int) -> Drawing:
     """The SVG as a ReportLab drawing (svglib); ArtError when it cannot be read."""
     import logging
 
@@ -171,7 +175,7 @@ def _svg_drawing(path: str, mtime_ns: int, size: int):
 _FONT_FAMILY = re.compile(r"font-family\s*:\s*[^;}]+")
 
 
-def _pin_fonts(root, etree) -> bool:
+def _pin_fonts(root: Any, etree: Any) -> bool:
     """Every ``font-family`` of the SVG set to Helvetica, which svglib takes as is (otherwise
     it asks fontconfig for the machine's fonts: a PDF that would differ from one computer to
     the next, with fonts that are not embedded); :func:`_embedded_text` then draws that text
@@ -193,7 +197,7 @@ def _pin_fonts(root, etree) -> bool:
     return has_text
 
 
-def _embedded_text(node) -> None:
+def _embedded_text(node: Any) -> None:
     """The drawing's strings set in the bundled DejaVu Sans (embedded), keeping bold/italic."""
     from reportlab.graphics.shapes import String
 
@@ -205,7 +209,7 @@ def _embedded_text(node) -> None:
         _embedded_text(child)
 
 
-def svg_drawing(art: Art):
+def svg_drawing(art: Art) -> Drawing:
     st = os.stat(art.path)
     return _svg_drawing(str(art.path), st.st_mtime_ns, st.st_size)
 

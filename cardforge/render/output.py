@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from reportlab import rl_config
 from reportlab.pdfbase.pdfdoc import PDFBase85Encode, PDFResourceDictionary, PDFStream, PDFZCompress
@@ -17,6 +18,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardforge import __version__
 from cardforge.paths import file_mode
+
+if TYPE_CHECKING:
+    from cardforge.layout.geometry import Rect
 
 MANIFEST_KINDS = ("deck", "backs", "board", "pad", "aid", "setup")
 
@@ -73,11 +77,11 @@ class _Encoded:
     def __init__(self, pdfname: str):
         self.pdfname = pdfname
 
-    def encode(self, data):
+    def encode(self, data: bytes) -> bytes:
         return data
 
 
-class PageCompressingCanvas(Canvas):
+class PageCompressingCanvas(Canvas):  # type: ignore[misc, unused-ignore]  # ReportLab ships no type stubs
     """A canvas that compresses each page's content stream as soon as the page is finished.
 
     ReportLab keeps every page's operators as text until ``save()`` and encodes them only
@@ -108,7 +112,8 @@ class PageCompressingCanvas(Canvas):
         page.stream = None
 
 
-def new_canvas(target, pagesize: tuple[float, float], title: str, subject: str = "") -> Canvas:
+def new_canvas(target: str | Path | BinaryIO, pagesize: tuple[float, float], title: str,
+               subject: str = "") -> Canvas:
     """A canvas whose output depends only on what is drawn (invariant=1: no dates, fixed ids).
 
     Its initial font is the bundled DejaVu Sans: ReportLab's default (Helvetica) would be
@@ -143,13 +148,14 @@ def print_preferences(c: Canvas, duplex: str, k_black: bool = False) -> None:
         c.__dict__["_cardforge_k_black"] = True  # render/richtext.py: black text in K only
 
 
-def set_boxes(c: Canvas, page_mm: tuple[float, float], trim=None, bleed=None, art=None) -> None:
+def set_boxes(c: Canvas, page_mm: tuple[float, float], trim: Rect | None = None, bleed: Rect | None = None,
+              art: Rect | None = None) -> None:
     """The page boxes of the page being drawn (and the next ones, until set again), from
     rectangles in mm (``geometry.Rect``): TrimBox (the finished size; default: the page),
     BleedBox (default: the page) and ArtBox (left out when ``None``)."""
     from cardforge.units import mm
 
-    def box(r):
+    def box(r: Rect | None) -> list[float]:
         if r is None:
             return [0, 0, round(mm(page_mm[0]), 4), round(mm(page_mm[1]), 4)]
         return [round(mm(v), 4) for v in (r.x, r.y, r.x + r.w, r.y + r.h)]
@@ -177,7 +183,7 @@ def write_manifest(game_dir: Path, game_id: str, entries: list[ManifestEntry]) -
     Entries from an earlier build of other printables (e.g. ``--only pads``) are kept, so the
     manifest always lists every file currently in the folder."""
     path = Path(game_dir) / "manifest.json"
-    files: dict[str, dict] = {}
+    files: dict[str, dict[str, Any]] = {}
     if path.exists():
         try:
             for old in json.loads(path.read_text(encoding="utf-8")).get("files", []):

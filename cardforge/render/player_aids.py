@@ -4,6 +4,7 @@ footer stamp; a back side when the aid has one. Text is shrunk as a whole to fit
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
@@ -71,7 +72,7 @@ def aid_theme(aid: Aid, size_mm: tuple[float, float], accent: str) -> Theme:
     return Theme(body=body, floor=6.0, accent=aid.colour or accent)
 
 
-def plan_aid(aid: Aid, size_mm: tuple[float, float], ctx: PrintContext, front: list, back: list | None,
+def plan_aid(aid: Aid, size_mm: tuple[float, float], ctx: PrintContext, front: list[Any], back: list[Any] | None,
              origin: str) -> tuple[AidPlan | None, list[Problem]]:
     """Lay out both sides; every side that does not fit is a problem naming the aid and side."""
     problems: list[Problem] = []

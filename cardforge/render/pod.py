@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -59,7 +59,7 @@ class Profile(Model):
     copies: Literal["once", "pages"] = "once"  # pdf: each printed copy on its own pages
 
     @model_validator(mode="after")
-    def _pixels_agree(self):
+    def _pixels_agree(self) -> Profile:
         if self.pixels is not None:
             want = self.pixel_size
             if abs(want[0] - self.pixels.width) > 1 or abs(want[1] - self.pixels.height) > 1:
@@ -72,8 +72,9 @@ class Profile(Model):
     def pixel_size(self) -> tuple[int, int]:
         if self.pixels is not None:
             return (self.pixels.width, self.pixels.height)
-        return tuple(round((v + 2 * self.bleed) / MM_PER_INCH * self.dpi)
-                     for v in (self.trim.width, self.trim.height))
+        w, h = self.trim.width, self.trim.height
+        return (round((w + 2 * self.bleed) / MM_PER_INCH * self.dpi),
+                round((h + 2 * self.bleed) / MM_PER_INCH * self.dpi))
 
 
 @dataclass
@@ -199,7 +200,7 @@ def safe_zone_warnings(faces: DeckFaces, prof: Profile) -> list[Problem]:
     where the same box misses by the same amount (a shared layout) share one warning."""
     from cardforge.render.textextent import text_extents
 
-    found: dict[tuple, list[Face]] = {}
+    found: dict[tuple[Any, ...], list[Face]] = {}
     for face in faces.all:
         w, h = face.size_mm
         sx, sy = prof.trim.width / w, prof.trim.height / h

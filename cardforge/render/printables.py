@@ -20,6 +20,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -59,7 +60,7 @@ class Collected:
     problems: list[Problem] = field(default_factory=list)
 
 
-def hooks_module(game: Game):
+def hooks_module(game: Game) -> ModuleType | None:
     """The game's ``printables`` module (boards, aids, blocks hooks), or None."""
     return game.printables_module()
 
@@ -76,8 +77,8 @@ def collect(game: Game, data: GameData) -> Collected:
     out.aids += [Printable(a, aids_file) for a in yaml_aids]
     module = hooks_module(game)
     if module is not None:
-        origin = (display_path(Path(module.__file__)) if getattr(module, "__file__", None)
-                  else f"the rules of {game.id}")
+        module_file = getattr(module, "__file__", None)
+        origin = display_path(Path(module_file)) if module_file else f"the rules of {game.id}"
         for hook, model, target in (("boards", Board, out.boards), ("aids", Aid, out.aids)):
             fn = getattr(module, hook, None)
             if fn is None:
@@ -102,10 +103,10 @@ def collect(game: Game, data: GameData) -> Collected:
     return out
 
 
-def expand(blocks: list, sources: dict[str, list[Block]], *, origin: str, item: str, field: str,
-           problems: list[Problem]) -> list:
+def expand(blocks: list[Any], sources: dict[str, list[Block]], *, origin: str, item: str, field: str,
+           problems: list[Problem]) -> list[Any]:
     """Replace ``generated`` blocks by the game's named blocks."""
-    out: list = []
+    out: list[Any] = []
     for index, block in enumerate(blocks):
         if block.kind != "generated":
             out.append(block)
@@ -175,10 +176,10 @@ def plan_printables(ctx: PrintContext, kinds: frozenset[str]) -> Plans:
                            problems=plans.problems)
             back = (expand(aid.back, found.sources, origin=p.origin, item=item, field="back",
                            problems=plans.problems) if aid.back is not None else None)
-            plan, problems = plan_aid(aid, size, ctx, front, back, p.origin)
+            aid_plan, problems = plan_aid(aid, size, ctx, front, back, p.origin)
             plans.problems += problems
-            if plan is not None:
-                plans.aids.append((plan, sheet))
+            if aid_plan is not None:
+                plans.aids.append((aid_plan, sheet))
     if "pads" in kinds and ctx.game.categories:
         plans.pads, problems = plan_pads(ctx)
         plans.problems += problems
@@ -187,10 +188,10 @@ def plan_printables(ctx: PrintContext, kinds: frozenset[str]) -> Plans:
 
 # --- drawing ---------------------------------------------------------------------------------
 
-def _groups(items: list[tuple[Any, SheetPlan]], copies: Callable[[Any], int]) -> list[tuple[SheetPlan, list]]:
+def _groups(items: list[tuple[Any, SheetPlan]], copies: Callable[[Any], int]) -> list[tuple[SheetPlan, list[Any]]]:
     """Items expanded by copies and grouped by sheet layout, in first-appearance order."""
     order: list[SheetPlan] = []
-    groups: dict[SheetPlan, list] = {}
+    groups: dict[SheetPlan, list[Any]] = {}
     for plan, sheet in items:
         if sheet not in groups:
             groups[sheet] = []
@@ -291,13 +292,14 @@ def setup_results(game: Game) -> list[dict[str, Any]]:
     return out
 
 
-def _write_setup(ctx: PrintContext, results: list[dict], path: Path) -> int:
+def _write_setup(ctx: PrintContext, results: list[dict[str, Any]], path: Path) -> int:
     from cardforge.render.setup_sheet import draw_setup_pages
     from cardforge.units import mm
 
     pages = 0
     with atomic_path(path) as tmp:
-        c = new_canvas(tmp, tuple(mm(v) for v in ctx.settings.paper_mm), f"{ctx.game.title} — mise en place",
+        c = new_canvas(tmp, (mm(ctx.settings.paper_mm[0]), mm(ctx.settings.paper_mm[1])),
+                       f"{ctx.game.title} — mise en place",
                        "setup sheets")
         for result in results:
             pages += draw_setup_pages(c, ctx, result, with_deal=False)

@@ -27,10 +27,22 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardforge.data.models import CardBase
 from cardforge.problems import Problem
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.data.loading import GameData
+    from cardforge.games.base import Game
+    from cardforge.layout.geometry import FoldSheet, Sheet
+    from cardforge.render.cards import CardArt, Issues
+    from cardforge.render.decks import DeckGroup
+    from cardforge.render.output import ManifestEntry
+    from cardforge.settings import BuildSettings
 
 RECORD = "cards.json"
 RECORD_FORMAT = 2
@@ -56,10 +68,10 @@ def _digest(*parts: str) -> str:
     return hashlib.blake2b("\n".join(parts).encode("utf-8"), digest_size=8).hexdigest()
 
 
-def card_record(art, cards: list[CardBase]) -> dict[str, dict]:
+def card_record(art: CardArt, cards: list[CardBase]) -> dict[str, dict[str, Any]]:
     """Card id → what this build prints for it (``art``: render.cards.CardArt)."""
-    out: dict[str, dict] = {}
-    backs: dict[tuple, str] = {}
+    out: dict[str, dict[str, Any]] = {}
+    backs: dict[tuple[str, tuple[float, float]], str] = {}
     for card in cards:
         size = art.card_size(card)
         front = art.program(art.front_layout_name(card.kind), size, "front")
@@ -86,7 +98,7 @@ def card_record(art, cards: list[CardBase]) -> dict[str, dict]:
     return out
 
 
-def _plain_dump(spec) -> dict:
+def _plain_dump(spec: BaseModel) -> dict[str, Any]:
     """``spec.model_dump(mode="json")`` for a model of plain values (a back's strings), read
     from its fields: the first ``model_dump`` of a build costs ~30 ms (pydantic builds its
     serialiser, the data having come from the cache). Anything else goes through pydantic."""
@@ -96,14 +108,14 @@ def _plain_dump(spec) -> dict:
     return spec.model_dump(mode="json")
 
 
-def printables_record(game, data) -> dict[str, dict[str, dict]]:
+def printables_record(game: Game, data: GameData) -> dict[str, dict[str, dict[str, Any]]]:
     """Section → item id → {title, fp, data}: the boards and aids (from the data files and the
     game's own hooks, with the generated blocks they insert), the score pad's rows and the
     setup sheets' numbers and checklists. Not the deck version (printed in their footers)."""
     from cardforge.render.printables import collect, setup_results
     from cardforge.render.score_pads import row_labels, tie_break_lines
 
-    out: dict[str, dict[str, dict]] = {s: {} for s in PRINTABLE_SECTIONS}
+    out: dict[str, dict[str, dict[str, Any]]] = {s: {} for s in PRINTABLE_SECTIONS}
     try:
         collected = collect(game, data)
     except Exception:  # a hook failing on the data is reported by the printables build itself
@@ -131,7 +143,7 @@ def printables_record(game, data) -> dict[str, dict[str, dict]]:
     return out
 
 
-def _put(section: dict, key: str, title: str, value: Any) -> None:
+def _put(section: dict[str, dict[str, Any]], key: str, title: str, value: Any) -> None:
     section[key] = {"title": title, "fp": _digest(json.dumps(value, sort_keys=True, ensure_ascii=False)),
                     "data": value}
 
@@ -156,8 +168,8 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-def write_record(path: Path, game_id: str, version: str, cards: dict[str, dict],
-                 printables: dict[str, dict] | None = None) -> None:
+def write_record(path: Path, game_id: str, version: str, cards: dict[str, dict[str, Any]],
+                 printables: dict[str, dict[str, Any]] | None = None) -> None:
     """The record of this build (written through a temporary file, like the PDFs)."""
     from cardforge.render.output import atomic_path
 
@@ -168,7 +180,8 @@ def write_record(path: Path, game_id: str, version: str, cards: dict[str, dict],
         tmp.write_text(blob, encoding="utf-8")
 
 
-def read_record(path: Path, game_id: str, option: str = "--changed-since") -> tuple[dict | None, Problem | None]:
+def read_record(path: Path, game_id: str,
+                option: str = "--changed-since") -> tuple[dict[str, Any] | None, Problem | None]:
     """An earlier record (a ``cards.json`` file, or the folder holding one)."""
     from cardforge.resources import display_path
 
@@ -209,7 +222,7 @@ class Line:
     count: int
     why: str  # "new", "changed", "more copies", "fewer copies", "removed", "restamped"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"id": self.card, "name": self.name, "stamp": self.stamp, "count": self.count, "why": self.why}
 
 
@@ -222,7 +235,7 @@ class Reprint:
     version_to: str
     take_out: list[Line] = field(default_factory=list)
     add: list[Line] = field(default_factory=list)
-    printables: list[dict] = field(default_factory=list)  # {section, id, title, why, file}
+    printables: list[dict[str, Any]] = field(default_factory=list)  # {section, id, title, why, file}
     restamp_skipped: int = 0  # cards whose stamp only changed version (not reprinted)
     printables_compared: bool = True  # False when either build was decks only
 
@@ -235,14 +248,14 @@ class Reprint:
     def empty(self) -> bool:
         return not (self.take_out or self.add or self.printables)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"game": self.game, "version": {"from": self.version_from, "to": self.version_to},
                 "take_out": [x.as_dict() for x in self.take_out], "add": [x.as_dict() for x in self.add],
                 "printables": self.printables if self.printables_compared else None,
                 "stamps_only_changed": self.restamp_skipped}
 
 
-def plan(now: dict, earlier: dict, restamp: bool = False) -> Reprint:
+def plan(now: dict[str, Any], earlier: dict[str, Any], restamp: bool = False) -> Reprint:
     """Compare this build's record with an earlier one (both as :func:`read_record` gives)."""
     out = Reprint(str(now.get("game")), str(earlier.get("version")), str(now.get("version")))
     cards, old = now["cards"], earlier["cards"]
@@ -354,7 +367,7 @@ def write_changes(game_dir: Path, r: Reprint) -> None:
         tmp.write_text(json.dumps(r.as_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def draw_changelog(c, r: Reprint, page: tuple[float, float], duplex: bool) -> int:
+def draw_changelog(c: Canvas, r: Reprint, page: tuple[float, float], duplex: bool) -> int:
     """The pack's first page(s), on canvas ``c`` (page size in points); returns pages drawn
     (an even number when printed two-sided, so that the cards' fronts and backs stay paired)."""
     from cardforge.render.fonts import font_name
@@ -387,8 +400,9 @@ def draw_changelog(c, r: Reprint, page: tuple[float, float], duplex: bool) -> in
     return pages
 
 
-def _wrap(c, text: str, font: str, size: float, width: float) -> list[str]:
-    words, lines, line = text.split(" "), [], ""
+def _wrap(c: Canvas, text: str, font: str, size: float, width: float) -> list[str]:
+    words, line = text.split(" "), ""
+    lines: list[str] = []
     for word in words:
         trial = f"{line} {word}" if line else word
         if line and c.stringWidth(trial, font, size) > width:
@@ -400,7 +414,8 @@ def _wrap(c, text: str, font: str, size: float, width: float) -> list[str]:
 
 
 # --- in the deck build ------------------------------------------------------------------------------
-def build_record(game, data, art, cards: list[CardBase], with_printables: bool = True) -> dict:
+def build_record(game: Game, data: GameData, art: CardArt, cards: list[CardBase],
+                 with_printables: bool = True) -> dict[str, Any]:
     """This build's record: its printed cards and the game's printables (left out, as None,
     by a decks-only build, which then does not pay for the printables' code: ~0.15 s for
     Maphr's clan boards; a later comparison then leaves them out)."""
@@ -412,13 +427,14 @@ def build_record(game, data, art, cards: list[CardBase], with_printables: bool =
 KIND_OF_SECTION = {"boards": "boards", "aids": "aids", "pad": "pads", "setup": "aids"}
 
 
-def plan_against(record: dict, path: Path, game_id: str, restamp: bool, issues,
+def plan_against(record: dict[str, Any], path: Path, game_id: str, restamp: bool, issues: Issues,
                  only: frozenset[str] = frozenset(KIND_OF_SECTION.values())) -> Reprint | None:
     """The reprint plan against the record at ``path``; a problem with it goes to ``issues``.
     Changed printables this build makes (``only``) are printed in ``reprint-<file>``."""
     earlier, problem = read_record(path, game_id)
-    if problem is not None:
-        issues.add(problem)
+    if earlier is None:  # then there is a problem saying why
+        if problem is not None:
+            issues.add(problem)
         return None
     out = plan(record, earlier, restamp)
     for p in out.printables:
@@ -426,7 +442,8 @@ def plan_against(record: dict, path: Path, game_id: str, restamp: bool, issues,
     return out
 
 
-def pack_groups(changes: Reprint, groups: list, sheets: dict, settings, group_type) -> list:
+def pack_groups(changes: Reprint | None, groups: list[DeckGroup], sheets: dict[str, Sheet | FoldSheet],
+                settings: BuildSettings, group_type: type[DeckGroup]) -> list[DeckGroup]:
     """The pack's deck groups: per card size, the cards to add (as many copies as to print);
     the changelog opens ``reprint.pdf`` (the deck's own size)."""
     if changes is None or changes.empty:
@@ -446,7 +463,7 @@ def pack_groups(changes: Reprint, groups: list, sheets: dict, settings, group_ty
     return out
 
 
-def write_outputs(game_dir: Path, record: dict, changes: Reprint | None) -> None:
+def write_outputs(game_dir: Path, record: dict[str, Any], changes: Reprint | None) -> None:
     """The record, and the changelog files (``changes.md``/``.json``) when planning a reprint
     (removed otherwise, so a stale pull list is never left beside new PDFs)."""
     from cardforge.render.output import atomic_path
@@ -466,7 +483,8 @@ PACK_PRINTABLES = ("reprint-boards.pdf", "reprint-aids.pdf", "reprint-aids-backs
                    "reprint-setup.pdf")
 
 
-def build_printables_pack(game, data, settings, game_dir: Path, changes: Reprint | None) -> list:
+def build_printables_pack(game: Game, data: GameData, settings: BuildSettings, game_dir: Path,
+                          changes: Reprint | None) -> list[ManifestEntry]:
     """The changed boards, aids, score pad and setup sheets, each file holding only those:
     ``reprint-boards.pdf``, ``reprint-aids.pdf`` (``-backs``), ``reprint-score-pad.pdf``,
     ``reprint-setup.pdf``; only for the printables this build makes (``--only``). Returns

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.textobject import PDFTextObject
 
 from cardforge.markup import Break, Icon, Text, parse
 from cardforge.render.fonts import font_name, metrics, unit_width
@@ -71,7 +74,7 @@ class TextOverflow(Exception):
 #        ("s", font, width, breakable)
 @dataclass(frozen=True)
 class Word:
-    atoms: tuple
+    atoms: tuple[Any, ...]
     width: float  # at 1 pt
     space_before: float  # breakable space before it, at 1 pt (0 for the first)
 
@@ -90,7 +93,7 @@ def measure(markup: str, family: str = "sans", bold: bool = False, italic: bool 
     """Parse and measure at 1 pt: paragraphs → segments → words."""
     out = []
     for para in parse(markup):
-        atoms: list = []
+        atoms: list[Any] = []
         for piece in para:
             if isinstance(piece, Break):
                 atoms.append(("n",))
@@ -112,7 +115,7 @@ def measure(markup: str, family: str = "sans", bold: bool = False, italic: bool 
     return tuple(out)
 
 
-def _french_glue(atoms: list) -> None:
+def _french_glue(atoms: list[Any]) -> None:
     """Make spaces unbreakable where French typography (and icons after numbers) want."""
     for i, atom in enumerate(atoms):
         if atom[0] != "s":
@@ -129,10 +132,10 @@ def _french_glue(atoms: list) -> None:
             atom[3] = False  # ":gold: 2/4/6": an icon stays with the number it labels
 
 
-def _segments(atoms: list) -> Para:
+def _segments(atoms: list[Any]) -> Para:
     segments: list[Segment] = []
     words: list[Word] = []
-    current: list = []
+    current: list[Any] = []
     width = 0.0
     pending_space = 0.0
 
@@ -243,15 +246,15 @@ class LayoutCache:
 
     def __init__(self, maxsize: int = 512):
         self.maxsize = maxsize
-        self._items: OrderedDict[tuple, TextLayout] = OrderedDict()
-        self._tracked: set[tuple] | None = None
+        self._items: OrderedDict[tuple[Any, ...], TextLayout] = OrderedDict()
+        self._tracked: set[tuple[Any, ...]] | None = None
         self.hits = 0
         self.misses = 0
 
     def __len__(self) -> int:
         return len(self._items)
 
-    def get(self, key: tuple) -> TextLayout | None:
+    def get(self, key: tuple[Any, ...]) -> TextLayout | None:
         layout = self._items.get(key)
         if layout is None:
             self.misses += 1
@@ -262,7 +265,7 @@ class LayoutCache:
                 self._tracked.add(key)
         return layout
 
-    def put(self, key: tuple, layout: TextLayout) -> None:
+    def put(self, key: tuple[Any, ...], layout: TextLayout) -> None:
         self._items[key] = layout
         if self._tracked is not None:
             self._tracked.add(key)
@@ -273,12 +276,12 @@ class LayoutCache:
         """Start noting the keys used (looked up or stored) — one build's texts."""
         self._tracked = set()
 
-    def untrack(self) -> set[tuple]:
+    def untrack(self) -> set[tuple[Any, ...]]:
         """Stop noting; returns the keys used since :meth:`track`."""
         used, self._tracked = self._tracked or set(), None
         return used
 
-    def retain(self, keys: set[tuple]) -> None:
+    def retain(self, keys: set[tuple[Any, ...]]) -> None:
         """Drop every layout whose key is not in ``keys``."""
         for key in [k for k in self._items if k not in keys]:
             del self._items[key]
@@ -373,7 +376,7 @@ def draw_layout(canvas: Canvas, layout: TextLayout, x: float, y: float, width: f
 
 
 @lru_cache(maxsize=256)
-def _hex(colour: str):
+def _hex(colour: str) -> Color:
     return HexColor(colour)
 
 
@@ -390,7 +393,7 @@ K_BLACK_BELOW = 0x40  # neutral greys darker than this print as solid black ink
 
 
 @lru_cache(maxsize=256)
-def _k_only(colour: str):
+def _k_only(colour: str) -> Color:
     """``--pure-black``: a neutral grey or black (r = g = b) in black ink only, DeviceCMYK
     0 0 0 k (near-black text, like the default #1a1a1a, as solid K: no rich black fringes on
     small type); any other colour as it is."""
@@ -414,7 +417,7 @@ class _TextWriter:
     __slots__ = ("text", "code", "doc", "escape", "split", "names", "font", "face", "size", "tf",
                  "subset", "colour", "k_black", "at")
 
-    def __init__(self, canvas: Canvas, text) -> None:
+    def __init__(self, canvas: Canvas, text: PDFTextObject) -> None:
         self.text = text
         self.code = text._code
         self.doc = canvas._doc
@@ -428,12 +431,12 @@ class _TextWriter:
         if caches is None:
             caches = canvas.__dict__["_cardforge_text"] = ({}, {})
         self.split, self.names = caches
-        self.font = None  # (font name, scale) of the current run
-        self.face = None
+        self.font: tuple[str, float] | None = None  # (font name, scale) of the current run
+        self.face: Any = None  # the current run's ReportLab font
         self.size = 0.0
         self.tf = ""  # "<size> Tf <leading> TL", as textobject._formatText formats it
         self.subset = -1
-        self.colour = None
+        self.colour: str | None = None
         self.k_black = canvas.__dict__.get("_cardforge_k_black", False)  # output.print_preferences
         self.at = (0, 0)  # the current line origin, in 1/100 pt
         if not canvas.bottomup:
@@ -473,17 +476,18 @@ class _TextWriter:
         code.append(" ".join(parts))
 
 
-def _draw_words(out: _TextWriter, icons, words, cx: float, baseline: float, size: float, extra: float) -> None:
+def _draw_words(out: _TextWriter, icons: list[tuple[str, float, float, float]], words: Sequence[Word], cx: float,
+                baseline: float, size: float, extra: float) -> None:
     """One line's words, as few runs as possible: a run (one text origin, one string) goes on
     across words while font, colour and scale stay the same and the space between them is
     that font's own space (so the viewer puts the next word where the layout did); a justified
     line's stretched spaces, an icon or a change of font start a new run."""
     run: list[str] = []
     run_x = cx
-    run_key = None
+    run_key: tuple[str, str, float] | None = None  # font, colour, scale of the run
 
-    def flush():
-        if run:
+    def flush() -> None:
+        if run and run_key is not None:  # a run always has its key
             out.run(run_x, baseline, run_key[0], run_key[2], run_key[1], size, "".join(run))
             run.clear()
 

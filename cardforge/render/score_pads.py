@@ -18,7 +18,7 @@ from cardforge.problems import Problem
 from cardforge.render.blocks import fit_box_text
 from cardforge.render.fonts import font_name
 from cardforge.render.printing import PrintContext, band_title, clamp, draw_band, draw_stamp, stamp_right
-from cardforge.render.richtext import TextOverflow, draw_layout
+from cardforge.render.richtext import TextLayout, TextOverflow, draw_layout
 from cardforge.units import mm
 
 # natural heights in mm; rows stretch (up to ROW_MAX) when a sheet holds fewer pads
@@ -113,12 +113,12 @@ class PadPlan:
     page: tuple[float, float]
     origin: tuple[float, float]  # top-left of the first pad, points from the page's bottom-left
     slot_h: float
-    labels: list
-    title: object
-    players: list
-    tie: list
-    total: object
-    joueurs: object
+    labels: list[TextLayout]
+    title: TextLayout
+    players: list[TextLayout]
+    tie: list[TextLayout]
+    total: TextLayout
+    joueurs: TextLayout
 
 
 def plan_pads(ctx: PrintContext) -> tuple[PadPlan | None, list[Problem]]:
@@ -161,7 +161,7 @@ def plan_pads(ctx: PrintContext) -> tuple[PadPlan | None, list[Problem]]:
     total = fit_box_text("**Total**", layout.label_w - mm(4), layout.total_h - mm(2), 10.5, 6.0, align="left")
     joueurs = fit_box_text("**Joueurs**", layout.label_w - mm(4), layout.header_h - mm(2), 9.5, 6.0,
                            align="left")
-    if problems:
+    if problems or title is None:  # no title: a problem was reported
         return None, problems
     return PadPlan(layout, k, (pw, ph), (m, ph - m), slot_h + mm(GAP) * 2, labels, title, players, tie,
                    total, joueurs), []

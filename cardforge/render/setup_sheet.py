@@ -13,7 +13,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.errors import RenderError
 from cardforge.problems import Problem
-from cardforge.render.blocks import Overflow, Theme, _TooWide, lay_block
+from cardforge.render.blocks import Laid, Overflow, Theme, _TooWide, lay_block
 from cardforge.render.output import atomic_path, new_canvas
 from cardforge.render.printing import PrintContext, band_title, draw_band, draw_stamp, stamp_right
 from cardforge.settings import BuildSettings
@@ -95,10 +95,10 @@ def sheet_blocks(game: Game, result: dict[str, Any], with_deal: bool = True) -> 
     return blocks
 
 
-def _pages(blocks, width: float, height: float, theme: Theme) -> list[list]:
+def _pages(blocks: list[Any], width: float, height: float, theme: Theme) -> list[list[Laid]]:
     """Blocks laid at full size, broken into pages at block boundaries."""
     laid = [lay_block(block, width, 1.0, theme) for block in blocks]
-    pages: list[list] = [[]]
+    pages: list[list[Laid]] = [[]]
     used = 0.0
     for i, (block, item) in enumerate(zip(blocks, laid)):
         need = item.height
@@ -147,13 +147,13 @@ def draw_setup_pages(c: Canvas, ctx: PrintContext, result: dict[str, Any], with_
     return len(pages)
 
 
-def render_setup_sheet(game: Game, data: GameData, result: dict[str, Any], path,
+def render_setup_sheet(game: Game, data: GameData, result: dict[str, Any], path: str | Path,
                        settings: BuildSettings | None = None) -> int:
     """Print the setup sheet of ``result`` (the setup contract) to ``path``; returns its pages."""
     ctx = PrintContext(game, data, settings or BuildSettings())
     path = Path(path)
     with atomic_path(path) as tmp:
-        c = new_canvas(tmp, tuple(mm(v) for v in ctx.settings.paper_mm),
+        c = new_canvas(tmp, (mm(ctx.settings.paper_mm[0]), mm(ctx.settings.paper_mm[1])),
                        f"{game.title} — mise en place ({result['player_count']} joueurs)", "setup sheet")
         pages = draw_setup_pages(c, ctx, result)
         c.save()

@@ -12,6 +12,7 @@ as filled rectangles (no stroked lines), so it is never mistaken for a crop mark
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reportlab.lib.colors import HexColor
@@ -108,7 +109,7 @@ def _bar_width(length: int, font: str, size: float) -> float:
     return length + 1.2 + _width(f"{length} mm at 100 %", font, size)
 
 
-def draw_sheet_extras(c: Canvas, page: tuple[float, float], trims, bleed: float, info: SheetInfo, *,
+def draw_sheet_extras(c: Canvas, page: tuple[float, float], trims: Sequence[Rect], bleed: float, info: SheetInfo, *,
                       marks: bool, plan: CuttingPlan | None = None, bar: bool = True,
                       k_black: bool = False, registration: bool = False) -> None:
     """The label (and on a front page the scale bar and cutting order) in the margins."""

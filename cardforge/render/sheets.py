@@ -81,13 +81,13 @@ def plan_sheet(item_mm: tuple[float, float], settings: BuildSettings) -> SheetPl
     grid_h = rows * h + (rows - 1) * gutter
     x0 = (sw - grid_w) / 2
     y0 = (sh - grid_h) / 2
-    slots = []
+    cells: list[tuple[float, float]] = []
     for r in range(rows):  # top row first
         for c in range(cols):
             x = x0 + c * (w + gutter)
             y = sh - y0 - (r + 1) * h - r * gutter
-            slots.append((mm(x), mm(y)))
-    return SheetPlan((mm(sw), mm(sh)), (mm(w), mm(h)), tuple(slots), settings.crop_marks)
+            cells.append((mm(x), mm(y)))
+    return SheetPlan((mm(sw), mm(sh)), (mm(w), mm(h)), tuple(cells), settings.crop_marks)
 
 
 def back_slot(plan: SheetPlan, index: int, settings: BuildSettings) -> tuple[float, float, bool]:

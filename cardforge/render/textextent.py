@@ -9,6 +9,8 @@ canvas's current transform (rotated boxes included)."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -19,20 +21,27 @@ from cardforge.render.fonts import font_name, metrics
 from cardforge.render.richtext import TextOverflow, fit_text
 from cardforge.units import mm
 
+if TYPE_CHECKING:
+    from cardforge.data.models import CardBase
+    from cardforge.render.cards import BoxProgram, CardArt, FaceProgram
+    from cardforge.render.faces import DeckFaces, Face
+    from cardforge.render.richtext import TextLayout
+
 
 class _Measuring(Painter):
-    def __init__(self, canvas, art):
+    def __init__(self, canvas: Canvas, art: CardArt) -> None:
         super().__init__(canvas, art)
         self.extents: list[tuple[str, tuple[float, float, float, float]]] = []
 
-    def _form(self, key, program, draw) -> None:  # no forms: every face measured in full
+    def _form(self, key: tuple[Any, ...], program: FaceProgram, draw: Callable[[], None]) -> None:  # no forms
         draw()
 
-    def _text(self, prog, markup, x, y, w, h, program, card) -> None:
+    def _text(self, prog: BoxProgram, markup: str, x: float, y: float, w: float, h: float, program: FaceProgram,
+              card: CardBase | None) -> None:
         if not markup or not markup.strip():
             return
         try:
-            layout = fit_text(markup, w, h, prog.style)
+            layout = fit_text(markup, w, h, prog.text_style)
         except (TextOverflow, MarkupError):
             return  # reported by the print itself
         box = _lines_box(layout, x, y, w, h)
@@ -47,7 +56,7 @@ class _Measuring(Painter):
         self.extents.append((prog.name, (min(xs) * k, min(ys) * k, max(xs) * k, max(ys) * k)))
 
 
-def _lines_box(layout, x, y, w, h):
+def _lines_box(layout: TextLayout, x: float, y: float, w: float, h: float) -> tuple[float, float, float, float] | None:
     """The rectangle (points) covering the glyphs of every line, as ``draw_layout`` places them."""
     style, size = layout.style, layout.size
     widths = [line.width for line in layout.lines if line is not None]
@@ -62,7 +71,8 @@ def _lines_box(layout, x, y, w, h):
     ascent, descent = metrics(font_name(style.family, style.bold, style.italic))
     lead = style.leading * size
     pad = (lead - (ascent - descent) * size) / 2  # the line box above the ascent (and below the descent)
-    left = right = None
+    left: float | None = None
+    right: float | None = None
     for line in layout.lines:
         if line is None:
             continue
@@ -76,10 +86,12 @@ def _lines_box(layout, x, y, w, h):
         rx = x + w if justified else lx + line.width
         left = lx if left is None else min(left, lx)
         right = rx if right is None else max(right, rx)
+    if left is None or right is None:
+        return None
     return (left, top - layout.height + pad, right, top - pad)
 
 
-def text_extents(faces, face) -> list[tuple[str, tuple[float, float, float, float]]]:
+def text_extents(faces: DeckFaces, face: Face) -> list[tuple[str, tuple[float, float, float, float]]]:
     """(box name, (x0, y0, x1, y1) mm) for every text box drawn on ``face``."""
     c = Canvas(io.BytesIO(), pagesize=(mm(face.size_mm[0]), mm(face.size_mm[1])), invariant=1,
                initialFontName=font_name())

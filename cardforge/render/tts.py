@@ -17,11 +17,16 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from cardforge.render.faces import DeckFaces, Face, faces_pdf, rasterise, save_png
 from cardforge.render.output import atomic_path
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 MAX_COLS, MAX_ROWS, MAX_SIDE = 10, 7, 4096
 PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last slot is the hidden-card image
@@ -74,8 +79,8 @@ def cell_size(face: Face, dpi: float, cols: int, rows: int) -> tuple[int, int]:
 
 def plan(faces: DeckFaces, dpi: float = DEFAULT_DPI) -> list[TtsDeck]:
     """The decks and sheets, before drawing anything."""
-    decks: dict[tuple, TtsDeck] = {}
-    groups: dict[tuple, list[Face]] = {}
+    decks: dict[tuple[float, float], TtsDeck] = {}
+    groups: dict[tuple[tuple[float, float], str | None], list[Face]] = {}
     deck_size = (faces.art.data.meta.card_size.width, faces.art.data.meta.card_size.height)
     for front in faces.fronts:
         back = faces.back_of(front)
@@ -87,12 +92,12 @@ def plan(faces: DeckFaces, dpi: float = DEFAULT_DPI) -> list[TtsDeck]:
         if deck is None:
             stem = faces.game_id if size == deck_size else f"{faces.game_id}-{size[0]:g}x{size[1]:g}"
             deck = decks[size] = TtsDeck(stem, size)
-        back = next((b for b in faces.backs if b.name == back_name), None) if back_name else None
+        one_back = next((b for b in faces.backs if b.name == back_name), None) if back_name else None
         for start in range(0, len(fronts), PER_SHEET):
             chunk = fronts[start:start + PER_SHEET]
             cols, rows = grid(len(chunk))
             number += 1
-            deck.sheets.append(Sheet(number, chunk, cols, rows, cell_size(chunk[0], dpi, cols, rows), back))
+            deck.sheets.append(Sheet(number, chunk, cols, rows, cell_size(chunk[0], dpi, cols, rows), one_back))
         deck.cards += sum(f.card.copies for f in fronts)
     return list(decks.values())
 
@@ -124,7 +129,7 @@ def export_tts(faces: DeckFaces, out_dir: Path, *, dpi: float = DEFAULT_DPI, url
             return url_base.rstrip("/") + "/" + name
         return (out_dir / name).resolve().as_uri()
 
-    def write(name: str, image) -> None:
+    def write(name: str, image: Image.Image) -> None:
         with atomic_path(out_dir / name) as tmp:
             with open(tmp, "wb") as fh:
                 save_png(image, fh, dpi)
@@ -152,7 +157,7 @@ def export_tts(faces: DeckFaces, out_dir: Path, *, dpi: float = DEFAULT_DPI, url
             if backs is not None:
                 sheet.back_file = f"{deck.name}-{i}-backs.png"
                 write(sheet.back_file, backs)
-            else:
+            elif sheet.back is not None:  # one back for the whole sheet (backs is None)
                 sheet.back_file = f"{deck.name}-{sheet.back.name}.png"
                 if sheet.back_file not in backs_written:  # one image per back design
                     backs_written.add(sheet.back_file)
@@ -164,7 +169,7 @@ def export_tts(faces: DeckFaces, out_dir: Path, *, dpi: float = DEFAULT_DPI, url
     return decks
 
 
-def hidden_card(size: tuple[int, int]):
+def hidden_card(size: tuple[int, int]) -> Image.Image:
     """A neutral card (dark, a frame and a question mark) for a sheet whose cards have backs of
     their own: TTS shows it for cards hidden in another player's hand."""
     from PIL import Image, ImageDraw, ImageFont
@@ -181,15 +186,15 @@ def hidden_card(size: tuple[int, int]):
     return image
 
 
-def _transform(x: float = 0.0, y: float = 1.0, z: float = 0.0, face_down: bool = True) -> dict:
+def _transform(x: float = 0.0, y: float = 1.0, z: float = 0.0, face_down: bool = True) -> dict[str, float]:
     return {"posX": x, "posY": y, "posZ": z, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0 if face_down else 0.0,
             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
 
 
-def saved_object(deck: TtsDeck, faces: DeckFaces, url) -> dict:
+def saved_object(deck: TtsDeck, faces: DeckFaces, url: Callable[[str], str]) -> dict[str, Any]:
     """The TTS saved object (``Saves/Saved Objects/<name>.json``) of one deck."""
-    custom: dict[str, dict] = {}
-    contained: list[dict] = []
+    custom: dict[str, dict[str, Any]] = {}
+    contained: list[dict[str, Any]] = []
     ids: list[int] = []
     for sheet in deck.sheets:
         entry = {
