@@ -358,7 +358,7 @@ class Zone(Content):
 
     @property
     def content(self) -> list[Content]:
-        return list(self.blocks) if self.kind == "blocks" else [self]
+        return list(self.blocks or ()) if self.kind == "blocks" else [self]
 
 
 def _span(what: str, first: int, count: int) -> str:
