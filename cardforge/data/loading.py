@@ -56,6 +56,7 @@ class CardSource:
 
 #: the card type of a game's data: its card models' union (``GameData[Dwarf | FoundCard | Trophy]``)
 CardT = TypeVar("CardT", bound=CardBase, covariant=True)
+C = TypeVar("C", bound=CardBase)
 
 
 @dataclass
@@ -98,6 +99,16 @@ class GameData(Generic[CardT]):
 
     def cards_of(self, kind: str) -> list[CardT]:
         return [c for c in self.cards if c.kind == kind]
+
+    def cards_as(self, kind: str, model: type[C]) -> list[C]:
+        """The cards of ``kind``, typed as the rules' ``model`` of that kind (a game reading its
+        own kinds' fields); a card of that kind that is not one is a bug in the game's models."""
+        out: list[C] = []
+        for card in self.cards_of(kind):
+            if not isinstance(card, model):
+                raise TypeError(f"card '{card.id}' of kind '{kind}' is a {type(card).__name__}, not a {model.__name__}")
+            out.append(card)
+        return out
 
     def count_by_kind(self) -> dict[str, int]:
         counts: Counter[str] = Counter()

@@ -74,14 +74,14 @@ def all_games() -> list[Game]:
     return [find_game(g) for g in game_ids()]
 
 
-def is_game_path(name: str | os.PathLike) -> bool:
+def is_game_path(name: str | os.PathLike[str]) -> bool:
     """Whether ``name`` is meant as a folder (``./my-game``, ``/x/y``, ``~/g``) rather than an id."""
     text = os.fspath(name)
     return (os.sep in text or "/" in text or text.startswith((".", "~"))
             or (Path(text) / GAME_FILE).is_file())
 
 
-def find_game(name: str | os.PathLike, data_root: Path | None = None) -> Game:
+def find_game(name: str | os.PathLike[str], data_root: Path | None = None) -> Game:
     """The game called ``name`` (an id — ``-`` and ``_`` alike — or a folder holding a
     ``game.yaml``). ``data_root``: a ``--data`` folder whose ``<id>/`` replaces the game's data.
     UnknownGameError (a usage error) when there is no such game; DataError when its
@@ -199,7 +199,7 @@ def _validate_game_spec(folder: Path) -> GameSpec:
 
     doc = read_yaml(folder / GAME_FILE)
     problems = list(doc.problems)
-    spec = None
+    spec: GameSpec | None = None
     if doc.data is not None:
         spec, found = validate(GameSpec, doc.data, file=doc.display, line_of=doc.line_of)
         problems += found
@@ -217,7 +217,7 @@ def _load_rules(spec: GameSpec, folder: Path, game_id: str) -> ModuleType | None
 
     if spec.rules is None:
         return None
-    where = {"file": display_path(folder / GAME_FILE), "field": "rules"}
+    file = display_path(folder / GAME_FILE)
     target = spec.rules
     local = folder / target
     try:
@@ -225,7 +225,7 @@ def _load_rules(spec: GameSpec, folder: Path, game_id: str) -> ModuleType | None
             resolved = local.resolve()
             if not resolved.is_relative_to(folder.resolve()):
                 raise DataError(f"the rules of {game_id} cannot be loaded",
-                                [Problem(f"'{target}' is outside the game folder", **where)])
+                                [Problem(f"'{target}' is outside the game folder", file=file, field="rules")])
             return _import_file(resolved, f"_cardforge_game_{game_id}")
         return importlib.import_module(target)
     except DataError:
@@ -234,12 +234,12 @@ def _load_rules(spec: GameSpec, folder: Path, game_id: str) -> ModuleType | None
         if exc.name and target.startswith(exc.name):
             raise DataError(f"the rules of {game_id} cannot be loaded",
                             [Problem(f"no module or file '{target}' (a module path, or a .py file or "
-                                     "package folder inside the game folder)", **where)]) from exc
+                                     "package folder inside the game folder)", file=file, field="rules")]) from exc
         raise DataError(f"the rules of {game_id} cannot be loaded",
-                        [Problem(f"{type(exc).__name__}: {exc}", **where)]) from exc
+                        [Problem(f"{type(exc).__name__}: {exc}", file=file, field="rules")]) from exc
     except (ImportError, SyntaxError) as exc:
         raise DataError(f"the rules of {game_id} cannot be loaded",
-                        [Problem(f"{type(exc).__name__}: {exc}", **where)]) from exc
+                        [Problem(f"{type(exc).__name__}: {exc}", file=file, field="rules")]) from exc
 
 
 def _import_file(path: Path, name: str) -> ModuleType:

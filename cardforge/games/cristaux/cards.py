@@ -521,6 +521,9 @@ class TopazeCard(CardBase):
     opale_text: str
 
 
+#: every card of the game's deck (``GameData[CristauxCard]``: its rules read their cards' fields)
+CristauxCard = ProjectCard | GiftCard | TrouvailleCard | TopazeCard
+
 CARD_MODELS: dict[str, type[CardBase]] = {
     "project": ProjectCard,
     "gift": GiftCard,

@@ -14,6 +14,7 @@ from cardforge.resources import display_path
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
     from cardforge.data.models import CardBase
+    from cardforge.games.cristaux.cards import CristauxCard
 
 #: «134 cartes : 98 projets collectables (pour le mode avancé, mais 59 en classique et seulement 33
 #: en initiation)» — project cards (copies counted) played in each mode.
@@ -32,7 +33,7 @@ KINDS_NOT_IN = {
 }
 
 
-def check_cards(data: GameData) -> list[Problem]:
+def check_cards(data: GameData[CristauxCard]) -> list[Problem]:
     problems: list[Problem] = []
     projects = data.cards_of("project")
     problems += _mode_counts(data, projects)
@@ -45,13 +46,13 @@ def check_cards(data: GameData) -> list[Problem]:
     return problems
 
 
-def _at(data: GameData, card: CardBase, message: str, field: str | None = None) -> Problem:
+def _at(data: GameData[CristauxCard], card: CardBase, message: str, field: str | None = None) -> Problem:
     src = data.sources.get(card.id)
     return Problem(message, file=src.file if src else None, item=src.label(card.id) if src else card.id,
                    field=field, line=src.line if src else None)
 
 
-def _mode_counts(data: GameData, projects: list) -> list[Problem]:
+def _mode_counts(data: GameData[CristauxCard], projects: list) -> list[Problem]:
     problems = []
     for mode, wanted in PROJECTS_PER_MODE.items():
         n = sum(c.copies for c in projects if mode in c.modes)
@@ -61,7 +62,7 @@ def _mode_counts(data: GameData, projects: list) -> list[Problem]:
     return problems
 
 
-def _kinds_present(data: GameData, projects: list) -> list[Problem]:
+def _kinds_present(data: GameData[CristauxCard], projects: list) -> list[Problem]:
     present = {c.scoring.kind for c in projects if c.copies}
     missing = [k for k in SCORING_KINDS if k not in present]
     if missing:
@@ -70,7 +71,7 @@ def _kinds_present(data: GameData, projects: list) -> list[Problem]:
     return []
 
 
-def _card_fits_its_modes(data: GameData, card) -> list[Problem]:
+def _card_fits_its_modes(data: GameData[CristauxCard], card) -> list[Problem]:
     problems = []
     for mode, kinds in KINDS_NOT_IN.items():
         if mode not in card.modes:
@@ -95,7 +96,7 @@ def _card_fits_its_modes(data: GameData, card) -> list[Problem]:
     return problems
 
 
-def _cursed_deck(data: GameData, projects: list) -> list[Problem]:
+def _cursed_deck(data: GameData[CristauxCard], projects: list) -> list[Problem]:
     problems = []
     deck = [c for c in projects if c.cursed_deck]
     for card in deck:
@@ -110,7 +111,7 @@ def _cursed_deck(data: GameData, projects: list) -> list[Problem]:
     return problems
 
 
-def _gifts(data: GameData) -> list[Problem]:
+def _gifts(data: GameData[CristauxCard]) -> list[Problem]:
     problems = []
     gifts = data.cards_of("gift")
     for card in gifts:
@@ -139,7 +140,7 @@ def _gifts(data: GameData) -> list[Problem]:
     return problems
 
 
-def _other_decks(data: GameData) -> list[Problem]:
+def _other_decks(data: GameData[CristauxCard]) -> list[Problem]:
     problems = []
     where = display_path(data.root)
     counts = data.count_by_kind()

@@ -43,6 +43,7 @@ from cardforge.scores import PlayerResult, ScoreResult, as_number, format_number
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
+    from cardforge.games.cristaux.cards import CristauxCard
 
 Count = Annotated[int, Field(ge=0)]
 MODE_LABELS = {"initiation": "initiation", "classique": "classique", "avance": "avancé"}
@@ -171,7 +172,7 @@ def _item(index: int, player: PlayerState) -> str:
     return f"player '{player.name}' (#{index + 1})"
 
 
-def _owned_of(data: GameData, entry: CardRef | InlineCard, mode: str,
+def _owned_of(data: GameData[CristauxCard], entry: CardRef | InlineCard, mode: str,
               where: dict) -> tuple[Owned | None, list[Problem]]:
     if isinstance(entry, InlineCard):
         return _inline(data, entry, mode, where)
@@ -197,7 +198,7 @@ def _owned_of(data: GameData, entry: CardRef | InlineCard, mode: str,
     return Owned(card_id, card.name, card, entry.paid), problems
 
 
-def _inline(data: GameData, entry: InlineCard, mode: str,
+def _inline(data: GameData[CristauxCard], entry: InlineCard, mode: str,
             where: dict) -> tuple[Owned | None, list[Problem]]:
     key = entry.id or entry.name
     problems = []
@@ -259,7 +260,7 @@ def _box_cost_problems(key: str, card: CardFields, where: dict) -> list[Problem]
     return problems
 
 
-def resolve(data: GameData, state: FinalState) -> tuple[list[Player], list[Problem]]:
+def resolve(data: GameData[CristauxCard], state: FinalState) -> tuple[list[Player], list[Problem]]:
     """Each player's owned cards and fixed choices, with every problem of the file."""
     problems: list[Problem] = []
     # the player count and distinct names are the engine's (engine/scoring.py, check_players)
@@ -390,7 +391,7 @@ def _cursed_gold_problems(uses: dict[str, list[str]], players: int, mode: str) -
 WARHAMMER_SIDES = ("warhammer-grandes-familles", "warhammer-forges")
 
 
-def _start_problems(data: GameData, ps: PlayerState, owned: list[Owned], mode: str, item: str,
+def _start_problems(data: GameData[CristauxCard], ps: PlayerState, owned: list[Owned], mode: str, item: str,
                     partial: bool) -> list[Problem]:
     problems = []
     if mode == "classique" and not partial and not any(o.key in WARHAMMER_SIDES for o in owned):
@@ -443,7 +444,7 @@ def search_limits(owned: list[Owned], fixed: Fixed, item: str) -> list[Problem]:
     return problems
 
 
-def _physical(data: GameData, card_id: str) -> str:
+def _physical(data: GameData[CristauxCard], card_id: str) -> str:
     """The printed card behind an id: a gift's back face is printed on its recto."""
     card = data.card(card_id)
     return card.other_side if card.kind == "gift" and not card.copies else card_id
@@ -462,7 +463,7 @@ def _gift_problems(owned: list[Owned], item: str) -> list[Problem]:
             for faces in sides.values() if len(faces) > 1]
 
 
-def _copies_problems(data: GameData, uses: dict[str, list[str]]) -> list[Problem]:
+def _copies_problems(data: GameData[CristauxCard], uses: dict[str, list[str]]) -> list[Problem]:
     problems = []
     for card_id, who in uses.items():
         copies = data.card(card_id).copies
@@ -557,13 +558,13 @@ def _playable(owned: list[Owned], stock: dict[str, int], fixed: Fixed, item: str
                     "wild), whatever the Bâton options", item=item, field="choices.forge")]
 
 
-def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
+def check_final_state(data: GameData[CristauxCard], state: FinalState) -> list[Problem]:
     return resolve(data, state)[1]
 
 
 # --- scoring --------------------------------------------------------------------------------
 
-def score_final_state(data: GameData, state: FinalState) -> ScoreResult:
+def score_final_state(data: GameData[CristauxCard], state: FinalState) -> ScoreResult:
     players, problems = resolve(data, state)
     assert not problems, problems  # check_final_state ran first
     medallions = [medallion(m, {p.name: logo_counts(p.owned, p.king, p.logo_bonus)[m] for p in players})

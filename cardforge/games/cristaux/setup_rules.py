@@ -14,6 +14,7 @@ from cardforge.problems import Problem, plural, short_name
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
+    from cardforge.games.cristaux.cards import CristauxCard
 
 # --- the rulebook's tables ------------------------------------------------------------------
 
@@ -140,26 +141,26 @@ def setup_steps(players: int, mode: str, opale: bool, counts: dict[str, Any]) ->
 
 # --- the deal -----------------------------------------------------------------------------------
 
-def mode_projects(data: GameData, mode: str) -> list[str]:
+def mode_projects(data: GameData[CristauxCard], mode: str) -> list[str]:
     """Project card ids of a mode, once per copy, in data order."""
     return [c.id for c in data.cards_of("project") for _ in range(c.copies) if mode in c.modes]
 
 
-def cursed_deck(data: GameData) -> list[str]:
+def cursed_deck(data: GameData[CristauxCard]) -> list[str]:
     return [c.id for c in data.cards_of("project") for _ in range(c.copies) if c.cursed_deck]
 
 
-def topaze_deck(data: GameData, mode: str) -> list[str]:
+def topaze_deck(data: GameData[CristauxCard], mode: str) -> list[str]:
     """The Topaze cards of a mode, once per copy, in data order."""
     return [c.id for c in data.cards_of("topaze") for _ in range(c.copies) if mode in c.modes]
 
 
-def mode_gifts(data: GameData, mode: str) -> list[str]:
+def mode_gifts(data: GameData[CristauxCard], mode: str) -> list[str]:
     """The starting gifts each player receives in a mode, in data order."""
     return [c.id for c in data.cards_of("gift") if c.copies and mode in c.modes]
 
 
-def bag_contents(data: GameData, mode: str) -> Counter[str]:
+def bag_contents(data: GameData[CristauxCard], mode: str) -> Counter[str]:
     """What the opaque bag holds once the initial bank is taken out of it."""
     bag: Counter[str] = Counter({c.gem: c.count or 0 for c in data.sections["components"] if c.in_bag})
     bag.subtract(BANK_FROM_BAG[mode])
@@ -179,7 +180,7 @@ def gold_by_seat(players: int, order: list[int]) -> list[int]:
     return gold
 
 
-def deal(data: GameData, players: int, mode: str, opale: bool, rng: random.Random) -> dict[str, Any]:
+def deal(data: GameData[CristauxCard], players: int, mode: str, opale: bool, rng: random.Random) -> dict[str, Any]:
     counts = setup_counts(players, mode)
     deck = mode_projects(data, mode)
     removed: list[str] = []
@@ -267,7 +268,7 @@ class DescribedDeal(Model):
         return self.player_count, self.mode, {"opale": self.opale}
 
 
-def check_deal(data: GameData, deal: DescribedDeal, min_players: int, max_players: int) -> list[Problem]:
+def check_deal(data: GameData[CristauxCard], deal: DescribedDeal, min_players: int, max_players: int) -> list[Problem]:
     n, mode = deal.player_count, deal.mode
     if not min_players <= n <= max_players:
         if deal.players is None:
@@ -285,7 +286,7 @@ def check_deal(data: GameData, deal: DescribedDeal, min_players: int, max_player
     return problems
 
 
-def _check_offer(data: GameData, deal: DescribedDeal, counts: dict[str, Any]) -> list[Problem]:
+def _check_offer(data: GameData[CristauxCard], deal: DescribedDeal, counts: dict[str, Any]) -> list[Problem]:
     problems = []
     mode = deal.mode
     if len(deal.offer) != counts["offer"]:
@@ -317,7 +318,7 @@ def _check_offer(data: GameData, deal: DescribedDeal, counts: dict[str, Any]) ->
     return problems
 
 
-def _check_ramekins(data: GameData, deal: DescribedDeal, counts: dict[str, Any]) -> list[Problem]:
+def _check_ramekins(data: GameData[CristauxCard], deal: DescribedDeal, counts: dict[str, Any]) -> list[Problem]:
     problems = []
     size = counts["ramekin_crystals"]
     if len(deal.ramekins) != deal.players:
@@ -368,7 +369,7 @@ def _check_king(deal: DescribedDeal) -> list[Problem]:
     return problems
 
 
-def _check_trouvailles(data: GameData, deal: DescribedDeal, counts: dict[str, Any]) -> list[Problem]:
+def _check_trouvailles(data: GameData[CristauxCard], deal: DescribedDeal, counts: dict[str, Any]) -> list[Problem]:
     problems = []
     if len(deal.trouvailles) != counts["trouvailles"]:
         problems.append(Problem(f"{len(deal.trouvailles)} drawn, {counts['trouvailles']} at "
@@ -382,7 +383,7 @@ def _check_trouvailles(data: GameData, deal: DescribedDeal, counts: dict[str, An
 
 
 
-def _check_decks(data: GameData, deal: DescribedDeal) -> list[Problem]:
+def _check_decks(data: GameData[CristauxCard], deal: DescribedDeal) -> list[Problem]:
     """The Topaze deck and the starting gifts, which follow from the mode."""
     problems = []
     label = MODE_LABELS[deal.mode]
