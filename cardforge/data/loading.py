@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic
 
 from pydantic import BaseModel
+from typing_extensions import TypeVar  # a default for the type variable on Python 3.11
 
 from cardforge.assets import use_folder_icons
 from cardforge.data.kinds import field_problems
@@ -54,8 +55,9 @@ class CardSource:
         return f"card '{short_name(card_id)}' (#{self.index})"
 
 
-#: the card type of a game's data: its card models' union (``GameData[Dwarf | FoundCard | Trophy]``)
-CardT = TypeVar("CardT", bound=CardBase, covariant=True)
+#: the card type of a game's data: its card models' union (``GameData[Dwarf | FoundCard | Trophy]``);
+#: a plain ``GameData`` (code shared by every game) is ``GameData[CardBase]``
+CardT = TypeVar("CardT", bound=CardBase, covariant=True, default=CardBase)
 C = TypeVar("C", bound=CardBase)
 
 

@@ -565,8 +565,11 @@ def label_areas(page: tuple[float, float], trims: Iterable[Rect], bleed: float,
 class FrameSettings(Protocol):
     """What :func:`back_offset_for` reads of the build settings."""
 
-    back_offset_mm: tuple[float, float]
-    landscape_turn: str
+    @property
+    def back_offset_mm(self) -> tuple[float, float]: ...
+
+    @property
+    def landscape_turn(self) -> str: ...
 
 
 def back_offset_for(settings: FrameSettings, page: tuple[float, float]) -> tuple[float, float]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from cardforge.games.cristaux.cards import SCORING_KINDS
+from cardforge.games.cristaux.cards import SCORING_KINDS, CristauxCard, GiftCard, ProjectCard, TopazeCard
 from cardforge.games.cristaux.setup_rules import CURSED_REMOVED, GIFTS, ROUNDS
 from cardforge.problems import Problem
 from cardforge.resources import display_path
@@ -14,7 +14,6 @@ from cardforge.resources import display_path
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
     from cardforge.data.models import CardBase
-    from cardforge.games.cristaux.cards import CristauxCard
 
 #: «134 cartes : 98 projets collectables (pour le mode avancé, mais 59 en classique et seulement 33
 #: en initiation)» — project cards (copies counted) played in each mode.
@@ -35,7 +34,7 @@ KINDS_NOT_IN = {
 
 def check_cards(data: GameData[CristauxCard]) -> list[Problem]:
     problems: list[Problem] = []
-    projects = data.cards_of("project")
+    projects = data.cards_as("project", ProjectCard)
     problems += _mode_counts(data, projects)
     problems += _kinds_present(data, projects)
     for card in projects:
@@ -52,7 +51,7 @@ def _at(data: GameData[CristauxCard], card: CardBase, message: str, field: str |
                    field=field, line=src.line if src else None)
 
 
-def _mode_counts(data: GameData[CristauxCard], projects: list) -> list[Problem]:
+def _mode_counts(data: GameData[CristauxCard], projects: list[ProjectCard]) -> list[Problem]:
     problems = []
     for mode, wanted in PROJECTS_PER_MODE.items():
         n = sum(c.copies for c in projects if mode in c.modes)
@@ -62,7 +61,7 @@ def _mode_counts(data: GameData[CristauxCard], projects: list) -> list[Problem]:
     return problems
 
 
-def _kinds_present(data: GameData[CristauxCard], projects: list) -> list[Problem]:
+def _kinds_present(data: GameData[CristauxCard], projects: list[ProjectCard]) -> list[Problem]:
     present = {c.scoring.kind for c in projects if c.copies}
     missing = [k for k in SCORING_KINDS if k not in present]
     if missing:
@@ -71,7 +70,7 @@ def _kinds_present(data: GameData[CristauxCard], projects: list) -> list[Problem
     return []
 
 
-def _card_fits_its_modes(data: GameData[CristauxCard], card) -> list[Problem]:
+def _card_fits_its_modes(data: GameData[CristauxCard], card: ProjectCard) -> list[Problem]:
     problems = []
     for mode, kinds in KINDS_NOT_IN.items():
         if mode not in card.modes:
@@ -96,7 +95,7 @@ def _card_fits_its_modes(data: GameData[CristauxCard], card) -> list[Problem]:
     return problems
 
 
-def _cursed_deck(data: GameData[CristauxCard], projects: list) -> list[Problem]:
+def _cursed_deck(data: GameData[CristauxCard], projects: list[ProjectCard]) -> list[Problem]:
     problems = []
     deck = [c for c in projects if c.cursed_deck]
     for card in deck:
@@ -113,12 +112,12 @@ def _cursed_deck(data: GameData[CristauxCard], projects: list) -> list[Problem]:
 
 def _gifts(data: GameData[CristauxCard]) -> list[Problem]:
     problems = []
-    gifts = data.cards_of("gift")
+    gifts = data.cards_as("gift", GiftCard)
     for card in gifts:
-        if not data.has_card(card.other_side) or data.card(card.other_side).kind != "gift":
+        other = data.card(card.other_side) if data.has_card(card.other_side) else None
+        if not isinstance(other, GiftCard):
             problems.append(_at(data, card, f"unknown gift '{card.other_side}'", "other_side"))
             continue
-        other = data.card(card.other_side)
         if other.other_side != card.id:
             problems.append(_at(data, card, f"'{other.id}' names '{other.other_side}' as its other "
                                             f"side, not '{card.id}'", "other_side"))
@@ -150,7 +149,7 @@ def _other_decks(data: GameData[CristauxCard]) -> list[Problem]:
     if counts.get("topaze", 0) != TOPAZE_CARDS:
         problems.append(Problem(f"{counts.get('topaze', 0)} Topaze/Opale cards, the rulebook says "
                                 f"{TOPAZE_CARDS}", file=where, field="topaze"))
-    topaze = data.cards_of("topaze")
+    topaze = data.cards_as("topaze", TopazeCard)
     for mode, rounds in ROUNDS.items():
         n = sum(c.copies for c in topaze if mode in c.modes)
         if n < rounds:

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from cardforge.data.models import Model
+from cardforge.games.cristaux.cards import CristauxCard, GiftCard, ProjectCard, TopazeCard
 from cardforge.problems import Problem, plural, short_name
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
-    from cardforge.games.cristaux.cards import CristauxCard
 
 # --- the rulebook's tables ------------------------------------------------------------------
 
@@ -143,21 +143,21 @@ def setup_steps(players: int, mode: str, opale: bool, counts: dict[str, Any]) ->
 
 def mode_projects(data: GameData[CristauxCard], mode: str) -> list[str]:
     """Project card ids of a mode, once per copy, in data order."""
-    return [c.id for c in data.cards_of("project") for _ in range(c.copies) if mode in c.modes]
+    return [c.id for c in data.cards_as("project", ProjectCard) for _ in range(c.copies) if mode in c.modes]
 
 
 def cursed_deck(data: GameData[CristauxCard]) -> list[str]:
-    return [c.id for c in data.cards_of("project") for _ in range(c.copies) if c.cursed_deck]
+    return [c.id for c in data.cards_as("project", ProjectCard) for _ in range(c.copies) if c.cursed_deck]
 
 
 def topaze_deck(data: GameData[CristauxCard], mode: str) -> list[str]:
     """The Topaze cards of a mode, once per copy, in data order."""
-    return [c.id for c in data.cards_of("topaze") for _ in range(c.copies) if mode in c.modes]
+    return [c.id for c in data.cards_as("topaze", TopazeCard) for _ in range(c.copies) if mode in c.modes]
 
 
 def mode_gifts(data: GameData[CristauxCard], mode: str) -> list[str]:
     """The starting gifts each player receives in a mode, in data order."""
-    return [c.id for c in data.cards_of("gift") if c.copies and mode in c.modes]
+    return [c.id for c in data.cards_as("gift", GiftCard) if c.copies and mode in c.modes]
 
 
 def bag_contents(data: GameData[CristauxCard], mode: str) -> Counter[str]:
@@ -307,9 +307,10 @@ def _check_offer(data: GameData[CristauxCard], deal: DescribedDeal, counts: dict
     used: Counter[str] = Counter()
     for i, card_id in enumerate(deal.offer):
         used[card_id] += 1
-        if not data.has_card(card_id) or data.card(card_id).kind != "project":
+        card = data.card(card_id) if data.has_card(card_id) else None
+        if not isinstance(card, ProjectCard):
             problems.append(Problem(f"unknown project card '{short_name(card_id)}'", field=f"offer[{i}]"))
-        elif mode not in data.card(card_id).modes:
+        elif mode not in card.modes:
             problems.append(Problem(f"'{short_name(card_id)}' is not played in {MODE_LABELS[mode]}",
                                     field=f"offer[{i}]"))
         elif used[card_id] > available[card_id]:
@@ -347,7 +348,7 @@ def _check_ramekins(data: GameData[CristauxCard], deal: DescribedDeal, counts: d
 
 def _check_king(deal: DescribedDeal) -> list[Problem]:
     problems = []
-    n = deal.players
+    n = deal.player_count  # check_deal has set players
     if not 1 <= deal.king <= n:
         return [Problem(f"seat {deal.king}: seats are numbered 1 to {n}", field="king")]
     if n > 2 and deal.direction is None:
