@@ -27,6 +27,8 @@ from cardforge.errors import DataError, UnknownGameError
 from cardforge.problems import Problem
 
 if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
     from cardforge.data.gamespec import GameSpec
     from cardforge.games.base import Game
 
@@ -53,7 +55,7 @@ def _shipped() -> dict[str, Path]:
 
 
 @lru_cache(maxsize=None)
-def _entry_points() -> dict[str, object]:
+def _entry_points() -> dict[str, EntryPoint]:
     from importlib.metadata import entry_points
 
     return {normalise_game_id(ep.name): ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
@@ -161,9 +163,9 @@ def _load_entry_point(key: str) -> Game:
 
     ep = _entry_points()[key]
     try:
-        module = ep.load()  # type: ignore[attr-defined]
+        module = ep.load()
     except Exception as exc:  # a broken plug-in must say which one
-        raise DataError(f"the game plug-in '{key}' ({ep.value}) cannot be loaded",  # type: ignore[attr-defined]
+        raise DataError(f"the game plug-in '{key}' ({ep.value}) cannot be loaded",
                         [Problem(f"{type(exc).__name__}: {exc}", item=f"entry point '{key}'")]) from exc
     folder = Path(getattr(module, "GAME_FOLDER", None) or Path(module.__file__).parent)
     spec = read_game_spec(folder)

@@ -191,9 +191,9 @@ def _check_improvements(data: GameData[MaphrCard], i: int, player: PlayerState) 
 def _deck_improvement(data: GameData[MaphrCard], name: str) -> Improvement | None:
     """The deck's improvement printed with this name (accents and case aside), if any."""
     key = fold_name(name)
-    for card in data.cards_of("improvement"):
+    for card in data.cards_as("improvement", Improvement):
         if fold_name(card.name) == key:
-            return card  # type: ignore[return-value]
+            return card
     return None
 
 

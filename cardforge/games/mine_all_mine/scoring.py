@@ -316,8 +316,9 @@ def play_game(data: GameData[MineAllMineCard], state: FinalState) -> list[RoundL
 def _planet_play(data: GameData[MineAllMineCard], planet: PlanetInput) -> PlanetPlay:
     if planet.turns is not None:
         return PlanetPlay(list(planet.turns))
-    card = planet_cards(data)[planet.card]  # type: ignore[index]
-    face = card.face(planet.side)  # type: ignore[arg-type]
+    assert planet.card is not None and planet.side is not None  # PlanetInput: turns, or card and side
+    card = planet_cards(data)[planet.card]
+    face = card.face(planet.side)
     end = planet.end or "low"
     return PlanetPlay(face.resources_at(end), planet.card, planet.side, face.name, end,
                       [t.label for t in face.end(end)])
@@ -325,7 +326,8 @@ def _planet_play(data: GameData[MineAllMineCard], planet: PlanetInput) -> Planet
 
 def _fleet_play(data: GameData[MineAllMineCard], name: str, fleet: FleetInput) -> FleetPlay:
     if fleet.ships is None:
-        return FleetPlay(Fleet(name, fleet.speed, fleet.attack, fleet.cargo),  # type: ignore[arg-type]
+        assert fleet.speed is not None and fleet.attack is not None and fleet.cargo is not None  # FleetInput
+        return FleetPlay(Fleet(name, fleet.speed, fleet.attack, fleet.cargo),
                          fleet.played, None)
     cards = ship_cards(data)
     options = [cards[p.card].option(p.option) for p in fleet.ships]
