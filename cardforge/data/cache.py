@@ -12,15 +12,19 @@ import hashlib
 import os
 import pickle
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from cardforge import __version__
 from cardforge.paths import sweep_parts, write_atomic
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
+    from cardforge.data.models import CardBase
     from cardforge.games.base import Game
+
+T = TypeVar("T")
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -62,7 +66,7 @@ def _path(game: Game, key: str) -> Path | None:
     return None if root is None else root / f"{game.id}-{key}.pickle"
 
 
-def load(game: Game, folder: Path) -> tuple[str | None, GameData | None]:
+def load(game: Game, folder: Path) -> tuple[str | None, GameData[CardBase] | None]:
     """(key, data) — data is None on a miss; key is None when caching is off or impossible."""
     try:
         key = fingerprint(game, folder)
@@ -93,7 +97,7 @@ def _prepare_models(game: Game, folder: Path) -> None:
         game.card_models_for(meta)
 
 
-def store(game: Game, key: str | None, data: GameData) -> None:
+def store(game: Game, key: str | None, data: GameData[CardBase]) -> None:
     if key is None:
         return
     path = _path(game, key)
@@ -112,7 +116,7 @@ def store(game: Game, key: str | None, data: GameData) -> None:
         pass  # a read-only home, a full disk (or data that cannot be pickled) must not break a build
 
 
-def memo(namespace: str, parts: list[bytes], code: list[Path], compute):
+def memo(namespace: str, parts: list[bytes], code: list[Path], compute: Callable[[], T]) -> T:
     """``compute()``, kept on disk under a key made of ``parts`` (file bytes…), the code files
     that shape the result (size and mtime) and the versions; errors from ``compute`` propagate
     and are never kept. A corrupt or unreadable entry is a miss; a read-only cache folder only
@@ -129,7 +133,8 @@ def memo(namespace: str, parts: list[bytes], code: list[Path], compute):
     path = root / f"{namespace}-{h.hexdigest()[:32]}.pickle"
     try:
         with open(path, "rb") as f:
-            return pickle.load(f)
+            cached: T = pickle.load(f)
+            return cached
     except Exception:  # a miss
         pass
     value = compute()

@@ -39,8 +39,7 @@ def _annotation(spec: FieldSpec) -> Any:
         return Literal[tuple(spec.choices or ())]
     if spec.type == "list":
         return list[str]
-    text = {"max_length": spec.max_length} if spec.max_length else {}
-    return Annotated[str, Field(**text)]
+    return Annotated[str, Field(max_length=spec.max_length) if spec.max_length else Field()]
 
 
 def _class_name(game_id: str, kind: str, spec: KindSpec) -> str:
@@ -55,10 +54,10 @@ def card_model_for(game_id: str, kind: str, spec: KindSpec) -> type[CardBase]:
     """The model of a kind declared in data (``spec.fields``; none: the base fields only)."""
     name = _class_name(game_id, kind, spec)
     existing = getattr(_MODULE, name, None)
-    if existing is not None:
+    if isinstance(existing, type) and issubclass(existing, CardBase):
         return existing
     fields: dict[str, Any] = {
-        "kind": (Literal[kind], ...),  # type: ignore[valid-type]
+        "kind": (Literal[kind], ...),
         # a designer's game says where a card comes from only if it wants to
         "provenance": (Provenance, "provisional"),
     }

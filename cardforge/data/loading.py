@@ -9,16 +9,17 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic
 
 from pydantic import BaseModel
+from typing_extensions import TypeVar  # a default for the type variable on Python 3.11
 
 from cardforge.assets import use_folder_icons
 from cardforge.data.kinds import field_problems
 from cardforge.data.models import CardBase, DeckMeta
 from cardforge.data.spreadsheet import load_card_file
-from cardforge.data.validate import validate
-from cardforge.data.yamlio import YamlDoc, read_yaml
+from cardforge.data.validate import LineOf, validate
+from cardforge.data.yamlio import Loc, LocatedDoc, YamlDoc, read_yaml
 from cardforge.errors import DataError
 from cardforge.problems import Problem, short_name, short_repr
 from cardforge.resources import display_path
@@ -54,15 +55,24 @@ class CardSource:
         return f"card '{short_name(card_id)}' (#{self.index})"
 
 
+#: the card type of a game's data: its card models' union (``GameData[Dwarf | FoundCard | Trophy]``);
+#: a plain ``GameData`` (code shared by every game) is ``GameData[CardBase]``
+CardT = TypeVar("CardT", bound=CardBase, covariant=True, default=CardBase)
+C = TypeVar("C", bound=CardBase)
+
+
 @dataclass
-class GameData:
+class GameData(Generic[CardT]):
     """A game's validated data. ``cards`` are definitions in file order; ``printed`` expands
-    ``copies`` so renderers never see that field."""
+    ``copies`` so renderers never see that field.
+
+    Generic over the card type: a game's rules take ``GameData[<its card union>]`` and read
+    their cards' fields without casts; code shared by every game takes ``GameData[CardBase]``."""
 
     game_id: str
     root: Path
     meta: DeckMeta
-    cards: list[CardBase]
+    cards: list[CardT]
     sources: dict[str, CardSource]
     sections: dict[str, Any] = field(default_factory=dict)
     warnings: list[Problem] = field(default_factory=list)
@@ -71,26 +81,36 @@ class GameData:
     #: pydantic's serialisers (~25 ms)
     card_json: dict[str, str] = field(default_factory=dict)
 
-    def card(self, card_id: str) -> CardBase:
+    def card(self, card_id: str) -> CardT:
         return self._by_id[card_id]
 
     def has_card(self, card_id: str) -> bool:
         return card_id in self._by_id
 
     @property
-    def _by_id(self) -> dict[str, CardBase]:
+    def _by_id(self) -> dict[str, CardT]:
         cache = self.__dict__.get("_by_id_cache")
         if cache is None:
             cache = self.__dict__["_by_id_cache"] = {c.id: c for c in self.cards}
         return cache
 
     @property
-    def printed(self) -> list[CardBase]:
+    def printed(self) -> list[CardT]:
         """Every card once per copy, in data order."""
         return [c for c in self.cards for _ in range(c.copies)]
 
-    def cards_of(self, kind: str) -> list[CardBase]:
+    def cards_of(self, kind: str) -> list[CardT]:
         return [c for c in self.cards if c.kind == kind]
+
+    def cards_as(self, kind: str, model: type[C]) -> list[C]:
+        """The cards of ``kind``, typed as the rules' ``model`` of that kind (a game reading its
+        own kinds' fields); a card of that kind that is not one is a bug in the game's models."""
+        out: list[C] = []
+        for card in self.cards_of(kind):
+            if not isinstance(card, model):
+                raise TypeError(f"card '{card.id}' of kind '{kind}' is a {type(card).__name__}, not a {model.__name__}")
+            out.append(card)
+        return out
 
     def count_by_kind(self) -> dict[str, int]:
         counts: Counter[str] = Counter()
@@ -118,7 +138,7 @@ def game_dir(game: Game, root: Path | None = None) -> Path:
     return game.data_folder
 
 
-def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData | None, list[Problem]]:
+def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData[CardBase] | None, list[Problem]]:
     """Load and validate; returns (data or None, problems including warnings)."""
     folder = game_dir(game, root)
     problems: list[Problem] = []
@@ -164,7 +184,7 @@ def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData | No
     return data, problems
 
 
-def _load_meta(game: Game, folder: Path) -> tuple[DeckMeta | None, YamlDoc, list[Problem]]:
+def _load_meta(game: Game, folder: Path) -> tuple[DeckMeta | None, LocatedDoc, list[Problem]]:
     """The deck: ``game.yaml``'s ``deck:`` or a ``deck.yaml`` beside it (not both)."""
     deck_file = folder / "deck.yaml"
     inline = game.spec.deck if (folder / "game.yaml").is_file() or folder == game.folder else None
@@ -173,7 +193,7 @@ def _load_meta(game: Game, folder: Path) -> tuple[DeckMeta | None, YamlDoc, list
         if deck_file.exists():
             return None, doc, [Problem("the deck is given twice: in game.yaml (deck:) and in deck.yaml; keep one",
                                        file=display_path(deck_file))]
-        return inline, _Shifted(doc, ("deck",)), []  # type: ignore[return-value]
+        return inline, _Shifted(doc, ("deck",)), []
     if not deck_file.exists():
         doc = YamlDoc(deck_file, display_path(deck_file), "", None)
         return None, doc, [Problem("no deck: give the deck in game.yaml (deck:) or in a deck.yaml",
@@ -191,7 +211,7 @@ def _load_meta(game: Game, folder: Path) -> tuple[DeckMeta | None, YamlDoc, list
 class _Shifted:
     """A YamlDoc seen from one of its keys: ``line_of(("kinds", "x"))`` looks up ``deck.kinds.x``."""
 
-    def __init__(self, doc: YamlDoc, prefix: tuple):
+    def __init__(self, doc: YamlDoc, prefix: Loc) -> None:
         self.doc, self.prefix, self.display = doc, prefix, doc.display
         self.problems = doc.problems
         data = doc.data
@@ -199,11 +219,11 @@ class _Shifted:
             data = data.get(key) if isinstance(data, dict) else None
         self.data = data
 
-    def line_of(self, loc: tuple) -> int | None:
+    def line_of(self, loc: Loc) -> int | None:
         return self.doc.line_of(self.prefix + tuple(loc))
 
 
-def load_game_data(game: Game, root: Path | None = None) -> GameData:
+def load_game_data(game: Game, root: Path | None = None) -> GameData[CardBase]:
     """Validated data, from the cache when the files and code are unchanged (data/cache.py)."""
     from cardforge.data import cache
 
@@ -222,13 +242,13 @@ def load_game_data(game: Game, root: Path | None = None) -> GameData:
     return data
 
 
-def _load_cards(kinds: dict[str, type[CardBase]], doc: YamlDoc, meta: DeckMeta, cards: list,
-                sources: dict) -> list[Problem]:
+def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMeta, cards: list[CardBase],
+                sources: dict[str, CardSource]) -> list[Problem]:
     """Validate the cards of one file (a list, or ``{defaults: {...}, cards: [...]}``)."""
     problems: list[Problem] = []
     data = doc.data
-    defaults: dict = {}
-    prefix: tuple = ()
+    defaults: dict[Any, Any] = {}
+    prefix: Loc = ()
     if isinstance(data, dict):
         unknown = set(data) - {"cards", "defaults"}
         for key in sorted(unknown, key=str):
@@ -318,7 +338,7 @@ def _load_section(folder: Path, section: Section) -> tuple[Any, list[Problem]]:
 def load_section_doc(doc: YamlDoc, section: Section) -> tuple[Any, list[Problem]]:
     problems = list(doc.problems)
     data = doc.data
-    prefix: tuple = ()
+    prefix: Loc = ()
     if section.key is not None:
         if not isinstance(data, dict) or section.key not in data:
             return None, problems + [Problem(f"expected a top-level '{section.key}:'", file=doc.display)]
@@ -334,7 +354,8 @@ def load_section_doc(doc: YamlDoc, section: Section) -> tuple[Any, list[Problem]
     if not isinstance(data, list):
         return None, problems + [Problem(f"expected a list of {section.item}s", file=doc.display,
                                          field=section.key)]
-    out, seen = [], {}
+    out: list[Any] = []
+    seen: dict[Any, int] = {}
     for index, raw in enumerate(data, start=1):
         loc = prefix + (index - 1,)
         ident = raw.get("id") if isinstance(raw, dict) else None
@@ -356,7 +377,7 @@ def load_section_doc(doc: YamlDoc, section: Section) -> tuple[Any, list[Problem]
     return out, problems
 
 
-def icon_problems(raw: Any, *, file: str, item: str | None, line_of, loc: tuple = ()) -> list[Problem]:
+def icon_problems(raw: Any, *, file: str, item: str | None, line_of: LineOf, loc: Loc = ()) -> list[Problem]:
     """Unknown ``:icon:`` tokens in any text of a raw entry, each with its field."""
     import difflib
 
@@ -364,7 +385,7 @@ def icon_problems(raw: Any, *, file: str, item: str | None, line_of, loc: tuple 
 
     problems: list[Problem] = []
 
-    def walk(value: Any, path: tuple) -> None:
+    def walk(value: Any, path: Loc) -> None:
         if isinstance(value, str):
             for name in unknown_icons(value):
                 close = difflib.get_close_matches(name, ICONS, n=1)
@@ -383,7 +404,7 @@ def icon_problems(raw: Any, *, file: str, item: str | None, line_of, loc: tuple 
     return problems
 
 
-def _dotted(path: tuple) -> str | None:
+def _dotted(path: Loc) -> str | None:
     from cardforge.data.validate import format_loc
 
     return format_loc(path) or None

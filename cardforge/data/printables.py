@@ -117,7 +117,8 @@ class SheetSize(Model):
                 landscape: bool = False) -> tuple[float, float]:
         """(width, height) in mm for this build."""
         if self.preset is None:
-            w, h = float(self.width), float(self.height)  # type: ignore[arg-type]
+            assert self.width is not None and self.height is not None  # the validator: a preset or both
+            w, h = float(self.width), float(self.height)
             return (max(w, h), min(w, h)) if landscape and h > w else (w, h)
         if self.preset == "page":
             w, h = paper_mm
@@ -259,7 +260,8 @@ class Content(Model):
     allows_blocks: ClassVar[bool] = False
 
     def _check_table(self) -> None:
-        n = len(self.columns) if self.columns else len(self.rows[0])  # type: ignore[index]
+        assert self.rows is not None  # a table's required field (checked before its _check_table)
+        n = len(self.columns) if self.columns else len(self.rows[0])
         for i, row in enumerate(self.rows or [], start=1):
             if len(row) != n:
                 what = f"the {n} columns" if self.columns else f"row 1 ({n} cells)"
@@ -286,8 +288,8 @@ class Content(Model):
         if self.count is None and self.labels is None:
             raise ValueError("a slots zone or block needs 'count' (and a 'label' for all) or 'labels' "
                              "(one per slot)")
-        if self.count is None:
-            self.count = len(self.labels)  # type: ignore[arg-type]
+        if self.count is None and self.labels is not None:  # (one of the two is given, as checked above)
+            self.count = len(self.labels)
         if self.labels is not None and self.label is not None:
             raise ValueError("give either 'label' (every slot) or 'labels' (one per slot), not both")
         if self.labels is not None and len(self.labels) != self.count:
@@ -358,7 +360,7 @@ class Zone(Content):
 
     @property
     def content(self) -> list[Content]:
-        return list(self.blocks) if self.kind == "blocks" else [self]
+        return list(self.blocks or ()) if self.kind == "blocks" else [self]
 
 
 def _span(what: str, first: int, count: int) -> str:

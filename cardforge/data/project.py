@@ -108,7 +108,8 @@ def read_project(folder: Path) -> BuildTable | None:
     project, problems = validate(ProjectFile, raw, file=shown)
     if project is None or problems:
         raise DataError(f"{shown} has invalid build settings", problems)
-    return project.build
+    build: BuildTable | None = project.build
+    return build
 
 
 def settings_for(game: Game, settings: BuildSettings, given: set[str]) -> BuildSettings:

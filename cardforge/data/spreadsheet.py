@@ -29,12 +29,19 @@ import re
 import typing
 import unicodedata
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
 
 from cardforge.problems import Problem
+
+if TYPE_CHECKING:
+    from cardforge.data.loading import CardSource, GameData
+    from cardforge.data.models import CardBase
+    from cardforge.data.yamlio import Loc, LocatedDoc
 
 SUFFIXES = (".csv", ".xlsx")
 LIST_SEPARATOR = ";"
@@ -83,12 +90,12 @@ class SheetDoc:
 
     path: Path
     display: str
-    data: list[dict] | None
+    data: list[dict[str, Any]] | None
     problems: list[Problem] = field(default_factory=list)
     rows: list[_Row] = field(default_factory=list)
     cells: list[Cell] = field(default_factory=list)
 
-    def line_of(self, loc: tuple) -> int | None:
+    def line_of(self, loc: Loc) -> int | None:
         if not loc or not isinstance(loc[0], int) or not 0 <= loc[0] < len(self.rows):
             return None
         row = self.rows[loc[0]]
@@ -116,8 +123,8 @@ class SheetDoc:
         return problem
 
 
-def load_card_file(path: Path, load: Callable[[Any], list[Problem]], *, models: dict[str, type],
-                   sources: dict | None = None, require_provenance: bool = False) -> list[Problem]:
+def load_card_file(path: Path, load: Callable[[Any], list[Problem]], *, models: Mapping[str, type[BaseModel]],
+                   sources: dict[str, CardSource] | None = None, require_provenance: bool = False) -> list[Problem]:
     """Read one card file (YAML, CSV or XLSX, by its suffix) and hand it to ``load`` (the YAML
     path's card loader, which validates the raw cards); returns the problems, located."""
     from cardforge.data.yamlio import read_yaml
@@ -130,25 +137,28 @@ def load_card_file(path: Path, load: Callable[[Any], list[Problem]], *, models: 
             if require_provenance:
                 problems += _missing_provenance(doc)
         return problems
-    doc = read_sheet(path, models)
-    problems = [doc.locate(p) for p in doc.problems]
-    if doc.data is None:
+    sheet = read_sheet(path, models)
+    problems = [sheet.locate(p) for p in sheet.problems]
+    if sheet.data is None:
         return problems
-    problems += [doc.locate(p) for p in load(doc)]
+    problems += [sheet.locate(p) for p in load(sheet)]
     if require_provenance:
-        problems += [doc.locate(p) for p in _missing_provenance(doc)]
+        problems += [sheet.locate(p) for p in _missing_provenance(sheet)]
     for src in (sources or {}).values():  # where each card of this file is, for later messages
-        if src.file == doc.display and src.line is not None and src.line >= _TOKEN_BASE:
-            cell = doc.cells[src.line - _TOKEN_BASE]
-            src.file, src.line = Cell(cell.sheet, cell.row).where(doc.display), None
+        if src.file == sheet.display and src.line is not None and src.line >= _TOKEN_BASE:
+            cell = sheet.cells[src.line - _TOKEN_BASE]
+            src.file, src.line = Cell(cell.sheet, cell.row).where(sheet.display), None
     return problems
 
 
-def _missing_provenance(doc) -> list[Problem]:
+def _missing_provenance(doc: LocatedDoc) -> list[Problem]:
     """``require_provenance: true`` in deck.yaml: every card says where it comes from."""
-    data, defaults, prefix = doc.data, {}, ()
+    data: Any = doc.data
+    defaults: dict[str, Any] = {}
+    prefix: Loc = ()
     if isinstance(data, dict):
-        defaults = data.get("defaults") if isinstance(data.get("defaults"), dict) else {}
+        given = data.get("defaults")
+        defaults = given if isinstance(given, dict) else {}
         data, prefix = data.get("cards"), ("cards",)
     out = []
     for i, raw in enumerate(data if isinstance(data, list) else [], start=1):
@@ -161,7 +171,7 @@ def _missing_provenance(doc) -> list[Problem]:
     return out
 
 
-def read_sheet(path: Path, models: dict[str, type]) -> SheetDoc:
+def read_sheet(path: Path, models: Mapping[str, type[BaseModel]]) -> SheetDoc:
     """A CSV or XLSX card file → raw cards (see the module's docstring)."""
     from cardforge.resources import display_path
 
@@ -174,11 +184,11 @@ def read_sheet(path: Path, models: dict[str, type]) -> SheetDoc:
         doc.problems.append(Problem("file not found", file=display))
         return doc
     except (OSError, UnicodeDecodeError, ValueError, KeyError, zipfile.BadZipFile) as exc:
-        kind = "an .xlsx workbook" if path.suffix.lower() == ".xlsx" else "a UTF-8 CSV file"
-        doc.problems.append(Problem(f"cannot read it as {kind}: {exc}", file=display))
+        what = "an .xlsx workbook" if path.suffix.lower() == ".xlsx" else "a UTF-8 CSV file"
+        doc.problems.append(Problem(f"cannot read it as {what}: {exc}", file=display))
         return doc
     default_kind = path.stem if path.stem in models else None
-    raws: list[dict] = []
+    raws: list[dict[str, Any]] = []
     derived = False
     names_seen: dict[str, int] = {}
     for sheet, rows in tables:
@@ -218,7 +228,7 @@ def _blank(value: Any) -> bool:
 
 
 def _read_table(doc: SheetDoc, sheet: str | None, rows: list[list[Any]], kind: str | None,
-                models: dict[str, type], raws: list[dict], names_seen: dict[str, int]) -> bool:
+                models: Mapping[str, type[BaseModel]], raws: list[dict[str, Any]], names_seen: dict[str, int]) -> bool:
     """Append the cards of one sheet; returns whether ids were derived."""
     display = doc.display
     start = next((i for i, r in enumerate(rows) if not all(_blank(v) for v in r)), None)
@@ -255,7 +265,7 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: list[list[Any]], kind: s
         headers[col] = name
     columns = {name: col for col, name in headers.items()}
     has_id = "id" in columns
-    merged: dict[tuple, dict] = {}
+    merged: dict[tuple[Any, ...], dict[str, Any]] = {}
     for r, values in enumerate(rows[start + 1:], start=start + 2):
         cells = {col: values[col - 1] for col in headers if col - 1 < len(values) and not _blank(values[col - 1])}
         for col, value in enumerate(values, start=1):
@@ -299,7 +309,7 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: list[list[Any]], kind: s
     return not has_id and bool(merged)
 
 
-def _field_names(model: type) -> list[str]:
+def _field_names(model: type[BaseModel]) -> list[str]:
     return [info.alias or name for name, info in model.model_fields.items()]
 
 
@@ -310,7 +320,7 @@ def _slug(name: Any) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
 
 
-def _put(raw: dict, path: list[str], value: Any) -> None:
+def _put(raw: dict[str, Any], path: list[str], value: Any) -> None:
     for part in path[:-1]:
         nxt = raw.get(part)
         if not isinstance(nxt, dict):
@@ -413,7 +423,7 @@ def _convert(value: Any, annotation: Any) -> Any:
 
 
 # --- writing ------------------------------------------------------------------------------------
-def card_row(card) -> dict[str, Any]:
+def card_row(card: BaseModel) -> dict[str, Any]:
     """A card's cells: dotted header → value (what its data gives; defaults left out)."""
     data = card.model_dump(mode="json", exclude_unset=True, by_alias=True)
     model = type(card)
@@ -423,7 +433,7 @@ def card_row(card) -> dict[str, Any]:
     return out
 
 
-def _flatten(out: dict, path: list[str], value: Any, model: type) -> None:
+def _flatten(out: dict[str, Any], path: list[str], value: Any, model: type[BaseModel]) -> None:
     annotation = _annotation_at(model, path)
     kind = _kind_of(annotation)
     name = ".".join(path)
@@ -451,7 +461,7 @@ def _flatten(out: dict, path: list[str], value: Any, model: type) -> None:
 def _dump_flow(value: Any) -> str:
     import yaml
 
-    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1 << 30, sort_keys=False)
+    text: str = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1 << 30, sort_keys=False)
     text = text.strip()
     if text.endswith("\n..."):
         text = text[:-4].strip()
@@ -475,7 +485,7 @@ class Table:
     rows: list[list[Any]]
 
 
-def tables_for(cards: list, with_kind: bool) -> Table:
+def tables_for(cards: list[CardBase], with_kind: bool) -> Table:
     rows = [card_row(c) for c in cards]
     headers: list[str] = ["id"] + (["kind"] if with_kind else [])
     for r in rows:
@@ -491,10 +501,10 @@ def tables_for(cards: list, with_kind: bool) -> Table:
     return Table("", headers, [[r.get(h) for h in headers] for r in rows])
 
 
-def split_by_kind(cards: list) -> list[list]:
+def split_by_kind(cards: list[CardBase]) -> list[list[CardBase]]:
     """Runs of cards of one kind, in order; a workbook gets one sheet per run when each kind
     makes one run (the data order is the print order, and sheets are read in order)."""
-    runs: list[list] = []
+    runs: list[list[CardBase]] = []
     for c in cards:
         if runs and runs[-1][0].kind == c.kind:
             runs[-1].append(c)
@@ -554,7 +564,7 @@ def write_xlsx(path: Path, tables: list[Table]) -> None:
     Path(path).write_bytes(out.getvalue())
 
 
-def export_game(data, out: Path, fmt: str) -> list[Path]:
+def export_game(data: GameData[CardBase], out: Path, fmt: str) -> list[Path]:
     """Write a game's data folder to ``out`` with its card files as spreadsheets (``csv``:
     one file per card file; ``xlsx``: one workbook per card file, one sheet per kind when
     each kind's cards follow each other). The other files are copied; deck.yaml's
@@ -567,7 +577,7 @@ def export_game(data, out: Path, fmt: str) -> list[Path]:
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    by_file: dict[str, list] = {}
+    by_file: dict[str, list[CardBase]] = {}
     for card in data.cards:
         src = data.sources.get(card.id)
         by_file.setdefault(src.file.split(" › ")[0] if src else "", []).append(card)

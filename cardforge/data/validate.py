@@ -7,11 +7,20 @@ from __future__ import annotations
 
 import difflib
 import typing
-from typing import Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
 from cardforge.problems import Problem, short_repr
+
+if TYPE_CHECKING:
+    from cardforge.data.models import CardBase, DeckMeta
+    from cardforge.data.yamlio import Loc, LocatedDoc
+
+#: a document's ``line_of``: the line of the value at a location, if known
+LineOf = Callable[[tuple[Any, ...]], int | None]
 
 
 def _show(value: Any) -> str:
@@ -26,7 +35,7 @@ def _show(value: Any) -> str:
     return short_repr(value)
 
 
-def _model_at(model: type[BaseModel] | None, loc: tuple) -> type[BaseModel] | None:
+def _model_at(model: type[BaseModel] | None, loc: Loc) -> type[BaseModel] | None:
     """The pydantic model class that owns the last element of ``loc``, if it can be told."""
     current: Any = model
     for part in loc[:-1]:
@@ -58,7 +67,7 @@ def allowed_fields(model: type[BaseModel]) -> list[str]:
     return [info.alias or name for name, info in model.model_fields.items()]
 
 
-def friendly_message(err: dict, model: type[BaseModel] | None = None) -> str:
+def friendly_message(err: dict[str, Any], model: type[BaseModel] | None = None) -> str:
     """One pydantic error → 'what is wrong, what was allowed'."""
     kind = err["type"]
     ctx = err.get("ctx") or {}
@@ -107,7 +116,7 @@ def friendly_message(err: dict, model: type[BaseModel] | None = None) -> str:
     if kind == "string_pattern_mismatch":
         return f"must match {ctx.get('pattern')}, got {_show(got)}"
     if kind in ("value_error", "assertion_error"):
-        msg = err["msg"]
+        msg = str(err["msg"])
         for prefix in ("Value error, ", "Assertion failed, "):
             if msg.startswith(prefix):
                 msg = msg[len(prefix):]
@@ -115,7 +124,7 @@ def friendly_message(err: dict, model: type[BaseModel] | None = None) -> str:
     return f"{err['msg'].rstrip('.')}, got {_show(got)}"
 
 
-def format_loc(loc: tuple) -> str:
+def format_loc(loc: Loc) -> str:
     """('veins', 'coal') → 'veins.coal'; ('players', 2, 'coins') → 'players[2].coins'."""
     out = ""
     for part in loc:
@@ -126,7 +135,7 @@ def format_loc(loc: tuple) -> str:
     return out
 
 
-def _clean_loc(loc: tuple) -> tuple:
+def _clean_loc(loc: Loc) -> Loc:
     """Drop pydantic's union/tag branch markers (e.g. 'function-after[...]', 'int')."""
     return tuple(p for p in loc if isinstance(p, int) or not _is_branch_marker(p))
 
@@ -141,12 +150,12 @@ def validation_problems(
     *,
     file: str | None = None,
     item: str | None = None,
-    line_of=None,
-    loc_prefix: tuple = (),
+    line_of: LineOf | None = None,
+    loc_prefix: Loc = (),
 ) -> list[Problem]:
     """Every error of ``exc`` as a problem; ``line_of(loc)`` gives the YAML line."""
     problems = []
-    seen = set()
+    seen: set[tuple[Loc, str]] = set()
     for err in exc.errors(include_url=False):
         loc = _clean_loc(tuple(err["loc"]))
         msg = friendly_message({**err, "loc": loc}, model)
@@ -166,15 +175,17 @@ def validation_problems(
     return problems
 
 
-def validate(model: type[BaseModel], data: Any, **where) -> tuple[Any, list[Problem]]:
+def validate(model: type[BaseModel], data: Any, *, file: str | None = None, item: str | None = None,
+             line_of: LineOf | None = None, loc_prefix: Loc = ()) -> tuple[Any, list[Problem]]:
     """(instance, []) or (None, problems)."""
     try:
         return model.model_validate(data), []
     except ValidationError as exc:
-        return None, validation_problems(exc, model, **where)
+        return None, validation_problems(exc, model, file=file, item=item, line_of=line_of, loc_prefix=loc_prefix)
 
 
-def deck_problems(meta_doc, meta, cards: list, folder, cards_failed: bool = False) -> list[Problem]:
+def deck_problems(meta_doc: LocatedDoc, meta: DeckMeta | None, cards: list[CardBase], folder: Path,
+                  cards_failed: bool = False) -> list[Problem]:
     """What would stop a build that the models cannot see, so that a green ``check`` means the
     build will not fail on data: an empty deck.yaml, a deck with nothing to print, more printed
     cards than the ``cards_per_deck`` limit, card or back art outside the game's folder.
@@ -183,25 +194,25 @@ def deck_problems(meta_doc, meta, cards: list, folder, cards_failed: bool = Fals
     from cardforge.paths import path_problem
     from cardforge.resources import templates_root
 
-    where = {"file": meta_doc.display}
+    file = meta_doc.display
     if meta_doc.data is None and not meta_doc.problems:
-        return [Problem("the file is empty: deck.yaml needs title, version, card_size and card_files", **where)]
+        return [Problem("the file is empty: deck.yaml needs title, version, card_size and card_files", file=file)]
     if meta is None:
         return []
     problems: list[Problem] = []
     printed = sum(getattr(c, "copies", 0) for c in cards)
     if printed == 0 and not cards_failed:
         problems.append(Problem("the deck has no cards to print (the card files list none, "
-                                "or every card has copies: 0)", field="card_files", **where))
+                                "or every card has copies: 0)", field="card_files", file=file))
     elif printed > limit("cards_per_deck"):
         problems.append(Problem(
             f"{printed:,} printed cards (copies counted): at most {limit('cards_per_deck'):,} "
-            f"(set {env_name('cards_per_deck')} to allow more)", field="card_files", **where))
+            f"(set {env_name('cards_per_deck')} to allow more)", field="card_files", file=file))
     roots = [templates_root()]
     for back_id, back in meta.backs.items():
         if back.art:
             problems += [p for p in [path_problem(folder, back.art, "art", also=roots, field=f"backs.{back_id}.art",
-                                                  line=meta_doc.line_of(("backs", back_id, "art")), **where)[1]] if p]
+                                                  line=meta_doc.line_of(("backs", back_id, "art")), file=file)[1]] if p]
     for card in cards:
         art = getattr(card, "art", None)
         if art:

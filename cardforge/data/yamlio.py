@@ -29,7 +29,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Protocol
 
 import yaml
 from yaml.events import (
@@ -58,6 +58,9 @@ _KIND_NAMES = {_T + "int": "a whole number", _T + "float": "a number", _T + "boo
 
 _SURROGATES = re.compile(r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})", re.IGNORECASE)
 _DOUBLE_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+#: where a value is in a document: its keys and list indexes from the top (``("cards", 3, "cost")``)
+Loc = tuple[Any, ...]
 
 
 class YamlRefused(Exception):
@@ -122,7 +125,7 @@ def read_bytes(path: Path, display: str) -> tuple[bytes | None, Problem | None]:
         os.close(fd)
 
 
-def read_stream(stream, display: str = "<stdin>") -> tuple[bytes | None, Problem | None]:
+def read_stream(stream: IO[Any], display: str = "<stdin>") -> tuple[bytes | None, Problem | None]:
     """At most the ``file_bytes`` limit from a stream (stdin: its binary buffer when it has one;
     a text stream's characters are taken back to their bytes)."""
     max_bytes = limit("file_bytes")
@@ -161,7 +164,7 @@ def _join_surrogates(text: str) -> str:
     if "\\u" not in text or not _SURROGATES.search(text):
         return text
 
-    def pair(m: re.Match) -> str:
+    def pair(m: re.Match[str]) -> str:
         hi, lo = int(m.group(1), 16), int(m.group(2), 16)
         return "\\U%08x" % (0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
 
@@ -174,20 +177,20 @@ class _Frame:
     __slots__ = ("value", "is_map", "anchor", "size", "height", "key", "has_key", "merges", "line",
                  "key_line")
 
-    def __init__(self, value, is_map, anchor, line):
+    def __init__(self, value: Any, is_map: bool, anchor: str | None, line: int) -> None:
         self.value = value
         self.is_map = is_map
         self.anchor = anchor
         self.size = 1
         self.height = 0
-        self.key = None
+        self.key: Any = None
         self.has_key = False
-        self.merges: list | None = None
+        self.merges: list[list[dict[Any, Any]]] | None = None
         self.line = line
         self.key_line = line
 
 
-def _build(loader, duplicates: list) -> Any:
+def _build(loader: Any, duplicates: list[tuple[int, str]]) -> Any:
     """The document's value; YamlRefused on anything refused (see the module's doc)."""
     max_depth, max_nodes, max_digits = limit("yaml_depth"), limit("yaml_nodes"), limit("int_digits")
     max_text = limit("text_chars")
@@ -198,10 +201,10 @@ def _build(loader, duplicates: list) -> Any:
     resolve = loader.resolve
     constructors = loader.yaml_constructors
 
-    def line_of(event) -> int:
-        return event.start_mark.line + 1
+    def line_of(event: Any) -> int:
+        return int(event.start_mark.line) + 1
 
-    def check_tag(event, wanted: str, kind: str) -> None:
+    def check_tag(event: Any, wanted: str, kind: str) -> None:
         tag = event.tag
         if tag is None or tag == "!" or tag == wanted:
             return
@@ -209,7 +212,7 @@ def _build(loader, duplicates: list) -> Any:
             raise YamlRefused(f"the tag {_short_tag(tag)} cannot be put on a {kind}", line_of(event))
         raise YamlRefused(f"unsupported tag {_short_tag(tag)} (allowed: {_TAG_NAMES})", line_of(event))
 
-    def scalar(event) -> Any:
+    def scalar(event: Any) -> Any:
         if len(event.value) > max_text:
             raise YamlRefused(f"a text of {len(event.value):,} characters: at most {max_text:,} "
                               f"(set {env_name('text_chars')} to allow more)", line_of(event))
@@ -239,7 +242,7 @@ def _build(loader, duplicates: list) -> Any:
             raise YamlRefused(f"{short_repr(event.value)} is not {what} (tag {_short_tag(tag)})",
                               line_of(event)) from None
 
-    def add(value: Any, size: int, height: int, anchor: str | None, event) -> None:
+    def add(value: Any, size: int, height: int, anchor: str | None, event: Any) -> None:
         nonlocal root
         if anchor is not None:
             anchors[anchor] = (value, size, height)
@@ -297,7 +300,7 @@ def _build(loader, duplicates: list) -> Any:
             frame = stack.pop()
             value = frame.value
             if frame.merges:
-                merged: dict = {}
+                merged: dict[Any, Any] = {}
                 for sources in reversed(frame.merges):  # the first merge key wins over later ones
                     for source in reversed(sources):  # in a list, earlier mappings win
                         merged.update(source)
@@ -347,6 +350,17 @@ def _expansion_message(max_nodes: int) -> str:
 
 # --- the document ---------------------------------------------------------------------------------
 
+class LocatedDoc(Protocol):
+    """A document as the loaders read it: its shown name, its data, its problems and the line of
+    a location (a :class:`YamlDoc`, a part of one, or a spreadsheet's ``SheetDoc``)."""
+
+    display: str
+    data: Any
+    problems: list[Problem]
+
+    def line_of(self, loc: Loc) -> int | None: ...
+
+
 @dataclass
 class YamlDoc:
     """A parsed YAML file that can tell the line of any value for error messages."""
@@ -358,13 +372,13 @@ class YamlDoc:
     problems: list[Problem] = field(default_factory=list)
     _index: Any = None
 
-    def line_of(self, loc: tuple) -> int | None:
+    def line_of(self, loc: Loc) -> int | None:
         """1-based line of the node at ``loc`` (keys and list indexes), as deep as exists."""
         if self._index is None:
             self._index = _line_index(self.text)
         lines, kinds = self._index
-        path: tuple = ()
-        line = lines.get(path)
+        path: Loc = ()
+        line: int | None = lines.get(path)
         for part in loc:
             kind = kinds.get(path)
             if kind == "map":
@@ -380,18 +394,18 @@ class YamlDoc:
         return line
 
 
-def _line_index(text: str) -> tuple[dict, dict]:
+def _line_index(text: str) -> tuple[dict[Loc, int], dict[Loc, str]]:
     """{path: line} of every key and list item written in the file, and {path: 'map'|'seq'}.
 
     Paths follow the text as written (a mapping key by its text, ``str(part)`` in lookups);
     aliases are not followed. Built in one pass over the parser's events."""
-    lines: dict[tuple, int] = {}
-    kinds: dict[tuple, str] = {}
+    lines: dict[Loc, int] = {}
+    kinds: dict[Loc, str] = {}
     if not text:
         return lines, kinds
     loader = _Base(text)
     # stack of [path, is_map, next index or pending-key flag]
-    stack: list[list] = []
+    stack: list[list[Any]] = []
     try:
         while True:
             event = loader.get_event()
@@ -401,8 +415,8 @@ def _line_index(text: str) -> tuple[dict, dict]:
             if cls in (ScalarEvent, AliasEvent, MappingStartEvent, SequenceStartEvent):
                 line = event.start_mark.line + 1
                 if not stack:
-                    path: tuple = ()
-                    lines[path] = line
+                    path: Loc | None = ()
+                    lines[()] = line
                 else:
                     top = stack[-1]
                     if top[1]:  # mapping: key or value
@@ -483,7 +497,9 @@ def read_yaml(path: Path, display: str | None = None) -> YamlDoc:
     raw, problem = read_bytes(Path(path), display)
     if problem is not None:
         return YamlDoc(Path(path), display, "", None, [problem])
+    assert raw is not None  # read_bytes gives the bytes or a problem
     text, problem = decode(raw, display)
     if problem is not None:
         return YamlDoc(Path(path), display, "", None, [problem])
+    assert text is not None  # decode gives the text or a problem
     return parse_text(text, display, Path(path))

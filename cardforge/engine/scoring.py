@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cardforge.data.loading import GameData
+from cardforge.data.models import CardBase
 from cardforge.engine.inputs import load_input
 from cardforge.errors import ScoreInputError
 from cardforge.games.base import Game
@@ -16,7 +17,7 @@ from cardforge.problems import Problem
 from cardforge.scores import PlayerResult, PlayerScore, ScoreSheet, TieBreaker, format_number
 
 
-def competition_ranks(keys: Sequence[tuple]) -> list[int]:
+def competition_ranks(keys: Sequence[tuple[Any, ...]]) -> list[int]:
     """Competition numbering (1, 2, 2, 4): rank = 1 + number of strictly better keys."""
     return [1 + sum(1 for other in keys if other > k) for k in keys]
 
@@ -93,8 +94,8 @@ def check_players(game: Game, state: Any) -> list[Problem]:
     return problems
 
 
-def score_state(game: Game, data: GameData, state: Any, source: str | None = None,
-                line_of: Callable[[tuple], int | None] | None = None) -> ScoreSheet:
+def score_state(game: Game, data: GameData[CardBase], state: Any, source: str | None = None,
+                line_of: Callable[[tuple[Any, ...]], int | None] | None = None) -> ScoreSheet:
     """Score an already validated final state: the engine's own checks (player count, names),
     then the game's rule checks, then its score — every declared category present."""
     problems = check_players(game, state) + game.check_final_state(data, state)
@@ -115,9 +116,9 @@ _INDEX = re.compile(r"\(#(\d+)\)$")
 _PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
-def _line(problem: Problem, line_of: Callable[[tuple], int | None]) -> int | None:
+def _line(problem: Problem, line_of: Callable[[tuple[Any, ...]], int | None]) -> int | None:
     """The line of a rule-level problem: its player (``item`` "player 'Ben' (#2)") and field."""
-    loc: tuple = ()
+    loc: tuple[Any, ...] = ()
     if problem.item:
         m = _INDEX.search(problem.item)
         noun = problem.item.split(" ", 1)[0]
@@ -128,7 +129,7 @@ def _line(problem: Problem, line_of: Callable[[tuple], int | None]) -> int | Non
     return line_of(loc) if loc else None
 
 
-def score_file(game: Game, data: GameData, path: Path) -> ScoreSheet:
+def score_file(game: Game, data: GameData[CardBase], path: Path) -> ScoreSheet:
     if game.score_model is None:
         raise ScoreInputError(f"{game.id} has no scoring", [])
     state, problems, line_of = load_input(path, game.score_model, with_lines=True)

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from cardforge.data.loading import GameData
-from cardforge.data.models import Model
+from cardforge.data.models import CardBase, Model
 from cardforge.data.validate import validate
 from cardforge.data.yamlio import YamlDoc, read_yaml
 from cardforge.engine.inputs import _name_item
@@ -37,7 +37,7 @@ def check_setup_request(game: Game, players: int, mode: str | None, options: dic
     return problems
 
 
-def run_setup(game: Game, data: GameData, players: int, mode: str | None = None,
+def run_setup(game: Game, data: GameData[CardBase], players: int, mode: str | None = None,
               options: dict[str, Any] | None = None, seed: int | None = None) -> dict[str, Any]:
     """The setup contract: {"game", "players", "mode", "counts", "steps", "deal"}.
 
@@ -70,7 +70,7 @@ class SetupContract(Model):
     deal: dict[str, Any]
 
 
-def check_setup_file(game: Game, data: GameData, path: Path) -> list[Problem]:
+def check_setup_file(game: Game, data: GameData[CardBase], path: Path) -> list[Problem]:
     """Problems of a described deal (empty list: the deal follows the rules).
 
     The file is either a deal (the ``deal`` that ``--json`` prints, or one written by hand,
@@ -86,8 +86,10 @@ def check_setup_file(game: Game, data: GameData, path: Path) -> list[Problem]:
     doc = read_yaml(Path(path), display=str(path))
     if doc.data is None:
         return doc.problems or [Problem("the file is empty", file=doc.display)]
-    contract, problems = None, []
-    deal_data, prefix = doc.data, ()
+    contract: SetupContract | None = None
+    problems: list[Problem] = []
+    deal_data: Any = doc.data
+    prefix: tuple[str, ...] = ()
     if isinstance(doc.data, dict) and "deal" in doc.data:
         contract, problems = validate(SetupContract, doc.data, file=doc.display, line_of=doc.line_of)
         if contract is not None:
@@ -113,15 +115,15 @@ def _check_game(game: Game, contract: SetupContract, doc: YamlDoc) -> list[Probl
     """A whole object printed for another game is not checked against this one's rules."""
     if contract.game is None:
         return []
-    where = {"file": doc.display, "field": "game", "line": doc.line_of(("game",))}
+    line = doc.line_of(("game",))
     try:
         named = find_game(contract.game)
     except UnknownGameError as exc:
-        return [Problem(str(exc), **where)]
+        return [Problem(str(exc), file=doc.display, field="game", line=line)]
     if named.id == game.id:
         return []
     return [Problem(f"this file holds a deal of {named.id}, not {game.id}; check it with "
-                    f"`cardforge setup {named.id} --check {doc.display}`", **where)]
+                    f"`cardforge setup {named.id} --check {doc.display}`", file=doc.display, field="game", line=line)]
 
 
 def _check_contract(game: Game, contract: SetupContract, setup: Any, doc: YamlDoc,

@@ -27,6 +27,8 @@ from cardforge.errors import DataError, UnknownGameError
 from cardforge.problems import Problem
 
 if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
     from cardforge.data.gamespec import GameSpec
     from cardforge.games.base import Game
 
@@ -53,7 +55,7 @@ def _shipped() -> dict[str, Path]:
 
 
 @lru_cache(maxsize=None)
-def _entry_points() -> dict[str, object]:
+def _entry_points() -> dict[str, EntryPoint]:
     from importlib.metadata import entry_points
 
     return {normalise_game_id(ep.name): ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
@@ -74,14 +76,14 @@ def all_games() -> list[Game]:
     return [find_game(g) for g in game_ids()]
 
 
-def is_game_path(name: str | os.PathLike) -> bool:
+def is_game_path(name: str | os.PathLike[str]) -> bool:
     """Whether ``name`` is meant as a folder (``./my-game``, ``/x/y``, ``~/g``) rather than an id."""
     text = os.fspath(name)
     return (os.sep in text or "/" in text or text.startswith((".", "~"))
             or (Path(text) / GAME_FILE).is_file())
 
 
-def find_game(name: str | os.PathLike, data_root: Path | None = None) -> Game:
+def find_game(name: str | os.PathLike[str], data_root: Path | None = None) -> Game:
     """The game called ``name`` (an id — ``-`` and ``_`` alike — or a folder holding a
     ``game.yaml``). ``data_root``: a ``--data`` folder whose ``<id>/`` replaces the game's data.
     UnknownGameError (a usage error) when there is no such game; DataError when its
@@ -161,9 +163,9 @@ def _load_entry_point(key: str) -> Game:
 
     ep = _entry_points()[key]
     try:
-        module = ep.load()  # type: ignore[attr-defined]
+        module = ep.load()
     except Exception as exc:  # a broken plug-in must say which one
-        raise DataError(f"the game plug-in '{key}' ({ep.value}) cannot be loaded",  # type: ignore[attr-defined]
+        raise DataError(f"the game plug-in '{key}' ({ep.value}) cannot be loaded",
                         [Problem(f"{type(exc).__name__}: {exc}", item=f"entry point '{key}'")]) from exc
     folder = Path(getattr(module, "GAME_FOLDER", None) or Path(module.__file__).parent)
     spec = read_game_spec(folder)
@@ -199,7 +201,7 @@ def _validate_game_spec(folder: Path) -> GameSpec:
 
     doc = read_yaml(folder / GAME_FILE)
     problems = list(doc.problems)
-    spec = None
+    spec: GameSpec | None = None
     if doc.data is not None:
         spec, found = validate(GameSpec, doc.data, file=doc.display, line_of=doc.line_of)
         problems += found
@@ -217,7 +219,7 @@ def _load_rules(spec: GameSpec, folder: Path, game_id: str) -> ModuleType | None
 
     if spec.rules is None:
         return None
-    where = {"file": display_path(folder / GAME_FILE), "field": "rules"}
+    file = display_path(folder / GAME_FILE)
     target = spec.rules
     local = folder / target
     try:
@@ -225,7 +227,7 @@ def _load_rules(spec: GameSpec, folder: Path, game_id: str) -> ModuleType | None
             resolved = local.resolve()
             if not resolved.is_relative_to(folder.resolve()):
                 raise DataError(f"the rules of {game_id} cannot be loaded",
-                                [Problem(f"'{target}' is outside the game folder", **where)])
+                                [Problem(f"'{target}' is outside the game folder", file=file, field="rules")])
             return _import_file(resolved, f"_cardforge_game_{game_id}")
         return importlib.import_module(target)
     except DataError:
@@ -234,12 +236,12 @@ def _load_rules(spec: GameSpec, folder: Path, game_id: str) -> ModuleType | None
         if exc.name and target.startswith(exc.name):
             raise DataError(f"the rules of {game_id} cannot be loaded",
                             [Problem(f"no module or file '{target}' (a module path, or a .py file or "
-                                     "package folder inside the game folder)", **where)]) from exc
+                                     "package folder inside the game folder)", file=file, field="rules")]) from exc
         raise DataError(f"the rules of {game_id} cannot be loaded",
-                        [Problem(f"{type(exc).__name__}: {exc}", **where)]) from exc
+                        [Problem(f"{type(exc).__name__}: {exc}", file=file, field="rules")]) from exc
     except (ImportError, SyntaxError) as exc:
         raise DataError(f"the rules of {game_id} cannot be loaded",
-                        [Problem(f"{type(exc).__name__}: {exc}", **where)]) from exc
+                        [Problem(f"{type(exc).__name__}: {exc}", file=file, field="rules")]) from exc
 
 
 def _import_file(path: Path, name: str) -> ModuleType:

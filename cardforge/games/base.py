@@ -170,7 +170,7 @@ class Game:
     def sections(self) -> tuple[Section, ...]:
         return tuple(self._hook("sections") or ())
 
-    def check_data(self, data: GameData) -> list[Problem]:
+    def check_data(self, data: GameData[CardBase]) -> list[Problem]:
         fn = self._hook("check_data")
         return list(fn(data)) if fn else []
 
@@ -187,14 +187,15 @@ class Game:
         fn = self._hook("setup_counts")
         return fn(players, mode, options) if fn else generic.setup_counts(self, players, mode, options)
 
-    def setup_steps(self, players: int, mode: str, options: dict[str, Any], counts: dict) -> list[str]:
+    def setup_steps(self, players: int, mode: str, options: dict[str, Any],
+                    counts: dict[str, Any]) -> list[str]:
         from cardforge.games import generic
 
         options = self.with_defaults(options)
         fn = self._hook("setup_steps")
         return fn(players, mode, options, counts) if fn else generic.setup_steps(self, players, mode, options, counts)
 
-    def deal(self, data: GameData, players: int, mode: str, options: dict[str, Any],
+    def deal(self, data: GameData[CardBase], players: int, mode: str, options: dict[str, Any],
              rng: random.Random) -> dict[str, Any]:
         from cardforge.games import generic
 
@@ -207,12 +208,13 @@ class Game:
         from cardforge.games import generic
 
         if self.rules is not None and hasattr(self.rules, "setup_model"):
-            return self.rules.setup_model
+            model: type[BaseModel] | None = self.rules.setup_model
+            return model
         if self._hook("deal") is not None:  # a deal of the game's own making: no generic check of it
             return None
         return generic.deal_model(self)
 
-    def check_setup(self, data: GameData, setup: Any) -> list[Problem]:
+    def check_setup(self, data: GameData[CardBase], setup: Any) -> list[Problem]:
         from cardforge.games import generic
 
         fn = self._hook("check_setup")
@@ -226,7 +228,7 @@ class Game:
         model = self._hook("score_model")
         return model if model is not None else generic.final_state_model(self)
 
-    def check_final_state(self, data: GameData, state: Any) -> list[Problem]:
+    def check_final_state(self, data: GameData[CardBase], state: Any) -> list[Problem]:
         from cardforge.games import generic
 
         fn = self._hook("check_final_state")
@@ -234,7 +236,7 @@ class Game:
             return list(fn(data, state))
         return generic.check_final_state(self, data, state) if self._hook("score") is None else []
 
-    def score(self, data: GameData, state: Any) -> ScoreResult:
+    def score(self, data: GameData[CardBase], state: Any) -> ScoreResult:
         from cardforge.games import generic
 
         fn = self._hook("score")
@@ -266,9 +268,10 @@ class Game:
 
     def code_files(self) -> list[Path]:
         """The game's own Python files (for cache keys): its rules module or package."""
-        if self.rules is None or not getattr(self.rules, "__file__", None):
+        file = getattr(self.rules, "__file__", None) if self.rules is not None else None
+        if not file:
             return []
-        path = Path(self.rules.__file__)
+        path = Path(file)
         if hasattr(self.rules, "__path__"):
             return sorted(path.parent.rglob("*.py"))
         return [path]

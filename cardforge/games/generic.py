@@ -25,6 +25,7 @@ from cardforge.scores import Number, PlayerResult, ScoreResult
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
+    from cardforge.data.models import CardBase
     from cardforge.games.base import Game
 
 # --- pad values: numbers and short sums -------------------------------------------------------
@@ -82,7 +83,7 @@ def _state_models(game: Game) -> type[Model]:
             fields[t.id] = (PadValue | None, None)
     player = create_model(f"{game.id}_player", __base__=Model, **fields)
     return create_model(f"{game.id}_final_state", __base__=_DataOnlyState,
-                        players=(list[player], Field(min_length=1)))  # type: ignore[valid-type]
+                        players=(list[player], Field(min_length=1)))
 
 
 def final_state_model(game: Game) -> type[Model]:
@@ -100,7 +101,7 @@ def _values(game: Game, player: Any) -> tuple[dict[str, Number], dict[str, Numbe
     return breakdown, ties
 
 
-def check_final_state(game: Game, data: GameData, state: Any) -> list[Problem]:
+def check_final_state(game: Game, data: GameData[CardBase], state: Any) -> list[Problem]:
     """A tie-breaker value missing for players it would have to separate."""
     problems: list[Problem] = []
     count = len(state.players)
@@ -132,14 +133,19 @@ def check_final_state(game: Game, data: GameData, state: Any) -> list[Problem]:
     return problems
 
 
-def score(game: Game, data: GameData, state: Any) -> ScoreResult:
+def _tie_key(value: Number | None, order: str) -> Number:
+    """A tie-breaker's value as a key where higher wins (none given: 0)."""
+    if value is None:
+        return 0
+    return -value if order == "low" else value
+
+
+def score(game: Game, data: GameData[CardBase], state: Any) -> ScoreResult:
     results: list[PlayerResult] = []
     sums: dict[str, dict[str, str]] = {}
     for player in state.players:
         breakdown, ties = _values(game, player)
-        tiebreak = tuple(
-            (0 if ties[t.id] is None else (-ties[t.id] if t.order == "low" else ties[t.id]))  # type: ignore[operator]
-            for t in game.spec.tie_breakers)
+        tiebreak = tuple(_tie_key(ties[t.id], t.order) for t in game.spec.tie_breakers)
         results.append(PlayerResult(player.name, breakdown, tiebreak))
         written = {c.id: getattr(player, c.id) for c in game.spec.categories
                    if isinstance(getattr(player, c.id), str)}
@@ -164,7 +170,7 @@ _PLACEHOLDER = re.compile(r"\{\{\s*([a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)?)\s*\}\}", 
 def fill(line: str, values: dict[str, Any]) -> str:
     """``"{{ counts.hand }} cartes"`` with ``counts.hand = 5`` → ``"5 cartes"``."""
 
-    def one(m: re.Match) -> str:
+    def one(m: re.Match[str]) -> str:
         head, _, tail = m.group(1).partition(".")
         value = values.get(head)
         if tail:
@@ -176,7 +182,7 @@ def fill(line: str, values: dict[str, Any]) -> str:
     return _PLACEHOLDER.sub(one, line)
 
 
-def setup_steps(game: Game, players: int, mode: str, options: dict[str, Any], counts: dict) -> list[str]:
+def setup_steps(game: Game, players: int, mode: str, options: dict[str, Any], counts: dict[str, Any]) -> list[str]:
     lines = game.spec.setup.checklist if game.spec.setup else []
     values = {"players": players, "mode": mode, "counts": counts, "options": options}
     out = []
@@ -199,7 +205,7 @@ def hand_size(game: Game, counts: dict[str, Any]) -> int:
     return hand
 
 
-def deal(game: Game, data: GameData, players: int, mode: str, options: dict[str, Any],
+def deal(game: Game, data: GameData[CardBase], players: int, mode: str, options: dict[str, Any],
          rng: random.Random) -> dict[str, Any]:
     counts = setup_counts(game, players, mode, options)
     out: dict[str, Any] = {"player_count": players, "mode": mode}
@@ -237,7 +243,7 @@ def deal_model(game: Game) -> type[Model]:
     return DataOnlyDeal
 
 
-def check_setup(game: Game, data: GameData, setup: DataOnlyDeal) -> list[Problem]:
+def check_setup(game: Game, data: GameData[CardBase], setup: DataOnlyDeal) -> list[Problem]:
     problems: list[Problem] = []
     mode = setup.mode or game.default_mode
     if mode not in game.modes:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -157,7 +157,8 @@ class Box:
 
     @property
     def z(self) -> int:
-        return self.get("z", 0)
+        z: int = self.get("z", 0)  # BoxSpec.z: validated an int
+        return z
 
 
 @dataclass(frozen=True)
@@ -339,15 +340,15 @@ class LayoutLibrary:
 def load_layout_file(doc: YamlDoc) -> tuple[LayoutFile | None, list[Problem]]:
     """Validate a parsed ``layout.yaml`` level by level, so that every message names the
     exact box and field with the fields allowed there. Broken layouts are left out."""
-    where = {"file": doc.display, "line_of": doc.line_of}
-    head, problems = validate(_FileHead, doc.data if doc.data is not None else {}, **where)
+    check = partial(validate, file=doc.display, line_of=doc.line_of)
+    head, problems = check(_FileHead, doc.data if doc.data is not None else {})
     if head is None:
         return None, problems
     layouts: dict[str, LayoutSpec] = {}
     for name, raw in head.layouts.items():
         loc = ("layouts", name)
         item = f"layout '{name}'"
-        lhead, p = validate(_LayoutHead, raw if raw is not None else {}, item=item, loc_prefix=loc, **where)
+        lhead, p = check(_LayoutHead, raw if raw is not None else {}, item=item, loc_prefix=loc)
         problems += p
         if lhead is None:
             continue
@@ -358,7 +359,7 @@ def load_layout_file(doc: YamlDoc) -> tuple[LayoutFile | None, list[Problem]]:
                 boxes[box_name] = None
                 continue
             bloc = loc + ("boxes", box_name)
-            spec, p = validate(BoxSpec, braw, item=item, loc_prefix=bloc, **where)
+            spec, p = check(BoxSpec, braw, item=item, loc_prefix=bloc)
             problems += [_prefixed(x, f"boxes.{box_name}") for x in p]
             if spec is None:
                 ok = False
@@ -375,25 +376,25 @@ def _prefixed(p: Problem, prefix: str) -> Problem:
 
 def check_box(name: str, fields_: dict[str, Any], *, file: str, layout: str, line: int | None) -> list[Problem]:
     """Type known, fields fitting the type, position not over-determined."""
-    where = {"file": file, "item": f"layout '{layout}'", "line": line}
+    problem = partial(Problem, file=file, item=f"layout '{layout}'", line=line)
     kind = fields_.get("type")
     if kind is None:
-        return [Problem(f"type: required (one of {', '.join(BOX_TYPES)})", field=f"boxes.{name}", **where)]
-    problems = []
+        return [problem(f"type: required (one of {', '.join(BOX_TYPES)})", field=f"boxes.{name}")]
+    problems: list[Problem] = []
     allowed = _COMMON | _TYPE_FIELDS[kind]
     for key in sorted(set(fields_) - allowed):
-        problems.append(Problem(f"'{key}' is not used by a {kind} box (it uses: "
-                                f"{', '.join(sorted(allowed - {'type'}))})", field=f"boxes.{name}.{key}", **where))
+        problems.append(problem(f"'{key}' is not used by a {kind} box (it uses: "
+                                f"{', '.join(sorted(allowed - {'type'}))})", field=f"boxes.{name}.{key}"))
     if kind == "text":
         if ("text" in fields_) == ("template" in fields_):
-            problems.append(Problem("a text box needs either text: (an inline template) or template: "
-                                    "(a .j2 file), not both", field=f"boxes.{name}", **where))
+            problems.append(problem("a text box needs either text: (an inline template) or template: "
+                                    "(a .j2 file), not both", field=f"boxes.{name}"))
     if kind == "icon" and "icon" not in fields_:
-        problems.append(Problem("an icon box needs icon: (an icon name or a template giving one)",
-                                field=f"boxes.{name}", **where))
+        problems.append(problem("an icon box needs icon: (an icon name or a template giving one)",
+                                field=f"boxes.{name}"))
     for a, b, c in (("x", "width", "right"), ("y", "height", "bottom")):
         if all(k in fields_ for k in (a, b, c)):
-            problems.append(Problem(f"give at most two of {a}, {b}, {c}", field=f"boxes.{name}", **where))
+            problems.append(problem(f"give at most two of {a}, {b}, {c}", field=f"boxes.{name}"))
     return problems
 
 

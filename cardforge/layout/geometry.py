@@ -28,7 +28,11 @@ Print-trade words, one meaning each:
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+T = TypeVar("T")
 
 EPS = 1e-6
 CROP_GAP_MM = 1.0  # crop marks start this far outside the outermost bleed edge
@@ -150,7 +154,8 @@ def _grid(origin_x: float, origin_top: float, cols: int, rows: int, card: tuple[
     return tuple(slots)
 
 
-def _grid_size(cols: int, rows: int, card: tuple[float, float], bleed: float, gutter: float):
+def _grid_size(cols: int, rows: int, card: tuple[float, float], bleed: float,
+               gutter: float) -> tuple[float, float]:
     w, h = card
     return (cols * (w + 2 * bleed) + (cols - 1) * gutter, rows * (h + 2 * bleed) + (rows - 1) * gutter)
 
@@ -179,12 +184,13 @@ def impose(paper_mm: tuple[float, float], card: tuple[float, float], *, bleed: f
     if butted is not None and (separate is None or butted.per_page > separate.per_page):
         return butted
     if separate is None:
-        raise error  # type: ignore[misc]
+        assert error is not None  # the separate-bleed layout failed, and said why
+        raise error
     return separate
 
 
-def _impose(paper_mm, card, bleed: float, gutter: float, margin: float, orientation: str, *,
-            shared: bool) -> Sheet:
+def _impose(paper_mm: tuple[float, float], card: tuple[float, float], bleed: float, gutter: float, margin: float,
+            orientation: str, *, shared: bool) -> Sheet:
     choices = ("portrait", "landscape") if orientation == "auto" else (orientation,)
     best: Sheet | None = None
     for o in choices:
@@ -221,7 +227,7 @@ def _height(sheet: Sheet) -> float:
     return max(t.top for t in sheet.slots) - min(t.y for t in sheet.slots) + 2 * sheet.bleed
 
 
-def clip_boxes(trims, bleed: float) -> list[Rect]:
+def clip_boxes(trims: Iterable[Rect], bleed: float) -> list[Rect]:
     """The box each card's artwork is clipped to: its trim, grown by ``bleed`` on every side
     where no other card of ``trims`` shares that trim edge. Butted neighbours thus meet on
     their common cut line and neither prints over the other; a card with an empty slot (or the
@@ -247,7 +253,8 @@ def clip_boxes(trims, bleed: float) -> list[Rect]:
     return out
 
 
-def _no_fit(paper_mm, card, bleed, margin, orientation) -> str:
+def _no_fit(paper_mm: tuple[float, float], card: tuple[float, float], bleed: float, margin: float,
+            orientation: str) -> str:
     short, long = sorted(paper_mm)
     where = "" if orientation == "auto" else f" in {orientation}"
     return (f"a {card[0]:g}×{card[1]:g} mm card with {bleed:g} mm bleed does not fit on a "
@@ -360,7 +367,8 @@ def fold_sheet(paper_mm: tuple[float, float], card: tuple[float, float], *, blee
     return best
 
 
-def _fold(pw, ph, orientation, axis, card, bleed, gutter, margin) -> FoldSheet | None:
+def _fold(pw: float, ph: float, orientation: str, axis: str, card: tuple[float, float], bleed: float,
+          gutter: float, margin: float) -> FoldSheet | None:
     cw, ch = card[0] + 2 * bleed, card[1] + 2 * bleed
     if axis == "vertical":
         region = Rect(margin, margin, pw / 2 - gutter / 2 - margin, ph - 2 * margin)
@@ -448,9 +456,9 @@ def fold_marks(sheet: FoldSheet) -> list[Segment]:
     return [Segment(CROP_EDGE_MM, y, left, y), Segment(right, y, pw - CROP_EDGE_MM, y)]
 
 
-def chunks(items, size: int):
+def chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
     """Successive lists of ``size`` items (the last may be shorter), from any iterable."""
-    batch = []
+    batch: list[T] = []
     for item in items:
         batch.append(item)
         if len(batch) == size:
@@ -485,7 +493,7 @@ class CuttingPlan:
         return "vertical" if self.first == "horizontal" else "horizontal"
 
 
-def cutting_plan(trims, tick: float = TICK_MM) -> CuttingPlan:
+def cutting_plan(trims: Iterable[Rect], tick: float = TICK_MM) -> CuttingPlan:
     """The cutting order for the cards ``trims`` on a sheet: across the direction with fewer
     strips first (fewer cuts in all; rows first on a tie), ticks on every strip edge."""
     trims = list(trims)
@@ -515,7 +523,8 @@ def cutting_plan(trims, tick: float = TICK_MM) -> CuttingPlan:
 LABEL_MIN_MM = 2.8  # a margin band lower than this holds no label
 
 
-def label_areas(page: tuple[float, float], trims, bleed: float, marks: bool = True) -> dict[str, Rect | None]:
+def label_areas(page: tuple[float, float], trims: Iterable[Rect], bleed: float,
+                marks: bool = True) -> dict[str, Rect | None]:
     """Free rectangles in the bottom and top margins for a sheet label, a scale bar and the
     cutting order: outside every card's bleed, clear of the crop marks (beyond their outer
     ends when there is room, else between two marks), at least ``CROP_EDGE_MM`` from the
@@ -553,7 +562,17 @@ def label_areas(page: tuple[float, float], trims, bleed: float, marks: bool = Tr
     return out
 
 
-def back_offset_for(settings, page: tuple[float, float]) -> tuple[float, float]:
+class FrameSettings(Protocol):
+    """What :func:`back_offset_for` reads of the build settings."""
+
+    @property
+    def back_offset_mm(self) -> tuple[float, float]: ...
+
+    @property
+    def landscape_turn(self) -> str: ...
+
+
+def back_offset_for(settings: FrameSettings, page: tuple[float, float]) -> tuple[float, float]:
     """``settings.back_offset_mm`` (the printer's frame) as a shift of a back page of size
     ``page`` (mm), turned with the page when it is landscape."""
     return page_offset(settings.back_offset_mm, page, settings.landscape_turn)

@@ -23,6 +23,7 @@ from cardforge.games.cristaux.setup_rules import DescribedDeal as setup_model
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
+    from cardforge.games.cristaux.cards import CristauxCard
     from cardforge.problems import Problem
 
 __all__ = ["card_models", "sections", "check_data", "setup_counts", "setup_steps", "deal", "setup_model",
@@ -36,13 +37,14 @@ def setup_counts(players: int, mode: str, options: dict[str, Any]) -> dict[str, 
     return setup_rules.setup_counts(players, mode)
 
 
-def setup_steps(players: int, mode: str, options: dict[str, Any], counts: dict) -> list[str]:
+def setup_steps(players: int, mode: str, options: dict[str, Any], counts: dict[str, Any]) -> list[str]:
     return setup_rules.setup_steps(players, mode, bool(options["opale"]), counts)
 
 
-def deal(data: GameData, players: int, mode: str, options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def deal(data: GameData[CristauxCard], players: int, mode: str, options: dict[str, Any],
+         rng: random.Random) -> dict[str, Any]:
     return setup_rules.deal(data, players, mode, bool(options["opale"]), rng)
 
 
-def check_setup(data: GameData, setup: setup_model) -> list[Problem]:
+def check_setup(data: GameData[CristauxCard], setup: setup_model) -> list[Problem]:
     return setup_rules.check_deal(data, setup, MIN_PLAYERS, MAX_PLAYERS)

@@ -84,7 +84,8 @@ class Cost(Model):
     gold: Count = 0
 
     def of(self, colour: str) -> int:
-        return getattr(self, colour)
+        value: int = getattr(self, colour)
+        return value
 
     @property
     def total(self) -> int:
@@ -320,7 +321,7 @@ BATON_OPTIONS: dict[str, type[BatonOption]] = {
 }
 
 
-def _pick(models: dict[str, type[Model]], tag: str, what: str):
+def _pick(models: dict[str, type[Model]], tag: str, what: str) -> BeforeValidator:
     """A before-validator that validates a mapping with the model its ``tag`` names, so errors
     point at the field itself (``scoring.colour``), never at a union branch."""
 
@@ -520,6 +521,19 @@ class TopazeCard(CardBase):
     topaze_text: str
     opale_text: str
 
+
+def baton_options(card: CardFields) -> list[BatonOption]:
+    """The 5 options of a Bâton's scoring (none for any other card)."""
+    return card.scoring.options if isinstance(card.scoring, Baton) else []
+
+
+def gold_bonus_of(card: CardFields) -> GoldBonus | None:
+    """The gold bonus of a gift (no other card has one)."""
+    return card.gold_bonus if isinstance(card, GiftCard) else None
+
+
+#: every card of the game's deck (``GameData[CristauxCard]``: its rules read their cards' fields)
+CristauxCard = ProjectCard | GiftCard | TrouvailleCard | TopazeCard
 
 CARD_MODELS: dict[str, type[CardBase]] = {
     "project": ProjectCard,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from cardforge.games.cristaux.cards import SCORING_KINDS
+from cardforge.games.cristaux.cards import SCORING_KINDS, CristauxCard, GiftCard, ProjectCard, TopazeCard
 from cardforge.games.cristaux.setup_rules import CURSED_REMOVED, GIFTS, ROUNDS
 from cardforge.problems import Problem
 from cardforge.resources import display_path
@@ -32,9 +32,9 @@ KINDS_NOT_IN = {
 }
 
 
-def check_cards(data: GameData) -> list[Problem]:
+def check_cards(data: GameData[CristauxCard]) -> list[Problem]:
     problems: list[Problem] = []
-    projects = data.cards_of("project")
+    projects = data.cards_as("project", ProjectCard)
     problems += _mode_counts(data, projects)
     problems += _kinds_present(data, projects)
     for card in projects:
@@ -45,13 +45,13 @@ def check_cards(data: GameData) -> list[Problem]:
     return problems
 
 
-def _at(data: GameData, card: CardBase, message: str, field: str | None = None) -> Problem:
+def _at(data: GameData[CristauxCard], card: CardBase, message: str, field: str | None = None) -> Problem:
     src = data.sources.get(card.id)
     return Problem(message, file=src.file if src else None, item=src.label(card.id) if src else card.id,
                    field=field, line=src.line if src else None)
 
 
-def _mode_counts(data: GameData, projects: list) -> list[Problem]:
+def _mode_counts(data: GameData[CristauxCard], projects: list[ProjectCard]) -> list[Problem]:
     problems = []
     for mode, wanted in PROJECTS_PER_MODE.items():
         n = sum(c.copies for c in projects if mode in c.modes)
@@ -61,7 +61,7 @@ def _mode_counts(data: GameData, projects: list) -> list[Problem]:
     return problems
 
 
-def _kinds_present(data: GameData, projects: list) -> list[Problem]:
+def _kinds_present(data: GameData[CristauxCard], projects: list[ProjectCard]) -> list[Problem]:
     present = {c.scoring.kind for c in projects if c.copies}
     missing = [k for k in SCORING_KINDS if k not in present]
     if missing:
@@ -70,7 +70,7 @@ def _kinds_present(data: GameData, projects: list) -> list[Problem]:
     return []
 
 
-def _card_fits_its_modes(data: GameData, card) -> list[Problem]:
+def _card_fits_its_modes(data: GameData[CristauxCard], card: ProjectCard) -> list[Problem]:
     problems = []
     for mode, kinds in KINDS_NOT_IN.items():
         if mode not in card.modes:
@@ -95,7 +95,7 @@ def _card_fits_its_modes(data: GameData, card) -> list[Problem]:
     return problems
 
 
-def _cursed_deck(data: GameData, projects: list) -> list[Problem]:
+def _cursed_deck(data: GameData[CristauxCard], projects: list[ProjectCard]) -> list[Problem]:
     problems = []
     deck = [c for c in projects if c.cursed_deck]
     for card in deck:
@@ -110,14 +110,14 @@ def _cursed_deck(data: GameData, projects: list) -> list[Problem]:
     return problems
 
 
-def _gifts(data: GameData) -> list[Problem]:
+def _gifts(data: GameData[CristauxCard]) -> list[Problem]:
     problems = []
-    gifts = data.cards_of("gift")
+    gifts = data.cards_as("gift", GiftCard)
     for card in gifts:
-        if not data.has_card(card.other_side) or data.card(card.other_side).kind != "gift":
+        other = data.card(card.other_side) if data.has_card(card.other_side) else None
+        if not isinstance(other, GiftCard):
             problems.append(_at(data, card, f"unknown gift '{card.other_side}'", "other_side"))
             continue
-        other = data.card(card.other_side)
         if other.other_side != card.id:
             problems.append(_at(data, card, f"'{other.id}' names '{other.other_side}' as its other "
                                             f"side, not '{card.id}'", "other_side"))
@@ -139,7 +139,7 @@ def _gifts(data: GameData) -> list[Problem]:
     return problems
 
 
-def _other_decks(data: GameData) -> list[Problem]:
+def _other_decks(data: GameData[CristauxCard]) -> list[Problem]:
     problems = []
     where = display_path(data.root)
     counts = data.count_by_kind()
@@ -149,7 +149,7 @@ def _other_decks(data: GameData) -> list[Problem]:
     if counts.get("topaze", 0) != TOPAZE_CARDS:
         problems.append(Problem(f"{counts.get('topaze', 0)} Topaze/Opale cards, the rulebook says "
                                 f"{TOPAZE_CARDS}", file=where, field="topaze"))
-    topaze = data.cards_of("topaze")
+    topaze = data.cards_as("topaze", TopazeCard)
     for mode, rounds in ROUNDS.items():
         n = sum(c.copies for c in topaze if mode in c.modes)
         if n < rounds:

@@ -29,9 +29,20 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from cardforge.games.cristaux.cards import CRYSTALS, ELEMENTS, SYMBOLS
+from cardforge.games.cristaux.cards import (
+    CRYSTALS,
+    ELEMENTS,
+    SYMBOLS,
+    CornemuseOption,
+    EclatOption,
+    ForgeOption,
+    RuneOption,
+    TambourOption,
+    baton_options,
+    gold_bonus_of,
+)
 from cardforge.games.cristaux.points import (
     FORGE_KINDS,
     MUSIC_KINDS,
@@ -83,16 +94,15 @@ def play_card(owned: Owned, option: BatonOption | None = None, bonus: bool = Fal
     music = {s: getattr(card.music, s) for s in SYMBOLS}
     eclats, weight, squares = card.eclats, card.counts_as, list(card.forge_squares)
     if option is not None:
-        effect = option.effect
-        if effect == "tambour":
+        if isinstance(option, TambourOption):
             weight = 2
-        elif effect == "cornemuse":
+        elif isinstance(option, CornemuseOption):
             cost = {c: option.cost.of(c) for c in CRYSTALS}
-        elif effect == "rune":
+        elif isinstance(option, RuneOption):
             runes[option.colour] += 1
-        elif effect == "eclat":
+        elif isinstance(option, EclatOption):
             eclats += option.count
-        elif effect == "forge":
+        elif isinstance(option, ForgeOption):
             squares.append(option.square)
     if symbol is not None:
         music[symbol] += 1
@@ -143,15 +153,15 @@ class _Search:
         self.owned = owned
         self.stock = stock
         self.fixed = fixed
-        self._natures: dict[tuple, list[Played]] = {}
-        self._placements: dict[tuple, dict[str, int]] = {}
-        self._symbols: dict[tuple, list[str]] = {}
+        self._natures: dict[tuple[Any, ...], list[Played]] = {}
+        self._placements: dict[tuple[Any, ...], dict[str, int]] = {}
+        self._symbols: dict[tuple[Any, ...], list[str]] = {}
 
     def best(self) -> Play | None:
         batons = [i for i, o in enumerate(self.owned) if o.card.scoring.kind == "baton"]
-        gifts = [i for i, o in enumerate(self.owned) if getattr(o.card, "gold_bonus", None)]
+        gifts = [i for i, o in enumerate(self.owned) if gold_bonus_of(o.card)]
         option_choices = [(self.fixed.options[self.owned[i].key],) if self.owned[i].key in self.fixed.options
-                          else range(len(self.owned[i].card.scoring.options)) for i in batons]
+                          else range(len(baton_options(self.owned[i].card))) for i in batons]
         bonus_choices = [(self.fixed.bonuses[self.owned[i].key],) if self.owned[i].key in self.fixed.bonuses
                          else (False, True) for i in gifts]
         best: Play | None = None
@@ -166,12 +176,12 @@ class _Search:
 
     def _play(self, options: dict[int, int], taken: set[int]) -> Play | None:
         available = dict(self.stock)
-        available["gold"] -= sum(self.owned[i].card.gold_bonus.gold for i in taken)
+        available["gold"] -= sum(bonus.gold for i in taken if (bonus := gold_bonus_of(self.owned[i].card)))
         if available["gold"] < 0:
             return None
         played = []
         for i, o in enumerate(self.owned):
-            option = o.card.scoring.options[options[i]] if i in options else None
+            option = baton_options(o.card)[options[i]] if i in options else None
             played.append(play_card(o, option, i in taken, self.fixed.natures.get(o.key),
                                     self.fixed.symbols.get(o.key)))
         placement = self.fixed.placement
@@ -234,7 +244,8 @@ class _Search:
             music.update(dict(p.music))
         key = (tuple(sorted(music.items())), len(free))
         if key not in self._symbols:
-            best, best_total = None, None
+            best: list[str] = []  # _splits gives at least one split of the free cards
+            best_total = None
             for split in _splits(len(free), len(SYMBOLS)):
                 symbols = [s for s, n in zip(SYMBOLS, split) for _ in range(n)]
                 candidate = list(played)

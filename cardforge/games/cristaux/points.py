@@ -12,7 +12,27 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from cardforge.games.cristaux.cards import CRYSTALS, ELEMENTS, SYMBOLS, CardFields
+from cardforge.games.cristaux.cards import (
+    CRYSTALS,
+    ELEMENTS,
+    SYMBOLS,
+    CadrePortrait,
+    Calice,
+    CardFields,
+    Cocarde,
+    ConcordeNatures,
+    ConcordeRunes,
+    Lunettes,
+    Maudit,
+    Monument,
+    Pinces,
+    Raw,
+    Religion,
+    RuneTable,
+    Socle,
+    Stele,
+    SteleGloire,
+)
 
 if TYPE_CHECKING:
     from cardforge.scores import Number
@@ -181,56 +201,55 @@ def music_caps(played: list[Played]) -> dict[str, int]:
 def _points(p: Played, t: Tally, played: list[Played]) -> tuple[int, str]:
     """What one card scores itself (the musician total is handled by the caller)."""
     s = p.owned.card.scoring
-    kind = s.kind
-    if kind == "raw":
+    if isinstance(s, Raw):
         return s.points, "printed points"
-    if kind == "cocarde":
+    if isinstance(s, Cocarde):
         return t.eclats, f"{t.eclats} éclat(s) × 1"
-    if kind == "cadre_portrait":
+    if isinstance(s, CadrePortrait):
         n = t.natures[s.nature]
         return n, f"{n} {s.nature} card(s) × 1, itself included"
-    if kind == "stele":
+    if isinstance(s, Stele):
         return t.cards * s.per_card, f"{t.cards} card(s) × {s.per_card}"
-    if kind == "stele_gloire":
+    if isinstance(s, SteleGloire):
         n = sum(1 for q in played if q.total_cost >= s.min_cost)
         return n * s.per_card, f"{n} card(s) costing {s.min_cost}+ crystals × {s.per_card}"
-    if kind == "monument":
+    if isinstance(s, Monument):
         n = t.natures[s.nature]
         return n * s.per_card, f"{n} {s.nature} card(s) × {s.per_card}"
-    if kind == "concorde_natures":
+    if isinstance(s, ConcordeNatures):
         n = min(t.natures[c] for c in ELEMENTS)
         counts = "/".join(str(t.natures[c]) for c in ELEMENTS)
         return n * s.per_set, f"{n} red+green+blue triplet(s) (natures {counts}) × {s.per_set}"
-    if kind == "rune_table":
+    if isinstance(s, RuneTable):
         n = sum(t.runes.values()) if s.rune == "any" else t.runes[s.rune]
         what = "rune(s)" if s.rune == "any" else f"{s.rune} rune(s)"
         pts, step = _table_points(s.table, n)
         return pts, f"{n} {what}: " + (f"threshold {step}" if step else "no threshold reached")
-    if kind == "concorde_runes":
+    if isinstance(s, ConcordeRunes):
         n = min(t.runes[c] for c in ELEMENTS)
         pts, step = _table_points(s.table, n)
         return pts, f"{n} rune triplet(s): " + (f"column {step}" if step else "no column reached")
-    if kind == "religion":
+    if isinstance(s, Religion):
         costs = sorted((q.cost_of(s.colour) for q in played), reverse=True)[:s.top]
         total = sum(costs)
         return total * s.factor, (f"top {s.top} {s.colour} costs {'+'.join(map(str, costs))} = "
                                   f"{total} × {s.factor}")
-    if kind == "calice":
+    if isinstance(s, Calice):
         paid = p.cost_of(s.colour)
         return calice_points(paid), f"{paid} {s.colour} paid"
-    if kind == "socle":
+    if isinstance(s, Socle):
         a, b = s.colours
         costs = sorted((q.cost_of(a) + q.cost_of(b) for q in played), reverse=True)[:SOCLE_CARDS]
         return sum(costs), f"top {SOCLE_CARDS} {a}+{b} costs {'+'.join(map(str, costs))}"
-    if kind == "lunettes":
-        a, b = s.colours
-        pairs = min(t.placed[a], t.placed[b])
-        return LUNETTES_PER_PAIR * pairs, (f"{pairs} {a}+{b} pair(s) placed ({a} {t.placed[a]}, "
-                                           f"{b} {t.placed[b]}) × {LUNETTES_PER_PAIR}")
-    if kind == "pinces":
+    if isinstance(s, Lunettes):
+        x, y = s.colours  # crystals (gold too), where a Socle's are elements
+        pairs = min(t.placed[x], t.placed[y])
+        return LUNETTES_PER_PAIR * pairs, (f"{pairs} {x}+{y} pair(s) placed ({x} {t.placed[x]}, "
+                                           f"{y} {t.placed[y]}) × {LUNETTES_PER_PAIR}")
+    if isinstance(s, Pinces):
         n = sum(t.placed.values())
         return n // 2, f"{n} crystal(s) on forge squares ÷ 2"
-    if kind == "maudit":
+    if isinstance(s, Maudit):
         table = s.values
         each = table.get(t.cursed, table[max(table)])
         return each, f"{t.cursed} cursed crystal(s) owned: {each} each"

@@ -15,6 +15,7 @@ SETUP_LABELS = {"offer": "Cartes projet de l'offre", "ramekin_crystals": "Crista
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
+    from cardforge.games.cristaux.cards import CristauxCard
 
 
 def round_notes(rounds: int) -> dict[str, str]:
@@ -34,7 +35,7 @@ def round_notes(rounds: int) -> dict[str, str]:
     return notes
 
 
-def blocks(data: GameData) -> dict[str, list[Block]]:
+def blocks(data: GameData[CristauxCard]) -> dict[str, list[Block]]:
     out: dict[str, list[Block]] = {}
     for mode, rounds in ROUNDS.items():
         out[f"manches-{mode}"] = build_blocks([{"kind": "track", "start": 1, "end": rounds,

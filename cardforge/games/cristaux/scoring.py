@@ -34,7 +34,16 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BeforeValidator, Field
 
 from cardforge.data.models import Model, Slug
-from cardforge.games.cristaux.cards import CRYSTALS, ELEMENTS, CardFields, Element, Modes, Symbol
+from cardforge.games.cristaux.cards import (
+    CRYSTALS,
+    ELEMENTS,
+    CardFields,
+    Element,
+    Modes,
+    Symbol,
+    baton_options,
+    gold_bonus_of,
+)
 from cardforge.games.cristaux.optimise import Fixed, Play, best_play, frieze_symbol, play_card, squares_of
 from cardforge.games.cristaux.points import FORGE_KINDS, Medallion, OpaleEffect, Owned, logo_counts, medallion
 from cardforge.limits import limit  # issue 21: bounded inputs
@@ -43,6 +52,7 @@ from cardforge.scores import PlayerResult, ScoreResult, as_number, format_number
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
+    from cardforge.games.cristaux.cards import CristauxCard
 
 Count = Annotated[int, Field(ge=0)]
 MODE_LABELS = {"initiation": "initiation", "classique": "classique", "avance": "avancé"}
@@ -116,6 +126,9 @@ class Choices(Model):
 OpaleSchool = Literal["esthete", "noblesse", "memoriss", "cour", "forge", "religion", "musicien"]
 
 
+_AID_SQUARES: list[Literal["red", "green", "blue", "gold"]] = ["red", "green", "blue", "gold"]
+
+
 class OpaleBonus(Model):
     """A façon Opale bonus bought with a card («vous avez la possibilité de dépenser un coût
     supplémentaire pour bénéficier d'un bonus […] il n'est pas possible de payer plusieurs fois le
@@ -127,7 +140,7 @@ class OpaleBonus(Model):
     symbol: Symbol | None = None  # musicien: the symbol the gold counts as (and whose maximum rises)
     # forge: the colours of the aid's 4 pre-filled squares (the picture is lost; provisional default)
     squares: list[Literal["red", "green", "blue", "gold"]] = Field(
-        default_factory=lambda: ["red", "green", "blue", "gold"], min_length=4, max_length=4)
+        default_factory=lambda: _AID_SQUARES.copy(), min_length=4, max_length=4)
 
 
 class PlayerState(Model):
@@ -171,8 +184,8 @@ def _item(index: int, player: PlayerState) -> str:
     return f"player '{player.name}' (#{index + 1})"
 
 
-def _owned_of(data: GameData, entry: CardRef | InlineCard, mode: str,
-              where: dict) -> tuple[Owned | None, list[Problem]]:
+def _owned_of(data: GameData[CristauxCard], entry: CardRef | InlineCard, mode: str,
+              where: dict[str, Any]) -> tuple[Owned | None, list[Problem]]:
     if isinstance(entry, InlineCard):
         return _inline(data, entry, mode, where)
     card_id = entry.id
@@ -197,8 +210,8 @@ def _owned_of(data: GameData, entry: CardRef | InlineCard, mode: str,
     return Owned(card_id, card.name, card, entry.paid), problems
 
 
-def _inline(data: GameData, entry: InlineCard, mode: str,
-            where: dict) -> tuple[Owned | None, list[Problem]]:
+def _inline(data: GameData[CristauxCard], entry: InlineCard, mode: str,
+            where: dict[str, Any]) -> tuple[Owned | None, list[Problem]]:
     key = entry.id or entry.name
     problems = []
     if entry.id is not None and data.has_card(entry.id):
@@ -225,14 +238,14 @@ def _inline(data: GameData, entry: InlineCard, mode: str,
 BOX_CRYSTALS = {"red": 53, "green": 53, "blue": 53, "gold": 52}
 
 
-def _paid_problems(key: str, card: CardFields, paid: int | None, where: dict) -> list[Problem]:
+def _paid_problems(key: str, card: CardFields, paid: int | None, where: dict[str, Any]) -> list[Problem]:
     if card.x_colour is not None and paid is None:
         return [Problem(f"'{key}' costs X {card.x_colour}: give what was paid, e.g. "
                         f"{{id: {key}, paid: 3}}", **where)]
     if card.x_colour is None and paid is not None:
         return [Problem(f"'{key}' has no X cost: paid is only for X-cost cards (Calices, Reliquaires)",
                         **where)]
-    if paid is not None:
+    if paid is not None and card.x_colour is not None:  # (an X cost given a paid, as checked above)
         box = BOX_CRYSTALS[card.x_colour]
         if paid == 0:
             return [Problem(f"'{key}' paid 0: an X-cost card is bought with at least 1 {card.x_colour} "
@@ -243,7 +256,7 @@ def _paid_problems(key: str, card: CardFields, paid: int | None, where: dict) ->
     return []
 
 
-def _box_cost_problems(key: str, card: CardFields, where: dict) -> list[Problem]:
+def _box_cost_problems(key: str, card: CardFields, where: dict[str, Any]) -> list[Problem]:
     """An inline card's printed costs within what the box holds (a 2,501-digit cost is refused)."""
     problems = []
     for field in ("cost", "final_cost"):
@@ -259,7 +272,7 @@ def _box_cost_problems(key: str, card: CardFields, where: dict) -> list[Problem]
     return problems
 
 
-def resolve(data: GameData, state: FinalState) -> tuple[list[Player], list[Problem]]:
+def resolve(data: GameData[CristauxCard], state: FinalState) -> tuple[list[Player], list[Problem]]:
     """Each player's owned cards and fixed choices, with every problem of the file."""
     problems: list[Problem] = []
     # the player count and distinct names are the engine's (engine/scoring.py, check_players)
@@ -390,7 +403,7 @@ def _cursed_gold_problems(uses: dict[str, list[str]], players: int, mode: str) -
 WARHAMMER_SIDES = ("warhammer-grandes-familles", "warhammer-forges")
 
 
-def _start_problems(data: GameData, ps: PlayerState, owned: list[Owned], mode: str, item: str,
+def _start_problems(data: GameData[CristauxCard], ps: PlayerState, owned: list[Owned], mode: str, item: str,
                     partial: bool) -> list[Problem]:
     problems = []
     if mode == "classique" and not partial and not any(o.key in WARHAMMER_SIDES for o in owned):
@@ -419,7 +432,7 @@ def search_limits(owned: list[Owned], fixed: Fixed, item: str) -> list[Problem]:
     batons = 0
     for o in owned:
         if o.card.scoring.kind == "baton" and o.key not in fixed.options:
-            combos *= len(o.card.scoring.options)
+            combos *= len(baton_options(o.card))
             batons += 1
         if getattr(o.card, "gold_bonus", None) is not None and o.key not in fixed.bonuses:
             combos *= 2
@@ -443,7 +456,7 @@ def search_limits(owned: list[Owned], fixed: Fixed, item: str) -> list[Problem]:
     return problems
 
 
-def _physical(data: GameData, card_id: str) -> str:
+def _physical(data: GameData[CristauxCard], card_id: str) -> str:
     """The printed card behind an id: a gift's back face is printed on its recto."""
     card = data.card(card_id)
     return card.other_side if card.kind == "gift" and not card.copies else card_id
@@ -451,7 +464,7 @@ def _physical(data: GameData, card_id: str) -> str:
 
 def _gift_problems(owned: list[Owned], item: str) -> list[Problem]:
     """«Chaque joueur se munit des cadeaux au roi»: one of each gift, on one of its two sides."""
-    sides: dict[frozenset, list[Owned]] = {}
+    sides: dict[frozenset[str], list[Owned]] = {}
     for o in owned:
         other = getattr(o.card, "other_side", None)
         if other is not None:
@@ -462,7 +475,7 @@ def _gift_problems(owned: list[Owned], item: str) -> list[Problem]:
             for faces in sides.values() if len(faces) > 1]
 
 
-def _copies_problems(data: GameData, uses: dict[str, list[str]]) -> list[Problem]:
+def _copies_problems(data: GameData[CristauxCard], uses: dict[str, list[str]]) -> list[Problem]:
     problems = []
     for card_id, who in uses.items():
         copies = data.card(card_id).copies
@@ -520,7 +533,7 @@ def _fixed(choices: Choices, owned: list[Owned], stock: dict[str, int], mode: st
             refuse("bonuses", key, f"'{key}' has no gold bonus")
         elif card is not None:
             fixed.bonuses[key] = spend
-    spent = sum(by_key[k].gold_bonus.gold for k, spend in fixed.bonuses.items() if spend)
+    spent = sum(bonus.gold for k, spend in fixed.bonuses.items() if spend and (bonus := gold_bonus_of(by_key[k])))
     if choices.forge is None:
         if spent > stock["gold"]:
             problems.append(Problem(f"the bonuses chosen spend {spent} gold, the stock has {stock['gold']}",
@@ -557,18 +570,18 @@ def _playable(owned: list[Owned], stock: dict[str, int], fixed: Fixed, item: str
                     "wild), whatever the Bâton options", item=item, field="choices.forge")]
 
 
-def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
+def check_final_state(data: GameData[CristauxCard], state: FinalState) -> list[Problem]:
     return resolve(data, state)[1]
 
 
 # --- scoring --------------------------------------------------------------------------------
 
-def score_final_state(data: GameData, state: FinalState) -> ScoreResult:
+def score_final_state(data: GameData[CristauxCard], state: FinalState) -> ScoreResult:
     players, problems = resolve(data, state)
     assert not problems, problems  # check_final_state ran first
     medallions = [medallion(m, {p.name: logo_counts(p.owned, p.king, p.logo_bonus)[m] for p in players})
                   for m in MEDALLIONS]
-    plays = {p.name: best_play(p.owned, p.stock, p.fixed) for p in players}
+    plays = {p.name: _best_play(p) for p in players}
     results = []
     for p in players:
         play = plays[p.name]
@@ -607,7 +620,13 @@ def _opale_text(o: OpaleEffect) -> str:
     }[o.school]
 
 
-def _whole(value: Fraction) -> Fraction | int:
+def _best_play(p: Player) -> Play:
+    play = best_play(p.owned, p.stock, p.fixed)
+    assert play is not None  # check_final_state refuses a player whose cards allow no play
+    return play
+
+
+def _whole(value: Fraction | int) -> Fraction | int:
     return int(value) if value.denominator == 1 else value
 
 
@@ -624,7 +643,7 @@ def _choices_of(play: Play, fixed: Fixed) -> list[dict[str, Any]]:
         if card.nature == "multi":
             out.append({"card": key, "nature": p.nature, "given": key in fixed.natures})
         if card.scoring.kind == "baton":
-            option = card.scoring.options[play.options[i]]
+            option = baton_options(card)[play.options[i]]
             out.append({"card": key, "option": play.options[i] + 1, "effect": option.effect,
                         "option_given": key in fixed.options,
                         "music": frieze_symbol(p), "music_given": key in fixed.symbols})
@@ -694,10 +713,11 @@ def choice_notes(p: Player, play: Play) -> dict[tuple[str, str], str]:
             alternatives.setdefault(key, []).extend(("natures", n) for n in ELEMENTS if n != q.nature)
         if card.scoring.kind == "baton":
             alternatives.setdefault(key, []).extend(
-                ("options", o) for o in range(len(card.scoring.options)) if o != play.options[i])
+                ("options", o) for o in range(len(baton_options(card))) if o != play.options[i])
         if getattr(card, "gold_bonus", None) is not None:
             alternatives.setdefault(key, []).append(("bonuses", not q.bonus_taken))
-    sections = {"natures": p.fixed.natures, "options": p.fixed.options, "bonuses": p.fixed.bonuses}
+    sections: dict[str, dict[str, Any]] = {"natures": p.fixed.natures, "options": p.fixed.options,
+                                           "bonuses": p.fixed.bonuses}
     for key, alts in alternatives.items():
         for section in dict.fromkeys(s for s, _ in alts):
             if key in sections[section]:
@@ -706,9 +726,8 @@ def choice_notes(p: Player, play: Play) -> dict[tuple[str, str], str]:
                 notes[(section, key)] = (f"given; the best choice would score {format_number(better)} more"
                                          if better > 0 else "given, as good as any")
                 continue
-            others = [best_play(p.owned, p.stock, _pinned(p.fixed, section, key, v))
-                      for s, v in alts if s == section]
-            others = [o for o in others if o is not None]
+            others = [o for s, v in alts if s == section
+                      if (o := best_play(p.owned, p.stock, _pinned(p.fixed, section, key, v))) is not None]
             if not others:
                 notes[(section, key)] = "the only possible choice"
             elif all(o.total == play.total for o in others):

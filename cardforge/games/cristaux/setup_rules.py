@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from cardforge.data.models import Model
+from cardforge.games.cristaux.cards import CristauxCard, GiftCard, ProjectCard, TopazeCard
 from cardforge.problems import Problem, plural, short_name
 
 if TYPE_CHECKING:
@@ -140,26 +141,26 @@ def setup_steps(players: int, mode: str, opale: bool, counts: dict[str, Any]) ->
 
 # --- the deal -----------------------------------------------------------------------------------
 
-def mode_projects(data: GameData, mode: str) -> list[str]:
+def mode_projects(data: GameData[CristauxCard], mode: str) -> list[str]:
     """Project card ids of a mode, once per copy, in data order."""
-    return [c.id for c in data.cards_of("project") for _ in range(c.copies) if mode in c.modes]
+    return [c.id for c in data.cards_as("project", ProjectCard) for _ in range(c.copies) if mode in c.modes]
 
 
-def cursed_deck(data: GameData) -> list[str]:
-    return [c.id for c in data.cards_of("project") for _ in range(c.copies) if c.cursed_deck]
+def cursed_deck(data: GameData[CristauxCard]) -> list[str]:
+    return [c.id for c in data.cards_as("project", ProjectCard) for _ in range(c.copies) if c.cursed_deck]
 
 
-def topaze_deck(data: GameData, mode: str) -> list[str]:
+def topaze_deck(data: GameData[CristauxCard], mode: str) -> list[str]:
     """The Topaze cards of a mode, once per copy, in data order."""
-    return [c.id for c in data.cards_of("topaze") for _ in range(c.copies) if mode in c.modes]
+    return [c.id for c in data.cards_as("topaze", TopazeCard) for _ in range(c.copies) if mode in c.modes]
 
 
-def mode_gifts(data: GameData, mode: str) -> list[str]:
+def mode_gifts(data: GameData[CristauxCard], mode: str) -> list[str]:
     """The starting gifts each player receives in a mode, in data order."""
-    return [c.id for c in data.cards_of("gift") if c.copies and mode in c.modes]
+    return [c.id for c in data.cards_as("gift", GiftCard) if c.copies and mode in c.modes]
 
 
-def bag_contents(data: GameData, mode: str) -> Counter[str]:
+def bag_contents(data: GameData[CristauxCard], mode: str) -> Counter[str]:
     """What the opaque bag holds once the initial bank is taken out of it."""
     bag: Counter[str] = Counter({c.gem: c.count or 0 for c in data.sections["components"] if c.in_bag})
     bag.subtract(BANK_FROM_BAG[mode])
@@ -179,7 +180,7 @@ def gold_by_seat(players: int, order: list[int]) -> list[int]:
     return gold
 
 
-def deal(data: GameData, players: int, mode: str, opale: bool, rng: random.Random) -> dict[str, Any]:
+def deal(data: GameData[CristauxCard], players: int, mode: str, opale: bool, rng: random.Random) -> dict[str, Any]:
     counts = setup_counts(players, mode)
     deck = mode_projects(data, mode)
     removed: list[str] = []
@@ -267,7 +268,7 @@ class DescribedDeal(Model):
         return self.player_count, self.mode, {"opale": self.opale}
 
 
-def check_deal(data: GameData, deal: DescribedDeal, min_players: int, max_players: int) -> list[Problem]:
+def check_deal(data: GameData[CristauxCard], deal: DescribedDeal, min_players: int, max_players: int) -> list[Problem]:
     n, mode = deal.player_count, deal.mode
     if not min_players <= n <= max_players:
         if deal.players is None:
@@ -285,7 +286,7 @@ def check_deal(data: GameData, deal: DescribedDeal, min_players: int, max_player
     return problems
 
 
-def _check_offer(data: GameData, deal: DescribedDeal, counts: dict[str, Any]) -> list[Problem]:
+def _check_offer(data: GameData[CristauxCard], deal: DescribedDeal, counts: dict[str, Any]) -> list[Problem]:
     problems = []
     mode = deal.mode
     if len(deal.offer) != counts["offer"]:
@@ -306,9 +307,10 @@ def _check_offer(data: GameData, deal: DescribedDeal, counts: dict[str, Any]) ->
     used: Counter[str] = Counter()
     for i, card_id in enumerate(deal.offer):
         used[card_id] += 1
-        if not data.has_card(card_id) or data.card(card_id).kind != "project":
+        card = data.card(card_id) if data.has_card(card_id) else None
+        if not isinstance(card, ProjectCard):
             problems.append(Problem(f"unknown project card '{short_name(card_id)}'", field=f"offer[{i}]"))
-        elif mode not in data.card(card_id).modes:
+        elif mode not in card.modes:
             problems.append(Problem(f"'{short_name(card_id)}' is not played in {MODE_LABELS[mode]}",
                                     field=f"offer[{i}]"))
         elif used[card_id] > available[card_id]:
@@ -317,7 +319,7 @@ def _check_offer(data: GameData, deal: DescribedDeal, counts: dict[str, Any]) ->
     return problems
 
 
-def _check_ramekins(data: GameData, deal: DescribedDeal, counts: dict[str, Any]) -> list[Problem]:
+def _check_ramekins(data: GameData[CristauxCard], deal: DescribedDeal, counts: dict[str, Any]) -> list[Problem]:
     problems = []
     size = counts["ramekin_crystals"]
     if len(deal.ramekins) != deal.players:
@@ -346,7 +348,7 @@ def _check_ramekins(data: GameData, deal: DescribedDeal, counts: dict[str, Any])
 
 def _check_king(deal: DescribedDeal) -> list[Problem]:
     problems = []
-    n = deal.players
+    n = deal.player_count  # check_deal has set players
     if not 1 <= deal.king <= n:
         return [Problem(f"seat {deal.king}: seats are numbered 1 to {n}", field="king")]
     if n > 2 and deal.direction is None:
@@ -368,7 +370,7 @@ def _check_king(deal: DescribedDeal) -> list[Problem]:
     return problems
 
 
-def _check_trouvailles(data: GameData, deal: DescribedDeal, counts: dict[str, Any]) -> list[Problem]:
+def _check_trouvailles(data: GameData[CristauxCard], deal: DescribedDeal, counts: dict[str, Any]) -> list[Problem]:
     problems = []
     if len(deal.trouvailles) != counts["trouvailles"]:
         problems.append(Problem(f"{len(deal.trouvailles)} drawn, {counts['trouvailles']} at "
@@ -382,7 +384,7 @@ def _check_trouvailles(data: GameData, deal: DescribedDeal, counts: dict[str, An
 
 
 
-def _check_decks(data: GameData, deal: DescribedDeal) -> list[Problem]:
+def _check_decks(data: GameData[CristauxCard], deal: DescribedDeal) -> list[Problem]:
     """The Topaze deck and the starting gifts, which follow from the mode."""
     problems = []
     label = MODE_LABELS[deal.mode]

@@ -15,6 +15,7 @@ from typing import Any
 from cardforge.data.loading import GameData
 from cardforge.games.imperial_miners import checks, scoring, setup_rules
 from cardforge.games.imperial_miners.cards import CARD_MODELS as card_models
+from cardforge.games.imperial_miners.cards import MineTemplate
 from cardforge.games.imperial_miners.scoring import FinalState as score_model
 from cardforge.games.imperial_miners.scoring import score
 from cardforge.games.imperial_miners.sections import SECTIONS as sections
@@ -28,7 +29,7 @@ GAME_ID = "imperial_miners"
 MIN_PLAYERS, MAX_PLAYERS = 1, 5  # game.yaml's players; the rule checks name them
 
 
-def check_data(data: GameData) -> list[Problem]:
+def check_data(data: GameData[MineTemplate]) -> list[Problem]:
     return checks.check_data(data, MAX_PLAYERS)
 
 
@@ -36,17 +37,18 @@ def setup_counts(players: int, mode: str, options: dict[str, Any]) -> dict[str, 
     return setup_rules.setup_counts(bool(options["first_game"]))
 
 
-def setup_steps(players: int, mode: str, options: dict[str, Any], counts: dict) -> list[str]:
+def setup_steps(players: int, mode: str, options: dict[str, Any], counts: dict[str, Any]) -> list[str]:
     return setup_rules.setup_steps(players, bool(options["first_game"]), counts)
 
 
-def deal(data: GameData, players: int, mode: str, options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def deal(data: GameData[MineTemplate], players: int, mode: str, options: dict[str, Any],
+         rng: random.Random) -> dict[str, Any]:
     return setup_rules.deal(data, players, bool(options["first_game"]), rng)
 
 
-def check_setup(data: GameData, setup: setup_model) -> list[Problem]:
+def check_setup(data: GameData[MineTemplate], setup: setup_model) -> list[Problem]:
     return setup_rules.check_setup(data, setup, MIN_PLAYERS, MAX_PLAYERS)
 
 
-def check_final_state(data: GameData, state: score_model) -> list[Problem]:
+def check_final_state(data: GameData[MineTemplate], state: score_model) -> list[Problem]:
     return scoring.check_final_state(state, GAME_ID, MIN_PLAYERS, MAX_PLAYERS)

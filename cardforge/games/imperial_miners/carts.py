@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 Row = Sequence[str | None]
 Mine = Sequence[Row]
@@ -34,7 +33,7 @@ class Junction:
 
     row: int
     index: int
-    halves: Literal[1, 2]
+    halves: int  # 1 or 2
 
     @property
     def is_complete(self) -> bool:

@@ -34,7 +34,7 @@ ANATOMY_PARTS = 5  # « Aperçu d'une carte Mine »: parts 1 to 5
 class _Where:
     """Locates problems in one section file: ``card_data/imperial_miners/boards.yaml``."""
 
-    def __init__(self, data: GameData, section: str, item: str):
+    def __init__(self, data: GameData[MineTemplate], section: str, item: str):
         spec = next(s for s in SECTIONS if s.name == section)
         self.file = display_path(data.root / spec.file)
         self.item = item
@@ -44,7 +44,7 @@ class _Where:
         return Problem(message, file=self.file, item=item, field=field)
 
 
-def check_data(data: GameData, max_players: int) -> list[Problem]:
+def check_data(data: GameData[MineTemplate], max_players: int) -> list[Problem]:
     s = data.sections
     return [
         *_components(data, s["components"], s["levels"]),
@@ -61,7 +61,7 @@ def _count_of(components: Sequence[Any], component_id: str) -> int | None:
     return next((c.count for c in components if c.id == component_id), None)
 
 
-def _components(data: GameData, components: Sequence[Any], levels: Sequence[Level]) -> list[Problem]:
+def _components(data: GameData[MineTemplate], components: Sequence[Any], levels: Sequence[Level]) -> list[Problem]:
     where = _Where(data, "components", "component")
     problems = []
     by_id = {c.id: c for c in components}
@@ -91,7 +91,7 @@ def _components(data: GameData, components: Sequence[Any], levels: Sequence[Leve
     return problems
 
 
-def _events(data: GameData, events: Sequence[Any], components: Sequence[Any]) -> list[Problem]:
+def _events(data: GameData[MineTemplate], events: Sequence[Any], components: Sequence[Any]) -> list[Problem]:
     where = _Where(data, "events", "event")
     problems = []
     expected = _count_of(components, "cartes-evenement")
@@ -103,7 +103,7 @@ def _events(data: GameData, events: Sequence[Any], components: Sequence[Any]) ->
     return problems
 
 
-def _colours_and_boards(data: GameData, colours: Sequence[Any], boards: Sequence[Any],
+def _colours_and_boards(data: GameData[MineTemplate], colours: Sequence[Any], boards: Sequence[Any],
                         components: Sequence[Any], max_players: int) -> list[Problem]:
     problems = []
     markers = _count_of(components, "marqueurs-progres")
@@ -130,7 +130,7 @@ def _colours_and_boards(data: GameData, colours: Sequence[Any], boards: Sequence
     return problems
 
 
-def _factions(data: GameData, factions: Sequence[Any]) -> list[Problem]:
+def _factions(data: GameData[MineTemplate], factions: Sequence[Any]) -> list[Problem]:
     ids = tuple(f.id for f in factions)
     if ids == FACTION_IDS:
         return []
@@ -138,7 +138,7 @@ def _factions(data: GameData, factions: Sequence[Any]) -> list[Problem]:
         f"the six factions must be {', '.join(FACTION_IDS)} in the rulebook's order, got {', '.join(ids)}")]
 
 
-def _anatomy(data: GameData, parts: Sequence[Any]) -> list[Problem]:
+def _anatomy(data: GameData[MineTemplate], parts: Sequence[Any]) -> list[Problem]:
     numbers = [p.number for p in parts]
     if numbers == list(range(1, ANATOMY_PARTS + 1)):
         return []
@@ -146,7 +146,7 @@ def _anatomy(data: GameData, parts: Sequence[Any]) -> list[Problem]:
         f"the card parts must be numbered 1 to {ANATOMY_PARTS} in order, got {numbers}")]
 
 
-def _grades(data: GameData, grades: Sequence[Grade]) -> list[Problem]:
+def _grades(data: GameData[MineTemplate], grades: Sequence[Grade]) -> list[Problem]:
     """The grades must cover every score once: from 0, each starting after the previous one,
     the last without an upper bound."""
     where = _Where(data, "grades", "grade")
@@ -169,7 +169,7 @@ def _grades(data: GameData, grades: Sequence[Grade]) -> list[Problem]:
     return problems
 
 
-def _templates(data: GameData, levels: Sequence[Level]) -> list[Problem]:
+def _templates(data: GameData[MineTemplate], levels: Sequence[Level]) -> list[Problem]:
     """A printed cost must be one the level allows (« Les cartes II coûtent 2 »…)."""
     by_numeral = {lv.numeral: lv for lv in levels}
     problems = []

@@ -11,6 +11,7 @@ from cardforge.data.printables import Block, Board, build_blocks, build_board
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
+    from cardforge.games.imperial_miners.cards import MineTemplate
 
 #: Not in the rulebook (the pictures are lost): provisional sizes and progress-track length.
 SURFACE_BOARD = {"width": "190mm", "height": "125mm"}
@@ -28,7 +29,7 @@ def _rules(board: Any) -> dict[str, Any]:
     return {"kind": "bullets", "items": list(board.rules)}
 
 
-def boards(data: GameData) -> list[Board]:
+def boards(data: GameData[MineTemplate]) -> list[Board]:
     out: list[Board] = []
     rules = {b.id: b for b in data.sections.get("board_rules") or []}
     colours = list(data.sections.get("colours") or [])
@@ -84,7 +85,7 @@ def _span(grade: Any) -> str:
     return f"{grade.min} à {grade.max}"
 
 
-def blocks(data: GameData) -> dict[str, list[Block]]:
+def blocks(data: GameData[MineTemplate]) -> dict[str, list[Block]]:
     s = data.sections
     out: dict[str, list[Block]] = {}
     if s.get("phases"):

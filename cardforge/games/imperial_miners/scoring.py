@@ -14,12 +14,12 @@ from pydantic import BeforeValidator, Field
 
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
-from cardforge.games.imperial_miners.cards import HalfCarts
+from cardforge.games.imperial_miners.cards import HalfCarts, MineTemplate
 from cardforge.games.imperial_miners.carts import CartCount, count_carts, junction_lines, token_problem
 from cardforge.games.imperial_miners.sections import NUMERALS, Grade
 from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.problems import Problem, plural, short_repr
-from cardforge.scores import PlayerResult, ScoreResult
+from cardforge.scores import Number, PlayerResult, ScoreResult
 
 Count = Annotated[int, Field(ge=0, strict=True)]
 
@@ -111,12 +111,12 @@ def mine_count(player: PlayerState) -> CartCount | None:
     return count_carts(layout, [t for t in player.cart_tokens if token_problem(layout, t) is None])
 
 
-def grade_for(total: int, grades: Sequence[Grade]) -> Grade:
+def grade_for(total: Number, grades: Sequence[Grade]) -> Grade:
     """The solo grade whose range holds ``total`` (the table covers every score: check_data)."""
     return next(g for g in grades if g.min <= total and (g.max is None or total <= g.max))
 
 
-def score(data: GameData, state: FinalState) -> ScoreResult:
+def score(data: GameData[MineTemplate], state: FinalState) -> ScoreResult:
     results, details, report = [], [], []
     for player in state.players:
         counted = mine_count(player)

@@ -9,6 +9,7 @@ from pydantic import Field
 
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
+from cardforge.games.imperial_miners.cards import MineTemplate
 from cardforge.problems import Problem, short_repr
 
 EVENTS_PER_GAME = 10  # « piochez-en 10 pour former le paquet Événement »
@@ -77,7 +78,7 @@ def setup_steps(players: int, first_game: bool, counts: dict[str, Any]) -> list[
     return steps
 
 
-def deal(data: GameData, players: int, first_game: bool, rng: random.Random) -> dict[str, Any]:
+def deal(data: GameData[MineTemplate], players: int, first_game: bool, rng: random.Random) -> dict[str, Any]:
     """The event deck (top card first), the progress board sides, a colour per player and
     each player's draw (counts per level: the published cards are not in the data)."""
     counts = setup_counts(first_game)
@@ -96,7 +97,7 @@ def deal(data: GameData, players: int, first_game: bool, rng: random.Random) -> 
     }
 
 
-def _progress_board(data: GameData) -> Any:
+def _progress_board(data: GameData[MineTemplate]) -> Any:
     return next(b for b in data.sections["board_rules"] if b.id == "progres")
 
 
@@ -136,7 +137,7 @@ class DealFile(Model):
         return len(self.players), None, {"first_game": self.first_game}
 
 
-def check_setup(data: GameData, setup: DealFile, min_players: int, max_players: int) -> list[Problem]:
+def check_setup(data: GameData[MineTemplate], setup: DealFile, min_players: int, max_players: int) -> list[Problem]:
     problems = []
     count = len(setup.players)
     if not min_players <= count <= max_players:
@@ -151,7 +152,7 @@ def check_setup(data: GameData, setup: DealFile, min_players: int, max_players: 
     return problems
 
 
-def _check_events(data: GameData, events: list[str]) -> list[Problem]:
+def _check_events(data: GameData[MineTemplate], events: list[str]) -> list[Problem]:
     known = [e.id for e in data.sections["events"]]
     problems = []
     if len(events) != EVENTS_PER_GAME:
@@ -167,7 +168,7 @@ def _check_events(data: GameData, events: list[str]) -> list[Problem]:
     return problems
 
 
-def _check_progress(data: GameData, boards: list[ProgressSide]) -> list[Problem]:
+def _check_progress(data: GameData[MineTemplate], boards: list[ProgressSide]) -> list[Problem]:
     progress = _progress_board(data)
     problems = []
     numbers = sorted(b.board for b in boards)
@@ -181,7 +182,7 @@ def _check_progress(data: GameData, boards: list[ProgressSide]) -> list[Problem]
     return problems
 
 
-def _check_players(data: GameData, setup: DealFile) -> list[Problem]:
+def _check_players(data: GameData[MineTemplate], setup: DealFile) -> list[Problem]:
     counts = setup_counts(setup.first_game)
     colours = [c.id for c in data.sections["colours"]]
     game = "in a first game" if setup.first_game else "in a normal game (first game: first_game: true)"

@@ -21,6 +21,7 @@ from cardforge.games.maphr.setup_rules import check_setup
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
+    from cardforge.games.maphr.cards import MaphrCard
 
 __all__ = ["card_models", "sections", "check_data", "setup_counts", "setup_steps", "deal", "setup_model",
            "check_setup", "score_model", "check_final_state", "score"]
@@ -30,9 +31,10 @@ def setup_counts(players: int, mode: str, options: dict[str, Any]) -> dict[str, 
     return setup_rules.setup_counts(players)
 
 
-def setup_steps(players: int, mode: str, options: dict[str, Any], counts: dict) -> list[str]:
+def setup_steps(players: int, mode: str, options: dict[str, Any], counts: dict[str, Any]) -> list[str]:
     return setup_rules.setup_steps(players, counts)
 
 
-def deal(data: GameData, players: int, mode: str, options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def deal(data: GameData[MaphrCard], players: int, mode: str, options: dict[str, Any],
+         rng: random.Random) -> dict[str, Any]:
     return setup_rules.deal(data, players, rng)

@@ -112,6 +112,9 @@ class Impediment(CardBase):
     text: str = Field(min_length=1)
 
 
+#: every card of the game's deck (``GameData[MaphrCard]``: its rules read their cards' fields)
+MaphrCard = Gallery | Vein | Improvement | Contract | Catastrophe | Impediment
+
 CARD_MODELS: dict[str, type[CardBase]] = {
     "gallery": Gallery,
     "vein": Vein,

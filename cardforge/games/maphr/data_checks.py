@@ -33,6 +33,7 @@ from cardforge.resources import display_path
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
     from cardforge.data.models import CardBase
+    from cardforge.games.maphr.cards import MaphrCard
 
 #: The improvements the mine-level rule names, with their colour and the highest level they
 #: may need (each opens the next mine level, so it must be buildable before it).
@@ -42,7 +43,7 @@ KEY_IMPROVEMENTS: tuple[tuple[str, str, int], ...] = (
 )
 
 
-def check_data(data: GameData) -> list[Problem]:
+def check_data(data: GameData[MaphrCard]) -> list[Problem]:
     return [
         *_check_total(data),
         *_check_veins(data),
@@ -58,17 +59,17 @@ def check_data(data: GameData) -> list[Problem]:
     ]
 
 
-def _file(data: GameData, name: str) -> str:
+def _file(data: GameData[MaphrCard], name: str) -> str:
     return display_path(data.root / name)
 
 
-def _at(data: GameData, card: CardBase, field: str | None = None) -> dict[str, Any]:
+def _at(data: GameData[MaphrCard], card: CardBase, field: str | None = None) -> dict[str, Any]:
     """Where a card is: file, line and label, for a Problem."""
     source = data.sources[card.id]
     return {"file": source.file, "line": source.line, "item": source.label(card.id), "field": field}
 
 
-def _check_total(data: GameData) -> list[Problem]:
+def _check_total(data: GameData[MaphrCard]) -> list[Problem]:
     # «Contenu : 250 cartes.» A warning, not an error: a designer trying a card out must still be
     # able to build, set up and score (`cardforge check --strict` makes it fail).
     total = len(data.printed)
@@ -79,7 +80,7 @@ def _check_total(data: GameData) -> list[Problem]:
                     "(change some copies)", file=_file(data, "deck.yaml"), severity="warning")]
 
 
-def _check_veins(data: GameData) -> list[Problem]:
+def _check_veins(data: GameData[MaphrCard]) -> list[Problem]:
     # «Il existe des filons de charbon, d'or et de mithril. Ceux de charbon étant plus nombreux
     # que ceux d'or, qui sont plus nombreux que ceux de mithril.» (counted in cards)
     veins = [c for c in data.cards if isinstance(c, Vein)]
@@ -94,7 +95,7 @@ def _check_veins(data: GameData) -> list[Problem]:
                     file=where)]
 
 
-def _check_impediments(data: GameData) -> list[Problem]:
+def _check_impediments(data: GameData[MaphrCard]) -> list[Problem]:
     # «Il y a un empêchement par type d'action.» One card per action (printed in copies).
     problems: list[Problem] = []
     first: dict[str, Impediment] = {}
@@ -116,7 +117,7 @@ def _check_impediments(data: GameData) -> list[Problem]:
     return problems
 
 
-def _check_improvement_levels(data: GameData) -> list[Problem]:
+def _check_improvement_levels(data: GameData[MaphrCard]) -> list[Problem]:
     # «Il en existe 5 couleurs […] le niveau de mine nécessaire pour les construire»: every
     # colour can be built at every mine level, so no colour is out of reach at any stage.
     present = {(c.colour, c.level) for c in data.cards if isinstance(c, Improvement) and c.copies}
@@ -128,7 +129,7 @@ def _check_improvement_levels(data: GameData) -> list[Problem]:
                     "improvements at every mine level I–IV", file=_file(data, "deck.yaml"))]
 
 
-def _check_key_improvements(data: GameData) -> list[Problem]:
+def _check_key_improvements(data: GameData[MaphrCard]) -> list[Problem]:
     # Phase V: level III costs 10 with Étayage, level IV 15 with the Bureau.
     problems: list[Problem] = []
     improvements = [c for c in data.cards if isinstance(c, Improvement)]
@@ -149,7 +150,7 @@ def _check_key_improvements(data: GameData) -> list[Problem]:
     return problems
 
 
-def _check_unique_names(data: GameData) -> list[Problem]:
+def _check_unique_names(data: GameData[MaphrCard]) -> list[Problem]:
     # «On ne peut avoir qu'un seul aménagement d'un nom donné»: a name is one card (with copies).
     # Veins are left out: the same vein comes in several shapes under one printed name.
     problems: list[Problem] = []
@@ -169,7 +170,7 @@ def _check_unique_names(data: GameData) -> list[Problem]:
     return problems
 
 
-def _check_starting_hands(data: GameData) -> list[Problem]:
+def _check_starting_hands(data: GameData[MaphrCard]) -> list[Problem]:
     # Starting hands hold no contract or catastrophe: the deck must have enough other cards.
     playable = sum(c.copies for c in data.cards if c.kind not in IMMEDIATE_KINDS)
     needed = CARDS_EACH * MAX_PLAYERS
@@ -179,7 +180,7 @@ def _check_starting_hands(data: GameData) -> list[Problem]:
                     f"hands of {CARDS_EACH} need {needed}", file=_file(data, "deck.yaml"))]
 
 
-def _check_clans(data: GameData) -> list[Problem]:
+def _check_clans(data: GameData[MaphrCard]) -> list[Problem]:
     # «Il y a 10 clans de nains» and «Un des clans est considéré comme faisant partie des nains gris».
     clans = data.sections.get("clans", [])
     file = _file(data, "clans.yaml")
@@ -194,7 +195,7 @@ def _check_clans(data: GameData) -> list[Problem]:
     return problems
 
 
-def _check_mine_levels(data: GameData) -> list[Problem]:
+def _check_mine_levels(data: GameData[MaphrCard]) -> list[Problem]:
     # Phase V: four levels, I to IV; the score checks assume level IV's 12 galleries, 5 miners.
     levels = data.sections.get("mine_levels", [])
     file = _file(data, "mine_levels.yaml")
@@ -215,7 +216,7 @@ def _check_mine_levels(data: GameData) -> list[Problem]:
     return problems
 
 
-def _check_draw_modes(data: GameData) -> list[Problem]:
+def _check_draw_modes(data: GameData[MaphrCard]) -> list[Problem]:
     # «Le chiffre indiqué donne le type de pioche»: one mode per face of the die.
     faces = sorted(m.face for m in data.sections.get("draw_modes", []))
     if faces == [1, 2, 3, 4, 5, 6]:
@@ -224,7 +225,7 @@ def _check_draw_modes(data: GameData) -> list[Problem]:
                     file=_file(data, "draw_modes.yaml"))]
 
 
-def _check_components(data: GameData) -> list[Problem]:
+def _check_components(data: GameData[MaphrCard]) -> list[Problem]:
     # The box contents agree with the deck, the clans and the miners the scorer allows.
     components = {c.id: c for c in data.sections.get("components", [])}
     expected = {

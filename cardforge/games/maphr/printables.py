@@ -14,6 +14,7 @@ from cardforge.games.maphr.rules import MAX_MINERS, galleries_required
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
+    from cardforge.games.maphr.cards import MaphrCard
 
 #: Clan boards are a set size (not in the rulebook: provisional), two to an A4 or Letter sheet.
 CLAN_BOARD = {"width": "190mm", "height": "130mm"}
@@ -34,7 +35,7 @@ def _second_action(level: Any) -> str:
     return "gratuite" if n == 0 else f"défausser {n} :card:"
 
 
-def level_table(data: GameData, *, short: bool = False) -> dict[str, Any]:
+def level_table(data: GameData[MaphrCard], *, short: bool = False) -> dict[str, Any]:
     """The mine-level table (rulebook, «Phase V»), as printed on every clan board."""
     levels = sorted(data.sections.get("mine_levels") or [], key=lambda m: m.level)
     if short:
@@ -53,7 +54,7 @@ def level_table(data: GameData, *, short: bool = False) -> dict[str, Any]:
     }
 
 
-def die_table(data: GameData) -> dict[str, Any]:
+def die_table(data: GameData[MaphrCard]) -> dict[str, Any]:
     """The draw die (rulebook, «Phase I : Pioche»): one row per face."""
     modes = sorted(data.sections.get("draw_modes") or [], key=lambda d: d.face)
     return {
@@ -64,7 +65,7 @@ def die_table(data: GameData) -> dict[str, Any]:
     }
 
 
-def blocks(data: GameData) -> dict[str, list[Block]]:
+def blocks(data: GameData[MaphrCard]) -> dict[str, list[Block]]:
     """Named content for ``{kind: generated, source: …}`` blocks in aids.yaml / boards.yaml."""
     out: dict[str, list[Block]] = {}
     if data.sections.get("draw_modes"):
@@ -87,7 +88,7 @@ def _end_text(grey: bool) -> str:
     return text
 
 
-def boards(data: GameData) -> list[Board]:
+def boards(data: GameData[MaphrCard]) -> list[Board]:
     """One clan board per clan (rulebook: «Les niveaux sont indiqués sur la carte de clan»)."""
     clans = data.sections.get("clans") or []
     levels = sorted(data.sections.get("mine_levels") or [], key=lambda m: m.level)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Union
 from pydantic import AfterValidator, BeforeValidator, Discriminator, Field, Tag
 
 from cardforge.data.models import Model
-from cardforge.games.maphr.cards import COLOURS, MAX_VEIN_SIZE, ORE_VALUE, Colour, Improvement
+from cardforge.games.maphr.cards import COLOURS, MAX_VEIN_SIZE, ORE_VALUE, Colour, Improvement, Vein
 from cardforge.games.maphr.names import fold_name
 from cardforge.games.maphr.rules import (
     COINS_PER_POINT,
@@ -51,9 +51,10 @@ from cardforge.scores import PlayerResult, ScoreResult
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
+    from cardforge.games.maphr.cards import MaphrCard
 
 
-def _at_most(limit: int, why: str):
+def _at_most(limit: int, why: str) -> AfterValidator:
     def check(value: int) -> int:
         if value > limit:
             raise ValueError(f"at most {limit} ({why}), got {value}")
@@ -124,7 +125,7 @@ class Built:
 
 # --- rule-level rejections ---------------------------------------------------------------------
 
-def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
+def check_final_state(data: GameData[MaphrCard], state: FinalState) -> list[Problem]:
     # the player count and distinct names are the engine's (engine/scoring.py, check_players)
     problems: list[Problem] = _check_clans(data, state)
     for i, player in enumerate(state.players):
@@ -143,7 +144,7 @@ def _item(i: int, player: PlayerState) -> str:
     return player_label(i, player.name)
 
 
-def _check_clans(data: GameData, state: FinalState) -> list[Problem]:
+def _check_clans(data: GameData[MaphrCard], state: FinalState) -> list[Problem]:
     clans = {c.id: c for c in data.sections["clans"]}
     holder: dict[str, int] = {}
     problems: list[Problem] = []
@@ -167,7 +168,7 @@ def _check_clans(data: GameData, state: FinalState) -> list[Problem]:
     return problems
 
 
-def _check_improvements(data: GameData, i: int, player: PlayerState) -> list[Problem]:
+def _check_improvements(data: GameData[MaphrCard], i: int, player: PlayerState) -> list[Problem]:
     # «On ne peut avoir qu'un seul aménagement d'un nom donné.»
     problems: list[Problem] = []
     seen: dict[str, int] = {}
@@ -187,16 +188,16 @@ def _check_improvements(data: GameData, i: int, player: PlayerState) -> list[Pro
     return problems
 
 
-def _deck_improvement(data: GameData, name: str) -> Improvement | None:
+def _deck_improvement(data: GameData[MaphrCard], name: str) -> Improvement | None:
     """The deck's improvement printed with this name (accents and case aside), if any."""
     key = fold_name(name)
-    for card in data.cards_of("improvement"):
+    for card in data.cards_as("improvement", Improvement):
         if fold_name(card.name) == key:
-            return card  # type: ignore[return-value]
+            return card
     return None
 
 
-def _resolve(data: GameData, ref: str | InlineImprovement) -> tuple[Built, str | None]:
+def _resolve(data: GameData[MaphrCard], ref: str | InlineImprovement) -> tuple[Built, str | None]:
     """The improvement a reference names, or why it names none."""
     if isinstance(ref, InlineImprovement):
         card = _deck_improvement(data, ref.name)
@@ -213,10 +214,10 @@ def _resolve(data: GameData, ref: str | InlineImprovement) -> tuple[Built, str |
         hint = f"; did you mean '{close[0]}'?" if close else ""
         return nothing, (f"unknown improvement card '{ref}' (give a card id of the maphr deck, or "
                          f"{{name, colour, vp}}){hint}")
-    card = data.card(ref)
-    if not isinstance(card, Improvement):
-        return nothing, f"'{ref}' is a {card.kind} card ({card.name}), not an improvement"
-    return Built(card.name, card.colour, card.vp), None
+    found = data.card(ref)
+    if not isinstance(found, Improvement):
+        return nothing, f"'{ref}' is a {found.kind} card ({found.name}), not an improvement"
+    return Built(found.name, found.colour, found.vp), None
 
 
 def _check_veins(i: int, player: PlayerState) -> list[Problem]:
@@ -231,7 +232,7 @@ def _check_veins(i: int, player: PlayerState) -> list[Problem]:
         item=_item(i, player), field="veins")]
 
 
-def _check_copies(data: GameData, state: FinalState) -> list[Problem]:
+def _check_copies(data: GameData[MaphrCard], state: FinalState) -> list[Problem]:
     """No improvement more often across all mines than the deck holds (by id, an inline card named
     like a deck card counting as that card), and no more ore units than the deck's veins hold."""
     problems: list[Problem] = []
@@ -250,7 +251,7 @@ def _check_copies(data: GameData, state: FinalState) -> list[Problem]:
                 f"{card.copies}", field="improvements"))
     for ore in ORE_VALUE:
         units = sum(getattr(p.veins, ore) for p in state.players)
-        in_deck = sum(v.size * v.copies for v in data.cards_of("vein") if v.ore == ore)
+        in_deck = sum(v.size * v.copies for v in data.cards_as("vein", Vein) if v.ore == ore)
         if units > in_deck:
             who = ", ".join(f"{p.name} {getattr(p.veins, ore)}" for p in state.players if getattr(p.veins, ore))
             problems.append(Problem(
@@ -259,7 +260,7 @@ def _check_copies(data: GameData, state: FinalState) -> list[Problem]:
     return problems
 
 
-def requirements(data: GameData, state: FinalState) -> list[int]:
+def requirements(data: GameData[MaphrCard], state: FinalState) -> list[int]:
     """The galleries each player needed to end the game (grey from the clan, else ``grey``)."""
     clans = {c.id: c for c in data.sections["clans"]}
     out = []
@@ -270,7 +271,7 @@ def requirements(data: GameData, state: FinalState) -> list[int]:
     return out
 
 
-def _check_race(data: GameData, state: FinalState) -> list[Problem]:
+def _check_race(data: GameData[MaphrCard], state: FinalState) -> list[Problem]:
     # «finir le premier en nombre de galeries à atteindre, +25 points»: the first is whoever
     # reached the requirement; when several did, the file must say who was first.
     needs = requirements(data, state)
@@ -303,7 +304,7 @@ def _check_race(data: GameData, state: FinalState) -> list[Problem]:
 
 # --- scoring -----------------------------------------------------------------------------------
 
-def score(data: GameData, state: FinalState) -> ScoreResult:
+def score(data: GameData[MaphrCard], state: FinalState) -> ScoreResult:
     needs = requirements(data, state)
     first = _first_to_finish(state, needs)
     results, details = [], []
@@ -331,7 +332,7 @@ def score(data: GameData, state: FinalState) -> ScoreResult:
     return ScoreResult(results, details={"players": details}, report=report, partial=state.partial)
 
 
-def _colour_report(state: FinalState, details: list[dict]) -> list[str]:
+def _colour_report(state: FinalState, details: list[dict[str, Any]]) -> list[str]:
     """Per player, the improvements of each colour, its square, where the cap of 16 applied
     («Limité au maximum à 16 points par couleur») and the 5-colour series."""
     lines = ["Colours (count² each, at most 16; +10 a series of 5 colours):"]

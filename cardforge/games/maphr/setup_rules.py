@@ -27,6 +27,7 @@ from cardforge.problems import Problem, plural, short_repr
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
+    from cardforge.games.maphr.cards import MaphrCard
 
 #: «Le joueur le plus barbu commence, puis on tourne dans le sens horaire.» The deal cannot
 #: see beards: seats are numbered clockwise from the first player.
@@ -63,7 +64,7 @@ def setup_steps(players: int, counts: dict[str, Any]) -> list[str]:
     ]
 
 
-def deal(data: GameData, players: int, rng: random.Random) -> dict[str, Any]:
+def deal(data: GameData[MaphrCard], players: int, rng: random.Random) -> dict[str, Any]:
     """Clans at random (all different), then 4 cards each from the shuffled deck, dealt one at
     a time in seat order. Then, seat by seat, every contract or catastrophe in a hand goes to
     the discard pile and is replaced by the next card of the pile, until none is left.
@@ -149,7 +150,7 @@ class DescribedDeal(Model):
         return len(self.players), None, {}
 
 
-def check_setup(data: GameData, setup: DescribedDeal) -> list[Problem]:
+def check_setup(data: GameData[MaphrCard], setup: DescribedDeal) -> list[Problem]:
     problems: list[Problem] = []
     count = len(setup.players)
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
@@ -166,7 +167,7 @@ def player_label(index: int, name: str | None) -> str:
     return f"player '{name}' (#{index + 1})" if name else f"player #{index + 1}"
 
 
-def _check_clans(data: GameData, setup: DescribedDeal) -> list[Problem]:
+def _check_clans(data: GameData[MaphrCard], setup: DescribedDeal) -> list[Problem]:
     clans = {c.id for c in data.sections["clans"]}
     problems: list[Problem] = []
     holder: dict[str, int] = {}
@@ -191,7 +192,7 @@ def unknown_clan_message(clan: str, known: set[str]) -> str:
     return f"unknown clan '{clan}' (clans: {', '.join(sorted(known))}){hint}"
 
 
-def _check_derived(data: GameData, setup: DescribedDeal) -> list[Problem]:
+def _check_derived(data: GameData[MaphrCard], setup: DescribedDeal) -> list[Problem]:
     """The fields the deal derives from the clans and the rules, when given."""
     clans = {c.id: c for c in data.sections["clans"]}
     count = len(setup.players)
@@ -231,7 +232,7 @@ def _bool(value: bool) -> str:
     return "true" if value else "false"
 
 
-def _check_hands(data: GameData, setup: DescribedDeal) -> list[Problem]:
+def _check_hands(data: GameData[MaphrCard], setup: DescribedDeal) -> list[Problem]:
     problems: list[Problem] = []
     discard = setup.discard or []
     totals = Counter(card_id for player in setup.players for card_id in player.hand) + Counter(discard)
@@ -276,7 +277,7 @@ def _check_hands(data: GameData, setup: DescribedDeal) -> list[Problem]:
     return problems
 
 
-def _check_draw_pile(data: GameData, setup: DescribedDeal) -> list[Problem]:
+def _check_draw_pile(data: GameData[MaphrCard], setup: DescribedDeal) -> list[Problem]:
     """The cards left in the draw pile: the deck less the hands and the discard pile."""
     if setup.draw_pile is None:
         return []
@@ -295,7 +296,7 @@ def _check_draw_pile(data: GameData, setup: DescribedDeal) -> list[Problem]:
                     f"{len(setup.discard)} in the discard pile)", field="draw_pile")]
 
 
-def unknown_card_message(data: GameData, card_id: str) -> str:
+def unknown_card_message(data: GameData[MaphrCard], card_id: str) -> str:
     close = difflib.get_close_matches(card_id, [c.id for c in data.cards], n=1)
     hint = f"; did you mean '{close[0]}'?" if close else ""
     return f"unknown card id '{card_id}' (not in card_data/maphr){hint}"

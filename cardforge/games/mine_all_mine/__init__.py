@@ -14,14 +14,14 @@ from typing import Any
 from cardforge.data.loading import GameData
 from cardforge.games.mine_all_mine import report, setup_rules
 from cardforge.games.mine_all_mine.cards import CARD_MODELS as card_models
-from cardforge.games.mine_all_mine.cards import SHIP_CARD_COUNT
+from cardforge.games.mine_all_mine.cards import SHIP_CARD_COUNT, MineAllMineCard
 from cardforge.games.mine_all_mine.cards import check_cards as check_data
 from cardforge.games.mine_all_mine.scoring import FinalState as score_model
 from cardforge.games.mine_all_mine.scoring import check_final_state, play_game
 from cardforge.games.mine_all_mine.scoring import players_of as player_names
 from cardforge.games.mine_all_mine.setup_rules import DescribedDeal as setup_model
 from cardforge.games.mine_all_mine.setup_rules import check_deal as check_setup
-from cardforge.scores import PlayerResult, ScoreResult
+from cardforge.scores import Number, PlayerResult, ScoreResult
 
 __all__ = ["card_models", "check_data", "setup_counts", "setup_steps", "deal", "setup_model", "check_setup",
            "score_model", "check_final_state", "score", "player_names"]
@@ -33,19 +33,20 @@ def setup_counts(players: int, mode: str, options: dict[str, Any]) -> dict[str, 
     return setup_rules.setup_counts(players)
 
 
-def setup_steps(players: int, mode: str, options: dict[str, Any], counts: dict) -> list[str]:
+def setup_steps(players: int, mode: str, options: dict[str, Any], counts: dict[str, Any]) -> list[str]:
     return setup_rules.setup_steps(players, counts, SHIP_CARD_COUNT)
 
 
-def deal(data: GameData, players: int, mode: str, options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def deal(data: GameData[MineAllMineCard], players: int, mode: str, options: dict[str, Any],
+         rng: random.Random) -> dict[str, Any]:
     return setup_rules.deal(data, players, rng)
 
 
-def score(data: GameData, state: score_model) -> ScoreResult:
+def score(data: GameData[MineAllMineCard], state: score_model) -> ScoreResult:
     logs = play_game(data, state)
     results = []
     for name in player_names(state):
-        breakdown = dict.fromkeys(ROUND_CATEGORIES, 0)  # rounds not played score 0
+        breakdown: dict[str, Number] = dict.fromkeys(ROUND_CATEGORIES, 0)  # rounds not played score 0
         for log in logs:
             breakdown[ROUND_CATEGORIES[log.number - 1]] = log.play.points[name]
         results.append(PlayerResult(name, breakdown))

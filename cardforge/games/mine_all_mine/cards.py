@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
@@ -165,18 +165,21 @@ class ScoreCard(CardBase):
     text: str = ""
 
 
+#: every card of the game's deck (``GameData[MineAllMineCard]``: its rules read their cards' fields)
+MineAllMineCard = ShipCard | PlanetCard | ExtraCard | ScoreCard
+
 CARD_MODELS = {"ship": ShipCard, "planet": PlanetCard, "extra": ExtraCard, "score": ScoreCard}
 
 
-def ship_cards(data: GameData) -> dict[int, ShipCard]:
+def ship_cards(data: GameData[MineAllMineCard]) -> dict[int, ShipCard]:
     return {c.number: c for c in data.cards if isinstance(c, ShipCard)}
 
 
-def planet_cards(data: GameData) -> dict[int, PlanetCard]:
+def planet_cards(data: GameData[MineAllMineCard]) -> dict[int, PlanetCard]:
     return {c.number: c for c in data.cards if isinstance(c, PlanetCard)}
 
 
-def check_cards(data: GameData) -> list[Problem]:
+def check_cards(data: GameData[MineAllMineCard]) -> list[Problem]:
     """The box's contents (« Contenu »): 12 ship cards numbered 1–12, 3 planet cards numbered
     1–3, 2 extra cards, 1 score card; and each action's text showing the values it adds."""
     ships = [c for c in data.cards if isinstance(c, ShipCard)]
@@ -190,12 +193,12 @@ def check_cards(data: GameData) -> list[Problem]:
     return problems
 
 
-def _where(data: GameData, card: CardBase) -> dict:
+def _where(data: GameData[MineAllMineCard], card: CardBase) -> dict[str, Any]:
     source = data.sources[card.id]
     return {"file": source.file, "item": source.label(card.id), "line": source.line}
 
 
-def _check_count(data: GameData, kind: str, wanted: int) -> list[Problem]:
+def _check_count(data: GameData[MineAllMineCard], kind: str, wanted: int) -> list[Problem]:
     got = sum(c.copies for c in data.cards_of(kind))
     if got == wanted:
         return []
@@ -203,7 +206,7 @@ def _check_count(data: GameData, kind: str, wanted: int) -> list[Problem]:
                     file=display_path(data.root), field=kind)]
 
 
-def _check_numbers(data: GameData, kind: str, cards: Sequence[ShipCard | PlanetCard],
+def _check_numbers(data: GameData[MineAllMineCard], kind: str, cards: Sequence[ShipCard | PlanetCard],
                    wanted: int) -> list[Problem]:
     """``wanted`` cards of ``kind``, one copy each, numbered 1…wanted without gaps or repeats."""
     problems = _check_count(data, kind, wanted)
@@ -228,7 +231,7 @@ def _check_numbers(data: GameData, kind: str, cards: Sequence[ShipCard | PlanetC
     return problems
 
 
-def _check_action_text(data: GameData, card: ShipCard) -> list[Problem]:
+def _check_action_text(data: GameData[MineAllMineCard], card: ShipCard) -> list[Problem]:
     """The printed text says exactly what the resolver adds: '+N :stat:' for each value."""
     printed = {stat: int(n) for n, stat in _BONUS_TOKEN.findall(card.action.text)}
     values = {stat: getattr(card.action, stat) for stat in STATS if getattr(card.action, stat)}

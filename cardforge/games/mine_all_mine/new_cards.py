@@ -74,19 +74,18 @@ def dealt_counts(order: Sequence[DealPlace], cards: int | None) -> dict[str, Han
 
 
 def after_play(hands: dict[str, Hand], played: dict[str, int | None]) -> dict[str, Hand]:
-    return {p: None if h is None or played[p] is None else h - played[p]  # type: ignore[operator]
-            for p, h in hands.items()}
+    return {p: None if h is None or (n := played[p]) is None else h - n for p, h in hands.items()}
 
 
 def after_deal(hands: dict[str, Hand], dealt: dict[str, Hand]) -> dict[str, Hand]:
-    return {p: None if h is None or dealt[p] is None else h + dealt[p]  # type: ignore[operator]
-            for p, h in hands.items()}
+    return {p: None if h is None or (n := dealt[p]) is None else h + n for p, h in hands.items()}
 
 
 def cards_played(played: dict[str, int | None]) -> int | None:
     """How many new cards are dealt: as many as were played (None if any fleet's is unknown)."""
     values = list(played.values())
-    return None if any(v is None for v in values) else sum(values)  # type: ignore[arg-type]
+    known = [v for v in values if v is not None]
+    return None if len(known) < len(values) else sum(known)
 
 
 # --- the smallest and largest hand (issue 18) ------------------------------------------------

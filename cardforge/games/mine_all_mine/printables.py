@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardforge.data.printables import Block, build_blocks
-from cardforge.games.mine_all_mine.cards import SIDES, TURN_LABELS
+from cardforge.games.mine_all_mine.cards import SIDES, TURN_LABELS, ScoreCard
 from cardforge.games.mine_all_mine.rounds import SKIP_LEAD, Fleet, arrive, play_round
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
+    from cardforge.games.mine_all_mine.cards import MineAllMineCard
 
 #: The setup sheet's labels for the numbers of ``setup_counts`` (setup_rules.py).
 SETUP_LABELS = {"planets": "Cartes planète", "turns": "Tours par manche", "ships_each": "Cartes vaisseau par joueur"}
@@ -83,11 +84,11 @@ def extraction_example() -> str:
             + f". Total : {points}.")
 
 
-def blocks(data: GameData) -> dict[str, list[Block]]:
+def blocks(data: GameData[MineAllMineCard]) -> dict[str, list[Block]]:
     out: dict[str, list[Block]] = {}
-    scores = data.cards_of("score")
+    scores = data.cards_as("score", ScoreCard)
     if scores:
-        top = scores[0].track_max  # type: ignore[attr-defined]
+        top = scores[0].track_max
         out["piste-de-score"] = build_blocks([{"kind": "track", "start": 0, "end": top, "shape": "grid",
                                                "per_row": min(top + 1, 14)}])
     labels = [label for side in SIDES for label in TURN_LABELS[side]]

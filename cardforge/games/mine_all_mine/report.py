@@ -175,8 +175,9 @@ def _place_line(place: DealPlace, deal: NewCards) -> str:
     names = _names(place.players)
     points = plural(place.points, "point")
     gets = {deal.dealt[p] for p in place.players}
-    if len(gets) == 1 and None not in gets:
-        receives = f" — gets {plural(gets.pop(), 'card')}" + (" each" if place.is_tie else "")
+    only = next(iter(gets)) if len(gets) == 1 else None
+    if only is not None:
+        receives = f" — gets {plural(only, 'card')}" + (" each" if place.is_tie else "")
     elif deal.cards is not None and place.cards is not None:
         receives = " — the draw decides who gets one card more"
     else:

@@ -161,7 +161,7 @@ def _extract(offered: int, contenders: list[Fleet], room: dict[str, int]) -> tup
     return took, left
 
 
-def _by_speed(fleets: Sequence[Fleet]):
+def _by_speed(fleets: Sequence[Fleet]) -> list[tuple[int, list[Fleet]]]:
     """(speed, [fleets]) fastest first; fleets of a speed keep their given order."""
     ordered = sorted(fleets, key=lambda f: -f.speed)
     return [(speed, list(members)) for speed, members in groupby(ordered, key=lambda f: f.speed)]

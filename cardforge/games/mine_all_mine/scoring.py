@@ -27,6 +27,7 @@ from cardforge.games.mine_all_mine.cards import (
     STATS,
     TURNS_PER_SIDE,
     End,
+    MineAllMineCard,
     Side,
     planet_cards,
     ship_cards,
@@ -122,7 +123,7 @@ def players_of(state: FinalState) -> list[str]:
     return list(names)
 
 
-def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
+def check_final_state(data: GameData[MineAllMineCard], state: FinalState) -> list[Problem]:
     """Every rule the file breaks. Hand sizes (a fleet of more cards than its player holds)
     depend on the earlier rounds' points, so they are checked once the rest is valid."""
     players = players_of(state)
@@ -160,7 +161,7 @@ def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
     return problems
 
 
-def _deal_behind(logs: list, number: int, name: str) -> str:
+def _deal_behind(logs: list[RoundLog], number: int, name: str) -> str:
     """The deal that made a hand: how many cards the player played and was dealt each round."""
     if number == 1:
         return ""
@@ -179,7 +180,7 @@ def _hand_origin(number: int) -> str:
     return "the 3 cards dealt at setup" if number == 1 else f"after the new cards of round {number - 1}"
 
 
-def _planet_problems(data: GameData, planets: list[PlanetInput], players: int | None,
+def _planet_problems(data: GameData[MineAllMineCard], planets: list[PlanetInput], players: int | None,
                      item: str) -> list[Problem]:
     problems: list[Problem] = []
     if len(planets) not in (1, 2):
@@ -213,7 +214,7 @@ def _planet_problems(data: GameData, planets: list[PlanetInput], players: int | 
     return problems
 
 
-def _fleet_problems(data: GameData, fleets: dict[str, FleetInput], item: str) -> list[Problem]:
+def _fleet_problems(data: GameData[MineAllMineCard], fleets: dict[str, FleetInput], item: str) -> list[Problem]:
     problems: list[Problem] = []
     known = ship_cards(data)
     holders: dict[int, list[str]] = {}
@@ -284,7 +285,7 @@ class RoundLog:
     new_cards: NewCards | None  # None after round 3: the game is over
 
 
-def play_game(data: GameData, state: FinalState) -> list[RoundLog]:
+def play_game(data: GameData[MineAllMineCard], state: FinalState) -> list[RoundLog]:
     players = players_of(state)
     hands: dict[str, Hand] = dict.fromkeys(players, new_cards.STARTING_HAND)
     spans: dict[str, new_cards.HandRange] = dict.fromkeys(
@@ -312,19 +313,21 @@ def play_game(data: GameData, state: FinalState) -> list[RoundLog]:
     return logs
 
 
-def _planet_play(data: GameData, planet: PlanetInput) -> PlanetPlay:
+def _planet_play(data: GameData[MineAllMineCard], planet: PlanetInput) -> PlanetPlay:
     if planet.turns is not None:
         return PlanetPlay(list(planet.turns))
-    card = planet_cards(data)[planet.card]  # type: ignore[index]
-    face = card.face(planet.side)  # type: ignore[arg-type]
+    assert planet.card is not None and planet.side is not None  # PlanetInput: turns, or card and side
+    card = planet_cards(data)[planet.card]
+    face = card.face(planet.side)
     end = planet.end or "low"
     return PlanetPlay(face.resources_at(end), planet.card, planet.side, face.name, end,
                       [t.label for t in face.end(end)])
 
 
-def _fleet_play(data: GameData, name: str, fleet: FleetInput) -> FleetPlay:
+def _fleet_play(data: GameData[MineAllMineCard], name: str, fleet: FleetInput) -> FleetPlay:
     if fleet.ships is None:
-        return FleetPlay(Fleet(name, fleet.speed, fleet.attack, fleet.cargo),  # type: ignore[arg-type]
+        assert fleet.speed is not None and fleet.attack is not None and fleet.cargo is not None  # FleetInput
+        return FleetPlay(Fleet(name, fleet.speed, fleet.attack, fleet.cargo),
                          fleet.played, None)
     cards = ship_cards(data)
     options = [cards[p.card].option(p.option) for p in fleet.ships]

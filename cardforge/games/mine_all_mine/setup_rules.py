@@ -26,7 +26,15 @@ from pydantic import Field
 
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
-from cardforge.games.mine_all_mine.cards import ENDS, TURNS_PER_SIDE, End, Side, planet_cards, ship_cards
+from cardforge.games.mine_all_mine.cards import (
+    ENDS,
+    TURNS_PER_SIDE,
+    End,
+    MineAllMineCard,
+    Side,
+    planet_cards,
+    ship_cards,
+)
 from cardforge.problems import Problem, plural
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -77,7 +85,7 @@ def player_label(seat: int) -> str:
     return f"player {seat}"
 
 
-def deal(data: GameData, players: int, rng: random.Random) -> dict[str, Any]:
+def deal(data: GameData[MineAllMineCard], players: int, rng: random.Random) -> dict[str, Any]:
     """The planet cards drawn, which end of each is up, and each player's 3 ship cards. The first
     planet card lies on its planet face and the second is « retournée sur le côté moon »; which end
     is up is random (« tournez et inversez-les »)."""
@@ -114,7 +122,7 @@ class DescribedDeal(Model):
         return len(self.ships), None, {}
 
 
-def check_deal(data: GameData, setup: DescribedDeal) -> list[Problem]:
+def check_deal(data: GameData[MineAllMineCard], setup: DescribedDeal) -> list[Problem]:
     """Every rule a described deal breaks: player count, planet cards and faces, 3 distinct
     existing ship cards per player, and the unowned cards (if given) being all the others."""
     players = len(setup.ships)
@@ -127,7 +135,7 @@ def check_deal(data: GameData, setup: DescribedDeal) -> list[Problem]:
     return problems
 
 
-def _planet_problems(data: GameData, planets: list[SetupPlanet], players: int) -> list[Problem]:
+def _planet_problems(data: GameData[MineAllMineCard], planets: list[SetupPlanet], players: int) -> list[Problem]:
     problems: list[Problem] = []
     if MIN_PLAYERS <= players <= MAX_PLAYERS and len(planets) != planets_for(players):
         wanted = planets_for(players)
@@ -149,7 +157,7 @@ def _planet_problems(data: GameData, planets: list[SetupPlanet], players: int) -
     return problems
 
 
-def _ship_problems(data: GameData, setup: DescribedDeal) -> list[Problem]:
+def _ship_problems(data: GameData[MineAllMineCard], setup: DescribedDeal) -> list[Problem]:
     problems: list[Problem] = []
     known = ship_cards(data)
     holders: dict[int, list[str]] = {}

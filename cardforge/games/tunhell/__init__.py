@@ -21,6 +21,7 @@ from cardforge.games.tunhell.setup_rules import check_deal as check_setup
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
+    from cardforge.games.tunhell.cards import TunhellCard
 
 __all__ = ["card_models", "check_data", "setup_counts", "setup_steps", "deal", "setup_model", "check_setup",
            "score_model", "check_final_state", "score"]
@@ -30,9 +31,10 @@ def setup_counts(players: int, mode: str, options: dict[str, Any]) -> dict[str, 
     return setup_rules.setup_counts(mode, options["short"])
 
 
-def setup_steps(players: int, mode: str, options: dict[str, Any], counts: dict) -> list[str]:
+def setup_steps(players: int, mode: str, options: dict[str, Any], counts: dict[str, Any]) -> list[str]:
     return setup_rules.setup_steps(players, mode, options["short"], counts)
 
 
-def deal(data: GameData, players: int, mode: str, options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def deal(data: GameData[TunhellCard], players: int, mode: str, options: dict[str, Any],
+         rng: random.Random) -> dict[str, Any]:
     return setup_rules.deal(data, players, mode, options["short"], rng)

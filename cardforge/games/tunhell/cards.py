@@ -159,6 +159,9 @@ def destination(card: CardBase) -> str | None:
     return card.goes_to if isinstance(card, FoundCard) else None
 
 
+#: every card of the game's deck (``GameData[TunhellCard]``: its rules read their cards' fields)
+TunhellCard = Dwarf | FoundCard | Trophy
+
 CARD_MODELS: dict[str, type[CardBase]] = {
     "dwarf": Dwarf,
     "mine": MineCard,

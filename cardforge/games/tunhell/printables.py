@@ -10,6 +10,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from cardforge.data.printables import Block, build_blocks
+from cardforge.games.tunhell.cards import Dwarf, FoundCard, Trophy, TunhellCard
 from cardforge.icons import ICONS
 
 if TYPE_CHECKING:
@@ -48,14 +49,14 @@ def _values(card: Any) -> str:
     return ""
 
 
-def dwarf_table(data: GameData) -> dict[str, Any]:
+def dwarf_table(data: GameData[TunhellCard]) -> dict[str, Any]:
     """One row per dwarf type: its cards (values × copies, marks) and what it does."""
     rows = []
-    by_type: dict[str, list] = {}
-    for card in data.cards_of("dwarf"):
-        by_type.setdefault(card.type, []).append(card)  # type: ignore[attr-defined]
+    by_type: dict[str, list[Dwarf]] = {}
+    for card in data.cards_as("dwarf", Dwarf):
+        by_type.setdefault(card.type, []).append(card)
     for dwarf_type, cards in by_type.items():
-        texts = Counter()
+        texts: Counter[str] = Counter()
         for c in cards:
             if c.text:
                 texts[c.text] += c.copies
@@ -70,10 +71,10 @@ def dwarf_table(data: GameData) -> dict[str, Any]:
     return {"kind": "table", "columns": ["Nain", "Cartes", "Effet"], "rows": rows, "widths": [2.9, 2.7, 5.5]}
 
 
-def mine_table(data: GameData) -> dict[str, Any]:
+def mine_table(data: GameData[TunhellCard]) -> dict[str, Any]:
     """The cards found in the mines: combat to win, VP, copies, where they go."""
     rows = []
-    for card in [*data.cards_of("mine"), *data.cards_of("end_of_mine")]:
+    for card in [*data.cards_as("mine", FoundCard), *data.cards_as("end_of_mine", FoundCard)]:
         name = f"**{card.name}**" + (" :plus:" if getattr(card, "plus", False) else "")
         if card.kind == "end_of_mine":
             name += " *(fin de mine)*"
@@ -84,11 +85,11 @@ def mine_table(data: GameData) -> dict[str, Any]:
             "widths": [5.2, 0.9, 0.9, 0.8, 2.2]}
 
 
-def trophy_tracks(data: GameData) -> dict[str, list[Block]]:
+def trophy_tracks(data: GameData[TunhellCard]) -> dict[str, list[Block]]:
     """A track per trophy, 0 to the number of such cards in the deck."""
     out: dict[str, list[Block]] = {}
-    for trophy in data.cards_of("trophy"):
-        counted = [c for c in data.cards if c.id == trophy.most]  # type: ignore[attr-defined]
+    for trophy in data.cards_as("trophy", Trophy):
+        counted = [c for c in data.cards if c.id == trophy.most]
         if not counted:
             continue
         top = counted[0].copies
@@ -98,7 +99,7 @@ def trophy_tracks(data: GameData) -> dict[str, list[Block]]:
     return out
 
 
-def blocks(data: GameData) -> dict[str, list[Block]]:
+def blocks(data: GameData[TunhellCard]) -> dict[str, list[Block]]:
     out = {}
     if data.cards_of("dwarf"):
         out["nains"] = build_blocks([dwarf_table(data)])

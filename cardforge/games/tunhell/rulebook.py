@@ -16,6 +16,7 @@ from cardforge.resources import display_path
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
     from cardforge.data.models import CardBase
+    from cardforge.games.tunhell.cards import TunhellCard
 
 PILES = 3
 DWARVES_EACH = 4
@@ -117,7 +118,7 @@ def signature(card: Dwarf) -> DwarfSignature:
                           card.played_on_recruit, card.proud)
 
 
-def check_against_rulebook(data: GameData) -> list[Problem]:
+def check_against_rulebook(data: GameData[TunhellCard]) -> list[Problem]:
     """Every difference between the card data and the rulebook's card list."""
     return [
         *_check_found(data, "mine", MINE),
@@ -128,7 +129,7 @@ def check_against_rulebook(data: GameData) -> list[Problem]:
     ]
 
 
-def _problem(data: GameData, card: CardBase, field: str, message: str) -> Problem:
+def _problem(data: GameData[TunhellCard], card: CardBase, field: str, message: str) -> Problem:
     source = data.sources[card.id]
     return Problem(message, file=source.file, item=source.label(card.id), field=field, line=source.line)
 
@@ -140,14 +141,14 @@ def _show(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _data_file(data: GameData, kind: str) -> str:
+def _data_file(data: GameData[TunhellCard], kind: str) -> str:
     """Where a problem no single card holds is reported: the file of that kind's first card,
     else the game's data folder."""
     cards = data.cards_of(kind)
     return data.sources[cards[0].id].file if cards else display_path(data.root)
 
 
-def _check_found(data: GameData, kind: str, table: dict[str, Found]) -> list[Problem]:
+def _check_found(data: GameData[TunhellCard], kind: str, table: dict[str, Found]) -> list[Problem]:
     problems = []
     cards = {c.id: c for c in data.cards_of(kind)}
     noun = KIND_NOUNS[kind]
@@ -171,7 +172,7 @@ def _check_found(data: GameData, kind: str, table: dict[str, Found]) -> list[Pro
     return problems
 
 
-def _check_trophies(data: GameData) -> list[Problem]:
+def _check_trophies(data: GameData[TunhellCard]) -> list[Problem]:
     problems = []
     cards = {c.id: c for c in data.cards_of("trophy")}
     for card_id, (vp, most) in TROPHIES.items():
@@ -190,7 +191,7 @@ def _check_trophies(data: GameData) -> list[Problem]:
     return problems
 
 
-def _check_dwarves(data: GameData) -> list[Problem]:
+def _check_dwarves(data: GameData[TunhellCard]) -> list[Problem]:
     problems = []
     dwarves = [c for c in data.cards_of("dwarf") if isinstance(c, Dwarf)]
     have: Counter[DwarfSignature] = Counter()
@@ -212,7 +213,7 @@ def _check_dwarves(data: GameData) -> list[Problem]:
     return problems
 
 
-def _check_totals(data: GameData) -> list[Problem]:
+def _check_totals(data: GameData[TunhellCard]) -> list[Problem]:
     counts = data.count_by_kind()
     return [
         Problem(f"{counts.get(kind, 0)} {KIND_NOUNS[kind]} in the data, the rulebook has {total}",

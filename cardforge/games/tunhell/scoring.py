@@ -35,6 +35,7 @@ from cardforge.scores import PlayerResult, ScoreResult
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
+    from cardforge.games.tunhell.cards import TunhellCard
 
 
 class PlayerState(Model):
@@ -54,7 +55,7 @@ class FinalState(Model):
 
 # --- the mode ------------------------------------------------------------------------------
 
-def full_game_evidence(data: GameData, state: FinalState) -> str | None:
+def full_game_evidence(data: GameData[TunhellCard], state: FinalState) -> str | None:
     """What in the final state exists only in a full game (None: nothing does).
 
     «Écartez les cartes fin de mine, trophée et toutes les cartes Mine portant le symbole (+)
@@ -73,7 +74,7 @@ def full_game_evidence(data: GameData, state: FinalState) -> str | None:
     return None
 
 
-def effective_mode(data: GameData, state: FinalState) -> str | None:
+def effective_mode(data: GameData[TunhellCard], state: FinalState) -> str | None:
     """The mode given, else ``full`` when the cards make it certain, else None (must be given):
     an initiation 8–8 tie scored as a full game gives a trophy to one of them."""
     if state.mode is not None:
@@ -89,7 +90,7 @@ def _names(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _unknown(data: GameData, card_id: str, kinds: tuple[str, ...]) -> str:
+def _unknown(data: GameData[TunhellCard], card_id: str, kinds: tuple[str, ...]) -> str:
     ids = [c.id for c in data.cards if c.kind in kinds]
     close = difflib.get_close_matches(card_id, ids, n=1)
     return f"unknown card '{card_id}'" + (f"; did you mean '{close[0]}'?" if close else "")
@@ -97,7 +98,7 @@ def _unknown(data: GameData, card_id: str, kinds: tuple[str, ...]) -> str:
 
 # --- where cards may be at the end --------------------------------------------------------
 
-def _loot_problem(data: GameData, card_id: str) -> str | None:
+def _loot_problem(data: GameData[TunhellCard], card_id: str) -> str | None:
     """Why ``card_id`` cannot be in a loot (None: it can)."""
     if not data.has_card(card_id):
         return _unknown(data, card_id, ("mine", "end_of_mine"))
@@ -116,7 +117,7 @@ def _loot_problem(data: GameData, card_id: str) -> str | None:
     return None
 
 
-def _hand_problem(data: GameData, card_id: str) -> str | None:
+def _hand_problem(data: GameData[TunhellCard], card_id: str) -> str | None:
     """Why ``card_id`` cannot be in a hand: only dwarves and the finds that join the hand can."""
     if not data.has_card(card_id):
         return _unknown(data, card_id, ("dwarf", "mine"))
@@ -126,7 +127,7 @@ def _hand_problem(data: GameData, card_id: str) -> str | None:
     return f"'{card_id}' ({card.name}) never joins a hand (only dwarves and the finds marked for the hand do)"
 
 
-def check_final_state(data: GameData, state: FinalState) -> list[Problem]:
+def check_final_state(data: GameData[TunhellCard], state: FinalState) -> list[Problem]:
     """Every rule the final state breaks."""
     problems = _check_players(state)
     mode = effective_mode(data, state)
@@ -148,7 +149,7 @@ def _check_players(state: FinalState) -> list[Problem]:
     return []  # the player count and distinct names are the engine's (engine/scoring.py, check_players)
 
 
-def _check_player(data: GameData, mode: str, index: int, player: PlayerState) -> list[Problem]:
+def _check_player(data: GameData[TunhellCard], mode: str, index: int, player: PlayerState) -> list[Problem]:
     item = _item(index, player)
     problems = []
     for card_id in player.loot:
@@ -174,7 +175,7 @@ def _check_player(data: GameData, mode: str, index: int, player: PlayerState) ->
     return problems
 
 
-def _initiation_problems(data: GameData, item: str, player: PlayerState) -> list[Problem]:
+def _initiation_problems(data: GameData[TunhellCard], item: str, player: PlayerState) -> list[Problem]:
     """«Écartez les cartes fin de mine, trophée et toutes les cartes Mine portant le symbole (+)»."""
     problems = []
     for field, ids in (("loot", list(player.loot)), ("hand", list(dict.fromkeys(player.hand)))):
@@ -202,7 +203,7 @@ def _holdings(player: PlayerState) -> Counter[str]:
     return Counter(player.loot) + Counter(player.hand)
 
 
-def _check_copies(data: GameData, state: FinalState, mode: str) -> list[Problem]:
+def _check_copies(data: GameData[TunhellCard], state: FinalState, mode: str) -> list[Problem]:
     """No card more often, across all players, than the deck holds; no more mine cards than the
     piles held. (End-of-mine cards are counted by ``_check_end_of_mine``.)"""
     problems = []
@@ -228,7 +229,7 @@ def _check_copies(data: GameData, state: FinalState, mode: str) -> list[Problem]
     return problems
 
 
-def _found_end_of_mine(data: GameData, state: FinalState) -> list[tuple[str, str]]:
+def _found_end_of_mine(data: GameData[TunhellCard], state: FinalState) -> list[tuple[str, str]]:
     """(player, card name) of every end-of-mine card with the players: in a loot, or the back door."""
     found = []
     for player in state.players:
@@ -240,7 +241,7 @@ def _found_end_of_mine(data: GameData, state: FinalState) -> list[tuple[str, str
     return found
 
 
-def _check_game_ended(data: GameData, state: FinalState, mode: str) -> list[Problem]:
+def _check_game_ended(data: GameData[TunhellCard], state: FinalState, mode: str) -> list[Problem]:
     """«Le jeu prend fin immédiatement lorsque 2 des 3 tas de cartes «Mine» sont vides.»
 
     Full game: «La dernière carte de chaque pile est une carte spéciale «Fin de Mine»», and an
@@ -271,7 +272,7 @@ def _check_game_ended(data: GameData, state: FinalState, mode: str) -> list[Prob
     return []
 
 
-def _check_end_of_mine(data: GameData, state: FinalState) -> list[Problem]:
+def _check_end_of_mine(data: GameData[TunhellCard], state: FinalState) -> list[Problem]:
     """A full game uses 3 end-of-mine cards (one is removed), each found at most once. The
     back door counts through ``back_door`` (in a loot it is rejected by ``_loot_problem``)."""
     found: Counter[str] = Counter()
@@ -306,7 +307,7 @@ class TrophyHolder:
     tied: tuple[str, ...] = ()  # the other players with as many, when the holder was named
 
 
-def resolve_trophies(data: GameData, state: FinalState) -> tuple[list[TrophyHolder], list[Problem]]:
+def resolve_trophies(data: GameData[TunhellCard], state: FinalState) -> tuple[list[TrophyHolder], list[Problem]]:
     """«Il le conserve devant lui tant qu'il a plus de cartes [Terre / Rat] dans son butin que les
     autres joueurs. Dès qu'un autre joueur obtient autant ou plus, il s'empare alors du trophée.»
 
@@ -324,7 +325,7 @@ def resolve_trophies(data: GameData, state: FinalState) -> tuple[list[TrophyHold
     return holders, problems
 
 
-def _resolve(data: GameData, state: FinalState, trophy: Trophy) -> tuple[TrophyHolder, list[Problem]]:
+def _resolve(data: GameData[TunhellCard], state: FinalState, trophy: Trophy) -> tuple[TrophyHolder, list[Problem]]:
     counts = {p.name: p.loot.get(trophy.most, 0) for p in state.players}
     lead = max(counts.values(), default=0)
     leaders = [name for name, n in counts.items() if n == lead] if lead else []
@@ -359,7 +360,7 @@ def _resolve(data: GameData, state: FinalState, trophy: Trophy) -> tuple[TrophyH
 
 # --- scores -------------------------------------------------------------------------------
 
-def score_final_state(data: GameData, state: FinalState) -> ScoreResult:
+def score_final_state(data: GameData[TunhellCard], state: FinalState) -> ScoreResult:
     holders, _ = resolve_trophies(data, state)
     vp = {c.id: getattr(c, "vp", 0) for c in data.cards}
     results = []
@@ -381,7 +382,7 @@ def score_final_state(data: GameData, state: FinalState) -> ScoreResult:
     return ScoreResult(results, details, report, mode=mode, partial=state.partial)
 
 
-def _report(data: GameData, h: TrophyHolder) -> str:
+def _report(data: GameData[TunhellCard], h: TrophyHolder) -> str:
     trophy = h.trophy
     what = data.card(trophy.most).name
     head = f"{trophy.name} ({trophy.vp} VP): "

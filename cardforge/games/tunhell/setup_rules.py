@@ -48,6 +48,7 @@ from cardforge.problems import Problem, plural
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
+    from cardforge.games.tunhell.cards import TunhellCard
 
 #: mine cards each mode plays with: all 60, or the 49 without the (+) mark
 MINE_DECK = {
@@ -113,7 +114,7 @@ def _copies(cards: Iterable[Any]) -> list[str]:
     return [c.id for c in cards for _ in range(c.copies)]
 
 
-def deal(data: GameData, players: int, mode: str, short: int, rng: random.Random) -> dict[str, Any]:
+def deal(data: GameData[TunhellCard], players: int, mode: str, short: int, rng: random.Random) -> dict[str, Any]:
     """Shuffle and deal with ``rng`` only: three mine piles (top first; in full, the end-of-mine
     card at the bottom), the removed cards, each hand, the recruitment row and the dwarf pile."""
     mine = _copies(c for c in data.cards_of("mine") if mode == "full" or not is_plus(c))
@@ -166,7 +167,7 @@ class DescribedDeal(Model):
         return players, self.mode, options
 
 
-def check_deal(data: GameData, deal: DescribedDeal) -> list[Problem]:
+def check_deal(data: GameData[TunhellCard], deal: DescribedDeal) -> list[Problem]:
     problems = _check_ids(data, deal)
     problems += _check_piles(data, deal)
     problems += _check_removed(data, deal)
@@ -175,7 +176,7 @@ def check_deal(data: GameData, deal: DescribedDeal) -> list[Problem]:
     return problems
 
 
-def _kind(data: GameData, card_id: str) -> str | None:
+def _kind(data: GameData[TunhellCard], card_id: str) -> str | None:
     return data.card(card_id).kind if data.has_card(card_id) else None
 
 
@@ -196,7 +197,7 @@ def _places(deal: DescribedDeal) -> list[Place]:
     return places
 
 
-def _check_ids(data: GameData, deal: DescribedDeal) -> list[Problem]:
+def _check_ids(data: GameData[TunhellCard], deal: DescribedDeal) -> list[Problem]:
     problems = []
     for where, ids, kinds in _places(deal):
         for card_id in dict.fromkeys(ids):
@@ -219,7 +220,7 @@ def _check_ids(data: GameData, deal: DescribedDeal) -> list[Problem]:
     return problems
 
 
-def _check_piles(data: GameData, deal: DescribedDeal) -> list[Problem]:
+def _check_piles(data: GameData[TunhellCard], deal: DescribedDeal) -> list[Problem]:
     problems = []
     mine_counts = [sum(1 for c in pile if _kind(data, c) == "mine") for pile in deal.piles]
     sizes = [pile_size(deal.mode)] + [pile_size(deal.mode, s) for s in SHORTER]
@@ -243,7 +244,7 @@ def _check_piles(data: GameData, deal: DescribedDeal) -> list[Problem]:
     return problems
 
 
-def _check_removed(data: GameData, deal: DescribedDeal) -> list[Problem]:
+def _check_removed(data: GameData[TunhellCard], deal: DescribedDeal) -> list[Problem]:
     if deal.removed is None:
         return []
     problems = []
@@ -267,7 +268,7 @@ def _dwarves(n: int) -> str:
     return plural(n, "dwarf", "dwarves")
 
 
-def _check_dwarves(data: GameData, deal: DescribedDeal) -> list[Problem]:
+def _check_dwarves(data: GameData[TunhellCard], deal: DescribedDeal) -> list[Problem]:
     problems = []
     if deal.hands is not None:
         if not 2 <= len(deal.hands) <= 4:
@@ -288,7 +289,7 @@ def _check_dwarves(data: GameData, deal: DescribedDeal) -> list[Problem]:
     return problems
 
 
-def _check_copies(data: GameData, deal: DescribedDeal) -> list[Problem]:
+def _check_copies(data: GameData[TunhellCard], deal: DescribedDeal) -> list[Problem]:
     """No card more often than the deck holds it (over piles, removed cards and dwarves)."""
     seen: Counter[str] = Counter(c for _, ids, _ in _places(deal) for c in ids)
     return [
