@@ -19,13 +19,13 @@ import re
 import sys
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import jinja2
 import jinja2.visitor
-from jinja2 import StrictUndefined, meta
+from jinja2 import StrictUndefined, meta, nodes
 from jinja2.environment import TemplateExpression
 from jinja2.sandbox import SandboxedEnvironment
 
@@ -177,7 +177,7 @@ def _is_free_text(annotation: Any) -> bool:
 
 
 @jinja2.pass_context
-def label(context, value: Any) -> Any:
+def label(context: jinja2.runtime.Context, value: Any) -> Any:
     """A field name or value as printed: through ``vars.labels`` when listed there."""
     labels = (context.get("vars") or {}).get("labels") or {}
     try:
@@ -186,7 +186,7 @@ def label(context, value: Any) -> Any:
         return value
 
 
-FILTERS: dict[str, Callable] = {
+FILTERS: dict[str, Callable[..., Any]] = {
     "roman": roman, "signed": signed, "icons": icons, "plural": plural,
     "escape_markup": escape_markup, "text_fields": text_fields, "value_fields": value_fields,
     "nested_fields": nested_fields, "swatch": swatch, "label": label,
@@ -219,10 +219,10 @@ class CodeCache:
         self.hits = 0
         self.misses = 0
 
-    def _key(self, key: tuple) -> str:
+    def _key(self, key: tuple[Any, ...]) -> str:
         return hashlib.blake2b(repr(key).encode("utf-8") + self.salt, digest_size=16).hexdigest()
 
-    def get(self, key: tuple) -> Any:
+    def get(self, key: tuple[Any, ...]) -> Any:
         k = self._key(key)
         value = self.memory.get(k)
         if value is None and self.folder is not None:
@@ -238,7 +238,7 @@ class CodeCache:
             self.hits += 1
         return value
 
-    def put(self, key: tuple, value: Any) -> None:
+    def put(self, key: tuple[Any, ...], value: Any) -> None:
         k = self._key(key)
         self.memory[k] = value
         if self.folder is None:
@@ -255,6 +255,8 @@ class CodeCache:
             pass
 
     def _prune(self) -> None:
+        if self.folder is None:
+            return
         files = list(self.folder.glob("*.bin"))
         if len(files) <= self.MAX_FILES:
             return
@@ -303,7 +305,7 @@ def _limit_message(name: str, what: str) -> str:
     return f"{what}: at most {limit(name):,} (set {env_name(name)} to allow more)"
 
 
-def _bounded_iter(iterable):
+def _bounded_iter(iterable: Iterable[Any]) -> Iterator[Any]:
     """Every ``{% for %}`` loops through this: at most ``template_loop_items`` items per loop,
     ``template_ops`` per rendering."""
     from cardforge.limits import limit
@@ -326,7 +328,7 @@ def _bounded_iter(iterable):
         yield item
 
 
-def _bounded_range(*args):
+def _bounded_range(*args: Any) -> range:
     """``range()`` in templates, at most ``template_loop_items`` long."""
     from cardforge.limits import limit
 
@@ -358,7 +360,7 @@ def _check_widths(fmt: str) -> None:
             _check_size(float("inf"), "a formatted value")
 
 
-def _number_size_ok(base, exp) -> bool:
+def _number_size_ok(base: Any, exp: Any) -> bool:
     """Is ``base ** exp`` a number of sane size (at most ~10,000 bits)?"""
     import math
 
@@ -371,8 +373,8 @@ def _number_size_ok(base, exp) -> bool:
     return True  # floats overflow with an OverflowError, caught by render()
 
 
-def _wrap_filter(name: str, fn: Callable, width_arg: int):
-    def bounded(value, *args, **kwargs):
+def _wrap_filter(name: str, fn: Callable[..., Any], width_arg: int) -> Callable[..., Any]:
+    def bounded(value: Any, *args: Any, **kwargs: Any) -> Any:
         width = args[width_arg] if len(args) > width_arg else kwargs.get("width")
         if isinstance(width, (int, float)) and not isinstance(width, bool):
             _check_size(width, f"'{name}' width")
@@ -391,7 +393,7 @@ class _BoundedLoader(jinja2.FileSystemLoader):
     """Template files found only inside their folders: a symbolic link leading out of the
     folder (``shared.j2 -> /etc/passwd``) is refused, not followed."""
 
-    def get_source(self, environment, template):
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
         from jinja2.loaders import split_template_path
 
         from cardforge.paths import path_problem
@@ -415,7 +417,59 @@ class _Environment(SandboxedEnvironment):
 
     intercepted_binops = frozenset({"*", "**", "%", "+"})
 
-    def call_binop(self, context, operator, left, right):
+    code_cache: CodeCache | None = None
+    _pending: tuple[Any, ...] | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._safe: dict[tuple[type, str], bool] = {}
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        """The sandbox's own verdict, remembered: it depends only on the attribute's name and
+        the object's type (a function, a method, a class…), and templates read the same few
+        attributes of every card (``card.name``…) thousands of times a build."""
+        key = (type(obj), attr)
+        safe = self._safe.get(key)
+        if safe is None:
+            safe = self._safe[key] = super().is_safe_attribute(obj, attr, value)
+        return safe
+
+    def compile(self, source: str | nodes.Template, name: str | None = None,  # type: ignore[override]
+                filename: str | None = None, raw: bool = False,
+                defer_init: bool = False) -> str | types.CodeType:
+        # (jinja2 declares compile() with overloads on ``raw``; one signature covers them here)
+        cache = self.code_cache
+        key: tuple[Any, ...] | None
+        if isinstance(source, str):
+            key = ("template", source, name, filename, defer_init)
+        else:
+            key, self._pending = self._pending, None
+            key = None if key is None else key + (name, filename, defer_init)
+        if raw:
+            return super().compile(source, name, filename, True, defer_init)
+        if cache is None or key is None:
+            return super().compile(source, name, filename, False, defer_init)
+        code: types.CodeType | None = cache.get(key)
+        if code is None:
+            code = super().compile(source, name, filename, False, defer_init)
+            cache.put(key, code)
+        return code
+
+    def compile_expression(self, source: str, undefined_to_none: bool = True) -> TemplateExpression:
+        cache = self.code_cache
+        if cache is None:
+            return super().compile_expression(source, undefined_to_none)
+        code = cache.get(("expression", source, None, None, False))
+        if code is not None:  # as jinja's compile_expression → from_string(node) does
+            template = self.template_class.from_code(self, code, self.make_globals(None), None)
+            return TemplateExpression(template, undefined_to_none)
+        self._pending = ("expression", source)  # compile() stores the node's code under it
+        try:
+            return super().compile_expression(source, undefined_to_none)
+        finally:
+            self._pending = None
+
+    def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any) -> Any:
         if operator == "**":
             if not _number_size_ok(left, right):
                 raise TemplateLimit("a power too large for a card (at most about 10,000 bits)")
@@ -435,34 +489,35 @@ class _Environment(SandboxedEnvironment):
             return left + right
         return super().call_binop(context, operator, left, right)
 
-    def wrap_str_format(self, value):
+    def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
         """``'{:>999999999}'.format(1)``: widths bounded like the output."""
         wrapped = super().wrap_str_format(value)
         if wrapped is None:
             return None
         fmt = getattr(value, "__self__", "")
 
-        def bounded(*args, **kwargs):
+        def bounded(*args: Any, **kwargs: Any) -> str:
             if isinstance(fmt, str):
                 _check_widths(fmt)
             return wrapped(*args, **kwargs)
 
         return bounded
 
-    def _parse(self, source, name, filename):
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         """Every ``for`` loop's iterable goes through ``_bounded_iter``, every ``~`` through
         ``_bounded_concat``."""
-        return _Bounder().visit(super()._parse(source, name, filename))
+        tree: nodes.Template = _Bounder().visit(super()._parse(source, name, filename))
+        return tree
 
 
-def _bounded_concat(*parts):
+def _bounded_concat(*parts: Any) -> str:
     """``a ~ b``: at most ``template_output_chars`` long."""
     texts = [str(p) for p in parts]
     _check_size(sum(len(t) for t in texts), "a joined text")
     return "".join(texts)
 
 
-def _bounded_replace(value, old, new, count=None):
+def _bounded_replace(value: Any, old: Any, new: Any, count: Any = None) -> str:
     text, old, new = str(value), str(old), str(new)
     n = text.count(old) if old else len(text) + 1
     if count is not None and isinstance(count, int):
@@ -471,8 +526,8 @@ def _bounded_replace(value, old, new, count=None):
     return text.replace(old, new) if count is None else text.replace(old, new, count)
 
 
-def _make_bounded_join(join):
-    def bounded_join(eval_ctx, value, d="", attribute=None):
+def _make_bounded_join(join: Callable[..., str]) -> Callable[..., str]:
+    def bounded_join(eval_ctx: Any, value: Iterable[Any], d: str = "", attribute: Any = None) -> str:
         items = list(_bounded_iter(value))
         _check_size(len(str(d)) * max(len(items) - 1, 0), "a joined text")
         return join(eval_ctx, items, d, attribute)
@@ -482,66 +537,16 @@ def _make_bounded_join(join):
 
 
 class _Bounder(jinja2.visitor.NodeTransformer):
-    def visit_For(self, node):
-        from jinja2 import nodes
-
-        node = self.generic_visit(node)
+    def visit_For(self, node: nodes.For) -> nodes.For:
+        node = typing.cast(nodes.For, self.generic_visit(node))
         node.iter = nodes.Call(nodes.Name("_bounded_iter", "load"), [node.iter], [], None, None,
                                lineno=node.iter.lineno)
         return node
 
-    def visit_Concat(self, node):
-        from jinja2 import nodes
-
-        node = self.generic_visit(node)
+    def visit_Concat(self, node: nodes.Concat) -> nodes.Call:
+        node = typing.cast(nodes.Concat, self.generic_visit(node))
         return nodes.Call(nodes.Name("_bounded_concat", "load"), list(node.nodes), [], None, None,
                           lineno=node.lineno)
-
-    code_cache: CodeCache | None = None
-    _pending: tuple | None = None
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._safe: dict[tuple[type, str], bool] = {}
-
-    def is_safe_attribute(self, obj, attr, value) -> bool:
-        """The sandbox's own verdict, remembered: it depends only on the attribute's name and
-        the object's type (a function, a method, a class…), and templates read the same few
-        attributes of every card (``card.name``…) thousands of times a build."""
-        key = (type(obj), attr)
-        safe = self._safe.get(key)
-        if safe is None:
-            safe = self._safe[key] = super().is_safe_attribute(obj, attr, value)
-        return safe
-
-    def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
-        cache = self.code_cache
-        if isinstance(source, str):
-            key = ("template", source, name, filename, defer_init)
-        else:
-            key, self._pending = self._pending, None
-            key = None if key is None else key + (name, filename, defer_init)
-        if cache is None or raw or key is None:
-            return super().compile(source, name, filename, raw, defer_init)
-        code = cache.get(key)
-        if code is None:
-            code = super().compile(source, name, filename, raw, defer_init)
-            cache.put(key, code)
-        return code
-
-    def compile_expression(self, source: str, undefined_to_none: bool = True):
-        cache = self.code_cache
-        if cache is None:
-            return super().compile_expression(source, undefined_to_none)
-        code = cache.get(("expression", source, None, None, False))
-        if code is not None:  # as jinja's compile_expression → from_string(node) does
-            template = self.template_class.from_code(self, code, self.make_globals(None), None)
-            return TemplateExpression(template, undefined_to_none)
-        self._pending = ("expression", source)  # compile() stores the node's code under it
-        try:
-            return super().compile_expression(source, undefined_to_none)
-        finally:
-            self._pending = None
 
 
 # --- the environment ---------------------------------------------------------------------------
@@ -552,8 +557,9 @@ class Templates:
     def __init__(self, folders: list[Path]):
         self.folders = [Path(f) for f in folders]
         _ops[1] = 0  # a new build: a new budget of loop turns
+        self.loader = _BoundedLoader([str(f) for f in self.folders])
         self.env = _Environment(
-            loader=_BoundedLoader([str(f) for f in self.folders]),
+            loader=self.loader,
             undefined=StrictUndefined, finalize=_finalize, autoescape=False,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, auto_reload=False,
         )
@@ -570,7 +576,7 @@ class Templates:
         self.env.filters["replace"] = _bounded_replace
         self.env.filters["join"] = _make_bounded_join(self.env.filters["join"])
         self._inline: dict[str, jinja2.Template] = {}
-        self._exprs: dict[str, Any] = {}
+        self._exprs: dict[str, TemplateExpression] = {}
 
     def inline(self, source: str) -> jinja2.Template:
         """Compile an inline template (cached by source); TemplateError if it does not parse."""
@@ -592,7 +598,7 @@ class Templates:
             raise TemplateError(f"{exc.filename or name}:{exc.lineno}: template syntax error: "
                                 f"{exc.message}") from None
 
-    def expression(self, source: str):
+    def expression(self, source: str) -> TemplateExpression:
         """A compiled ``when:`` expression (a jinja expression, e.g. ``card.vp > 0``)."""
         fn = self._exprs.get(source)
         if fn is None:
@@ -606,11 +612,11 @@ class Templates:
         """Top-level names a ``*.j2`` file reads; one that includes or extends others may read
         anything, so it counts as reading ``card``."""
         try:
-            source = self.env.loader.get_source(self.env, name)[0]
+            source = self.loader.get_source(self.env, name)[0]
         except jinja2.TemplateError:  # reported when the file is compiled
             return frozenset({"card"})
         key = ("file names", source)
-        names = self.cache.get(key)
+        names: frozenset[str] | None = self.cache.get(key)
         if names is None:
             try:
                 ast = self.env.parse(source)
@@ -626,14 +632,14 @@ class Templates:
     def names_used(self, source: str, *, expression: bool = False) -> frozenset[str]:
         """Top-level names an inline template or expression reads (``card``, ``kind``…)."""
         key = ("names", source, expression)
-        names = self.cache.get(key)
+        names: frozenset[str] | None = self.cache.get(key)
         if names is None:
             names = _names_used(self.env, source, expression)
             self.cache.put(key, names)
         return names
 
 
-def _names_used(env, source: str, expression: bool) -> frozenset[str]:
+def _names_used(env: jinja2.Environment, source: str, expression: bool) -> frozenset[str]:
     text = "{{ (" + source + ") }}" if expression else source
     try:
         return frozenset(meta.find_undeclared_variables(env.parse(text))) - {"_bounded_iter", "_bounded_concat"}
@@ -681,7 +687,7 @@ def render(template: jinja2.Template, context: dict[str, Any]) -> str:
         raise TemplateError(f"{type(exc).__name__}: {exc}") from None
 
 
-def is_true(expression, context: dict[str, Any]) -> bool:
+def is_true(expression: Callable[..., Any], context: dict[str, Any]) -> bool:
     """Evaluate a compiled ``when:`` expression to a truth value."""
     _ops[0] = 0
     try:
