@@ -17,6 +17,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cardforge.data.loading import GameData
 
 FONT_SUFFIXES = (".ttf", ".otf")
 ICON_SUFFIXES = (".svg", ".png")
@@ -68,7 +72,7 @@ class GameAssets:
                 return fam
         return None
 
-    def signature(self) -> tuple:
+    def signature(self) -> tuple[tuple[str, int, int], ...]:
         """Names, sizes and dates of every asset file: changes when any asset changes."""
         files = [p for fam in self.fonts.values() for p in fam.faces.values()] + list(self.icons.values())
         out = []
@@ -81,7 +85,7 @@ class GameAssets:
         return tuple(out)
 
 
-def game_assets(data_or_root) -> GameAssets:
+def game_assets(data_or_root: GameData | Path | str) -> GameAssets:
     """The fonts and icons in a game's data folder (a ``GameData`` or the folder's path)."""
     root = Path(data_or_root) if isinstance(data_or_root, (str, Path)) else Path(data_or_root.root)
     problems: list[str] = []
@@ -146,7 +150,7 @@ def use_folder_icons(folder: Path) -> None:
     use_game_icons(game_assets(folder).icons)
 
 
-def has_assets(data) -> bool:
+def has_assets(data: GameData) -> bool:
     """Whether the game has anything for :func:`render.game_assets.asset_problems` to open
     (fonts, icons, or art named by a card or a back): ``check`` loads the image and font code
     only then."""

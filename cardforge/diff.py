@@ -16,10 +16,14 @@ import tarfile
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardforge.errors import DataError
 from cardforge.problems import Problem
+
+if TYPE_CHECKING:
+    from cardforge.data.loading import GameData
+    from cardforge.games.base import Game
 
 SECTIONS = ("boards", "aids", "pad", "setup")
 SECTION_TITLES = {"boards": "boards", "aids": "aids", "pad": "score pad", "setup": "setup sheets"}
@@ -31,8 +35,8 @@ class Snapshot:
 
     label: str  # how it was named: "HEAD~1", "printed.json", "working data"
     version: str
-    cards: dict[str, dict]  # id → {name, kind, copies, data}
-    printables: dict[str, dict] | None  # section → id → {title, fp, data}; None: not known
+    cards: dict[str, dict[str, Any]]  # id → {name, kind, copies, data}
+    printables: dict[str, dict[str, Any]] | None  # section → id → {title, fp, data}; None: not known
 
 
 @dataclass
@@ -40,10 +44,10 @@ class Diff:
     game: str
     old: Snapshot
     new: Snapshot
-    added: list[dict] = field(default_factory=list)
-    removed: list[dict] = field(default_factory=list)
-    changed: list[dict] = field(default_factory=list)  # {id, name, fields: [{field, old, new}], copies}
-    printables: dict[str, dict[str, list]] = field(default_factory=dict)
+    added: list[dict[str, Any]] = field(default_factory=list)
+    removed: list[dict[str, Any]] = field(default_factory=list)
+    changed: list[dict[str, Any]] = field(default_factory=list)  # {id, name, fields: [{field, old, new}], copies}
+    printables: dict[str, dict[str, list[dict[str, Any]]]] = field(default_factory=dict)
     printables_compared: bool = True
 
     @property
@@ -51,7 +55,7 @@ class Diff:
         return (not (self.added or self.removed or self.changed) and self.old.version == self.new.version
                 and not any(v for s in self.printables.values() for v in s.values()))
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
             "from": {"source": self.old.label, "version": self.old.version},
@@ -62,7 +66,8 @@ class Diff:
 
 
 # --- sources ----------------------------------------------------------------------------------
-def snapshot(game, source: str | None, working: Path, cleanup: list) -> Snapshot:
+def snapshot(game: Game, source: str | None, working: Path,
+             cleanup: list[tempfile.TemporaryDirectory[str]]) -> Snapshot:
     """The version named by ``source`` (None: the working data in the folder ``working``)."""
     if source is None:
         return _from_folder(game, working, "working data")
@@ -79,14 +84,14 @@ def snapshot(game, source: str | None, working: Path, cleanup: list) -> Snapshot
     return _from_git(game, source, working, cleanup)
 
 
-def _data_folder(game, path: Path) -> Path | None:
+def _data_folder(game: Game, path: Path) -> Path | None:
     for folder in (path, path / game.id):
         if (folder / "deck.yaml").is_file():
             return folder
     return None
 
 
-def _from_folder(game, folder: Path, label: str) -> Snapshot:
+def _from_folder(game: Game, folder: Path, label: str) -> Snapshot:
     from cardforge.data.loading import check_game_data
 
     data, problems = check_game_data(game, folder.parent) if folder.name == game.id else (None, [])
@@ -98,7 +103,7 @@ def _from_folder(game, folder: Path, label: str) -> Snapshot:
     return Snapshot(label, data.meta.version, _cards_of(data), _printables_of(game, data))
 
 
-def _check_renamed(game, folder: Path):
+def _check_renamed(game: Game, folder: Path) -> tuple[GameData | None, list[Problem]]:
     from cardforge.data.loading import check_game_data
 
     with tempfile.TemporaryDirectory(prefix="cardforge-diff-") as tmp:
@@ -107,7 +112,7 @@ def _check_renamed(game, folder: Path):
         return check_game_data(game, Path(tmp))
 
 
-def _cards_of(data) -> dict[str, dict]:
+def _cards_of(data: GameData) -> dict[str, dict[str, Any]]:
     out = {}
     for card in data.cards:
         dumped = card.model_dump(mode="json")
@@ -116,28 +121,30 @@ def _cards_of(data) -> dict[str, dict]:
     return out
 
 
-def _printables_of(game, data) -> dict | None:
+def _printables_of(game: Game, data: GameData) -> dict[str, dict[str, Any]] | None:
     from cardforge.render.reprint import printables_record
 
     return printables_record(game, data)
 
 
-def _from_record(game, path: Path, label: str) -> Snapshot:
+def _from_record(game: Game, path: Path, label: str) -> Snapshot:
     from cardforge.render.reprint import read_record
 
     record, problem = read_record(path, game.id, option="--from/--to")
     if problem is not None:
         raise DataError(f"cannot compare {label}", [problem])
+    assert record is not None  # read_record returns a record or the problem
     cards = {cid: {"name": c.get("name", cid), "kind": c.get("kind", ""), "copies": c.get("copies", 0),
                    "data": c.get("data") or {}} for cid, c in record["cards"].items()}
     return Snapshot(label, str(record.get("version")), cards, record.get("printables"))
 
 
-def _from_git(game, revision: str, folder: Path, cleanup: list) -> Snapshot:
+def _from_git(game: Game, revision: str, folder: Path,
+              cleanup: list[tempfile.TemporaryDirectory[str]]) -> Snapshot:
     """The game's data folder as it was at ``revision`` of the repository holding it."""
     where = f"git revision {revision!r}"
 
-    def git(*args: str, binary: bool = False):
+    def git(*args: str, binary: bool = False) -> subprocess.CompletedProcess[Any]:
         return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, check=False,
                               text=not binary)
 
@@ -200,7 +207,7 @@ def compare(game_id: str, old: Snapshot, new: Snapshot) -> Diff:
         return out
     for section in SECTIONS:
         a, b = old.printables.get(section) or {}, new.printables.get(section) or {}
-        result: dict[str, list] = {"added": [], "removed": [], "changed": []}
+        result: dict[str, list[dict[str, Any]]] = {"added": [], "removed": [], "changed": []}
         for key, item in b.items():
             if key not in a:
                 result["added"].append({"id": key, "title": item["title"]})
@@ -214,7 +221,7 @@ def compare(game_id: str, old: Snapshot, new: Snapshot) -> Diff:
     return out
 
 
-def field_changes(old: Any, new: Any, path: str = "") -> list[dict]:
+def field_changes(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
     """Leaf by leaf: ``[{field: 'cost', old: 5, new: 6}, {field: 'planet.turns[0].resources', …}]``."""
     if isinstance(old, dict) and isinstance(new, dict):
         out = []
@@ -284,8 +291,8 @@ def text_lines(d: Diff) -> list[str]:
     return lines
 
 
-def diff_game(game, source_from: str, source_to: str | None, working: Path | None = None) -> Diff:
-    cleanup: list = []
+def diff_game(game: Game, source_from: str, source_to: str | None, working: Path | None = None) -> Diff:
+    cleanup: list[tempfile.TemporaryDirectory[str]] = []
     try:
         working = Path(working) if working is not None else game.data_folder
         old = snapshot(game, source_from, working, cleanup)

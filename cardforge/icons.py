@@ -8,6 +8,7 @@ aids print legends from the French labels.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Iterable
 
 #: name → (French legend label, English description)
 ICONS: dict[str, tuple[str, str]] = {
@@ -120,7 +121,7 @@ ICON_TOKEN = re.compile(r"(?<![\\\w]):([a-z][a-z0-9-]*):")
 _GAME_ICONS: frozenset[str] = frozenset()
 
 
-def use_game_icons(names) -> None:
+def use_game_icons(names: Iterable[str]) -> None:
     """Make a game's own icon names known (replacing the previous game's)."""
     global _GAME_ICONS
     _GAME_ICONS = frozenset(names)
@@ -130,12 +131,12 @@ def game_icons() -> frozenset[str]:
     return _GAME_ICONS
 
 
-def is_icon(name: str, extra=None) -> bool:
+def is_icon(name: str, extra: Collection[str] | None = None) -> bool:
     """A built-in icon, or one of the game's own (``extra``, else the game in use)."""
     return name in ICONS or name in (_GAME_ICONS if extra is None else extra)
 
 
-def unknown_icons(text: str, extra=None) -> list[str]:
+def unknown_icons(text: str, extra: Iterable[str] | None = None) -> list[str]:
     """Icon tokens in ``text`` that are neither built in nor in ``extra`` (default: the icons
     of the game in use, see :func:`use_game_icons`)."""
     known = _GAME_ICONS if extra is None else frozenset(extra)

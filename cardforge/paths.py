@@ -30,7 +30,7 @@ import stat
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import IO
+from typing import IO, Any
 
 from cardforge.errors import CardforgeError
 from cardforge.problems import Problem, short_repr
@@ -168,7 +168,7 @@ def write_atomic(path: Path, write: Callable[[IO[bytes]], object], mode: int | N
         raise
 
 
-def sweep_parts(folders, older_than: float = 3600.0) -> int:
+def sweep_parts(folders: Iterable[Path | str], older_than: float = 3600.0) -> int:
     """Remove ``*.part`` files older than ``older_than`` seconds from ``folders`` (not below):
     what a process killed in the middle of :func:`write_atomic` left (a SIGKILL cannot be
     cleaned up after). Returns how many went; errors are ignored."""
@@ -211,7 +211,7 @@ def _is_within(path: Path, root: Path) -> bool:
 
 
 def path_problem(base: Path | str, name: object, what: str, *, also: Iterable[Path | str] = (),
-                 **where) -> tuple[Path | None, Problem | None]:
+                 **where: Any) -> tuple[Path | None, Problem | None]:
     """(the resolved path, None) or (None, a problem saying why ``name`` is refused).
 
     ``what`` names the path's use in the message ("card file", "art", "template");
@@ -249,7 +249,7 @@ def path_problem(base: Path | str, name: object, what: str, *, also: Iterable[Pa
 
 
 def resolve_inside(base: Path | str, name: object, what: str, *, also: Iterable[Path | str] = (),
-                   **where) -> Path:
+                   **where: Any) -> Path:
     """The resolved path of ``name`` under ``base``; :class:`PathRefused` if it is absolute,
     climbs out with ``..`` or leads out through a symbolic link (see :func:`path_problem`)."""
     path, problem = path_problem(base, name, what, also=also, **where)

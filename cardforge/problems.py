@@ -6,7 +6,9 @@ user input until a caller decides to abort (see :mod:`cardforge.errors`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -46,13 +48,13 @@ class Problems:
 
     items: list[Problem] = field(default_factory=list)
 
-    def add(self, message: str, **where) -> None:
+    def add(self, message: str, **where: Any) -> None:
         self.items.append(Problem(message, **where))
 
-    def warn(self, message: str, **where) -> None:
+    def warn(self, message: str, **where: Any) -> None:
         self.items.append(Problem(message, severity="warning", **where))
 
-    def extend(self, problems) -> None:
+    def extend(self, problems: Iterable[Problem]) -> None:
         self.items.extend(problems)
 
     @property
@@ -66,7 +68,7 @@ class Problems:
     def __bool__(self) -> bool:
         return bool(self.items)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Problem]:
         return iter(self.items)
 
     def __len__(self) -> int:
@@ -81,7 +83,7 @@ def plural(n: int, word: str, plural_form: str | None = None) -> str:
 SHORT_REPR_CHARS = 80
 
 
-def short_repr(value, limit: int = SHORT_REPR_CHARS) -> str:
+def short_repr(value: object, limit: int = SHORT_REPR_CHARS) -> str:
     """``repr(value)`` cut to about ``limit`` characters (``'abc…' (5000 chars)``).
 
     Messages quote what the user wrote, but never a whole 5 MB string or an alias bomb: lists
@@ -109,7 +111,8 @@ def short_repr(value, limit: int = SHORT_REPR_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def _short_container(value, limit: int) -> str:
+def _short_container(value: list[Any] | tuple[Any, ...] | dict[Any, Any] | set[Any] | frozenset[Any],
+                     limit: int) -> str:
     if isinstance(value, dict):
         open_, close = "{", "}"
         items = iter(value.items())

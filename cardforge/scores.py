@@ -87,7 +87,7 @@ class ScoreSheet:
     mode: str | None = None
     partial: bool = False
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "ok": True,  # as every command's --json: a failure prints {"ok": false, "error", "problems"}
             "game": self.game,

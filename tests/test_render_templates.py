@@ -125,3 +125,20 @@ def test_the_shared_generic_text(tmp_path):
     assert text == ("**coût**\u00a03 · **colour**\u00a0red · **fast**\n\n"
                     "**ships**\n*Éclaireur* — speed 6\n\n"
                     "Infligez **3** dégâts.\n\n")
+
+
+def test_compiled_code_comes_from_the_code_cache_the_second_time(tmp_path):
+    """A template compiled once is not compiled again by the next build (the code cache)."""
+    source = "{{ card.name }} — cached code " + tmp_path.name  # a source no other test compiles
+    first = Templates([tmp_path])
+    assert render(first.inline(source), {"card": {"name": "A"}}) == "A — cached code " + tmp_path.name
+    misses, hits = first.cache.misses, first.cache.hits
+    second = Templates([tmp_path])  # a new build: templates compiled again, code from the cache
+    assert render(second.inline(source), {"card": {"name": "B"}}) == "B — cached code " + tmp_path.name
+    assert second.cache is first.cache
+    assert (second.cache.misses, second.cache.hits) == (misses, hits + 1)
+    expression = "card.cost > " + str(len(tmp_path.name))
+    assert is_true(first.expression(expression), {"card": {"cost": 99}}) is True
+    hits = first.cache.hits
+    assert is_true(second.expression(expression), {"card": {"cost": 0}}) is False
+    assert second.cache.hits == hits + 1

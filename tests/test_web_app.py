@@ -632,3 +632,17 @@ def test_any_sheet_input_gets_an_answer_never_an_error_page(game, tmp_path_facto
         assert body["ok"] or body["problems"]
 
     post()
+
+
+def test_a_yaml_sheet_of_a_game_without_scoring_is_a_clean_problem(tmp_path):
+    """As the form sheet: no final-state model, no scoring — said, not an internal error."""
+    from types import SimpleNamespace
+
+    from cardforge.web import service
+
+    game = SimpleNamespace(id="no_scoring", score_model=None)
+    ctx = service.GameContext(game, None, None)  # type: ignore[arg-type]
+    for outcome in (service.score_yaml(ctx, "players: [{name: Ann}]\n"),
+                    service.score_state_dict(ctx, {"players": [{"name": "Ann"}]})):
+        assert not outcome.ok
+        assert [p.message for p in outcome.problems] == ["no_scoring has no scoring"]

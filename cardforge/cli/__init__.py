@@ -9,10 +9,16 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from cardforge import __version__
+
+if TYPE_CHECKING:
+    from cardforge.errors import CardforgeError
+    from cardforge.problems import Problem
 
 #: name → (module, function, one-line help). The help is here so --help imports nothing.
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -33,20 +39,20 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 
 
 class LazyGroup(click.Group):
-    def list_commands(self, ctx):
+    def list_commands(self, ctx: click.Context) -> list[str]:
         return [name for name, (mod, _, _) in COMMANDS.items() if _module_exists(mod)]
 
-    def get_command(self, ctx, name):
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:
             return None
         module, attr, _ = COMMANDS[name]
         if not _module_exists(module):
             return None
-        command = getattr(importlib.import_module(module), attr)
+        command: click.Command = getattr(importlib.import_module(module), attr)
         _add_common_options(command)
         return command
 
-    def format_commands(self, ctx, formatter):
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
         if rows:
             with formatter.section("Commands"):
@@ -69,8 +75,11 @@ class _State:
 STATE = _State()
 
 
-def _set_state(attr: str, chain=None):
-    def callback(ctx, param, value):
+_Callback = Callable[[click.Context, click.Parameter, Any], Any]
+
+
+def _set_state(attr: str, chain: _Callback | None = None) -> _Callback:
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
         if value:
             setattr(STATE, attr, True)
         return chain(ctx, param, value) if chain else value
@@ -158,13 +167,13 @@ def main(argv: list[str] | None = None) -> int:
     return code if isinstance(code, int) else 0
 
 
-def problems_json(problems) -> list[dict]:
+def problems_json(problems: Iterable[Problem]) -> list[dict[str, Any]]:
     """Problems as ``check --json`` and every other ``--json`` failure print them."""
     return [{"severity": p.severity, "file": p.file, "line": p.line, "item": p.item,
              "field": p.field, "message": p.message} for p in problems]
 
 
-def _echo_json_failure(exc) -> None:
+def _echo_json_failure(exc: CardforgeError) -> None:
     """``--json`` and bad input: one JSON object on stdout (exit 1), as ``check --json`` prints."""
     import json
 

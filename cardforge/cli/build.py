@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from cardforge.cli.common import GAME, echo_json, echo_problem, is_tty
+from cardforge.cli.common import GAME, ParamType, echo_json, echo_problem, is_tty
 from cardforge.problems import Problem, plural
 from cardforge.settings import DUPLEX_MODES, PAPER_HELP, PRINTABLE_KINDS, BuildSettings
+
+if TYPE_CHECKING:
+    from cardforge.games.base import Game
+    from cardforge.render.output import ManifestEntry
+    from cardforge.render.reprint import Reprint
+
+#: a game that failed to build: (game id, its problems, the error's title)
+Failure = tuple[str, list[Problem], str]
 
 EPILOG = """\b
 Examples:
@@ -33,12 +43,12 @@ drawn upside down on a back page is intended: it reads upright once cut and turn
 COUNT_NOUNS = {"deck": "card", "backs": "card", "board": "board", "pad": "pad", "aid": "aid", "setup": "sheet"}
 
 
-class LengthMM(click.ParamType):
+class LengthMM(ParamType[float]):
     """A length in mm: '3', '3mm', '0.2in'. Negative values are refused."""
 
     name = "MM"
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
         from cardforge.units import parse_length, to_mm
 
         if isinstance(value, (int, float)):
@@ -49,12 +59,13 @@ class LengthMM(click.ParamType):
             self.fail(str(exc), param, ctx)
 
 
-class Offset(click.ParamType):
+class Offset(ParamType[tuple[float, float]]):
     """'X,Y' in mm (each may be negative): '0.8,-0.5', '1mm,0'."""
 
     name = "X,Y"
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> tuple[float, float]:
         from cardforge.units import parse_length, to_mm
 
         if isinstance(value, tuple):
@@ -71,12 +82,12 @@ class Offset(click.ParamType):
         return (x, y)
 
 
-class Paper(click.ParamType):
+class Paper(ParamType[str]):
     """A paper name (a4, letter, a3, tabloid…) or a custom 'WxH' in mm."""
 
     name = "PAPER"
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         from cardforge.settings import paper_size
 
         try:
@@ -86,10 +97,10 @@ class Paper(click.ParamType):
         return str(value).strip().lower()
 
 
-class KindList(click.ParamType):
+class KindList(ParamType[frozenset[str]]):
     name = "KINDS"
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> frozenset[str]:
         if isinstance(value, frozenset):
             return value
         items = [v.strip() for v in str(value).split(",") if v.strip()]
@@ -150,9 +161,11 @@ class KindList(click.ParamType):
 @click.option("--watch", is_flag=True,
               help="Keep running: rebuild whenever the game's data or templates change (Ctrl-C stops).")
 @click.pass_context
-def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter, margin, duplex, back_offset,
-          landscape_turn, fold, no_crop_marks, cut_lines, pure_black, per_card, no_sheet_labels, strict, only,
-          templates_dir, quiet, changed_since, restamp, watch, as_json=False) -> None:
+def build(ctx: click.Context, games: tuple[Game, ...], out_dir: str, paper: str, orientation: str, bleed: float,
+          gutter: float | None, margin: float, duplex: str, back_offset: tuple[float, float], landscape_turn: str,
+          fold: bool, no_crop_marks: bool, cut_lines: bool, pure_black: bool, per_card: bool,
+          no_sheet_labels: bool, strict: bool, only: frozenset[str], templates_dir: str | None, quiet: bool,
+          changed_since: str | None, restamp: bool, watch: bool, as_json: bool = False) -> None:
     """Build print-ready PDFs for each GAME (every game when none is given) into OUT/<game>/.
 
     Decks are imposed on the paper chosen with bleed and crop marks; backs follow each sheet,
@@ -186,11 +199,11 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
     from cardforge.cli import STATE
 
     quiet = quiet or as_json or STATE.quiet  # `cardforge -q build` as `cardforge build -q`
-    failures: list[tuple[str, list[Problem], str]] = []
+    failures: list[Failure] = []
     progress = Progress(enabled=not quiet and is_tty())
     given = {name for name in ctx.params
              if ctx.get_parameter_source(name) not in (click.core.ParameterSource.DEFAULT, None)}
-    built: dict[str, list] = {}
+    built: dict[str, list[ManifestEntry]] = {}
     try:
         for game in chosen:
             failure = build_one(game, _project_settings(game, settings, given), progress, quiet, built)
@@ -213,7 +226,7 @@ def build(ctx: click.Context, games, out_dir, paper, orientation, bleed, gutter,
         ctx.exit(1)
 
 
-def _project_settings(game, settings: BuildSettings, given: set[str]) -> BuildSettings:
+def _project_settings(game: Game, settings: BuildSettings, given: set[str]) -> BuildSettings:
     """The game folder's cardforge.toml fills in what the command line left at its default."""
     from cardforge.data.project import settings_for
 
@@ -235,7 +248,7 @@ def _interrupted(exc: KeyboardInterrupt, settings: BuildSettings) -> int:
     return 128 + int(signum)
 
 
-def _echo_failures(failures: list[tuple[str, list[Problem], str]]) -> None:
+def _echo_failures(failures: list[Failure]) -> None:
     for game_id, problems, title in failures:
         errors = [p for p in problems if not p.is_warning]
         click.echo(f"error: {title} ({plural(len(errors), 'problem')}):", err=True)
@@ -245,7 +258,7 @@ def _echo_failures(failures: list[tuple[str, list[Problem], str]]) -> None:
     click.echo(f"build failed: {plural(total, 'problem')} in {', '.join(f[0] for f in failures)}", err=True)
 
 
-def _watch(games, settings_of, quiet: bool) -> int:
+def _watch(games: list[Game], settings_of: Callable[[Game], BuildSettings], quiet: bool) -> int:
     """``--watch``: rebuild each game when a file of its data or templates changes, until
     Ctrl-C (exit 0). A failed rebuild — bad data, or any error at all — prints what went wrong
     and keeps the previous PDFs; watching goes on."""
@@ -253,8 +266,8 @@ def _watch(games, settings_of, quiet: bool) -> int:
     from cardforge.resources import display_path
     from cardforge.watch import Rebuild, Target, WatchSession, game_target
 
-    def target(game) -> Target:
-        def rebuild():  # the game read again: an edited game.yaml (categories, kinds…) counts too
+    def target(game: Game) -> Target:
+        def rebuild() -> Failure | None:  # the game read again: an edited game.yaml (categories, kinds…) counts too
             fresh = refind(game)
             return build_one(fresh, settings_of(fresh), Progress(False), True)
 
@@ -282,7 +295,8 @@ def _watch(games, settings_of, quiet: bool) -> int:
     return code
 
 
-def build_one(game, settings: BuildSettings, progress: Progress, quiet: bool, built: dict | None = None):
+def build_one(game: Game, settings: BuildSettings, progress: Progress, quiet: bool,
+              built: dict[str, list[ManifestEntry]] | None = None) -> Failure | None:
     """Build one game (:func:`cardforge.render.build.build_game`) and print what it wrote;
     returns (game id, problems, title) on failure, None on success. ``built``: the entries
     written, by game id (for ``--json``)."""
@@ -312,7 +326,7 @@ def build_one(game, settings: BuildSettings, progress: Progress, quiet: bool, bu
     return None
 
 
-def _echo_changes(game_id: str, changes) -> None:
+def _echo_changes(game_id: str, changes: Reprint) -> None:
     """--changed-since: the pull list (render/reprint.py writes it to changes.md/.json too)."""
     from cardforge.render.reprint import changelog_lines
 
@@ -330,7 +344,7 @@ class Progress:
 
     DELAY = 1.0
 
-    def __init__(self, enabled: bool):
+    def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
         self.t0 = time.monotonic()
         self.label = ""
@@ -341,7 +355,7 @@ class Progress:
     def start(self, label: str, total: int | None) -> None:
         self.label, self.total, self.done = label, total, 0
 
-    def __call__(self, advance: int = 1, *args, **kwargs) -> None:
+    def __call__(self, advance: int = 1, *args: Any, **kwargs: Any) -> None:
         self.done += advance if isinstance(advance, int) else 1
         if not self.enabled or time.monotonic() - self.t0 < self.DELAY:
             return

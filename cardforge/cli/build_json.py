@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cardforge.games.base import Game
+    from cardforge.problems import Problem
+    from cardforge.render.output import ManifestEntry
 
 
-def build_json(games, out_dir: Path, built: dict[str, list], failures) -> dict:
+def build_json(games: list[Game], out_dir: Path, built: dict[str, list[ManifestEntry]],
+               failures: list[tuple[str, list[Problem], str]]) -> dict[str, Any]:
     from cardforge.cli import problems_json
 
     failed = {game_id: (problems, title) for game_id, problems, title in failures}

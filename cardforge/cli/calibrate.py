@@ -37,7 +37,8 @@ with that offset shows whether the printer turns landscape pages the way cardfor
               help="Print the back page shifted by X,Y mm (printer's frame), to check a correction.")
 @click.option("--landscape-turn", type=click.Choice(["ccw", "cw"]), default="ccw", show_default=True,
               help="How your printer turns a landscape page onto the paper.")
-def calibrate(out, paper, orientation, duplex, back_offset, landscape_turn) -> None:
+def calibrate(out: str | None, paper: str, orientation: str, duplex: str, back_offset: tuple[float, float],
+              landscape_turn: str) -> None:
     """Write a two-page duplex calibration sheet that names its orientation.
 
     Print it two-sided at 100 %, hold it against a light: the red lines of the back cross the

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import click
 
 from cardforge.cli.common import GAME, echo_json
 from cardforge.problems import plural
+
+if TYPE_CHECKING:
+    from cardforge.data.loading import GameData
+    from cardforge.games.base import Game
 
 EPILOG = """\b
 Examples:
@@ -22,7 +28,7 @@ Examples:
 @click.option("--json", "as_json", is_flag=True,
               help="Print the counts and problems as JSON (one object for one GAME; else {ok, games: [...]}).")
 @click.pass_context
-def check(ctx: click.Context, games, strict: bool, as_json: bool) -> None:
+def check(ctx: click.Context, games: tuple[Game, ...], strict: bool, as_json: bool) -> None:
     """Load and validate each GAME's card data (every game when none is given); print problems
     and counts per card kind.
 
@@ -38,7 +44,7 @@ def check(ctx: click.Context, games, strict: bool, as_json: bool) -> None:
     ctx.exit(1 if failed else 0)
 
 
-def _check_one(game, strict: bool, as_json: bool) -> dict:
+def _check_one(game: Game, strict: bool, as_json: bool) -> dict[str, Any]:
     """Check one game; prints its text report unless ``as_json``; returns its JSON object."""
     from cardforge.cli import STATE, problems_json
     from cardforge.data.loading import check_game_data, game_dir
@@ -90,7 +96,7 @@ def _check_one(game, strict: bool, as_json: bool) -> dict:
     return result
 
 
-def _summary(data) -> dict:
+def _summary(data: GameData) -> dict[str, Any]:
     by_kind = data.count_by_kind()
     sections = {name: (len(v) if isinstance(v, list) else 1) for name, v in data.sections.items()}
     return {

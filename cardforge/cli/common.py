@@ -5,21 +5,35 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from cardforge.errors import UnknownGameError
 from cardforge.problems import Problem
 
+if TYPE_CHECKING:
+    from click import ParamType as ParamType
+    from click.shell_completion import CompletionItem
 
-class GameType(click.ParamType):
+    from cardforge.data.loading import GameData
+    from cardforge.games.base import Game
+else:
+    class ParamType(click.ParamType):
+        """``click.ParamType``, subscriptable as ``ParamType[float]`` (the value it converts to)
+        with every click pyproject.toml allows: click's own is generic only in recent versions."""
+
+        def __class_getitem__(cls, item):
+            return cls
+
+
+class GameType(ParamType["Game"]):
     """A game: an id (``mine-all-mine`` and ``mine_all_mine`` alike) or a folder holding a
     ``game.yaml`` (``./my-game``). Unknown: exit 2; a broken game.yaml: exit 1."""
 
     name = "GAME"
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Game:
         from cardforge.games.base import Game
 
         if isinstance(value, Game):
@@ -29,7 +43,7 @@ class GameType(click.ParamType):
         except UnknownGameError as exc:
             self.fail(str(exc), param, ctx)
 
-    def shell_complete(self, ctx, param, incomplete):
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
         from click.shell_completion import CompletionItem
 
         from cardforge.games import game_ids
@@ -47,19 +61,19 @@ def data_root() -> Path | None:
     return Path(STATE.data_root) if STATE.data_root else None
 
 
-def find_game(name):
+def find_game(name: str | Path) -> Game:
     """A game by id or path, its data from ``--data DIR`` when given."""
     from cardforge.games import find_game as find
 
     return find(name, data_root=data_root())
 
 
-def refind(game):
+def refind(game: Game) -> Game:
     """The same game found again (its game.yaml is read again if it changed)."""
     return find_game(str(game.folder) if game.origin == "folder" else game.id)
 
 
-def every_game() -> list:
+def every_game() -> list[Game]:
     """Every game found: the shipped ones, plug-ins, and with ``--data DIR`` the game folders in DIR."""
     from cardforge.games import GAME_FILE, game_ids, normalise_game_id
 
@@ -71,7 +85,7 @@ def every_game() -> list:
     return [find_game(g) for g in ids]
 
 
-def load_data(game):
+def load_data(game: Game) -> GameData:
     """The game's validated data; DataError (exit 1) with every problem otherwise."""
     from cardforge.data.loading import load_game_data
 

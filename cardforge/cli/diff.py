@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from cardforge.cli.common import GAME, echo_json
+
+if TYPE_CHECKING:
+    from cardforge.games.base import Game
 
 EPILOG = """\b
 A and B are each a git revision (HEAD~1, a tag…) of the repository holding the game's data,
@@ -24,7 +29,7 @@ Examples:
 @click.option("--from", "source_from", required=True, metavar="A", help="The earlier version.")
 @click.option("--to", "source_to", metavar="B", help="The later version (default: the working data).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def diff(game, source_from: str, source_to: str | None, as_json: bool) -> None:
+def diff(game: Game, source_from: str, source_to: str | None, as_json: bool) -> None:
     """What changed in GAME's cards between two versions: cards added, removed and changed
     (field by field, old → new), copies, the deck version, boards, aids, the score pad's rows
     and the setup numbers. Exits 0 whether or not anything changed; 1 on a source that cannot

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from cardforge.cli.common import GAME, echo_problem, load_data
-from cardforge.problems import plural
+from cardforge.problems import Problem, plural
+
+if TYPE_CHECKING:
+    from cardforge.games.base import Game
 
 FORMATS = ("png", "tts", "pod")
 
@@ -51,8 +55,9 @@ pod: the print service's files (profile: size, bleed, safe zone; PDF with TrimBo
 @click.option("--strict", is_flag=True, help="Warnings (missing art, unsafe text…) fail the export.")
 @click.option("-q", "--quiet", is_flag=True, help="No summary.")
 @click.pass_context
-def export(ctx: click.Context, game, format, out_dir, dpi, bleed, bleed_size, profile, list_profiles, url_base,
-           templates_dir, strict, quiet) -> None:
+def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | None, dpi: int, bleed: bool,
+           bleed_size: float, profile: str | None, list_profiles: bool, url_base: str | None,
+           templates_dir: str | None, strict: bool, quiet: bool) -> None:
     """Export GAME's cards as images: PNG per card, Tabletop Simulator deck, print-on-demand files.
 
     Nothing is written when a card cannot be drawn (every problem is listed, exit 1).
@@ -72,6 +77,7 @@ def export(ctx: click.Context, game, format, out_dir, dpi, bleed, bleed_size, pr
     if format == "pod":
         from cardforge.render.pod import export_pod, load_profile
 
+        assert profile is not None  # refused above when missing
         loaded = load_profile(profile, data.root)
         faces = deck_faces(game, data, loaded.profile.bleed, templates_dir=_path(templates_dir))
         faces.strict = strict
@@ -113,11 +119,11 @@ def export(ctx: click.Context, game, format, out_dir, dpi, bleed, bleed_size, pr
                           "to share the deck"))
 
 
-def _path(value):
+def _path(value: str | None) -> Path | None:
     return Path(value) if value else None
 
 
-def _echo_warnings(warnings) -> None:
+def _echo_warnings(warnings: list[Problem]) -> None:
     for w in warnings:
         echo_problem(w)
 

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from cardforge.cli.common import GAME, load_data
+
+if TYPE_CHECKING:
+    from cardforge.games.base import Game
 
 EPILOG = """\b
 Examples:
@@ -21,7 +25,7 @@ Examples:
               help="csv: one file per card file; xlsx: one workbook per card file (a sheet per kind).")
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), required=True,
               help="Folder to write into: OUT/<game>/ becomes a complete data folder (use it with --data).")
-def export_data(game, fmt: str, out_dir: str) -> None:
+def export_data(game: Game, fmt: str, out_dir: str) -> None:
     """Write GAME's cards as spreadsheets that load back to the same cards.
 
     OUT/<game>/ gets the game's other data files as they are and a deck.yaml naming the new

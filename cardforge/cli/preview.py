@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from cardforge.cli.common import GAME, echo_problem, load_data
 from cardforge.problems import plural
+
+if TYPE_CHECKING:
+    from cardforge.games.base import Game
 
 EPILOG = """\b
 Examples:
@@ -26,7 +30,8 @@ Examples:
 @click.option("--open", "open_it", is_flag=True, help="Open the sheet in the image viewer.")
 @click.option("--templates", "templates_dir", type=click.Path(file_okay=False, exists=True),
               help="Use layouts and templates from DIR/<game>/ and DIR/_shared/.")
-def preview(game, card_ids, out_file, dpi, open_it, templates_dir) -> None:
+def preview(game: Game, card_ids: tuple[str, ...], out_file: str | None, dpi: int, open_it: bool,
+            templates_dir: str | None) -> None:
     """A contact sheet PNG of GAME's cards (the named ones, or all), each front beside its back."""
     from cardforge.render.faces import deck_faces
     from cardforge.render.preview import contact_sheet

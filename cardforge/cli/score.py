@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from cardforge.cli.common import GAME, echo_json, load_data
+
+if TYPE_CHECKING:
+    from cardforge.games.base import Game
+    from cardforge.scores import ScoreSheet
 
 EPILOG = """\b
 Examples:
@@ -22,7 +28,7 @@ The file format of each game is in its issue and in README.md.
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (the score contract).")
 @click.option("--lang", type=click.Choice(["fr", "en"]), default="fr", show_default=True,
               help="Row labels as printed on the score pad (fr) or in English.")
-def score(game, file: str, as_json: bool, lang: str) -> None:
+def score(game: Game, file: str, as_json: bool, lang: str) -> None:
     """Score a finished game of GAME from its final-state YAML FILE.
 
     Prints the breakdown per score category, the totals, ranks and winner(s).
@@ -42,10 +48,11 @@ def score(game, file: str, as_json: bool, lang: str) -> None:
         from cardforge.data.yamlio import decode, read_stream
 
         raw, problem = read_stream(sys.stdin, "<stdin>")
-        if problem is None:
+        if problem is None and raw is not None:
             problem = decode(raw, "<stdin>")[1]
         if problem is not None:
             raise ScoreInputError("cannot score <stdin>", [problem])
+        assert raw is not None  # read_stream returns the bytes or the problem
         with tempfile.TemporaryDirectory(prefix="cardforge-stdin-") as folder:
             path = Path(folder) / "stdin.yaml"
             path.write_bytes(raw)
@@ -68,7 +75,7 @@ TEXT = {
 }
 
 
-def render_table(sheet, lang: str = "fr") -> str:
+def render_table(sheet: ScoreSheet, lang: str = "fr") -> str:
     """The score pad as text: categories as rows (labels as on the printed pad, or English),
     players as columns, a total row, then the tie-break values that decide equal totals."""
     from cardforge.scores import format_number

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
+
+if TYPE_CHECKING:
+    import socket
 
 EPILOG = """\b
 Examples:
@@ -80,7 +85,7 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
     click.echo("cardforge serve: stopped.")
 
 
-def _listen(host: str, port: int):
+def _listen(host: str, port: int) -> socket.socket:
     import socket
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -103,6 +108,7 @@ def _lan_address() -> str:
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             s.connect(("10.255.255.255", 1))
-            return s.getsockname()[0]
+            address: str = s.getsockname()[0]
+            return address
     except OSError:
         return socket.gethostname()

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import click
 
 from cardforge.cli.common import GAME, echo_json, load_data
+
+if TYPE_CHECKING:
+    from cardforge.data.gamespec import OptionSpec
+    from cardforge.games.base import Game
 
 EPILOG = """\b
 Examples:
@@ -21,7 +27,7 @@ Examples:
 class SetupCommand(click.Command):
     """``--help`` lists each game's own setup options (from its game.yaml)."""
 
-    def format_epilog(self, ctx, formatter):
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_epilog(ctx, formatter)
         from cardforge.cli.common import every_game
 
@@ -34,9 +40,9 @@ class SetupCommand(click.Command):
                 formatter.write_dl(rows)
 
 
-def _metavar(option) -> str:
+def _metavar(option: OptionSpec) -> str:
     if option.type == "choice":
-        return " [" + "|".join(str(c) for c in option.choices) + "]"
+        return " [" + "|".join(str(c) for c in option.choices or ()) + "]"
     if option.type == "int":
         return " N"
     return ""
@@ -55,7 +61,8 @@ def _metavar(option) -> str:
 @click.option("--pdf", "pdf_path", type=click.Path(dir_okay=False),
               help="Also print the setup sheet to this PDF.")
 @click.pass_context
-def setup(ctx, game, players, mode, seed, check_file, as_json, pdf_path) -> None:
+def setup(ctx: click.Context, game: Game, players: int | None, mode: str | None, seed: int | None,
+          check_file: str | None, as_json: bool, pdf_path: str | None) -> None:
     """Counts, checklist and a random legal deal for GAME with N players.
 
     GAME is a game id or a game folder. Its own options (e.g. --short for tunhell) follow it;
@@ -110,12 +117,12 @@ def setup(ctx, game, players, mode, seed, check_file, as_json, pdf_path) -> None
         click.echo(f"\nsetup sheet: {pdf_path}")
 
 
-def parse_game_options(ctx: click.Context, game, args: list[str]) -> tuple[dict, list[str]]:
+def parse_game_options(ctx: click.Context, game: Game, args: list[str]) -> tuple[dict[str, Any], list[str]]:
     """The game's declared options from the words after GAME: (values with defaults, ids given).
 
     Each option becomes a click option of a small command made for this game, so types,
     choices and ranges are checked (and refused) as click does for built-in options."""
-    params = []
+    params: list[click.Parameter] = []
     by_flag = {}
     for oid, option in game.options.items():
         flag = game.option_flag(oid)
@@ -123,7 +130,7 @@ def parse_game_options(ctx: click.Context, game, args: list[str]) -> tuple[dict,
         if option.type == "flag":
             params.append(click.Option([flag, oid], is_flag=True, default=None, help=option.help))
         elif option.type == "choice":
-            params.append(click.Option([flag, oid], type=click.Choice([str(c) for c in option.choices]),
+            params.append(click.Option([flag, oid], type=click.Choice([str(c) for c in option.choices or ()]),
                                        help=option.help))
         else:
             params.append(click.Option([flag, oid], type=click.IntRange(option.min, option.max), help=option.help))
@@ -148,7 +155,7 @@ def parse_game_options(ctx: click.Context, game, args: list[str]) -> tuple[dict,
             continue
         given.append(oid)
         if option.type == "choice":
-            raw = next(c for c in option.choices if str(c) == raw)
+            raw = next(c for c in option.choices or () if str(c) == raw)
         values[oid] = raw
     return values, given
 
@@ -166,7 +173,7 @@ def _check_pdf_path(pdf_path: str) -> None:
     make_folder(Path(pdf_path).parent)
 
 
-def render_setup(game, result: dict) -> str:
+def render_setup(game: Game, result: dict[str, Any]) -> str:
     """The setup as a player reads it: counts, the French checklist, and the deal as an indented
     list (piles and hands one per line, long lists wrapped) — ``--json`` gives the raw object."""
     n = result["player_count"]
@@ -188,7 +195,7 @@ def render_setup(game, result: dict) -> str:
 WIDTH = 100
 
 
-def _scalar(value) -> str:
+def _scalar(value: Any) -> str:
     if value is None:
         return "—"
     if value is True or value is False:
@@ -196,7 +203,7 @@ def _scalar(value) -> str:
     return str(value)
 
 
-def _is_flat(value) -> bool:
+def _is_flat(value: Any) -> bool:
     return not isinstance(value, (dict, list))
 
 
@@ -215,7 +222,7 @@ def _wrapped(head: str, items: list[str], indent: str) -> list[str]:
     return lines
 
 
-def _inline(value) -> str | None:
+def _inline(value: Any) -> str | None:
     """A short one-line form of a small mapping or flat list (None when it does not fit)."""
     if _is_flat(value):
         return _scalar(value)
@@ -228,7 +235,7 @@ def _inline(value) -> str | None:
     return text if len(text) <= WIDTH - 30 else None
 
 
-def _readable(value, depth: int, label: str | None = None) -> list[str]:
+def _readable(value: Any, depth: int, label: str | None = None) -> list[str]:
     indent = "  " * depth
     head = f"{indent}{label.replace('_', ' ')}:" if label is not None else ""
     if isinstance(value, dict):

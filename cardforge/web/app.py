@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode
 
 import yaml
@@ -25,11 +26,16 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardforge.errors import CardforgeError
 from cardforge.web import service
 from cardforge.web.forms import GRID_STATES, MAX_PLAYERS_ON_SHEET, player_names, problems_json
 from cardforge.web.store import PlayLog
+
+if TYPE_CHECKING:
+    from cardforge.games.base import Game
+    from cardforge.problems import Problem
 
 HERE = Path(__file__).parent
 MAX_BODY = 256 * 1024  # bytes of a posted form
@@ -81,11 +87,11 @@ class Guard:
       refused.
     """
 
-    def __init__(self, app, settings: Settings):
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
         self.settings = settings
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         request = Request(scope)
@@ -101,7 +107,7 @@ class Guard:
             # still send it on the redirect (forms are guarded by the CSRF token, not by this)
             response.set_cookie(ACCESS_COOKIE, token, httponly=True, samesite="lax", max_age=7 * 86400)
             return await response(scope, receive, send)
-        async def send_with_headers(message):
+        async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message.setdefault("headers", [])
                 message["headers"] = list(message["headers"]) + SECURITY_HEADERS
@@ -165,7 +171,7 @@ async def read_form(request: Request) -> list[tuple[str, str]]:
     return pairs
 
 
-def create_app(settings: Settings) -> Starlette:
+def create_app(settings: Settings) -> Guard:
     store = PlayLog(settings.db_path)
 
     def ctx_of(game_id: str) -> service.GameContext:
@@ -176,7 +182,7 @@ def create_app(settings: Settings) -> Starlette:
         except UnknownGameError:
             raise HTTPException(404, f"no game '{game_id}'") from None
 
-    def page(request: Request, name: str, status: int = 200, **values) -> HTMLResponse:
+    def page(request: Request, name: str, status: int = 200, **values: Any) -> HTMLResponse:
         csrf = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)
         html = TEMPLATES.get_template(name).render(csrf=csrf, request=request, **values)
         response = HTMLResponse(html, status_code=status)
@@ -184,7 +190,7 @@ def create_app(settings: Settings) -> Starlette:
             response.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="lax")
         return response
 
-    async def home(request: Request):
+    async def home(request: Request) -> Response:
         from cardforge.games import game_ids
 
         games, broken = [], []
@@ -195,12 +201,12 @@ def create_app(settings: Settings) -> Starlette:
                 broken.append((gid, exc.render()))
         return page(request, "home.html", games=games, broken=broken, recent=store.plays(limit=5))
 
-    async def game_page(request: Request):
+    async def game_page(request: Request) -> Response:
         ctx = ctx_of(request.path_params["game"])
         known = [s["player"] for s in store.player_stats()]  # names from the log, most wins first
         return page(request, "game.html", game=ctx.game, has_sheet=ctx.sheet is not None, known=known[:50])
 
-    def sheet_players(request: Request, ctx) -> list[str]:
+    def sheet_players(request: Request, ctx: service.GameContext) -> list[str]:
         names = [n.strip()[:80] for n in request.query_params.getlist("name") if n.strip()]
         if not names:
             try:
@@ -211,8 +217,9 @@ def create_app(settings: Settings) -> Starlette:
             names = [f"Player {i + 1}" for i in range(count)]
         return names[:MAX_PLAYERS_ON_SHEET]
 
-    def render_sheet(request: Request, ctx, *, state: dict | None = None, outcome=None, status: int = 200,
-                     yaml_text: str | None = None, note: str = ""):
+    def render_sheet(request: Request, ctx: service.GameContext, *, state: dict[str, Any] | None = None,
+                     outcome: service.Outcome | None = None, status: int = 200,
+                     yaml_text: str | None = None, note: str = "") -> HTMLResponse:
         as_yaml = ctx.sheet is None or request.query_params.get("yaml") == "1" or yaml_text is not None
         if state is None:
             names = sheet_players(request, ctx)
@@ -226,7 +233,7 @@ def create_app(settings: Settings) -> Starlette:
             state = {**state, "players": [{"name": n} for n in (fleets or {})]}
         if as_yaml and yaml_text is None:
             yaml_text = skeleton_yaml(ctx, state)
-        result = service.sheet_view(outcome.sheet) if outcome is not None and outcome.ok else None
+        result = service.sheet_view(outcome.sheet) if outcome is not None and outcome.sheet is not None else None
         names = [p.get("name", "") for p in state.get("players", []) if isinstance(p, dict)]
         problems = problems_json(outcome.problems, names) if outcome is not None else []
         return page(request, "sheet.html", status=status, game=ctx.game, sheet=ctx.sheet, state=state,
@@ -235,7 +242,7 @@ def create_app(settings: Settings) -> Starlette:
                     cards_json=json.dumps(ctx.sheet.cards if ctx.sheet else {},
                                           ensure_ascii=False).replace("</", "<\\/"))
 
-    async def sheet(request: Request):
+    async def sheet(request: Request) -> Response:
         ctx = ctx_of(request.path_params["game"])
         source = request.query_params.get("play", "")
         if source.isdigit():  # a saved play back in the sheet, to correct it
@@ -253,29 +260,29 @@ def create_app(settings: Settings) -> Starlette:
             return render_sheet(request, ctx, yaml_text=play["state_yaml"], note=play["note"])
         return render_sheet(request, ctx)
 
-    def outcome_of(ctx, pairs):
+    def outcome_of(ctx: service.GameContext, pairs: list[tuple[str, str]]) -> tuple[service.Outcome, str | None]:
         yaml_text = next((v for k, v in pairs if k == "yaml"), None)
         if yaml_text is not None or ctx.sheet is None:
             return service.score_yaml(ctx, yaml_text or ""), yaml_text
         return service.score_form(ctx, pairs), None
 
-    async def live(request: Request):
+    async def live(request: Request) -> Response:
         ctx = ctx_of(request.path_params["game"])
         pairs = await read_form(request)
         outcome, _ = outcome_of(ctx, pairs)
-        result = service.sheet_view(outcome.sheet) if outcome.ok else None
+        result = service.sheet_view(outcome.sheet) if outcome.sheet is not None else None
         problems = problems_json(outcome.problems, player_names(pairs))
         html = TEMPLATES.get_template("result.html").render(result=result, problems=problems)
         bar = TEMPLATES.get_template("bar.html").render(result=result, problems=outcome.problems)
         return JSONResponse({"ok": outcome.ok, "html": html, "bar": bar, "problems": problems,
-                             "score": outcome.sheet.to_json() if outcome.ok else None})
+                             "score": outcome.sheet.to_json() if outcome.sheet is not None else None})
 
-    async def save(request: Request):
+    async def save(request: Request) -> Response:
         ctx = ctx_of(request.path_params["game"])
         pairs = await read_form(request)
         outcome, yaml_text = outcome_of(ctx, pairs)
         note = next((v for k, v in pairs if k == "note"), "")[:500]
-        if not outcome.ok:
+        if outcome.sheet is None:  # not ok
             return render_sheet(request, ctx, state=outcome.state if isinstance(outcome.state, dict) else None,
                                 outcome=outcome, status=422, yaml_text=yaml_text, note=note)
         text = yaml_text if yaml_text is not None else service.state_yaml(ctx.game.id, outcome.state)
@@ -284,7 +291,7 @@ def create_app(settings: Settings) -> Starlette:
                                  result=outcome.sheet.to_json(), note=note)
         return RedirectResponse(f"/plays/{play_id}", status_code=303)
 
-    async def setup(request: Request):
+    async def setup(request: Request) -> Response:
         ctx = ctx_of(request.path_params["game"])
         q = request.query_params
         result, problems = None, []
@@ -309,11 +316,11 @@ def create_app(settings: Settings) -> Starlette:
         return page(request, "setup.html", game=ctx.game, result=result, problems=problems_json(problems), names=names,
                     query=q, deal_json=json.dumps(result["deal"], ensure_ascii=False, indent=2) if result else "")
 
-    async def plays(request: Request):
+    async def plays(request: Request) -> Response:
         game = request.query_params.get("game") or None
         return page(request, "plays.html", plays=store.plays(game), game=game, games=store.games())
 
-    def play_or_404(request: Request) -> dict:
+    def play_or_404(request: Request) -> dict[str, Any]:
         try:
             play_id = int(request.path_params["play"])
         except ValueError:
@@ -323,30 +330,31 @@ def create_app(settings: Settings) -> Starlette:
             raise HTTPException(404, f"no play #{play_id}")
         return play
 
-    async def play(request: Request):
+    async def play(request: Request) -> Response:
         play = play_or_404(request)
         ctx = ctx_of(play["game"])
         outcome = service.score_yaml(ctx, play["state_yaml"])  # scored again: the engine of today
-        return page(request, "play.html", play=play, result=service.sheet_view(outcome.sheet) if outcome.ok else None,
+        return page(request, "play.html", play=play,
+                    result=service.sheet_view(outcome.sheet) if outcome.sheet is not None else None,
                     problems=problems_json(outcome.problems), game=ctx.game)
 
-    async def play_yaml(request: Request):
+    async def play_yaml(request: Request) -> Response:
         play = play_or_404(request)
         return PlainTextResponse(play["state_yaml"], media_type="application/yaml; charset=utf-8", headers={
             "Content-Disposition": f'attachment; filename="{play["game"]}-play-{play["id"]}.yaml"'})
 
-    async def delete_play(request: Request):
+    async def delete_play(request: Request) -> Response:
         await read_form(request)
         play = play_or_404(request)
         store.delete_play(play["id"])
         return RedirectResponse("/plays", status_code=303)
 
-    async def plays_csv(request: Request):
+    async def plays_csv(request: Request) -> Response:
         game = request.query_params.get("game") or None
         return Response(store.csv(game), media_type="text/csv; charset=utf-8", headers={
             "Content-Disposition": f'attachment; filename="cardforge-plays{"-" + game if game else ""}.csv"'})
 
-    async def stats(request: Request):
+    async def stats(request: Request) -> Response:
         game = request.query_params.get("game") or None
         categories = []
         if game:
@@ -357,11 +365,12 @@ def create_app(settings: Settings) -> Starlette:
         return page(request, "stats.html", stats=store.player_stats(game), game=game, games=store.games(),
                     categories=categories)
 
-    async def http_error(request: Request, exc: HTTPException):
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)  # registered for HTTPException only
         return _error_page(exc.status_code, {404: "Not found", 405: "Method not allowed"}.get(
             exc.status_code, "Request refused"), str(exc.detail))
 
-    async def server_error(request: Request, exc: Exception):
+    async def server_error(request: Request, exc: Exception) -> Response:
         log.error("internal error on %s: %s: %s", request.url.path, type(exc).__name__, exc)
         if isinstance(exc, CardforgeError):
             return _error_page(422, "Cannot do that", exc.render())
@@ -385,15 +394,15 @@ def create_app(settings: Settings) -> Starlette:
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.store = store
     app.state.settings = settings
-    return Guard(app, settings)  # type: ignore[return-value]
+    return Guard(app, settings)
 
 
-def setup_options(game, query) -> tuple[dict[str, Any], list]:
+def setup_options(game: Game, query: Mapping[str, str]) -> tuple[dict[str, Any], list[Problem]]:
     """The setup form's options: flags, choices and whole numbers as the game declares them."""
     from cardforge.problems import Problem
 
     options: dict[str, Any] = {}
-    problems = []
+    problems: list[Problem] = []
     for oid, spec in game.options.items():
         raw = (query.get(oid) or "").strip()
         if spec.type == "flag":
@@ -420,7 +429,7 @@ def setup_options(game, query) -> tuple[dict[str, Any], list]:
     return options, problems
 
 
-def skeleton_yaml(ctx: service.GameContext, state: dict) -> str:
+def skeleton_yaml(ctx: service.GameContext, state: dict[str, Any]) -> str:
     """A starting final-state file for the YAML sheet: the game's own example when it has one
     (a game folder's ``examples/final.yaml``, a shipped game's in the repository's
     ``examples/``), else the players' names."""

@@ -17,11 +17,15 @@ import re
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard
 
 from pydantic import BaseModel
 
 from cardforge.problems import Problem
+
+if TYPE_CHECKING:
+    from cardforge.data.loading import GameData
+    from cardforge.games.base import Game
 
 #: Per game and field path (``players.<field>``): how the sheet asks for it.
 #:  ``cards``: card ids of the deck picked by name (``kinds``; ``paid``: X-cost cards carry
@@ -112,11 +116,11 @@ def _union_args(annotation: Any) -> list[Any]:
     return [annotation]
 
 
-def _is_model(t: Any) -> bool:
+def _is_model(t: Any) -> TypeGuard[type[BaseModel]]:
     return isinstance(t, type) and issubclass(t, BaseModel)
 
 
-def model_widgets(model: type[BaseModel], hints: dict[str, dict], prefix: str,
+def model_widgets(model: type[BaseModel], hints: dict[str, dict[str, Any]], prefix: str,
                   labels: dict[str, str], unasked: list[str] | None = None) -> list[Widget]:
     """One widget per field of ``model`` the sheet can ask for; the paths of the others are
     added to ``unasked``."""
@@ -139,9 +143,9 @@ def model_widgets(model: type[BaseModel], hints: dict[str, dict], prefix: str,
                     w.inline = model_widgets(inline, {}, "", {})
             out.append(w)
             continue
-        w = _scalar(name, label, info.annotation, required, default, hints, path, labels, unasked)
-        if w is not None:
-            out.append(w)
+        scalar = _scalar(name, label, info.annotation, required, default, hints, path, labels, unasked)
+        if scalar is not None:
+            out.append(scalar)
         else:
             unasked.append(path)
     return out
@@ -156,7 +160,7 @@ def _list_item(annotation: Any) -> Any:
 
 
 def _scalar(name: str, label: str, annotation: Any, required: bool, default: Any,
-            hints: dict, path: str, labels: dict, unasked: list[str]) -> Widget | None:
+            hints: dict[str, dict[str, Any]], path: str, labels: dict[str, str], unasked: list[str]) -> Widget | None:
     ann, optional = _strip_optional(_bare(annotation))
     ann = _bare(ann)
     if optional:
@@ -179,7 +183,7 @@ def _scalar(name: str, label: str, annotation: Any, required: bool, default: Any
     return None  # lists, mappings…: not asked on the sheet
 
 
-def build_sheet(game, data) -> Sheet | None:
+def build_sheet(game: Game, data: GameData) -> Sheet | None:
     """The sheet of ``game``; None when its final state has no ``players`` list."""
     model = game.score_model
     if model is not None and game.id in ROUND_GAMES and "rounds" in model.model_fields:
@@ -220,7 +224,7 @@ def build_sheet(game, data) -> Sheet | None:
     return Sheet(game_fields, player_fields, tabular, cards)
 
 
-def _rounds_sheet(game, data, model) -> Sheet | None:
+def _rounds_sheet(game: Game, data: GameData, model: type[BaseModel]) -> Sheet | None:
     spec = dict(ROUND_GAMES[game.id])
     round_model = _list_item(model.model_fields["rounds"].annotation)
     if not _is_model(round_model) or "fleets" not in round_model.model_fields:
@@ -261,7 +265,7 @@ def rounds_state(sheet: Sheet, raw: dict[str, Any]) -> dict[str, Any]:
     return {"rounds": rounds}
 
 
-def card_choices(data, kinds=None) -> list[dict[str, Any]]:
+def card_choices(data: GameData, kinds: Any = None) -> list[dict[str, Any]]:
     """The cards a list field picks from, by name; a name several cards share (the two sides of
     a gift) is told apart by the card's id: ``Warhammer (warhammer-forges)``."""
     from collections import Counter
@@ -360,7 +364,7 @@ def coerce(widgets: list[Widget], raw: dict[str, Any]) -> dict[str, Any]:
                 out[w.name] = sub
             continue
         if w.kind == "cards":
-            items = []
+            items: list[str | dict[str, Any]] = []
             for entry in _indexed(value)[:MAX_LIST_ITEMS]:
                 if isinstance(entry, str):
                     if entry.strip():

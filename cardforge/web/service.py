@@ -8,7 +8,7 @@ import tempfile
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -17,6 +17,10 @@ from cardforge.errors import CardforgeError, ScoreInputError
 from cardforge.problems import Problem
 from cardforge.scores import ScoreSheet, format_number
 from cardforge.web.forms import Sheet, build_sheet, form_to_state
+
+if TYPE_CHECKING:
+    from cardforge.data.loading import GameData
+    from cardforge.games.base import Game
 
 MAX_YAML_CHARS = 60_000
 MAX_DEPTH = 64  # [ and { in a typed YAML: a final state is a few levels deep
@@ -36,10 +40,10 @@ def _flow_depth(text: str) -> int:
 
 @dataclass
 class GameContext:
-    game: Any
-    data: Any
+    game: Game
+    data: GameData
     sheet: Sheet | None
-    stamp: tuple = ()
+    stamp: tuple[tuple[str, int, int], ...] = ()
 
 
 _LOCK = threading.Lock()
@@ -65,7 +69,7 @@ def context(game_id: str, data_root: Path | None = None) -> GameContext:
         return ctx
 
 
-def _stamp(game, data) -> tuple:
+def _stamp(game: Game, data: GameData) -> tuple[tuple[str, int, int], ...]:
     """The game's files as they are now (a stat each, no reading): the data, game.yaml, rules."""
     files: list[Path] = [Path(game.data_folder) / f for f in getattr(data.meta, "card_files", None) or ()]
     for folder in {Path(game.folder), Path(game.data_folder)}:
@@ -124,11 +128,14 @@ def score_yaml(ctx: GameContext, text: str) -> Outcome:
                                             field="yaml")])
     if _flow_depth(text) > MAX_DEPTH:
         return Outcome(None, None, [Problem(f"nested more than {MAX_DEPTH} levels deep", field="yaml")])
+    model = ctx.game.score_model
+    if model is None:  # as score_state_dict: a game without scoring
+        return Outcome(None, None, [Problem(f"{ctx.game.id} has no scoring")])
     with tempfile.TemporaryDirectory(prefix="cardforge-serve-") as tmp:
         path = Path(tmp, "final.yaml")
         path.write_text(text, encoding="utf-8")
         try:
-            value, problems = load_input(path, ctx.game.score_model)
+            value, problems = load_input(path, model)
         except RecursionError:
             return Outcome(None, None, [Problem(f"nested too deeply (at most {MAX_DEPTH} levels)", field="yaml")])
     problems = [replace(p, file="final.yaml") if p.file else p for p in problems]
@@ -147,8 +154,8 @@ def score_yaml(ctx: GameContext, text: str) -> Outcome:
 def state_yaml(game_id: str, state: Any) -> str:
     """The final-state file of a play: ``cardforge score GAME FILE`` gives the same result."""
     head = f"# A game of {game_id}, saved by `cardforge serve`. Score it: cardforge score {game_id} FILE\n"
-    return head + yaml.safe_dump(state, allow_unicode=True, sort_keys=False, default_flow_style=None,
-                                 width=100)
+    body: str = yaml.safe_dump(state, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
+    return head + body
 
 
 def sheet_view(sheet: ScoreSheet) -> dict[str, Any]:

@@ -167,7 +167,8 @@ class PlayLog:
                 "INSERT INTO plays (game, title, mode, played_at, state_yaml, result_json, cardforge_version, note)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (game, title, mode, when, state_yaml, json.dumps(result, ensure_ascii=False), __version__, note))
-            play_id = int(cur.lastrowid)
+            assert cur.lastrowid is not None  # set by an INSERT
+            play_id = cur.lastrowid
             winners = set(result.get("winners", []))
             for seat, p in enumerate(result["players"]):
                 db.execute("INSERT INTO scores (play_id, seat, player, total, rank, winner) VALUES (?, ?, ?, ?, ?, ?)",
@@ -211,7 +212,7 @@ class PlayLog:
     def player_stats(self, game: str | None = None) -> list[dict[str, Any]]:
         """Per player: plays, wins, win rate, average total and, for one game, average per category."""
         where = " WHERE p.game = ?" if game else ""
-        args: tuple = (game,) if game else ()
+        args: tuple[str, ...] = (game,) if game else ()
         with self._read() as db:
             rows = db.execute(
                 "SELECT s.player, COUNT(*) AS plays, SUM(s.winner) AS wins, AVG(s.total) AS average,"
