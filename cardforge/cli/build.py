@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
 import time
 from collections.abc import Callable, Collection
@@ -385,11 +386,15 @@ def _echo_changes(game_id: str, changes) -> None:
 
 
 class Progress:
-    """A progress bar on stderr, shown only once a build has run for over a second.
+    """The build's progress bar (:func:`click.progressbar`) on stderr: only on a terminal, only
+    once a build has run for over a second (a quick build shows none), cleared when done — it
+    never stays in the output.
 
-    Renderers call it with the number of items just finished: ``progress(6)``."""
+    Renderers call it with the number of items just finished: ``progress(6)``; a phase with no
+    known total (the printables) shows a moving bar and the count."""
 
     DELAY = 1.0
+    WIDTH = 30
 
     def __init__(self, enabled: bool):
         self.enabled = enabled
@@ -397,30 +402,31 @@ class Progress:
         self.label = ""
         self.total: int | None = None
         self.done = 0
-        self.shown = False
+        self.bar: Any = None  # click's ProgressBar, once shown
 
     def start(self, label: str, total: int | None) -> None:
+        self.clear()
         self.label, self.total, self.done = label, total, 0
 
     def __call__(self, advance: int = 1, *args, **kwargs) -> None:
-        self.done += advance if isinstance(advance, int) else 1
+        steps = advance if isinstance(advance, int) else 1
+        self.done += steps
         if not self.enabled or time.monotonic() - self.t0 < self.DELAY:
             return
-        width = 30
-        if self.total:
-            filled = min(width, int(width * self.done / self.total))
-            bar = f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}"
+        if self.bar is None:
+            self.bar = click.progressbar(length=self.total, iterable=None if self.total else itertools.repeat(None),
+                                         label=f"{self.label:<16}", width=self.WIDTH, show_pos=True,
+                                         file=sys.stderr)
+            self.bar.make_step(self.done)  # everything done so far…
+            self.bar.__enter__()  # …shown from here
         else:
-            bar = f"{self.done}"
-        sys.stderr.write(f"\r{self.label:<16} {bar}\x1b[K")
-        sys.stderr.flush()
-        self.shown = True
+            self.bar.update(steps)
 
     def clear(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
-            self.shown = False
+        """Take the bar off the screen (not click's finish, which leaves it on a line of its own)."""
+        if self.bar is not None:
+            self.bar = None
+            click.echo("\r\x1b[K\x1b[?25h", file=sys.stderr, nl=False)  # the line wiped, the cursor back
 
     def close(self) -> None:
         self.clear()
