@@ -201,7 +201,7 @@ def build_options(leave_out: Collection[str] = ()) -> Callable[[F], F]:
 @click.argument("games", metavar="[GAME]...", nargs=-1, type=GAME)
 @build_options()
 @click.pass_context
-def build(ctx: click.Context, games, **options) -> None:
+def build(ctx: click.Context, /, games: tuple[Any, ...], **options: Any) -> None:
     """Build print-ready PDFs for each GAME (every game when none is given) into OUT/<game>/.
 
     Decks are imposed on the paper chosen with bleed and crop marks; backs follow each sheet,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from cardforge.cli.build import NOT_WATCH_OPTIONS, build_options, run_build
@@ -25,7 +27,7 @@ only. A rebuild that fails prints its problems and keeps the previous PDFs; watc
 @click.argument("games", metavar="GAME...", nargs=-1, required=True, type=GAME)
 @build_options(leave_out=NOT_WATCH_OPTIONS)
 @click.pass_context
-def watch(ctx: click.Context, games, **options) -> None:
+def watch(ctx: click.Context, /, games: tuple[Any, ...], **options: Any) -> None:
     """Build each GAME into OUT/<game>/, then rebuild it whenever its data or templates change,
     until Ctrl-C (exit 0).
 
