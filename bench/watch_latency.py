@@ -67,7 +67,7 @@ def main() -> int:
                     return line
             raise SystemExit(f"no {text!r} within {args.timeout} s")
 
-        wait_for("(Ctrl-C to stop)")
+        wait_for("Ctrl-C to stop)")
         time.sleep(1.0)  # let the watcher settle
         path = tmp / "data" / "maphr" / FILE
         source = path.read_text(encoding="utf-8")
