@@ -132,10 +132,14 @@ def file_events(folders: Iterable[Path], *, polling: bool = False, interval: flo
                 stop: threading.Event | None = None) -> Iterator[set[str]]:
     """Batches of watched files (their paths) changed below ``folders``, as they happen, until
     ``stop`` is set (or Ctrl-C: KeyboardInterrupt). ``polling``: look at the folders every
-    ``interval`` seconds rather than listen to the OS. Folders that do not exist are left out."""
+    ``interval`` seconds rather than listen to the OS. A folder that does not exist yet is
+    watched through its parent (a game's template folder made during the session counts; the
+    parent's other files are reported too: :meth:`WatchSession.changed` leaves them out), or
+    left out when that does not exist either."""
     from watchfiles import watch
 
-    existing = list(dict.fromkeys(str(f) for f in folders if Path(f).is_dir()))
+    existing = list(dict.fromkeys(str(f if f.is_dir() else f.parent)
+                                  for f in map(Path, folders) if f.is_dir() or f.parent.is_dir()))
     if not existing:
         return
     for batch in watch(*existing, watch_filter=lambda change, path: watched(path), step=STEP_MS,

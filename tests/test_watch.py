@@ -254,7 +254,8 @@ def test_the_real_watcher_sees_a_save(tmp_path, polling):
     stop, batches = threading.Event(), queue.Queue()
 
     def listen():
-        for batch in watch.file_events([tmp_path, tmp_path / "missing"], polling=polling, interval=0.05, stop=stop):
+        for batch in watch.file_events([tmp_path / "art", tmp_path / "later", tmp_path / "no" / "such"],
+                                       polling=polling, interval=0.05, stop=stop):
             batches.put(batch)
 
     thread = threading.Thread(target=listen, daemon=True)
@@ -262,14 +263,18 @@ def test_the_real_watcher_sees_a_save(tmp_path, polling):
     seen: set[str] = set()
     saves = iter(range(10**6))
 
+    later = tmp_path / "later" / "layout.yaml"  # in a folder made once the watch began
+
     def save():
-        (tmp_path / "notes.txt").write_text("not watched", encoding="utf-8")
+        (tmp_path / "art" / "notes.txt").write_text("not watched", encoding="utf-8")
         card.write_text(f"a: {next(saves)}\n", encoding="utf-8")
+        later.parent.mkdir(exist_ok=True)
+        later.write_text(f"b: {next(saves)}\n", encoding="utf-8")
 
     def got():
         while not batches.empty():
             seen.update(batches.get())
-        return str(card) in seen
+        return str(card) in seen and str(later) in seen
 
     try:
         wait_until(got, "the save of art/deck.yaml", poke=save)
@@ -277,7 +282,7 @@ def test_the_real_watcher_sees_a_save(tmp_path, polling):
         stop.set()
         thread.join(DEADLINE)
     assert not thread.is_alive()  # stop ends the watch
-    assert str(tmp_path / "notes.txt") not in seen  # files that cannot change a build are left out
+    assert str(tmp_path / "art" / "notes.txt") not in seen  # files that cannot change a build are left out
 
 
 def test_the_real_watcher_rebuilds_after_an_edit(monkeypatch, tmp_path):
