@@ -412,3 +412,39 @@ def test_the_watch_command_builds_then_watches(cli, monkeypatch, tmp_path):
     page = pypdf.PdfReader(tmp_path / "out" / "fixture_deck" / "deck.pdf").pages[0]
     size = sorted(round(float(v) / 72 * 25.4) for v in page.mediabox[2:])
     assert size == [216, 279]  # letter: the build's options reach it
+
+
+def test_a_save_during_a_rebuild_is_not_lost(tmp_path):
+    """While a batch is being handled (a rebuild), the watcher keeps listening: the next batch
+    holds what was saved meanwhile."""
+    card = tmp_path / "deck.yaml"
+    stop = threading.Event()
+    deadline = threading.Timer(DEADLINE, stop.set)  # a lost save ends the watch: the test fails, never hangs
+    deadline.start()
+    events = watch.file_events([tmp_path], stop=stop)
+    saving = threading.Event()
+
+    def save_until_seen():
+        n = 0
+        while not saving.is_set() and not stop.is_set():
+            n += 1
+            card.write_text(f"a: {n}\n", encoding="utf-8")
+            time.sleep(0.2)
+
+    saver = threading.Thread(target=save_until_seen, daemon=True)
+    saver.start()
+    try:
+        first = next(events, set())
+        saving.set()  # no more saves from the loop…
+        saver.join(DEADLINE)
+        assert str(card) in first
+        other = tmp_path / "other.yaml"  # …but one, of another file, while "rebuilding"
+        other.write_text("b: during the rebuild\n", encoding="utf-8")
+        time.sleep(0.5)  # the rebuild (not timed: a slower watcher only makes this test wait)
+        seen: set[str] = set()
+        while str(other) not in seen and not stop.is_set():  # (a late save of deck.yaml may come first)
+            seen |= next(events, set())
+        assert str(other) in seen, "the save made during the rebuild was lost"
+    finally:
+        stop.set()
+        deadline.cancel()
