@@ -1,23 +1,32 @@
-"""Watch mode (``cardforge build GAME --watch``): rebuild whenever a game's data or templates
-change, fast, until Ctrl-C.
+"""Watch mode (``cardforge watch GAME``, alias ``cardforge build GAME --watch``): rebuild
+whenever a game's data or templates change, fast, until Ctrl-C.
 
-Files are polled (their modification time and size, twice a second): no dependency, and it
-works the same on every system and on network drives. A rebuild runs in the same process as
-the last one, so it keeps everything that did not change: the compiled templates and layouts,
-the fonts, and every card text already laid out (:data:`cardforge.render.richtext.LAYOUTS`,
-by content: the text, its box and its style), so a one-card edit lays out that card's text
-only. A build that fails (bad data, text that does not fit, a full disk, even a bug in
-cardforge) prints what went wrong and leaves the previous PDFs in place (a build is a
-transaction: :mod:`cardforge.render.build`); watching goes on.
+The operating system says what changed (:mod:`watchfiles`: inotify on Linux, FSEvents on
+macOS, ReadDirectoryChangesW on Windows), so a save is seen at once and an idle watch costs
+nothing. Those notifications do not cross network drives (NFS, SMB, sshfs…), nor WSL's
+Windows drives: there the folders are polled instead — automatically on a network file system
+(:func:`network_filesystem`, Linux), or when asked (``--poll``, ``CARDFORGE_WATCH_POLL=1``, or
+watchfiles' own ``WATCHFILES_FORCE_POLLING``). A rebuild runs in the same process as the last
+one, so it keeps everything that did not change: the compiled templates and layouts, the
+fonts, and every card text already laid out (:data:`cardforge.render.richtext.LAYOUTS`, by
+content: the text, its box and its style), so a one-card edit lays out that card's text only.
+A build that fails (bad data, text that does not fit, a full disk, even a bug in cardforge)
+prints what went wrong and leaves the previous PDFs in place (a build is a transaction:
+:mod:`cardforge.render.build`); watching goes on.
 
-The loop is :meth:`WatchSession.run`; :meth:`WatchSession.rebuild` is one rebuild, and returns
-what it did (time, texts laid out and reused) so that tests drive it directly.
+The loop is :meth:`WatchSession.run`, fed by :func:`file_events`. :meth:`WatchSession.rebuild`
+is one rebuild, and returns what it did (time, texts laid out and reused);
+:meth:`WatchSession.changed` rebuilds the targets holding some changed files, and
+:meth:`WatchSession.poll` finds the changes itself by comparing snapshots — so tests drive a
+session without the OS watcher.
 """
 
 from __future__ import annotations
 
+import os
+import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,24 +34,38 @@ from typing import Any
 #: what is watched: data, layouts and templates, pictures
 WATCHED_SUFFIXES = frozenset({".yaml", ".yml", ".csv", ".xlsx", ".j2", ".png", ".jpg", ".jpeg", ".svg", ".ttf",
                               ".otf"})
-POLL_SECONDS = 0.5
-SETTLE_SECONDS = 0.15  # an editor's save may take two writes: wait until files are still
+POLL_SECONDS = 0.3  # when polling (network drives): how often the folders are looked at
+STEP_MS = 50  # changes arriving within this of each other are one batch (an editor's save may take two writes)
+DEBOUNCE_MS = 1600  # …but a batch is handed over after this at most
+SETTLE_SECONDS = 0.15  # poll(): wait until files are still before reading them
 KEPT_TEXTS = 1_000_000  # laid-out texts kept in watch mode (texts unused by a rebuild are dropped)
+POLL_ENV = "CARDFORGE_WATCH_POLL"  # 1: poll the folders instead of OS notifications
+#: file systems where OS change notifications do not work (or not for changes made elsewhere)
+NETWORK_FILESYSTEMS = frozenset({"nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "afs", "ncpfs", "coda",
+                                 "ceph", "glusterfs", "lustre", "gpfs", "vboxsf", "drvfs", "davfs",
+                                 "fuse.sshfs", "sshfs", "fuse.davfs2", "fuse.rclone", "fuse.glusterfs",
+                                 "fuse.s3fs", "fuse.gcsfuse"})
 
-#: how the loop waits between polls (tests replace it)
+#: how poll() waits for a save to settle (tests replace it)
 _sleep = time.sleep
 
 
+def watched(path: str | Path) -> bool:
+    """Whether a change to this file can change a build: data, templates, pictures, fonts
+    (hidden files and editor back-ups are left out)."""
+    name = os.path.basename(path)
+    return os.path.splitext(name)[1].lower() in WATCHED_SUFFIXES and not name.startswith((".", "~$"))
+
+
 def snapshot(folders: Iterable[Path]) -> dict[str, tuple[int, int]]:
-    """path → (mtime in ns, size) of every watched file below ``folders`` (hidden files and
-    editor back-ups are left out)."""
+    """path → (mtime in ns, size) of every watched file below ``folders``."""
     out: dict[str, tuple[int, int]] = {}
     for folder in folders:
         folder = Path(folder)
         if not folder.is_dir():
             continue
         for path in folder.rglob("*"):
-            if path.suffix.lower() not in WATCHED_SUFFIXES or path.name.startswith((".", "~$")):
+            if not watched(path):
                 continue
             try:
                 st = path.stat()
@@ -55,6 +78,74 @@ def snapshot(folders: Iterable[Path]) -> dict[str, tuple[int, int]]:
 def changes(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]) -> list[str]:
     """Files added, removed or modified between two snapshots, sorted."""
     return sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
+
+
+def _unescape_mount(field: str) -> str:
+    """/proc/mounts writes a space as \\040, a tab as \\011…"""
+    out, i = [], 0
+    while i < len(field):
+        if field[i] == "\\" and field[i + 1:i + 4].isdigit():
+            out.append(chr(int(field[i + 1:i + 4], 8)))
+            i += 4
+        else:
+            out.append(field[i])
+            i += 1
+    return "".join(out)
+
+
+def filesystem_type(path: Path, mounts: str = "/proc/self/mounts") -> str | None:
+    """The type of the file system holding ``path`` ("ext4", "nfs4"…), from the mount table
+    (Linux); None where there is none to read."""
+    try:
+        table = Path(mounts).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    target = os.path.realpath(path)
+    best, kind = "", None
+    for line in table.splitlines():
+        parts = line.split()
+        if len(parts) < 3:
+            continue
+        point = _unescape_mount(parts[1])
+        inside = target == point or target.startswith(point.rstrip("/") + "/")
+        if inside and len(point) >= len(best):  # the deepest mount holding it (the last one of equals)
+            best, kind = point, parts[2]
+    return kind
+
+
+def network_filesystem(path: Path, mounts: str = "/proc/self/mounts") -> bool:
+    """Whether ``path`` is on a network drive, where OS change notifications cannot be trusted."""
+    kind = filesystem_type(path, mounts)
+    return kind is not None and (kind in NETWORK_FILESYSTEMS or kind.split(".")[0] in NETWORK_FILESYSTEMS)
+
+
+def must_poll(folders: Iterable[Path], asked: bool = False) -> bool:
+    """Poll rather than listen: when asked (``--poll``, ``CARDFORGE_WATCH_POLL=1``), or when a
+    watched folder is on a network drive."""
+    env = os.environ.get(POLL_ENV, "").strip().lower()
+    if asked or (env and env not in {"0", "false", "no"}):
+        return True
+    return any(network_filesystem(f) for f in folders if Path(f).is_dir())
+
+
+def file_events(folders: Iterable[Path], *, polling: bool = False, interval: float = POLL_SECONDS,
+                stop: threading.Event | None = None) -> Iterator[set[str]]:
+    """Batches of watched files (their paths) changed below ``folders``, as they happen, until
+    ``stop`` is set (or Ctrl-C: KeyboardInterrupt). ``polling``: look at the folders every
+    ``interval`` seconds rather than listen to the OS. A folder that does not exist yet is
+    watched through its parent (a game's template folder made during the session counts; the
+    parent's other files are reported too: :meth:`WatchSession.changed` leaves them out), or
+    left out when that does not exist either."""
+    from watchfiles import watch
+
+    existing = list(dict.fromkeys(str(f if f.is_dir() else f.parent)
+                                  for f in map(Path, folders) if f.is_dir() or f.parent.is_dir()))
+    if not existing:
+        return
+    for batch in watch(*existing, watch_filter=lambda change, path: watched(path), step=STEP_MS,
+                       debounce=DEBOUNCE_MS, stop_event=stop, force_polling=True if polling else None,
+                       poll_delay_ms=max(1, int(interval * 1000)), raise_interrupt=True):
+        yield {path for _, path in batch}
 
 
 @dataclass
@@ -76,6 +167,16 @@ class Target:
     name: str
     build: Callable[[], Any]  # None when it built, else a description of the failure
     folders: list[Path]
+
+    def holds(self, path: str | Path) -> bool:
+        """Whether ``path`` is below one of the target's folders (as given, or resolved: FSEvents
+        reports resolved paths)."""
+        path = Path(path)
+        for folder in self.folders:
+            folder = Path(folder)
+            if path.is_relative_to(folder) or path.is_relative_to(folder.resolve()):
+                return True
+        return False
 
 
 def game_target(game, settings, build: Callable[[], Any] | None = None) -> Target:
@@ -112,18 +213,25 @@ def keep_texts() -> None:
 class WatchSession:
     """Rebuilds targets when their files change.
 
-    ``report(rebuild, target)`` is called after each rebuild (the CLI prints there)."""
+    ``report(rebuild, target)`` is called after each rebuild (the CLI prints there).
+    ``polling``: poll the folders (every ``interval`` seconds) rather than listen to the OS;
+    None: decide (:func:`must_poll`)."""
 
     def __init__(self, targets: list[Target], report: Callable[[Rebuild, Target], None] | None = None,
-                 interval: float = POLL_SECONDS):
+                 interval: float = POLL_SECONDS, polling: bool | None = None):
         from cardforge.render.richtext import LAYOUTS
 
         self.targets = targets
         self.report = report or (lambda rebuild, target: None)
         self.interval = interval
+        self.polling = polling
         self.layouts = LAYOUTS
         keep_texts()  # every text of the deck stays laid out between rebuilds
-        self.state = {t.name: snapshot(t.folders) for t in targets}
+        self.state = {t.name: snapshot(t.folders) for t in targets}  # for poll()
+
+    @property
+    def folders(self) -> list[Path]:
+        return list(dict.fromkeys(f for t in self.targets for f in t.folders))
 
     def rebuild(self, target: Target, changed: list[str] | None = None) -> Rebuild:
         """Build ``target`` once; texts the build did not use are dropped from the cache
@@ -146,8 +254,20 @@ class WatchSession:
         self.report(result, target)
         return result
 
+    def changed(self, paths: Iterable[str]) -> list[Rebuild]:
+        """Rebuild every target holding one of ``paths`` (changed files, as the watcher reports
+        them; files that cannot change a build are left out)."""
+        paths = sorted({str(p) for p in paths if watched(p)})
+        done = []
+        for target in self.targets:
+            mine = [p for p in paths if target.holds(p)]
+            if mine:
+                done.append(self.rebuild(target, mine))
+        return done
+
     def poll(self) -> list[Rebuild]:
-        """Rebuild every target whose files changed since the last look."""
+        """Rebuild every target whose files changed since the last look (snapshots compared:
+        no OS watcher)."""
         done = []
         for target in self.targets:
             before = self.state[target.name]
@@ -164,14 +284,21 @@ class WatchSession:
             done.append(self.rebuild(target, changes(before, after)))
         return done
 
-    def run(self, first_build: bool = True) -> int:
-        """Build (unless told the build was done), then poll until Ctrl-C; returns 0."""
+    def events(self, stop: threading.Event | None = None) -> Iterator[set[str]]:
+        """Changed files, batch by batch, from the OS (or polling: :attr:`polling`)."""
+        folders = self.folders
+        polling = must_poll(folders) if self.polling is None else self.polling
+        return file_events(folders, polling=polling, interval=self.interval, stop=stop)
+
+    def run(self, first_build: bool = True, stop: threading.Event | None = None) -> int:
+        """Build (unless told the build was done), then rebuild on every change until Ctrl-C
+        (or ``stop`` is set); returns 0."""
         try:
             if first_build:
                 for target in self.targets:
                     self.rebuild(target)
-            while True:
-                _sleep(self.interval)
-                self.poll()
+            for batch in self.events(stop):
+                self.changed(batch)
         except KeyboardInterrupt:
             return 0
+        return 0

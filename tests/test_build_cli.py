@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import sys
 from pathlib import Path
 
 import pypdf
@@ -82,19 +83,31 @@ def test_build_writes_the_decks_and_the_manifest(fixture_cli, tmp_path):
     assert r.err == ""  # no progress bar when stderr is not a terminal
 
 
-def test_the_progress_bar_appears_after_a_second_on_a_terminal(capsys, monkeypatch):
+def test_the_progress_bar_appears_after_a_second_on_a_terminal(monkeypatch):
+    import io
+
     from cardforge.cli import build as build_cli
 
+    terminal = io.StringIO()
+    terminal.isatty = lambda: True  # click draws its bar on a terminal only
+    monkeypatch.setattr(sys, "stderr", terminal)
     bar = build_cli.Progress(enabled=True)
     bar.start("maphr", 250)
     bar(6)
-    assert capsys.readouterr().err == ""  # under a second: nothing
+    assert terminal.getvalue() == ""  # under a second: nothing
     monkeypatch.setattr(build_cli.Progress, "DELAY", 0.0)
     bar(6)
-    err = capsys.readouterr().err
-    assert "maphr" in err and "12/250" in err and err.startswith("\r")
+    shown = terminal.getvalue()
+    assert "maphr" in shown and "12/250" in shown and "0/250" not in shown and shown.startswith("\r")
+    assert "[#" in shown  # 12 of 250 on 30 columns: one filled
+    bar.start("maphr", None)  # a phase of unknown length: the count
+    bar(3)
+    assert terminal.getvalue()[len(shown):].split("\r")[-1].rstrip().endswith("3")
     bar.close()
-    assert capsys.readouterr().err == "\r\x1b[K"
+    assert terminal.getvalue().endswith("\r\x1b[K\x1b[?25h")  # wiped, and the cursor back: no bar left
+    end = len(terminal.getvalue())
+    bar.close()
+    assert len(terminal.getvalue()) == end  # closing twice writes nothing
 
 
 def test_quiet_prints_nothing(fixture_cli, tmp_path):

@@ -1,11 +1,16 @@
-"""Watch mode (`cardforge build GAME --watch`): a one-card edit lays out that card's text only,
-bad data keeps the previous PDFs and the watch going, Ctrl-C exits 0. The rebuild function is
-driven directly (no real loop); cache hits are counted, never timed."""
+"""Watch mode (`cardforge watch GAME`, `cardforge build GAME --watch`): a one-card edit lays out
+that card's text only, bad data keeps the previous PDFs and the watch going, Ctrl-C exits 0.
+Most tests drive the rebuild function directly (`rebuild`, `poll`, `changed`: no OS watcher);
+cache hits are counted, never timed. The real watcher (watchfiles) is tested by waiting for a
+condition with a generous deadline, never by asserting how long it took."""
 
 from __future__ import annotations
 
 import hashlib
+import queue
 import shutil
+import threading
+import time
 from pathlib import Path
 
 import pypdfium2
@@ -122,10 +127,11 @@ def test_ctrl_c_stops_watching_with_exit_0(cli, monkeypatch, tmp_path):
     monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(LAYOUTS, "maxsize", LAYOUTS.maxsize)
 
-    def interrupt(seconds):
+    def interrupted(folders, **kwargs):  # Ctrl-C while waiting for a change
         raise KeyboardInterrupt
+        yield
 
-    monkeypatch.setattr(watch, "_sleep", interrupt)
+    monkeypatch.setattr(watch, "file_events", interrupted)
     r = cli("--data", FIXTURE_DATA, "build", "fixture_deck", "--templates", FIXTURE_TEMPLATES,
             "-o", tmp_path / "out", "--only", "decks", "--watch")
     assert r.code == 0, r.err
@@ -181,21 +187,19 @@ def test_an_internal_error_in_a_rebuild_keeps_the_pdfs_and_the_watch(cli, monkey
     def save(extra: str) -> None:  # a new mtime and size: the next poll sees a change
         deck_yaml.write_text(deck_yaml.read_text(encoding="utf-8") + extra, encoding="utf-8")
 
-    steps = iter([
-        lambda: (seen.setdefault("good", sha(pdf)), monkeypatch.setattr(decks, "build_decks", crash), save("\n")),
-        lambda: None,  # the settle wait; then the rebuild crashes
-        lambda: (seen.setdefault("kept", sha(pdf)), monkeypatch.setattr(decks, "build_decks", real_build),
-                 save("# again\n")),
-        lambda: None,  # settle; the rebuild works
-    ])
+    def events(folders, **kwargs):  # what the OS watcher would report, save after save
+        assert deck_yaml.parent in folders
+        seen["good"] = sha(pdf)
+        monkeypatch.setattr(decks, "build_decks", crash)
+        save("\n")
+        yield {str(deck_yaml)}  # the rebuild crashes
+        seen["kept"] = sha(pdf)
+        monkeypatch.setattr(decks, "build_decks", real_build)
+        save("# again\n")
+        yield {str(deck_yaml), str(deck_yaml.parent / "notes.txt")}  # the rebuild works
+        raise KeyboardInterrupt
 
-    def step(seconds):
-        try:
-            next(steps)()
-        except StopIteration:
-            raise KeyboardInterrupt from None
-
-    monkeypatch.setattr(watch, "_sleep", step)
+    monkeypatch.setattr(watch, "file_events", events)
     r = cli("--data", tmp_path / "data", "build", "fixture_deck", "--templates", FIXTURE_TEMPLATES,
             "-o", tmp_path / "out", "--only", "decks", "--watch")
     assert r.code == 0, r.err
@@ -222,3 +226,225 @@ def test_a_game_target_builds_with_build_game(monkeypatch, tmp_path):
     result = watch.WatchSession([target]).rebuild(target)
     assert result.ok and result.failure is None
     assert (tmp_path / "out" / "fixture_deck" / "deck.pdf").is_file()
+
+
+# -- the OS watcher (watchfiles) and `cardforge watch` ------------------------------------------
+
+DEADLINE = 60.0  # seconds: generous, a loaded machine is slow; nothing asserts how long it took
+
+
+def wait_until(condition, what: str, poke=None):
+    """Poll ``condition`` until true (``poke`` meanwhile, e.g. save again: the watcher may not
+    be listening yet when the first save lands); fail after DEADLINE."""
+    end = time.monotonic() + DEADLINE
+    while time.monotonic() < end:
+        if condition():
+            return
+        if poke is not None:
+            poke()
+        time.sleep(0.2)
+    pytest.fail(f"{what}: not seen within {DEADLINE:.0f} s")
+
+
+@pytest.mark.parametrize("polling", [False, True], ids=["os-notifications", "polling"])
+def test_the_real_watcher_sees_a_save(tmp_path, polling):
+    (tmp_path / "art").mkdir()
+    card = tmp_path / "art" / "deck.yaml"
+    card.write_text("a: 1\n", encoding="utf-8")
+    stop, batches = threading.Event(), queue.Queue()
+
+    def listen():
+        for batch in watch.file_events([tmp_path / "art", tmp_path / "later", tmp_path / "no" / "such"],
+                                       polling=polling, interval=0.05, stop=stop):
+            batches.put(batch)
+
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    seen: set[str] = set()
+    saves = iter(range(10**6))
+
+    later = tmp_path / "later" / "layout.yaml"  # in a folder made once the watch began
+
+    def save():
+        (tmp_path / "art" / "notes.txt").write_text("not watched", encoding="utf-8")
+        card.write_text(f"a: {next(saves)}\n", encoding="utf-8")
+        later.parent.mkdir(exist_ok=True)
+        later.write_text(f"b: {next(saves)}\n", encoding="utf-8")
+
+    def got():
+        while not batches.empty():
+            seen.update(batches.get())
+        return str(card) in seen and str(later) in seen
+
+    try:
+        wait_until(got, "the save of art/deck.yaml", poke=save)
+    finally:
+        stop.set()
+        thread.join(DEADLINE)
+    assert not thread.is_alive()  # stop ends the watch
+    assert str(tmp_path / "art" / "notes.txt") not in seen  # files that cannot change a build are left out
+
+
+def test_the_real_watcher_rebuilds_after_an_edit(monkeypatch, tmp_path):
+    """WatchSession.run with the OS watcher: the first build, then a save → a rebuild with the
+    new text in the PDF."""
+    register_fixture_game(monkeypatch)
+    shutil.copytree(FIXTURE_DATA, tmp_path / "data")
+    monkeypatch.setenv("CARDFORGE_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(LAYOUTS, "maxsize", LAYOUTS.maxsize)
+    game = find_game("fixture_deck")
+    settings = BuildSettings(only=frozenset({"decks"}), out_dir=tmp_path / "out", templates_dir=FIXTURE_TEMPLATES)
+    data = tmp_path / "data" / "fixture_deck"
+    target = watch.Target("fixture_deck", lambda: build_one(game, settings, Progress(False), True),
+                          [data, FIXTURE_TEMPLATES / "fixture_deck"])
+    done: queue.Queue = queue.Queue()
+    session = watch.WatchSession([target], lambda rebuild, target: done.put(rebuild), polling=False)
+    stop = threading.Event()
+    thread = threading.Thread(target=lambda: done.put(session.run(stop=stop)), daemon=True)
+    thread.start()
+    try:
+        first = done.get(timeout=DEADLINE)
+        assert first.ok and first.changed == []
+        pdf = tmp_path / "out" / "fixture_deck" / "deck.pdf"
+        deck = data / "cards.yaml"
+        text = deck.read_text(encoding="utf-8")
+        assert "    name: Bouclier\n" in text
+        edits = iter(range(10**6))
+        rebuilds: list = []
+
+        def save():
+            deck.write_text(text.replace("name: Bouclier", f"name: Zorglub{next(edits)}"), encoding="utf-8")
+
+        def rebuilt():
+            while not done.empty():
+                rebuilds.append(done.get())
+            return any(r.ok and str(deck) in r.changed for r in rebuilds) and "Zorglub" in " ".join(page_texts(pdf))
+
+        wait_until(rebuilt, f"a rebuild after editing {deck.name}", poke=save)
+    finally:
+        stop.set()
+        thread.join(DEADLINE)
+    assert not thread.is_alive()
+    rest = [done.get_nowait() for _ in range(done.qsize())]  # rebuilds of saves still in flight, then…
+    assert rest[-1] == 0  # …run() returned 0 once stopped
+
+
+def test_changed_rebuilds_the_targets_holding_the_files(tmp_path):
+    built = []
+    a = watch.Target("a", lambda: built.append("a"), [tmp_path / "a", tmp_path / "shared"])
+    b = watch.Target("b", lambda: built.append("b"), [tmp_path / "b", tmp_path / "shared"])
+    session = watch.WatchSession([a, b])
+    assert session.changed([str(tmp_path / "a" / "notes.txt"), str(tmp_path / "c" / "x.yaml")]) == []
+    [ra] = session.changed([str(tmp_path / "a" / "deck.yaml"), str(tmp_path / "a" / ".deck.yaml.swp")])
+    assert ra.ok and ra.changed == [str(tmp_path / "a" / "deck.yaml")] and built == ["a"]
+    both = session.changed([str(tmp_path / "shared" / "icons" / "coin.svg")])
+    assert [r.ok for r in both] == [True, True] and built == ["a", "a", "b"]
+
+
+def test_network_drives_are_polled(tmp_path, monkeypatch):
+    mounts = tmp_path / "mounts"
+    mounts.write_text(
+        "/dev/sda1 / ext4 rw 0 0\n"
+        "server:/export /mnt/games nfs4 rw 0 0\n"
+        "//nas/share /mnt/my\\040share cifs rw 0 0\n"
+        "sshfs#me@host: /mnt/ssh fuse.sshfs rw 0 0\n"
+        "/dev/sdb1 /mnt/games/local ext4 rw 0 0\n", encoding="utf-8")
+    m = str(mounts)
+    assert watch.filesystem_type(Path("/home/me/games"), m) == "ext4"
+    assert watch.network_filesystem(Path("/mnt/games/maphr"), m)
+    assert watch.network_filesystem(Path("/mnt/my share/maphr"), m)
+    assert watch.network_filesystem(Path("/mnt/ssh"), m)
+    assert not watch.network_filesystem(Path("/mnt/games/local/maphr"), m)  # the deepest mount counts
+    assert not watch.network_filesystem(Path("/mnt/gamesx"), m)
+    assert not watch.network_filesystem(Path("/mnt/games"), tmp_path / "no-such-table")
+    monkeypatch.delenv(watch.POLL_ENV, raising=False)
+    assert watch.must_poll([tmp_path], asked=True)
+    monkeypatch.setenv(watch.POLL_ENV, "1")
+    assert watch.must_poll([tmp_path])
+    monkeypatch.setenv(watch.POLL_ENV, "0")
+    assert watch.must_poll([tmp_path]) == watch.network_filesystem(tmp_path)
+
+
+def test_the_watch_command_help_and_usage_errors(cli):
+    r = cli("watch", "--help")
+    assert r.code == 0
+    assert "Usage: cardforge watch [OPTIONS] GAME..." in r.out
+    for option in ("--paper", "--duplex", "--only", "--templates", "--poll", "-o, --out", "--changed-since"):
+        assert option in r.out  # the options of `cardforge build`…
+    options = [line.split()[0] for line in r.out.split("Options:")[1].splitlines() if line.startswith("  -")]
+    assert "--json" not in options and "--watch" not in options  # …but those that make no sense here
+    assert "watch" in cli("--help").out.split("Commands:")[1]
+
+    r = cli("watch")
+    assert r.code == 2 and "Missing argument 'GAME...'" in r.err
+    r = cli("watch", "no-such-game")
+    assert r.code == 2 and "no-such-game" in r.err
+    r = cli("watch", "maphr", "--json")
+    assert r.code == 2 and "No such option '--json'" in r.err
+    r = cli("watch", "maphr", "--paper", "b52")
+    assert r.code == 2 and "--paper" in r.err
+    r = cli("build", "maphr", "--poll")
+    assert r.code == 2 and "--poll goes with --watch" in r.err
+
+
+def test_the_watch_command_builds_then_watches(cli, monkeypatch, tmp_path):
+    register_fixture_game(monkeypatch)
+    monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(LAYOUTS, "maxsize", LAYOUTS.maxsize)
+    asked = {}
+
+    def interrupted(folders, **kwargs):
+        asked.update(kwargs, folders=folders)
+        raise KeyboardInterrupt
+        yield
+
+    monkeypatch.setattr(watch, "file_events", interrupted)
+    r = cli("--data", FIXTURE_DATA, "watch", "fixture_deck", "--templates", FIXTURE_TEMPLATES,
+            "-o", tmp_path / "out", "--only", "decks", "--paper", "letter", "--poll")
+    assert r.code == 0, r.err
+    assert "deck.pdf (4 pages, 12 cards)" in r.out
+    assert "watching " in r.err and "(polling every 0.3 s, Ctrl-C to stop)" in r.err
+    assert r.err.rstrip().endswith("stopped watching")
+    assert asked["polling"] is True and FIXTURE_DATA / "fixture_deck" in asked["folders"]
+    import pypdf
+
+    page = pypdf.PdfReader(tmp_path / "out" / "fixture_deck" / "deck.pdf").pages[0]
+    size = sorted(round(float(v) / 72 * 25.4) for v in page.mediabox[2:])
+    assert size == [216, 279]  # letter: the build's options reach it
+
+
+def test_a_save_during_a_rebuild_is_not_lost(tmp_path):
+    """While a batch is being handled (a rebuild), the watcher keeps listening: the next batch
+    holds what was saved meanwhile."""
+    card = tmp_path / "deck.yaml"
+    stop = threading.Event()
+    deadline = threading.Timer(DEADLINE, stop.set)  # a lost save ends the watch: the test fails, never hangs
+    deadline.start()
+    events = watch.file_events([tmp_path], stop=stop)
+    saving = threading.Event()
+
+    def save_until_seen():
+        n = 0
+        while not saving.is_set() and not stop.is_set():
+            n += 1
+            card.write_text(f"a: {n}\n", encoding="utf-8")
+            time.sleep(0.2)
+
+    saver = threading.Thread(target=save_until_seen, daemon=True)
+    saver.start()
+    try:
+        first = next(events, set())
+        saving.set()  # no more saves from the loop…
+        saver.join(DEADLINE)
+        assert str(card) in first
+        other = tmp_path / "other.yaml"  # …but one, of another file, while "rebuilding"
+        other.write_text("b: during the rebuild\n", encoding="utf-8")
+        time.sleep(0.5)  # the rebuild (not timed: a slower watcher only makes this test wait)
+        seen: set[str] = set()
+        while str(other) not in seen and not stop.is_set():  # (a late save of deck.yaml may come first)
+            seen |= next(events, set())
+        assert str(other) in seen, "the save made during the rebuild was lost"
+    finally:
+        stop.set()
+        deadline.cancel()

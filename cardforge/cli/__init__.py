@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "new": ("cardforge.cli.new", "new", "Create a new game folder that builds at once."),
     "check": ("cardforge.cli.check", "check", "Validate a game's card data."),
     "build": ("cardforge.cli.build", "build", "Build printable PDFs (decks, boards, pads, aids)."),
+    "watch": ("cardforge.cli.watch", "watch", "Build a game, then rebuild it on every save."),
     "calibrate": ("cardforge.cli.calibrate", "calibrate", "Print a duplex calibration sheet."),
     "export": ("cardforge.cli.export", "export",
                "Export card images: PNG per card, Tabletop Simulator, print-on-demand."),

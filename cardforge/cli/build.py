@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -38,6 +39,8 @@ Duplex: the back page of each sheet is mirrored so every back lands behind its f
 printed two-sided, turned over around the long edge (default) or the short edge. A card
 drawn upside down on a back page is intended: it reads upright once cut and turned over.
 """
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 # What a manifest entry's count counts, per kind, for the summary ("10 boards", "1 pad").
 COUNT_NOUNS = {"deck": "card", "backs": "card", "board": "board", "pad": "pad", "aid": "aid", "setup": "sheet"}
@@ -111,61 +114,103 @@ class KindList(ParamType[frozenset[str]]):
         return frozenset(items)
 
 
+#: the options of `cardforge build`, in order, by parameter name (`cardforge watch` shares them)
+OPTIONS: list[tuple[str, Callable[[F], F]]] = [
+    ("out_dir", click.option(
+        "-o", "--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
+        help="Folder to build into (one sub-folder per game).")),
+    ("paper", click.option(
+        "--paper", type=Paper(), default="a4", show_default=True, help=f"Paper: {PAPER_HELP}.")),
+    ("orientation", click.option(
+        "--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default="auto", show_default=True,
+        help="auto: whichever fits more cards per sheet.")),
+    ("bleed", click.option(
+        "--bleed", type=LengthMM(), default="3", show_default=True,
+        help="Artwork past the trim line on every side, in mm.")),
+    ("gutter", click.option(
+        "--gutter", type=LengthMM(), default=None,
+        help="Give each card its own bleed, this far apart (mm; 0: bleed to bleed). Default: "
+             "cards butted with one shared cut and bleed only around the grid, where that "
+             "fits more cards per sheet.")),
+    ("margin", click.option(
+        "--margin", type=LengthMM(), default="5", show_default=True,
+        help="Border of the sheet kept clear of cards (crop marks go there), in mm.")),
+    ("duplex", click.option(
+        "--duplex", type=click.Choice(list(DUPLEX_MODES)), default="long-edge", show_default=True,
+        help="How the sheet turns over when printed two-sided; none: backs in their own file.")),
+    ("back_offset", click.option(
+        "--back-offset", type=Offset(), default="0,0", show_default=True,
+        help="Shift the backs by X,Y mm to correct the printer, in the printer's frame (X towards "
+             "the paper's right edge, Y towards its leading edge): the same numbers for portrait "
+             "and landscape files (see `cardforge calibrate`).")),
+    ("landscape_turn", click.option(
+        "--landscape-turn", type=click.Choice(["ccw", "cw"]), default="ccw", show_default=True,
+        help="How your printer turns a landscape page onto the paper (for --back-offset).")),
+    ("fold", click.option(
+        "--fold", is_flag=True, help="Gutter fold: fronts and backs side by side on one sheet.")),
+    ("no_crop_marks", click.option("--no-crop-marks", is_flag=True, help="Leave out the crop marks.")),
+    ("cut_lines", click.option("--cut-lines", is_flag=True, help="Draw a thin line on every trim line.")),
+    ("pure_black", click.option(
+        "--pure-black", is_flag=True,
+        help="Black text in black ink only (CMYK 0 0 0 100) and crop marks in registration colour.")),
+    ("per_card", click.option(
+        "--per-card", is_flag=True,
+        help="deck-cards.pdf: one card side per page (front, back, front…), each page the card "
+             "with its bleed, TrimBox on the card: the file print shops ask for.")),
+    ("no_sheet_labels", click.option(
+        "--no-sheet-labels", is_flag=True,
+        help="Leave out the sheet label, scale bar and cutting order printed in the margins.")),
+    ("strict", click.option(
+        "--strict", is_flag=True, help="Warnings (missing art, missing layouts…) fail the build.")),
+    ("only", click.option(
+        "--only", type=KindList(), default=",".join(PRINTABLE_KINDS), show_default=True,
+        help="Build only these, comma-separated: decks, boards, pads, aids.")),
+    ("templates_dir", click.option(
+        "--templates", "templates_dir", type=click.Path(file_okay=False, exists=True),
+        help="Use layouts and templates from DIR/<game>/ and DIR/_shared/.")),
+    ("quiet", click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")),
+    ("as_json", click.option(
+        "--json", "as_json", is_flag=True,
+        help="Print one JSON object: {ok, games: [{game, ok, files, problems}]} (implies --quiet).")),
+    ("changed_since", click.option(
+        "--changed-since", "changed_since", type=click.Path(exists=True),
+        help="Also write a reprint pack against the build recorded in this cards.json (or its "
+             "folder): reprint.pdf opens with a changelog and pull list (also in changes.md/.json), "
+             "then only the new faces and extra copies.")),
+    ("restamp", click.option(
+        "--restamp", is_flag=True,
+        help="With --changed-since: also reprint cards whose stamp changed only its deck version.")),
+    ("watch", click.option(
+        "--watch", is_flag=True,
+        help="Keep running: rebuild whenever the game's data or templates change (Ctrl-C stops); "
+             "as `cardforge watch`.")),
+    ("poll", click.option(
+        "--poll", is_flag=True,
+        help="Watching: look at the files every 0.3 s rather than wait for the system to say what "
+             "changed, for folders on a network drive (automatic on NFS, SMB, sshfs…; or set "
+             "CARDFORGE_WATCH_POLL=1).")),
+]
+#: what `cardforge watch` leaves out: it always watches, and prints as it goes
+NOT_WATCH_OPTIONS = frozenset({"as_json", "watch"})
+
+
+def build_options(leave_out: Collection[str] = ()) -> Callable[[F], F]:
+    """Decorate a command with :data:`OPTIONS` (but ``leave_out``), in their order."""
+
+    def apply(f: F) -> F:
+        for name, option in reversed(OPTIONS):
+            if name not in leave_out:
+                f = option(f)
+        return f
+
+    return apply
+
+
 @click.command(epilog=EPILOG)
 @click.argument("games", metavar="[GAME]...", nargs=-1, type=GAME)
-@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
-              help="Folder to build into (one sub-folder per game).")
-@click.option("--paper", type=Paper(), default="a4", show_default=True, help=f"Paper: {PAPER_HELP}.")
-@click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default="auto",
-              show_default=True, help="auto: whichever fits more cards per sheet.")
-@click.option("--bleed", type=LengthMM(), default="3", show_default=True,
-              help="Artwork past the trim line on every side, in mm.")
-@click.option("--gutter", type=LengthMM(), default=None,
-              help="Give each card its own bleed, this far apart (mm; 0: bleed to bleed). Default: "
-                   "cards butted with one shared cut and bleed only around the grid, where that "
-                   "fits more cards per sheet.")
-@click.option("--margin", type=LengthMM(), default="5", show_default=True,
-              help="Border of the sheet kept clear of cards (crop marks go there), in mm.")
-@click.option("--duplex", type=click.Choice(list(DUPLEX_MODES)), default="long-edge", show_default=True,
-              help="How the sheet turns over when printed two-sided; none: backs in their own file.")
-@click.option("--back-offset", type=Offset(), default="0,0", show_default=True,
-              help="Shift the backs by X,Y mm to correct the printer, in the printer's frame (X towards "
-                   "the paper's right edge, Y towards its leading edge): the same numbers for portrait "
-                   "and landscape files (see `cardforge calibrate`).")
-@click.option("--landscape-turn", type=click.Choice(["ccw", "cw"]), default="ccw", show_default=True,
-              help="How your printer turns a landscape page onto the paper (for --back-offset).")
-@click.option("--fold", is_flag=True, help="Gutter fold: fronts and backs side by side on one sheet.")
-@click.option("--no-crop-marks", is_flag=True, help="Leave out the crop marks.")
-@click.option("--cut-lines", is_flag=True, help="Draw a thin line on every trim line.")
-@click.option("--pure-black", is_flag=True,
-              help="Black text in black ink only (CMYK 0 0 0 100) and crop marks in registration colour.")
-@click.option("--per-card", is_flag=True,
-              help="deck-cards.pdf: one card side per page (front, back, front…), each page the card "
-                   "with its bleed, TrimBox on the card: the file print shops ask for.")
-@click.option("--no-sheet-labels", is_flag=True,
-              help="Leave out the sheet label, scale bar and cutting order printed in the margins.")
-@click.option("--strict", is_flag=True, help="Warnings (missing art, missing layouts…) fail the build.")
-@click.option("--only", type=KindList(), default=",".join(PRINTABLE_KINDS), show_default=True,
-              help="Build only these, comma-separated: decks, boards, pads, aids.")
-@click.option("--templates", "templates_dir", type=click.Path(file_okay=False, exists=True),
-              help="Use layouts and templates from DIR/<game>/ and DIR/_shared/.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON object: {ok, games: [{game, ok, files, problems}]} (implies --quiet).")
-@click.option("--changed-since", "changed_since", type=click.Path(exists=True),
-              help="Also write a reprint pack against the build recorded in this cards.json (or its "
-                   "folder): reprint.pdf opens with a changelog and pull list (also in changes.md/.json), "
-                   "then only the new faces and extra copies.")
-@click.option("--restamp", is_flag=True,
-              help="With --changed-since: also reprint cards whose stamp changed only its deck version.")
-@click.option("--watch", is_flag=True,
-              help="Keep running: rebuild whenever the game's data or templates change (Ctrl-C stops).")
+@build_options()
 @click.pass_context
-def build(ctx: click.Context, games: tuple[Game, ...], out_dir: str, paper: str, orientation: str, bleed: float,
-          gutter: float | None, margin: float, duplex: str, back_offset: tuple[float, float], landscape_turn: str,
-          fold: bool, no_crop_marks: bool, cut_lines: bool, pure_black: bool, per_card: bool,
-          no_sheet_labels: bool, strict: bool, only: frozenset[str], templates_dir: str | None, quiet: bool,
-          changed_since: str | None, restamp: bool, watch: bool, as_json: bool = False) -> None:
+def build(ctx: click.Context, /, games: tuple[Any, ...], **options: Any) -> None:
     """Build print-ready PDFs for each GAME (every game when none is given) into OUT/<game>/.
 
     Decks are imposed on the paper chosen with bleed and crop marks; backs follow each sheet,
@@ -173,6 +218,14 @@ def build(ctx: click.Context, games: tuple[Game, ...], out_dir: str, paper: str,
     A game's build is all or nothing: on any problem (bad data, text that does not fit…),
     error or interruption, exits 1 listing every problem and leaves OUT/<game>/ as it was.
     """
+    run_build(ctx, games, **options)
+
+
+def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, gutter, margin, duplex, back_offset,
+              landscape_turn, fold, no_crop_marks, cut_lines, pure_black, per_card, no_sheet_labels, strict, only,
+              templates_dir, quiet, changed_since, restamp, watch=False, poll=False, as_json=False) -> None:
+    """`cardforge build` and `cardforge watch` (``watch=True``): the options parsed, build each
+    game, print, and exit (or watch on)."""
     from cardforge.cli.common import every_game
     from cardforge.paths import check_output_folder
 
@@ -196,6 +249,8 @@ def build(ctx: click.Context, games: tuple[Game, ...], out_dir: str, paper: str,
         keep_texts()  # from the first build on: the rebuilds reuse its laid-out texts
     if as_json and watch:
         raise click.UsageError("--json is not used with --watch")
+    if poll and not watch:
+        raise click.UsageError("--poll goes with --watch")
     from cardforge.cli import STATE
 
     quiet = quiet or as_json or STATE.quiet  # `cardforge -q build` as `cardforge build -q`
@@ -221,7 +276,7 @@ def build(ctx: click.Context, games: tuple[Game, ...], out_dir: str, paper: str,
     if failures:
         _echo_failures(failures)
     if watch:
-        ctx.exit(_watch(chosen, lambda game: _project_settings(game, settings, given), quiet))
+        ctx.exit(_watch(chosen, lambda game: _project_settings(game, settings, given), quiet, poll))
     if failures:
         ctx.exit(1)
 
@@ -258,13 +313,13 @@ def _echo_failures(failures: list[Failure]) -> None:
     click.echo(f"build failed: {plural(total, 'problem')} in {', '.join(f[0] for f in failures)}", err=True)
 
 
-def _watch(games: list[Game], settings_of: Callable[[Game], BuildSettings], quiet: bool) -> int:
-    """``--watch``: rebuild each game when a file of its data or templates changes, until
+def _watch(games: list[Game], settings_of: Callable[[Game], BuildSettings], quiet: bool, poll: bool = False) -> int:
+    """``cardforge watch``, ``--watch``: rebuild each game when a file of its data or templates changes, until
     Ctrl-C (exit 0). A failed rebuild — bad data, or any error at all — prints what went wrong
     and keeps the previous PDFs; watching goes on."""
     from cardforge.cli.common import refind
     from cardforge.resources import display_path
-    from cardforge.watch import Rebuild, Target, WatchSession, game_target
+    from cardforge.watch import Rebuild, Target, WatchSession, game_target, must_poll
 
     def target(game: Game) -> Target:
         def rebuild() -> Failure | None:  # the game read again: an edited game.yaml (categories, kinds…) counts too
@@ -289,8 +344,11 @@ def _watch(games: list[Game], settings_of: Callable[[Game], BuildSettings], quie
 
     targets = [target(g) for g in games]
     folders = list(dict.fromkeys(display_path(f) for t in targets for f in t.folders if f.is_dir()))
-    click.echo(f"watching {', '.join(folders)} (Ctrl-C to stop)", err=True)
-    code = WatchSession(targets, report).run(first_build=False)
+    polling = must_poll([f for t in targets for f in t.folders], poll)  # --poll, or a network drive
+    session = WatchSession(targets, report, polling=polling)
+    how = f"polling every {session.interval:g} s, " if polling else ""
+    click.echo(f"watching {', '.join(folders)} ({how}Ctrl-C to stop)", err=True)
+    code = session.run(first_build=False)
     click.echo("stopped watching", err=True)
     return code
 
@@ -338,11 +396,15 @@ def _echo_changes(game_id: str, changes: Reprint) -> None:
 
 
 class Progress:
-    """A progress bar on stderr, shown only once a build has run for over a second.
+    """The build's progress bar (:func:`click.progressbar`) on stderr: only on a terminal, only
+    once a build has run for over a second (a quick build shows none), cleared when done — it
+    never stays in the output.
 
-    Renderers call it with the number of items just finished: ``progress(6)``."""
+    Renderers call it with the number of items just finished: ``progress(6)``; a phase with no
+    known total (the printables) shows a moving bar and the count."""
 
     DELAY = 1.0
+    WIDTH = 30
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
@@ -350,30 +412,31 @@ class Progress:
         self.label = ""
         self.total: int | None = None
         self.done = 0
-        self.shown = False
+        self.bar: Any = None  # click's ProgressBar, once shown
 
     def start(self, label: str, total: int | None) -> None:
+        self.clear()
         self.label, self.total, self.done = label, total, 0
 
     def __call__(self, advance: int = 1, *args: Any, **kwargs: Any) -> None:
-        self.done += advance if isinstance(advance, int) else 1
+        steps = advance if isinstance(advance, int) else 1
+        self.done += steps
         if not self.enabled or time.monotonic() - self.t0 < self.DELAY:
             return
-        width = 30
-        if self.total:
-            filled = min(width, int(width * self.done / self.total))
-            bar = f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}"
+        if self.bar is None:
+            self.bar = click.progressbar(length=self.total, iterable=None if self.total else itertools.repeat(None),
+                                         label=f"{self.label:<16}", width=self.WIDTH, show_pos=True,
+                                         file=sys.stderr)
+            self.bar.make_step(self.done)  # everything done so far…
+            self.bar.__enter__()  # …shown from here
         else:
-            bar = f"{self.done}"
-        sys.stderr.write(f"\r{self.label:<16} {bar}\x1b[K")
-        sys.stderr.flush()
-        self.shown = True
+            self.bar.update(steps)
 
     def clear(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
-            self.shown = False
+        """Take the bar off the screen (not click's finish, which leaves it on a line of its own)."""
+        if self.bar is not None:
+            self.bar = None
+            click.echo("\r\x1b[K\x1b[?25h", file=sys.stderr, nl=False)  # the line wiped, the cursor back
 
     def close(self) -> None:
         self.clear()
