@@ -13,16 +13,17 @@ def games(as_json: bool) -> None:
     """List the games: id, title, players and what cardforge prints for each."""
     from cardforge.cli.common import every_game
 
+    found = every_game()
     rows = [
         {"id": g.id, "title": g.title, "min_players": g.min_players, "max_players": g.max_players,
          "status": g.status, "prints": g.prints, "modes": list(g.modes)}
-        for g in every_game()
+        for g in found
     ]
     if as_json:
         echo_json(rows)
         return
-    w_id = max(len(r["id"]) for r in rows)
-    w_title = max(len(r["title"]) for r in rows)
+    w_id = max(len(g.id) for g in found)
+    w_title = max(len(g.title) for g in found)
     click.echo(f"{'id':<{w_id}}  {'title':<{w_title}}  players  prints")
     for r in rows:
         click.echo(f"{r['id']:<{w_id}}  {r['title']:<{w_title}}  {_players(r):<7}  {r['prints']}")

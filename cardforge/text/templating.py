@@ -255,6 +255,8 @@ class CodeCache:
             pass
 
     def _prune(self) -> None:
+        if self.folder is None:
+            return
         files = list(self.folder.glob("*.bin"))
         if len(files) <= self.MAX_FILES:
             return
@@ -460,7 +462,7 @@ def _make_bounded_join(join):
         _check_size(len(str(d)) * max(len(items) - 1, 0), "a joined text")
         return join(eval_ctx, items, d, attribute)
 
-    bounded_join.jinja_pass_arg = getattr(join, "jinja_pass_arg", None)  # type: ignore[attr-defined]
+    bounded_join.jinja_pass_arg = getattr(join, "jinja_pass_arg", None)
     return bounded_join
 
 
@@ -480,9 +482,6 @@ class _Bounder(jinja2.visitor.NodeTransformer):
         return nodes.Call(nodes.Name("_bounded_concat", "load"), list(node.nodes), [], None, None,
                           lineno=node.lineno)
 
-    code_cache: CodeCache | None = None
-    _pending: tuple | None = None
-
 
 class _Environment(SandboxedEnvironment):
     """The sandbox, compiling through a :class:`CodeCache`, with bounds: loops and ``range``
@@ -490,6 +489,8 @@ class _Environment(SandboxedEnvironment):
     ``lipsum``; output size and recursion are bounded in :func:`render`."""
 
     intercepted_binops = frozenset({"*", "**", "%", "+"})
+    code_cache: CodeCache | None = None
+    _pending: tuple[Any, ...] | None = None
 
     def call_binop(self, context, operator, left, right):
         if operator == "**":
@@ -640,7 +641,9 @@ class Templates:
         """Top-level names a ``*.j2`` file reads; one that includes or extends others may read
         anything, so it counts as reading ``card``."""
         try:
-            source = self.env.loader.get_source(self.env, name)[0]
+            loader = self.env.loader
+            assert loader is not None  # Templates always gives its environment a loader
+            source = loader.get_source(self.env, name)[0]
         except jinja2.TemplateError:  # reported when the file is compiled
             return frozenset({"card"})
         key = ("file names", source)
