@@ -38,6 +38,7 @@ _LIBRARIES: dict[str, tuple[str, str]] = {
     "jinja2": ("Jinja2", "__version__"),
     "reportlab": ("reportlab", "Version"),
     "openpyxl": ("openpyxl", "__version__"),
+    "fontTools": ("fonttools", "version"),
 }
 
 
