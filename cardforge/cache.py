@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from cardforge import __version__
 from cardforge.paths import write_atomic
@@ -158,8 +158,8 @@ def prune(folder: Path, pattern: str, keep: int) -> None:
         pass
 
 
-def memo(namespace: str, parts: Iterable[bytes | str], code: Iterable[Path], compute: Callable[[], Any],
-         libraries: Iterable[str] = ()) -> Any:
+def memo(namespace: str, parts: Iterable[bytes | str], code: Iterable[Path], compute: Callable[[], T],
+         libraries: Iterable[str] = ()) -> T:
     """``compute()``, pickled in the cache under :func:`key` of the arguments; errors from
     ``compute`` propagate and are never kept."""
     import pickle
@@ -168,9 +168,9 @@ def memo(namespace: str, parts: Iterable[bytes | str], code: Iterable[Path], com
         path = entry("", f"{namespace}-{key(namespace, parts, code, libraries)[:32]}.pickle")
     except OSError:
         return compute()
-    value = read(path, pickle.loads)
-    if value is not None:
-        return value
+    kept: T | None = read(path, pickle.loads)
+    if kept is not None:
+        return kept
     value = compute()
     write(path, lambda: pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     return value

@@ -10,6 +10,7 @@ import marshal
 import pickle
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
@@ -117,7 +118,7 @@ _LAZY = ("glyphToChar",)
 class _CachedFace(TTFontFace):
     """A face read from the cache: ``glyphToChar`` is unmarshalled on first access."""
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         lazy = self.__dict__.get("_lazy_tables")
         if lazy is not None and name in _LAZY:
             self.__dict__.update(marshal.loads(lazy))

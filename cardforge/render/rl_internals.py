@@ -57,7 +57,8 @@ def string_escaper(canvas: Canvas) -> Callable[[str], str]:
 
 def current_matrix(canvas: Canvas) -> tuple[float, float, float, float, float, float]:
     """The canvas's current transformation (a b c d e f) (``Canvas._currentMatrix``)."""
-    return tuple(canvas._currentMatrix)  # type: ignore[return-value]
+    a, b, c, d, e, f = canvas._currentMatrix
+    return a, b, c, d, e, f
 
 
 def set_art_box(canvas: Canvas, box: list[float] | None) -> None:
@@ -93,7 +94,7 @@ def face_state(font: TTFont) -> tuple[dict[str, Any], dict[str, Any]]:
 def bare_face(attrs: dict[str, Any], cls: type[TTFontFace] = TTFontFace) -> TTFontFace:
     """A face of class ``cls`` (TTFontFace or a subclass) holding ``attrs``, without parsing
     a file; its ``_pdfScale`` (font units → PDF units, a lambda) made as ReportLab makes it."""
-    face = cls.__new__(cls)
+    face: TTFontFace = object.__new__(cls)  # what TTFontFace.__init__ would start from
     face.__dict__.update(attrs)
     upem = face.unitsPerEm
     face._pdfScale = (lambda x: x) if upem == 1000 else (lambda x, m=1000 / upem: x * m)
