@@ -121,6 +121,7 @@ def test_a_font_rebuilt_from_its_state_is_the_same_font():
     font_attrs, face_attrs = rl.face_state(font)
     assert "state" not in font_attrs and "_pdfScale" not in face_attrs
     assert {"charToGlyph", "charWidths", "hmetrics", "glyphPos", "_ttf_data", "glyphToChar"} <= set(face_attrs)
+    assert set(rl.FACE_TABLES) | set(rl.LAZY_FACE_TABLES) <= set(face_attrs)
 
     class Sub(TTFontFace):
         pass

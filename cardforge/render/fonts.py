@@ -110,9 +110,9 @@ def font_file_problem(path: Path) -> str | None:
 
 
 #: the face's large tables, stored with marshal (twice as fast to read as pickle)
-_TABLES = ("charToGlyph", "charWidths", "hmetrics", "glyphPos", "_ttf_data")
+_TABLES = rl.FACE_TABLES
 #: read only by ReportLab's HarfBuzz shaping (not used here): loaded on first access
-_LAZY = ("glyphToChar",)
+_LAZY = rl.LAZY_FACE_TABLES
 
 
 class _CachedFace(TTFontFace):

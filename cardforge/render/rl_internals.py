@@ -82,6 +82,11 @@ def finished_pages(canvas: Canvas) -> list[PDFPage]:
 
 # --- fonts --------------------------------------------------------------------------------------
 
+#: the large tables of a parsed face (TTFontFace attributes), which the font cache stores apart
+FACE_TABLES = ("charToGlyph", "charWidths", "hmetrics", "glyphPos", "_ttf_data")
+#: the one read only by HarfBuzz shaping (not used by cardforge), which it loads on first access
+LAZY_FACE_TABLES = ("glyphToChar",)
+
 
 def face_state(font: TTFont) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the font's attributes but its per-document ``state``, its face's attributes but the
