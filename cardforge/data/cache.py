@@ -2,68 +2,58 @@
 
 Validating a 250-card deck costs ~0.1 s; a designer runs ``score``, ``setup`` and ``build``
 many times an hour on data that has not changed. A hit costs one pickle load (<1 ms).
-Only data without errors is cached. ``CARDFORGE_NO_CACHE=1`` turns it off;
-``CARDFORGE_CACHE=DIR`` moves it (default ``$XDG_CACHE_HOME/cardforge`` or ``~/.cache/cardforge``).
+Only data without errors is cached. Entries live in the one cache (:mod:`cardforge.cache`:
+``CARDFORGE_NO_CACHE=1`` turns it off, ``CARDFORGE_CACHE=DIR`` moves it).
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
 import pickle
-import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
-from cardforge import __version__
-from cardforge.paths import sweep_parts, write_atomic
+from cardforge import cache as _cache
+from cardforge.cache import cache_dir, memo
+from cardforge.paths import sweep_parts
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
     from cardforge.data.models import CardBase
     from cardforge.games.base import Game
 
-T = TypeVar("T")
+__all__ = ["cache_dir", "code_files", "shared_code", "fingerprint", "load", "memo", "store"]
 
-_PACKAGE = Path(__file__).resolve().parent.parent
+#: libraries whose versions shape validated data (models, YAML reading, spreadsheets)
+LIBRARIES = ("pydantic", "pydantic_core", "yaml", "openpyxl")
+_DATA_SUFFIXES = (".yaml", ".yml", ".csv", ".xlsx")
 
 
-def cache_dir() -> Path | None:
-    if os.environ.get("CARDFORGE_NO_CACHE"):
-        return None
-    explicit = os.environ.get("CARDFORGE_CACHE")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "cardforge"
+def shared_code() -> list[Path]:
+    """The modules that shape every game's validated data (and ``game.yaml``): the shared small
+    modules the data layer reads (units, icons, markup, paths…), the data layer and the game
+    machinery (a test checks this covers every cardforge module that loading data imports)."""
+    return _cache.code_files("*.py", "data/", "games/base.py", "games/generic.py", "games/__init__.py")
+
+
+def code_files(game: Game) -> list[Path]:
+    """:func:`shared_code` and the game's own rules."""
+    return shared_code() + game.code_files()
 
 
 def fingerprint(game: Game, folder: Path) -> str:
-    """Changes when any data file's bytes, or any code that shapes the data, changes."""
-    h = hashlib.sha256()
-    h.update(f"{__version__}|{sys.version}|{game.id}|{folder.resolve()}".encode())
+    """Changes when any data file's bytes, any code that shapes the data, or a version changes."""
+    parts: list[bytes | str] = [game.id, str(folder.resolve())]
     for path in sorted(folder.rglob("*")):
-        if path.is_file() and path.suffix.lower() in (".yaml", ".yml", ".csv", ".xlsx"):
-            h.update(str(path.relative_to(folder)).encode())
-            h.update(path.read_bytes())
+        if path.suffix.lower() in _DATA_SUFFIXES and path.is_file():
+            parts += [str(path.relative_to(folder)), path.read_bytes()]
     spec_file = game.folder / "game.yaml"  # outside ``folder`` when --data borrows a game's slot
     if spec_file.is_file() and not spec_file.resolve().is_relative_to(folder.resolve()):
-        h.update(spec_file.read_bytes())
-    # every module that shapes validated data: the data layer, the shared small modules it
-    # reads (units, icons, markup…), the game machinery and the game's own rules
-    code = sorted(_PACKAGE.glob("*.py")) + sorted((_PACKAGE / "data").glob("*.py"))
-    code += [_PACKAGE / "games" / "base.py", _PACKAGE / "games" / "generic.py", _PACKAGE / "games" / "__init__.py"]
-    code += game.code_files()
-    for path in code:
-        st = path.stat()
-        h.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns}".encode())
-    return h.hexdigest()[:32]
+        parts += ["game.yaml", spec_file.read_bytes()]
+    return _cache.key("data", parts, code_files(game), LIBRARIES)[:32]
 
 
 def _path(game: Game, key: str) -> Path | None:
-    root = cache_dir()
-    return None if root is None else root / f"{game.id}-{key}.pickle"
+    return _cache.entry("", f"{game.id}-{key}.pickle")
 
 
 def load(game: Game, folder: Path) -> tuple[str | None, GameData[CardBase] | None]:
@@ -76,15 +66,13 @@ def load(game: Game, folder: Path) -> tuple[str | None, GameData[CardBase] | Non
     if path is None or not path.exists():
         return key, None
     try:
-        with open(path, "rb") as f:
-            return key, pickle.load(f)
+        return key, pickle.loads(path.read_bytes())
     except AttributeError:  # cards of kinds declared in data: their models are made on first use
         try:
             _prepare_models(game, folder)
-            with open(path, "rb") as f:
-                return key, pickle.load(f)
         except Exception:
             return key, None
+        return key, _cache.read(path, pickle.loads)
     except Exception:  # a stale or corrupt entry is just a miss
         return key, None
 
@@ -103,44 +91,9 @@ def store(game: Game, key: str | None, data: GameData[CardBase]) -> None:
     path = _path(game, key)
     if path is None:
         return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        for old in path.parent.glob(f"{game.id}-*.pickle"):  # keep one entry per game
-            old.unlink(missing_ok=True)
-        # through a temporary file removed on any failure: a full disk leaves no *.part behind
-        write_atomic(path, lambda f: pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL))
+    root = path.parent
+    _cache.prune(root, f"{game.id}-*.pickle", 0)  # keep one entry per game
+    # through a temporary file removed on any failure: a full disk leaves no *.part behind
+    if _cache.write(path, lambda: pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)):
         # and what a killed process left there (data changed: a few ms, on a miss only)
-        root = path.parent
         sweep_parts([root, *(root / sub for sub in ("layouts", "jinja", "fonts"))])
-    except (OSError, pickle.PicklingError, AttributeError, TypeError):
-        pass  # a read-only home, a full disk (or data that cannot be pickled) must not break a build
-
-
-def memo(namespace: str, parts: list[bytes], code: list[Path], compute: Callable[[], T]) -> T:
-    """``compute()``, kept on disk under a key made of ``parts`` (file bytes…), the code files
-    that shape the result (size and mtime) and the versions; errors from ``compute`` propagate
-    and are never kept. A corrupt or unreadable entry is a miss; a read-only cache folder only
-    costs the computation."""
-    root = cache_dir()
-    if root is None:
-        return compute()
-    h = hashlib.sha256(f"{__version__}|{sys.version}|{namespace}".encode())
-    for part in parts:
-        h.update(hashlib.sha256(part).digest())
-    for path in code:
-        st = path.stat()
-        h.update(f"{path}:{st.st_size}:{st.st_mtime_ns}".encode())
-    path = root / f"{namespace}-{h.hexdigest()[:32]}.pickle"
-    try:
-        with open(path, "rb") as f:
-            cached: T = pickle.load(f)
-            return cached
-    except Exception:  # a miss
-        pass
-    value = compute()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, lambda f: pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL))
-    except (OSError, pickle.PicklingError, AttributeError, TypeError):
-        pass
-    return value

@@ -180,8 +180,6 @@ def read_game_spec(folder: Path) -> GameSpec:
     from cardforge.startup import import_pydantic
 
     import_pydantic()  # ~50 ms less start-up (cardforge/startup.py)
-    import cardforge.data.gamespec as gamespec
-    import cardforge.data.models as models
     from cardforge.data import cache
 
     path = Path(folder) / GAME_FILE
@@ -189,9 +187,8 @@ def read_game_spec(folder: Path) -> GameSpec:
         content = path.read_bytes()
     except OSError:
         content = b""
-    code = [Path(gamespec.__file__), Path(models.__file__), Path(__file__)]
-    return cache.memo("game-spec", [str(path.resolve()).encode(), content], code,
-                      lambda: _validate_game_spec(folder))
+    return cache.memo("game-spec", [str(path.resolve()).encode(), content], cache.shared_code(),
+                      lambda: _validate_game_spec(folder), cache.LIBRARIES)
 
 
 def _validate_game_spec(folder: Path) -> GameSpec:

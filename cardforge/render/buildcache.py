@@ -7,26 +7,24 @@
 - parsed TrueType fonts: :func:`cardforge.render.fonts.font_name`;
 - laid-out card text: :data:`cardforge.render.richtext.LAYOUTS` (in memory, for watch mode).
 
-All live in the folder of the validated-data cache (``cardforge/data/cache.py``):
-``CARDFORGE_NO_CACHE=1`` turns them off, ``CARDFORGE_CACHE=DIR`` moves them.
+All are entries of the one cache (:mod:`cardforge.cache`): ``CARDFORGE_NO_CACHE=1`` turns
+them off, ``CARDFORGE_CACHE=DIR`` moves them.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
-import sys
 from pathlib import Path
 
-from cardforge import __version__
+from cardforge import cache
 from cardforge.layout.boxes import LAYOUT_FILE, LayoutLibrary
-from cardforge.paths import write_atomic
 
-_PACKAGE = Path(__file__).resolve().parent.parent
-#: code whose changes change what a layout library holds
-_CODE = ("layout/boxes.py", "layout/geometry.py", "data/models.py", "data/validate.py", "data/yamlio.py",
-         "units.py", "problems.py", "resources.py")
+#: code whose changes change what a layout library holds: the layout layer, the data layer
+#: (schemas, YAML reading, validation) and the small shared modules (units, problems, markup…)
+_CODE = ("*.py", "data/", "layout/")
+#: libraries whose versions shape it
+_LIBRARIES = ("pydantic", "pydantic_core", "yaml")
 
 #: pickled libraries of this process by key (a watch-mode rebuild reads no file for them)
 _memory: dict[str, bytes] = {}
@@ -36,20 +34,14 @@ def layout_library(folders: list[Path]) -> LayoutLibrary:
     """The :class:`LayoutLibrary` of ``folders``, every layout resolved, from the cache when
     the layout files and the code are unchanged. A library with problems is never cached (its
     problems are reported again on every build)."""
-    from cardforge.data.cache import cache_dir
-
     try:
         key = _key(folders)
     except OSError:
         return LayoutLibrary(folders)
-    root = cache_dir()
-    path = None if root is None else root / "layouts" / f"{key}.pickle"
+    path = cache.entry("layouts", f"{key}.pickle")
     blob = _memory.get(key)
-    if blob is None and path is not None:
-        try:
-            blob = path.read_bytes()
-        except OSError:
-            blob = None
+    if blob is None:
+        blob = cache.read(path, bytes)
     if blob is not None:
         try:
             library = pickle.loads(blob)
@@ -78,28 +70,15 @@ def layout_library(folders: list[Path]) -> LayoutLibrary:
 
 
 def _key(folders: list[Path]) -> str:
-    h = hashlib.blake2b(digest_size=16)
     # messages name files relative to the current folder or the templates root
-    h.update(f"{__version__}|{sys.version}|{os.getcwd()}|{os.environ.get('CARDFORGE_TEMPLATES')}".encode())
+    parts: list[bytes | str] = [os.getcwd(), os.environ.get("CARDFORGE_TEMPLATES") or ""]
     for folder in folders:
         file = Path(folder) / LAYOUT_FILE
-        h.update(f"|{Path(folder).resolve()}|".encode())
-        if file.is_file():
-            h.update(file.read_bytes())
-        else:
-            h.update(b"(none)")
-    for rel in _CODE:
-        st = (_PACKAGE / rel).stat()
-        h.update(f"{rel}:{st.st_size}:{st.st_mtime_ns}".encode())
-    return h.hexdigest()
+        parts.append(str(Path(folder).resolve()))
+        parts.append(file.read_bytes() if file.is_file() else b"(none)")
+    return cache.key("layouts", parts, cache.code_files(*_CODE), _LIBRARIES)
 
 
 def _store(path: Path, blob: bytes) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        entries = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime_ns)
-        for old in entries[:-31]:  # a few games and template folders: keep the newest 31
-            old.unlink(missing_ok=True)
-        write_atomic(path, lambda f: f.write(blob))  # no *.part left, even on a full disk
-    except OSError:
-        pass  # a read-only home or a full disk must not break a build
+    cache.prune(path.parent, "*.pickle", 31)  # a few games and template folders: keep the newest 31
+    cache.write(path, blob)  # no *.part left, even on a full disk; a read-only home is no error

@@ -32,6 +32,7 @@ from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_rect, frame_m
 from cardforge.layout.geometry import Placement, Rect
 from cardforge.markup import MarkupError, resolve_color
 from cardforge.problems import Problem
+from cardforge.render import rl_internals as rl
 from cardforge.render.canvas import begin_card, colour
 from cardforge.render.fonts import font_name
 from cardforge.render.game_assets import use_game_assets
@@ -539,13 +540,13 @@ class Painter:
         c = self.c
         recorded = self._recorded.get(key)
         if recorded is None:
-            n, f = len(c._code), len(c._formsinuse)
+            n, f = len(rl.page_operators(c)), len(rl.forms_in_use(c))
             draw()
-            self._recorded[key] = (c._code[n:], list(dict.fromkeys(c._formsinuse[f:])))
+            self._recorded[key] = (rl.page_operators(c)[n:], list(dict.fromkeys(rl.forms_in_use(c)[f:])))
             return
         code, forms = recorded
-        c._code.extend(code)
-        used = c._formsinuse
+        rl.page_operators(c).extend(code)
+        used = rl.forms_in_use(c)
         used.extend(name for name in forms if name not in used)
 
     def _form(self, key: tuple[Any, ...], program: FaceProgram, draw: Callable[[], None]) -> None:

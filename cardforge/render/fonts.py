@@ -8,16 +8,15 @@ from __future__ import annotations
 import hashlib
 import marshal
 import pickle
-import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from weakref import WeakKeyDictionary
 
-import reportlab
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
+from cardforge import cache
+from cardforge.render import rl_internals as rl
 from cardforge.resources import FONTS_DIR
 
 if TYPE_CHECKING:
@@ -114,9 +113,9 @@ def font_file_problem(path: Path) -> str | None:
 
 
 #: the face's large tables, stored with marshal (twice as fast to read as pickle)
-_TABLES = ("charToGlyph", "charWidths", "hmetrics", "glyphPos", "_ttf_data")
+_TABLES = rl.FACE_TABLES
 #: read only by ReportLab's HarfBuzz shaping (not used here): loaded on first access
-_LAZY = ("glyphToChar",)
+_LAZY = rl.LAZY_FACE_TABLES
 
 
 class _CachedFace(TTFontFace):  # type: ignore[misc, unused-ignore]  # ReportLab ships no type stubs
@@ -135,62 +134,40 @@ def _load_ttf(name: str, path: Path) -> TTFont:
     """A parsed TrueType font, from the cache when the file is unchanged.
 
     ReportLab parses the whole file (cmap, widths, glyph offsets) on every start: ~12 ms a
-    face, four faces a build. The parsed state is stored once in the cache folder
-    (``cardforge/data/cache.py``: ``CARDFORGE_NO_CACHE``, ``CARDFORGE_CACHE``) and read back
-    in ~2 ms; the font, and so every PDF, is the same either way."""
-    from cardforge.data.cache import cache_dir
-
-    root = cache_dir()
-    if root is None:
-        return TTFont(name, str(path))
+    face, four faces a build. The parsed state is stored once in the cache
+    (:mod:`cardforge.cache`: ``CARDFORGE_NO_CACHE``, ``CARDFORGE_CACHE``) and read back in
+    ~2 ms; the font, and so every PDF, is the same either way."""
     try:
-        st = path.stat()
-        key = hashlib.blake2b(f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}|{reportlab.Version}|"
-                              f"{sys.version}".encode(), digest_size=8).hexdigest()
+        key = cache.key("fonts", [name, str(path.resolve())], [path, Path(__file__), Path(rl.__file__)],
+                        ("reportlab",))
     except OSError:
         return TTFont(name, str(path))
-    cached = root / "fonts" / f"{name}-{key}.bin"
-    try:
-        rest, tables, lazy = marshal.loads(cached.read_bytes())
-        state = pickle.loads(rest)
-        face = state["face"]
-        face.__class__ = _CachedFace
-        face.__dict__.update(tables)
-        face._lazy_tables = lazy
-        _set_scale(face)
-        font = TTFont.__new__(TTFont)
-        font.__dict__.update(state)
-        font.state = WeakKeyDictionary()  # per-document subsets, as TTFont.__init__ makes it
+    cached = cache.entry("fonts", f"{name}-{key[:16]}.bin")
+    if cached is None:
+        return TTFont(name, str(path))
+    font = cache.read(cached, _font_from_blob)  # missing, stale or damaged: parse the file
+    if font is not None:
         return font
-    except Exception:  # missing, stale or from another ReportLab: parse the file
-        pass
     font = TTFont(name, str(path))
-    try:
-        face = font.face
-        tables = {k: face.__dict__[k] for k in _TABLES}
-        lazy = marshal.dumps({k: face.__dict__[k] for k in _LAZY})
-        kept = {k: v for k, v in face.__dict__.items() if k not in _TABLES and k not in _LAZY
-                and k != "_pdfScale"}  # a lambda: rebuilt on load
-        bare = TTFontFace.__new__(TTFontFace)
-        bare.__dict__.update(kept)
-        state = {k: v for k, v in vars(font).items() if k != "state"}
-        state["face"] = bare
-        blob = marshal.dumps((pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), tables, lazy))
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        for old in cached.parent.glob(f"{name}-*"):
-            old.unlink(missing_ok=True)
-        from cardforge.paths import write_atomic  # no *.part left, even on a full disk
-
-        write_atomic(cached, lambda f: f.write(blob))
-    except Exception:  # an unpicklable font or a read-only home: just no cache
-        pass
+    cache.prune(cached.parent, f"{name}-*", 0)
+    cache.write(cached, lambda: _font_blob(font))  # an unpicklable font or a read-only home: no cache
     return font
 
 
-def _set_scale(face: TTFontFace) -> None:
-    """ReportLab's font-unit → PDF-unit scale (a lambda, not pickled)."""
-    upem = face.unitsPerEm
-    face._pdfScale = (lambda x: x) if upem == 1000 else (lambda x, m=1000 / upem: x * m)
+def _font_blob(font: TTFont) -> bytes:
+    font_attrs, face_attrs = rl.face_state(font)
+    del font_attrs["face"]
+    tables = {k: face_attrs.pop(k) for k in _TABLES}
+    lazy = marshal.dumps({k: face_attrs.pop(k) for k in _LAZY})
+    return marshal.dumps((pickle.dumps((font_attrs, face_attrs), protocol=pickle.HIGHEST_PROTOCOL), tables, lazy))
+
+
+def _font_from_blob(blob: bytes) -> TTFont:
+    rest, tables, lazy = marshal.loads(blob)
+    font_attrs, face_attrs = pickle.loads(rest)
+    face_attrs.update(tables)
+    face_attrs["_lazy_tables"] = lazy
+    return rl.rebuild_font(font_attrs, rl.bare_face(face_attrs, _CachedFace))
 
 
 @lru_cache(maxsize=None)

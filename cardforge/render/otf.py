@@ -1,6 +1,6 @@
 """OpenType fonts with PostScript (CFF) outlines made embeddable: converted once to TrueType
 outlines (fontTools: cubic curves approximated by quadratic ones within 1/1000 em) and kept
-in the cache folder, keyed by the font file's content.
+in the cache (:mod:`cardforge.cache`), keyed by the font file's content and fontTools' version.
 
 ReportLab embeds TrueType outlines only; most ``.otf`` fonts a designer downloads are CFF. The
 glyph shapes differ from the original by at most one font unit (invisible at card sizes)."""
@@ -8,9 +8,11 @@ glyph shapes differ from the original by at most one font unit (invisible at car
 from __future__ import annotations
 
 import hashlib
-import os
 import tempfile
 from pathlib import Path
+
+from cardforge import cache
+from cardforge.paths import write_atomic
 
 MAX_ERR = 1.0  # font units (of 1000 or 2048 per em)
 
@@ -19,7 +21,10 @@ def truetype_copy(path: Path) -> Path:
     """A TrueType-outline copy of the CFF font at ``path`` (made once, then reused).
     ValueError with the reason when it cannot be converted."""
     blob = Path(path).read_bytes()
-    digest = hashlib.blake2b(blob, digest_size=10).hexdigest()
+    try:  # the font's bytes, this module (the conversion's options) and fontTools' version
+        digest = cache.key("otf", [blob], [Path(__file__)], ("fontTools",))[:20]
+    except OSError:
+        digest = hashlib.blake2b(blob, digest_size=10).hexdigest()
     folder = _folder()
     target = folder / f"{Path(path).stem}-{digest}.ttf"
     if target.exists():
@@ -32,17 +37,12 @@ def truetype_copy(path: Path) -> Path:
     except Exception as exc:  # a damaged font: fontTools' own errors
         raise ValueError(f"cannot convert its PostScript outlines ({type(exc).__name__}: {exc})") from None
     folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".part")
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    os.replace(tmp, target)
+    write_atomic(target, lambda f: f.write(data))  # no *.part left, even on a full disk
     return target
 
 
 def _folder() -> Path:
-    from cardforge.data.cache import cache_dir
-
-    root = cache_dir()
+    root = cache.cache_dir()
     if root is None:  # caches off: a folder for this process
         global _TEMP
         if _TEMP is None:

@@ -18,6 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardforge import __version__
 from cardforge.paths import file_mode
+from cardforge.render import rl_internals as rl
 
 if TYPE_CHECKING:
     from cardforge.layout.geometry import Rect
@@ -91,9 +92,9 @@ class PageCompressingCanvas(Canvas):  # type: ignore[misc, unused-ignore]  # Rep
 
     def showPage(self) -> None:
         super().showPage()
-        pages = self._doc.Pages.pages
+        pages = rl.finished_pages(self)
         page = pages[-1] if pages else None
-        if page is not None and not self._pageTransition:  # no empty /Trans << >>, no /Rotate 0
+        if page is not None and not rl.page_transition(self):  # no empty /Trans << >>, no /Rotate 0
             page.Trans = None
             if not page.Rotate:
                 page.Rotate = None
@@ -162,7 +163,7 @@ def set_boxes(c: Canvas, page_mm: tuple[float, float], trim: Rect | None = None,
 
     c.setTrimBox(box(trim))
     c.setBleedBox(box(bleed))
-    c._artBox = box(art) if art is not None else None
+    rl.set_art_box(c, box(art) if art is not None else None)
 
 
 def sha256_of(path: Path) -> str:

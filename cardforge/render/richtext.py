@@ -25,6 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import PDFTextObject
 
 from cardforge.markup import Break, Icon, Text, parse
+from cardforge.render import rl_internals as rl
 from cardforge.render.fonts import font_name, metrics, unit_width
 from cardforge.render.icons import draw_icon, icon_width
 
@@ -419,9 +420,9 @@ class _TextWriter:
 
     def __init__(self, canvas: Canvas, text: PDFTextObject) -> None:
         self.text = text
-        self.code = text._code
-        self.doc = canvas._doc
-        self.escape = canvas._escape
+        self.code = rl.text_operators(text)
+        self.doc = rl.document(canvas)
+        self.escape = rl.string_escaper(canvas)
         # per document (a canvas is one PDF): (font, text) → [(subset, escaped bytes)] and
         # (font, subset) → the subset's PDF name. A font assigns a character its code in a
         # subset the first time it is drawn and never changes it, so once a string is split

@@ -16,6 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.layout.geometry import Placement, Rect
 from cardforge.markup import MarkupError
+from cardforge.render import rl_internals as rl
 from cardforge.render.cards import Painter
 from cardforge.render.fonts import font_name, metrics
 from cardforge.render.richtext import TextOverflow, fit_text
@@ -47,7 +48,7 @@ class _Measuring(Painter):
         box = _lines_box(layout, x, y, w, h)
         if box is None:
             return
-        m = self.c._currentMatrix
+        m = rl.current_matrix(self.c)
         xs, ys = [], []
         for px, py in ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3])):
             xs.append(m[0] * px + m[2] * py + m[4])

@@ -16,7 +16,6 @@ import hashlib
 import marshal
 import os
 import re
-import sys
 import types
 import typing
 from collections.abc import Callable
@@ -29,6 +28,7 @@ from jinja2 import StrictUndefined, meta
 from jinja2.environment import TemplateExpression
 from jinja2.sandbox import SandboxedEnvironment
 
+from cardforge import cache as _cache
 from cardforge.data.models import CardBase
 from cardforge.problems import short_repr
 
@@ -206,9 +206,9 @@ class CodeCache:
     Turning a template into Python code (parse, generate, ``compile``) costs ~1 ms a template;
     a build compiles every box of every layout. The code objects are kept in memory for the
     process (a watch-mode rebuild compiles only what changed) and, marshalled, in the cache
-    folder (``cardforge/data/cache.py``: ``CARDFORGE_NO_CACHE``, ``CARDFORGE_CACHE``) for the
-    next run. Keys hold the jinja2 and Python versions and this module's own source (the
-    filters and options that shape the code), so a stale entry is never used."""
+    folder (:mod:`cardforge.cache`: ``CARDFORGE_NO_CACHE``, ``CARDFORGE_CACHE``) for the
+    next run. Keys hold the jinja2, Python and cardforge versions and this module's own source
+    (the filters and options that shape the code), so a stale entry is never used."""
 
     MAX_FILES = 4000  # pruned to half, oldest first, past this
 
@@ -226,10 +226,7 @@ class CodeCache:
         k = self._key(key)
         value = self.memory.get(k)
         if value is None and self.folder is not None:
-            try:
-                value = marshal.loads((self.folder / f"{k}.bin").read_bytes())
-            except Exception:  # missing or unreadable: a miss
-                value = None
+            value = _cache.read(self.folder / f"{k}.bin", marshal.loads)  # unreadable: a miss
             if value is not None:
                 self.memory[k] = value
         if value is None:
@@ -243,34 +240,27 @@ class CodeCache:
         self.memory[k] = value
         if self.folder is None:
             return
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            from cardforge.paths import write_atomic  # no *.part left, even on a full disk
-
-            blob = marshal.dumps(value)
-            write_atomic(self.folder / f"{k}.bin", lambda f: f.write(blob))
-            if self.misses % 64 == 1:
-                self._prune()
-        except (OSError, ValueError):  # a read-only home must not break a build
-            pass
+        # atomic, no *.part left; a read-only home or unmarshallable code is no error
+        if _cache.write(self.folder / f"{k}.bin", lambda: marshal.dumps(value)) and self.misses % 64 == 1:
+            self._prune()
 
     def _prune(self) -> None:
-        if self.folder is None:
+        assert self.folder is not None
+        try:
+            count = sum(1 for _ in self.folder.glob("*.bin"))
+        except OSError:
             return
-        files = list(self.folder.glob("*.bin"))
-        if len(files) <= self.MAX_FILES:
-            return
-        files.sort(key=lambda p: p.stat().st_mtime_ns)
-        for old in files[: len(files) // 2]:
-            old.unlink(missing_ok=True)
+        if count > self.MAX_FILES:
+            _cache.prune(self.folder, "*.bin", count - count // 2)
 
 
 def _code_salt() -> bytes:
+    """The part of every key shared by all templates: this module's source (the filters and
+    options that shape the code), the versions of jinja2, Python and cardforge."""
     try:
-        own = Path(__file__).read_bytes()
+        return _cache.key("jinja", (), [Path(__file__)], ("jinja2",)).encode()
     except OSError:
-        own = b""
-    return f"{jinja2.__version__}|{sys.version}|".encode() + hashlib.blake2b(own, digest_size=16).digest()
+        return _cache.key("jinja", (), (), ("jinja2",)).encode()
 
 
 _code_caches: dict[str | None, CodeCache] = {}
@@ -278,9 +268,7 @@ _code_caches: dict[str | None, CodeCache] = {}
 
 def code_cache() -> CodeCache:
     """The process's code cache for the current cache folder (one per folder)."""
-    from cardforge.data.cache import cache_dir
-
-    root = cache_dir()
+    root = _cache.cache_dir()
     key = None if root is None else str(root)
     cache = _code_caches.get(key)
     if cache is None:

@@ -1,0 +1,144 @@
+"""One test per function of cardforge/render/rl_internals.py: each fails if ReportLab changes
+the private internal the function relies on (ReportLab is pinned <5 in pyproject.toml)."""
+
+from __future__ import annotations
+
+import io
+from weakref import WeakKeyDictionary
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfdoc import PDFDocument, PDFPage
+from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
+from reportlab.pdfgen.canvas import Canvas
+
+from cardforge.render import rl_internals as rl
+from cardforge.resources import FONTS_DIR
+
+
+def _canvas() -> tuple[Canvas, io.BytesIO]:
+    out = io.BytesIO()
+    return Canvas(out, pagesize=(200, 200), pageCompression=0, invariant=1), out
+
+
+def test_page_operators_are_the_pages_content():
+    c, out = _canvas()
+    c.line(1, 2, 3, 4)
+    ops = rl.page_operators(c)
+    assert ops is rl.page_operators(c) and any(op.endswith(" l S") or op.endswith(" l") for op in ops)
+    ops.append("0.5 w 7 8 m 9 10 l S")  # appended: written to the page as if drawn
+    c.showPage()
+    c.save()
+    assert b"0.5 w 7 8 m 9 10 l S" in out.getvalue()
+
+
+def test_forms_in_use_name_the_pages_forms():
+    c, out = _canvas()
+    c.beginForm("cfx")
+    c.rect(0, 0, 5, 5)
+    c.endForm()
+    assert rl.forms_in_use(c) == []
+    c.doForm("cfx")
+    assert rl.forms_in_use(c) == ["cfx"]
+    c.showPage()
+    c.beginForm("cfy")
+    c.endForm()
+    rl.page_operators(c).append("/FormXob.cfy Do")  # a replayed form: listed by hand
+    rl.forms_in_use(c).append("cfy")
+    c.showPage()
+    c.save()
+    assert out.getvalue().count(b"/FormXob.cfy") >= 2  # in the second page's resources too
+
+
+def test_text_operators_are_the_text_objects_content():
+    c, out = _canvas()
+    t = c.beginText(10, 10)
+    ops = rl.text_operators(t)
+    ops.append("(hello) Tj")
+    c.drawText(t)
+    c.showPage()
+    c.save()
+    assert b"(hello) Tj" in out.getvalue()
+
+
+def test_document_is_the_canvas_pdf_document():
+    c, _ = _canvas()
+    doc = rl.document(c)
+    assert isinstance(doc, PDFDocument)
+    font = TTFont("RlTest", str(FONTS_DIR / "DejaVuSans.ttf"))
+    pdfmetrics.registerFont(font)
+    subsets = font.splitString("abc", doc)  # the per-document subset assignment
+    assert [s for s, _ in subsets] == [0]
+    assert font.getSubsetInternalName(0, doc).startswith("/F")
+
+
+def test_string_escaper_escapes_a_pdf_literal():
+    c, _ = _canvas()
+    escape = rl.string_escaper(c)
+    assert escape("a(b)c\\") == "a\\(b\\)c\\\\"
+    assert escape("plain") == "plain"
+
+
+def test_current_matrix_follows_transformations():
+    c, _ = _canvas()
+    assert rl.current_matrix(c) == (1, 0, 0, 1, 0, 0)
+    c.translate(10, 20)
+    c.scale(2, 3)
+    assert rl.current_matrix(c) == (2, 0, 0, 3, 10, 20)
+
+
+def test_set_art_box_writes_the_art_box():
+    c, out = _canvas()
+    rl.set_art_box(c, [1, 2, 30, 40])
+    c.showPage()
+    rl.set_art_box(c, None)
+    c.showPage()
+    c.save()
+    pdf = out.getvalue()
+    assert pdf.count(b"/ArtBox") == 1 and b"/ArtBox [ 1 2 30 40 ]" in pdf
+
+
+def test_page_transition_is_empty_unless_set():
+    c, _ = _canvas()
+    assert not rl.page_transition(c)
+    c.setPageTransition("Dissolve", 1)
+    assert rl.page_transition(c)
+
+
+def test_finished_pages_end_with_the_page_just_shown():
+    c, _ = _canvas()
+    assert rl.finished_pages(c) == []
+    c.drawString(10, 10, "one")
+    c.showPage()
+    pages = rl.finished_pages(c)
+    assert len(pages) == 1 and isinstance(pages[0], PDFPage)
+    assert pages[0].stream  # the page's operators, not yet encoded
+    c.showPage()
+    assert len(rl.finished_pages(c)) == 2
+
+
+def test_a_font_rebuilt_from_its_state_is_the_same_font():
+    font = TTFont("RlState", str(FONTS_DIR / "DejaVuSans-Oblique.ttf"))
+    font_attrs, face_attrs = rl.face_state(font)
+    assert "state" not in font_attrs and "_pdfScale" not in face_attrs
+    assert {"charToGlyph", "charWidths", "hmetrics", "glyphPos", "_ttf_data", "glyphToChar"} <= set(face_attrs)
+    assert set(rl.FACE_TABLES) | set(rl.LAZY_FACE_TABLES) <= set(face_attrs)
+
+    class Sub(TTFontFace):
+        pass
+
+    face = rl.bare_face(dict(face_attrs), Sub)
+    assert type(face) is Sub and face._pdfScale(face.unitsPerEm) == 1000
+    rebuilt = rl.rebuild_font({k: v for k, v in font_attrs.items() if k != "face"}, face)
+    assert isinstance(rebuilt.state, WeakKeyDictionary) and rebuilt.face is face
+    assert rebuilt.stringWidth("Œuvre ♪", 12) == font.stringWidth("Œuvre ♪", 12)
+
+    def pdf(f: TTFont) -> bytes:  # the same PDF from either font
+        pdfmetrics.registerFont(f)
+        c, out = _canvas()
+        c.setFont("RlState", 12)
+        c.drawString(10, 10, "Œuvre ♪ café")
+        c.showPage()
+        c.save()
+        return out.getvalue()
+
+    assert pdf(rebuilt) == pdf(TTFont("RlState", str(FONTS_DIR / "DejaVuSans-Oblique.ttf")))
