@@ -59,3 +59,43 @@ def test_a_category_the_rules_forget_is_a_bug_never_a_silent_zero():
         score_state(_game(forgetful), None, state)
     sheet = score_state(_game(_full), None, state)
     assert [(p.name, p.total, p.rank) for p in sheet.players] == [("Ana", 2, 1), ("Ben", 1, 2)]
+
+
+def test_a_field_error_and_a_rule_error_come_back_together_each_with_its_line(cli, write_yaml):
+    """Alice's coins are malformed (a field error, found reading the file); Ben names a card the
+    deck does not have (a rule error): one run lists both, each with its line."""
+    path = write_yaml("final.yaml", (
+        "players:\n"
+        "  - name: Alice\n"
+        "    coins: -3\n"
+        "    galleries: 12\n"
+        "    first_to_finish: true\n"
+        "    improvements: []\n"
+        "    veins: {}\n"
+        "    miners: 0\n"
+        "  - name: Ben\n"
+        "    coins: 10\n"
+        "    galleries: 8\n"
+        "    improvements: [nope]\n"
+        "    veins: {}\n"
+        "    miners: 0\n"))
+    r = cli("score", "maphr", path)
+    assert r.code == 1
+    assert r.err.splitlines()[1:] == [
+        f"  - {path}:3: player 'Alice' (#1): coins: must be ≥ 0, got -3",
+        f"  - {path}:12: player 'Ben' (#2): improvements[0]: unknown improvement card 'nope' "
+        "(give a card id of the maphr deck, or {name, colour, vp})",
+    ]
+    assert "(2 problems)" in r.err
+
+
+def test_a_problem_of_the_whole_table_is_not_guessed_while_a_player_is_left_out(cli, write_yaml):
+    # Ben alone, once Alice is left out, has not reached the galleries required: that «nobody
+    # reached it» would be a guess, so only Alice's field error is listed
+    path = write_yaml("final.yaml", (
+        "players:\n"
+        "  - {name: Alice, coins: -3, galleries: 12, improvements: [], veins: {}, miners: 0}\n"
+        "  - {name: Ben, coins: 10, galleries: 8, improvements: [], veins: {}, miners: 0}\n"))
+    r = cli("score", "maphr", path)
+    assert r.code == 1
+    assert r.err.splitlines()[1:] == [f"  - {path}:2: player 'Alice' (#1): coins: must be ≥ 0, got -3"]

@@ -14,14 +14,16 @@ from cardforge.problems import Problem, short_name
 
 def load_input(path: Path, model: type[BaseModel], with_lines: bool = False) -> Any:
     """Parse and validate; problems name the file, the line, the player and the field.
-    Returns (value, problems), and the file's ``line_of`` too with ``with_lines``."""
+    Returns (value, problems); with ``with_lines`` also the file's ``line_of`` and its raw data."""
     doc = read_yaml(Path(path), display=str(path))
     if doc.data is None:
         problems = doc.problems or [Problem("the file is empty", file=doc.display)]
-        return (None, problems, doc.line_of) if with_lines else (None, problems)
+        return (None, problems, doc.line_of, None) if with_lines else (None, problems)
     value, problems = validate(model, doc.data, file=doc.display, line_of=doc.line_of)
     problems = doc.problems + [_name_item(p, doc.data) for p in problems]
-    return (value, problems, doc.line_of) if with_lines else (value, problems)
+    if with_lines:
+        return value, problems, doc.line_of, doc.data
+    return value, problems
 
 
 def _name_item(problem: Problem, data: Any) -> Problem:

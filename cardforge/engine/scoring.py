@@ -132,7 +132,51 @@ def _line(problem: Problem, line_of: Callable[[tuple[Any, ...]], int | None]) ->
 def score_file(game: Game, data: GameData[CardBase], path: Path) -> ScoreSheet:
     if game.score_model is None:
         raise ScoreInputError(f"{game.id} has no scoring", [])
-    state, problems, line_of = load_input(path, game.score_model, with_lines=True)
+    state, problems, line_of, raw = load_input(path, game.score_model, with_lines=True)
     if problems:
+        if state is None:  # the rules of the players that read well, in the same run
+            problems += _rules_of_the_rest(game, data, game.score_model, raw, str(path), line_of)
         raise ScoreInputError(f"cannot score {path}", problems)
     return score_state(game, data, state, str(path), line_of)
+
+
+def _rules_of_the_rest(game: Game, data: GameData[CardBase], model: type[Any], raw: Any, source: str,
+                       line_of: Callable[[tuple[Any, ...]], int | None]) -> list[Problem]:
+    """Field-level problems hide no rule-level ones: the players whose fields are in error are
+    left out, the rules are checked on the players that read well, and the problems that name
+    one of those players are kept (renumbered as in the file). A problem of the whole table
+    (counts, totals across players) is not shown: without the players left out it would guess."""
+    import copy
+
+    from pydantic import ValidationError
+
+    if not isinstance(raw, dict) or not isinstance(raw.get("players"), list):
+        return []
+    try:
+        model.model_validate(raw)
+        return []
+    except ValidationError as exc:
+        locs = [tuple(e["loc"]) for e in exc.errors()]
+    if not all(len(loc) >= 2 and loc[0] == "players" and isinstance(loc[1], int) for loc in locs):
+        return []  # an error outside the players' own entries: the table itself is unknown
+    bad = {int(loc[1]) for loc in locs}
+    kept_index = [i for i in range(len(raw["players"])) if i not in bad]
+    if not kept_index:
+        return []
+    lenient = copy.deepcopy(raw)
+    lenient["players"] = [raw["players"][i] for i in kept_index]
+    try:
+        state = model.model_validate(lenient)
+    except ValidationError:
+        return []
+    found = check_players(game, state) + game.check_final_state(data, state)
+    kept = []
+    for p in found:
+        m = _INDEX.search(p.item or "")
+        if m is None or not (p.item or "").startswith("player "):
+            continue
+        original = kept_index[int(m.group(1)) - 1] + 1
+        item = _INDEX.sub(f"(#{original})", p.item or "")
+        p = replace(p, item=item, file=p.file or source)
+        kept.append(replace(p, line=p.line or _line(p, line_of)))
+    return kept
