@@ -335,16 +335,21 @@ def _fit_text(markup: str, width: float, height: float, style: TextStyle) -> Tex
 
 # --- drawing -------------------------------------------------------------------------------
 
+def layout_top(layout: TextLayout, y: float, height: float) -> float:
+    """Where the first line's box starts (points, y up) in a box of ``height`` from ``y``, as
+    the layout's ``valign`` places the text."""
+    if layout.style.valign == "middle":
+        return y + height - (height - layout.height) / 2
+    if layout.style.valign == "bottom":
+        return y + layout.height
+    return y + height
+
+
 def draw_layout(canvas: Canvas, layout: TextLayout, x: float, y: float, width: float, height: float) -> None:
     """Draw ``layout`` in the box whose bottom-left corner is (x, y)."""
     style, size = layout.style, layout.size
     lead = style.leading * size
-    if style.valign == "middle":
-        top = y + height - (height - layout.height) / 2
-    elif style.valign == "bottom":
-        top = y + layout.height
-    else:
-        top = y + height
+    top = layout_top(layout, y, height)
     base_font = font_name(style.family, style.bold, style.italic)
     ascent, descent = metrics(base_font)
     # centre the glyphs' ascent+descent inside each line's leading

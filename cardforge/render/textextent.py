@@ -19,7 +19,7 @@ from cardforge.markup import MarkupError
 from cardforge.render import rl_internals as rl
 from cardforge.render.cards import Painter
 from cardforge.render.fonts import font_name, metrics
-from cardforge.render.richtext import TextOverflow, fit_text
+from cardforge.render.richtext import TextOverflow, fit_text, layout_top
 from cardforge.units import mm
 
 if TYPE_CHECKING:
@@ -63,12 +63,7 @@ def _lines_box(layout: TextLayout, x: float, y: float, w: float, h: float) -> tu
     widths = [line.width for line in layout.lines if line is not None]
     if not widths:
         return None
-    if style.valign == "middle":
-        top = y + h - (h - layout.height) / 2
-    elif style.valign == "bottom":
-        top = y + layout.height
-    else:
-        top = y + h
+    top = layout_top(layout, y, h)
     ascent, descent = metrics(font_name(style.family, style.bold, style.italic))
     lead = style.leading * size
     pad = (lead - (ascent - descent) * size) / 2  # the line box above the ascent (and below the descent)
