@@ -240,9 +240,16 @@ def test_a_back_design_is_drawn_once_and_reused(fixture, tmp_path):
     build(fixture, tmp_path)
     reader = pypdf.PdfReader(tmp_path / "fixture_deck" / "deck.pdf")
     page = reader.pages[1]  # backs of 3 Boule de feu, Bouclier, 2 Éclair (default back), 3 jetons
+    # the token back is on both sheets' back pages: one form, drawn for each token
     used = [args[0] for args, op in operations(page) if op == b"Do"]
-    assert len(used) == 9
-    assert len(set(used)) == 2  # one form for the default back, one for the token back
+    assert len(used) == 3 and len(set(used)) == 1
+    assert [args[0] for args, op in operations(reader.pages[3]) if op == b"Do"] == used[:1]  # the 12th card
+    # the default back is on this page only: a form would cost more than it saves, so it is
+    # drawn in place, the same operators for each card (zlib shares them in the page's stream)
+    backs = card_blocks(page)
+    assert len(backs) == 9
+    assert backs[0] == backs[5] != backs[6] == backs[8]
+    assert all(op != b"Do" for _, op in backs[0])
     # a card printed in 3 copies is drawn once and its operators written again for each copy
     # (in the page's stream, where zlib shares them; no form of its own)
     blocks = card_blocks(reader.pages[0])

@@ -142,3 +142,51 @@ def test_a_font_rebuilt_from_its_state_is_the_same_font():
         return out.getvalue()
 
     assert pdf(rebuilt) == pdf(TTFont("RlState", str(FONTS_DIR / "DejaVuSans-Oblique.ttf")))
+
+
+def _doc_with_forms(pages_using_big: int) -> tuple[Canvas, io.BytesIO]:
+    """A small form drawn on the first page only, and a large one on ``pages_using_big`` pages."""
+    c, out = _canvas()
+    c.beginForm("small")
+    c.rect(1, 1, 5, 5, fill=1)
+    c.endForm()
+    c.beginForm("big")
+    for i in range(120):  # ~2 KB of operators zlib cannot shrink much
+        c.line(i * 1.37 % 97, i * 2.71 % 89, i * 3.14 % 83, i * 1.61 % 79)
+    c.endForm()
+    c.doForm("small")
+    c.doForm("small")
+    for page in range(max(pages_using_big, 1)):
+        if page < pages_using_big:
+            c.doForm("big")
+        c.showPage()
+    return c, out
+
+
+def test_inline_cheap_forms_draws_in_place_the_forms_that_do_not_pay():
+    import pypdf
+
+    c, out = _doc_with_forms(pages_using_big=3)
+    assert rl.inline_cheap_forms(c, unclipped=["small"]) == 1
+    c.save()
+    reader = pypdf.PdfReader(io.BytesIO(out.getvalue()), strict=True)
+    first = reader.pages[0]
+    names = list(first["/Resources"]["/XObject"])
+    assert names == ["/FormXob.big"]  # the small one is gone from the resources…
+    ops = first.get_contents().get_data()
+    assert b"FormXob.small" not in out.getvalue()  # …and from the file
+    assert ops.count(b"re") == 2 and b" re W n" not in ops  # drawn twice in place, no clip (unclipped)
+    assert all(list(p["/Resources"]["/XObject"]) == ["/FormXob.big"] for p in reader.pages)
+    # object numbers stay dense: every object in the cross-reference table is there
+    size = reader.trailer["/Size"]
+    assert sorted(reader.xref[0]) == list(range(1, size)) and all(reader.get_object(n) is not None
+                                                                  for n in range(1, size))
+
+
+def test_inline_cheap_forms_keeps_a_large_form_many_pages_share_and_clips_what_it_inlines():
+    c, out = _doc_with_forms(pages_using_big=1)
+    assert rl.inline_cheap_forms(c) == 2  # on one page, even the large form does not pay
+    c.save()
+    pdf = out.getvalue()
+    assert b"/XObject" not in pdf and b"FormXob" not in pdf
+    assert b"n 0 0 200 200 re W n" in pdf  # each drawn in place clipped to its box, as Do does

@@ -3,7 +3,7 @@ cut lines and fold marks. Geometry comes from :mod:`cardforge.layout.geometry` i
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from functools import lru_cache
 
 from reportlab.lib.colors import CMYKColor, CMYKColorSep, Color, HexColor
@@ -11,6 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.layout.geometry import Placement, Rect, Segment
 from cardforge.markup import MarkupError, resolve_color
+from cardforge.render.output import form_needs_no_clip
 from cardforge.units import mm
 
 MARK_COLOUR = "#000000"
@@ -62,6 +63,22 @@ def begin_card(c: Canvas, placement: Placement, bleed_pt: float) -> None:
         left, bottom = (t.right - k.right, t.top - k.top) if placement.rotated else (k.x - t.x, k.y - t.y)
         path.rect(mm(left), mm(bottom), mm(k.w), mm(k.h))
     c.clipPath(path, stroke=0, fill=0)
+
+
+def shared(c: Canvas, key: Hashable, draw: Callable[[], object]) -> None:
+    """Draw what many pages of a file draw alike (crop marks and cut ticks, the cutting order,
+    the scale bar) once, as a form every page names (keyed by ``key``, which says all the
+    drawing depends on). Where one page or two use it, writing the file puts it back in place
+    (render/output.py): a form pays only when enough pages share it."""
+    forms: dict[Hashable, str] = c.__dict__.setdefault("_cardforge_shared", {})
+    name = forms.get(key)
+    if name is None:
+        name = forms[key] = f"cs{len(forms)}"
+        form_needs_no_clip(c, name)  # its box is the page
+        c.beginForm(name)
+        draw()
+        c.endForm()
+    c.doForm(name)
 
 
 def draw_segments(c: Canvas, segments: list[Segment], colour_hex: str | Color, width_pt: float,

@@ -38,6 +38,7 @@ from cardforge.render.fonts import font_name
 from cardforge.render.game_assets import use_game_assets
 from cardforge.render.icons import draw_icon, icon_width
 from cardforge.render.images import ArtError, draw_art, draw_placeholder, load_art
+from cardforge.render.output import form_needs_no_clip
 from cardforge.render.richtext import TextOverflow, TextStyle, draw_layout, fit_text
 from cardforge.resources import display_path
 from cardforge.text.templating import TemplateError, Templates, is_template, is_true, render
@@ -553,6 +554,7 @@ class Painter:
         name = self._forms.get(key)
         if name is None:
             name = self._forms[key] = f"cf{len(self._forms)}"
+            form_needs_no_clip(self.c, name)  # drawn inside the card's clip (begin_card)
             w, h = (mm(v) for v in program.size_mm)
             b = self.bleed_pt
             self.c.beginForm(name, -b, -b, w + b, h + b)

@@ -30,9 +30,11 @@ from cardforge.data.models import CardBase
 from cardforge.errors import RenderError
 from cardforge.layout.boxes import SHARED
 from cardforge.layout.geometry import (
+    CuttingPlan,
     FoldSheet,
     Placement,
     Rect,
+    Segment,
     Sheet,
     SheetError,
     back_offset_for,
@@ -48,7 +50,7 @@ from cardforge.layout.geometry import (
 from cardforge.problems import Problem, short_repr
 from cardforge.render import reprint
 from cardforge.render.buildcache import layout_library
-from cardforge.render.canvas import draw_crop_marks, draw_cut_lines, draw_cut_ticks, draw_fold_marks
+from cardforge.render.canvas import draw_crop_marks, draw_cut_lines, draw_cut_ticks, draw_fold_marks, shared
 from cardforge.render.cards import CardArt, Issues, Painter
 from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas, print_preferences, set_boxes
 from cardforge.render.reprint import Reprint, templates_digest
@@ -340,6 +342,18 @@ def _bounds(trims: Sequence[Rect], bleed: float) -> Rect:
     return Rect(x0, y0, x1 - x0, y1 - y0)
 
 
+def _marks(c: Canvas, marks: list[Segment], plan: CuttingPlan, registration: bool) -> None:
+    """Crop marks and cut ticks: alike on every full sheet of a file, so drawn once (shared)."""
+    def draw() -> None:
+        draw_crop_marks(c, marks, registration)
+        draw_cut_ticks(c, plan.ticks, registration)
+
+    if registration:  # a separation colour: ReportLab lists colour spaces in a page's resources only
+        draw()
+    else:
+        shared(c, ("marks", tuple(marks), plan.ticks), draw)
+
+
 def _front_page(c: Canvas, painter: Painter, sheet: Sheet, batch: list[CardBase], s: BuildSettings,
                 progress: Progress | None, labels: _Labels | None = None, index: int = 0) -> None:
     slots = sheet.slots[:len(batch)]
@@ -350,8 +364,7 @@ def _front_page(c: Canvas, painter: Painter, sheet: Sheet, batch: list[CardBase]
         draw_cut_lines(c, list(slots))
     plan = cutting_plan(slots) if s.crop_marks else None
     if plan is not None:  # crop marks
-        draw_crop_marks(c, crop_marks(slots, sheet.bleed, sheet.page), s.pure_black)
-        draw_cut_ticks(c, plan.ticks, s.pure_black)
+        _marks(c, crop_marks(slots, sheet.bleed, sheet.page), plan, s.pure_black)
     if s.sheet_labels and labels is not None:
         draw_sheet_extras(c, sheet.page, slots, sheet.bleed, labels.info(index, "front"), marks=s.crop_marks,
                           plan=plan, k_black=s.pure_black, registration=s.pure_black)
@@ -369,8 +382,7 @@ def _back_page(c: Canvas, painter: Painter, sheet: Sheet, backs: tuple[Placement
         painter.back(Placement(placement.trim, placement.rotated, clip), card)
     plan = cutting_plan(trims) if marks else None
     if plan is not None:  # marks
-        draw_crop_marks(c, crop_marks(trims, sheet.bleed, sheet.page), s.pure_black)
-        draw_cut_ticks(c, plan.ticks, s.pure_black)
+        _marks(c, crop_marks(trims, sheet.bleed, sheet.page), plan, s.pure_black)
     if s.sheet_labels and labels is not None:
         draw_sheet_extras(c, sheet.page, trims, sheet.bleed, labels.info(index, "back"), marks=marks,
                           plan=plan, bar=marks, k_black=s.pure_black, registration=s.pure_black)

@@ -112,6 +112,20 @@ class PageCompressingCanvas(Canvas):  # type: ignore[misc, unused-ignore]  # Rep
         page.Contents = stream
         page.stream = None
 
+    def save(self) -> None:
+        rl.inline_cheap_forms(self, self.__dict__.get(_UNCLIPPED, ()))
+        super().save()
+
+
+_UNCLIPPED = "_cardforge_unclipped"
+
+
+def form_needs_no_clip(c: Canvas, name: str) -> None:
+    """Say that form ``name`` is only ever drawn where a clip as tight as its bounding box is
+    in force (a card's frame inside the card's clip, a sheet's marks on the page): drawn in
+    place at save (rl_internals.inline_cheap_forms), it needs no clip of its own."""
+    c.__dict__.setdefault(_UNCLIPPED, set()).add(name)
+
 
 def new_canvas(target: str | Path | BinaryIO, pagesize: tuple[float, float], title: str,
                subject: str = "") -> Canvas:

@@ -11,11 +11,13 @@ that starts with ``_``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Collection
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from reportlab.pdfbase.pdfdoc import PDFDocument, PDFPage
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFDocument, PDFFormXObject, PDFPage
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import PDFTextObject
@@ -114,3 +116,97 @@ def rebuild_font(font_attrs: dict[str, Any], face: TTFontFace) -> TTFont:
     font.face = face
     font.state = WeakKeyDictionary()
     return font
+
+
+# --- forms a document does not gain by --------------------------------------------------------
+
+#: what keeping a form costs beyond its operators: its stream dictionary (type, bounding box,
+#: matrix, resources, filter, length) and the object's header and cross-reference entry
+FORM_COST = 230
+#: and per stream that draws it: its name and reference in that stream's resources
+FORM_USE_COST = 22
+
+
+_PREAMBLE = b"1 0 0 1 0 0 cm \n"
+
+
+def _holder_text(holder: Any) -> bytes:
+    """The operators of a page or form, decompressed if the page was compressed already
+    (render/output.py compresses each page when it is finished)."""
+    if isinstance(holder, PDFPage) and holder.Contents is not None:
+        return zlib.decompress(holder.Contents.content)
+    data = holder.stream or b""
+    return data.encode("utf8") if isinstance(data, str) else data
+
+
+def _set_holder_text(holder: Any, text: bytes) -> None:
+    if isinstance(holder, PDFPage) and holder.Contents is not None:
+        holder.Contents.content = zlib.compress(text)
+    else:
+        holder.stream = text
+
+
+def inline_cheap_forms(canvas: Canvas, unclipped: Collection[str] = ()) -> int:
+    """Draw in place the forms that cost more bytes than they save, before ``save``.
+
+    A form (``beginForm``…``doForm``) is written once and named by every stream that draws it;
+    that pays when many pages draw it, and costs bytes when one page or two do: its dictionary
+    outweighs the operators a page's compression would have shared. Such a form's operators
+    replace its ``Do`` (inside ``q``…``Q`` and clipped to its bounding box, which is what ``Do``
+    does; left out for the forms named in ``unclipped``, whose users clip them as tightly
+    already), its own forms join the stream's resources, and it leaves the document. Forms with
+    a matrix or graphics-state resources are left alone. Returns how many went."""
+    doc = document(canvas)
+    no_clip = {doc.getXObjectName(name) for name in unclipped}
+    forms = {name: obj for name, obj in doc.idToObject.items() if isinstance(obj, PDFFormXObject)}
+    if not forms:
+        return 0
+    holders: list[Any] = [*doc.Pages.pages, *forms.values()]
+    index = {name: len(doc.Pages.pages) + i for i, name in enumerate(forms)}
+    users: dict[str, set[int]] = {name: set() for name in forms}  # from the resources: no page is read
+    for i, holder in enumerate(holders):
+        for name in holder.XObjects.dict if holder.XObjects is not None else ():
+            if name in users:
+                users[name].add(i)
+    gone: set[str] = set()
+    progress = True
+    while progress:
+        progress = False
+        for name, form in forms.items():
+            me = index[name]
+            if name in gone or me in users[name] or form.Matrix is not None \
+                    or getattr(form, "ExtGState", None) or getattr(form, "_colorsUsed", None):
+                continue
+            who = sorted(users[name])
+            body = _holder_text(form)
+            if body.startswith(_PREAMBLE):  # ReportLab's identity matrix, first in every stream
+                body = body[len(_PREAMBLE):]
+            if who and (len(who) - 1) * len(zlib.compress(body)) >= FORM_COST + FORM_USE_COST * len(who):
+                continue
+            clip = b""
+            if name not in no_clip:
+                x0, y0, x1, y1 = form.BBoxList()
+                clip = b"n %s re W n\n" % fp_str(x0, y0, x1 - x0, y1 - y0).encode()
+            inline = b"q\n%s%s\nQ" % (clip, body.rstrip())
+            inner = dict(form.XObjects.dict) if form.XObjects is not None else {}
+            for i in who:
+                user = holders[i]
+                _set_holder_text(user, _holder_text(user).replace(f"/{name} Do".encode(), inline))
+                entries = dict(user.XObjects.dict)
+                del entries[name]
+                entries.update(inner)
+                user.XObjects = PDFDictionary(entries) if entries else None
+                for other in inner:
+                    if other in users:
+                        users[other].add(i)
+            for other in users.values():
+                other.discard(me)
+            del doc.idToObject[name]
+            gone.add(name)
+            progress = True
+    if gone:  # object numbers are given when an object is registered: close the gaps
+        order = [n for _, n in sorted(doc.numberToId.items()) if n not in gone]
+        doc.numberToId = dict(enumerate(order, 1))
+        doc.idToObjectNumberAndVersion = {n: (i, 0) for i, n in enumerate(order, 1)}
+        doc.objectcounter = len(order)
+    return len(gone)

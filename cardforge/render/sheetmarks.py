@@ -19,7 +19,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.layout.geometry import CuttingPlan, Rect, label_areas
-from cardforge.render.canvas import K_BLACK, mark_colour
+from cardforge.render.canvas import K_BLACK, mark_colour, shared
 from cardforge.render.fonts import font_name, unit_width
 from cardforge.units import mm
 
@@ -128,8 +128,12 @@ def draw_sheet_extras(c: Canvas, page: tuple[float, float], trims: Sequence[Rect
             base = _baseline(bottom, "bottom", size)
             _text(c, text, bottom.x, base, font, size, k_black)
             if length:
-                scale_bar(c, bottom.right - _bar_width(length, font, size), base, length, font, size,
-                          k_black, registration)
+                x = bottom.right - _bar_width(length, font, size)
+                if registration:  # a separation colour: see render/decks.py _marks
+                    scale_bar(c, x, base, length, font, size, k_black, registration)
+                else:
+                    shared(c, ("scale bar", x, base, length, font, size, k_black),
+                           lambda: scale_bar(c, x, base, length, font, size, k_black, False))
             placed = True
             break
         if not placed and bar:  # room for the label alone
@@ -137,13 +141,19 @@ def draw_sheet_extras(c: Canvas, page: tuple[float, float], trims: Sequence[Rect
             if fitted:
                 _text(c, fitted[0], bottom.x, _baseline(bottom, "bottom", fitted[1]), font, fitted[1], k_black)
     if top is not None and plan is not None:
-        text = cutting_text(plan)
-        for size in (LABEL_PT, LABEL_MIN_PT):
-            if _width(text, font, size) <= top.w:
-                _text(c, text, top.x, _baseline(top, "top", size), font, size, k_black)
-                break
-        else:  # the short form
-            short = text.split("; 2.")[0].replace("Cutting order: 1.", "Cut first") + ", then each strip"
-            if _width(short, font, LABEL_MIN_PT) <= top.w:
-                _text(c, short, top.x, _baseline(top, "top", LABEL_MIN_PT), font, LABEL_MIN_PT, k_black)
+        fitted = _cutting_order(cutting_text(plan), top.w, font)
+        if fitted is not None:
+            text, size = fitted
+            where = (top.x, _baseline(top, "top", size))
+            shared(c, ("cutting order", text, where, size, k_black),
+                   lambda: _text(c, text, *where, font, size, k_black))
     c.restoreState()
+
+
+def _cutting_order(text: str, width: float, font: str) -> tuple[str, float] | None:
+    """The cutting order at 6 or 5 pt, else its short form at 5 pt, if it fits in ``width``."""
+    for size in (LABEL_PT, LABEL_MIN_PT):
+        if _width(text, font, size) <= width:
+            return text, size
+    short = text.split("; 2.")[0].replace("Cutting order: 1.", "Cut first") + ", then each strip"
+    return (short, LABEL_MIN_PT) if _width(short, font, LABEL_MIN_PT) <= width else None
