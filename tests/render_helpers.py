@@ -130,25 +130,34 @@ def card_blocks(page) -> list[tuple]:
     return out
 
 
-def line_segments(page) -> list[tuple[float, float, float, float]]:
-    """Every straight ``m … l`` segment drawn on the page itself (not inside forms), in mm."""
-    ctm = [1, 0, 0, 1, 0, 0]
-    stack = []
-    start = None
-    out = []
-    for args, op in operations(page):
-        if op == b"q":
-            stack.append(ctm)
-        elif op == b"Q":
-            ctm = stack.pop()
-        elif op == b"cm":
-            ctm = _mul([float(a) for a in args], ctm)
-        elif op == b"m":
-            start = _apply(ctm, float(args[0]), float(args[1]))
-        elif op == b"l" and start is not None:
-            end = _apply(ctm, float(args[0]), float(args[1]))
-            out.append(tuple(round(v / MM, 3) for v in (*start, *end)))
-            start = end
+def line_segments(page, forms: bool = False) -> list[tuple[float, float, float, float]]:
+    """Every straight ``m … l`` segment drawn on the page itself, in mm; with ``forms``, those
+    of the forms it draws too (crop marks shared by a file's full sheets are one form)."""
+    out: list[tuple[float, float, float, float]] = []
+
+    def walk(ops, resources, ctm) -> None:
+        stack = []
+        start = None
+        for args, op in ops:
+            if op == b"q":
+                stack.append(ctm)
+            elif op == b"Q":
+                ctm = stack.pop()
+            elif op == b"cm":
+                ctm = _mul([float(a) for a in args], ctm)
+            elif op == b"m":
+                start = _apply(ctm, float(args[0]), float(args[1]))
+            elif op == b"l" and start is not None:
+                end = _apply(ctm, float(args[0]), float(args[1]))
+                out.append(tuple(round(v / MM, 3) for v in (*start, *end)))
+                start = end
+            elif op == b"Do" and forms and resources is not None:
+                xobject = resources.get_object().get("/XObject")
+                form = xobject.get_object()[args[0]].get_object() if xobject is not None else None
+                if form is not None and form.get("/Subtype") == "/Form":
+                    walk(ContentStream(form, page.pdf).operations, form.get("/Resources"), ctm)
+
+    walk(operations(page), page.get("/Resources"), [1, 0, 0, 1, 0, 0])
     return out
 
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import pypdf
 import pytest
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from cardforge.layout.geometry import Rect, back_placements, mirror, mirror_axis
 from cardforge.render.calibration import render_calibration, scale_signs, targets
+from cardforge.render.fonts import font_name
+from cardforge.units import MM
 
-from render_helpers import line_segments
+from render_helpers import line_segments, operations
 
 PAGES = [(210.0, 297.0), (297.0, 210.0)]
 
@@ -138,3 +141,46 @@ def test_the_sheet_names_its_orientation(tmp_path):
     # landscape long-edge mirrors y: behind (tx, ty) is (tx, 210 - ty)
     assert any(s[0] == s[2] == pytest.approx(tx - 0.25) for s in back)
     assert any(s[1] == s[3] == pytest.approx(210 - ty - 0.5) for s in back)
+
+
+def _texts(page) -> list[tuple[float, float, float, str]]:
+    """(x, baseline, size, text) of every string on the page (drawString writes each in its own
+    BT … Tm … Tf … Tj ET)."""
+    out = []
+    x = y = size = 0.0
+    for args, op in operations(page):
+        if op == b"Tm":
+            x, y = float(args[4]), float(args[5])
+        elif op == b"Td":
+            x, y = x + float(args[0]), y + float(args[1])
+        elif op == b"Tf":
+            size = float(args[1])
+        elif op == b"Tj":
+            out.append((x, y, size, args[0]))
+    return out
+
+
+@pytest.mark.parametrize("offset", [(0.0, 0.0), (1.25, -0.5), (-2.75, 3.0)])
+def test_the_scales_numbers_are_5_pt_and_never_touch(tmp_path, offset):
+    """No text under 5 pt (the contract of every built PDF), and two numbers side by side on a
+    scale keep at least 0.5 mm apart, whatever decimals the offset under test gives them."""
+    path = tmp_path / "c.pdf"
+    render_calibration(path, (210.0, 297.0), "portrait", "long-edge", offset=offset)
+    reader = pypdf.PdfReader(path)
+    font = font_name("sans")
+    for page in reader.pages:
+        texts = _texts(page)
+        assert texts and min(size for _, _, size, _ in texts) >= 5.0
+    numbers = []
+    for x, y, size, text in _texts(reader.pages[0]):
+        s = str(text)
+        if s.lstrip("-").replace(".", "").isdigit():
+            width = stringWidth(s, font, size)
+            numbers.append((round(y, 2), x / MM, (x + width) / MM))
+    assert len(numbers) >= 5 * 10  # five targets, at least 3 numbers on X and 7 on Y each
+    rows: dict[float, list[tuple[float, float]]] = {}
+    for y, left, right in numbers:
+        rows.setdefault(y, []).append((left, right))
+    for spans in rows.values():
+        spans.sort()
+        assert all(b[0] - a[1] >= 0.5 for a, b in zip(spans, spans[1:])), spans

@@ -31,6 +31,7 @@ from render_helpers import (
     operations,
     page_texts_by_rect,
     register_fixture_game,
+    text_in,
 )
 
 GOLDEN = ROOT / "tests" / "golden" / "fixture_deck_sheet1.txt"
@@ -290,6 +291,16 @@ def test_fold_puts_backs_beside_their_fronts(fixture, tmp_path):
     dashes = [args for args, op in operations(reader.pages[0]) if op == b"d" and args[0]]
     assert dashes
     assert any(s[0] == s[2] == 148.5 for s in line_segments(reader.pages[0]))
+    # folded, the sheet is its front half: a tick on each of the fronts' vertical cut lines at
+    # every strip edge (rows are cut first), and the cutting order says to fold first
+    trims = [(f.x + BLEED, f.y + BLEED, f.w - 2 * BLEED, f.h - 2 * BLEED) for f in fronts]  # each its own bleed
+    corners = {(round(x, 2), round(y, 2)) for x0, y0, w, h in trims for x in (x0, x0 + w) for y in (y0, y0 + h)}
+    ticks = {(round(s[0], 2), round(s[1] + 1.5, 2)) for s in line_segments(reader.pages[0], forms=True)
+             if s[0] == s[2] and s[3] - s[1] == pytest.approx(3.0)}
+    assert ticks == corners
+    top = " ".join(text_in(tmp_path / "fixture_deck" / deck.path, 0, (0, 200, 297, 10)).split())
+    assert top.startswith("Cutting order: fold on the dashed line, then cut both layers: 1. the 4 horizontal "
+                          "lines across the whole sheet"), top
 
 
 def test_a_later_build_removes_deck_files_of_another_mode(fixture, tmp_path):

@@ -24,7 +24,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.layout.geometry import Rect, mirror, mirror_axis, page_offset, page_size
-from cardforge.render.fonts import font_name
+from cardforge.render.fonts import font_name, unit_width
 from cardforge.render.output import atomic_path, new_canvas, print_preferences
 from cardforge.units import mm
 
@@ -120,6 +120,8 @@ def render_calibration(path: Path, paper_mm: tuple[float, float], orientation: s
     return 2
 
 
+LABEL_PT = 5.0  # the scales' numbers: the smallest text cardforge prints anywhere
+LABEL_GAP_MM = 0.6  # at least this between two numbers side by side
 RULER_GAP_MM = 9.0  # each ruler sits this far from its target, clear of the other one
 
 
@@ -138,10 +140,13 @@ def _scales(c: Canvas, tx: float, ty: float, horizontal: Ruler, vertical: Ruler,
     c.setLineWidth(0.25)
     c.line(mm(tx - SCALE_MM), mm(ty - g), mm(tx + SCALE_MM), mm(ty - g))
     c.line(mm(tx - g), mm(ty - SCALE_MM), mm(tx - g), mm(ty + SCALE_MM))
-    c.setFont(font, 4)
-    # labels every 2 mm; every 4 mm when they carry a tested offset's decimals ("-3.75")
-    long = any(len(_fmt(f(d))) > 4 for f in (horizontal[1], vertical[1]) for d in range(-SCALE_MM, SCALE_MM + 1))
-    every = 8 if long else 4
+    c.setFont(font, LABEL_PT)
+    # the Y labels every 2 mm (stacked, they never touch); the X labels every 2 mm where they
+    # fit side by side, else every 4 mm, in two staggered rows when a tested offset's decimals
+    # ("-2.75") make them wider than that
+    widest = max(unit_width(_fmt(horizontal[1](i / 2)), font) * LABEL_PT * 25.4 / 72
+                 for i in range(-2 * SCALE_MM, 2 * SCALE_MM + 1) if i % 4 == 0)  # every 2 mm
+    every, rows = (4, 1) if widest + LABEL_GAP_MM <= 2 else ((8, 1) if widest + LABEL_GAP_MM <= 4 else (8, 2))
     for i in range(-2 * SCALE_MM, 2 * SCALE_MM + 1):
         d = i / 2
         length = 2.4 if i % 4 == 0 else (1.6 if i % 2 == 0 else 0.9)
@@ -149,8 +154,10 @@ def _scales(c: Canvas, tx: float, ty: float, horizontal: Ruler, vertical: Ruler,
         c.line(mm(tx + d), mm(ty - g), mm(tx + d), mm(ty - g + length))
         c.line(mm(tx - g), mm(ty + d), mm(tx - g + length), mm(ty + d))
         if i % every == 0:
-            c.drawCentredString(mm(tx + d), mm(ty - g - 2.2), _fmt(horizontal[1](d)))
-            c.drawRightString(mm(tx - g - 0.8), mm(ty + d) - 1.4, _fmt(vertical[1](d)))
+            row = (i // every) % rows
+            c.drawCentredString(mm(tx + d), mm(ty - g - 2.4 - 2.2 * row), _fmt(horizontal[1](d)))
+        if i % 4 == 0:
+            c.drawRightString(mm(tx - g - 0.8), mm(ty + d) - 1.7, _fmt(vertical[1](d)))
     c.setFont(font, 5)
     c.drawString(mm(tx + SCALE_MM + 1), mm(ty - g) - 1.6, horizontal[0])
     c.drawCentredString(mm(tx - g), mm(ty + SCALE_MM + 1.2), vertical[0])

@@ -441,12 +441,14 @@ def _draw_fold(path: Path, title: str, sheet: FoldSheet, group: DeckGroup, art: 
             painter.back(back, card)
         if s.cut_lines:
             draw_cut_lines(c, trims)
-        if s.crop_marks:
-            draw_crop_marks(c, crop_marks(trims, sheet.bleed, sheet.page), s.pure_black)
+        # folded, the sheet is its front half: the cutting order and the ticks are the fronts'
+        plan = cutting_plan(fronts) if s.crop_marks else None
+        if plan is not None:
+            _marks(c, crop_marks(trims, sheet.bleed, sheet.page), plan, s.pure_black)
         draw_fold_marks(c, fold_marks(sheet))
         if s.sheet_labels and labels is not None:
             draw_sheet_extras(c, sheet.page, trims, sheet.bleed, labels.info(n, "front"), marks=s.crop_marks,
-                              k_black=s.pure_black, registration=s.pure_black)
+                              plan=plan, k_black=s.pure_black, registration=s.pure_black)
         if progress:
             progress(len(batch))
         c.showPage()

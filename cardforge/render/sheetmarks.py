@@ -12,6 +12,7 @@ as filled rectangles (no stroked lines), so it is never mistaken for a crop mark
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -53,10 +54,12 @@ class SheetInfo:
                 "FRONT" if self.side == "front" else "BACK", f"{self.paper.upper()} {self.orientation}", how]
 
 
-def cutting_text(plan: CuttingPlan) -> str:
+def cutting_text(plan: CuttingPlan, fold: bool = False) -> str:
+    """The cutting order; on a gutter-fold sheet, folding and cutting the folded sheet."""
     first, second = plan.first, plan.second
     ends = "left and right" if first == "horizontal" else "top and bottom"
-    return (f"Cutting order: 1. the {len(plan.first_lines)} {first} lines across the whole sheet "
+    start = "Cutting order: fold on the dashed line, then cut both layers: " if fold else "Cutting order: "
+    return (f"{start}1. the {len(plan.first_lines)} {first} lines across the whole sheet "
             f"(crop marks {ends}); 2. on each strip, the {len(plan.second_lines)} {second} lines "
             f"(ticks on the edges of each strip). Print at 100 % (actual size).")
 
@@ -141,7 +144,7 @@ def draw_sheet_extras(c: Canvas, page: tuple[float, float], trims: Sequence[Rect
             if fitted:
                 _text(c, fitted[0], bottom.x, _baseline(bottom, "bottom", fitted[1]), font, fitted[1], k_black)
     if top is not None and plan is not None:
-        fitted = _cutting_order(cutting_text(plan), top.w, font)
+        fitted = _cutting_order(cutting_text(plan, fold=info.duplex == "fold"), top.w, font)
         if fitted is not None:
             text, size = fitted
             where = (top.x, _baseline(top, "top", size))
@@ -155,5 +158,6 @@ def _cutting_order(text: str, width: float, font: str) -> tuple[str, float] | No
     for size in (LABEL_PT, LABEL_MIN_PT):
         if _width(text, font, size) <= width:
             return text, size
-    short = text.split("; 2.")[0].replace("Cutting order: 1.", "Cut first") + ", then each strip"
+    short = re.sub(r"Cutting order: (.*)1\.", r"\1cut first", text.split("; 2.")[0]) + ", then each strip"
+    short = short[0].upper() + short[1:]
     return (short, LABEL_MIN_PT) if _width(short, font, LABEL_MIN_PT) <= width else None
