@@ -3,6 +3,7 @@ crop marks, text inside a rectangle (pypdfium2), fonts. Independent of cardforge
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -296,3 +297,39 @@ def page_chars(pdf_path: Path, page_index: int) -> list[Char]:
         return out
     finally:
         doc.close()
+
+
+def _to_unicode(font) -> dict[int, str]:
+    """A simple font's ToUnicode map (the bfchar and bfrange entries ReportLab writes)."""
+    stream = font.get("/ToUnicode")
+    if stream is None:
+        return {}
+    data = stream.get_object().get_data().decode("latin-1")
+    out: dict[int, str] = {}
+    for block in re.findall(r"beginbfchar(.*?)endbfchar", data, re.S):
+        for code, uni in re.findall(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", block):
+            out[int(code, 16)] = bytes.fromhex(uni).decode("utf-16-be")
+    for block in re.findall(r"beginbfrange(.*?)endbfrange", data, re.S):
+        for lo, hi, start in re.findall(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", block):
+            for k, code in enumerate(range(int(lo, 16), int(hi, 16) + 1)):
+                out[code] = chr(int(start, 16) + k)
+    return out
+
+
+def shown_strings(stream, resources, pdf) -> list[str]:
+    """Every string a content stream shows with Tj, as text (through its font's ToUnicode:
+    cardforge's fonts number their glyphs in order of use, so the bytes are not the text)."""
+    fonts = resources.get_object().get("/Font") if resources is not None else None
+    maps: dict[str, dict[int, str]] = {}
+    current: dict[int, str] = {}
+    out = []
+    for args, op in ContentStream(stream, pdf).operations:
+        if op == b"Tf" and fonts is not None:
+            name = str(args[0])
+            if name not in maps:
+                maps[name] = _to_unicode(fonts.get_object()[name].get_object())
+            current = maps[name]
+        elif op == b"Tj":
+            data = bytes(args[0]) if isinstance(args[0], bytes) else args[0].original_bytes
+            out.append("".join(current.get(b, "\ufffd") for b in data))
+    return out

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import ctypes
+import re
+
 import pypdf
+import pypdfium2 as pdfium
+import pypdfium2.raw as raw
 import pytest
-from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from cardforge.layout.geometry import Rect, back_placements, mirror, mirror_axis
 from cardforge.render.calibration import render_calibration, scale_signs, targets
-from cardforge.render.fonts import font_name
 from cardforge.units import MM
 
-from render_helpers import line_segments, operations
+from a11y_helpers import text_lines
+from render_helpers import line_segments
 
 PAGES = [(210.0, 297.0), (297.0, 210.0)]
 
@@ -143,21 +147,29 @@ def test_the_sheet_names_its_orientation(tmp_path):
     assert any(s[1] == s[3] == pytest.approx(210 - ty - 0.5) for s in back)
 
 
-def _texts(page) -> list[tuple[float, float, float, str]]:
-    """(x, baseline, size, text) of every string on the page (drawString writes each in its own
-    BT … Tm … Tf … Tj ET)."""
-    out = []
-    x = y = size = 0.0
-    for args, op in operations(page):
-        if op == b"Tm":
-            x, y = float(args[4]), float(args[5])
-        elif op == b"Td":
-            x, y = x + float(args[0]), y + float(args[1])
-        elif op == b"Tf":
-            size = float(args[1])
-        elif op == b"Tj":
-            out.append((x, y, size, args[0]))
-    return out
+def _scale_words(path, index: int) -> list[tuple[float, float, float, str]]:
+    """The 5-pt words on a page (the scales' numbers and axis names) as a reader sees them:
+    (baseline, left, right in mm, text), from the glyphs' ink boxes; glyphs less than 0.4 mm
+    apart make one word (a digit's side bearings leave up to ~0.35 mm at 5 pt)."""
+    doc = pdfium.PdfDocument(str(path))
+    textpage = doc[index].get_textpage()
+    glyphs = []
+    for i in range(textpage.count_chars()):
+        ch = textpage.get_text_range(i, 1)
+        if ch.strip() and abs(raw.FPDFText_GetFontSize(textpage, i) - 5.0) < 0.01:
+            left, _, right, _ = textpage.get_charbox(i)
+            x, y = ctypes.c_double(), ctypes.c_double()
+            raw.FPDFText_GetCharOrigin(textpage, i, x, y)
+            glyphs.append((round(y.value / MM, 1), left / MM, right / MM, ch))
+    doc.close()
+    words: list[list] = []
+    for g in sorted(glyphs):
+        last = words[-1] if words else None
+        if last is not None and last[0] == g[0] and g[1] - last[2] < 0.4:
+            last[2], last[3] = g[2], last[3] + g[3]
+        else:
+            words.append(list(g))
+    return [(b, left, right, text) for b, left, right, text in words]
 
 
 @pytest.mark.parametrize("offset", [(0.0, 0.0), (1.25, -0.5), (-2.75, 3.0)])
@@ -166,21 +178,17 @@ def test_the_scales_numbers_are_5_pt_and_never_touch(tmp_path, offset):
     scale keep at least 0.5 mm apart, whatever decimals the offset under test gives them."""
     path = tmp_path / "c.pdf"
     render_calibration(path, (210.0, 297.0), "portrait", "long-edge", offset=offset)
-    reader = pypdf.PdfReader(path)
-    font = font_name("sans")
-    for page in reader.pages:
-        texts = _texts(page)
-        assert texts and min(size for _, _, size, _ in texts) >= 5.0
-    numbers = []
-    for x, y, size, text in _texts(reader.pages[0]):
-        s = str(text)
-        if s.lstrip("-").replace(".", "").isdigit():
-            width = stringWidth(s, font, size)
-            numbers.append((round(y, 2), x / MM, (x + width) / MM))
+    doc = pdfium.PdfDocument(str(path))
+    sizes = [run.size for index in range(len(doc)) for line in text_lines(doc[index], index) for run in line.runs]
+    doc.close()
+    assert sizes and min(sizes) >= 5.0
+    words = _scale_words(path, 0)
+    numbers = [w for w in words if w[3] not in ("X", "Y")]
+    assert all(re.fullmatch(r"-?\d+(\.\d+)?", text) for *_, text in numbers), numbers  # none ran together
     assert len(numbers) >= 5 * 10  # five targets, at least 3 numbers on X and 7 on Y each
     rows: dict[float, list[tuple[float, float]]] = {}
-    for y, left, right in numbers:
-        rows.setdefault(y, []).append((left, right))
+    for baseline, left, right, _ in numbers:
+        rows.setdefault(baseline, []).append((left, right))
     for spans in rows.values():
         spans.sort()
         assert all(b[0] - a[1] >= 0.5 for a, b in zip(spans, spans[1:])), spans

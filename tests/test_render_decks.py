@@ -259,7 +259,9 @@ def test_a_back_design_is_drawn_once_and_reused(fixture, tmp_path):
     # forms: the backs, icons and the frames shared by every card of a kind, fewer than the card
     # sides placed (12 fronts, 12 backs), and none holding one card's own text
     assert form_count(reader) < 24
-    assert b"Boule de feu" in b"".join(repr(b).encode() for b in blocks[0])
+    first = card_clips(reader.pages[0])[0]  # its own text is in its block, not in a shared form
+    assert "Boule de feu" in text_in(tmp_path / "fixture_deck" / "deck.pdf", 0, (first.x, first.y, first.w, first.h))
+    assert any(op == b"Tj" for _, op in blocks[0])
 
 
 def test_duplex_none_puts_the_backs_in_their_own_file(fixture, tmp_path):
