@@ -190,3 +190,38 @@ def test_inline_cheap_forms_keeps_a_large_form_many_pages_share_and_clips_what_i
     pdf = out.getvalue()
     assert b"/XObject" not in pdf and b"FormXob" not in pdf
     assert b"n 0 0 200 200 re W n" in pdf  # each drawn in place clipped to its box, as Do does
+
+
+def test_share_page_resources_gives_every_page_one_dictionary():
+    import pypdf
+
+    c, out = _canvas()
+    for name in ("a", "b"):
+        c.beginForm(name)
+        c.rect(1, 1, 5, 5)
+        c.endForm()
+    c.doForm("a")
+    c.showPage()
+    c.doForm("b")
+    c.showPage()
+    assert rl.share_page_resources(c)
+    c.save()
+    reader = pypdf.PdfReader(io.BytesIO(out.getvalue()), strict=True)
+    refs = [p.get_object().get("/Resources") for p in reader.pages]
+    assert all(isinstance(r, pypdf.generic.IndirectObject) for r in refs) and refs[0] == refs[1]
+    assert sorted(refs[0].get_object()["/XObject"]) == ["/FormXob.a", "/FormXob.b"]
+    assert "/Font" in refs[0].get_object()
+
+
+def test_share_page_resources_leaves_pages_with_colour_spaces_alone():
+    from reportlab.lib.colors import CMYKColorSep
+
+    c, out = _canvas()
+    c.setFillColor(CMYKColorSep(1, 1, 1, 1, spotName="All"))
+    c.rect(1, 1, 5, 5, fill=1)
+    c.showPage()
+    c.rect(1, 1, 5, 5)
+    c.showPage()
+    assert not rl.share_page_resources(c)
+    c.save()
+    assert b"/ColorSpace" in out.getvalue()

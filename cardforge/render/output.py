@@ -114,6 +114,7 @@ class PageCompressingCanvas(Canvas):  # type: ignore[misc, unused-ignore]  # Rep
 
     def save(self) -> None:
         rl.inline_cheap_forms(self, self.__dict__.get(_UNCLIPPED, ()))
+        rl.share_page_resources(self)
         super().save()
 
 
