@@ -299,14 +299,14 @@ def test_font_from_the_cache_is_the_parsed_font(folder):
     from cardforge.resources import FONTS_DIR
 
     path = FONTS_DIR / "DejaVuSans-Bold.ttf"
-    parsed = TTFont("T-Bold", str(path))
+    parsed = TTFont("T-Bold", str(path), asciiReadable=False)
     first = fonts._load_ttf("T-Bold", path)  # a miss: parsed and stored
     entries = list((folder / "fonts").glob("T-Bold-*.bin"))
     assert len(entries) == 1
     cached = fonts._load_ttf("T-Bold", path)  # a hit
     assert isinstance(cached.face, fonts._CachedFace)
     for font in (first, cached):
-        assert font.fontName == parsed.fontName
+        assert (font.fontName, font._asciiReadable) == (parsed.fontName, parsed._asciiReadable)
         assert font.face.charWidths == parsed.face.charWidths
         assert font.face.glyphToChar == parsed.face.glyphToChar  # the lazy table
         assert font.stringWidth("Œuvre ♚ café", 10) == parsed.stringWidth("Œuvre ♚ café", 10)

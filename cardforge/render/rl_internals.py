@@ -169,6 +169,7 @@ def inline_cheap_forms(canvas: Canvas, unclipped: Collection[str] = ()) -> int:
             if name in users:
                 users[name].add(i)
     gone: set[str] = set()
+    pending: dict[int, bytes] = {}  # the streams changed, written back (compressed) once at the end
     progress = True
     while progress:
         progress = False
@@ -178,7 +179,7 @@ def inline_cheap_forms(canvas: Canvas, unclipped: Collection[str] = ()) -> int:
                     or getattr(form, "ExtGState", None) or getattr(form, "_colorsUsed", None):
                 continue
             who = sorted(users[name])
-            body = _holder_text(form)
+            body = pending[me] if me in pending else _holder_text(form)
             if body.startswith(_PREAMBLE):  # ReportLab's identity matrix, first in every stream
                 body = body[len(_PREAMBLE):]
             if who and (len(who) - 1) * len(zlib.compress(body)) >= FORM_COST + FORM_USE_COST * len(who):
@@ -191,7 +192,8 @@ def inline_cheap_forms(canvas: Canvas, unclipped: Collection[str] = ()) -> int:
             inner = dict(form.XObjects.dict) if form.XObjects is not None else {}
             for i in who:
                 user = holders[i]
-                _set_holder_text(user, _holder_text(user).replace(f"/{name} Do".encode(), inline))
+                text = pending[i] if i in pending else _holder_text(user)
+                pending[i] = text.replace(f"/{name} Do".encode(), inline)
                 entries = dict(user.XObjects.dict)
                 del entries[name]
                 entries.update(inner)
@@ -204,6 +206,10 @@ def inline_cheap_forms(canvas: Canvas, unclipped: Collection[str] = ()) -> int:
             del doc.idToObject[name]
             gone.add(name)
             progress = True
+    dropped = {index[name] for name in gone}
+    for i, text in pending.items():
+        if i not in dropped:
+            _set_holder_text(holders[i], text)
     if gone:  # object numbers are given when an object is registered: close the gaps
         order = [n for _, n in sorted(doc.numberToId.items()) if n not in gone]
         doc.numberToId = dict(enumerate(order, 1))
