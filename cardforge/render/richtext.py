@@ -345,6 +345,16 @@ def layout_top(layout: TextLayout, y: float, height: float) -> float:
     return y + height
 
 
+def line_left(align: str, line_width: float, x: float, width: float) -> float:
+    """Where a line of ``line_width`` starts in a box ``width`` wide from ``x``, as ``align``
+    places it (a justified line starts at the left, as a left-aligned one)."""
+    if align == "center":
+        return x + (width - line_width) / 2
+    if align == "right":
+        return x + width - line_width
+    return x
+
+
 def draw_layout(canvas: Canvas, layout: TextLayout, x: float, y: float, width: float, height: float) -> None:
     """Draw ``layout`` in the box whose bottom-left corner is (x, y)."""
     style, size = layout.style, layout.size
@@ -364,14 +374,9 @@ def draw_layout(canvas: Canvas, layout: TextLayout, x: float, y: float, width: f
             continue
         extra = 0.0
         n_gaps = len(line.words) - 1
-        if style.align == "center":
-            cx = x + (width - line.width) / 2
-        elif style.align == "right":
-            cx = x + width - line.width
-        else:
-            cx = x
-            if style.align == "justify" and not line.last and n_gaps > 0:
-                extra = (width - line.width) / n_gaps
+        cx = line_left(style.align, line.width, x, width)
+        if style.align == "justify" and not line.last and n_gaps > 0:
+            extra = (width - line.width) / n_gaps
         _draw_words(out, icons, line.words, cx, baseline, size, extra)
         baseline -= lead
     canvas.saveState()  # the text object's font and colour must not leak into later drawing

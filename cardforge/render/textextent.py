@@ -19,7 +19,7 @@ from cardforge.markup import MarkupError
 from cardforge.render import rl_internals as rl
 from cardforge.render.cards import Painter
 from cardforge.render.fonts import font_name, metrics
-from cardforge.render.richtext import TextOverflow, fit_text, layout_top
+from cardforge.render.richtext import TextOverflow, fit_text, layout_top, line_left
 from cardforge.units import mm
 
 if TYPE_CHECKING:
@@ -73,12 +73,7 @@ def _lines_box(layout: TextLayout, x: float, y: float, w: float, h: float) -> tu
         if line is None:
             continue
         justified = style.align == "justify" and not line.last and len(line.words) > 1
-        if style.align == "center":
-            lx = x + (w - line.width) / 2
-        elif style.align == "right":
-            lx = x + w - line.width
-        else:
-            lx = x
+        lx = line_left(style.align, line.width, x, w)
         rx = x + w if justified else lx + line.width
         left = lx if left is None else min(left, lx)
         right = rx if right is None else max(right, rx)
