@@ -26,6 +26,8 @@ import pytest
 from a11y_helpers import deuteranopia, grey, read_pdf
 from conftest import run_cli
 
+pytestmark = pytest.mark.slow  # in `pytest`, left out of the quick lane (`pytest -m "not slow"`)
+
 GAMES = ["maphr", "tunhell", "mine_all_mine", "cristaux", "imperial_miners"]
 TITLES = {"maphr": "Les Mines de Maphr", "tunhell": "TunHell", "mine_all_mine": "Mine, All Mine!",
           "cristaux": "Cristaux Élémentaires Joailliers", "imperial_miners": "Imperial Miners"}

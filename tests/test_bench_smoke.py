@@ -14,6 +14,8 @@ from cardforge.games import find_game
 
 from conftest import ROOT
 
+pytestmark = pytest.mark.slow  # in `pytest`, left out of the quick lane (`pytest -m "not slow"`)
+
 
 @pytest.fixture(scope="module")
 def bench():

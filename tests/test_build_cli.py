@@ -218,6 +218,7 @@ def test_calibrate_writes_two_pages(cli, tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game_id", game_ids())
+@pytest.mark.slow
 def test_every_shipped_game_builds_its_deck(cli, tmp_path, game_id):
     """Whatever the data holds today: the deck builds, the manifest counts match the data and
     the pages follow from the imposition."""

@@ -30,6 +30,8 @@ from cardforge.settings import BuildSettings
 
 from conftest import ROOT
 
+pytestmark = pytest.mark.slow  # in `pytest`, left out of the quick lane (`pytest -m "not slow"`)
+
 GAME = "mine_all_mine"
 NEW = ("--duplex", "none", "--paper", "letter")  # the interrupted build: every file differs from the default
 

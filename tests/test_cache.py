@@ -179,6 +179,7 @@ def _modules_used(snippet: str) -> list[str]:
 
 
 @pytest.mark.parametrize("game_id", ["maphr", "tunhell", "cristaux", "imperial_miners", "mine_all_mine"])
+@pytest.mark.slow
 def test_data_key_covers_every_module_loading_imports(game_id):
     """The stale-cache bug (issue 15: the key left out markup.py and units.py, a palette change
     kept the old colour): every cardforge module imported while validating a game's data is

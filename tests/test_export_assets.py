@@ -321,6 +321,7 @@ def test_svg_text_is_set_in_an_embedded_font(tmp_path):
     assert "Trésor" in text and "caché" in text
 
 
+@pytest.mark.slow
 def test_a_game_icon_named_like_a_built_in_replaces_it(cli, game_folder, tmp_path):
     data, templates = game_folder
     (data / "fixture_deck" / "icons" / "coin.svg").write_text(STAR_SVG, encoding="utf-8")

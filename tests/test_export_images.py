@@ -87,6 +87,7 @@ def test_a_png_is_the_printed_card(fixture_cli, tmp_path):
     assert ImageStat.Stat(png).stddev[0] > 20  # not a blank image
 
 
+@pytest.mark.slow
 def test_tts_sheets_and_saved_object(cli, tmp_path):
     """Maphr: 79 distinct fronts (250 cards) on two sheets; the JSON loads the 250 cards."""
     out = tmp_path / "tts"
@@ -255,6 +256,7 @@ def test_export_usage_errors(fixture_cli):
     assert r.code == 2 and "'png'" in r.err
 
 
+@pytest.mark.slow
 def test_same_input_same_bytes(fixture_cli, tmp_path):
     """Two exports of the same data write byte-identical files (PNG, TTS, POD PDF)."""
     import hashlib

@@ -12,6 +12,8 @@ from cardforge.games import game_ids
 
 from conftest import ROOT
 
+pytestmark = pytest.mark.slow  # in `pytest`, left out of the quick lane (`pytest -m "not slow"`)
+
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):

@@ -58,6 +58,7 @@ def font_size_of(path, page: int, word: str) -> float:
 
 # --- the build summary -------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_summary_counts_boards_pads_aids_and_sheets_not_cards(built):
     out, summary = built
     lines = {}

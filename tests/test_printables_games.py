@@ -29,6 +29,7 @@ def pdf_text(path) -> str:
 
 
 @pytest.mark.parametrize("game_id", game_ids())
+@pytest.mark.slow
 def test_build_boards_pads_aids(cli, tmp_path, game_id):
     r = cli("build", game_id, "--only", "boards,pads,aids", "-o", str(tmp_path), "-q")
     assert r.code == 0, r.err

@@ -23,10 +23,9 @@ GAMES = [*all_games(), GAME]
 
 @pytest.fixture(scope="module")
 def fixture_data():
-    import os
-
-    os.environ["CARDFORGE_NO_CACHE"] = "1"
-    data, problems = check_game_data(GAME, FIXTURES / "good")
+    with pytest.MonkeyPatch.context() as mp:  # for this load only: later tests in the worker keep the cache
+        mp.setenv("CARDFORGE_NO_CACHE", "1")
+        data, problems = check_game_data(GAME, FIXTURES / "good")
     assert data is not None
     return data
 

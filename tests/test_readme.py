@@ -17,8 +17,32 @@ def readme_commands() -> list[str]:
 
 def test_readme_gives_the_build_and_the_test_commands():
     build, test = readme_commands()
-    assert "pip install -e ." in build and build.endswith("cardforge build")
-    assert "pip install -e '.[test]'" in test and test.endswith("pytest")
+    assert "pip install -c constraints.txt -e . " in build and build.endswith("cardforge build")
+    assert "pip install -c constraints.txt -e '.[test]'" in test and test.endswith("pytest")
+
+
+def test_the_lock_pins_every_dependency_within_pyproject_s_ranges():
+    """constraints.txt (the lock) names every runtime and test dependency with one exact version
+    that pyproject.toml's range allows: refreshed with the command in its header (DEVELOPING.md)."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    pins: dict[str, str] = {}
+    for line in (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            req = Requirement(line)
+            [spec] = req.specifier
+            assert spec.operator == "==" and not req.extras, line
+            pins.setdefault(canonicalize_name(req.name), spec.version)
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    declared = [Requirement(d) for d in project["dependencies"] + project["optional-dependencies"]["test"]]
+    for req in declared:
+        name = canonicalize_name(req.name)
+        assert name in pins, f"{req.name} is not in constraints.txt: refresh the lock"
+        assert req.specifier.contains(pins[name], prereleases=True), (req, pins[name])
 
 
 def test_ci_runs_the_readme_test_command():

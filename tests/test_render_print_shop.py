@@ -179,6 +179,7 @@ def test_streams_are_flate_only_and_text_is_placed_by_runs(fixture, tmp_path):
     ("tunhell", 14, 11),  # 110 cards 56 × 88: 8 → 10 a sheet
     ("cristaux", 18, 16),  # 138 poker cards: 8 → 9
 ])
+@pytest.mark.slow
 def test_real_decks_print_on_fewer_sheets(cli, tmp_path, game_id, before, after):
     r = cli("build", game_id, "-o", tmp_path / "new", "--only", "decks", "-q")
     assert r.code == 0, r.err

@@ -188,6 +188,7 @@ def test_a_bad_record_is_a_clear_error(game_copy, tmp_path):
     assert "no such file" in "\n".join(str(p) for p in exc.value.problems)
 
 
+@pytest.mark.slow
 def test_changed_aids_and_boards_are_listed_and_quiet_still_writes_the_lists(cli, tmp_path):
     data = tmp_path / "data"
     shutil.copytree("card_data/tunhell", data / "tunhell")

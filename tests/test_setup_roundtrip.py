@@ -83,6 +83,7 @@ def _forms(result: dict) -> dict[str, str]:
                               for g, n, m, o in REQUESTS])
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**31 - 1))
+@pytest.mark.slow
 def test_printed_deal_checks_back(folder, game_id, players, mode, options, seed):
     game, data = find_game(game_id), _data(game_id)
     result = run_setup(game, data, players, mode, options, seed)

@@ -16,6 +16,7 @@ def _sha(path) -> str:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.slow
 def test_exported_spreadsheets_print_the_same_deck(cli, tmp_path, game):
     r = cli("build", game, "--only", "decks", "-q", "-o", tmp_path / "yaml")
     assert r.code == 0, r.err

@@ -247,6 +247,7 @@ def wait_until(condition, what: str, poke=None):
 
 
 @pytest.mark.parametrize("polling", [False, True], ids=["os-notifications", "polling"])
+@pytest.mark.slow
 def test_the_real_watcher_sees_a_save(tmp_path, polling):
     (tmp_path / "art").mkdir()
     card = tmp_path / "art" / "deck.yaml"
@@ -414,6 +415,7 @@ def test_the_watch_command_builds_then_watches(cli, monkeypatch, tmp_path):
     assert size == [216, 279]  # letter: the build's options reach it
 
 
+@pytest.mark.slow
 def test_a_save_during_a_rebuild_is_not_lost(tmp_path):
     """While a batch is being handled (a rebuild), the watcher keeps listening: the next batch
     holds what was saved meanwhile."""

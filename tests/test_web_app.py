@@ -224,9 +224,10 @@ def test_the_yaml_sheet_scores_mine_all_mine_like_the_cli(tmp_path, cli):
     example = ROOT / "examples" / "mine_all_mine" / "final.yaml"
     r = c.post("/g/mine_all_mine/score", data={"csrf": csrf, "yaml": example.read_text(encoding="utf-8")})
     assert r.json()["score"] == cli("score", "mine_all_mine", str(example), "--json").json
-    deep = "rounds: " + "{a: " * 5000 + "1" + "}" * 5000  # would exhaust the YAML reader's recursion
+    deep = "rounds: " + "{a: " * 5000 + "1" + "}" * 5000  # past libyaml's own limit: cardforge's message
     r = c.post("/g/mine_all_mine/score", data={"csrf": csrf, "yaml": deep})
-    assert r.status_code == 200 and "nested more than 64 levels" in r.json()["problems"][0]["message"]
+    assert r.status_code == 200
+    assert r.json()["problems"][0]["text"].startswith("final.yaml:1: nested too deep: at most 64 levels")
     r = c.post("/g/mine_all_mine/score", data={"csrf": csrf, "yaml": "rounds:\n  - planets: []\n    fleet: {}\n"})
     problems = r.json()["problems"]
     assert any(p["text"].startswith("final.yaml:3: round #1: fleet: unknown field") for p in problems)
@@ -554,6 +555,7 @@ def test_serve_on_a_port_in_use_says_so(cli, tmp_path):
     assert f"cannot listen on 127.0.0.1:{port}" in r.err and "Traceback" not in r.err
 
 
+@pytest.mark.slow
 def test_serve_for_phones_prints_the_tokened_address_and_a_qr_code(tmp_path):
     """`cardforge serve --host 0.0.0.0`, as run at the table: the address carries a random token,
     a QR code of it follows, requests without it are refused and with it served."""
@@ -604,6 +606,7 @@ _FUZZ_CLIENTS: dict = {}
 
 
 @pytest.mark.parametrize("game", ["maphr", "cristaux", "mine_all_mine", "imperial_miners", "tunhell"])
+@pytest.mark.slow
 def test_any_sheet_input_gets_an_answer_never_an_error_page(game, tmp_path_factory):
     """Whatever is typed into a sheet's inputs (or sent under its names), the server answers
     with problems or a score: never a 500."""

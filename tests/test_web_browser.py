@@ -35,10 +35,10 @@ try:
 except ImportError:  # pragma: no cover
     webdriver = None
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     webdriver is None or not CHROMIUM or not DRIVER,
     reason="browser tests need selenium and Debian's chromium + chromium-driver "
-           "(apt-get install -y chromium chromium-driver; .ci/run installs them)")
+           "(apt-get install -y chromium chromium-driver; .ci/run installs them)")]
 
 
 def free_port() -> int:

@@ -17,10 +17,39 @@ def only_problem(text: str) -> str:
     return str(doc.problems[0])
 
 
-@pytest.mark.parametrize("text", ["[" * 300 + "]" * 300, "[" * 40000 + "]" * 40000,
-                                  "".join(" " * i + "a:\n" for i in range(300))])
+DEEP = {
+    "flow 300": "[" * 300 + "]" * 300,
+    # past libyaml 0.2.6's own limit of 1,000 levels, which it applies while reading ahead,
+    # before the first event: cardforge's message all the same (PyYAML 6.0.4; 6.0.1 has no limit)
+    "flow 40,000": "[" * 40000 + "]" * 40000,
+    "flow 5,000 unclosed, after a key": "a:\n  b: " + "{c: " * 5000,
+    "block 300": "".join(" " * i + "a:\n" for i in range(300)),
+    "block 1,500": "".join(" " * i + "- \n" for i in range(1500)) + " " * 1500 + "x\n",
+}
+
+
+@pytest.mark.parametrize("text", DEEP.values(), ids=DEEP.keys())
 def test_deep_nesting_refused(text):
     assert "nested too deep: at most 64 levels" in only_problem(text)
+
+
+def test_deep_nesting_is_refused_at_the_line_it_passes_the_limit():
+    text = "ok: [1, 2]\nlist:\n" + "".join(" " * (2 * i) + "- \n" for i in range(70))
+    assert only_problem(text).startswith("f.yaml:66: nested too deep")
+    text = "ok: 1\n\ndeep: " + "[" * 5000
+    assert only_problem(text).startswith("f.yaml:3: nested too deep")
+
+
+def test_the_hard_depth_ceiling_is_under_every_parser_limit(monkeypatch):
+    """Raised to the ceiling (200), the limit still holds past libyaml's own 1,000 levels, and a
+    document within it reads whatever the YAML library's version."""
+    from cardforge.limits import HARD_MAX_DEPTH
+
+    assert HARD_MAX_DEPTH < 1000  # libyaml 0.2.6 refuses deeper itself: cardforge must speak first
+    monkeypatch.setenv("CARDFORGE_LIMIT_YAML_DEPTH", "5000")
+    assert "nested too deep: at most 200 levels" in only_problem("[" * 40000 + "]" * 40000)
+    assert parse_text("[" * 200 + "]" * 200, "f").problems == []
+    assert parse_text("[" * 201 + "]" * 201, "f").problems[0].message.startswith("nested too deep")
 
 
 def test_depth_through_aliases():
@@ -105,6 +134,7 @@ def test_json_surrogate_pairs():
     assert parse_text("a: x\\ud83d\\ude00", "f").data == {"a": "x\\ud83d\\ude00"}
 
 
+@pytest.mark.slow
 def test_same_data_as_pyyaml_on_shipped_files():
     from pathlib import Path
 
@@ -113,6 +143,7 @@ def test_same_data_as_pyyaml_on_shipped_files():
         assert parse_text(text, path.name).data == yaml.safe_load(text), path
 
 
+@pytest.mark.slow
 def test_line_of_linear_and_right():
     n = 40000
     text = "players:\n" + "".join(f"  - name: p{i}\n    coins: {i}\n" for i in range(n))
@@ -173,6 +204,7 @@ def test_folder_and_missing(tmp_path):
     assert [p.message for p in read_yaml(tmp_path / "nope.yaml", "n").problems] == ["file not found"]
 
 
+@pytest.mark.slow
 def test_big_flat_file_within_node_limit():
     text = "players:\n" + "".join(f"  - {{name: p{i}, coins: {i}}}\n" for i in range(30_000))
     doc = parse_text(text, "f")

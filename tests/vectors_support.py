@@ -4,6 +4,8 @@ game that check more than the score sheet (report lines, details) on the same fi
 
 from __future__ import annotations
 
+import copy
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +15,18 @@ GAMES = Path(__file__).parent / "games"
 
 
 def load_vectors(game: str) -> list[dict[str, Any]]:
-    """The vectors of a game, in file order (none when it has no file)."""
+    """The vectors of a game, in file order (none when it has no file); a fresh copy each call
+    (tests may change what they get), read once."""
+    return copy.deepcopy(_read_vectors(game))
+
+
+@functools.cache
+def _read_vectors(game: str) -> list[dict[str, Any]]:
     path = GAMES / game / "scoring_vectors.yaml"
     if not path.exists():
         return []
-    return yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: collection reads these files
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or []
 
 
 def vector(game: str, vector_id: str) -> dict[str, Any]:

@@ -391,14 +391,16 @@ def _scalar(text: str) -> Any:
 
 
 def _flow(text: str) -> Any:
-    import yaml
+    """A cell written as a YAML flow value (``[a, b]``, ``{key: value}``, a quoted text), read by
+    cardforge's hardened YAML reader: the same limits on nesting, aliases and tags as a file."""
+    from cardforge.data.yamlio import parse_text
 
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        what = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ValueError(f"cannot read {text!r} as a YAML flow value ({what}); write a list as "
-                         f"'a; b' or [a, b] and a mapping as {{key: value, …}}") from None
+    doc = parse_text(text, "cell")
+    if doc.problems:
+        what = doc.problems[0].message.removeprefix("invalid YAML: ")
+        raise ValueError(f"cannot read {text[:60]!r}{'…' if len(text) > 60 else ''} as a YAML flow value "
+                         f"({what}); write a list as 'a; b' or [a, b] and a mapping as {{key: value, …}}")
+    return doc.data
 
 
 def _convert(value: Any, annotation: Any) -> Any:
@@ -573,6 +575,8 @@ def export_game(data: GameData[CardBase], out: Path, fmt: str) -> list[Path]:
 
     import yaml
 
+    from cardforge.data.yamlio import read_yaml
+    from cardforge.errors import DataError
     from cardforge.resources import display_path
 
     out = Path(out)
@@ -611,7 +615,11 @@ def export_game(data: GameData[CardBase], out: Path, fmt: str) -> list[Path]:
             continue
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, out / rel)
-    deck = yaml.safe_load((Path(data.root) / "deck.yaml").read_text(encoding="utf-8"))
+    deck_doc = read_yaml(Path(data.root) / "deck.yaml")
+    if deck_doc.data is None or deck_doc.problems:
+        raise DataError("cannot export the data", deck_doc.problems or [Problem("the file is empty",
+                                                                              file=deck_doc.display)])
+    deck = deck_doc.data
     deck["card_files"] = new_names
     text = ("# Written by `cardforge export-data`: the card files are spreadsheets (see README.md,\n"
             "# \"Spreadsheets\"); the comments of the original deck.yaml are not kept.\n")

@@ -6,7 +6,9 @@
   FIFO never blocks; and a file larger than the ``file_bytes`` limit (:mod:`cardforge.limits`);
 - bytes that are not UTF-8 (named by offset and line; a UTF-8 BOM is fine);
 - nesting deeper than ``yaml_depth`` and alias/merge-key expansion past ``yaml_nodes``
-  (aliases count as often as they are used: a 500-byte "billion laughs" stops at once);
+  (aliases count as often as they are used: a 500-byte "billion laughs" stops at once) — in
+  cardforge's words whatever the YAML library's version, even where the parser itself refuses
+  deep nesting first (see :func:`_refused_before`);
 - tags other than the plain YAML ones (``!!str``, ``!!int``, ``!!float``, ``!!bool``,
   ``!!null``, ``!!timestamp``, ``!!map``, ``!!seq``), and values their tag does not allow
   (``!!bool maybe``, ``!!int ''``), integers longer than ``int_digits``;
@@ -66,10 +68,11 @@ Loc = tuple[Any, ...]
 class YamlRefused(Exception):
     """Raised inside the builder: the file asks for what no game file needs."""
 
-    def __init__(self, message: str, line: int | None = None):
+    def __init__(self, message: str, line: int | None = None, limit: bool = False):
         super().__init__(message)
         self.message = message
         self.line = line
+        self.limit = limit  # a depth or expansion limit (not a tag, text or key problem)
 
 
 # --- reading bytes -------------------------------------------------------------------------------
@@ -252,11 +255,11 @@ def _build(loader: Any, duplicates: list[tuple[int, str]]) -> Any:
         parent = stack[-1]
         parent.size += size
         if parent.size > max_nodes:
-            raise YamlRefused(_expansion_message(max_nodes), line_of(event))
+            raise YamlRefused(_expansion_message(max_nodes), line_of(event), limit=True)
         if height + 1 > parent.height:
             parent.height = height + 1
             if parent.height + len(stack) - 1 > max_depth:
-                raise YamlRefused(_depth_message(max_depth), line_of(event))
+                raise YamlRefused(_depth_message(max_depth), line_of(event), limit=True)
         if not parent.is_map:
             parent.value.append(value)
             return
@@ -294,7 +297,7 @@ def _build(loader: Any, duplicates: list[tuple[int, str]]) -> Any:
             is_map = cls is MappingStartEvent
             check_tag(event, _MAP if is_map else _SEQ, "mapping" if is_map else "list")
             if len(stack) + 1 > max_depth:
-                raise YamlRefused(_depth_message(max_depth), line_of(event))
+                raise YamlRefused(_depth_message(max_depth), line_of(event), limit=True)
             stack.append(_Frame({} if is_map else [], is_map, event.anchor, line_of(event)))
         elif cls is MappingEndEvent or cls is SequenceEndEvent:
             frame = stack.pop()
@@ -306,7 +309,7 @@ def _build(loader: Any, duplicates: list[tuple[int, str]]) -> Any:
                         merged.update(source)
                         frame.size += len(source)
                 if frame.size > max_nodes:
-                    raise YamlRefused(_expansion_message(max_nodes), frame.line)
+                    raise YamlRefused(_expansion_message(max_nodes), frame.line, limit=True)
                 merged.update(value)
                 value = merged
             add(value, frame.size, frame.height, frame.anchor, event)
@@ -449,6 +452,33 @@ def _line_index(text: str) -> tuple[dict[Loc, int], dict[Loc, str]]:
     return lines, kinds
 
 
+def _refused_before(text: str, exc: yaml.YAMLError) -> YamlRefused | None:
+    """cardforge's own limit on the part of ``text`` the parser read before it stopped, if one
+    is passed there.
+
+    The parser reads ahead: in ``[[[[…`` it scans every bracket before it gives the first event,
+    and libyaml 0.2.6 (in PyYAML 6.0.4's wheels) refuses more than 1,000 levels itself, in its
+    own words, before cardforge sees any nesting. The text up to where it stopped gives the same
+    events, and cardforge's depth limit (at most :data:`cardforge.limits.HARD_MAX_DEPTH`, under
+    any parser's own) or expansion limit is passed in them first: that is the message, whatever
+    the YAML library's version. Only those two limits are taken from the prefix (a text or a tag
+    cut short there says nothing of the file)."""
+    mark = getattr(exc, "problem_mark", None)
+    end = getattr(mark, "index", None)
+    if not isinstance(end, int) or end <= 0 or end >= len(text):
+        return None
+    loader = _Base(text[:end])
+    try:
+        _build(loader, [])
+    except YamlRefused as refused:
+        return refused if refused.limit else None
+    except (yaml.YAMLError, ValueError):
+        return None
+    finally:
+        loader.dispose()
+    return None
+
+
 def parse_text(text: str, display: str, path: Path | None = None) -> YamlDoc:
     """Parse YAML text (already decoded); problems as :func:`read_yaml` reports them."""
     text = _join_surrogates(text)
@@ -460,6 +490,10 @@ def parse_text(text: str, display: str, path: Path | None = None) -> YamlDoc:
         return YamlDoc(Path(path or display), display, text, None,
                        [Problem(exc.message, file=display, line=exc.line)])
     except yaml.YAMLError as exc:
+        refused = _refused_before(text, exc)
+        if refused is not None:
+            return YamlDoc(Path(path or display), display, text, None,
+                           [Problem(refused.message, file=display, line=refused.line)])
         mark = getattr(exc, "problem_mark", None)
         what = getattr(exc, "problem", None) or str(exc)
         if "mapping values are not allowed" in what:

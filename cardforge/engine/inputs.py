@@ -8,14 +8,24 @@ from typing import Any
 from pydantic import BaseModel
 
 from cardforge.data.validate import validate
-from cardforge.data.yamlio import read_yaml
+from cardforge.data.yamlio import YamlDoc, parse_text, read_yaml
 from cardforge.problems import Problem, short_name
 
 
 def load_input(path: Path, model: type[BaseModel], with_lines: bool = False) -> Any:
     """Parse and validate; problems name the file, the line, the player and the field.
     Returns (value, problems); with ``with_lines`` also the file's ``line_of`` and its raw data."""
-    doc = read_yaml(Path(path), display=str(path))
+    return load_doc(read_yaml(Path(path), display=str(path)), model, with_lines)
+
+
+def load_input_text(text: str, display: str, model: type[BaseModel], with_lines: bool = False) -> Any:
+    """:func:`load_input` for a text already in memory (the web sheet's YAML box, stdin): the same
+    hardened reader, no file written."""
+    return load_doc(parse_text(text, display), model, with_lines)
+
+
+def load_doc(doc: YamlDoc, model: type[BaseModel], with_lines: bool = False) -> Any:
+    """A parsed document validated against ``model`` (see :func:`load_input`)."""
     if doc.data is None:
         problems = doc.problems or [Problem("the file is empty", file=doc.display)]
         return (None, problems, doc.line_of, None) if with_lines else (None, problems)

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode
 
-import yaml
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -28,6 +27,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cardforge.data.yamlio import parse_text
 from cardforge.errors import CardforgeError
 from cardforge.web import service
 from cardforge.web.forms import GRID_STATES, MAX_PLAYERS_ON_SHEET, player_names, problems_json
@@ -251,10 +251,7 @@ def create_app(settings: Settings) -> Guard:
                 raise HTTPException(404, f"no play #{source} of {ctx.game.id}")
             if ctx.sheet is None or request.query_params.get("yaml") == "1":
                 return render_sheet(request, ctx, yaml_text=play["state_yaml"], note=play["note"])
-            try:
-                state = yaml.safe_load(play["state_yaml"])
-            except yaml.YAMLError:
-                state = None
+            state = parse_text(play["state_yaml"], "final.yaml").data
             if isinstance(state, dict):
                 return render_sheet(request, ctx, state=state, note=play["note"])
             return render_sheet(request, ctx, yaml_text=play["state_yaml"], note=play["note"])

@@ -4,9 +4,8 @@ with the engine, a setup."""
 
 from __future__ import annotations
 
-import tempfile
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,19 +22,6 @@ if TYPE_CHECKING:
     from cardforge.games.base import Game
 
 MAX_YAML_CHARS = 60_000
-MAX_DEPTH = 64  # [ and { in a typed YAML: a final state is a few levels deep
-
-
-def _flow_depth(text: str) -> int:
-    """How deep ``[`` and ``{`` nest (quotes not told apart: an over-estimate is harmless)."""
-    depth = deepest = 0
-    for ch in text:
-        if ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth = max(0, depth - 1)
-    return deepest
 
 
 @dataclass
@@ -120,31 +106,18 @@ def score_form(ctx: GameContext, pairs: list[tuple[str, str]]) -> Outcome:
 
 def score_yaml(ctx: GameContext, text: str) -> Outcome:
     """A final-state file typed or pasted: read exactly as ``cardforge score`` reads a file."""
-    from cardforge.engine.inputs import load_input
+    from cardforge.engine.inputs import load_input_text
     from cardforge.engine.scoring import score_state
 
     if len(text) > MAX_YAML_CHARS:
         return Outcome(None, None, [Problem(f"at most {MAX_YAML_CHARS} characters, got {len(text)}",
                                             field="yaml")])
-    if _flow_depth(text) > MAX_DEPTH:
-        return Outcome(None, None, [Problem(f"nested more than {MAX_DEPTH} levels deep", field="yaml")])
     model = ctx.game.score_model
     if model is None:  # as score_state_dict: a game without scoring
         return Outcome(None, None, [Problem(f"{ctx.game.id} has no scoring")])
-    with tempfile.TemporaryDirectory(prefix="cardforge-serve-") as tmp:
-        path = Path(tmp, "final.yaml")
-        path.write_text(text, encoding="utf-8")
-        try:
-            value, problems = load_input(path, model)
-        except RecursionError:
-            return Outcome(None, None, [Problem(f"nested too deeply (at most {MAX_DEPTH} levels)", field="yaml")])
-    problems = [replace(p, file="final.yaml") if p.file else p for p in problems]
-    try:
-        state = yaml.safe_load(text) if not problems else None
-    except yaml.YAMLError:
-        state = None
+    value, problems, _, state = load_input_text(text, "final.yaml", model, with_lines=True)
     if problems:
-        return Outcome(state, None, problems)
+        return Outcome(None, None, problems)
     try:
         return Outcome(state, score_state(ctx.game, ctx.data, value, "final.yaml"), [])
     except ScoreInputError as exc:

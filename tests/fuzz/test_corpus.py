@@ -71,6 +71,7 @@ def cases(name: str) -> list[dict]:
 
 
 @pytest.mark.parametrize("case", cases("score.yaml"), ids=lambda c: c["name"])
+@pytest.mark.slow
 def test_score_and_setup_corpus(case, tmp_path, monkeypatch):
     monkeypatch.delenv("CARDFORGE_DATA", raising=False)
     path = tmp_path / "input.yaml"

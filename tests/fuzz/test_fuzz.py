@@ -54,6 +54,7 @@ def write(path: Path, content) -> None:
 @pytest.mark.parametrize("game", GAMES)
 @QUICK
 @given(rng=st.randoms(use_true_random=False))
+@pytest.mark.slow
 def test_score_fuzz(game, rng, tmp_path_factory, monkeypatch):
     monkeypatch.delenv("CARDFORGE_DATA", raising=False)
     path = tmp_path_factory.mktemp("score") / "final.yaml"
@@ -88,6 +89,7 @@ def test_data_folder_fuzz(game, rng, tmp_path_factory):
 @pytest.mark.parametrize("game", GAMES)
 @settings(QUICK, max_examples=1)
 @given(rng=st.randoms(use_true_random=False))
+@pytest.mark.slow
 def test_template_folder_fuzz(game, rng, tmp_path_factory):
     target = tmp_path_factory.mktemp("templates")
     what = fuzz.make_template_folder(rng, game, target / "t")

@@ -75,6 +75,7 @@ HANDS = [
 
 @pytest.mark.parametrize("seed, hand", list(enumerate(HANDS)),
                          ids=["natures-forge", "concordes-tambour", "costs-music"])
+@pytest.mark.slow
 def test_search_matches_brute_force(data, seed, hand):
     rng = random.Random(seed)
     owned = [_owned(data, entry) for entry in hand]

@@ -82,6 +82,7 @@ def _data():
 @pytest.mark.parametrize("opale", [False, True])
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.slow
 def test_deals_are_legal(cli, mode, players, opale):
     data = _data()
     for seed in range(5):
