@@ -139,7 +139,7 @@ def check_final_state(data: GameData[MineAllMineCard], state: FinalState) -> lis
                                         f"players: {', '.join(players)})", item=item, field="fleets"))
         problems += _planet_problems(data, rnd.planets, len(players) if count_ok else None, item)
         problems += _fleet_problems(data, rnd.fleets, item)
-    if problems:
+    if problems or not count_ok:  # a wrong count (no fleet at all, say): the engine's problem
         return problems
     logs = play_game(data, state)
     for log in logs:
