@@ -4,7 +4,8 @@
             ``Garamond-Regular.ttf``, ``Garamond-Bold.ttf``, ``Garamond-Italic.ttf``,
             ``Garamond-BoldItalic.ttf`` (a family with one file uses it for every style);
 ``icons/``  ``name.svg`` or ``name.png``: the ``:name:`` icon token in card text, beside the
-            built-in icons (a file named like a built-in icon replaces it for this game);
+            built-in icons (a file named like a built-in icon replaces it for this game); an
+            SVG's ``<title>`` is the icon's label in legends;
 art         any image path a card or layout names (PNG, JPEG or SVG), relative to the folder.
 
 Pure Python (no ReportLab): the data layer checks icon tokens against these names, the
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -85,9 +87,20 @@ class GameAssets:
         return tuple(out)
 
 
-def game_assets(data_or_root: GameData | Path | str) -> GameAssets:
-    """The fonts and icons in a game's data folder (a ``GameData`` or the folder's path)."""
+def game_assets(data_or_root: GameData | Path | str, game_folder: Path | None = None) -> GameAssets:
+    """The fonts and icons in a game's data folder (a ``GameData`` or the folder's path).
+    ``game_folder``: the game's own folder when its data is read from elsewhere (``--data DIR``
+    without a ``game.yaml`` there): its fonts and icons come first, the data folder's replace
+    them name by name."""
     root = Path(data_or_root) if isinstance(data_or_root, (str, Path)) else Path(data_or_root.root)
+    if game_folder is not None and Path(game_folder).resolve() != root.resolve():
+        base, own = _folder_assets(Path(game_folder)), _folder_assets(root)
+        fonts = {**base.fonts, **own.fonts}
+        return GameAssets(root, fonts, {**base.icons, **own.icons}, base.problems + own.problems)
+    return _folder_assets(root)
+
+
+def _folder_assets(root: Path) -> GameAssets:
     problems: list[str] = []
     fonts: dict[str, FontFamily] = {}
     fonts_dir = root / "fonts"
@@ -143,11 +156,42 @@ def art_file(root: Path, src: str) -> Path:
     return Path(root) / src
 
 
-def use_folder_icons(folder: Path) -> None:
-    """Make the icons of the game in ``folder`` known to the icon-token checks."""
-    from cardforge.icons import use_game_icons
+def svg_title(path: Path) -> str | None:
+    """The ``<title>`` of an SVG icon (its legend label, as SVG editors show it), or None."""
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return None
+    return _svg_title(str(path), st.st_mtime_ns, st.st_size)
 
-    use_game_icons(game_assets(folder).icons)
+
+@lru_cache(maxsize=256)
+def _svg_title(path: str, mtime_ns: int, size: int) -> str | None:
+    from lxml import etree
+
+    try:
+        with open(path, "rb") as f:
+            root = etree.fromstring(f.read(), etree.XMLParser(resolve_entities=False, no_network=True,
+                                                              huge_tree=False))
+    except (OSError, etree.XMLSyntaxError):
+        return None  # the drawing reports the broken file
+    for child in root:
+        if isinstance(child.tag, str) and etree.QName(child).localname == "title":
+            text = " ".join("".join(child.itertext()).split())
+            return text or None
+    return None
+
+
+def use_folder_icons(folder: Path, game_folder: Path | None = None) -> None:
+    """Make the icons of the game in ``folder`` known to the icon-token checks."""
+    from cardforge.icons import game_icons, use_game_icons
+
+    icons = game_assets(folder, game_folder).icons
+    if frozenset(icons) != game_icons():
+        from cardforge.markup import parse
+
+        parse.cache_clear()  # a parse remembered with another game's icons
+    use_game_icons(icons)
 
 
 def has_assets(data: GameData) -> bool:

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from cardforge.icons import ICONS, icon_label, is_icon
+from cardforge.icons import closest_icon, icon_label, is_icon
 from cardforge.problems import short_repr
 
 #: Colour names usable in ``<color=…>`` (print-friendly, dark enough on cream card stock).
@@ -246,10 +246,8 @@ def parse(markup: str) -> tuple[Paragraph, ...]:
 
 
 def _unknown_icon(name: str, offset: int) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(name, ICONS, n=1)
-    hint = f"; did you mean ':{close[0]}:'?" if close else ""
+    close = closest_icon(name)
+    hint = f"; did you mean ':{close}:'?" if close else ""
     return f"unknown icon ':{name}:' at character {offset}{hint}"
 
 

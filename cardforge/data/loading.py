@@ -144,7 +144,7 @@ def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData[Card
     problems: list[Problem] = []
     if not folder.is_dir():
         return None, [Problem(f"no data folder for {game.id}", file=display_path(folder))]
-    use_folder_icons(folder)  # the game's own icons/ are known :name: tokens (cardforge/assets.py)
+    use_folder_icons(folder, game.folder)  # the game's own icons/ are known :name: tokens (cardforge/assets.py)
     meta, meta_doc, p = _load_meta(game, folder)
     problems += p
     cards: list[CardBase] = []
@@ -379,19 +379,15 @@ def load_section_doc(doc: YamlDoc, section: Section) -> tuple[Any, list[Problem]
 
 def icon_problems(raw: Any, *, file: str, item: str | None, line_of: LineOf, loc: Loc = ()) -> list[Problem]:
     """Unknown ``:icon:`` tokens in any text of a raw entry, each with its field."""
-    import difflib
-
-    from cardforge.icons import ICONS, unknown_icons
+    from cardforge.icons import unknown_icon_note, unknown_icons
 
     problems: list[Problem] = []
 
     def walk(value: Any, path: Loc) -> None:
         if isinstance(value, str):
             for name in unknown_icons(value):
-                close = difflib.get_close_matches(name, ICONS, n=1)
-                hint = f"; did you mean ':{close[0]}:'?" if close else ""
                 problems.append(Problem(
-                    f"unknown icon ':{name}:' (see cardforge/icons.py for the {len(ICONS)} icons){hint}",
+                    f"unknown icon ':{name}:'{unknown_icon_note(name)}",
                     file=file, item=item, field=_dotted(path), line=line_of(loc + path)))
         elif isinstance(value, dict):
             for k, v in value.items():

@@ -26,7 +26,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import AfterValidator, BeforeValidator, Field, field_validator, model_validator
 
 from cardforge.data.models import CARD_SIZE_PRESETS, Entry, LengthMM, Model, Slug
-from cardforge.icons import ICON_TOKEN, ICONS, icon_label, is_icon
+from cardforge.icons import ICON_TOKEN, icon_label, is_icon, unknown_icon_note
 from cardforge.problems import short_repr
 
 
@@ -64,11 +64,7 @@ Colour = Annotated[str, AfterValidator(_check_colour)]
 
 def _known_icon(name: str) -> str:
     if not is_icon(name):
-        import difflib
-
-        close = difflib.get_close_matches(name, ICONS, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
-        raise ValueError(f"unknown icon {short_repr(name)} (see cardforge/icons.py for the {len(ICONS)} icons){hint}")
+        raise ValueError(f"unknown icon {short_repr(name)}{unknown_icon_note(name, token=False)}")
     return name
 
 

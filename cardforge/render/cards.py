@@ -27,7 +27,7 @@ from cardforge.assets import art_file
 from cardforge.data.loading import GameData
 from cardforge.data.models import BackSpec, CardBase
 from cardforge.errors import RenderError
-from cardforge.icons import is_icon
+from cardforge.icons import is_icon, unknown_icon_note
 from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_rect, frame_matrix, frame_size
 from cardforge.layout.geometry import Placement, Rect
 from cardforge.markup import MarkupError, resolve_color
@@ -179,7 +179,7 @@ class CardArt:
         self.templates = templates
         self.bleed_mm = bleed_mm
         self.issues = issues
-        use_game_assets(data, issues.add)  # the game's own fonts/ and icons/ (render/game_assets.py)
+        use_game_assets(data, issues.add, game.folder)  # the game's own fonts/ and icons/ (render/game_assets.py)
         self.vars = library.vars
         self.deck_file = display_path(data.root / "deck.yaml")
         meta = data.meta
@@ -687,8 +687,7 @@ class Painter:
         if not name:
             return
         if not is_icon(name):
-            self._problem(prog, program, card, f"unknown icon '{name}' (see cardforge/icons.py, "
-                          f"or add icons/{name}.svg or .png to the game folder)")
+            self._problem(prog, program, card, f"unknown icon '{name}'{unknown_icon_note(name, token=False)}")
             return
         iw = icon_width(name)
         size = min(h, w / iw)

@@ -20,6 +20,7 @@ from cardforge.problems import Problem
 from cardforge.render import icons as icon_drawing
 from cardforge.render.fonts import font_file_problem, use_game_fonts
 from cardforge.render.images import Art, ArtError, load_art
+from cardforge.render.svgdraw import SvgProgram, play, svg_program
 from cardforge.resources import display_path
 
 if TYPE_CHECKING:
@@ -40,22 +41,35 @@ class CustomIcon:
     path: Path
     width: float  # em
     key: str  # content digest: names the form, so another game's icon of that name never clashes
-    art: Art
+    art: Art | SvgProgram  # a PNG; an SVG as a program (render/svgdraw.py)
 
     def draw(self, canvas: Canvas) -> None:
-        from cardforge.render.images import draw_art
+        if isinstance(self.art, Art):
+            from cardforge.render.images import draw_art
 
-        draw_art(canvas, self.art, 0, 0, self.width * UNIT, UNIT, fit="contain")
+            draw_art(canvas, self.art, 0, 0, self.width * UNIT, UNIT, fit="contain")
+            return
+        # an SVG is drawn straight into the icon's form (one XObject an icon, as for the
+        # built-in ones), its whole drawing centred in the box
+        program = self.art
+        w, h = self.width * UNIT, UNIT
+        scale = min(w / program.width, h / program.height)
+        dx, dy = (w - program.width * scale) / 2, (h - program.height * scale) / 2
+        if (scale, dx, dy) != (1, 0, 0):
+            canvas.transform(scale, 0, 0, scale, dx, dy)
+        play(canvas, program, self.path)
 
 
 _ACTIVE: tuple[str, tuple[Any, ...]] | None = None
 
 
-def use_game_assets(data: GameData, report: Callable[[Problem], None] | None = None) -> GameAssets:
+def use_game_assets(data: GameData, report: Callable[[Problem], None] | None = None,
+                    game_folder: Path | None = None) -> GameAssets:
     """Register the game's fonts and icons for drawing (replacing another game's). Icon files
-    that cannot be read are reported through ``report(Problem)`` and left out."""
+    that cannot be read are reported through ``report(Problem)`` and left out. ``game_folder``:
+    the game's own folder, when the data comes from elsewhere (``assets.game_assets``)."""
     global _ACTIVE
-    assets = game_assets(data)
+    assets = game_assets(data, game_folder)
     signature = (str(assets.root), assets.signature())
     if signature == _ACTIVE:
         return assets
@@ -75,12 +89,11 @@ def use_game_assets(data: GameData, report: Callable[[Problem], None] | None = N
                 report(Problem(f"icon '{name}': {exc}", file=display_path(path)))
     icon_drawing.CUSTOM.clear()
     icon_drawing.CUSTOM.update(custom)
-    names = frozenset(assets.icons)
-    if names != game_icons():
-        use_game_icons(names)
+    if frozenset(assets.icons) != game_icons():
         from cardforge.markup import parse
 
         parse.cache_clear()  # a parse remembered with another game's icons
+    use_game_icons(assets.icons)
     _ACTIVE = signature
     return assets
 
@@ -90,10 +103,19 @@ def _font_files(signature: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def _custom_icon(name: str, path: Path) -> CustomIcon:
-    art = load_art(path)
-    ratio = art.width_px / art.height_px if art.height_px else 1.0
+    art: Art | SvgProgram
+    if path.suffix.lower() == ".svg":
+        try:
+            art = svg_program(path)
+        except OSError as exc:
+            raise ArtError(f"cannot read the file ({exc.strerror or exc.__class__.__name__})", broken=True) from None
+        w, h, digest = art.width, art.height, art.digest
+    else:
+        art = load_art(path)
+        w, h, digest = art.width_px, art.height_px, art.digest
+    ratio = w / h if h else 1.0
     width = min(MAX_ICON_WIDTH, max(MIN_ICON_WIDTH, ratio))
-    return CustomIcon(name, path, round(width, 4), art.digest[:8], art)
+    return CustomIcon(name, path, round(width, 4), digest[:8], art)
 
 
 def asset_problems(data: GameData) -> list[Problem]:

@@ -319,7 +319,7 @@ def build_printables(game: Game, data: GameData, settings: BuildSettings, game_d
     """
     from cardforge.render.game_assets import use_game_assets
 
-    use_game_assets(data)  # the game's own fonts/ and icons/ (render/game_assets.py)
+    use_game_assets(data, game_folder=game.folder)  # the game's own fonts/ and icons/ (render/game_assets.py)
     ctx = PrintContext(game, data, settings)
     kinds = frozenset(settings.only) & {"boards", "pads", "aids"}
     plans = plan_printables(ctx, kinds)

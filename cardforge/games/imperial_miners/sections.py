@@ -13,7 +13,7 @@ from pydantic import AfterValidator, Field
 
 from cardforge.data.loading import Section
 from cardforge.data.models import Entry, Model, Slug
-from cardforge.icons import ICONS
+from cardforge.icons import is_icon, unknown_icon_note
 from cardforge.problems import short_repr
 
 #: the four mine-card levels, as printed on the cards
@@ -22,8 +22,8 @@ NUMERALS: tuple[str, ...] = ("I", "II", "III", "IV")
 
 
 def _known_icon(name: str) -> str:
-    if name not in ICONS:
-        raise ValueError(f"unknown icon {short_repr(name)} (see cardforge/icons.py for the {len(ICONS)} icons)")
+    if not is_icon(name):  # built in, or in the game folder's icons/
+        raise ValueError(f"unknown icon {short_repr(name)}{unknown_icon_note(name, token=False)}")
     return name
 
 

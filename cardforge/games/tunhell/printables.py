@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardforge.data.printables import Block, build_blocks
 from cardforge.games.tunhell.cards import Dwarf, FoundCard, Trophy, TunhellCard
-from cardforge.icons import ICONS
+from cardforge.icons import is_icon
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -27,7 +27,7 @@ DESTINATIONS = {"loot": "butin", "hand": "main", "discard": "défausse", "mine":
 
 
 def _icon(name: str) -> str:
-    return f":{name}: " if name in ICONS else ""
+    return f":{name}: " if name and is_icon(name) else ""
 
 
 def _marks(card: Any) -> str:
