@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from cardforge.data.loading import GameData
     from cardforge.games.base import Game
 
-MODE_LABELS = {"standard": None, "full": "jeu complet", "initiation": "initiation", "classique": "classique",
-               "avance": "avancé"}
 #: French labels of the setup numbers most games share; a game adds its own with
 #: ``SETUP_LABELS`` in ``cardforge/games/<id>/printables.py`` (the sheet is printed in French).
 COUNT_LABELS = {"hand_limit": "Limite de cartes en main", "rounds": "Manches", "cards_each": "Cartes par joueur",
@@ -37,6 +35,14 @@ def count_labels(game: Game) -> dict[str, str]:
 
     module = hooks_module(game)
     return {**COUNT_LABELS, **(getattr(module, "SETUP_LABELS", None) or {})}
+
+
+def mode_label(game: Game, mode: str) -> str:
+    """How the sheet names a mode: its ``label`` in game.yaml (the game's words), else its id,
+    first letter capitalised (``modes: {full: {label: Partie complète}}`` → "Partie complète")."""
+    spec = game.spec.modes.get(mode)
+    label = (spec.label if spec is not None else None) or mode.replace("_", " ")
+    return label[:1].upper() + label[1:]
 
 
 def _b(kind: str, **fields: Any) -> SimpleNamespace:
@@ -65,7 +71,7 @@ def sheet_blocks(game: Game, result: dict[str, Any], with_deal: bool = True) -> 
     mode = result.get("mode")
     head = f"{players} joueur{'s' if players > 1 else ''}"
     if len(game.modes) > 1 and mode:
-        head += f" · mode {MODE_LABELS.get(mode) or mode}"
+        head += f" · {_escape(mode_label(game, mode))}"
     blocks = [_b("text", text=f"**{head}**")]
     blocks.append(_b("heading", text="Mise en place", level=1))
     for i, step in enumerate(result.get("steps", []), start=1):
