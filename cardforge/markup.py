@@ -38,8 +38,6 @@ PALETTE: dict[str, str] = {
     "brown": "#6d4c2f",
     "purple": "#6a3d9a",
     "orange": "#d9661f",
-    "coal": "#333333",
-    "mithril": "#4f8fb0",
 }
 
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")

@@ -7,7 +7,7 @@ rule change reaches cards, boards and aids in one build. That module may define:
 
 - ``boards(data) -> list[Board]`` and ``aids(data) -> list[Aid]`` — whole printables;
 - ``blocks(data) -> dict[str, list[Block]]`` — named content that YAML aids and boards insert
-  with ``{kind: generated, source: NAME}`` (e.g. Maphr's die table from ``draw_modes.yaml``).
+  with ``{kind: generated, source: NAME}`` (e.g. a table made from one of the game's data files).
 
 Everything is laid out first; if any text does not fit (or anything else is wrong) the build
 fails listing every problem, and no file is written. Then each file is drawn to a temporary

@@ -39,7 +39,7 @@ def count_labels(game: Game) -> dict[str, str]:
 
 def mode_label(game: Game, mode: str) -> str:
     """How the sheet names a mode: its ``label`` in game.yaml (the game's words), else its id,
-    first letter capitalised (``modes: {full: {label: Partie complète}}`` → "Partie complète")."""
+    first letter capitalised (``modes: {expert: {label: partie experte}}`` → "Partie experte")."""
     spec = game.spec.modes.get(mode)
     label = (spec.label if spec is not None else None) or mode.replace("_", " ")
     return label[:1].upper() + label[1:]
