@@ -186,9 +186,13 @@ def svg_program(path: Path) -> SvgProgram:
     """The SVG at ``path`` as a program, from cardforge's cache when this file was recorded
     before (no svglib then). ArtError when the SVG cannot be read."""
     blob = Path(path).read_bytes()
-    code = cache.code_files("render/svgdraw.py", "render/images.py")
-    return cache.memo("svg-program", [blob], code, lambda: _record(Path(path), blob),
+    return cache.memo("svg-program", [blob], cache.code_files(*_CODE), lambda: _record(Path(path), blob),
                       libraries=("reportlab", "svglib"))
+
+
+#: the modules a program's recording reads (tests/test_cache.py checks the list is whole)
+_CODE = ("render/svgdraw.py", "render/images.py", "render/fonts.py", "render/rl_internals.py", "render/__init__.py",
+         "*.py")
 
 
 def _record(path: Path, blob: bytes) -> SvgProgram:

@@ -1,0 +1,135 @@
+"""A game's SVG icons (issue 27: the shipped games' icons are files in card_data/<game>/icons/):
+drawn compactly (render/svgdraw.py) exactly as ReportLab's renderPDF draws them, replayed from
+the cache without svglib, labelled by their <title>."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pypdfium2
+import pytest
+from PIL import ImageChops
+from reportlab.pdfgen.canvas import Canvas
+
+from cardforge.render.images import load_art, svg_drawing
+from cardforge.render.svgdraw import draw_compact, play, svg_program
+
+from conftest import ROOT
+
+ICONS = sorted(ROOT.glob("card_data/*/icons/*.svg"))
+
+
+def _pages(draw, path: Path, size: float = 24.0) -> list:
+    """Each icon drawn by ``draw(canvas, file)`` on a page of its own, rasterised."""
+    c = Canvas(str(path), pagesize=(size * 4, size * 2))
+    for icon in ICONS:
+        c.saveState()
+        c.translate(size, size / 2)
+        c.scale(size / 100, size / 100)
+        draw(c, icon)
+        c.restoreState()
+        c.showPage()
+    c.save()
+    doc = pypdfium2.PdfDocument(str(path))
+    try:
+        return [doc[i].render(scale=4).to_pil().convert("RGB") for i in range(len(doc))]
+    finally:
+        doc.close()
+
+
+def test_every_shipped_icon_is_an_svg_of_its_game():
+    assert len(ICONS) >= 87
+    assert {p.parent.parent.name for p in ICONS} == {"maphr", "tunhell", "mine_all_mine", "cristaux",
+                                                      "imperial_miners"}
+
+
+@pytest.mark.slow
+def test_compact_drawing_looks_exactly_like_renderpdf(tmp_path):
+    from reportlab.graphics import renderPDF
+
+    plain = _pages(lambda c, f: renderPDF.draw(svg_drawing(load_art(f)), c, 0, 0), tmp_path / "rl.pdf")
+    compact = _pages(lambda c, f: draw_compact(c, svg_drawing(load_art(f))), tmp_path / "compact.pdf")
+    for icon, a, b in zip(ICONS, plain, compact):
+        assert ImageChops.difference(a, b).getbbox() is None, icon
+
+
+def test_compact_drawing_is_smaller_and_sets_state_once():
+    icon = ROOT / "card_data" / "cristaux" / "icons" / "nature-multi.svg"
+    from reportlab.graphics import renderPDF
+
+    plain, compact = Canvas(None), Canvas(None)
+    renderPDF.draw(svg_drawing(load_art(icon)), plain, 0, 0)
+    draw_compact(compact, svg_drawing(load_art(icon)))
+    assert len("\n".join(compact._code)) < 0.8 * len("\n".join(plain._code))
+    assert compact._code.count("0 J") == 1 and compact._code.count("[] 0 d") == 1  # the first shape sets them
+    assert plain._code.count("0 J") > 5
+
+
+def test_a_replayed_program_draws_the_same_operators():
+    for icon in ICONS:
+        direct, replayed = Canvas(None), Canvas(None)
+        draw_compact(direct, svg_drawing(load_art(icon)))
+        program = svg_program(icon)
+        assert program.ops is not None, icon
+        play(replayed, program, icon)
+        assert replayed._code == direct._code, icon
+
+
+def test_an_svg_with_an_image_is_drawn_from_its_file(tmp_path):
+    """What a program cannot hold (an embedded image) is drawn from the SVG each time."""
+    from PIL import Image
+
+    Image.new("RGB", (4, 4), "red").save(tmp_path / "dot.png")
+    svg = tmp_path / "photo.svg"
+    svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+                   'width="100pt" height="100pt" viewBox="0 0 100 100"><rect width="100" height="100" '
+                   'fill="#00ff00"/><image x="10" y="10" width="80" height="80" xlink:href="dot.png"/></svg>',
+                   encoding="utf-8")
+    program = svg_program(svg)
+    assert program.ops is None and (program.width, program.height) == pytest.approx((100, 100))
+    c = Canvas(None)
+    play(c, program, svg)
+    assert any(" BI" in line or line.startswith("BI") or "Do" in line for line in c._code)
+
+
+@pytest.mark.slow
+def test_a_later_build_replays_icons_without_svglib(tmp_path):
+    """svglib and ReportLab's graphics cost ~0.4 s to import: once recorded, a game's icons are
+    drawn without them."""
+    code = ("import sys, json\n"
+            "from pathlib import Path\n"
+            "from reportlab.pdfgen.canvas import Canvas\n"
+            "from cardforge.render.game_assets import _custom_icon\n"
+            "c = Canvas(None)\n"
+            "for f in sorted(Path('card_data/cristaux/icons').glob('*.svg')):\n"
+            "    _custom_icon(f.stem, f).draw(c)\n"
+            "print(json.dumps([m for m in ('svglib', 'lxml', 'reportlab.graphics') if m in sys.modules]))\n")
+    env = dict(os.environ, CARDFORGE_CACHE=str(tmp_path / "cache"))
+    env.pop("CARDFORGE_NO_CACHE", None)
+    runs = [subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                           check=True).stdout for _ in range(2)]
+    assert json.loads(runs[0].splitlines()[-1])  # the first records: svglib parses the files
+    assert json.loads(runs[1].splitlines()[-1]) == []
+    assert len(list((tmp_path / "cache").glob("svg-program-*.pickle"))) == 33
+
+
+def test_a_game_icon_s_label_is_its_svg_title(tmp_path):
+    from cardforge.data.printables import LegendItem
+    from cardforge.icons import icon_label, use_game_icons
+
+    maphr = ROOT / "card_data" / "maphr" / "icons"
+    try:
+        use_game_icons({p.stem: p for p in maphr.glob("*.svg")})
+        assert icon_label("coal") == "charbon" and icon_label("prospect") == "prospecter"
+        assert LegendItem(icon="exploit").shown_label == "Exploiter"  # a legend entry without a label
+        assert icon_label("coin") == "pièce"  # built in
+        untitled = tmp_path / "tour-de-guet.svg"
+        untitled.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>', encoding="utf-8")
+        use_game_icons({"tour-de-guet": untitled})
+        assert icon_label("tour-de-guet") == "tour de guet"  # no title: the name
+    finally:
+        use_game_icons({})
