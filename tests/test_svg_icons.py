@@ -133,3 +133,21 @@ def test_a_game_icon_s_label_is_its_svg_title(tmp_path):
         assert icon_label("tour-de-guet") == "tour de guet"  # no title: the name
     finally:
         use_game_icons({})
+
+
+def test_a_game_s_icons_are_known_again_after_another_game_is_checked():
+    """Drawing a game, checking another, drawing the first again (watch mode, the web page, the
+    test suite): the first game's icons are the known ones again (they stayed the other's)."""
+    from cardforge.data.loading import check_game_data, load_game_data
+    from cardforge.games import find_game
+    from cardforge.icons import is_icon
+    from cardforge.render.game_assets import use_game_assets
+
+    ships = find_game("mine_all_mine")
+    data = load_game_data(ships)
+    use_game_assets(data, game_folder=ships.folder)
+    assert is_icon("cargo") and not is_icon("dwarf")
+    check_game_data(find_game("tunhell"))
+    assert is_icon("dwarf") and not is_icon("cargo")
+    use_game_assets(data, game_folder=ships.folder)
+    assert is_icon("cargo") and not is_icon("dwarf")

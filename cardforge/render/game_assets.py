@@ -71,8 +71,8 @@ def use_game_assets(data: GameData, report: Callable[[Problem], None] | None = N
     global _ACTIVE
     assets = game_assets(data, game_folder)
     signature = (str(assets.root), assets.signature())
-    if signature == _ACTIVE:
-        return assets
+    if signature == _ACTIVE and frozenset(assets.icons) == game_icons():  # (checking another game's
+        return assets  # data makes its icons the known ones: cardforge/assets.use_folder_icons)
     fonts_changed = _ACTIVE is not None and _ACTIVE[0] == signature[0] and \
         _font_files(_ACTIVE[1]) != _font_files(signature[1])
     use_game_fonts(assets.fonts, changed=fonts_changed)
