@@ -101,12 +101,17 @@ def test_a_later_build_replays_icons_without_svglib(tmp_path):
     """svglib and ReportLab's graphics cost ~0.4 s to import: once recorded, a game's icons are
     drawn without them."""
     code = ("import sys, json\n"
-            "from pathlib import Path\n"
             "from reportlab.pdfgen.canvas import Canvas\n"
-            "from cardforge.render.game_assets import _custom_icon\n"
+            "from cardforge.data.loading import load_game_data\n"
+            "from cardforge.games import find_game\n"
+            "from cardforge.render import icons\n"
+            "from cardforge.render.game_assets import use_game_assets\n"
+            "game = find_game('cristaux')\n"
+            "use_game_assets(load_game_data(game), game_folder=game.folder)\n"
             "c = Canvas(None)\n"
-            "for f in sorted(Path('card_data/cristaux/icons').glob('*.svg')):\n"
-            "    _custom_icon(f.stem, f).draw(c)\n"
+            "for name in sorted(icons.CUSTOM):\n"
+            "    icons.draw_icon(c, name, 0, 0, 10)\n"
+            "assert len(icons.CUSTOM) == 33, len(icons.CUSTOM)\n"
             "print(json.dumps([m for m in ('svglib', 'lxml', 'reportlab.graphics') if m in sys.modules]))\n")
     env = dict(os.environ, CARDFORGE_CACHE=str(tmp_path / "cache"))
     env.pop("CARDFORGE_NO_CACHE", None)
@@ -114,7 +119,7 @@ def test_a_later_build_replays_icons_without_svglib(tmp_path):
                            check=True).stdout for _ in range(2)]
     assert json.loads(runs[0].splitlines()[-1])  # the first records: svglib parses the files
     assert json.loads(runs[1].splitlines()[-1]) == []
-    assert len(list((tmp_path / "cache").glob("svg-program-*.pickle"))) == 33
+    assert len(list((tmp_path / "cache").glob("svg-programs-*.pickle"))) == 1  # one entry for the game's icons
 
 
 def test_a_game_icon_s_label_is_its_svg_title(tmp_path):

@@ -20,7 +20,7 @@ from cardforge.problems import Problem
 from cardforge.render import icons as icon_drawing
 from cardforge.render.fonts import font_file_problem, use_game_fonts
 from cardforge.render.images import Art, ArtError, load_art
-from cardforge.render.svgdraw import SvgProgram, play, svg_program
+from cardforge.render.svgdraw import SvgProgram, play, svg_program, svg_programs
 from cardforge.resources import display_path
 
 if TYPE_CHECKING:
@@ -81,9 +81,14 @@ def use_game_assets(data: GameData, report: Callable[[Problem], None] | None = N
 
         LAYOUTS.clear()
     custom: dict[str, CustomIcon] = {}
+    svgs = {name: path for name, path in assets.icons.items() if path.suffix.lower() == ".svg"}
+    try:  # one cache entry for all: a game has dozens of icons
+        programs = dict(zip(svgs, svg_programs(list(svgs.values()))))
+    except (ArtError, OSError):
+        programs = {}  # one at a time, to report the broken ones
     for name, path in assets.icons.items():
         try:
-            custom[name] = _custom_icon(name, path)
+            custom[name] = _custom_icon(name, path, programs.get(name))
         except ArtError as exc:
             if report is not None:
                 report(Problem(f"icon '{name}': {exc}", file=display_path(path)))
@@ -102,11 +107,11 @@ def _font_files(signature: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(entry for entry in signature if Path(entry[0]).parent.name == "fonts")
 
 
-def _custom_icon(name: str, path: Path) -> CustomIcon:
+def _custom_icon(name: str, path: Path, program: SvgProgram | None = None) -> CustomIcon:
     art: Art | SvgProgram
     if path.suffix.lower() == ".svg":
         try:
-            art = svg_program(path)
+            art = program or svg_program(path)
         except OSError as exc:
             raise ArtError(f"cannot read the file ({exc.strerror or exc.__class__.__name__})", broken=True) from None
         w, h, digest = art.width, art.height, art.digest

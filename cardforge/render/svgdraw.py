@@ -190,6 +190,15 @@ def svg_program(path: Path) -> SvgProgram:
                       libraries=("reportlab", "svglib"))
 
 
+def svg_programs(paths: list[Path]) -> list[SvgProgram]:
+    """Several SVGs as programs (a game's icons), kept as one cache entry. ArtError when one
+    of them cannot be read (:func:`svg_program` then says which)."""
+    blobs = [Path(p).read_bytes() for p in paths]
+    parts = [part for path, blob in zip(paths, blobs) for part in (Path(path).name, blob)]
+    return cache.memo("svg-programs", parts, cache.code_files(*_CODE),
+                      lambda: [_record(Path(p), b) for p, b in zip(paths, blobs)], libraries=("reportlab", "svglib"))
+
+
 #: the modules a program's recording reads (tests/test_cache.py checks the list is whole)
 _CODE = ("render/svgdraw.py", "render/images.py", "render/fonts.py", "render/rl_internals.py", "render/__init__.py",
          "*.py")
