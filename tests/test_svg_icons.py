@@ -156,3 +156,15 @@ def test_a_game_s_icons_are_known_again_after_another_game_is_checked():
     assert is_icon("dwarf") and not is_icon("cargo")
     use_game_assets(data, game_folder=ships.folder)
     assert is_icon("cargo") and not is_icon("dwarf")
+
+
+def test_a_broken_svg_icon_fails_check_naming_the_file(cli, tmp_path):
+    """A truncated icon file is an error of `check` (its program is recorded only once it reads)."""
+    folder = tmp_path / "mon-jeu"
+    assert cli("new", folder).code == 0
+    icon = folder / "icons" / "objectif.svg"
+    assert cli("check", folder).code == 0
+    icon.write_text(icon.read_text(encoding="utf-8")[:200], encoding="utf-8")
+    r = cli("check", folder)
+    assert r.code == 1
+    assert "icons/objectif.svg" in r.out + r.err and "icon ':objectif:': the SVG cannot be read" in r.out + r.err

@@ -136,7 +136,7 @@ def asset_problems(data: GameData) -> list[Problem]:
                 problems.append(Problem(f"font family '{fam.name}': {why}", file=display_path(path)))
     for name, path in assets.icons.items():
         try:
-            load_art(path)
+            _custom_icon(name, path)  # an SVG read before is its recorded program (no svglib)
         except ArtError as exc:
             problems.append(Problem(f"icon ':{name}:': {exc}", file=display_path(path)))
     checked: dict[str, ArtError | None] = {}
