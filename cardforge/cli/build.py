@@ -227,6 +227,7 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
     """`cardforge build` and `cardforge watch` (``watch=True``): the options parsed, build each
     game, print, and exit (or watch on)."""
     from cardforge.cli.common import every_game
+    from cardforge.errors import CardforgeError
     from cardforge.paths import check_output_folder
 
     problem = check_output_folder(Path(out_dir), what="output folder (-o)")
@@ -261,7 +262,12 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
     built: dict[str, list[ManifestEntry]] = {}
     try:
         for game in chosen:
-            failure = build_one(game, _project_settings(game, settings, given), progress, quiet, built)
+            try:
+                game_settings = _project_settings(game, settings, given)
+            except CardforgeError as exc:  # its cardforge.toml: that game fails, the others build
+                failures.append((game.id, exc.problems or [Problem(exc.title)], exc.title))
+                continue
+            failure = build_one(game, game_settings, progress, quiet, built)
             if failure:
                 failures.append(failure)
     except KeyboardInterrupt as exc:

@@ -521,13 +521,22 @@ def parse_text(text: str, display: str, path: Path | None = None) -> YamlDoc:
     return YamlDoc(Path(path or display), display, text, data, problems)
 
 
-def read_yaml(path: Path, display: str | None = None) -> YamlDoc:
+def read_yaml(path: Path, display: str | None = None, *, inside: Path | None = None) -> YamlDoc:
     """Parse ``path``. Syntax errors, refused input (see the module's doc) and duplicate keys
     become problems on the returned doc (``data`` is None unless only duplicates were found);
-    a missing file is a problem too."""
+    a missing file is a problem too. ``inside``: the game folder ``path`` belongs to — it
+    must resolve inside it (a ``game.yaml`` linked to a file elsewhere is refused, never read:
+    :func:`cardforge.paths.regular_inside`)."""
     from cardforge.resources import display_path
 
     display = display or display_path(path)
+    if inside is not None:
+        from cardforge.paths import regular_inside
+
+        rel = os.path.relpath(os.path.abspath(path), os.path.abspath(inside))
+        _, refused = regular_inside(inside, rel, "file", file=display)
+        if refused is not None:
+            return YamlDoc(Path(path), display, "", None, [refused])
     raw, problem = read_bytes(Path(path), display)
     if problem is not None:
         return YamlDoc(Path(path), display, "", None, [problem])

@@ -103,6 +103,11 @@ def deck_card_count(data: GameData) -> int:
     return sum(c.copies for c in data.cards)
 
 
+#: a deck file's stem made of its kinds' names stays under this (bytes), so that
+#: ``reprint-<kinds>-backs.pdf`` and its temporary name fit every platform's file names
+MAX_GROUP_NAME = 120
+
+
 def group_cards(art: CardArt, data: GameData) -> list[DeckGroup]:
     """Cards grouped by printed size; the deck's own size first, as ``deck``."""
     deck_size = (data.meta.card_size.width, data.meta.card_size.height)
@@ -123,6 +128,8 @@ def group_cards(art: CardArt, data: GameData) -> list[DeckGroup]:
             continue
         if size != deck_size:
             group.name = "deck-" + "-".join(k.replace("_", "-") for k in group.kinds)
+            if len(group.name.encode("utf-8")) > MAX_GROUP_NAME:  # many kinds: named by the size
+                group.name = f"deck-{size[0]:g}x{size[1]:g}"
         out.append(group)
     return out
 

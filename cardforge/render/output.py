@@ -17,7 +17,7 @@ from reportlab.pdfbase.pdfdoc import PDFBase85Encode, PDFResourceDictionary, PDF
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge import __version__
-from cardforge.paths import file_mode
+from cardforge.paths import file_mode, output_file
 from cardforge.render import rl_internals as rl
 
 if TYPE_CHECKING:
@@ -57,8 +57,11 @@ def atomic_path(path: Path) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it over ``path`` only on success, with
     the permissions the umask gives a new file (``mkstemp``'s own are ``-rw-------``).
 
-    A failed build leaves no partial file (and keeps the previous good one)."""
+    A failed build leaves no partial file (and keeps the previous good one). The name is
+    checked first (:func:`cardforge.paths.output_file`: one plain name of a length every
+    platform takes, nothing but a regular file there): OutputError otherwise."""
     path = Path(path)
+    path = output_file(path.parent, path.name)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     os.close(fd)
