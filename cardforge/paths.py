@@ -497,3 +497,21 @@ def check_output_names(folder: Path, names: Iterable[str], what: str = "files") 
             problems.append(Problem(why, file=str(Path(folder))))
     if problems:
         raise OutputError(f"cannot write the {what} into {folder}; nothing was written", problems)
+
+
+def read_head(path: Path | str, n: int) -> tuple[bytes | None, str | None]:
+    """The first ``n`` bytes of the regular file ``path`` (opened without blocking: a FIFO or a
+    device is refused, never waited on); or why not."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        return None, f"cannot read the file ({exc.strerror or type(exc).__name__})"
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None, f"cannot read {describe(st)}: give a regular file"
+        return os.pread(fd, n, 0), None
+    except OSError as exc:
+        return None, f"cannot read the file ({exc.strerror or type(exc).__name__})"
+    finally:
+        os.close(fd)

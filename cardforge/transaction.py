@@ -305,7 +305,8 @@ def folder_transaction(target: Path, *, whole: bool = True, what: str = "export"
                 _refuse_link(target, what)
                 with staged(parent, name) as staging:
                     yield staging
-                    switch(staging, target, whole=whole)
+                    checkpoint("export-staged")
+                    switch(staging, target, whole=whole, pause=lambda: checkpoint("export-committing"))
             except OSError as exc:  # a full disk, a read-only folder…: the target is as it was
                 raise OutputError(f"cannot write the {what} into {target}; it was left as it was",
                                   [os_problem(exc, target)]) from None
@@ -553,6 +554,35 @@ def _is_dir(path: Path) -> bool:
         return stat.S_ISDIR(os.lstat(path).st_mode)
     except OSError:
         return False
+
+
+def checkpoint(point: str) -> None:
+    """The test hook: ``CARDFORGE_TEST_PAUSE=<point>@<file>`` makes the process write its pid to
+    ``<file>`` at the named point and sleep there (up to 30 s, or until a signal held during a
+    switch: the tests' SIGTERM); ``<point>:busy@<file>``: stay busy inside one long call that
+    does not return to Python (~30 s) — what the interrupt watchdog is for. Points: the build's
+    ``locked``, ``decks``, ``printables``, ``staged``, ``committing``; the exports'
+    ``export-writing`` (a first file written), ``export-staged``, ``export-committing``;
+    ``check``. Read, never written, by cardforge."""
+    spec = os.environ.get("CARDFORGE_TEST_PAUSE")
+    if not spec:
+        return
+    where, _, marker = spec.partition("@")
+    name, _, how = where.partition(":")
+    if name != point:
+        return
+    if marker:
+        Path(marker).write_text(f"{os.getpid()}\n", encoding="ascii")
+    if how == "busy":  # releases the GIL, never returns to Python until done
+        import hashlib
+
+        hashlib.pbkdf2_hmac("sha256", b"cardforge", b"test-pause", 30_000_000)
+        return
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        if _INTERRUPTS.pending is not None:  # a signal held during a switch ends a pause there
+            return
 
 
 def os_problem(exc: OSError, path: Path) -> Problem:

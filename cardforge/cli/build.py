@@ -324,13 +324,18 @@ def _watch(games: list[Game], settings_of: Callable[[Game], BuildSettings], quie
     Ctrl-C (exit 0). A failed rebuild — bad data, or any error at all — prints what went wrong
     and keeps the previous PDFs; watching goes on."""
     from cardforge.cli.common import refind
+    from cardforge.errors import CardforgeError
     from cardforge.resources import display_path
     from cardforge.watch import Rebuild, Target, WatchSession, game_target, must_poll
 
     def target(game: Game) -> Target:
         def rebuild() -> Failure | None:  # the game read again: an edited game.yaml (categories, kinds…) counts too
-            fresh = refind(game)
-            return build_one(fresh, settings_of(fresh), Progress(False), True)
+            try:
+                fresh = refind(game)
+                settings = settings_of(fresh)
+            except CardforgeError as exc:  # game.yaml deleted or broken, a bad cardforge.toml: said, watching on
+                return game.id, exc.problems or [Problem(str(exc))], exc.title
+            return build_one(fresh, settings, Progress(False), True)
 
         return game_target(game, settings_of(game), rebuild)
 

@@ -46,7 +46,6 @@ import json
 import os
 import re
 import stat
-import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -426,23 +425,5 @@ def _os_problem(exc: OSError, path: Path) -> Problem:
 # --- the test hook -------------------------------------------------------------------------
 
 def checkpoint(point: str) -> None:
-    """The test hook (module docstring): pause at ``point`` when asked to."""
-    spec = os.environ.get("CARDFORGE_TEST_PAUSE")
-    if not spec:
-        return
-    where, _, marker = spec.partition("@")
-    name, _, how = where.partition(":")
-    if name != point:
-        return
-    if marker:
-        Path(marker).write_text(f"{os.getpid()}\n", encoding="ascii")
-    if how == "busy":  # one long call (~30 s) that releases the GIL but never returns to Python
-        import hashlib
-
-        hashlib.pbkdf2_hmac("sha256", b"cardforge", b"test-pause", 30_000_000)
-        return
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        time.sleep(0.02)
-        if interrupts().pending is not None:  # a signal held during the switch ends a pause there
-            return
+    """The test hook (module docstring): :func:`cardforge.transaction.checkpoint`."""
+    transaction.checkpoint(point)

@@ -13,7 +13,7 @@ from pathlib import Path
 from cardforge.paths import check_output_names, output_file
 from cardforge.render.faces import DeckFaces, Face, faces_pdf, png_bytes, rasterise
 from cardforge.render.output import atomic_path
-from cardforge.transaction import folder_transaction
+from cardforge.transaction import checkpoint, folder_transaction
 
 MIN_DPI, MAX_DPI = 36, 1200
 FACES_JSON = "faces.json"
@@ -56,6 +56,8 @@ def export_pngs(faces: DeckFaces, out_dir: Path, dpi: float, *, compress_level: 
                 while len(pending) > 3:
                     pending.popleft().result()
                 written.append(Written(out_dir / name, face, size))
+                if len(written) == 1:
+                    checkpoint("export-writing")
                 if progress:
                     progress(1)
             while pending:
