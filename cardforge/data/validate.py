@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from cardforge.problems import Problem, short_name, short_repr
+from cardforge.problems import Problem, short_repr
 
 if TYPE_CHECKING:
     from cardforge.data.models import CardBase, DeckMeta
@@ -234,6 +234,6 @@ def name_problems(meta_doc: LocatedDoc, meta: DeckMeta) -> list[Problem]:
         for name in getattr(meta, key):
             why = name_problem(name, what)
             if why is not None:
-                problems.append(Problem(f"{what} {why}", file=meta_doc.display, field=f"{key}.{short_name(name)}",
+                problems.append(Problem(f"{what} {why}", file=meta_doc.display, field=key,
                                         line=meta_doc.line_of((key, name))))
     return problems
