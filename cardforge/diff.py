@@ -214,7 +214,7 @@ def _extract(listing: bytes, rel: str, base: Path, git: Any, where: str) -> None
     if len(entries) > MAX_REVISION_FILES:
         raise DataError(f"cannot read {where}", [Problem(
             f"the game's folder holds {len(entries):,} files at that revision (at most {MAX_REVISION_FILES:,})")])
-    prefix = rel.rstrip("/") + "/"
+    prefix = "" if rel == "." else rel.rstrip("/") + "/"
     for entry in entries:
         head, _, name_bytes = entry.partition(b"\t")
         fields = head.split()

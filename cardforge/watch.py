@@ -339,12 +339,22 @@ class WatchSession:
             if first_build:
                 for target in self.targets:
                     self.rebuild(target)
+            recheck: list[Target] = []
             while stop is None or not stop.is_set():
                 before = self.identities()
                 for batch in self.events(stop):
                     if batch:
                         self.changed(batch)
-                    if self.identities() != before:
+                    for target in recheck:  # what changed while no watcher listened (the restart)
+                        now = snapshot(target.folders)
+                        if now != self.state[target.name]:
+                            changed = changes(self.state[target.name], now)
+                            self.state[target.name] = now
+                            self.rebuild(target, changed)
+                    recheck = []
+                    now = self.identities()
+                    if now != before:
+                        recheck = [t for t in self.targets if now[t.name] != before.get(t.name)]
                         self.replaced(before)
                         break  # watch the folders now there
                 else:

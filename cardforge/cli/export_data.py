@@ -40,6 +40,9 @@ def export_data(ctx: click.Context, game: Game, fmt: str, out_dir: str) -> None:
     target = out / game.id
     if target.resolve() == Path(data.root).resolve():
         raise click.UsageError(f"-o {out_dir} would overwrite the data being exported ({display_path(target)})")
+    if target.resolve().is_relative_to(Path(data.root).resolve()):
+        raise click.UsageError(f"-o {out_dir} is inside the data being exported ({display_path(data.root)}): "
+                               "the export would copy itself; write it elsewhere")
     try:
         result = export_game(data, target, fmt)
     except KeyboardInterrupt as exc:
