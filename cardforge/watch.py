@@ -346,10 +346,10 @@ class WatchSession:
                     if batch:
                         self.changed(batch)
                     for target in recheck:  # what changed while no watcher listened (the restart)
-                        now = snapshot(target.folders)
-                        if now != self.state[target.name]:
-                            changed = changes(self.state[target.name], now)
-                            self.state[target.name] = now
+                        files = snapshot(target.folders)
+                        if files != self.state[target.name]:
+                            changed = changes(self.state[target.name], files)
+                            self.state[target.name] = files
                             self.rebuild(target, changed)
                     recheck = []
                     now = self.identities()
