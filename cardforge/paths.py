@@ -94,44 +94,37 @@ def check_output(path: Path, what: str = "output file", *, folder: bool = False,
     path = Path(path)
     where = str(path)
     if folder:
-        try:
-            st = os.stat(path)
-        except FileNotFoundError:
-            st = None
-            if os.path.islink(path):
-                return Problem(f"a symbolic link to nothing is there; the {what} must be a folder", file=where)
-        except NotADirectoryError:
-            return Problem(f"a file is in the way of the {what}", file=where)
-        except OSError as exc:
-            return Problem(f"cannot use the {what}: {exc.strerror}", file=where)
-        if st is not None:
-            if not stat.S_ISDIR(st.st_mode):
-                return Problem(f"the {what} is {describe(st)}, not a folder", file=where)
-            return None
-        parent = Path(os.path.abspath(path)).parent
-        if parent.is_dir():
-            return None
-        problem = _creatable(parent, base)
-        return Problem(problem, file=where) if problem else None
-    st = _lstat(path)
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        return Problem(f"{describe(st)} is there; the {what} must be a regular file or a path where "
-                       "nothing is yet", file=where)
-    parent = path.parent
+        problem, there = _existing_folder(path, f"the {what}", where)
+        if problem is not None or there:
+            return problem
+    else:
+        st = _lstat(path)
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            return Problem(f"{describe(st)} is there; the {what} must be a regular file or a path where "
+                           "nothing is yet", file=where)
+    parent = Path(os.path.abspath(path)).parent
+    problem, there = _existing_folder(parent, f"its folder {parent}", where)
+    if problem is not None or there:
+        return problem
+    why = _creatable(parent, base)
+    return Problem(why, file=where) if why else None
+
+
+def _existing_folder(folder: Path, name: str, where: str) -> tuple[Problem | None, bool]:
+    """(None, True): ``folder`` is a folder; (None, False): nothing is there; else the problem."""
     try:
-        pst = os.stat(parent)
+        st = os.stat(folder)
     except FileNotFoundError:
-        pst = None
+        if os.path.islink(folder):
+            return Problem(f"{name} is a symbolic link to nothing", file=where), False
+        return None, False
     except NotADirectoryError:
-        return Problem(f"a file is in the way of the folder {parent}", file=where)
+        return Problem(f"a file is in the way of {name}", file=where), False
     except OSError as exc:
-        return Problem(f"cannot reach the folder {parent}: {exc.strerror}", file=where)
-    if pst is not None:
-        if not stat.S_ISDIR(pst.st_mode):
-            return Problem(f"its folder {parent} is {describe(pst)}", file=where)
-        return None
-    problem = _creatable(parent, base)
-    return Problem(problem, file=where) if problem else None
+        return Problem(f"cannot reach {name}: {exc.strerror}", file=where), False
+    if not stat.S_ISDIR(st.st_mode):
+        return Problem(f"{name} is {describe(st)}, not a folder", file=where), False
+    return None, True
 
 
 def check_output_file(path: Path, base: Path | None = None, what: str = "output file") -> Problem | None:
@@ -373,7 +366,8 @@ def _folder_word(what: str) -> str:
 # --- reading: one rule for every file a game folder names or holds --------------------------------
 
 def too_big(size: int, max_bytes: int, variable: str) -> str:
-    return (f"{size:,} bytes: too large (at most {max_bytes:,}; set {variable} to allow more)")
+    """The message for a file over its size limit."""
+    return f"file too large: {size:,} bytes, at most {max_bytes:,} bytes (set {variable} to allow more)"
 
 
 def regular_inside(base: Path | str, name: object, what: str, *, max_bytes: int | None = None,

@@ -475,4 +475,4 @@ def test_diff_from_a_revision_holding_a_huge_file(tmp_path, repo):
     cards.write_text(cards.read_text(encoding="utf-8").split("# xxx")[0], encoding="utf-8")  # the working copy: short
     r = cardforge(tmp_path, "diff", repo, "--from", "HEAD", CARDFORGE_LIMIT_FILE_BYTES="6000")
     assert r.returncode == 1 and "cards.yaml" in r.stderr, r.stderr
-    assert "too large (at most 6,000; set CARDFORGE_LIMIT_FILE_BYTES to allow more)" in r.stderr
+    assert "bytes, at most 6,000 bytes (set CARDFORGE_LIMIT_FILE_BYTES to allow more)" in r.stderr
