@@ -367,9 +367,32 @@ def switch(staging: Path, target: Path, stale: Iterable[str] = (), *, whole: boo
             shutil.rmtree(staging, ignore_errors=True)  # the old folder now
             return
         names = sorted(p.name for p in staging.iterdir() if p.name != COMMITTING)
+        clash = _clash(staging, target, names)
+        if clash is not None:
+            raise OutputError(f"cannot write into {target}; nothing was replaced", [clash])
         plan = json.dumps({"files": names, "stale": stale}).encode("utf-8")
         write_atomic(staging / COMMITTING, lambda f: f.write(plan))
         _finish(staging, target, names, stale, pause)
+
+
+def _clash(staging: Path, target: Path, names: list[str]) -> Problem | None:
+    """What in ``target`` a file-by-file switch could not replace: a folder or anything else
+    where a file goes, a file or a link where a folder goes (checked first: all or nothing)."""
+    for name in names:
+        src, dst = staging / name, target / name
+        try:
+            st = os.lstat(dst)
+        except FileNotFoundError:
+            continue
+        if _is_dir(src):
+            if not stat.S_ISDIR(st.st_mode):
+                return Problem(f"{describe(st)} is there, where a folder goes; move it away", file=str(dst))
+            found = _clash(src, dst, sorted(p.name for p in src.iterdir()))
+            if found is not None:
+                return found
+        elif not stat.S_ISREG(st.st_mode):
+            return Problem(f"{describe(st)} is there, where a file goes; move it away", file=str(dst))
+    return None
 
 
 def _carry_over(target: Path, staging: Path, stale: set[str]) -> bool:
@@ -432,16 +455,23 @@ def _finish(staging: Path, target: Path, names: list[str], stale: list[str],
     for i, name in enumerate(names):
         src = staging / name
         if os.path.lexists(src):
-            dst = target / name
-            if src.is_dir() and not src.is_symlink() and dst.is_dir() and not dst.is_symlink():
-                shutil.rmtree(dst)  # a subfolder the run writes whole
-            os.replace(src, dst)
+            _move_in(src, target / name)
         if pause and i == 0:
             pause()
     for name in stale:
         path = target / name
         if _is_regular(path):
             path.unlink()
+
+
+def _move_in(src: Path, dst: Path) -> None:
+    """Rename ``src`` over ``dst``; a folder onto a folder is merged, entry by entry (what the
+    target's folder holds besides is kept)."""
+    if _is_dir(src) and _is_dir(dst):
+        for child in sorted(os.listdir(src)):
+            _move_in(src / child, dst / child)
+        return
+    os.replace(src, dst)
 
 
 _RENAME_EXCHANGE = 2

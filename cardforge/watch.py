@@ -317,9 +317,11 @@ class WatchSession:
         """Each target's folders' identities (:func:`identity`)."""
         return {t.name: tuple(identity(f) for f in t.folders) for t in self.targets}
 
-    def replaced(self, before: dict[str, tuple[tuple[int, int] | None, ...]]) -> list[Rebuild]:
+    def replaced(self, before: dict[str, tuple[tuple[int, int] | None, ...]],
+                 skip: Iterable[str] = ()) -> list[Rebuild]:
         """Rebuild every target one of whose folders was replaced (or removed, or made) since
-        ``before``: its files were never seen by the watcher, which is then started again."""
+        ``before``: its files were never seen by the watcher, which is then started again.
+        ``skip``: targets rebuilt already for the same change."""
         now = self.identities()
         done = []
         for target in self.targets:
@@ -327,7 +329,8 @@ class WatchSession:
                 changed = [str(f) for f, a, b in zip(target.folders, before.get(target.name, ()), now[target.name])
                            if a != b]
                 self.state[target.name] = snapshot(target.folders)
-                done.append(self.rebuild(target, changed))
+                if target.name not in skip:
+                    done.append(self.rebuild(target, changed))
         return done
 
     def run(self, first_build: bool = True, stop: threading.Event | None = None) -> int:
@@ -343,7 +346,10 @@ class WatchSession:
             while stop is None or not stop.is_set():
                 before = self.identities()
                 for batch in self.events(stop):
+                    rebuilt: set[str] = set()
                     if batch:
+                        rebuilt = {t.name for t in self.targets
+                                   if any(t.holds(p) for p in batch if watched_event(p))}
                         self.changed(batch)
                     for target in recheck:  # what changed while no watcher listened (the restart)
                         files = snapshot(target.folders)
@@ -355,7 +361,7 @@ class WatchSession:
                     now = self.identities()
                     if now != before:
                         recheck = [t for t in self.targets if now[t.name] != before.get(t.name)]
-                        self.replaced(before)
+                        self.replaced(before, skip=rebuilt)
                         break  # watch the folders now there
                 else:
                     return 0  # the watch ended (stop)

@@ -168,3 +168,22 @@ def test_a_reader_holding_the_folder_never_sees_a_mix(tmp_path):
         stop.set()
         thread.join()
     assert mixes == [] and len(seen) > 1
+
+
+def test_a_file_by_file_switch_merges_folders_and_checks_first(tmp_path):
+    """The fallback (a FIFO in the folder): a subfolder is merged, never replaced whole; what
+    cannot be replaced is found before anything is."""
+    target = make(tmp_path / "out", {"sub/mine.txt": "mine", "sub/cards.csv": "old", "x.png": "old"})
+    os.mkfifo(target / "pipe")
+    staging = transaction.new_staging(tmp_path, "out")
+    make(staging, {"sub/cards.csv": "new", "x.png": "new"})
+    switch(staging, target)
+    assert tree(target) == {"sub/mine.txt": "mine", "sub/cards.csv": "new", "x.png": "new"}
+    (target / "y.png").mkdir()
+    staging = transaction.new_staging(tmp_path, "out")
+    make(staging, {"x.png": "newer", "y.png": "new"})
+    from cardforge.errors import OutputError
+
+    with pytest.raises(OutputError, match="a folder is there, where a file goes"):
+        switch(staging, target)
+    assert tree(target)["x.png"] == "new"  # nothing replaced
