@@ -54,17 +54,9 @@ def run(tmp_path: Path, out: Path, *args: str, umask: int | None = None, **extra
 
 def start_paused(tmp_path: Path, out: Path, point: str, *args: str) -> subprocess.Popen:
     """A build that stops at ``point`` (returns once it is there)."""
-    marker = tmp_path / f"paused-{point}"
-    marker.unlink(missing_ok=True)
-    proc = subprocess.Popen(cmd(out, *args), cwd=tmp_path, env=env(tmp_path, CARDFORGE_TEST_PAUSE=f"{point}@{marker}"),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while not marker.exists():
-        if proc.poll() is not None:
-            raise AssertionError(f"the build ended before {point}: {proc.returncode} {proc.communicate()}")
-        assert time.monotonic() < deadline, f"the build never reached {point}"
-        time.sleep(0.02)
-    return proc
+    from test_confine import start_paused as paused
+
+    return paused(tmp_path, point, "build", GAME, "-o", out, "-q", *args)
 
 
 def snapshot(folder: Path) -> dict[str, str]:
