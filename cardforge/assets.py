@@ -19,6 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cardforge.paths import folder_entries
+from cardforge.problems import Problem
+
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
 
@@ -53,6 +56,9 @@ class GameAssets:
     fonts: dict[str, FontFamily]  # family name → files
     icons: dict[str, Path]  # icon name → file
     problems: tuple[str, ...] = ()  # file names that cannot be used, and why
+    #: files of fonts/ and icons/ breaking the game folder's rule (a link leading out, a FIFO):
+    #: never opened, never used
+    refused: tuple[Problem, ...] = ()
 
     @property
     def fonts_dir(self) -> Path:
@@ -86,39 +92,35 @@ class GameAssets:
 
 
 def game_assets(data_or_root: GameData | Path | str) -> GameAssets:
-    """The fonts and icons in a game's data folder (a ``GameData`` or the folder's path)."""
+    """The fonts and icons in a game's data folder (a ``GameData`` or the folder's path). Only
+    files obeying the game folder's rule are used (:func:`cardforge.paths.folder_entries`:
+    inside the folder once links are resolved, regular files); the others are in ``refused``."""
     root = Path(data_or_root) if isinstance(data_or_root, (str, Path)) else Path(data_or_root.root)
     problems: list[str] = []
     fonts: dict[str, FontFamily] = {}
-    fonts_dir = root / "fonts"
-    if fonts_dir.is_dir():
-        for path in sorted(fonts_dir.iterdir()):
-            if path.suffix.lower() not in FONT_SUFFIXES or not path.is_file():
-                continue
-            family, style = _family_and_style(path.stem)
-            fam = fonts.setdefault(family, FontFamily(family))
-            if style in fam.faces:
-                problems.append(f"fonts/{path.name}: a second {_style_name(style)} face of family "
-                                f"'{family}' (first: fonts/{fam.faces[style].name}); ignored")
-                continue
-            fam.faces[style] = path
+    font_files, refused = folder_entries(root, "fonts", FONT_SUFFIXES, "font")
+    for path in font_files:
+        family, style = _family_and_style(path.stem)
+        fam = fonts.setdefault(family, FontFamily(family))
+        if style in fam.faces:
+            problems.append(f"fonts/{path.name}: a second {_style_name(style)} face of family "
+                            f"'{family}' (first: fonts/{fam.faces[style].name}); ignored")
+            continue
+        fam.faces[style] = path
     icons: dict[str, Path] = {}
-    icons_dir = root / "icons"
-    if icons_dir.is_dir():
-        for path in sorted(icons_dir.iterdir()):
-            if path.suffix.lower() not in ICON_SUFFIXES or not path.is_file():
-                continue
-            name = path.stem
-            if not ICON_NAME.match(name):
-                problems.append(f"icons/{path.name}: an icon name is lowercase letters, digits and "
-                                f"hyphens, starting with a letter (the token would be ':{name}:')")
-                continue
-            if name in icons:
-                problems.append(f"icons/{path.name}: icon '{name}' is also icons/{icons[name].name}; "
-                                f"the {icons[name].suffix[1:].upper()} file is used")
-                continue
-            icons[name] = path
-    return GameAssets(root, fonts, icons, tuple(problems))
+    icon_files, refused_icons = folder_entries(root, "icons", ICON_SUFFIXES, "icon")
+    for path in icon_files:
+        name = path.stem
+        if not ICON_NAME.match(name):
+            problems.append(f"icons/{path.name}: an icon name is lowercase letters, digits and "
+                            f"hyphens, starting with a letter (the token would be ':{name}:')")
+            continue
+        if name in icons:
+            problems.append(f"icons/{path.name}: icon '{name}' is also icons/{icons[name].name}; "
+                            f"the {icons[name].suffix[1:].upper()} file is used")
+            continue
+        icons[name] = path
+    return GameAssets(root, fonts, icons, tuple(problems), tuple(refused + refused_icons))
 
 
 def _family_and_style(stem: str) -> tuple[str, tuple[bool, bool]]:
@@ -138,8 +140,9 @@ def _style_name(style: tuple[bool, bool]) -> str:
 
 
 def art_file(root: Path, src: str) -> Path:
-    """The file an art path names, relative to the game folder. (The one place that turns an
-    art path into a file: confining it inside the folder plugs in here.)"""
+    """The file an art path names, relative to the game folder (the one place that turns an
+    art path into a file). Where it is opened, :func:`cardforge.paths.regular_inside` checks it
+    first (``check`` and the build say why a path is refused)."""
     return Path(root) / src
 
 

@@ -227,6 +227,7 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
     """`cardforge build` and `cardforge watch` (``watch=True``): the options parsed, build each
     game, print, and exit (or watch on)."""
     from cardforge.cli.common import every_game
+    from cardforge.errors import CardforgeError
     from cardforge.paths import check_output_folder
 
     problem = check_output_folder(Path(out_dir), what="output folder (-o)")
@@ -261,7 +262,12 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
     built: dict[str, list[ManifestEntry]] = {}
     try:
         for game in chosen:
-            failure = build_one(game, _project_settings(game, settings, given), progress, quiet, built)
+            try:
+                game_settings = _project_settings(game, settings, given)
+            except CardforgeError as exc:  # its cardforge.toml: that game fails, the others build
+                failures.append((game.id, exc.problems or [Problem(exc.title)], exc.title))
+                continue
+            failure = build_one(game, game_settings, progress, quiet, built)
             if failure:
                 failures.append(failure)
     except KeyboardInterrupt as exc:
@@ -318,13 +324,18 @@ def _watch(games: list[Game], settings_of: Callable[[Game], BuildSettings], quie
     Ctrl-C (exit 0). A failed rebuild — bad data, or any error at all — prints what went wrong
     and keeps the previous PDFs; watching goes on."""
     from cardforge.cli.common import refind
+    from cardforge.errors import CardforgeError
     from cardforge.resources import display_path
     from cardforge.watch import Rebuild, Target, WatchSession, game_target, must_poll
 
     def target(game: Game) -> Target:
         def rebuild() -> Failure | None:  # the game read again: an edited game.yaml (categories, kinds…) counts too
-            fresh = refind(game)
-            return build_one(fresh, settings_of(fresh), Progress(False), True)
+            try:
+                fresh = refind(game)
+                settings = settings_of(fresh)
+            except CardforgeError as exc:  # game.yaml deleted or broken, a bad cardforge.toml: said, watching on
+                return game.id, exc.problems or [Problem(str(exc))], exc.title
+            return build_one(fresh, settings, Progress(False), True)
 
         return game_target(game, settings_of(game), rebuild)
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cardforge.cli.common import GAME, echo_problem, load_data
+from cardforge.cli.common import GAME, echo_problem, interrupted, load_data, output_target
 from cardforge.problems import Problem, plural
 
 if TYPE_CHECKING:
@@ -79,10 +79,14 @@ def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | No
 
         assert profile is not None  # refused above when missing
         loaded = load_profile(profile, data.root)
+        target = output_target(out_dir, Path("output") / game.id / f"pod-{loaded.id}", "-o", "output folder",
+                               folder=True)
         faces = deck_faces(game, data, loaded.profile.bleed, templates_dir=_path(templates_dir))
         faces.strict = strict
-        target = Path(out_dir) if out_dir else Path("output") / game.id / f"pod-{loaded.id}"
-        result = export_pod(faces, loaded, target)
+        try:
+            result = export_pod(faces, loaded, target, own_folder=not out_dir)
+        except KeyboardInterrupt as exc:
+            interrupted(ctx, exc, target)
         _echo_warnings(faces.issues.warnings + result.warnings)
         if not quiet:
             what = (f"{result.files[0]} ({plural(result.pages, 'page')})" if loaded.profile.format == "pdf"
@@ -91,13 +95,16 @@ def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | No
                        (f"; {plural(len(result.warnings), 'warning')}" if result.warnings else ""))
         return
     bleed_mm = bleed_size if (format == "png" and bleed) else 0.0
+    target = output_target(out_dir, Path("output") / game.id / format, "-o", "output folder", folder=True)
     faces = deck_faces(game, data, bleed_mm, templates_dir=_path(templates_dir))
     faces.strict = strict  # warnings fail before anything is written
-    target = Path(out_dir) if out_dir else Path("output") / game.id / format
     if format == "png":
         from cardforge.render.export_png import export_pngs
 
-        written = export_pngs(faces, target, dpi)
+        try:
+            written = export_pngs(faces, target, dpi, own_folder=not out_dir)
+        except KeyboardInterrupt as exc:
+            interrupted(ctx, exc, target)
         _echo_warnings(faces.issues.warnings)
         if not quiet:
             sizes = sorted({w.size for w in written})
@@ -107,7 +114,10 @@ def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | No
     else:
         from cardforge.render.tts import export_tts
 
-        decks = export_tts(faces, target, dpi=dpi, url_base=url_base)
+        try:
+            decks = export_tts(faces, target, dpi=dpi, url_base=url_base, own_folder=not out_dir)
+        except KeyboardInterrupt as exc:
+            interrupted(ctx, exc, target)
         _echo_warnings(faces.issues.warnings)
         if not quiet:
             for deck in decks:

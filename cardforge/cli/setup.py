@@ -165,12 +165,11 @@ def _check_pdf_path(pdf_path: str) -> None:
     folder is created only below the current one. Usage error (exit 2) otherwise."""
     from pathlib import Path
 
-    from cardforge.paths import check_output_file, make_folder
+    from cardforge.cli.common import output_target
+    from cardforge.paths import make_folder
 
-    problem = check_output_file(Path(pdf_path), what="setup sheet")
-    if problem is not None:
-        raise click.BadParameter(problem.message, param_hint=f"--pdf {pdf_path}")
-    make_folder(Path(pdf_path).parent)
+    target = output_target(pdf_path, Path(pdf_path), "--pdf", "setup sheet", folder=False)
+    make_folder(target.parent)
 
 
 def render_setup(game: Game, result: dict[str, Any]) -> str:

@@ -8,13 +8,15 @@ Only data without errors is cached. Entries live in the one cache (:mod:`cardfor
 
 from __future__ import annotations
 
+import os
 import pickle
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardforge import cache as _cache
 from cardforge.cache import cache_dir, memo
-from cardforge.paths import sweep_parts
+from cardforge.limits import limit
+from cardforge.paths import read_regular, sweep_parts
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -43,13 +45,35 @@ def code_files(game: Game) -> list[Path]:
 def fingerprint(game: Game, folder: Path) -> str:
     """Changes when any data file's bytes, any code that shapes the data, or a version changes."""
     parts: list[bytes | str] = [game.id, str(folder.resolve())]
-    for path in sorted(folder.rglob("*")):
-        if path.suffix.lower() in _DATA_SUFFIXES and path.is_file():
-            parts += [str(path.relative_to(folder)), path.read_bytes()]
+    for rel in _data_files(folder):
+        parts += [rel, _content(folder / rel)]
     spec_file = game.folder / "game.yaml"  # outside ``folder`` when --data borrows a game's slot
     if spec_file.is_file() and not spec_file.resolve().is_relative_to(folder.resolve()):
-        parts += ["game.yaml", spec_file.read_bytes()]
+        parts += ["game.yaml", _content(spec_file)]
     return _cache.key("data", parts, code_files(game), LIBRARIES)[:32]
+
+
+def _data_files(folder: Path) -> list[str]:
+    """The data files below ``folder`` (paths relative to it, sorted), as the loaders may read
+    them: links followed only where they stay inside (the game folder's rule)."""
+    root = os.path.realpath(folder)
+    out = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames.sort()
+        for name in filenames:
+            if os.path.splitext(name)[1].lower() in _DATA_SUFFIXES:
+                path = os.path.join(dirpath, name)
+                real = os.path.realpath(path)
+                if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
+                    out.append(os.path.relpath(path, folder))
+    return sorted(out)
+
+
+def _content(path: Path) -> bytes:
+    """A file's bytes for the key — never a FIFO's, never more than a loader would read (a file
+    refused is keyed by why: the data has errors then, and is not cached)."""
+    blob, problem = read_regular(path, str(path), limit("game_file_bytes"))
+    return blob if blob is not None else f"(refused: {problem.message if problem else ''})".encode()
 
 
 def _path(game: Game, key: str) -> Path | None:

@@ -35,6 +35,19 @@ def _check_ident(value: str) -> str:
 Ident = Annotated[str, AfterValidator(_check_ident)]
 
 
+def _check_game_id(value: str) -> str:
+    from cardforge.paths import name_problem
+
+    # as games.normalise_game_id makes it: the name of OUT/<game>/ and of every file made of it
+    why = name_problem(value.strip().lower().replace("-", "_").replace(" ", "_"), "game id")
+    if why is not None:
+        raise ValueError(why)
+    return value
+
+
+GameId = Annotated[str, AfterValidator(_check_game_id)]
+
+
 class Players(Model):
     """``players: {min: 2, max: 4}`` (or ``players: 2-4``, ``players: 1``)."""
 
@@ -141,7 +154,7 @@ class SetupSpec(Model):
 class GameSpec(Model):
     """The whole ``game.yaml``."""
 
-    id: str | None = None  # default: the folder's name
+    id: GameId | None = None  # default: the folder's name
     title: str = Field(min_length=1)
     language: str = "fr"
     players: Players

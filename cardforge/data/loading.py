@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,6 +146,7 @@ def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData[Card
     if not folder.is_dir():
         return None, [Problem(f"no data folder for {game.id}", file=display_path(folder))]
     use_folder_icons(folder)  # the game's own icons/ are known :name: tokens (cardforge/assets.py)
+    problems += folder_name_problems(game, folder)
     meta, meta_doc, p = _load_meta(game, folder)
     problems += p
     cards: list[CardBase] = []
@@ -165,7 +167,7 @@ def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData[Card
                 continue
             problems += load_card_file(folder / name, lambda doc: _load_cards(models, doc, meta, cards, sources),
                                        models=models, sources=sources,
-                                       require_provenance=meta.require_provenance)
+                                       require_provenance=meta.require_provenance, inside=folder)
     from cardforge.data.validate import deck_problems  # issue 21: check finds what build fails on
 
     problems += deck_problems(meta_doc, meta, cards, folder, any(not p.is_warning for p in problems))
@@ -184,12 +186,37 @@ def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData[Card
     return data, problems
 
 
+def folder_name_problems(game: Game, folder: Path) -> list[Problem]:
+    """Names of the game folder that become file names, checked (issue 31: names are never
+    paths): the game's id (``OUT/<game>/``) and its print-on-demand profiles' names
+    (``pod-<profile>/``); and every profile file obeys the folder's rule."""
+    from cardforge.paths import folder_entries, name_problem
+
+    problems: list[Problem] = []
+    why = name_problem(game.id, "game id")
+    if why is not None:
+        spec_file = display_path(game.folder / "game.yaml")
+        origin = "" if game.spec.id else " (its folder's name: set id: in game.yaml to choose another)"
+        problems.append(Problem(f"the game's id{origin} {why}", file=spec_file, field="id"))
+    profiles, refused = folder_entries(folder, POD_PROFILES, (".yaml",), "print-on-demand profile")
+    problems += refused
+    for path in profiles:
+        why = name_problem(path.stem, "profile")
+        if why is not None:
+            problems.append(Problem(f"the profile's name (its file's name) {why}", file=display_path(path)))
+    return problems
+
+
+#: the game folder's print-on-demand profiles (read by ``cardforge/render/pod.py``)
+POD_PROFILES = "pod_profiles"
+
+
 def _load_meta(game: Game, folder: Path) -> tuple[DeckMeta | None, LocatedDoc, list[Problem]]:
     """The deck: ``game.yaml``'s ``deck:`` or a ``deck.yaml`` beside it (not both)."""
     deck_file = folder / "deck.yaml"
     inline = game.spec.deck if (folder / "game.yaml").is_file() or folder == game.folder else None
     if inline is not None:
-        doc = read_yaml(folder / "game.yaml")
+        doc = read_yaml(folder / "game.yaml", inside=folder)
         if deck_file.exists():
             return None, doc, [Problem("the deck is given twice: in game.yaml (deck:) and in deck.yaml; keep one",
                                        file=display_path(deck_file))]
@@ -199,7 +226,7 @@ def _load_meta(game: Game, folder: Path) -> tuple[DeckMeta | None, LocatedDoc, l
         return None, doc, [Problem("no deck: give the deck in game.yaml (deck:) or in a deck.yaml",
                                    file=display_path(folder / "game.yaml") if (folder / "game.yaml").exists()
                                    else display_path(deck_file))]
-    doc = read_yaml(deck_file)
+    doc = read_yaml(deck_file, inside=folder)
     problems = list(doc.problems)
     meta = None
     if doc.data is not None:
@@ -320,16 +347,16 @@ def common_sections(game: Game, folder: Path | None = None) -> tuple[Section, ..
         Section("aids", "aids.yaml", Aid, key="aids", required=False, item="aid"),
     )
     return tuple(s for s in common if s.name not in taken and s.file not in taken
-                 and (folder is None or (folder / s.file).exists()))
+                 and (folder is None or os.path.lexists(folder / s.file)))
 
 
 def _load_section(folder: Path, section: Section) -> tuple[Any, list[Problem]]:
     path = folder / section.file
-    if not path.exists():
+    if not os.path.lexists(path):
         if section.required:
             return None, [Problem("file not found (required)", file=display_path(path))]
         return ([] if section.many else None), []
-    doc = read_yaml(path)
+    doc = read_yaml(path, inside=folder)
     if doc.data is None:
         return None, doc.problems
     return load_section_doc(doc, section)

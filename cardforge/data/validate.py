@@ -208,6 +208,7 @@ def deck_problems(meta_doc: LocatedDoc, meta: DeckMeta | None, cards: list[CardB
         problems.append(Problem(
             f"{printed:,} printed cards (copies counted): at most {limit('cards_per_deck'):,} "
             f"(set {env_name('cards_per_deck')} to allow more)", field="card_files", file=file))
+    problems += name_problems(meta_doc, meta)
     roots = [templates_root()]
     for back_id, back in meta.backs.items():
         if back.art:
@@ -219,4 +220,20 @@ def deck_problems(meta_doc: LocatedDoc, meta: DeckMeta | None, cards: list[CardB
             problem = path_problem(folder, art, "art", also=roots, item=f"card '{card.id}'", field="art")[1]
             if problem is not None:
                 problems.append(problem)
+    return problems
+
+
+def name_problems(meta_doc: LocatedDoc, meta: DeckMeta) -> list[Problem]:
+    """Kinds and back designs become parts of file names (``deck-<kind>.pdf``,
+    ``back-<design>.png``): each must be a name, never a path, short enough for every
+    platform (:func:`cardforge.paths.name_problem`). Card ids are checked by their model."""
+    from cardforge.paths import name_problem
+
+    problems: list[Problem] = []
+    for key, what in (("kinds", "kind"), ("backs", "back design")):
+        for name in getattr(meta, key):
+            why = name_problem(name, what)
+            if why is not None:
+                problems.append(Problem(f"{what} {why}", file=meta_doc.display, field=key,
+                                        line=meta_doc.line_of((key, name))))
     return problems

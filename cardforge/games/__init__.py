@@ -181,12 +181,11 @@ def read_game_spec(folder: Path) -> GameSpec:
 
     import_pydantic()  # ~50 ms less start-up (cardforge/startup.py)
     from cardforge.data import cache
+    from cardforge.limits import limit
+    from cardforge.paths import read_regular
 
     path = Path(folder) / GAME_FILE
-    try:
-        content = path.read_bytes()
-    except OSError:
-        content = b""
+    content = read_regular(path, str(path), limit("file_bytes"))[0] or b""  # never a FIFO, never huge
     return cache.memo("game-spec", [str(path.resolve()).encode(), content], cache.shared_code(),
                       lambda: _validate_game_spec(folder), cache.LIBRARIES)
 
@@ -196,7 +195,7 @@ def _validate_game_spec(folder: Path) -> GameSpec:
     from cardforge.data.validate import validate
     from cardforge.data.yamlio import read_yaml
 
-    doc = read_yaml(folder / GAME_FILE)
+    doc = read_yaml(folder / GAME_FILE, inside=folder)  # a game.yaml linked from elsewhere: refused
     problems = list(doc.problems)
     spec: GameSpec | None = None
     if doc.data is not None:

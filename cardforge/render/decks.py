@@ -47,6 +47,7 @@ from cardforge.layout.geometry import (
     fold_sheet,
     impose,
 )
+from cardforge.paths import output_file
 from cardforge.problems import Problem, short_repr
 from cardforge.render import reprint
 from cardforge.render.buildcache import layout_library
@@ -103,6 +104,11 @@ def deck_card_count(data: GameData) -> int:
     return sum(c.copies for c in data.cards)
 
 
+#: a deck file's stem made of its kinds' names stays under this (bytes), so that
+#: ``reprint-<kinds>-backs.pdf`` and its temporary name fit every platform's file names
+MAX_GROUP_NAME = 120
+
+
 def group_cards(art: CardArt, data: GameData) -> list[DeckGroup]:
     """Cards grouped by printed size; the deck's own size first, as ``deck``."""
     deck_size = (data.meta.card_size.width, data.meta.card_size.height)
@@ -123,6 +129,8 @@ def group_cards(art: CardArt, data: GameData) -> list[DeckGroup]:
             continue
         if size != deck_size:
             group.name = "deck-" + "-".join(k.replace("_", "-") for k in group.kinds)
+            if len(group.name.encode("utf-8")) > MAX_GROUP_NAME:  # many kinds: named by the size
+                group.name = f"deck-{size[0]:g}x{size[1]:g}"
         out.append(group)
     return out
 
@@ -171,18 +179,18 @@ def build_decks(game: Game, data: GameData, settings: BuildSettings, game_dir: P
             title = f"{data.meta.title} — {group.name} (v{data.meta.version})"
             total = -(-group.count // sheet.per_page)
             if settings.per_card:
-                final = game_dir / f"{stem}-cards.pdf"
+                final = output_file(game_dir, f"{stem}-cards.pdf")
                 tmp = stack.enter_context(atomic_path(final))
                 pages = _draw_per_card(tmp, title, group, art, settings, progress, compress)
                 written.append((tmp, final, "deck", pages, group.count))
             elif isinstance(sheet, FoldSheet):
-                final = game_dir / f"{stem}-fold.pdf"
+                final = output_file(game_dir, f"{stem}-fold.pdf")
                 tmp = stack.enter_context(atomic_path(final))
                 labels = _Labels(game, data, final.name, total, sheet, settings, "fold")
                 pages = _draw_fold(tmp, title, sheet, group, art, settings, progress, compress, labels)
                 written.append((tmp, final, "deck", pages, group.count))
             elif settings.duplex == "none":
-                final, final_b = game_dir / f"{stem}.pdf", game_dir / f"{stem}-backs.pdf"
+                final, final_b = output_file(game_dir, f"{stem}.pdf"), output_file(game_dir, f"{stem}-backs.pdf")
                 tmp = stack.enter_context(atomic_path(final))
                 tmp_b = stack.enter_context(atomic_path(final_b))
                 pair = (_Labels(game, data, final.name, total, sheet, settings, "none"),
@@ -191,7 +199,7 @@ def build_decks(game: Game, data: GameData, settings: BuildSettings, game_dir: P
                                                 compress, pair)
                 written += [(tmp, final, "deck", pages, group.count), (tmp_b, final_b, "backs", pages_b, 0)]
             else:
-                final = game_dir / f"{stem}.pdf"
+                final = output_file(game_dir, f"{stem}.pdf")
                 tmp = stack.enter_context(atomic_path(final))
                 labels = _Labels(game, data, final.name, total, sheet, settings, settings.duplex)
                 pages = _draw_duplex(tmp, title, sheet, group, art, settings, progress, compress, labels)

@@ -210,12 +210,17 @@ _SRGB: bytes | None = None
 
 
 def srgb_profile() -> bytes:
-    """The sRGB ICC profile (littleCMS's, through Pillow), embedded in every PNG written."""
+    """The sRGB ICC profile (littleCMS's, through Pillow), embedded in every PNG written. Its
+    header's creation time is fixed (littleCMS stamps the current time, which made every
+    export's PNGs differ) and its optional MD5 id cleared: the same cards, the same bytes."""
     global _SRGB
     if _SRGB is None:
         from PIL import ImageCms
 
-        _SRGB = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+        raw = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+        raw[24:36] = (2000).to_bytes(2, "big") + b"\x00\x01\x00\x01" + bytes(6)  # 2000-01-01 00:00:00
+        raw[84:100] = bytes(16)  # the profile id: 0 = not computed
+        _SRGB = bytes(raw)
     return _SRGB
 
 

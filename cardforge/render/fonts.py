@@ -6,7 +6,9 @@ No system font is ever used: every PDF embeds subsets of these TrueType files.
 from __future__ import annotations
 
 import hashlib
+import io
 import marshal
+import os
 import pickle
 from functools import lru_cache
 from pathlib import Path
@@ -78,12 +80,15 @@ def _game_font(family: str, bold: bool, italic: bool) -> str:
     name = f"{path.stem.replace(' ', '')}-{digest}"
     try:
         if name not in pdfmetrics.getRegisteredFontNames():
-            source = path
             if is_cff(path):  # PostScript outlines: a TrueType copy, made once (render/otf.py)
                 from cardforge.render.otf import truetype_copy
 
                 source = truetype_copy(path)
-            pdfmetrics.registerFont(_load_ttf(name, source))
+                font = (_load_ttf(name, source) if isinstance(source, Path)
+                        else TTFont(name, io.BytesIO(source), asciiReadable=False))  # caches off: in memory
+            else:
+                font = _load_ttf(name, path)
+            pdfmetrics.registerFont(font)
     except Exception as exc:  # ReportLab's TTFError, a failed conversion, a damaged file
         raise ValueError(f"font family {family!r}: fonts/{path.name} cannot be used "
                          f"({str(exc).strip() or type(exc).__name__})") from None
@@ -97,12 +102,17 @@ def is_cff(path: Path) -> bool:
 
 
 def font_file_problem(path: Path) -> str | None:
-    """Why a font file cannot be embedded (read from its first bytes), or None."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(4)
-    except OSError as exc:
-        return f"cannot read the file ({exc.strerror or type(exc).__name__})"
+    """Why a font file cannot be embedded (read from its first bytes; a regular file of a
+    bounded size: it is read whole when used), or None."""
+    from cardforge.limits import env_name, limit
+    from cardforge.paths import read_head, too_big
+
+    head, why = read_head(path, 4)  # a FIFO: refused, never waited on
+    if head is None:
+        return why
+    size = os.stat(path).st_size
+    if size > limit("game_file_bytes"):
+        return too_big(size, limit("game_file_bytes"), env_name("game_file_bytes"))
     if head == b"OTTO":  # PostScript outlines: converted to TrueType when drawn (render/otf.py)
         return None
     if head in (b"ttcf",):

@@ -102,6 +102,8 @@ def asset_problems(data: GameData) -> list[Problem]:
     a missing card image is a warning, printed as a placeholder)."""
     assets = game_assets(data)
     problems = [Problem(msg, file=display_path(assets.root), severity="warning") for msg in assets.problems]
+    problems += [Problem(p.message, file=display_path(assets.root / p.file) if p.file else None)
+                 for p in assets.refused]  # outside the folder, a FIFO…: never opened
     for fam in assets.fonts.values():
         for path in fam.faces.values():
             why = font_file_problem(path)

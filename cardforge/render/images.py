@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge.limits import env_name, limit
+from cardforge.paths import too_big
 from cardforge.render.fonts import font_name
 
 if TYPE_CHECKING:
@@ -76,6 +78,9 @@ def load_art(path: Path) -> Art:
         raise ArtError("image not found") from None
     if not path.is_file():
         raise ArtError("not a file", broken=True)
+    most = limit("game_file_bytes")  # read whole below: its size is checked first
+    if stat.st_size > most:
+        raise ArtError(too_big(stat.st_size, most, env_name("game_file_bytes")), broken=True)
     return _load(str(path), stat.st_mtime_ns, stat.st_size)
 
 

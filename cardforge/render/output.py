@@ -17,7 +17,9 @@ from reportlab.pdfbase.pdfdoc import PDFBase85Encode, PDFResourceDictionary, PDF
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge import __version__
-from cardforge.paths import file_mode
+from cardforge.errors import OutputError
+from cardforge.paths import file_mode, output_file
+from cardforge.problems import Problem
 from cardforge.render import rl_internals as rl
 
 if TYPE_CHECKING:
@@ -57,8 +59,15 @@ def atomic_path(path: Path) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it over ``path`` only on success, with
     the permissions the umask gives a new file (``mkstemp``'s own are ``-rw-------``).
 
-    A failed build leaves no partial file (and keeps the previous good one)."""
+    A failed build leaves no partial file (and keeps the previous good one). The name is
+    checked first (:func:`cardforge.paths.output_file`: one plain name of a length every
+    platform takes, nothing but a regular file there): OutputError otherwise."""
     path = Path(path)
+    if ".." in path.parts:  # a name made of names that climbs out of its folder: never written
+        raise OutputError(f"cannot write {path.name}", [Problem(
+            f"{path} is not a plain file name in its folder (a folder separator or '..' in a name it is made of)",
+            file=str(path))])
+    path = output_file(path.parent, path.name)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     os.close(fd)

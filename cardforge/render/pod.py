@@ -15,6 +15,7 @@ and box (measured from the laid-out lines, not from the boxes).
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -25,10 +26,12 @@ from cardforge.data.models import LengthMM, Model
 from cardforge.data.validate import validate
 from cardforge.data.yamlio import read_yaml
 from cardforge.errors import DataError, RenderError
-from cardforge.problems import Problem
+from cardforge.paths import check_output_names, folder_entries, name_problem, output_file, regular_inside
+from cardforge.problems import Problem, short_name
 from cardforge.render.faces import MM_PER_INCH, DeckFaces, Face, faces_pdf, rasterise, save_png
 from cardforge.render.output import atomic_path
 from cardforge.resources import PACKAGE_DIR, display_path
+from cardforge.transaction import folder_transaction
 
 SHIPPED = PACKAGE_DIR / "pod_profiles"
 USER_FOLDER = "pod_profiles"  # in the game folder
@@ -85,13 +88,15 @@ class LoadedProfile:
 
 
 def profile_files(game_root: Path | None = None) -> dict[str, Path]:
-    """Profiles by name: the game folder's ``pod_profiles/`` first, then the shipped ones."""
+    """Profiles by name: the game folder's ``pod_profiles/`` first (only the files obeying the
+    game folder's rule: :func:`cardforge.paths.folder_entries`), then the shipped ones."""
     out: dict[str, Path] = {}
-    folders = ([Path(game_root) / USER_FOLDER] if game_root else []) + [SHIPPED]
-    for folder in folders:
-        if folder.is_dir():
-            for path in sorted(folder.glob("*.yaml")):
-                out.setdefault(path.stem, path)
+    if game_root:
+        for path in folder_entries(game_root, USER_FOLDER, (".yaml",), "print-on-demand profile")[0]:
+            out.setdefault(path.stem, path)
+    if SHIPPED.is_dir():
+        for path in sorted(SHIPPED.glob("*.yaml")):
+            out.setdefault(path.stem, path)
     return out
 
 
@@ -99,13 +104,25 @@ def load_profile(name: str, game_root: Path | None = None) -> LoadedProfile:
     """A profile by name (see :func:`profile_files`) or by path. DataError otherwise."""
     files = profile_files(game_root)
     path = files.get(name)
+    if path is None and game_root and name and "/" not in name and "\\" not in name:
+        own = f"{USER_FOLDER}/{name}.yaml"
+        if os.path.lexists(Path(game_root) / own):  # there, but refused: say why
+            shown = display_path(Path(game_root) / own)
+            refused = regular_inside(game_root, own, "print-on-demand profile", file=shown)[1]
+            if refused is not None:
+                raise DataError(f"cannot use the print-on-demand profile '{short_name(name)}'", [refused])
     if path is None:
         candidate = Path(name)
         if candidate.suffix in (".yaml", ".yml") and candidate.is_file():
             path = candidate
         else:
-            raise DataError(f"unknown print-on-demand profile '{name}'", [Problem(
-                f"no profile '{name}' (shipped and the game's: {', '.join(files)}; or a path to a .yaml file)")])
+            raise DataError(f"unknown print-on-demand profile '{short_name(name)}'", [Problem(
+                f"no profile '{short_name(name)}' (shipped and the game's: {', '.join(files)}; or a path to a "
+                ".yaml file)")])
+    why = name_problem(path.stem, "profile")
+    if why is not None:
+        raise DataError(f"cannot use the print-on-demand profile {display_path(path)}", [Problem(
+            f"the profile's name (its file's name) {why}", file=display_path(path))])
     doc = read_yaml(path)
     if doc.data is None:
         raise DataError(f"cannot read the profile {display_path(path)}", doc.problems)
@@ -123,9 +140,10 @@ class PodResult:
     pages: int = 0
 
 
-def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path) -> PodResult:
+def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path, *, own_folder: bool = True) -> PodResult:
     """Write the profile's files into ``out_dir``: ``cards.pdf`` or one PNG per face, plus
-    ``faces.json`` (each card's files and copies)."""
+    ``faces.json`` (each card's files and copies); one transaction, as
+    :func:`cardforge.render.export_png.export_pngs`."""
     prof = loaded.profile
     tw, th = prof.trim.width, prof.trim.height
     # cards of another shape (a deck's tarot-sized kind on a poker template) are left out
@@ -156,41 +174,42 @@ def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path) -> PodRes
                           "written", [Problem(p.message + " (--strict)", p.file, p.item, p.field, p.line)
                                       for p in warnings])
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    check_output_names(out_dir, ["cards.pdf", "faces.json", *(f"{f.name}.png" for f in faces.all)],
+                       "print-on-demand export")
     files: list[Path] = []
-    if prof.format == "pdf":
-        order: list[Face] = []
-        for front in faces.fronts:
-            pair = [front, faces.back_of(front)]
-            if prof.order == "back-front":
-                pair.reverse()
-            order += pair * (front.card.copies if prof.copies == "pages" else 1)
-        pdf = faces_pdf(faces, order, scale_to=scale_to, boxes=True, strict=faces.strict,
-                        title=f"{faces.art.data.meta.title} — {prof.name}")
-        path = out_dir / "cards.pdf"
-        with atomic_path(path) as tmp:
-            tmp.write_bytes(pdf)
-        files.append(path)
-        pages = len(order)
-    else:
-        which = faces.all
-        pdf = faces_pdf(faces, which, scale_to=scale_to, strict=faces.strict)
-        size = prof.pixel_size
-        for face, image in zip(which, rasterise(pdf, [size] * len(which))):
-            path = out_dir / f"{face.name}.png"
-            with atomic_path(path) as tmp:
-                with open(tmp, "wb") as fh:
-                    save_png(image, fh, prof.dpi)
-            files.append(path)
-        pages = 0
-    index = {"game": faces.game_id, "profile": loaded.id, "name": prof.name,
-             "cards": [{"id": f.name, "copies": f.card.copies, "front": f"{f.name}.png",
-                        "back": f"{f.back_of}.png"} for f in faces.fronts]}
-    if prof.format == "pdf":
-        index["pdf"] = "cards.pdf"
-        index["pages"] = f"{prof.order} per card" + (", every copy" if prof.copies == "pages" else "")
-    with atomic_path(out_dir / "faces.json") as tmp:
-        tmp.write_text(json.dumps(index, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    with folder_transaction(out_dir, whole=own_folder, what="print-on-demand export") as staging:
+        if prof.format == "pdf":
+            order: list[Face] = []
+            for front in faces.fronts:
+                pair = [front, faces.back_of(front)]
+                if prof.order == "back-front":
+                    pair.reverse()
+                order += pair * (front.card.copies if prof.copies == "pages" else 1)
+            pdf = faces_pdf(faces, order, scale_to=scale_to, boxes=True, strict=faces.strict,
+                            title=f"{faces.art.data.meta.title} — {prof.name}")
+            with atomic_path(output_file(staging, "cards.pdf")) as tmp:
+                tmp.write_bytes(pdf)
+            files.append(out_dir / "cards.pdf")
+            pages = len(order)
+        else:
+            which = faces.all
+            pdf = faces_pdf(faces, which, scale_to=scale_to, strict=faces.strict)
+            size = prof.pixel_size
+            for face, image in zip(which, rasterise(pdf, [size] * len(which))):
+                name = f"{face.name}.png"
+                with atomic_path(output_file(staging, name)) as tmp:
+                    with open(tmp, "wb") as fh:
+                        save_png(image, fh, prof.dpi)
+                files.append(out_dir / name)
+            pages = 0
+        index = {"game": faces.game_id, "profile": loaded.id, "name": prof.name,
+                 "cards": [{"id": f.name, "copies": f.card.copies, "front": f"{f.name}.png",
+                            "back": f"{f.back_of}.png"} for f in faces.fronts]}
+        if prof.format == "pdf":
+            index["pdf"] = "cards.pdf"
+            index["pages"] = f"{prof.order} per card" + (", every copy" if prof.copies == "pages" else "")
+        with atomic_path(output_file(staging, "faces.json")) as tmp:
+            tmp.write_text(json.dumps(index, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return PodResult(files, warnings, pages)
 
 
