@@ -20,7 +20,6 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -60,9 +59,10 @@ class Collected:
     problems: list[Problem] = field(default_factory=list)
 
 
-def hooks_module(game: Game) -> ModuleType | None:
-    """The game's ``printables`` module (boards, aids, blocks hooks), or None."""
-    return game.printables_module()
+def hooks_module(game: Game) -> Any:
+    """The game's printables hooks (``boards``, ``aids``, ``blocks``: each None when left out),
+    checked against the game contract (``cardforge/games/contract.py``)."""
+    return game.printables()
 
 
 def collect(game: Game, data: GameData) -> Collected:
@@ -77,7 +77,7 @@ def collect(game: Game, data: GameData) -> Collected:
     out.aids += [Printable(a, aids_file) for a in yaml_aids]
     module = hooks_module(game)
     if module is not None:
-        module_file = getattr(module, "__file__", None)
+        module_file = game.hooks.printables_file or getattr(game.rules, "__file__", None)
         origin = display_path(Path(module_file)) if module_file else f"the rules of {game.id}"
         for hook, model, target in (("boards", Board, out.boards), ("aids", Aid, out.aids)):
             fn = getattr(module, hook, None)

@@ -25,18 +25,15 @@ if TYPE_CHECKING:
 
 MODE_LABELS = {"standard": None, "full": "jeu complet", "initiation": "initiation", "classique": "classique",
                "avance": "avancé"}
-#: French labels of the setup numbers most games share; a game adds its own with
-#: ``SETUP_LABELS`` in ``cardforge/games/<id>/printables.py`` (the sheet is printed in French).
+#: French labels of the setup numbers most games share; a game adds its own with the
+#: ``SETUP_LABELS`` hook (``cardforge/games/contract.py``; the sheet is printed in French).
 COUNT_LABELS = {"hand_limit": "Limite de cartes en main", "rounds": "Manches", "cards_each": "Cartes par joueur",
                 "coins_each": "Pièces par joueur"}
 
 
 def count_labels(game: Game) -> dict[str, str]:
     """How the sheet names each setup number: the shared labels, then the game's own."""
-    from cardforge.render.printables import hooks_module
-
-    module = hooks_module(game)
-    return {**COUNT_LABELS, **(getattr(module, "SETUP_LABELS", None) or {})}
+    return {**COUNT_LABELS, **(game.printables().SETUP_LABELS or {})}
 
 
 def _b(kind: str, **fields: Any) -> SimpleNamespace:
