@@ -2,6 +2,10 @@
 
 ``check_game_data`` never raises on bad data: it returns the problems (all of them).
 ``load_game_data`` raises :class:`~cardforge.errors.DataError` carrying them.
+
+What loading needs from the game is :class:`GameSource`, defined here: the data layer never
+imports :mod:`cardforge.games` (not even for types — ``tests/test_layers.py``); a
+:class:`~cardforge.games.base.Game` is a ``GameSource`` and is passed in.
 """
 
 from __future__ import annotations
@@ -9,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic
+from typing import Any, Generic, Protocol
 
 from pydantic import BaseModel
 from typing_extensions import TypeVar  # a default for the type variable on Python 3.11
@@ -23,9 +27,6 @@ from cardforge.data.yamlio import Loc, LocatedDoc, YamlDoc, read_yaml
 from cardforge.errors import DataError
 from cardforge.problems import Problem, short_name, short_repr
 from cardforge.resources import display_path
-
-if TYPE_CHECKING:
-    from cardforge.games.base import Game
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,40 @@ class GameData(Generic[CardT]):
         return sum(1 for e in self.entries() if getattr(e, "provenance", None) == "provisional")
 
 
-def game_dir(game: Game, root: Path | None = None) -> Path:
+class GameSource(Protocol):
+    """What loading a game's data needs from the game (``cardforge.games.base.Game`` is one):
+    where its files are, its card models per kind, its other data files and its own checks."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def folder(self) -> Path:
+        """where ``game.yaml`` is"""
+
+    @property
+    def data_folder(self) -> Path:
+        """where the data files are read (the folder, or ``DIR/<id>/`` with ``--data DIR``)"""
+
+    @property
+    def inline_deck(self) -> DeckMeta | None:
+        """the deck given in ``game.yaml`` (``deck:``), if any"""
+
+    @property
+    def sections(self) -> tuple[Section, ...]:
+        """the game's other data files"""
+
+    def card_models_for(self, meta: DeckMeta) -> dict[str, type[CardBase]]:
+        """a model for every kind of ``meta``"""
+
+    def check_data(self, data: GameData[CardBase]) -> list[Problem]:
+        """the game's own checks, once every file validated"""
+
+    def code_files(self) -> list[Path]:
+        """the game's own Python files (they shape its validated data: the cache key)"""
+
+
+def game_dir(game: GameSource, root: Path | None = None) -> Path:
     """Where a game's data files are read: ``root/<id>`` when a data root is given, else the
     game's data folder (its own folder, or ``DIR/<id>`` with ``--data DIR``)."""
     if root is not None:
@@ -138,7 +172,7 @@ def game_dir(game: Game, root: Path | None = None) -> Path:
     return game.data_folder
 
 
-def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData[CardBase] | None, list[Problem]]:
+def check_game_data(game: GameSource, root: Path | None = None) -> tuple[GameData[CardBase] | None, list[Problem]]:
     """Load and validate; returns (data or None, problems including warnings)."""
     folder = game_dir(game, root)
     problems: list[Problem] = []
@@ -184,10 +218,10 @@ def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData[Card
     return data, problems
 
 
-def _load_meta(game: Game, folder: Path) -> tuple[DeckMeta | None, LocatedDoc, list[Problem]]:
+def _load_meta(game: GameSource, folder: Path) -> tuple[DeckMeta | None, LocatedDoc, list[Problem]]:
     """The deck: ``game.yaml``'s ``deck:`` or a ``deck.yaml`` beside it (not both)."""
     deck_file = folder / "deck.yaml"
-    inline = game.spec.deck if (folder / "game.yaml").is_file() or folder == game.folder else None
+    inline = game.inline_deck if (folder / "game.yaml").is_file() or folder == game.folder else None
     if inline is not None:
         doc = read_yaml(folder / "game.yaml")
         if deck_file.exists():
@@ -223,11 +257,12 @@ class _Shifted:
         return self.doc.line_of(self.prefix + tuple(loc))
 
 
-def load_game_data(game: Game, root: Path | None = None) -> GameData[CardBase]:
+def load_game_data(game: GameSource, root: Path | None = None) -> GameData[CardBase]:
     """Validated data, from the cache when the files and code are unchanged (data/cache.py)."""
     from cardforge.data import cache
 
-    key, data = cache.load(game, game_dir(game, root))
+    folder = game_dir(game, root)
+    key, data = cache.load(game, folder, lambda: _prepare_models(game, folder))
     if data is not None:
         return data
     data, problems = check_game_data(game, root)
@@ -240,6 +275,13 @@ def load_game_data(game: Game, root: Path | None = None) -> GameData[CardBase]:
         data.card_json = {}
     cache.store(game, key, data)
     return data
+
+
+def _prepare_models(game: GameSource, folder: Path) -> None:
+    """Make the models of the kinds declared in data (a cached entry's cards are theirs)."""
+    meta, _, _ = _load_meta(game, folder)
+    if meta is not None:
+        game.card_models_for(meta)
 
 
 def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMeta, cards: list[CardBase],
@@ -307,7 +349,7 @@ def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMet
     return problems
 
 
-def common_sections(game: Game, folder: Path | None = None) -> tuple[Section, ...]:
+def common_sections(game: GameSource, folder: Path | None = None) -> tuple[Section, ...]:
     """Optional files any game may have: ``boards.yaml`` and ``aids.yaml`` (printables, see
     :mod:`cardforge.data.printables`). A game that declares its own section of that name or
     file keeps it: the game's section wins and the common one is not loaded. With ``folder``,
