@@ -57,7 +57,7 @@ def _path(game: GameSource, key: str) -> Path | None:
 
 
 def load(game: GameSource, folder: Path,
-         prepare: Callable[[], None]) -> tuple[str | None, GameData[CardBase] | None]:
+         prepare: Callable[[], None] | None = None) -> tuple[str | None, GameData[CardBase] | None]:
     """(key, data) — data is None on a miss; key is None when caching is off or impossible.
     ``prepare()`` makes the card models of kinds declared in data, which an entry's cards need
     to be read back (the loader gives it: this module does not call the loader)."""
@@ -71,6 +71,8 @@ def load(game: GameSource, folder: Path,
     try:
         return key, pickle.loads(path.read_bytes())
     except AttributeError:  # cards of kinds declared in data: their models are made on first use
+        if prepare is None:
+            return key, None
         try:
             prepare()
         except Exception:
