@@ -121,6 +121,14 @@ def game_assets(data_or_root: GameData | Path | str) -> GameAssets:
     return GameAssets(root, fonts, icons, tuple(problems))
 
 
+def icon_names(folder: Path) -> frozenset[str]:
+    """The ``:name:`` tokens the game in ``folder`` brings in its ``icons/`` (one listing)."""
+    icons_dir = Path(folder) / "icons"
+    if not icons_dir.is_dir():
+        return frozenset()
+    return frozenset(game_assets(folder).icons)
+
+
 def _family_and_style(stem: str) -> tuple[str, tuple[bool, bool]]:
     """``Garamond-BoldItalic`` → (``Garamond``, (True, True)); ``Garamond`` → regular."""
     for sep in ("-", "_", " "):
@@ -141,13 +149,6 @@ def art_file(root: Path, src: str) -> Path:
     """The file an art path names, relative to the game folder. (The one place that turns an
     art path into a file: confining it inside the folder plugs in here.)"""
     return Path(root) / src
-
-
-def use_folder_icons(folder: Path) -> None:
-    """Make the icons of the game in ``folder`` known to the icon-token checks."""
-    from cardforge.icons import use_game_icons
-
-    use_game_icons(game_assets(folder).icons)
 
 
 def has_assets(data: GameData) -> bool:

@@ -18,7 +18,7 @@ from typing import Any, Generic, Protocol
 from pydantic import BaseModel
 from typing_extensions import TypeVar  # a default for the type variable on Python 3.11
 
-from cardforge.assets import use_folder_icons
+from cardforge.assets import icon_names
 from cardforge.data.kinds import field_problems
 from cardforge.data.models import CardBase, DeckMeta
 from cardforge.data.spreadsheet import load_card_file
@@ -178,7 +178,7 @@ def check_game_data(game: GameSource, root: Path | None = None) -> tuple[GameDat
     problems: list[Problem] = []
     if not folder.is_dir():
         return None, [Problem(f"no data folder for {game.id}", file=display_path(folder))]
-    use_folder_icons(folder)  # the game's own icons/ are known :name: tokens (cardforge/assets.py)
+    icons = icon_names(folder)  # the game's own icons/ are known :name: tokens (cardforge/assets.py)
     meta, meta_doc, p = _load_meta(game, folder)
     problems += p
     cards: list[CardBase] = []
@@ -197,7 +197,7 @@ def check_game_data(game: GameSource, root: Path | None = None) -> tuple[GameDat
             if refused is not None:
                 problems.append(refused)
                 continue
-            problems += load_card_file(folder / name, lambda doc: _load_cards(models, doc, meta, cards, sources),
+            problems += load_card_file(folder / name, lambda doc: _load_cards(models, doc, meta, cards, sources, icons),
                                        models=models, sources=sources,
                                        require_provenance=meta.require_provenance)
     from cardforge.data.validate import deck_problems  # issue 21: check finds what build fails on
@@ -205,7 +205,7 @@ def check_game_data(game: GameSource, root: Path | None = None) -> tuple[GameDat
     problems += deck_problems(meta_doc, meta, cards, folder, any(not p.is_warning for p in problems))
     sections: dict[str, Any] = {}
     for section in (*game.sections, *common_sections(game, folder)):
-        value, p = _load_section(folder, section)
+        value, p = _load_section(folder, section, icons)
         problems += p
         if value is not None:
             sections[section.name] = value
@@ -285,7 +285,7 @@ def _prepare_models(game: GameSource, folder: Path) -> None:
 
 
 def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMeta, cards: list[CardBase],
-                sources: dict[str, CardSource]) -> list[Problem]:
+                sources: dict[str, CardSource], icons: frozenset[str] = frozenset()) -> list[Problem]:
     """Validate the cards of one file (a list, or ``{defaults: {...}, cards: [...]}``)."""
     problems: list[Problem] = []
     data = doc.data
@@ -325,7 +325,7 @@ def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMet
             continue
         card, p = validate(model, raw, file=doc.display, item=item, line_of=doc.line_of, loc_prefix=loc)
         problems += sorted(p, key=lambda x: x.line or 0)
-        problems += icon_problems(raw, file=doc.display, item=item, line_of=doc.line_of, loc=loc)
+        problems += icon_problems(raw, file=doc.display, item=item, line_of=doc.line_of, loc=loc, icons=icons)
         if isinstance(card_id, str):
             if card_id in sources:
                 first = sources[card_id]
@@ -365,7 +365,7 @@ def common_sections(game: GameSource, folder: Path | None = None) -> tuple[Secti
                  and (folder is None or (folder / s.file).exists()))
 
 
-def _load_section(folder: Path, section: Section) -> tuple[Any, list[Problem]]:
+def _load_section(folder: Path, section: Section, icons: frozenset[str] = frozenset()) -> tuple[Any, list[Problem]]:
     path = folder / section.file
     if not path.exists():
         if section.required:
@@ -374,10 +374,13 @@ def _load_section(folder: Path, section: Section) -> tuple[Any, list[Problem]]:
     doc = read_yaml(path)
     if doc.data is None:
         return None, doc.problems
-    return load_section_doc(doc, section)
+    return load_section_doc(doc, section, icons)
 
 
-def load_section_doc(doc: YamlDoc, section: Section) -> tuple[Any, list[Problem]]:
+def load_section_doc(doc: YamlDoc, section: Section, icons: frozenset[str] = frozenset()) -> tuple[Any, list[Problem]]:
+    """A section's file validated; ``icons``: the game's own icon names (an ``icon:`` field or a
+    ``:token:`` may name them; models read them from the validation context)."""
+    context = {"icons": icons}
     problems = list(doc.problems)
     data = doc.data
     prefix: Loc = ()
@@ -391,7 +394,8 @@ def load_section_doc(doc: YamlDoc, section: Section) -> tuple[Any, list[Problem]
         data = data[section.key]
         prefix = (section.key,)
     if not section.many:
-        value, p = validate(section.model, data, file=doc.display, line_of=doc.line_of, loc_prefix=prefix)
+        value, p = validate(section.model, data, file=doc.display, line_of=doc.line_of, loc_prefix=prefix,
+                            context=context)
         return value, problems + p
     if not isinstance(data, list):
         return None, problems + [Problem(f"expected a list of {section.item}s", file=doc.display,
@@ -403,11 +407,12 @@ def load_section_doc(doc: YamlDoc, section: Section) -> tuple[Any, list[Problem]
         ident = raw.get("id") if isinstance(raw, dict) else None
         item = (f"{section.item} '{short_name(ident)}' (#{index})" if isinstance(ident, str)
                 else f"{section.item} #{index}")
-        value, p = validate(section.model, raw, file=doc.display, item=item, line_of=doc.line_of, loc_prefix=loc)
+        value, p = validate(section.model, raw, file=doc.display, item=item, line_of=doc.line_of, loc_prefix=loc,
+                            context=context)
         problems += p
         if value is None:
             continue
-        problems += icon_problems(raw, file=doc.display, item=item, line_of=doc.line_of, loc=loc)
+        problems += icon_problems(raw, file=doc.display, item=item, line_of=doc.line_of, loc=loc, icons=icons)
         vid = getattr(value, "id", None)
         if vid is not None:
             if vid in seen:
@@ -419,19 +424,19 @@ def load_section_doc(doc: YamlDoc, section: Section) -> tuple[Any, list[Problem]
     return out, problems
 
 
-def icon_problems(raw: Any, *, file: str, item: str | None, line_of: LineOf, loc: Loc = ()) -> list[Problem]:
-    """Unknown ``:icon:`` tokens in any text of a raw entry, each with its field."""
-    import difflib
-
-    from cardforge.icons import ICONS, unknown_icons
+def icon_problems(raw: Any, *, file: str, item: str | None, line_of: LineOf, loc: Loc = (),
+                  icons: frozenset[str] = frozenset()) -> list[Problem]:
+    """Unknown ``:icon:`` tokens in any text of a raw entry, each with its field; ``icons``: the
+    game's own icon names."""
+    from cardforge.icons import ICONS, closest_icon, unknown_icons
 
     problems: list[Problem] = []
 
     def walk(value: Any, path: Loc) -> None:
         if isinstance(value, str):
-            for name in unknown_icons(value):
-                close = difflib.get_close_matches(name, ICONS, n=1)
-                hint = f"; did you mean ':{close[0]}:'?" if close else ""
+            for name in unknown_icons(value, icons):
+                close = closest_icon(name, icons)
+                hint = f"; did you mean ':{close}:'?" if close else ""
                 problems.append(Problem(
                     f"unknown icon ':{name}:' (see cardforge/icons.py for the {len(ICONS)} icons){hint}",
                     file=file, item=item, field=_dotted(path), line=line_of(loc + path)))

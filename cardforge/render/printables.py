@@ -93,6 +93,7 @@ def collect(game: Game, data: GameData) -> Collected:
                 out.sources = dict(fn(data))
             except ValidationError as exc:
                 out.problems += validation_problems(exc, Block, file=origin, item="blocks() from the game's data")
+        out.problems += _hook_icon_problems(out, origin, data)
     for what, items in (("board", out.boards), ("aid", out.aids)):
         seen: dict[str, str] = {}
         for p in items:
@@ -101,6 +102,40 @@ def collect(game: Game, data: GameData) -> Collected:
                                             file=p.origin, item=f"{what} '{p.model.id}'", field="id"))
             seen.setdefault(p.model.id, p.origin)
     return out
+
+
+def _hook_icon_problems(found: Collected, origin: str, data: GameData) -> list[Problem]:
+    """The icons named by what the hooks made, against the game's (the data files' are checked
+    when they load; a hook's boards and aids are built in code, with no game to check them)."""
+    from cardforge.assets import icon_names
+    from cardforge.data.loading import icon_problems
+    from cardforge.icons import closest_icon, is_icon
+
+    icons = icon_names(data.root)
+    made: list[tuple[str, Any]] = [(f"board '{p.model.id}'", p.model) for p in found.boards if p.origin == origin]
+    made += [(f"aid '{p.model.id}'", p.model) for p in found.aids if p.origin == origin]
+    made += [(f"blocks() '{name}'", blocks) for name, blocks in found.sources.items()]
+    problems: list[Problem] = []
+
+    def icon_fields(value: Any, item: str, path: str) -> None:
+        if isinstance(value, dict):
+            for key, sub in value.items():
+                where = f"{path}.{key}" if path else str(key)
+                if key == "icon" and isinstance(sub, str) and not is_icon(sub, icons):
+                    close = closest_icon(sub, icons)
+                    problems.append(Problem(f"unknown icon '{sub}'" + (f"; did you mean '{close}'?" if close else ""),
+                                            file=origin, item=item, field=where))
+                else:
+                    icon_fields(sub, item, where)
+        elif isinstance(value, list):
+            for i, sub in enumerate(value):
+                icon_fields(sub, item, f"{path}[{i}]")
+
+    for item, value in made:
+        raw = [b.model_dump() for b in value] if isinstance(value, list) else value.model_dump()
+        problems += icon_problems(raw, file=origin, item=item, line_of=lambda loc: None, icons=icons)
+        icon_fields(raw, item, "")
+    return problems
 
 
 def expand(blocks: list[Any], sources: dict[str, list[Block]], *, origin: str, item: str, field: str,
@@ -317,10 +352,10 @@ def build_printables(game: Game, data: GameData, settings: BuildSettings, game_d
     copies counted: boards, pads, aids or setup sheets (0 in aids-backs.pdf, as in a deck's
     backs file). Raises RenderError listing every problem, before writing.
     """
-    from cardforge.render.game_assets import use_game_assets
+    from cardforge.render.game_assets import drawing_assets
 
-    use_game_assets(data)  # the game's own fonts/ and icons/ (render/game_assets.py)
-    ctx = PrintContext(game, data, settings)
+    # the game's own fonts/ and icons/ (render/game_assets.py), passed to all that draws for it
+    ctx = PrintContext(game, data, settings, drawing_assets(data))
     kinds = frozenset(settings.only) & {"boards", "pads", "aids"}
     plans = plan_printables(ctx, kinds)
     results = setup_results(game) if "aids" in kinds else []
