@@ -29,7 +29,6 @@ import importlib
 import inspect
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import TYPE_CHECKING, Any, Protocol
@@ -120,14 +119,20 @@ class GameRules(Protocol):
 PRINTABLES = frozenset({"boards", "aids", "blocks", "SETUP_LABELS"})
 
 
-@dataclass(frozen=True)
 class HookSpec:
-    """One member of :class:`GameRules`."""
+    """One member of :class:`GameRules` (a plain class: a dataclass costs ~0.5 ms to define, on
+    the start-up of every command)."""
 
-    name: str
-    params: tuple[str, ...] | None  # a function's parameters; None: a value
-    annotation: str  # "(players: int, …) -> dict[str, Any]" or the value's type
-    doc: str
+    __slots__ = ("name", "params", "annotation", "doc")
+
+    def __init__(self, name: str, params: tuple[str, ...] | None, annotation: str, doc: str):
+        self.name = name
+        self.params = params  # a function's parameters; None: a value
+        self.annotation = annotation  # "(players: int, …) -> dict[str, Any]" or the value's type
+        self.doc = doc
+
+    def __repr__(self) -> str:
+        return f"<hook {self.call}>"
 
     @property
     def is_function(self) -> bool:
@@ -175,15 +180,15 @@ def hooks_table() -> str:
 
 # --- the checked hooks of one game ---------------------------------------------------------
 
-@dataclass
 class Hooks:
     """A game's hooks, checked: name → what its rules define (only what they define)."""
 
-    found: dict[str, Any] = field(default_factory=dict)
-    #: ``printables.py`` beside a rules package: checked from its source, imported on first use
-    printables_name: str | None = None
-    printables_file: Path | None = None
-    _printables: dict[str, Any] | None = None
+    def __init__(self) -> None:
+        self.found: dict[str, Any] = {}
+        #: ``printables.py`` beside a rules package: checked from its source, imported on first use
+        self.printables_name: str | None = None
+        self.printables_file: Path | None = None
+        self._printables: dict[str, Any] | None = None
 
     def get(self, name: str) -> Any:
         """A rules hook (None when the rules leave it out)."""
