@@ -147,3 +147,31 @@ def test_the_drawing_assets_of_a_folder_are_equal_while_its_files_are(two_games)
     assert drawing_assets(Path(two_games[0])) == first and hash(drawing_assets(two_games[0])) == hash(first)
     assert first != drawing_assets(two_games[1]) and first != BUILT_IN
     assert first.names == frozenset({"coin"}) and BUILT_IN.has_icon("coin") and not BUILT_IN.names
+
+
+def test_a_hook_built_aid_is_checked_against_the_games_icons(cli, tmp_path):
+    """Boards and aids a printables hook builds in code know no game while they validate: the
+    build checks their icons against the game's own (one it has, one it has not)."""
+    import shutil
+
+    from conftest import FIXTURES
+
+    legend = ('\n\ndef aids(data):\n    from cardforge.data.printables import build_aid\n'
+              '    return [build_aid({"id": "legende", "title": "Légende", "size": "card", "provenance": "provisional",\n'
+              '                       "front": [{"kind": "legend", "icons": [{"icon": "relique", "label": "Relique"},\n'
+              '                                                              {"icon": "ICON", "label": "Autre"}]}]})]\n')
+
+    def game(icon: str):
+        folder = tmp_path / icon / "chasse_aux_reliques"
+        shutil.copytree(FIXTURES / "games" / "chasse_aux_reliques", folder)
+        (folder / "icons").mkdir()
+        (folder / "icons" / "relique.svg").write_text(BLUE_SQUARE, encoding="utf-8")
+        hooks = folder / "rules" / "printables.py"
+        hooks.write_text(hooks.read_text(encoding="utf-8") + legend.replace("ICON", icon), encoding="utf-8")
+        return folder
+
+    r = cli("build", game("coin"), "--only", "aids", "-o", tmp_path / "ok")
+    assert r.code == 0, r.err
+    r = cli("build", game("reliqe"), "--only", "aids", "-o", tmp_path / "bad")
+    assert r.code == 1
+    assert "printables.py: aid 'legende': front[0].icons[1].icon: unknown icon 'reliqe'; did you mean 'relique'?" in r.err
