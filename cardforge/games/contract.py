@@ -201,7 +201,12 @@ class Hooks:
             if self.printables_name is None:
                 self._printables = {k: v for k, v in self.found.items() if k in PRINTABLES}
             else:
-                module = importlib.import_module(self.printables_name)
+                try:
+                    module = importlib.import_module(self.printables_name)
+                except Exception as exc:  # a broken printables.py says where, never a traceback
+                    raise DataError(f"the printables of {self.printables_name} cannot be loaded",
+                                    [Problem(f"{type(exc).__name__}: {exc}", file=_display(self.printables_file),
+                                             line=getattr(exc, "lineno", None))]) from exc
                 found: dict[str, Any] = {}
                 problems = _check_module(module, found, allowed=PRINTABLES, printables_file=None,
                                          whole_package=False)
