@@ -123,6 +123,14 @@ def game_assets(data_or_root: GameData | Path | str) -> GameAssets:
     return GameAssets(root, fonts, icons, tuple(problems), tuple(refused + refused_icons))
 
 
+def icon_names(folder: Path) -> frozenset[str]:
+    """The ``:name:`` tokens the game in ``folder`` brings in its ``icons/`` (one listing)."""
+    icons_dir = Path(folder) / "icons"
+    if not icons_dir.is_dir():
+        return frozenset()
+    return frozenset(game_assets(folder).icons)
+
+
 def _family_and_style(stem: str) -> tuple[str, tuple[bool, bool]]:
     """``Garamond-BoldItalic`` → (``Garamond``, (True, True)); ``Garamond`` → regular."""
     for sep in ("-", "_", " "):
@@ -144,13 +152,6 @@ def art_file(root: Path, src: str) -> Path:
     art path into a file). Where it is opened, :func:`cardforge.paths.regular_inside` checks it
     first (``check`` and the build say why a path is refused)."""
     return Path(root) / src
-
-
-def use_folder_icons(folder: Path) -> None:
-    """Make the icons of the game in ``folder`` known to the icon-token checks."""
-    from cardforge.icons import use_game_icons
-
-    use_game_icons(game_assets(folder).icons)
 
 
 def has_assets(data: GameData) -> bool:

@@ -2,7 +2,9 @@
 
 This module is pure data (no ReportLab): the data layer checks tokens against it, the
 renderer (``cardforge.render.icons``) draws each as a vector icon at text size, and player
-aids print legends from the French labels.
+aids print legends from the French labels. A game's own icons (``icons/`` in its folder,
+``cardforge/assets.py``) are passed as ``extra`` names wherever they count: no module holds
+a "current game".
 """
 
 from __future__ import annotations
@@ -116,32 +118,23 @@ ICONS: dict[str, tuple[str, str]] = {
 ICON_TOKEN = re.compile(r"(?<![\\\w]):([a-z][a-z0-9-]*):")
 
 
-#: icon names a game brings in its own ``icons/`` folder (``cardforge/assets.py``); set by
-#: :func:`use_game_icons` for the game being checked or drawn
-_GAME_ICONS: frozenset[str] = frozenset()
+def is_icon(name: str, extra: Collection[str] = ()) -> bool:
+    """A built-in icon, or one of ``extra`` (the game's own icon names)."""
+    return name in ICONS or name in extra
 
 
-def use_game_icons(names: Iterable[str]) -> None:
-    """Make a game's own icon names known (replacing the previous game's)."""
-    global _GAME_ICONS
-    _GAME_ICONS = frozenset(names)
-
-
-def game_icons() -> frozenset[str]:
-    return _GAME_ICONS
-
-
-def is_icon(name: str, extra: Collection[str] | None = None) -> bool:
-    """A built-in icon, or one of the game's own (``extra``, else the game in use)."""
-    return name in ICONS or name in (_GAME_ICONS if extra is None else extra)
-
-
-def unknown_icons(text: str, extra: Iterable[str] | None = None) -> list[str]:
-    """Icon tokens in ``text`` that are neither built in nor in ``extra`` (default: the icons
-    of the game in use, see :func:`use_game_icons`)."""
-    known = _GAME_ICONS if extra is None else frozenset(extra)
+def unknown_icons(text: str, extra: Collection[str] = ()) -> list[str]:
+    """Icon tokens in ``text`` that are neither built in nor in ``extra`` (the game's own)."""
     return [m.group(1) for m in ICON_TOKEN.finditer(text)
-            if m.group(1) not in ICONS and m.group(1) not in known]
+            if m.group(1) not in ICONS and m.group(1) not in extra]
+
+
+def closest_icon(name: str, extra: Iterable[str] = ()) -> str | None:
+    """The known icon name nearest to ``name`` (for "did you mean"), or None."""
+    import difflib
+
+    close = difflib.get_close_matches(name, [*ICONS, *extra], n=1)
+    return close[0] if close else None
 
 
 def icon_label(name: str) -> str:

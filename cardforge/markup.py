@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from cardforge.icons import ICONS, icon_label, is_icon
+from cardforge.icons import closest_icon, icon_label, is_icon
 from cardforge.problems import short_repr
 
 #: Colour names usable in ``<color=…>`` (print-friendly, dark enough on cream card stock).
@@ -131,8 +131,9 @@ def _punctuation(text: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-def parse(markup: str) -> tuple[Paragraph, ...]:
-    """Parse ``markup``; raises MarkupError naming the problem and its position."""
+def parse(markup: str, icons: frozenset[str] = frozenset()) -> tuple[Paragraph, ...]:
+    """Parse ``markup``; raises MarkupError naming the problem and its position. ``icons``: the
+    game's own icon names, known besides the built-in ones."""
     paragraphs: list[list[Piece]] = [[]]
     bold = italic = False
     small = 0
@@ -195,8 +196,8 @@ def parse(markup: str) -> tuple[Paragraph, ...]:
             toggle("*", m.start())
         elif m.group(4):
             name = m.group(4)
-            if not is_icon(name):
-                raise MarkupError(_unknown_icon(name, m.start()))
+            if not is_icon(name, icons):
+                raise MarkupError(_unknown_icon(name, m.start(), icons))
             paragraphs[-1].append(Icon(name, style()))
         else:
             closing, tag, arg = m.group(1), m.group(2), m.group(3)
@@ -245,18 +246,16 @@ def parse(markup: str) -> tuple[Paragraph, ...]:
     return tuple(out)
 
 
-def _unknown_icon(name: str, offset: int) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(name, ICONS, n=1)
-    hint = f"; did you mean ':{close[0]}:'?" if close else ""
+def _unknown_icon(name: str, offset: int, icons: frozenset[str]) -> str:
+    close = closest_icon(name, icons)
+    hint = f"; did you mean ':{close}:'?" if close else ""
     return f"unknown icon ':{name}:' at character {offset}{hint}"
 
 
-def plain_text(markup: str) -> str:
+def plain_text(markup: str, icons: frozenset[str] = frozenset()) -> str:
     """The text a reader sees, icons as their French label in brackets (for search and tests)."""
     out = []
-    for para in parse(markup):
+    for para in parse(markup, icons):
         parts = []
         for piece in para:
             if isinstance(piece, Text):

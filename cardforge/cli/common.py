@@ -95,6 +95,18 @@ def load_data(game: Game) -> GameData:
     return data
 
 
+def read_stdin(display: str = "<stdin>") -> tuple[str | None, Problem | None]:
+    """The text piped in (``FILE`` given as ``-``), read with the file size limit and checked as
+    UTF-8 before it is kept: (text, None) or (None, the problem). Nothing is written: the engine
+    takes the text itself."""
+    from cardforge.data.yamlio import decode, read_stream
+
+    raw, problem = read_stream(sys.stdin, display)
+    if problem is not None or raw is None:
+        return None, problem
+    return decode(raw, display)
+
+
 def echo_problem(problem: Problem) -> None:
     from cardforge.cli import STATE
 

@@ -23,19 +23,21 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, field_validator, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
+from cardforge.assets import ICON_NAME
 from cardforge.data.models import CARD_SIZE_PRESETS, Entry, LengthMM, Model, Slug
-from cardforge.icons import ICON_TOKEN, ICONS, icon_label, is_icon
+from cardforge.icons import ICON_TOKEN, ICONS, closest_icon, icon_label, is_icon
 from cardforge.problems import short_repr
 
 
 def _check_markup(value: str) -> str:
-    """The text must parse as card-text markup. Unknown icons are left to the loader's icon
-    check (which names the field and suggests the closest icon)."""
+    """The text must parse as card-text markup. Icons other than the built-in ones are left to
+    the loader's icon check (which knows the game's own, names the field and suggests the
+    closest icon)."""
     from cardforge.markup import MarkupError, parse
 
-    probe = ICON_TOKEN.sub(lambda m: m.group(0) if is_icon(m.group(1)) else "?", value)
+    probe = ICON_TOKEN.sub(lambda m: m.group(0) if m.group(1) in ICONS else "?", value)
     try:
         parse(probe)
     except MarkupError as exc:
@@ -62,14 +64,21 @@ def _check_colour(value: str) -> str:
 Colour = Annotated[str, AfterValidator(_check_colour)]
 
 
-def _known_icon(name: str) -> str:
-    if not is_icon(name):
-        import difflib
-
-        close = difflib.get_close_matches(name, ICONS, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
-        raise ValueError(f"unknown icon {short_repr(name)} (see cardforge/icons.py for the {len(ICONS)} icons){hint}")
-    return name
+def _known_icon(name: str, info: ValidationInfo) -> str:
+    """A built-in icon or one of the game's own: the loader gives their names in the validation
+    context (``{"icons": …}``). Without one (boards and aids a game's ``printables`` hooks build
+    in code), any well-formed name passes here: the build checks those against the game's icons
+    (``render/printables.py``)."""
+    context = info.context if isinstance(info.context, dict) else None
+    if context is None:
+        if is_icon(name) or (isinstance(name, str) and ICON_NAME.match(name)):
+            return name
+    elif is_icon(name, context.get("icons") or ()):
+        return name
+    extra = (context or {}).get("icons") or ()
+    close = closest_icon(name, extra)
+    hint = f"; did you mean '{close}'?" if close else ""
+    raise ValueError(f"unknown icon {short_repr(name)} (see cardforge/icons.py for the {len(ICONS)} icons){hint}")
 
 
 IconName = Annotated[str, AfterValidator(_known_icon)]

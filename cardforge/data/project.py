@@ -32,7 +32,7 @@ from cardforge.errors import DataError
 from cardforge.problems import Problem, short_repr
 
 if TYPE_CHECKING:
-    from cardforge.games.base import Game
+    from cardforge.data.loading import GameSource
     from cardforge.settings import BuildSettings
 
 PROJECT_FILE = "cardforge.toml"
@@ -119,7 +119,7 @@ def read_project(folder: Path) -> BuildTable | None:
     return build
 
 
-def settings_for(game: Game, settings: BuildSettings, given: set[str]) -> BuildSettings:
+def settings_for(game: GameSource, settings: BuildSettings, given: set[str]) -> BuildSettings:
     """``settings`` with the game folder's ``cardforge.toml`` filling what the command line
     did not give (``given``: the CLI parameter names set on the command line)."""
     table = read_project(game.folder)

@@ -176,10 +176,12 @@ def validation_problems(
 
 
 def validate(model: type[BaseModel], data: Any, *, file: str | None = None, item: str | None = None,
-             line_of: LineOf | None = None, loc_prefix: Loc = ()) -> tuple[Any, list[Problem]]:
-    """(instance, []) or (None, problems)."""
+             line_of: LineOf | None = None, loc_prefix: Loc = (),
+             context: dict[str, Any] | None = None) -> tuple[Any, list[Problem]]:
+    """(instance, []) or (None, problems). ``context``: pydantic's validation context (the game's
+    own icon names, ``{"icons": …}``, for the fields that name an icon)."""
     try:
-        return model.model_validate(data), []
+        return model.model_validate(data, context=context), []
     except ValidationError as exc:
         return None, validation_problems(exc, model, file=file, item=item, line_of=line_of, loc_prefix=loc_prefix)
 

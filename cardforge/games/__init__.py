@@ -118,7 +118,7 @@ def _with_data_folder(base: Game, data_folder: Path) -> Game:
     from cardforge.games.base import Game
 
     return Game(base.spec, base.folder, base.rules, game_id=base.id, data_folder=data_folder,
-                origin=base.origin)
+                origin=base.origin, hooks=base.hooks)
 
 
 def load_game_folder(folder: Path) -> Game:
@@ -246,6 +246,8 @@ def _import_file(path: Path, name: str) -> ModuleType:
         existing = sys.modules[name]
         if Path(getattr(existing, "__file__", "")).resolve() in (path, path / "__init__.py"):
             return existing
+        for stale in [m for m in sys.modules if m.startswith(name + ".")]:  # another folder's package
+            del sys.modules[stale]
     if path.is_dir():
         spec = importlib.util.spec_from_file_location(name, path / "__init__.py",
                                                       submodule_search_locations=[str(path)])

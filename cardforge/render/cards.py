@@ -27,16 +27,14 @@ from cardforge.assets import art_file
 from cardforge.data.loading import GameData
 from cardforge.data.models import BackSpec, CardBase
 from cardforge.errors import RenderError
-from cardforge.icons import is_icon
 from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_rect, frame_matrix, frame_size
 from cardforge.layout.geometry import Placement, Rect
 from cardforge.markup import MarkupError, resolve_color
 from cardforge.problems import Problem
 from cardforge.render import rl_internals as rl
 from cardforge.render.canvas import begin_card, colour
-from cardforge.render.fonts import font_name
-from cardforge.render.game_assets import use_game_assets
-from cardforge.render.icons import draw_icon, icon_width
+from cardforge.render.drawing_assets import DrawingAssets
+from cardforge.render.game_assets import drawing_assets
 from cardforge.render.images import ArtError, draw_art, draw_placeholder, load_art
 from cardforge.render.output import form_needs_no_clip
 from cardforge.render.richtext import TextOverflow, TextStyle, draw_layout, fit_text
@@ -179,7 +177,8 @@ class CardArt:
         self.templates = templates
         self.bleed_mm = bleed_mm
         self.issues = issues
-        use_game_assets(data, issues.add)  # the game's own fonts/ and icons/ (render/game_assets.py)
+        #: the game's own fonts/ and icons/ (render/game_assets.py): in every text style, and the icon boxes
+        self.assets: DrawingAssets = drawing_assets(data, issues.add)
         self.vars = library.vars
         self.deck_file = display_path(data.root / "deck.yaml")
         meta = data.meta
@@ -348,7 +347,7 @@ class CardArt:
         style = None
         if box.type in ("text", "stamp"):
             try:
-                style = _text_style(box)
+                style = _text_style(box, self.assets)
             except ValueError as exc:
                 style_where: _Where = {**where, "field": f"boxes.{box.name}.style"}
                 self.issues.add(Problem(str(exc), **style_where))
@@ -466,7 +465,7 @@ def _default_stamp(layout: Layout) -> Box:
     return Box("stamp", "stamp", fields, layout.file, layout.name)
 
 
-def _text_style(box: Box) -> TextStyle:
+def _text_style(box: Box, assets: DrawingAssets) -> TextStyle:
     base: dict[str, Any] = dict(TEXT_DEFAULTS)
     if box.type == "stamp":
         base.update(DEFAULT_STAMP_STYLE)
@@ -475,13 +474,13 @@ def _text_style(box: Box) -> TextStyle:
         col = resolve_color(str(base["colour"]))
     except MarkupError as exc:
         raise ValueError(f"colour: {exc}") from None
-    font_name(base["family"])  # ValueError naming the bundled families
+    assets.font_name(base["family"])  # ValueError naming the bundled families and the game's
     if base["min_size"] is not None and base["min_size"] > base["size"]:
         raise ValueError(f"min_size ({base['min_size']:g} pt) is larger than size ({base['size']:g} pt)")
     return TextStyle(size=float(base["size"]), min_size=base["min_size"], leading=float(base["leading"]),
                      family=base["family"], color=col, align=base["align"], valign=base["valign"],
                      paragraph_gap=float(base["paragraph_gap"]), bold=bool(base["bold"]),
-                     italic=bool(base["italic"]))
+                     italic=bool(base["italic"]), assets=assets)
 
 
 class Painter:
@@ -686,13 +685,14 @@ class Painter:
               card: CardBase | None) -> None:
         if not name:
             return
-        if not is_icon(name):
+        assets = self.art.assets
+        if not assets.has_icon(name):
             self._problem(prog, program, card, f"unknown icon '{name}' (see cardforge/icons.py, "
                           f"or add icons/{name}.svg or .png to the game folder)")
             return
-        iw = icon_width(name)
+        iw = assets.icon_width(name)
         size = min(h, w / iw)
-        draw_icon(self.c, name, x + (w - size * iw) / 2, y + (h - size) / 2, size)
+        assets.draw_icon(self.c, name, x + (w - size * iw) / 2, y + (h - size) / 2, size)
 
     def _image(self, prog: BoxProgram, src: str, x: float, y: float, w: float, h: float, program: FaceProgram,
                card: CardBase | None) -> None:

@@ -7,7 +7,7 @@ Every icon is drawn in a 100 × 100 box (y up, origin bottom-left) and placed by
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from reportlab.lib.colors import Color, HexColor
@@ -801,32 +801,35 @@ class CustomIcon(Protocol):
     def draw(self, canvas: Canvas) -> None: ...  # into its ``width × 100`` box
 
 
-#: the game's own icons (``icons/*.svg|png`` in its folder), set by ``render/game_assets.py``:
-#: name → object with ``width`` (em), ``key`` (content digest) and ``draw(canvas)`` (100-unit box)
-CUSTOM: dict[str, CustomIcon] = {}
+#: a game's own icons (``icons/*.svg|png`` in its folder), passed by whoever draws for the game
+#: (``render/drawing_assets.py``): name → ``width`` (em), ``key`` (content digest), ``draw(canvas)``
+Custom = Mapping[str, CustomIcon]
+_NONE: Custom = {}
 
 
-def icon_width(name: str) -> float:
-    """Advance width of an icon, in em."""
-    custom = CUSTOM.get(name)
-    return custom.width if custom is not None else WIDTHS.get(name, 1.0)
+def icon_width(name: str, custom: Custom = _NONE) -> float:
+    """Advance width of an icon, in em (``custom``: the game's own icons, which win)."""
+    own = custom.get(name)
+    return own.width if own is not None else WIDTHS.get(name, 1.0)
 
 
-def _form_name(name: str) -> str:
-    custom = CUSTOM.get(name)
-    return "icon-" + name if custom is None else f"icon-{name}-{custom.key}"
+def _form_name(name: str, custom: Custom = _NONE) -> str:
+    own = custom.get(name)
+    return "icon-" + name if own is None else f"icon-{name}-{own.key}"
 
 
-def ensure_icon(canvas: Canvas, name: str) -> str:
-    """Define the icon's form in this canvas's document once; returns the form name."""
+def ensure_icon(canvas: Canvas, name: str, custom: Custom = _NONE) -> str:
+    """Define the icon's form in this canvas's document once; returns the form name. A game's
+    icon's form is named after its content: two games' icons of one name never share a form."""
     defined = canvas.__dict__.setdefault("_cardforge_icons", set())
-    form = _form_name(name)
+    form = _form_name(name, custom)
     if form not in defined:
-        w = icon_width(name) * UNIT
+        w = icon_width(name, custom) * UNIT
         canvas.beginForm(form, 0, 0, w, UNIT)
         canvas.saveState()
-        if name in CUSTOM:  # drawn in its own w × 100 box
-            CUSTOM[name].draw(canvas)
+        own = custom.get(name)
+        if own is not None:  # drawn in its own w × 100 box
+            own.draw(canvas)
         else:
             if w != UNIT:
                 canvas.scale(w / UNIT, 1.0)
@@ -837,9 +840,9 @@ def ensure_icon(canvas: Canvas, name: str) -> str:
     return form
 
 
-def draw_icon(canvas: Canvas, name: str, x: float, y: float, size: float) -> None:
+def draw_icon(canvas: Canvas, name: str, x: float, y: float, size: float, custom: Custom = _NONE) -> None:
     """Draw icon ``name`` with its box's bottom-left at (x, y), ``size`` points tall."""
-    form = ensure_icon(canvas, name)
+    form = ensure_icon(canvas, name, custom)
     k = size / UNIT
     canvas.saveState()
     canvas.transform(k, 0, 0, k, x, y)

@@ -20,7 +20,6 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -60,9 +59,10 @@ class Collected:
     problems: list[Problem] = field(default_factory=list)
 
 
-def hooks_module(game: Game) -> ModuleType | None:
-    """The game's ``printables`` module (boards, aids, blocks hooks), or None."""
-    return game.printables_module()
+def hooks_module(game: Game) -> Any:
+    """The game's printables hooks (``boards``, ``aids``, ``blocks``: each None when left out),
+    checked against the game contract (``cardforge/games/contract.py``)."""
+    return game.printables()
 
 
 def collect(game: Game, data: GameData) -> Collected:
@@ -77,7 +77,7 @@ def collect(game: Game, data: GameData) -> Collected:
     out.aids += [Printable(a, aids_file) for a in yaml_aids]
     module = hooks_module(game)
     if module is not None:
-        module_file = getattr(module, "__file__", None)
+        module_file = game.hooks.printables_file or getattr(game.rules, "__file__", None)
         origin = display_path(Path(module_file)) if module_file else f"the rules of {game.id}"
         for hook, model, target in (("boards", Board, out.boards), ("aids", Aid, out.aids)):
             fn = getattr(module, hook, None)
@@ -93,6 +93,7 @@ def collect(game: Game, data: GameData) -> Collected:
                 out.sources = dict(fn(data))
             except ValidationError as exc:
                 out.problems += validation_problems(exc, Block, file=origin, item="blocks() from the game's data")
+        out.problems += _hook_icon_problems(out, origin, data)
     for what, items in (("board", out.boards), ("aid", out.aids)):
         seen: dict[str, str] = {}
         for p in items:
@@ -101,6 +102,47 @@ def collect(game: Game, data: GameData) -> Collected:
                                             file=p.origin, item=f"{what} '{p.model.id}'", field="id"))
             seen.setdefault(p.model.id, p.origin)
     return out
+
+
+def _hook_icon_problems(found: Collected, origin: str, data: GameData) -> list[Problem]:
+    """The icons named by what the hooks made, against the game's (the data files' are checked
+    when they load; a hook's boards and aids are built in code, with no game to check them)."""
+    import re
+
+    from cardforge.assets import icon_names
+    from cardforge.data.loading import icon_problems
+    from cardforge.icons import ICON_TOKEN, closest_icon, is_icon
+
+    icons = icon_names(data.root)
+    made: list[tuple[str, Any]] = [(f"board '{p.model.id}'", p.model) for p in found.boards if p.origin == origin]
+    made += [(f"aid '{p.model.id}'", p.model) for p in found.aids if p.origin == origin]
+    made += [(f"blocks() '{name}'", blocks) for name, blocks in found.sources.items()]
+    # the names, from the JSON of it all (~0.5 ms); the walk that locates a problem only when one is
+    blob = "".join(b.model_dump_json() for _, value in made for b in (value if isinstance(value, list) else [value]))
+    named = set(ICON_TOKEN.findall(blob)) | set(re.findall(r'"icon":"([^"\\]*)"', blob))
+    if all(is_icon(name, icons) for name in named):
+        return []
+    problems: list[Problem] = []
+
+    def icon_fields(value: Any, item: str, path: str) -> None:
+        if isinstance(value, dict):
+            for key, sub in value.items():
+                where = f"{path}.{key}" if path else str(key)
+                if key == "icon" and isinstance(sub, str) and not is_icon(sub, icons):
+                    close = closest_icon(sub, icons)
+                    problems.append(Problem(f"unknown icon '{sub}'" + (f"; did you mean '{close}'?" if close else ""),
+                                            file=origin, item=item, field=where))
+                else:
+                    icon_fields(sub, item, where)
+        elif isinstance(value, list):
+            for i, sub in enumerate(value):
+                icon_fields(sub, item, f"{path}[{i}]")
+
+    for item, value in made:
+        raw = [b.model_dump() for b in value] if isinstance(value, list) else value.model_dump()
+        problems += icon_problems(raw, file=origin, item=item, line_of=lambda loc: None, icons=icons)
+        icon_fields(raw, item, "")
+    return problems
 
 
 def expand(blocks: list[Any], sources: dict[str, list[Block]], *, origin: str, item: str, field: str,
@@ -317,10 +359,10 @@ def build_printables(game: Game, data: GameData, settings: BuildSettings, game_d
     copies counted: boards, pads, aids or setup sheets (0 in aids-backs.pdf, as in a deck's
     backs file). Raises RenderError listing every problem, before writing.
     """
-    from cardforge.render.game_assets import use_game_assets
+    from cardforge.render.game_assets import drawing_assets
 
-    use_game_assets(data)  # the game's own fonts/ and icons/ (render/game_assets.py)
-    ctx = PrintContext(game, data, settings)
+    # the game's own fonts/ and icons/ (render/game_assets.py), passed to all that draws for it
+    ctx = PrintContext(game, data, settings, drawing_assets(data))
     kinds = frozenset(settings.only) & {"boards", "pads", "aids"}
     plans = plan_printables(ctx, kinds)
     results = setup_results(game) if "aids" in kinds else []
