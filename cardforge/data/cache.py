@@ -32,7 +32,8 @@ def shared_code() -> list[Path]:
     """The modules that shape every game's validated data (and ``game.yaml``): the shared small
     modules the data layer reads (units, icons, markup, paths…), the data layer and the game
     machinery (a test checks this covers every cardforge module that loading data imports)."""
-    return _cache.code_files("*.py", "data/", "games/base.py", "games/generic.py", "games/__init__.py")
+    return _cache.code_files("*.py", "data/", "games/base.py", "games/generic.py", "games/__init__.py",
+                             "games/declared.py")
 
 
 def code_files(game: Game) -> list[Path]:
