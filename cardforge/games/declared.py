@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -78,6 +79,7 @@ def player_model(game: Game) -> type[BaseModel] | None:
     return item if _is_model(item) else None
 
 
+@lru_cache(maxsize=64)
 def card_sources(model: type[BaseModel]) -> dict[str, Any]:
     """The player's fields that hold cards: name → their ``Cards``/``Counts`` declaration."""
     out = {}
@@ -207,9 +209,12 @@ def _values_of(rule: ScoreRule, field: str, held: Held) -> Counter[Any]:
     counts: Counter[Any] = Counter()
     for card, n in _selected(rule, held, rule.where):
         value = _field_of(card, field)
-        for v in (value if isinstance(value, list) else [value]):
-            if v is not None and v != "":
-                counts[v] += n
+        if isinstance(value, list):
+            for v in value:
+                if v is not None and v != "":
+                    counts[v] += n
+        elif value is not None and value != "":
+            counts[value] += n
     return counts
 
 
@@ -310,8 +315,8 @@ def complete(game: Game, data: GameData[CardBase], state: Any, result: ScoreResu
     if not declared:
         return result
     ids = [c.id for c in declared]
-    values = category_values(game, data, state)
-    by_name = {h.name: v for h, v in zip(holdings(game, data, state), values)}
+    names = [str(getattr(p, "name", "")) for p in getattr(state, "players", [])]
+    by_name = dict(zip(names, category_values(game, data, state)))
     order = [c.id for c in game.spec.categories]
     players = []
     for r in result.players:
