@@ -35,7 +35,7 @@ def shared_code() -> list[Path]:
     modules the data layer reads (units, icons, markup, paths…), the data layer and the game
     machinery (a test checks this covers every cardforge module that loading data imports)."""
     return _cache.code_files("*.py", "data/", "games/base.py", "games/contract.py", "games/generic.py",
-                             "games/__init__.py")
+                             "games/__init__.py", "games/declared.py")
 
 
 def code_files(game: GameSource) -> list[Path]:

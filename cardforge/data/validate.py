@@ -84,6 +84,12 @@ def friendly_message(err: dict[str, Any], model: type[BaseModel] | None = None) 
         return msg + (f"; did you mean '{close[0]}'?" if close else "")
     if kind == "literal_error":
         return f"must be one of {ctx.get('expected')}, got {_show(got)}"
+    if kind == "union_tag_invalid":  # a declaration's widget: (cardforge/sheet.py)
+        key = str(ctx.get("discriminator", "")).strip("'")
+        return f"{key}: must be one of {ctx.get('expected_tags')}, got {_show(ctx.get('tag'))}"
+    if kind == "union_tag_not_found":
+        key = str(ctx.get("discriminator", "")).strip("'")
+        return f"{key}: required field is missing"
     if kind == "enum":
         return f"must be one of {ctx.get('expected')}, got {_show(got)}"
     bounds = {

@@ -178,8 +178,11 @@ class Game:
         return tuple(self._hook("sections") or ())
 
     def check_data(self, data: GameData[CardBase]) -> list[Problem]:
+        from cardforge.games import declared
+
         fn = self._hook("check_data")
-        return list(fn(data)) if fn else []
+        # and the game's declarations: sheet widgets and score rules name what the data has
+        return (list(fn(data)) if fn else []) + declared.check(self, data)
 
     # --- setup ----------------------------------------------------------------------------
     def with_defaults(self, options: dict[str, Any] | None) -> dict[str, Any]:
@@ -241,13 +244,20 @@ class Game:
         fn = self._hook("check_final_state")
         if fn is not None:
             return list(fn(data, state))
-        return generic.check_final_state(self, data, state) if self._hook("score") is None else []
+        if self._hook("score") is None:
+            return generic.check_final_state(self, data, state)
+        from cardforge.games import declared
+
+        return declared.check_state(self, data, state)  # the cards its card fields name, at least
 
     def score(self, data: GameData[CardBase], state: Any) -> ScoreResult:
-        from cardforge.games import generic
+        from cardforge.games import declared, generic
 
         fn = self._hook("score")
-        return fn(data, state) if fn else generic.score(self, data, state)
+        if fn is None:
+            return generic.score(self, data, state)
+        # categories game.yaml computes (score:) are added to what the rules score
+        return declared.complete(self, data, state, fn(data, state))
 
     def player_names(self, state: Any) -> list[str]:
         fn = self._hook("player_names")

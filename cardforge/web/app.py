@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from cardforge.data.yamlio import parse_text
 from cardforge.errors import CardforgeError
 from cardforge.web import service
-from cardforge.web.forms import GRID_STATES, MAX_PLAYERS_ON_SHEET, player_names, problems_json
+from cardforge.web.forms import GRID_STATES, MAX_PLAYERS_ON_SHEET, player_names, problems_json, state_players
 from cardforge.web.store import PlayLog
 
 if TYPE_CHECKING:
@@ -228,14 +228,12 @@ def create_app(settings: Settings) -> Guard:
             if mode in ctx.game.modes:
                 state["mode"] = mode
         if ctx.sheet is not None and ctx.sheet.rounds is not None and not state.get("players"):
-            rounds = state.get("rounds") or [{}]
-            fleets = rounds[0].get("fleets") if isinstance(rounds[0], dict) else None
-            state = {**state, "players": [{"name": n} for n in (fleets or {})]}
+            state = {**state, "players": state_players(ctx.sheet, state)}  # named by the rounds
         if as_yaml and yaml_text is None:
             yaml_text = skeleton_yaml(ctx, state)
         result = service.sheet_view(outcome.sheet) if outcome is not None and outcome.sheet is not None else None
         names = [p.get("name", "") for p in state.get("players", []) if isinstance(p, dict)]
-        problems = problems_json(outcome.problems, names) if outcome is not None else []
+        problems = problems_json(outcome.problems, names, ctx.sheet) if outcome is not None else []
         return page(request, "sheet.html", status=status, game=ctx.game, sheet=ctx.sheet, state=state,
                     as_yaml=as_yaml, yaml_text=yaml_text, result=result, problems=problems, note=note,
                     list_problems=outcome is not None,  # a refused save lists them (also without script)
@@ -268,7 +266,7 @@ def create_app(settings: Settings) -> Guard:
         pairs = await read_form(request)
         outcome, _ = outcome_of(ctx, pairs)
         result = service.sheet_view(outcome.sheet) if outcome.sheet is not None else None
-        problems = problems_json(outcome.problems, player_names(pairs))
+        problems = problems_json(outcome.problems, player_names(pairs), ctx.sheet)
         html = TEMPLATES.get_template("result.html").render(result=result, problems=problems)
         bar = TEMPLATES.get_template("bar.html").render(result=result, problems=outcome.problems)
         return JSONResponse({"ok": outcome.ok, "html": html, "bar": bar, "problems": problems,

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
+from cardforge import sheet
 from cardforge.data.models import Model, Slug
 from cardforge.games.cristaux.cards import (
     CRYSTALS,
@@ -146,13 +147,17 @@ class OpaleBonus(Model):
 class PlayerState(Model):
     name: str = Field(min_length=1)
     king: bool = False
-    opale: list[OpaleBonus] = Field(default_factory=list)  # façon Opale bonuses (with opale: true)
+    opale: list[OpaleBonus] = Field(default_factory=list,  # façon Opale bonuses (with opale: true)
+                                    json_schema_extra=sheet.skip("façon Opale bonuses are given in the YAML sheet"))
     # «Durant l'attribution de la ♚, si le joueur a dépensé 3 ors ou plus, il gagne le jeton […]
     # donc 1 logo bonus (absent du mode initiation)»: the token the player holds at the end
     logo_bonus: bool = False
-    cards: list[CardEntry] = Field(default_factory=list, max_length=limit("inline_cards"))
+    # an X-cost card (x_colour set) asks what was paid
+    cards: list[CardEntry] = Field(default_factory=list, max_length=limit("inline_cards"),
+                                   json_schema_extra=sheet.cards("project", "gift", paid="x_colour"))
     stock: Stock = Field(default_factory=Stock)
-    choices: Choices = Field(default_factory=Choices)
+    choices: Choices = Field(default_factory=Choices, json_schema_extra=sheet.skip(
+        "natures, bâtons, the gift's bonus and the forge: the engine finds the best"))
 
 
 def _mode(value: Any) -> Any:

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field
 
+from cardforge import sheet
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
 from cardforge.games.imperial_miners.cards import HalfCarts, MineTemplate
@@ -22,6 +23,9 @@ from cardforge.problems import Problem, plural, short_repr
 from cardforge.scores import Number, PlayerResult, ScoreResult
 
 Count = Annotated[int, Field(ge=0, strict=True)]
+# « Le niveau indique où la carte doit être jouée » and there are four levels (I–IV): one row
+# per level under the surface board, so a mine has at most four rows.
+MAX_ROWS = len(NUMERALS)
 
 
 def _row_and_junction(value: Any) -> Any:
@@ -44,9 +48,13 @@ class PlayerState(Model):
     vp: Count  # VP tokens
     coins: Count
     carts: Count | None = None  # complete carts, counted at the table…
-    mine: list[list[MineCard | None]] | None = None  # …or the mine, rows from the surface down
+    mine: list[list[MineCard | None]] | None = Field(  # …or the mine, rows from the surface down
+        None, json_schema_extra=sheet.grid(
+            MAX_ROWS, 6, max_rows=MAX_ROWS, edges="carts", junctions="cart_tokens",
+            help="tap + to place a card, tap an edge for a half-cart, tap ● between two cards for a cart token"))
     # [row, junction] of each token
-    cart_tokens: list[CartToken] = Field(default_factory=list, max_length=limit("inline_cards"))
+    cart_tokens: list[CartToken] = Field(default_factory=list, max_length=limit("inline_cards"),
+                                         json_schema_extra=sheet.skip("tapped on the mine grid"))
 
     def layout(self) -> list[list[str | None]]:
         return [[None if card is None else card.carts for card in row] for row in self.mine or []]
@@ -56,9 +64,6 @@ class FinalState(Model):
     players: list[PlayerState] = Field(max_length=limit("players"))
 
 
-# « Le niveau indique où la carte doit être jouée » and there are four levels (I–IV): one row
-# per level under the surface board, so a mine has at most four rows.
-MAX_ROWS = len(NUMERALS)
 
 
 def check_final_state(state: FinalState, game_id: str, min_players: int, max_players: int) -> list[Problem]:

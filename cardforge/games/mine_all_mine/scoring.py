@@ -15,10 +15,11 @@ rounds:                         # 1 to 3 rounds, in order
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
 from pydantic import AfterValidator, Field, model_validator
 
+from cardforge import sheet
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
 from cardforge.games.mine_all_mine import new_cards
@@ -54,10 +55,12 @@ class PlanetInput(Model):
     ``end``: which end of the face was up, « tournez et inversez-les », default ``low`` — what a
     file written before the two ends existed meant)."""
 
-    turns: Annotated[list[Count], AfterValidator(_three_turns)] | None = None
-    card: Number | None = None
-    side: Side | None = None
-    end: End | None = None
+    card: Number | None = Field(None, json_schema_extra=sheet.card_key("planet", key="number", replaces=["turns"],
+                                                                      label="card…"))
+    side: Side | None = Field(None, json_schema_extra=sheet.slot_name(given_with="card"))
+    end: End | None = Field(None, json_schema_extra=sheet.skip("the low end, unless the YAML sheet says high"))
+    turns: Annotated[list[Count], AfterValidator(_three_turns)] | None = Field(
+        None, json_schema_extra=sheet.numbers(TURNS_PER_SIDE, label="or turns"))
 
     @model_validator(mode="after")
     def _one_form(self) -> PlanetInput:
@@ -84,7 +87,8 @@ class FleetInput(Model):
     attack: Count | None = None
     cargo: Count | None = None
     cards: Annotated[int, Field(strict=True, ge=1)] | None = None
-    ships: Annotated[list[ShipPick], Field(min_length=1)] | None = None
+    ships: Annotated[list[ShipPick], Field(min_length=1)] | None = Field(
+        None, json_schema_extra=sheet.skip("the ship cards and options played: in the YAML sheet"))
 
     @model_validator(mode="after")
     def _one_form(self) -> FleetInput:
@@ -105,12 +109,15 @@ class FleetInput(Model):
 
 
 class RoundInput(Model):
-    planets: list[PlanetInput] = Field(max_length=limit("inline_cards"))
-    fleets: dict[str, FleetInput]
+    # « 1 carte planète pour 2 joueurs ou 2 cartes planète pour 3 à 4 joueurs », the second a moon
+    planets: list[PlanetInput] = Field(max_length=limit("inline_cards"), json_schema_extra=sheet.slots(
+        2, by_players={n: planets_for(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}, names=list(get_args(Side)),
+        help="the planet card by its number, or the resources of each turn"))
+    fleets: dict[str, FleetInput] = Field(json_schema_extra=sheet.per_player())
 
 
 class FinalState(Model):
-    rounds: list[RoundInput] = Field(min_length=1, max_length=limit("rounds"))
+    rounds: list[RoundInput] = Field(min_length=1, max_length=limit("rounds"), json_schema_extra=sheet.rounds(ROUNDS))
 
 
 # --- rule-level checks ----------------------------------------------------------------------

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field
 
+from cardforge import sheet
 from cardforge.data.models import Model
 from cardforge.games.tunhell.cards import Trophy, destination, is_plus, with_article
 from cardforge.games.tunhell.rulebook import BACK_DOOR, HAND_LIMIT
@@ -40,10 +41,11 @@ if TYPE_CHECKING:
 
 class PlayerState(Model):
     name: str = Field(min_length=1)
-    loot: dict[str, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
-    hand: list[str] = Field(default_factory=list)
+    loot: dict[str, Annotated[int, Field(ge=0)]] = Field(default_factory=dict,
+                                                         json_schema_extra=sheet.counts("mine", "end_of_mine"))
+    hand: list[str] = Field(default_factory=list, json_schema_extra=sheet.cards("mine"))
     back_door: bool = False
-    trophies: list[str] = Field(default_factory=list)
+    trophies: list[str] = Field(default_factory=list, json_schema_extra=sheet.cards("trophy"))
 
 
 class FinalState(Model):
@@ -361,16 +363,15 @@ def _resolve(data: GameData[TunhellCard], state: FinalState, trophy: Trophy) -> 
 # --- scores -------------------------------------------------------------------------------
 
 def score_final_state(data: GameData[TunhellCard], state: FinalState) -> ScoreResult:
+    """The trophies and the back door; the loot and the rings (sums of the cards' VP — only the
+    rings have VP among the cards a hand can hold) are declared in game.yaml."""
     holders, _ = resolve_trophies(data, state)
-    vp = {c.id: getattr(c, "vp", 0) for c in data.cards}
+    back_door_vp = getattr(data.card(BACK_DOOR), "vp", 0)
     results = []
     for player in state.players:
         results.append(PlayerResult(player.name, {
-            "loot": sum(vp[card_id] * n for card_id, n in player.loot.items()),
             "trophies": sum(h.trophy.vp for h in holders if h.holder == player.name),
-            # only the rings have VP among the cards that can be in a hand
-            "rings": sum(vp[card_id] for card_id in player.hand),
-            "back_door": vp[BACK_DOOR] if player.back_door else 0,
+            "back_door": back_door_vp if player.back_door else 0,
         }))
     mode = effective_mode(data, state)
     details = {"trophies": {h.trophy.id: h.holder for h in holders}} if mode == "full" else None
