@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import importlib
 import importlib.util
 import os
@@ -224,7 +225,9 @@ def _load_rules(spec: GameSpec, folder: Path, game_id: str) -> ModuleType | None
             if not resolved.is_relative_to(folder.resolve()):
                 raise DataError(f"the rules of {game_id} cannot be loaded",
                                 [Problem(f"'{target}' is outside the game folder", file=file, field="rules")])
-            return _import_file(resolved, f"_cardforge_game_{game_id}")
+            # one module name per folder: two copies of a game (same id) never share submodules
+            digest = hashlib.sha1(str(resolved).encode("utf-8")).hexdigest()[:10]
+            return _import_file(resolved, f"_cardforge_game_{game_id}_{digest}")
         return importlib.import_module(target)
     except DataError:
         raise
