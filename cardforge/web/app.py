@@ -63,7 +63,8 @@ class Settings:
     token: str | None = None  # required from every client when set (--host 0.0.0.0)
     data_root: Path | None = None
     local_only: bool = True  # the Host header must name this machine (DNS rebinding)
-    games: list[str] = field(default_factory=list)  # game ids (folders given to serve) besides the shipped
+    #: game folders (or ids) named on the command line, served besides the shipped games
+    games: list[str | Path] = field(default_factory=list)
 
 
 def _env() -> Environment:
@@ -173,14 +174,19 @@ async def read_form(request: Request) -> list[tuple[str, str]]:
 
 def create_app(settings: Settings) -> Guard:
     store = PlayLog(settings.db_path)
+    catalogue = service.Catalogue(settings.games, settings.data_root)
 
     def ctx_of(game_id: str) -> service.GameContext:
+        """A game this server serves (see :class:`service.Catalogue`), else 404."""
         from cardforge.errors import UnknownGameError
 
+        served = catalogue.get(game_id)
+        if served is None:
+            raise HTTPException(404, f"no game '{game_id[:100]}' on this server")
         try:
-            return service.context(game_id, settings.data_root)
+            return service.context(served, catalogue.data_root)
         except UnknownGameError:
-            raise HTTPException(404, f"no game '{game_id}'") from None
+            raise HTTPException(404, f"no game '{game_id[:100]}' on this server") from None
 
     def page(request: Request, name: str, status: int = 200, **values: Any) -> HTMLResponse:
         csrf = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)
@@ -191,10 +197,8 @@ def create_app(settings: Settings) -> Guard:
         return response
 
     async def home(request: Request) -> Response:
-        from cardforge.games import game_ids
-
         games, broken = [], []
-        for gid in [*settings.games, *(g for g in game_ids() if g not in settings.games)]:
+        for gid in catalogue.ids():
             try:
                 games.append(ctx_of(gid).game)
             except CardforgeError as exc:  # listed with its problems: `cardforge check` tells more
@@ -245,8 +249,9 @@ def create_app(settings: Settings) -> Guard:
     async def sheet(request: Request) -> Response:
         ctx = ctx_of(request.path_params["game"])
         source = request.query_params.get("play", "")
-        if source.isdigit():  # a saved play back in the sheet, to correct it
-            play = store.play(int(source))
+        if source:  # a saved play back in the sheet, to correct it
+            number = parse_id(source)
+            play = store.play(number) if number is not None else None
             if play is None or play["game"] != ctx.game.id:
                 raise HTTPException(404, f"no play #{source} of {ctx.game.id}")
             if ctx.sheet is None or request.query_params.get("yaml") == "1":
@@ -318,10 +323,9 @@ def create_app(settings: Settings) -> Guard:
         return page(request, "plays.html", plays=store.plays(game), game=game, games=store.games())
 
     def play_or_404(request: Request) -> dict[str, Any]:
-        try:
-            play_id = int(request.path_params["play"])
-        except ValueError:
-            raise HTTPException(404, "no such play") from None
+        play_id = parse_id(request.path_params["play"])
+        if play_id is None:
+            raise HTTPException(404, "no such play")
         play = store.play(play_id)
         if play is None:
             raise HTTPException(404, f"no play #{play_id}")
@@ -382,9 +386,9 @@ def create_app(settings: Settings) -> Guard:
         Route("/g/{game}/setup", setup),
         Route("/plays", plays),
         Route("/plays.csv", plays_csv),
-        Route("/plays/{play:int}.yaml", play_yaml),
-        Route("/plays/{play:int}", play),
-        Route("/plays/{play:int}/delete", delete_play, methods=["POST"]),
+        Route("/plays/{play}.yaml", play_yaml),
+        Route("/plays/{play}", play),
+        Route("/plays/{play}/delete", delete_play, methods=["POST"]),
         Route("/stats", stats),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
@@ -392,6 +396,19 @@ def create_app(settings: Settings) -> Guard:
     app.state.store = store
     app.state.settings = settings
     return Guard(app, settings)
+
+
+#: the largest id SQLite stores (a signed 64-bit integer)
+MAX_ID = 2**63 - 1
+
+
+def parse_id(text: str) -> int | None:
+    """A play's (or player's) number from a URL: digits within SQLite's range, else None
+    (the page answers 404: never an overflow deep in the store)."""
+    if not text or len(text) > 19 or not text.isascii() or not text.isdigit():
+        return None
+    number = int(text)
+    return number if 1 <= number <= MAX_ID else None
 
 
 def setup_options(game: Game, query: Mapping[str, str]) -> tuple[dict[str, Any], list[Problem]]:

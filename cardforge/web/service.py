@@ -4,7 +4,9 @@ with the engine, a setup."""
 
 from __future__ import annotations
 
+import os
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from cardforge.games.base import Game
 
 MAX_YAML_CHARS = 60_000
+MAX_NAME = 80  # characters of a player's name (the sheet's inputs say so; the server enforces it)
 
 
 @dataclass
@@ -32,24 +35,100 @@ class GameContext:
     stamp: tuple[tuple[str, int, int], ...] = ()
 
 
+@dataclass(frozen=True)
+class Served:
+    """A game this server serves: a shipped or installed game by its id, or a folder named
+    when the server started (``folder``, absolute)."""
+
+    id: str
+    folder: Path | None = None
+
+
+class Catalogue:
+    """The games a server serves, decided once when it starts: the shipped and installed games
+    (``cardforge games``), the folders named on its command line and, with ``--data DIR``, the
+    games of ``DIR/<id>/``. A page asks for a game by its id only: any other name is not served
+    (404) and nothing of it is read, let alone executed — a folder that happens to lie in the
+    server's working directory is not a game of this server."""
+
+    def __init__(self, games: Sequence[str | Path] = (), data_root: Path | None = None):
+        from cardforge.games import game_ids, is_game_path, normalise_game_id
+
+        self.data_root = Path(data_root).resolve() if data_root is not None else None
+        named: dict[str, Served] = {}
+        for name in games:
+            if isinstance(name, Path) or is_game_path(name):
+                folder = Path(os.path.expanduser(os.fspath(name))).resolve()
+                named.setdefault(_folder_id(folder), Served(_folder_id(folder), folder))
+            else:
+                key = normalise_game_id(name)
+                named.setdefault(key, Served(key))
+        found = dict(named)
+        for gid in game_ids():
+            found.setdefault(gid, Served(gid))
+        if self.data_root is not None and self.data_root.is_dir():
+            for folder in sorted(self.data_root.iterdir()):
+                if (folder / "game.yaml").is_file():
+                    key = normalise_game_id(folder.name)
+                    found.setdefault(key, Served(key))  # loaded from DIR/<id>/ by `load_served`
+        #: the games named on the command line first (the designer's own), then the others
+        self.named = list(named)
+        self.games = found
+
+    def ids(self) -> list[str]:
+        return list(self.games)
+
+    def get(self, game_id: str) -> Served | None:
+        return self.games.get(game_id) if isinstance(game_id, str) and len(game_id) <= 100 else None
+
+
+def _folder_id(folder: Path) -> str:
+    """A game folder's id without running its rules: its game.yaml's ``id``, else the folder's
+    name (as the registry names it)."""
+    from cardforge.games import normalise_game_id, read_game_spec
+
+    try:
+        spec_id = read_game_spec(folder).id
+    except CardforgeError:  # listed with its problems on the home page
+        spec_id = None
+    return normalise_game_id(spec_id or folder.name)
+
+
+def load_served(served: Served, data_root: Path | None) -> Game:
+    """The game ``served`` names, read from where the catalogue says — never by a name that
+    the registry could read as a path relative to the working directory."""
+    from cardforge.errors import UnknownGameError
+    from cardforge.games import game_ids, load_game_folder, loaded_game
+    from cardforge.games.base import Game
+
+    if served.folder is not None:
+        return load_game_folder(served.folder)
+    if data_root is not None and (data_root / served.id / "game.yaml").is_file():
+        return load_game_folder(data_root / served.id)  # a game of the --data folder's own
+    game = loaded_game(served.id)
+    if game is None:
+        raise UnknownGameError(served.id, game_ids(), None)
+    if data_root is not None:  # its data files from DIR/<id>/, its rules from the shipped game
+        return Game(game.spec, game.folder, game.rules, game_id=game.id, data_folder=data_root / game.id,
+                    origin=game.origin)
+    return game
+
+
 _LOCK = threading.Lock()
 _CONTEXTS: dict[str, GameContext] = {}
 
 
-def context(game_id: str, data_root: Path | None = None) -> GameContext:
-    """The game, its validated data and its sheet, loaded once per server."""
+def context(served: Served, data_root: Path | None = None) -> GameContext:
+    """The game, its validated data and its sheet, loaded once per server and again when its
+    files change (a designer editing the game while serving)."""
     from cardforge.data.loading import load_game_data
-    from cardforge.games import find_game
 
-    key = f"{game_id}\0{data_root}"
+    key = f"{served.id}\0{served.folder}\0{data_root}"
     with _LOCK:
         ctx = _CONTEXTS.get(key)
         if ctx is not None and ctx.stamp == _stamp(ctx.game, ctx.data):
             return ctx
-        if ctx is not None and ctx.game.origin == "folder":  # a folder given by path: read it again
-            game = find_game(ctx.game.folder)
-        else:  # read again: a designer edited the game while serving
-            game = find_game(game_id, data_root)
+        game = load_served(served, data_root)
         data = load_game_data(game)
         ctx = _CONTEXTS[key] = GameContext(game, data, build_sheet(game, data), _stamp(game, data))
         return ctx
@@ -94,9 +173,19 @@ def score_state_dict(ctx: GameContext, state: Any) -> Outcome:
     if problems:
         return Outcome(state, None, problems)
     try:
-        return Outcome(state, score_state(ctx.game, ctx.data, value), [])
+        return _within_limits(Outcome(state, score_state(ctx.game, ctx.data, value), []))
     except ScoreInputError as exc:
         return Outcome(state, None, exc.problems or [Problem(exc.title)])
+
+
+def _within_limits(outcome: Outcome) -> Outcome:
+    """What the play log keeps is bounded here, not only in the page: a player's name is at
+    most ``MAX_NAME`` characters (a longer one is refused, never stored or shown whole)."""
+    if outcome.sheet is None:
+        return outcome
+    problems = [Problem(f"a name is at most {MAX_NAME} characters, got {len(p.name):,}", field=f"players[{i}].name")
+                for i, p in enumerate(outcome.sheet.players) if len(p.name) > MAX_NAME]
+    return Outcome(outcome.state, None, problems) if problems else outcome
 
 
 def score_form(ctx: GameContext, pairs: list[tuple[str, str]]) -> Outcome:
@@ -119,7 +208,7 @@ def score_yaml(ctx: GameContext, text: str) -> Outcome:
     if problems:
         return Outcome(None, None, problems)
     try:
-        return Outcome(state, score_state(ctx.game, ctx.data, value, "final.yaml"), [])
+        return _within_limits(Outcome(state, score_state(ctx.game, ctx.data, value, "final.yaml"), []))
     except ScoreInputError as exc:
         return Outcome(state, None, exc.problems or [Problem(exc.title)])
 
