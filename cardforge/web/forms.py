@@ -51,6 +51,7 @@ HINTS: dict[str, dict[str, dict[str, Any]]] = {
     "imperial_miners": {
         "players.mine": {"widget": "grid", "rows": 4, "cols": 6},
         "players.cart_tokens": {"widget": "skip"},  # part of the grid
+        "events": {"widget": "skip"},  # the events played: recorded in the YAML sheet (they score nothing)
     },
 }
 
