@@ -330,22 +330,31 @@ def test_save_history_export_stats_and_csv(tmp_path, petit_jeu, cli):
     assert yaml.safe_load(r.text)["players"][0]["objectifs"] == "3+2"  # the sum as typed
     expected = cli("score", str(petit_jeu.folder), str(petit_jeu.folder / "examples" / "final.yaml"), "--json").json
     assert cli("score", str(petit_jeu.folder), str(exported), "--json").json == expected
-    stats = {s["player"]: s for s in PlayLog(tmp_path / "plays.db").player_stats(petit_jeu.id)}
-    assert stats["Alice"]["plays"] == 2 and stats["Alice"]["wins"] == 1 and stats["Ben"]["wins"] == 1
-    assert stats["Alice"]["average"] == (12 + 2) / 2 and stats["Ben"]["average"] == (12 + 10) / 2
-    assert stats["Alice"]["categories"] == {"cartes": 4.0, "objectifs": 3.0}  # (7+1)/2, (5+1)/2
+    from cardforge.web.stats import game_stats
+
+    log = PlayLog(tmp_path / "plays.db")
+    roster = {p["id"]: p for p in log.players()}
+    g = game_stats(petit_jeu.id, "Petit jeu", log.records(petit_jeu.id), roster)
+    stats = {p.name: p for p in g.players}
+    assert stats["Alice"].plays == 2 and stats["Alice"].wins == 1 and stats["Ben"].wins == 1
+    assert stats["Alice"].average == (12 + 2) / 2 and stats["Ben"].average == (12 + 10) / 2
+    assert stats["Alice"].category_average("cartes") == 4.0  # (7 + 1) / 2
+    assert stats["Alice"].category_average("objectifs") == 3.0  # (5 + 1) / 2
     assert '<option value="Alice">' in c.get(f"/g/{petit_jeu.id}").text  # names offered for the next game
     page = c.get(f"/stats?game={petit_jeu.id}").text
-    assert "Alice" in page and "11.0" in page  # Ben's average total
+    assert "Alice" in page and ">11<" in page  # Ben's average total
     rows = list(csv.DictReader(io.StringIO(c.get("/plays.csv").text)))
     assert [(r["play"], r["player"], r["total"], r["objectifs"], r["winner"]) for r in rows] == [
         (str(ids[0]), "Alice", "12", "5", "1"), (str(ids[0]), "Ben", "12", "3", "0"),
         (str(ids[1]), "Alice", "2", "1", "0"), (str(ids[1]), "Ben", "10", "0", "1")]
     assert rows[0]["note"] == "au café"
-    # a play deleted (a POST with its form's token) leaves the history and the stats
+    # a play deleted (a POST with its form's token) leaves the history and the stats; undo brings it back
     r = c.post(f"/plays/{ids[1]}/delete", data={"csrf": csrf}, follow_redirects=False)
-    assert r.status_code == 303 and c.get(f"/plays/{ids[1]}").status_code == 404
-    assert PlayLog(tmp_path / "plays.db").player_stats(petit_jeu.id)[0]["plays"] == 1
+    assert r.status_code == 303 and r.headers["location"] == f"/plays?undo={ids[1]}"
+    assert f'href="/plays/{ids[1]}"' not in c.get("/plays").text
+    assert "deleted" in c.get(f"/plays/{ids[1]}").text
+    assert [p.name for p in game_stats(petit_jeu.id, "", log.records(petit_jeu.id), roster).players
+            if p.plays == 1] == ["Alice", "Ben"]
     assert c.post(f"/plays/{ids[0]}/delete", data={"csrf": "x"}).status_code == 403
 
 

@@ -220,8 +220,9 @@ def state_yaml(game_id: str, state: Any) -> str:
     return head + body
 
 
-def sheet_view(sheet: ScoreSheet) -> dict[str, Any]:
-    """The score sheet for the templates: the CLI's table as rows, with the same explanations."""
+def sheet_view(sheet: ScoreSheet, ctx: GameContext | None = None) -> dict[str, Any]:
+    """The score sheet for the templates: the CLI's table as rows, with the same explanations
+    (with ``ctx``, cards named by their names, not their ids)."""
     extras = sorted({k for p in sheet.players for k in p.extra})
     return {
         "title": sheet.title,
@@ -235,7 +236,7 @@ def sheet_view(sheet: ScoreSheet) -> dict[str, Any]:
                    for k in extras],
         "winners": list(sheet.winners),
         "tie_break": sheet.tie_break,
-        "report": list(sheet.report),
+        "report": named(ctx, list(sheet.report)) if ctx is not None else list(sheet.report),
         "json": sheet.to_json(),
     }
 
@@ -248,3 +249,57 @@ def run_setup_view(ctx: GameContext, players: int, mode: str | None, options: di
         return run_setup(ctx.game, ctx.data, players, mode, options, seed), []
     except CardforgeError as exc:
         return None, exc.problems or [Problem(exc.title)]
+
+
+# --- names, never ids ----------------------------------------------------------------------------
+
+def card_labels(data: GameData) -> dict[str, str]:
+    """Each card's id → the name a player reads: its name, or for cards sharing a name (a gift's
+    two sides) the name and what its id adds to it ("Harpe des profondeurs (inactive)",
+    "Warhammer (forges)")."""
+    import re
+    import unicodedata
+    from collections import Counter
+
+    def slug(text: str) -> str:
+        ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+        return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+
+    shared = Counter(c.name.casefold() for c in data.cards)
+    out: dict[str, str] = {}
+    for c in data.cards:
+        if shared[c.name.casefold()] == 1:
+            out[c.id] = c.name
+            continue
+        base = slug(c.name)
+        extra = c.id[len(base):].strip("-") if c.id.startswith(base) else c.id
+        out[c.id] = f"{c.name} ({extra.replace('-', ' ')})" if extra else c.name
+    return out
+
+
+_NAMERS: dict[int, tuple[GameData, Any, dict[str, str]]] = {}
+
+
+def named(ctx: GameContext, lines: list[str]) -> list[str]:
+    """Report lines ("How it was counted") with the game's card ids replaced by card names: an
+    id followed by its name in brackets ("autel-du-feu (Autel du feu)") becomes the name alone."""
+    import re
+
+    cached = _NAMERS.get(id(ctx.data))
+    if cached is None or cached[0] is not ctx.data:
+        labels = card_labels(ctx.data)
+        ids = sorted((i for i in labels if labels[i] != i), key=len, reverse=True)
+        if not ids:
+            return lines
+        pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])( \(([^()]*)\))?")
+        cached = _NAMERS[id(ctx.data)] = (ctx.data, pattern, labels)
+    _, pattern, labels = cached
+
+    def swap(m: re.Match[str]) -> str:
+        label = labels[m.group(1)]
+        bracket = m.group(3)
+        if bracket is not None and (bracket == label or label.startswith(bracket)):
+            return label  # "id (Name)" → "Name"
+        return label + (m.group(2) or "")
+
+    return [pattern.sub(swap, line) for line in lines]
