@@ -828,6 +828,12 @@ class BackupVersion(_Strict):
     result: dict[str, Any]
     cardforge_version: str = Field(max_length=40)
 
+    @field_validator("played_on")
+    @classmethod
+    def _a_day(cls, value: str) -> str:
+        date.fromisoformat(value)  # 2026-13-01 is no day
+        return value
+
     @field_validator("result")
     @classmethod
     def _a_score(cls, value: dict[str, Any]) -> dict[str, Any]:
