@@ -107,6 +107,11 @@ def test_one_player_across_games(log):
     assert [(i, share) for i, share, _ in p.beaten_over_time] == [(0, 1.0), (1, 0.25), (2, 0.5), (3, 1.0)]
 
 
+def test_percentages_round_halves_up():
+    assert [stats.percent(v) for v in (3 / 8, 5 / 8, 2 / 3, 0.0, 1.0, None)] == ["38 %", "63 %", "67 %", "0 %",
+                                                                                  "100 %", "–"]
+
+
 def test_wilson_interval():
     lo, hi = stats.wilson(2, 3)  # worked by hand: centre 0.57308, half-width 0.36543
     assert (round(lo, 4), round(hi, 4)) == (0.2077, 0.9385)
@@ -152,7 +157,10 @@ def test_the_all_games_page(log):
     assert re.search(r">Ana</a></th><td>4 \+ 1 solo</td><td>3</td><td>75 % <span class=\"muted\">\(3/4\)</span>"
                      r"</td><td>69 %</td><td>2</td>", text)
     assert 'id="chart-beaten"' in text and 'id="chart-months"' in text
-    assert "13" not in re.sub(r"<[^>]+>|2026-\d\d", "", text.split('id="players-table"')[1].split("</table>")[0])
+    table = text.split('id="players-table"')[1].split("</table>")[0]
+    assert "<th>Beaten</th>" in table and "Average" not in table  # no total averaged across games
+    assert re.search(r">Cy</a></th><td>2</td><td>0</td><td>0 % <span class=\"muted\">\(0/2\)</span></td><td>13 %</td>",
+                     table)  # 0.125, rounded half up
 
 
 def test_the_player_page(log):

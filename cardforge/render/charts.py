@@ -276,7 +276,7 @@ def line_chart(title: str, series: Sequence[Series], *, x_labels: Sequence[tuple
     lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
     if hi <= lo:
         hi = lo + step
-    name_w = min(max((text_width(s.name) for s in series), default=0) + 10, width * 0.28)
+    name_w = min(max((text_width(s.name) for s in series), default=0) + 18, width * 0.3)
     left = max(text_width(_label(hi) + y_unit, SIZE - 2), text_width(_label(lo) + y_unit, SIZE - 2)) + 8
     x_lo, x_hi = min(xs), max(xs)
     span = (x_hi - x_lo) or 1.0
@@ -294,11 +294,12 @@ def line_chart(title: str, series: Sequence[Series], *, x_labels: Sequence[tuple
         d.add(String(left - 4, py(tick) - 4, _label(tick) + y_unit, fontName=FONT, fontSize=SIZE - 2,
                      fillColor=MUTED, textAnchor="end"))
         tick += step
-    for x, text in x_labels:
+    for x, text in x_labels:  # the first label starts at its point, the last ends at its point
+        anchor = "start" if px(x) - left < 30 else "end" if left + plot_w - px(x) < 30 else "middle"
         d.add(String(px(x), bottom - 14, text, fontName=FONT, fontSize=SIZE - 2, fillColor=MUTED,
-                     textAnchor="middle"))
+                     textAnchor=anchor))
     d.add(Line(left, bottom, left + plot_w, bottom, strokeColor=INK, strokeWidth=0.8))
-    ends: list[float] = []
+    ends: list[tuple[float, int]] = []  # (y of the last point, series)
     for k, s in enumerate(series):
         colour = colors.HexColor(s.colour or PALETTE[k % len(PALETTE)])
         points = [(px(x), py(y)) for x, y in s.points]
@@ -307,12 +308,20 @@ def line_chart(title: str, series: Sequence[Series], *, x_labels: Sequence[tuple
         for x, y in points:
             d.add(_marker(MARKERS[k % len(MARKERS)], x, y, colour))
         if points:
-            y = points[-1][1]
-            while any(abs(y - e) < 12 for e in ends):  # names of lines ending together, one above the other
-                y += 12
-            ends.append(y)
-            d.add(String(left + plot_w + 8, y - 4, fit(s.name, name_w - 10), fontName=FONT, fontSize=SIZE,
-                         fillColor=INK))
+            ends.append((points[-1][1], k))
+    # each name beside its line's end, with its marker: in the order of the ends, 13 points apart
+    ends.sort()
+    placed: list[float] = []
+    for y, _ in ends:
+        placed.append(max(y, placed[-1] + 13) if placed else y)
+    overflow = (placed[-1] - (bottom + plot_h)) if placed else 0
+    if overflow > 0:
+        placed = [max(bottom, y - overflow) for y in placed]
+    for (_, k), y in zip(ends, placed):
+        s = series[k]
+        colour = colors.HexColor(s.colour or PALETTE[k % len(PALETTE)])
+        d.add(_marker(MARKERS[k % len(MARKERS)], left + plot_w + 9, y, colour))
+        d.add(String(left + plot_w + 16, y - 4, fit(s.name, name_w - 18), fontName=FONT, fontSize=SIZE, fillColor=INK))
     return d
 
 

@@ -59,7 +59,8 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float] | N
 
 
 def percent(value: float | None) -> str:
-    return "–" if value is None else f"{round(value * 100):.0f} %"
+    """A rate as a whole percentage, halves rounded up (3 of 8 → 38 %, 5 of 8 → 63 %)."""
+    return "–" if value is None else f"{math.floor(value * 100 + 0.5 + 1e-9):.0f} %"
 
 
 def number(value: float) -> str:
