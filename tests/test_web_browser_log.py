@@ -5,9 +5,9 @@ delete undone. `--update-goldens` writes docs/stats.png (the README's screenshot
 from __future__ import annotations
 
 import pytest
+from test_web_browser import CHROMIUM, DRIVER, ServerThread, webdriver
 
 from conftest import ROOT
-from test_web_browser import CHROMIUM, DRIVER, ServerThread, webdriver
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     webdriver is None or not CHROMIUM or not DRIVER,

@@ -99,21 +99,25 @@ def _label(value: float) -> str:
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}".rstrip("0").rstrip(".")
 
 
-def _title(d: Drawing, title: str, y: float) -> None:
-    d.add(String(0, y, fit(title, d.width, TITLE_SIZE, BOLD), fontName=BOLD, fontSize=TITLE_SIZE, fillColor=INK))
+def _start(title: str, note: str, width: float, body: float) -> tuple[Drawing, float]:
+    """A drawing ``width`` wide with its title (and a note under it) on top and ``body`` points
+    below them; the height the title and note take."""
+    top = 24.0 + (14.0 if note else 0.0)
+    d = Drawing(width, top + body)
+    d.add(String(0, d.height - 14, fit(title, width, TITLE_SIZE, BOLD), fontName=BOLD, fontSize=TITLE_SIZE,
+                 fillColor=INK))
+    if note:
+        d.add(String(0, d.height - 29, fit(note, width), fontName=FONT, fontSize=SIZE - 1, fillColor=MUTED))
+    return d, top
 
 
 def bar_chart(title: str, bars: Sequence[Bar], *, max_value: float | None = None, unit: str = "",
               width: float = WIDTH, note: str = "") -> Drawing:
     """Horizontal bars, one row per bar, its label on the left and its text on the right."""
     row, gap = 22.0, 6.0
-    top = 22.0 + (14.0 if note else 0.0)
     axis = 16.0
-    height = top + len(bars) * (row + gap) + axis + 4
-    d = Drawing(width, height)
-    _title(d, title, height - 14)
-    if note:
-        d.add(String(0, height - 29, fit(note, width), fontName=FONT, fontSize=SIZE - 1, fillColor=MUTED))
+    d, top = _start(title, note, width, len(bars) * (row + gap) + axis + 4)
+    height = d.height
     label_w = min(max((text_width(b.label) for b in bars), default=0) + 8, width * 0.34)
     text_w = min(max((text_width(b.text) for b in bars), default=0) + 6, width * 0.34)
     x0, x1 = label_w, width - text_w
@@ -153,14 +157,9 @@ def histogram(title: str, bins: Sequence[tuple[float, float, int]], *, width: fl
               x_label: str = "", note: str = "") -> Drawing:
     """Vertical bars, one per bin ``(low, high, count)`` (``low`` ≤ value < ``high``), the count
     above each bar and the bins' bounds along the axis."""
-    top = 24.0 + (14.0 if note else 0.0)
     bottom = 30.0 + (12.0 if x_label else 0.0)
     plot_h = 130.0
-    height = top + plot_h + bottom
-    d = Drawing(width, height)
-    _title(d, title, height - 14)
-    if note:
-        d.add(String(0, height - 29, fit(note, width), fontName=FONT, fontSize=SIZE - 1, fillColor=MUTED))
+    d, _ = _start(title, note, width, plot_h + bottom)
     left = 26.0
     most = max((c for _, _, c in bins), default=1) or 1
     n = max(len(bins), 1)
@@ -202,14 +201,9 @@ def stacked_bars(title: str, rows: Sequence[tuple[str, Sequence[float]]], segmen
     out), each row's total written at its end, and a legend of the segments: one a line,
     numbered in the bars when a part is wide enough."""
     row, gap = 22.0, 6.0
-    legend_rows = len(segments)
-    top = 22.0 + (14.0 if note else 0.0)
-    legend_h = legend_rows * 15.0 + 6
-    height = top + len(rows) * (row + gap) + legend_h + 6
-    d = Drawing(width, height)
-    _title(d, title, height - 14)
-    if note:
-        d.add(String(0, height - 29, fit(note, width), fontName=FONT, fontSize=SIZE - 1, fillColor=MUTED))
+    legend_h = len(segments) * 15.0 + 6
+    d, top = _start(title, note, width, len(rows) * (row + gap) + legend_h + 6)
+    height = d.height
     label_w = min(max((text_width(r[0]) for r in rows), default=0) + 8, width * 0.3)
     totals = [sum(v for v in values if v > 0) for _, values in rows]
     text_w = max((text_width(_label(round(t, 1))) for t in totals), default=0) + 8
@@ -261,14 +255,9 @@ def line_chart(title: str, series: Sequence[Series], *, x_labels: Sequence[tuple
                note: str = "") -> Drawing:
     """Each series a line with a marker at every point (a shape per series) and its name at
     its last point; ``x_labels`` (x, text) along the axis."""
-    top = 24.0 + (14.0 if note else 0.0)
     bottom = 22.0
     plot_h = 150.0
-    height = top + plot_h + bottom
-    d = Drawing(width, height)
-    _title(d, title, height - 14)
-    if note:
-        d.add(String(0, height - 29, fit(note, width), fontName=FONT, fontSize=SIZE - 1, fillColor=MUTED))
+    d, _ = _start(title, note, width, plot_h + bottom)
     xs = [x for s in series for x, _ in s.points] or [0.0, 1.0]
     ys = [y for s in series for _, y in s.points] or [0.0, 1.0]
     lo, hi = y_range if y_range is not None else (min(0.0, min(ys)), max(ys))

@@ -159,11 +159,7 @@ async def read_form(request: Request) -> list[tuple[str, str]]:
     kind = request.headers.get("content-type", "").split(";")[0].strip()
     if kind != "application/x-www-form-urlencoded":
         raise HTTPException(415, "forms are sent as application/x-www-form-urlencoded")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise HTTPException(413, f"a form is at most {MAX_BODY // 1024} KB")
+    body = await logbook.read_body(request, MAX_BODY, f"a form is at most {MAX_BODY // 1024} KB")
     try:
         pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=MAX_FIELDS)
     except (UnicodeDecodeError, ValueError):

@@ -221,17 +221,23 @@ def _ordinal(n: int) -> str:
 
 # --- uploads -------------------------------------------------------------------------------------
 
+async def read_body(request: Request, limit: int, too_large: str) -> bytes:
+    """A request's body, refused (413, ``too_large``) as soon as it passes ``limit`` bytes."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise HTTPException(413, too_large)
+    return body
+
+
 async def read_upload(request: Request, limit: int, csrf_cookie: str) -> tuple[dict[str, str], bytes, str]:
     """A posted ``multipart/form-data`` form with one file: its text fields, the file's bytes
     and name. At most ``limit`` bytes; the CSRF field must match its cookie."""
     kind = request.headers.get("content-type", "")
     if not kind.startswith("multipart/form-data"):
         raise HTTPException(415, "a file is sent as multipart/form-data")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise HTTPException(413, f"a file here is at most {limit // (1024 * 1024)} MB")
+    body = await read_body(request, limit, f"a file here is at most {limit // (1024 * 1024)} MB")
     message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
         b"Content-Type: " + kind.encode("latin-1") + b"\r\n\r\n" + body)
     fields: dict[str, str] = {}
