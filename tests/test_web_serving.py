@@ -141,10 +141,41 @@ def test_a_huge_player_name_is_refused_not_stored(tmp_path):
     body = r.json()
     assert not body["ok"]
     assert [(p["field"], p["message"]) for p in body["problems"]] == [
-        ("players[0].name", "a name is at most 80 characters, got 200,000")]
+        ("players[0].name", "at most 80 characters, got 200,000")]
     r = c.post("/g/imperial_miners/save", data=form, follow_redirects=False)
     assert r.status_code == 422
     assert PlayLog(tmp_path / "plays.db").plays() == []
     # 80 characters are fine
     r = c.post("/g/imperial_miners/save", data={**form, "players[0].name": "A" * 80}, follow_redirects=False)
     assert r.status_code == 303
+
+
+def test_every_sheet_input_is_bounded_by_the_server(tmp_path):
+    """An inline card's name of 200,000 characters (the page allows 80) was scored and would
+    have been saved in the play's file: refused beside its input, like a player's name."""
+    c = client(tmp_path)
+    c.get("/g/maphr/sheet?players=2")
+    csrf = c.cookies.get("cf_csrf")
+    form = {"csrf": csrf, "players[0].name": "A", "players[0].coins": "1", "players[0].galleries": "12",
+            "players[0].miners": "1", "players[0].improvements[0].name": "X" * 200_000,
+            "players[0].improvements[0].colour": "red", "players[0].improvements[0].vp": "1",
+            "players[1].name": "B", "players[1].coins": "1", "players[1].galleries": "1", "players[1].miners": "1"}
+    body = c.post("/g/maphr/score", data=form).json()
+    assert not body["ok"]
+    assert [(p["field"], p["message"]) for p in body["problems"]] == [
+        ("players[0].improvements[0].name", "at most 80 characters, got 200,000")]
+    body = c.post("/g/maphr/score", data={**form, "players[0].improvements[0].name": "X" * 80,
+                                          "players[1].coins": "1" * 201}).json()
+    assert [(p["field"], p["message"]) for p in body["problems"]] == [
+        ("players[1].coins", "at most 200 characters, got 201")]
+    assert c.post("/g/maphr/save", data=form, follow_redirects=False).status_code == 422
+    assert PlayLog(tmp_path / "plays.db").plays() == []
+
+
+def test_a_long_name_in_the_yaml_sheet_is_refused(tmp_path):
+    c = client(tmp_path)
+    c.get("/g/imperial_miners/sheet?yaml=1")
+    text = "players:\n  - {name: " + "N" * 81 + ", vp: 1, coins: 1, carts: 1}\n  - {name: B, vp: 1, coins: 1, carts: 1}\n"
+    body = c.post("/g/imperial_miners/score", data={"csrf": c.cookies.get("cf_csrf"), "yaml": text}).json()
+    assert [(p["field"], p["message"]) for p in body["problems"]] == [
+        ("players[0].name", "a name is at most 80 characters, got 81")]

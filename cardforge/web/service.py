@@ -188,8 +188,23 @@ def _within_limits(outcome: Outcome) -> Outcome:
     return Outcome(outcome.state, None, problems) if problems else outcome
 
 
+#: the sheet's own fields (the rest are the play's details, checked with the play)
+_NOT_SHEET = {"csrf", "yaml", "note", "request_key", "edit_play", "play_date", "play_duration", "play_location",
+              "play_first"}
+MAX_FIELD = 200  # characters of any other input of the sheet (a pad's sum: the longest the page allows)
+
+
 def score_form(ctx: GameContext, pairs: list[tuple[str, str]]) -> Outcome:
+    """A posted sheet, scored; an input longer than the page lets one type (a name ``MAX_NAME``,
+    anything else ``MAX_FIELD`` characters) is refused beside it, never stored."""
     assert ctx.sheet is not None
+    too_long = []
+    for name, value in pairs:
+        most = MAX_NAME if name.endswith(".name") else MAX_FIELD
+        if name not in _NOT_SHEET and len(value) > most:
+            too_long.append(Problem(f"at most {most} characters, got {len(value):,}", field=name[:200]))
+    if too_long:
+        return Outcome(form_to_state(ctx.sheet, pairs), None, too_long)
     return score_state_dict(ctx, form_to_state(ctx.sheet, pairs))
 
 
