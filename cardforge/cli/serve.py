@@ -36,7 +36,8 @@ LOCAL = ("127.0.0.1", "localhost", "::1")
 def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_qr: bool) -> None:
     """Serve the score sheets, setups and play log on a local web server.
 
-    GAMES: game folders (or ids) to offer besides the shipped games, e.g. your own game.
+    GAMES: game folders (or ids) to offer besides the shipped games, e.g. your own game. The
+    server serves those and the shipped games only: any other game asked for is not found.
     """
     import secrets
     from pathlib import Path

@@ -247,8 +247,9 @@ def create_app(settings: Settings) -> Guard:
         details = details or Details(note=note)
         if not details.played_on:
             details.played_on = today()
-        if details.first_seat is None and request.query_params.get("first", "").isdigit():
-            details.first_seat = int(request.query_params["first"][:3]) - 1
+        first = request.query_params.get("first", "")
+        if details.first_seat is None and first.isascii() and first.isdigit() and 1 <= int(first[:3]) <= len(names):
+            details.first_seat = int(first) - 1
         return page(request, "sheet.html", status=status, game=ctx.game, sheet=ctx.sheet, state=state,
                     as_yaml=as_yaml, yaml_text=yaml_text, result=result, problems=problems, note=details.note,
                     details=details, edit=edit, request_key=secrets.token_urlsafe(18), seat_names=names,

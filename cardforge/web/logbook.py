@@ -34,6 +34,7 @@ MAX_BACKUP = 64 * 1024 * 1024  # bytes of a backup file sent to restore
 MAX_IMPORT = 4 * 1024 * 1024  # bytes of a CSV file to import
 #: the posts that carry a file, and how large it may be (every other form: app.MAX_BODY)
 UPLOAD_LIMITS = {"/log/restore": MAX_BACKUP, "/plays/import": MAX_IMPORT}
+CHART_ROWS = 12  # players a bar chart shows (those with most plays): readable on a phone
 
 
 @dataclass
@@ -80,9 +81,14 @@ class Site:
 
     def labelled(self, plays: list[PlaySummary]) -> list[PlaySummary]:
         """The plays with their games' titles and modes' labels as the games say them now."""
+        titles: dict[str, str] = {}  # a game's context is looked up once per page, not once per play
+        modes: dict[tuple[str, str | None], str] = {}
         for p in plays:
-            p.title = self.title_of(p.game, p.title)
-            p.mode_label = self.mode_label(p.game, p.mode)
+            if p.game not in titles:
+                titles[p.game] = self.title_of(p.game, p.title)
+            if (p.game, p.mode) not in modes:
+                modes[(p.game, p.mode)] = self.mode_label(p.game, p.mode)
+            p.title, p.mode_label = titles[p.game], modes[(p.game, p.mode)]
         return plays
 
 
@@ -144,16 +150,18 @@ def game_drawings(g: stats.GameStats) -> list[tuple[str, str, str, Drawing]]:
     if rated:
         bars = [Bar(p.name, 100 * (p.rate.value or 0), p.rate.text(), p.colour,
                     tuple(100 * v for v in p.rate.interval() or (0, 0)))  # type: ignore[arg-type]
-                for p in rated]
+                for p in rated[:CHART_ROWS]]
+        more = f" ({CHART_ROWS} players with most plays)" if len(rated) > CHART_ROWS else ""
         out.append(("win-rate", "Win rate", "Each player's wins out of their plays (2 players or more); the "
                     "whisker: where the rate plausibly lies (Wilson 95 %).",
                     bar_chart("Win rate", bars, max_value=100, unit=" %",
-                              note="wins ÷ plays; the whisker: 95 % interval")))
+                              note="wins ÷ plays; the whisker: 95 % interval" + more)))
     if g.totals:
         out.append(("totals", "Scores", "How many final scores fell in each range.",
                     histogram("Scores", g.bins, x_label="final score (every player of every play)")))
     if g.categories and len(g.categories) > 1:
-        rows = [(p.name, [p.category_average(c) or 0 for c, _, _ in g.categories]) for p in g.players if p.totals]
+        rows = [(p.name, [p.category_average(c) or 0 for c, _, _ in g.categories])
+                for p in g.players if p.totals][:CHART_ROWS]
         out.append(("categories", "Average score by category", "Each player's average final score, cut into "
                     "the score pad's categories.",
                     stacked_bars("Average score by category", rows, [label for _, label, _ in g.categories])))
@@ -169,8 +177,10 @@ def game_drawings(g: stats.GameStats) -> list[tuple[str, str, str, Drawing]]:
     if len(g.dates) > 1 and g.trend:
         series = [Series(name, [(float(i), t) for i, t in points]) for name, points in g.trend]
         labels = [(0.0, g.dates[0]), (float(len(g.dates) - 1), g.dates[-1])]
-        out.append(("trend", "Scores over time", "Each player's final score, play after play (the most "
-                    "regular players).", line_chart("Scores over time", series, x_labels=labels)))
+        note = f"the last {len(g.dates)} plays" if g.plays > len(g.dates) else ""
+        out.append(("trend", "Scores over time", "Each player's final score, play after play (the players "
+                    "with most plays; the latest plays).", line_chart("Scores over time", series, x_labels=labels,
+                                                                       note=note)))
     return out
 
 
@@ -178,7 +188,7 @@ def overview_drawings(o: stats.Overview) -> list[tuple[str, str, str, Drawing]]:
     from cardforge.render.charts import Bar, bar_chart
 
     out: list[tuple[str, str, str, Drawing]] = []
-    rated = [p for p in o.players if p.plays][:12]
+    rated = [p for p in o.players if p.plays][:CHART_ROWS]
     if rated:
         bars = [Bar(p.name, 100 * (p.beaten_average or 0), f"{stats.percent(p.beaten_average)} · {p.plays} plays",
                     p.colour) for p in rated]

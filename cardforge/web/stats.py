@@ -25,7 +25,7 @@ from typing import Any
 
 from cardforge.web.store import PlayRecord, Seat
 
-MIN_FOR_RATE = 1  # plays a rate needs to be shown at all
+TREND_PLAYS = 30  # plays a trend line shows, the latest
 
 
 @dataclass
@@ -170,8 +170,8 @@ class GameStats:
     positions: list[Position]
     plays_with_first: int
     pairs: list[Pair]
-    trend: list[tuple[str, list[tuple[int, float]]]]  # (player, [(play index, total)])
-    dates: list[str]  # of the plays, in order (the trend's x)
+    trend: list[tuple[str, list[tuple[int, float]]]]  # (player, [(index among the last plays, total)])
+    dates: list[str]  # of the trend's plays, in order (its x)
     category_ids: list[str] = field(default_factory=list)
 
 
@@ -217,15 +217,19 @@ def game_stats(game: str, title: str, records: Sequence[PlayRecord], roster: dic
                     pair.b_ahead += 1
                 else:
                     pair.ties += 1
-    top = [p for p in lines if p.totals][:trend_players]
+    # the trend: the last TREND_PLAYS plays (more is no longer readable on a phone), the players
+    # with most plays among them
+    recent = list(records)[-TREND_PLAYS:]
+    counts = Counter(s.player_id for r in recent for s in r.seats)
+    top = sorted((p for p in lines if counts[p.player_id]), key=lambda p: (-counts[p.player_id], p.name.casefold()))
     trend = []
-    for p in top:
-        points = [(i, s.total) for i, r in enumerate(records) for s in r.seats if s.player_id == p.player_id]
+    for p in top[:trend_players]:
+        points = [(i, s.total) for i, r in enumerate(recent) for s in r.seats if s.player_id == p.player_id]
         trend.append((p.name, points))
     return GameStats(game, title, len(records), sum(1 for r in records if len(r.seats) < 2), lines, totals,
                      bins_of(totals), categories, [positions[k] for k in sorted(positions)], with_first,
                      sorted(pairs.values(), key=lambda x: (-x.plays, x.a.casefold(), x.b.casefold())), trend,
-                     [r.played_on for r in records], category_ids)
+                     [r.played_on for r in recent], category_ids)
 
 
 def _name(seat: Seat, roster: dict[int, dict[str, Any]]) -> str:
@@ -305,7 +309,7 @@ def player_games(player_id: int, records: Sequence[PlayRecord], roster: dict[int
         if line is not None:
             by_game.append((game, titles[game], line))
     over_time = []
-    for i, r in enumerate(x for x in mine if len(x.seats) > 1):
+    for i, r in enumerate([x for x in mine if len(x.seats) > 1][-TREND_PLAYS:]):
         seat = next(s for s in r.seats if s.player_id == player_id)
         share = beaten_share(r, seat)
         if share is not None:
