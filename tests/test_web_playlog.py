@@ -458,3 +458,38 @@ def test_store_details_problems():
     assert Details("2026-11-26", 90, "", "", 0).problems(3) == []
     assert [p.field for p in Details("26/11/2026", 0, "", "", 5).problems(3)] == [
         "play_date", "play_duration", "play_first"]
+
+
+def test_the_rounds_sheet_asks_which_end_of_a_planet_card_was_up(tmp_path, cli, write_yaml):
+    """Mine, All Mine! no longer reads a planet card's missing end as low: the sheet asks it
+    beside the card, and a card with its end scores as the CLI scores the same file."""
+    c = client(tmp_path)
+    page = c.get("/g/mine_all_mine/sheet?name=Ana&name=Ben").text
+    assert 'name="rounds[0].planets[0].end"' in page
+    form = {"csrf": csrf(c), "players[0].name": "Ana", "players[1].name": "Ben", "rounds[0].planets[0].card": "1",
+            "rounds[0].fleets[0].speed": "5", "rounds[0].fleets[0].attack": "2", "rounds[0].fleets[0].cargo": "6",
+            "rounds[0].fleets[1].speed": "5", "rounds[0].fleets[1].attack": "2", "rounds[0].fleets[1].cargo": "5"}
+    body = c.post("/g/mine_all_mine/score", data=form).json()
+    assert [p["field"] for p in body["problems"]] == ["rounds[0].planets[0].end"]
+    assert "which end of planet card 1's planet face (Kessara) was up" in body["problems"][0]["message"]
+    body = c.post("/g/mine_all_mine/score", data={**form, "rounds[0].planets[0].end": "high"}).json()
+    path = write_yaml("final.yaml", "rounds:\n  - planets: [{card: 1, side: planet, end: high}]\n    fleets:\n"
+                                    "      Ana: {speed: 5, attack: 2, cargo: 6}\n      Ben: {speed: 5, attack: 2, cargo: 5}\n")
+    assert body["score"] == cli("score", "mine_all_mine", path, "--json").json
+    assert [p["total"] for p in body["score"]["players"]] == [6, 5]  # the vector issue-18-a-planet-card-with-its-high-end-up
+
+
+def test_a_play_of_a_game_no_longer_served_shows_its_saved_score(tmp_path):
+    from cardforge.games.scaffold import create_game
+
+    folder = tmp_path / "petit-jeu-gone"
+    create_game(folder, "Petit jeu")
+    c = client(tmp_path, games=[folder])
+    example = (folder / "examples" / "final.yaml").read_text(encoding="utf-8")
+    play = save(c, {"csrf": csrf(c), "yaml": example}, game="petit_jeu_gone")
+    later = client(tmp_path)  # the same log, served without the folder
+    page = unescape(later.get(f"/plays/{play}").text)
+    assert "petit_jeu_gone is not served here: the score saved with the play." in page
+    assert '<td data-total="0">12</td>' in page and "Edit the score" not in page
+    stats_page = unescape(later.get("/stats?game=petit_jeu_gone").text)
+    assert "Stats — Petit jeu" in stats_page and "1 play · 2 players" in stats_page

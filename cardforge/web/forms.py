@@ -255,7 +255,9 @@ def rounds_state(sheet: Sheet, raw: dict[str, Any]) -> dict[str, Any]:
             card = str(planet.get("card") or "").strip()
             turns = [str(t).strip() for t in _indexed(planet.get("turns"))]
             if card:
-                planets.append({"card": _number(card), "side": spec["sides"][min(k, len(spec["sides"]) - 1)]})
+                picked = {"card": _number(card), "side": spec["sides"][min(k, len(spec["sides"]) - 1)]}
+                end = str(planet.get("end") or "").strip()
+                planets.append({**picked, "end": end} if end else picked)  # which end was up: asked, never assumed
             elif any(turns):
                 planets.append({"turns": [_number(t) if t else 0 for t in turns]})
         fleets: dict[str, Any] = {}
