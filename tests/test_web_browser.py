@@ -278,9 +278,17 @@ def test_a_data_only_game_sheet_keeps_pad_sums(server, browser, cli, tmp_path):
 
     folder = tmp_path / "petit-jeu-browser"
     create_game(folder, "Petit jeu")
-    game = find_game(folder)  # known to the server from now on, as `cardforge serve FOLDER` does
+    game = find_game(folder)
     example = folder / "examples" / "final.yaml"
     state = yaml.safe_load(example.read_text(encoding="utf-8"))
+    from cardforge.web.app import Settings
+
+    # a server of its own: only the folders named when it starts are served (`cardforge serve FOLDER`)
+    with ServerThread(Settings(db_path=tmp_path / "p.db", games=[folder])) as own:
+        _type_the_pad(browser, own, cli, game, folder, example, state)
+
+
+def _type_the_pad(browser, server, cli, game, folder, example, state) -> None:
     open_sheet(browser, server, game.id, [p["name"] for p in state["players"]])
     assert browser.find_elements(By.CSS_SELECTOR, "table.pad")  # players as columns, categories as rows
     first = browser.find_element(By.ID, "sheet").get_attribute("data-updated")

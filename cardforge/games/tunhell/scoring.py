@@ -141,6 +141,7 @@ def check_final_state(data: GameData[TunhellCard], state: FinalState) -> list[Pr
         problems += _check_player(data, mode, index, player)
     problems += _check_copies(data, state, mode)
     problems += _check_end_of_mine(data, state)
+    problems += _check_third_pile(data, state, mode)
     if not state.partial:
         problems += _check_game_ended(data, state, mode)
     _, trophy_problems = resolve_trophies(data, state)
@@ -248,9 +249,11 @@ def _check_game_ended(data: GameData[TunhellCard], state: FinalState, mode: str)
 
     Full game: «La dernière carte de chaque pile est une carte spéciale «Fin de Mine»», and an
     encounter that is not defeated «est remis à sa place» — so a pile is empty only once its
-    end-of-mine card is with a player: at least 2 of them at the end. Initiation: every card of
-    the two emptied piles reached a loot (an undefeated encounter goes back on its pile, and
-    without the (+) cards every find joins the loot), so the loots hold at least 2 piles' cards."""
+    end-of-mine card is with a player, and the game stops when the second one is: exactly 2 of
+    them at the end (more is refused by ``_check_end_of_mine``, even for a partial game).
+    Initiation: every card of the two emptied piles reached a loot (an undefeated encounter goes
+    back on its pile, and without the (+) cards every find joins the loot), so the loots hold at
+    least 2 piles' cards (the most is ``_check_third_pile``'s)."""
     hint = "; write partial: true to score a game before its end"
     if mode == "full":
         found = _found_end_of_mine(data, state)
@@ -259,12 +262,11 @@ def _check_game_ended(data: GameData[TunhellCard], state: FinalState, mode: str)
                      "only " + ", ".join(f"{card} ({name})" for name, card in found))
             return [Problem(
                 f"a full game ends when 2 of the 3 mines are empty, each emptied on its end-of-mine card, "
-                f"so at least 2 end-of-mine cards are with the players; found: {which} (la Porte de "
+                f"so exactly 2 end-of-mine cards are with the players; found: {which} (la Porte de "
                 f"derrière counts through back_door:){hint}", field="players")]
         return []
     pile = pile_size(mode, state.short)
-    in_loots = sum(n for p in state.players for card_id, n in p.loot.items()
-                   if data.has_card(card_id) and data.card(card_id).kind == "mine")
+    in_loots = _mine_cards_in_loots(data, state)
     if in_loots < 2 * pile:
         short = f" after removing {state.short} more" if state.short else ""
         return [Problem(
@@ -274,9 +276,34 @@ def _check_game_ended(data: GameData[TunhellCard], state: FinalState, mode: str)
     return []
 
 
+def _mine_cards_in_loots(data: GameData[TunhellCard], state: FinalState) -> int:
+    return sum(n for p in state.players for card_id, n in p.loot.items()
+               if data.has_card(card_id) and data.card(card_id).kind == "mine")
+
+
+def _check_third_pile(data: GameData[TunhellCard], state: FinalState, mode: str) -> list[Problem]:
+    """Initiation: the game stops the moment a second pile is empty, so the third still holds at
+    least one card — the loots hold at most the piles' total − 1 mine cards (true of a game
+    scored before its end too). ``short: 3|6|9`` makes every pile smaller."""
+    if mode != "initiation":
+        return []
+    pile = pile_size(mode, state.short)
+    in_loots = _mine_cards_in_loots(data, state)
+    most = 3 * pile - 1
+    if in_loots <= most:
+        return []
+    short = f", {state.short} more removed" if state.short else ""
+    return [Problem(
+        f"the loots hold {in_loots} mine cards, but an initiation game stops as soon as a second pile is "
+        f"empty, so the third still holds at least 1 card: at most 3 × {pile} − 1 = {most} in the loots "
+        f"(3 piles of {pile}{short})", field="players")]
+
+
 def _check_end_of_mine(data: GameData[TunhellCard], state: FinalState) -> list[Problem]:
-    """A full game uses 3 end-of-mine cards (one is removed), each found at most once. The
-    back door counts through ``back_door`` (in a loot it is rejected by ``_loot_problem``)."""
+    """Each end-of-mine card is found at most once, and at most 2 of them are with the players:
+    the game stops the moment the second mine is empty (the third pile's end-of-mine card stays
+    at its bottom). The back door counts through ``back_door`` (in a loot it is rejected by
+    ``_loot_problem``)."""
     found: Counter[str] = Counter()
     finders: dict[str, list[str]] = {}
     for player in state.players:
@@ -291,9 +318,12 @@ def _check_end_of_mine(data: GameData[TunhellCard], state: FinalState) -> list[P
                 f"({', '.join(finders[card_id])}), each end-of-mine card exists once")
         for card_id, n in found.items() if n > 1
     ]
-    if found.total() > 3:
-        problems.append(Problem(f"{found.total()} end-of-mine cards found, a full game uses only 3 "
-                                "(one of the 4 is removed at setup)"))
+    if found.total() > 2:
+        who = "; ".join(f"{data.card(c).name} ({', '.join(finders[c])})" for c in found)
+        problems.append(Problem(
+            f"{found.total()} end-of-mine cards found ({who}), but a full game stops as soon as a second "
+            "mine is empty: at most 2 are with the players (the third stays at the bottom of its pile)",
+            field="players"))
     return problems
 
 
