@@ -10,7 +10,7 @@ import pytest
 
 @pytest.fixture(scope="module")
 def graph():
-    return grimp.build_graph("cardforge", exclude_type_checking_imports=False)
+    return grimp.build_graph("cardforge", exclude_type_checking_imports=False, cache_dir=None)
 
 
 def test_data_does_not_import_games_even_for_types(graph):
@@ -26,7 +26,7 @@ def test_data_does_not_import_games_even_for_types(graph):
 def test_no_two_modules_import_each_other_at_run_time():
     """The cycles named in issue 27 (data.cache ↔ data.loading, render.printables ↔
     render.setup_sheet) are gone, and no other: every strongly connected part is one module."""
-    run_time = grimp.build_graph("cardforge", exclude_type_checking_imports=True)
+    run_time = grimp.build_graph("cardforge", exclude_type_checking_imports=True, cache_dir=None)
     modules = sorted(m for m in run_time.modules if m.startswith("cardforge"))
     cycles = []
     for module in modules:

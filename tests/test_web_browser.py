@@ -346,17 +346,27 @@ def test_imperial_miners_mine_tapped_into_the_grid(server, browser, cli):
     assert [p["total"] for p in shown["players"]] == [39, 33]
 
 
-def test_a_new_game_with_declared_scoring_scored_by_picking_cards(server, browser, cli, tmp_path):
+def test_a_new_game_with_declared_scoring_scored_by_picking_cards(browser, cli, tmp_path):
     """Issue 27's "done when": a game made by `cardforge new`, given cards with points and three
     declared categories (sum of points, sets of colours, most dragons with ties shared); each
     player's cards picked by name on the sheet — no YAML typed — score as the CLI scores the file
     that lists them by id (totals worked out by hand in tests/sheet_support.py)."""
     from cardforge.games import find_game
 
-    from sheet_support import EXPECTED, HANDS, treasure_game
+    from sheet_support import treasure_game
 
     folder = treasure_game(tmp_path / "tresors-browser")
-    game = find_game(folder)  # known to the server from now on, as `cardforge serve FOLDER` does
+    game = find_game(folder)
+    from cardforge.web.app import Settings
+
+    # a server of its own: only the folders named when it starts are served (`cardforge serve FOLDER`)
+    with ServerThread(Settings(db_path=tmp_path / "p.db", games=[folder])) as own:
+        _pick_treasures(browser, own, cli, folder, game)
+
+
+def _pick_treasures(browser, server, cli, folder, game) -> None:
+    from sheet_support import EXPECTED, HANDS
+
     open_sheet(browser, server, game.id, list(HANDS))
     assert not browser.find_elements(By.NAME, "yaml")
     assert not browser.find_elements(By.NAME, "players[0].points")  # computed, never asked
@@ -374,7 +384,7 @@ def test_a_new_game_with_declared_scoring_scored_by_picking_cards(server, browse
     assert [r.text for r in rows] == ["Émeraude", "Saphir", "Perle", "Dragon rouge", "Dragon vert"]
 
 
-def test_the_fixture_game_relics_picked_by_name(server, browser, cli, tmp_path):
+def test_the_fixture_game_relics_picked_by_name(browser, cli, tmp_path):
     """chasse_aux_reliques (Python rules) declares its `relics` field a list of relic cards: the
     sheet picks them by name. Ana: Couronne 5 + Sceptre 4 + Anneau 2 = 11, three of « or » → a set,
     +5 = 16; Ben: Masque 3 + Crâne 3 = 6."""
@@ -384,6 +394,13 @@ def test_the_fixture_game_relics_picked_by_name(server, browser, cli, tmp_path):
 
     folder = FIXTURES / "games" / "chasse_aux_reliques"
     game = find_game(folder)
+    from cardforge.web.app import Settings
+
+    with ServerThread(Settings(db_path=tmp_path / "p.db", games=[folder])) as server:
+        _pick_relics(browser, server, cli, folder, game, tmp_path)
+
+
+def _pick_relics(browser, server, cli, folder, game, tmp_path) -> None:
     open_sheet(browser, server, game.id, ["Ana", "Ben"])
     first = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
     for i, relics in enumerate((["Couronne", "Sceptre", "Anneau"], ["Masque", "Crâne"])):

@@ -31,8 +31,7 @@ from cardforge.data.yamlio import parse_text
 from cardforge.errors import CardforgeError
 from cardforge.web import logbook, service
 from cardforge.web.forms import GRID_STATES, MAX_PLAYERS_ON_SHEET, player_names, problems_json, state_players
-from cardforge.web.logbook import details_from_form
-from cardforge.web.store import Details, PlayLog, today
+from cardforge.web.store import Details, PlayLog, details_from_form, parse_id, today
 
 if TYPE_CHECKING:
     from cardforge.games.base import Game
@@ -366,19 +365,6 @@ def create_app(settings: Settings) -> Guard:
     app.state.store = store
     app.state.settings = settings
     return Guard(app, settings)
-
-
-#: the largest id SQLite stores (a signed 64-bit integer)
-MAX_ID = 2**63 - 1
-
-
-def parse_id(text: str) -> int | None:
-    """A play's (or player's) number from a URL: digits within SQLite's range, else None
-    (the page answers 404: never an overflow deep in the store)."""
-    if not text or len(text) > 19 or not text.isascii() or not text.isdigit():
-        return None
-    number = int(text)
-    return number if 1 <= number <= MAX_ID else None
 
 
 def setup_options(game: Game, query: Mapping[str, str]) -> tuple[dict[str, Any], list[Problem]]:

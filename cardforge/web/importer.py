@@ -1,4 +1,4 @@
-"""Plays from a spreadsheet (CSV): the scores a table kept by hand, or another log's export,
+"""Plays from a spreadsheet (CSV): the scores a table kept on paper, or another log's export,
 into the play log. A play imported this way keeps its scores as given — no final-state file,
 so it is not scored again — and counts in the history and the stats like any other.
 
@@ -19,7 +19,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from cardforge.problems import Problem
-from cardforge.web.store import MAX_NAME, clean_name, name_key, uid_of
+from cardforge.web.store import MAX_NAME, clean_name, details_from_form, name_key, uid_of
 
 if TYPE_CHECKING:
     from cardforge.games.base import Game
@@ -32,11 +32,11 @@ MAX_CELL = 1_000
 COLUMNS: list[tuple[str, bool, str]] = [
     ("play", True, "any label shared by the rows of one play (1, 2, 3… or the export's play numbers)"),
     ("played_on", True, "the day: 2026-11-26 (or 26/11/2026); also accepted as date"),
-    ("game", True, "the game's id or title, as this server serves it (mine_all_mine or Mine, All Mine!)"),
+    ("game", True, "the game's id or title, as this server serves it (my_game or My Game)"),
     ("player", True, "the player's name (at most 80 characters); the roster matches it"),
     ("total", False, "the final score; needed unless the categories are given (then their sum, or checked "
                      "against it)"),
-    ("<category>", False, "a score-pad row of the game, by id or label (loot, Butin…): that category's points"),
+    ("<category>", False, "a score-pad row of the game, by id or label (points, Points…): that category's points"),
     ("rank", False, "1 for the first; from the totals when left out (a tie shares the rank)"),
     ("winner", False, "1 (or yes) for a winner; the first rank when left out"),
     ("seat", False, "the seat order (1, 2…); the row order when left out"),
@@ -290,8 +290,6 @@ def _play(label: str, members: Sequence[tuple[int, list[str]]], cell: Any, index
     if mode is not None and game.modes and mode not in game.modes:
         problems.append(Problem(f"{game.title}'s modes: {', '.join(game.modes)}; got {mode!r}",
                                 **where(first_row, index["mode"])))
-    from cardforge.web.logbook import details_from_form
-
     details, detail_problems = details_from_form([
         ("play_date", played_on or ""), ("play_duration", same("duration")), ("play_location", same("location")),
         ("note", same("note"))], len(seats))

@@ -25,7 +25,15 @@ from starlette.routing import Route
 
 from cardforge.problems import Problem
 from cardforge.web import service, stats
-from cardforge.web.store import COLOURS, BackupDoc, Details, PlayLog, PlaySummary, StoreError
+from cardforge.web.store import (
+    COLOURS,
+    BackupDoc,
+    PlayLog,
+    PlaySummary,
+    StoreError,
+    details_from_form,
+    parse_id,
+)
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
@@ -92,46 +100,11 @@ class Site:
         return plays
 
 
-def parse_id(text: str) -> int | None:
-    from cardforge.web.app import parse_id as parse
-
-    return parse(text)
-
-
 def number_of(request: Request, key: str = "play") -> int:
     number = parse_id(request.path_params.get(key, ""))
     if number is None:
         raise HTTPException(404, f"no such {key}")
     return number
-
-
-def details_from_form(pairs: Sequence[tuple[str, str]], players: int | None) -> tuple[Details, list[Problem]]:
-    """The play's details from the sheet's (or the play page's) form: the date, the minutes it
-    took (``90`` or ``1:30``), where, a note, the first player's seat (1-based in the form)."""
-    form = dict(pairs)
-    problems: list[Problem] = []
-    duration: int | None = None
-    raw = form.get("play_duration", "").strip()
-    if raw:
-        try:
-            if ":" in raw:
-                hours, minutes = raw.split(":", 1)
-                duration = int(hours) * 60 + int(minutes)
-            else:
-                duration = int(raw)
-        except ValueError:
-            problems.append(Problem(f"minutes (90) or hours:minutes (1:30), got {raw[:20]!r}", field="play_duration"))
-    first: int | None = None
-    raw = form.get("play_first", "").strip()
-    if raw:
-        seat = parse_id(raw)
-        if seat is None:
-            problems.append(Problem(f"a seat number, got {raw[:20]!r}", field="play_first"))
-        else:
-            first = seat - 1
-    details = Details(form.get("play_date", "").strip(), duration, form.get("play_location", "").strip(),
-                      form.get("note", "").strip(), first)
-    return details, problems + details.problems(players)
 
 
 def chart_svgs(drawings: Sequence[tuple[str, str, str, Drawing]]) -> list[dict[str, str]]:

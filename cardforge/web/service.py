@@ -269,8 +269,8 @@ def run_setup_view(ctx: GameContext, players: int, mode: str | None, options: di
 # --- names, never ids ----------------------------------------------------------------------------
 
 def card_labels(data: GameData) -> dict[str, str]:
-    """Each card's id → the name a player reads: its name, or for cards sharing a name (a gift's
-    two sides) the name and what its id adds to it ("Harpe des profondeurs (inactive)",
+    """Each card's id → the name a player reads: its name, or for cards sharing a name (the two
+    sides of one card) the name and what its id adds to it ("Harpe des profondeurs (inactive)",
     "Warhammer (forges)")."""
     import re
     import unicodedata

@@ -9,7 +9,7 @@ Conventions:
   interval (where the rate plausibly lies given so few plays).
 - *Opponents beaten* (the scale-free measure across games): in a play, the share of the other
   players ranked behind this one, a tie counting half; averaged over plays. Raw totals are
-  never averaged across games (TunHell's scale is not Mine, All Mine!'s).
+  never averaged across games (one game's scale is not another's).
 - *Turn position*: where a play records its first player, a seat's position is 1 for the first
   player, 2 for the next in seat order, and so on.
 - *Head-to-head*: for two players in one play, the one ranked better is ahead; equal ranks tie.
@@ -296,20 +296,20 @@ class PlayerGames:
 
 
 def player_games(player_id: int, records: Sequence[PlayRecord], roster: dict[int, dict[str, Any]]) -> PlayerGames:
-    mine = [r for r in records if any(s.player_id == player_id for s in r.seats)]
-    across = _players(mine, roster).get(player_id) or PlayerLine(player_id, str(roster.get(player_id, {}).get(
+    theirs = [r for r in records if any(s.player_id == player_id for s in r.seats)]
+    across = _players(theirs, roster).get(player_id) or PlayerLine(player_id, str(roster.get(player_id, {}).get(
         "name", "?")), roster.get(player_id, {}).get("colour"))
     across.totals, across.categories = [], {}
     titles: dict[str, str] = {}
-    for r in mine:
+    for r in theirs:
         titles[r.game] = r.title
     by_game = []
     for game in sorted(titles, key=lambda g: titles[g].casefold()):
-        line = _players([r for r in mine if r.game == game], roster).get(player_id)
+        line = _players([r for r in theirs if r.game == game], roster).get(player_id)
         if line is not None:
             by_game.append((game, titles[game], line))
     over_time = []
-    for i, r in enumerate([x for x in mine if len(x.seats) > 1][-TREND_PLAYS:]):
+    for i, r in enumerate([x for x in theirs if len(x.seats) > 1][-TREND_PLAYS:]):
         seat = next(s for s in r.seats if s.player_id == player_id)
         share = beaten_share(r, seat)
         if share is not None:

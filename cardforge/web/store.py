@@ -863,3 +863,45 @@ class BackupDoc(_Strict):
     schema_: int = Field(alias="schema", ge=1)
     players: list[BackupPlayer] = Field(max_length=100_000)
     plays: list[BackupPlay] = Field(max_length=1_000_000)
+
+
+#: the largest id SQLite stores (a signed 64-bit integer)
+MAX_ID = 2**63 - 1
+
+
+def parse_id(text: str) -> int | None:
+    """A play's (or player's) number from a URL: digits within SQLite's range, else None
+    (the page answers 404: never an overflow deep in the store)."""
+    if not text or len(text) > 19 or not text.isascii() or not text.isdigit():
+        return None
+    number = int(text)
+    return number if 1 <= number <= MAX_ID else None
+
+
+def details_from_form(pairs: Sequence[tuple[str, str]], players: int | None) -> tuple[Details, list[Problem]]:
+    """The play's details from the sheet's (or the play page's) form: the date, the minutes it
+    took (``90`` or ``1:30``), where, a note, the first player's seat (1-based in the form)."""
+    form = dict(pairs)
+    problems: list[Problem] = []
+    duration: int | None = None
+    raw = form.get("play_duration", "").strip()
+    if raw:
+        try:
+            if ":" in raw:
+                hours, minutes = raw.split(":", 1)
+                duration = int(hours) * 60 + int(minutes)
+            else:
+                duration = int(raw)
+        except ValueError:
+            problems.append(Problem(f"minutes (90) or hours:minutes (1:30), got {raw[:20]!r}", field="play_duration"))
+    first: int | None = None
+    raw = form.get("play_first", "").strip()
+    if raw:
+        seat = parse_id(raw)
+        if seat is None:
+            problems.append(Problem(f"a seat number, got {raw[:20]!r}", field="play_first"))
+        else:
+            first = seat - 1
+    details = Details(form.get("play_date", "").strip(), duration, form.get("play_location", "").strip(),
+                      form.get("note", "").strip(), first)
+    return details, problems + details.problems(players)

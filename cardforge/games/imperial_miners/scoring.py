@@ -71,7 +71,7 @@ class FinalState(Model):
     # score nothing at the end (their effects are already in the VP tokens and coins), but a
     # play log keeps what the game was made of
     events: list[EventRef] = Field(default_factory=list, max_length=limit("inline_cards"),
-                                   json_schema_extra=sheet.skip("the events played: in the YAML sheet (they score nothing)"))
+                                   json_schema_extra=sheet.skip("the events played: in the YAML sheet"))
 
 
 
