@@ -291,9 +291,36 @@ def needs_cue(family: Family) -> set[str]:
 
 # --- the tests ---------------------------------------------------------------------------------------
 
-pytestmark = pytest.mark.slow
+#: colorspacious 1.1.2, ``cspace_convert(rgb, "sRGB255", "CAM02-UCS")``: (J', a', b')
+COLORSPACIOUS_UCS = {
+    (168, 40, 28): (42.5567, 28.7440, 17.0384), (37, 99, 176): (42.8396, -9.0769, -26.6713),
+    (63, 150, 70): (56.6972, -21.2153, 16.7109), (149, 149, 149): (64.5037, -1.3850, -0.8341),
+    (232, 185, 12): (80.3743, 0.5641, 31.6102), (26, 26, 26): (12.8271, -0.5269, -0.3174),
+}
+#: colorspacious 1.1.2, ``{"name": "sRGB1+CVD", "cvd_type": t, "severity": 100}`` → "sRGB1-linear"
+#: of sRGB (168, 40, 28)
+COLORSPACIOUS_CVD = {"protanopia": (0.079587, 0.062672, 0.009675),
+                     "deuteranopia": (0.159448, 0.124494, 0.007534),
+                     "tritanopia": (0.487926, -0.009239, 0.020052)}
 
 
+def test_cam02ucs_matches_colorspacious():
+    from colour_vision import seen_linear
+
+    for rgb, want in COLORSPACIOUS_UCS.items():
+        assert cam02ucs(rgb) == pytest.approx(want, abs=0.01), rgb
+    for vision, want in COLORSPACIOUS_CVD.items():
+        assert seen_linear((168, 40, 28), vision) == pytest.approx(want, abs=1e-6), vision
+    # colorspacious: deltaE((168, 40, 28), (37, 99, 176), input_space="sRGB255") = 57.8016
+    assert delta_e((168, 40, 28), (37, 99, 176)) == pytest.approx(57.8016, abs=0.01)
+    # greyscale keeps lightness only; a dichromat sees no difference between colours on the
+    # confusion line: greys stay grey
+    assert seen((128, 128, 128), "deuteranopia") == pytest.approx((128, 128, 128), abs=1)
+    assert delta_e((200, 30, 30), (30, 120, 30), "greyscale") == pytest.approx(
+        abs(cam02ucs((200, 30, 30), "greyscale")[0] - cam02ucs((30, 120, 30), "greyscale")[0]), abs=0.3)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.id)
 def test_every_face_prints_its_palette_colour_and_a_cue_where_colour_is_not_enough(family):
     shown = _members(family)
@@ -331,7 +358,8 @@ def test_every_face_prints_its_palette_colour_and_a_cue_where_colour_is_not_enou
                 assert score < OTHER_MARK, (family.id, vision, a, b, round(score, 3))
 
 
-def test_the_cues_are_needed_where_the_issue_found_colour_alone(capsys):
+@pytest.mark.slow
+def test_the_cues_are_needed_where_the_issue_found_colour_alone():
     """The measurements that asked for the cues, so a palette change that made them unnecessary
     (or the ΔE code wrong) shows: Maphr's red/blue 4.4 and green/grey 6.4 in greyscale (the
     issue's figures), gold/mithril 8.5; TunHell's Trésor and Trophée bands apart now."""
@@ -347,6 +375,7 @@ def test_the_cues_are_needed_where_the_issue_found_colour_alone(capsys):
     assert min(d[frozenset(("tresor", "trophee"))].values()) >= MIN_DELTA_E  # was 0: the same colour
 
 
+@pytest.mark.slow
 def test_tunhell_band_and_label_agree_on_the_special_treasures():
     """L'Anneau unique and Le Cœur d'or: the purple Trouvaille band and « Mine · Trouvaille »
     (they read « Mine · Trésor » under that band before)."""
@@ -411,6 +440,7 @@ def icon_images(game_id: str) -> dict[str, Any]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,family", [(g, f) for g, fams in ICON_FAMILIES.items() for f in fams])
 @pytest.mark.parametrize("vision", VISIONS)
 def test_icons_that_stand_for_a_category_differ_by_shape(game, family, vision):
@@ -423,6 +453,7 @@ def test_icons_that_stand_for_a_category_differ_by_shape(game, family, vision):
         assert iou(masks[a], masks[b]) < OTHER_MARK, (game, family, vision, a, b, round(iou(masks[a], masks[b]), 3))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_boards_aids_and_pads_draw_colour_icons_only_from_shape_families(game, tmp_path, monkeypatch):
     """Build the game's boards, aids and pads, recording every icon drawn: each one that stands
