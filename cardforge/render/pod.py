@@ -62,6 +62,13 @@ class Profile(Model):
     format: Literal["png", "pdf"] = "pdf"
     order: Literal["front-back", "back-front"] = "front-back"  # pdf pages of a card
     copies: Literal["once", "pages"] = "once"  # pdf: each printed copy on its own pages
+    colour: Literal["rgb", "cmyk"] = "rgb"  # cmyk: cards.pdf a CMYK PDF/X-1a (render/colour.py)
+
+    @model_validator(mode="after")
+    def _cmyk_is_a_pdf(self) -> Profile:
+        if self.colour == "cmyk" and self.format != "pdf":
+            raise ValueError("colour: cmyk is for format: pdf (images are sRGB PNGs)")
+        return self
 
     @model_validator(mode="after")
     def _pixels_agree(self) -> Profile:
@@ -229,7 +236,7 @@ def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path, *, scale:
                 pair.reverse()
             order += pair * (front.card.copies if prof.copies == "pages" else 1)
         pdf = faces_pdf(faces, order, scale_to=scale_to, boxes=True, strict=faces.strict,
-                        title=f"{faces.art.data.meta.title} — {prof.name}")
+                        title=f"{faces.art.data.meta.title} — {prof.name}", cmyk=prof.colour == "cmyk")
         path = out_dir / "cards.pdf"
         with atomic_path(path) as tmp:
             tmp.write_bytes(pdf)
@@ -252,6 +259,7 @@ def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path, *, scale:
     if prof.format == "pdf":
         index["pdf"] = "cards.pdf"
         index["pages"] = f"{prof.order} per card" + (", every copy" if prof.copies == "pages" else "")
+        index["colour"] = "CMYK, PDF/X-1a:2003 (FOGRA39)" if prof.colour == "cmyk" else "sRGB"
     if scales:
         index["scaled"] = scales  # the factors the cards were drawn at (--scale)
     with atomic_path(out_dir / "faces.json") as tmp:
