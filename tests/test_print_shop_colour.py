@@ -265,3 +265,10 @@ def test_a_print_on_demand_profile_asks_for_cmyk(cli, tmp_path):
                    "colour: cmyk\n", encoding="utf-8")
     r = cli("export", "tunhell", "pod", "--profile", str(bad), "-o", tmp_path / "x")
     assert r.code == 1 and "png-cmyk.yaml" in r.err and "colour: cmyk" in r.err
+
+
+def test_same_input_same_cmyk_bytes(builds, tmp_path):
+    r = run_cli("build", "tunhell", "--cmyk", "--only", "decks,boards", "-o", tmp_path)
+    assert r.code == 0, r.err
+    for name in ("deck.pdf", "boards.pdf"):
+        assert (tmp_path / "tunhell" / name).read_bytes() == (builds["cmyk"] / name).read_bytes(), name
