@@ -331,7 +331,7 @@ class _Labels:
 
 def _canvas(path: Path, page: tuple[float, float], title: str, compress: bool, s: BuildSettings,
             duplex: str) -> Canvas:
-    c = new_canvas(path, (mm(page[0]), mm(page[1])), title, subject="cards")
+    c = new_canvas(path, (mm(page[0]), mm(page[1])), title, subject="cards", cmyk=s.cmyk)
     if not compress:
         c.setPageCompression(0)
     print_preferences(c, duplex, k_black=s.pure_black)
@@ -402,7 +402,7 @@ def _draw_duplex(path: Path, title: str, sheet: Sheet, group: DeckGroup, art: Ca
     """Front page, back page, front page… The back page mirrors the front for the duplex mode;
     back pages carry no crop marks (the sheet is cut from the front)."""
     c = _canvas(path, sheet.page, title, compress, s, s.duplex)
-    painter = Painter(c, art)
+    painter = Painter(c, art, ink_saver=s.ink_saver)
     backs = back_placements(sheet.slots, sheet.page, s.duplex, back_offset_for(s, sheet.page))
     pages = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), True) if group.preface else 0
     for n, batch in enumerate(chunks(group.printed(), sheet.per_page), 1):
@@ -419,7 +419,7 @@ def _draw_separate(path: Path, path_b: Path, title: str, sheet: Sheet, group: De
     """Fronts in one file, backs (laid out as for long-edge duplex, with crop marks) in another."""
     c = _canvas(path, sheet.page, title, compress, s, "none")
     cb = _canvas(path_b, sheet.page, title + " — backs", compress, s, "none")
-    painter, painter_b = Painter(c, art), Painter(cb, art)
+    painter, painter_b = Painter(c, art, ink_saver=s.ink_saver), Painter(cb, art, ink_saver=s.ink_saver)
     backs = back_placements(sheet.slots, sheet.page, "none", back_offset_for(s, sheet.page))
     preface = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), False) if group.preface else 0
     front_labels, back_labels = labels if labels else (None, None)
@@ -437,7 +437,7 @@ def _draw_fold(path: Path, title: str, sheet: FoldSheet, group: DeckGroup, art: 
                progress: Progress | None, compress: bool, labels: _Labels | None = None) -> int:
     """Fronts on one half, backs mirrored on the other; fold marks on the fold line."""
     c = _canvas(path, sheet.page, title, compress, s, "none")
-    painter = Painter(c, art)
+    painter = Painter(c, art, ink_saver=s.ink_saver)
     pages = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), False) if group.preface else 0
     for n, batch in enumerate(chunks(group.printed(), sheet.per_page), 1):
         fronts = sheet.fronts[:len(batch)]
@@ -474,7 +474,7 @@ def _draw_per_card(path: Path, title: str, group: DeckGroup, art: CardArt, s: Bu
     b = s.bleed_mm
     page = (w + 2 * b, h + 2 * b)
     c = _canvas(path, page, title, compress, s, "long-edge" if s.duplex != "none" else "none")
-    painter = Painter(c, art)
+    painter = Painter(c, art, ink_saver=s.ink_saver)
     trim = Rect(b, b, w, h)
     set_boxes(c, page, trim, Rect(0, 0, *page))
     pages = 0

@@ -137,17 +137,18 @@ def _back_name(art: CardArt, card: CardBase) -> str:
 
 
 def faces_pdf(faces: DeckFaces, which: list[Face], *, scale_to: dict[str, tuple[float, float]] | None = None,
-              boxes: bool = False, title: str = "", strict: bool = False) -> bytes:
+              boxes: bool = False, title: str = "", strict: bool = False, cmyk: bool = False) -> bytes:
     """One page per face, the page the face's bleed box; raises RenderError with every problem.
 
     ``scale_to``: face name → (width, height) in mm of the trim it is printed at (a print
-    service's template), the face drawn scaled to it; ``boxes``: set TrimBox and BleedBox."""
+    service's template), the face drawn scaled to it; ``boxes``: set TrimBox and BleedBox;
+    ``cmyk``: a CMYK PDF/X-1a (``render/colour.py``)."""
     b = faces.bleed_mm
     buf = io.BytesIO()
     first = which[0] if which else None
     size0 = first.size_mm if first else (63.0, 88.0)
     c = new_canvas(buf, (mm(size0[0] + 2 * b), mm(size0[1] + 2 * b)), title or f"{faces.game_id} faces",
-                   subject="card faces")
+                   subject="card faces", cmyk=cmyk)
     painter = Painter(c, faces.art)
     for face in which:
         w, h = face.size_mm

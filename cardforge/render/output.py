@@ -122,8 +122,12 @@ class PageCompressingCanvas(Canvas):  # type: ignore[misc, unused-ignore]  # Rep
         page.stream = None
 
     def save(self) -> None:
+        from cardforge.render.colour import is_cmyk, make_pdfx
+
         rl.inline_cheap_forms(self, self.__dict__.get(_UNCLIPPED, ()))
         rl.share_page_resources(self)
+        if is_cmyk(self):
+            make_pdfx(self)
         super().save()
 
 
@@ -138,15 +142,19 @@ def form_needs_no_clip(c: Canvas, name: str) -> None:
 
 
 def new_canvas(target: str | Path | BinaryIO, pagesize: tuple[float, float], title: str,
-               subject: str = "") -> Canvas:
+               subject: str = "", *, cmyk: bool = False) -> Canvas:
     """A canvas whose output depends only on what is drawn (invariant=1: no dates, fixed ids).
 
     Its initial font is the bundled DejaVu Sans: ReportLab's default (Helvetica) would be
-    listed, unembedded, in every page's resources, which print-shop preflight rejects."""
+    listed, unembedded, in every page's resources, which print-shop preflight rejects.
+    ``cmyk``: every colour converted to CMYK as it is set, the file a PDF/X-1a
+    (``render/colour.py``)."""
+    from cardforge.render.colour import converter
     from cardforge.render.fonts import font_name
 
     c = PageCompressingCanvas(str(target) if isinstance(target, Path) else target, pagesize=pagesize,
-                              invariant=1, pageCompression=1, initialFontName=font_name())
+                              invariant=1, pageCompression=1, initialFontName=font_name(),
+                              enforceColorSpace=converter() if cmyk else None)
     # every page prints at actual size, one-sided, and is its own finished size until a renderer
     # says otherwise (decks: per sheet; duplex files: print_preferences)
     c.setViewerPreference("PrintScaling", "None")

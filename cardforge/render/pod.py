@@ -6,17 +6,21 @@ TrimBox and BleedBox set). Shipped profiles live in ``cardforge/pod_profiles/`` 
 the spec it comes from); a designer's own go in the game folder's ``pod_profiles/`` or are
 named by path (``--profile ./my-printer.yaml``).
 
-The cards are drawn at their own size and scaled onto the profile's trim (a 63 × 88 mm deck on
-a 2.5 × 3.5 in template: +0.8 %, +1 %); a shape that differs by more than 4 % is refused.
-Text laid out closer to the edge than the profile's safe zone is a warning naming the card
-and box (measured from the laid-out lines, not from the boxes).
+The cards are drawn at their own size and scaled onto the profile's trim when the two are
+within ``MAX_SIZE_CHANGE`` (3 %) of each other (a 63 × 88 mm deck on a 2.5 × 3.5 in template:
++0.8 %, +1 %; TunHell's 56 × 88 mm on a bridge template: +2.1 %, +1 %). A shape that differs by
+more than 4 % is refused; so is a size that differs by more than 3 % (a 70 mm card on a 3.5 in
+template would print ×1.27) unless the export is asked to scale (``scale=True``, the CLI's
+``--scale``), and the error names the profiles of the cards' own size. Text laid out closer to
+the edge than the profile's safe zone is a warning naming the card and box (measured from the
+laid-out lines, not from the boxes).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -36,6 +40,7 @@ from cardforge.transaction import folder_transaction
 SHIPPED = PACKAGE_DIR / "pod_profiles"
 USER_FOLDER = "pod_profiles"  # in the game folder
 MAX_SHAPE_CHANGE = 0.04
+MAX_SIZE_CHANGE = 0.03
 
 
 class Pixels(Model):
@@ -60,6 +65,13 @@ class Profile(Model):
     format: Literal["png", "pdf"] = "pdf"
     order: Literal["front-back", "back-front"] = "front-back"  # pdf pages of a card
     copies: Literal["once", "pages"] = "once"  # pdf: each printed copy on its own pages
+    colour: Literal["rgb", "cmyk"] = "rgb"  # cmyk: cards.pdf a CMYK PDF/X-1a (render/colour.py)
+
+    @model_validator(mode="after")
+    def _cmyk_is_a_pdf(self) -> Profile:
+        if self.colour == "cmyk" and self.format != "pdf":
+            raise ValueError("colour: cmyk is for format: pdf (images are sRGB PNGs)")
+        return self
 
     @model_validator(mode="after")
     def _pixels_agree(self) -> Profile:
@@ -138,32 +150,90 @@ class PodResult:
     files: list[Path]
     warnings: list[Problem]
     pages: int = 0
+    scales: list[float] = field(default_factory=list)  # the factors the cards were printed at, ≠ 1 only
 
 
-def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path, *, own_folder: bool = True) -> PodResult:
+def scale_of(size_mm: tuple[float, float], prof: Profile) -> float:
+    """How much a card of ``size_mm`` grows (or shrinks) on the profile's trim: the larger change
+    of its two sides, as a factor (1.27 for a 70 mm card on 3.5 in)."""
+    sx, sy = prof.trim.width / size_mm[0], prof.trim.height / size_mm[1]
+    return sx if abs(sx - 1) >= abs(sy - 1) else sy
+
+
+def _same_shape(size_mm: tuple[float, float], prof: Profile) -> bool:
+    return abs((prof.trim.width / prof.trim.height) / (size_mm[0] / size_mm[1]) - 1) <= MAX_SHAPE_CHANGE
+
+
+def _same_size(size_mm: tuple[float, float], prof: Profile) -> bool:
+    return abs(prof.trim.width / size_mm[0] - 1) <= MAX_SIZE_CHANGE and \
+        abs(prof.trim.height / size_mm[1] - 1) <= MAX_SIZE_CHANGE
+
+
+def profiles_of_size(size_mm: tuple[float, float], game_root: Path | None = None) -> list[str]:
+    """The names of the profiles (the game's and the shipped ones) a card of ``size_mm`` prints on
+    without scaling."""
+    out = []
+    for name in profile_files(game_root):
+        try:
+            prof = load_profile(name, game_root).profile
+        except DataError:
+            continue
+        if _same_shape(size_mm, prof) and _same_size(size_mm, prof):
+            out.append(name)
+    return out
+
+
+def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path, *, own_folder: bool = True,
+               scale: bool = False, game_root: Path | None = None) -> PodResult:
     """Write the profile's files into ``out_dir``: ``cards.pdf`` or one PNG per face, plus
     ``faces.json`` (each card's files and copies); one transaction, as
-    :func:`cardforge.render.export_png.export_pngs`."""
+    :func:`cardforge.render.export_png.export_pngs`. ``scale``: cards whose size differs from the
+    profile's by more than ``MAX_SIZE_CHANGE`` are printed scaled to it (else left out, or an
+    error when none is left); ``game_root``: whose ``pod_profiles/`` to suggest from."""
     prof = loaded.profile
     tw, th = prof.trim.width, prof.trim.height
     # cards of another shape (a deck's tarot-sized kind on a poker template) are left out
-    # with a warning: they need a profile of their own; none fitting is an error
-    fits = [f for f in faces.fronts if abs((tw / th) / (f.size_mm[0] / f.size_mm[1]) - 1) <= MAX_SHAPE_CHANGE]
+    # with a warning: they need a profile of their own; cards of another size (a 70 mm square on
+    # a 3.5 in square template) likewise unless asked to scale; none fitting is an error
+    shaped = [f for f in faces.fronts if _same_shape(f.size_mm, prof)]
+    fits = [f for f in shaped if scale or _same_size(f.size_mm, prof)]
     left_out: dict[tuple[float, float], list[str]] = {}
+    too_big: dict[tuple[float, float], list[str]] = {}
     for f in faces.fronts:
-        if f not in fits:
+        if f not in shaped:
             left_out.setdefault(f.size_mm, []).append(f.name)
+        elif f not in fits:
+            too_big.setdefault(f.size_mm, []).append(f.name)
+
+    def listed(ids: list[str], w: float, h: float) -> str:
+        return (f"{len(ids)} card{'s' if len(ids) > 1 else ''} of {w:g}×{h:g} mm left out "
+                f"({', '.join(ids[:5])}{'…' if len(ids) > 5 else ''})")
+
+    def elsewhere(size: tuple[float, float]) -> str:
+        names = [n for n in profiles_of_size(size, game_root) if n != loaded.id]
+        return f"a profile of their size ({', '.join(names)})" if names else "a profile of their size"
+
     skipped = [Problem(
-        f"{len(ids)} card{'s' if len(ids) > 1 else ''} of {w:g}×{h:g} mm left out ({', '.join(ids[:5])}"
-        f"{'…' if len(ids) > 5 else ''}): their shape differs from the profile's {tw:.1f}×{th:.1f} mm trim by "
-        f"more than {MAX_SHAPE_CHANGE:.0%}; export them with a profile of that shape",
-        file=display_path(loaded.path), field="trim", severity="warning") for (w, h), ids in left_out.items()]
+        f"{listed(ids, w, h)}: their shape differs from the "
+        f"profile's {tw:.1f}×{th:.1f} mm trim by more than {MAX_SHAPE_CHANGE:.0%}; export them with a profile "
+        "of that shape", file=display_path(loaded.path), field="trim", severity="warning")
+        for (w, h), ids in left_out.items()]
+    skipped += [Problem(
+        f"{listed(ids, w, h)}: the profile's {tw:.1f}×{th:.1f} mm "
+        f"trim would print them ×{scale_of((w, h), prof):.2f}; export them with --scale, or with "
+        f"{elsewhere((w, h))}", file=display_path(loaded.path), field="trim", severity="warning")
+        for (w, h), ids in too_big.items()]
     if not fits:
-        sizes = ", ".join(f"{w:g}×{h:g} mm" for w, h in left_out)
-        raise DataError(f"cannot export {faces.game_id} with the profile '{loaded.id}'", [Problem(
-            f"the cards ({sizes}) do not fit the profile's {tw:.1f}×{th:.1f} mm trim (the shapes differ by "
-            f"more than {MAX_SHAPE_CHANGE:.0%}); choose a profile of that shape",
-            file=display_path(loaded.path), field="trim")])
+        reasons = [f"the cards of {w:g}×{h:g} mm do not fit the profile's {tw:.1f}×{th:.1f} mm trim (the "
+                   f"shapes differ by more than {MAX_SHAPE_CHANGE:.0%}); choose a profile of that shape"
+                   for w, h in left_out]
+        reasons += [f"the cards of {w:g}×{h:g} mm would print ×{scale_of((w, h), prof):.2f} on the profile's "
+                    f"{tw:.1f}×{th:.1f} mm trim (their size differs by more than {MAX_SIZE_CHANGE:.0%}); pass "
+                    f"--scale to print them so, or choose {elsewhere((w, h))}" for w, h in too_big]
+        raise DataError(f"cannot export {faces.game_id} with the profile '{loaded.id}'", [
+            Problem(r, file=display_path(loaded.path), field="trim") for r in reasons])
+    scales = sorted({round(scale_of(f.size_mm, prof), 4) for f in fits
+                     if not _same_size(f.size_mm, prof)})
     names = {f.back_of for f in fits}
     faces = DeckFaces(faces.game_id, faces.art, faces.issues, fits, [b for b in faces.backs if b.name in names],
                       faces.bleed_mm, faces.strict)
@@ -186,7 +256,7 @@ def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path, *, own_fo
                     pair.reverse()
                 order += pair * (front.card.copies if prof.copies == "pages" else 1)
             pdf = faces_pdf(faces, order, scale_to=scale_to, boxes=True, strict=faces.strict,
-                            title=f"{faces.art.data.meta.title} — {prof.name}")
+                            title=f"{faces.art.data.meta.title} — {prof.name}", cmyk=prof.colour == "cmyk")
             with atomic_path(output_file(staging, "cards.pdf")) as tmp:
                 tmp.write_bytes(pdf)
             files.append(out_dir / "cards.pdf")
@@ -202,15 +272,18 @@ def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path, *, own_fo
                         save_png(image, fh, prof.dpi)
                 files.append(out_dir / name)
             pages = 0
-        index = {"game": faces.game_id, "profile": loaded.id, "name": prof.name,
+        index: dict[str, Any] = {"game": faces.game_id, "profile": loaded.id, "name": prof.name,
                  "cards": [{"id": f.name, "copies": f.card.copies, "front": f"{f.name}.png",
                             "back": f"{f.back_of}.png"} for f in faces.fronts]}
         if prof.format == "pdf":
             index["pdf"] = "cards.pdf"
             index["pages"] = f"{prof.order} per card" + (", every copy" if prof.copies == "pages" else "")
+            index["colour"] = "CMYK, PDF/X-1a:2003 (FOGRA39)" if prof.colour == "cmyk" else "sRGB"
+        if scales:
+            index["scaled"] = scales  # the factors the cards were drawn at (--scale)
         with atomic_path(output_file(staging, "faces.json")) as tmp:
             tmp.write_text(json.dumps(index, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    return PodResult(files, warnings, pages)
+    return PodResult(files, warnings, pages, scales)
 
 
 def safe_zone_warnings(faces: DeckFaces, prof: Profile) -> list[Problem]:

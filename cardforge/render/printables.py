@@ -245,7 +245,8 @@ def _groups(items: list[tuple[Any, SheetPlan]], copies: Callable[[Any], int]) ->
 def _write_boards(ctx: PrintContext, plans: Plans, path: Path) -> tuple[int, int]:
     pages = count = 0
     with atomic_path(path) as tmp:
-        c = new_canvas(tmp, plans.boards[0][1].page, f"{ctx.game.title} — plateaux", "boards")
+        c = new_canvas(tmp, plans.boards[0][1].page, f"{ctx.game.title} — plateaux", "boards",
+                       cmyk=ctx.settings.cmyk)
         for sheet, items in _groups(plans.boards, lambda p: p.board.copies):
             for start in range(0, len(items), sheet.per_sheet):
                 chunk = items[start:start + sheet.per_sheet]
@@ -272,9 +273,9 @@ def _write_aids(ctx: PrintContext, plans: Plans, path: Path, backs_path: Path) -
     first_page = plans.aids[0][1].page
     with ExitStack() as stack:
         c = new_canvas(stack.enter_context(atomic_path(path)), first_page,
-                       f"{ctx.game.title} — aides de jeu", "player aids")
+                       f"{ctx.game.title} — aides de jeu", "player aids", cmyk=ctx.settings.cmyk)
         backs = (new_canvas(stack.enter_context(atomic_path(backs_path)), first_page,
-                            f"{ctx.game.title} — aides de jeu (versos)", "player aid backs")
+                            f"{ctx.game.title} — aides de jeu (versos)", "player aid backs", cmyk=ctx.settings.cmyk)
                  if separate else c)
         if any_back and inline:  # the print dialog preselects two-sided, flipped as the backs are laid out
             print_preferences(c, ctx.settings.duplex)
@@ -311,7 +312,8 @@ def _write_aids(ctx: PrintContext, plans: Plans, path: Path, backs_path: Path) -
 
 def _write_pads(ctx: PrintContext, plans: Plans, path: Path) -> tuple[int, int]:
     with atomic_path(path) as tmp:
-        c = new_canvas(tmp, plans.pads.page, f"{ctx.game.title} — feuille de score", "score pad")
+        c = new_canvas(tmp, plans.pads.page, f"{ctx.game.title} — feuille de score", "score pad",
+                       cmyk=ctx.settings.cmyk)
         draw_pad_sheet(c, plans.pads, ctx)
         c.showPage()
         c.save()
@@ -342,7 +344,7 @@ def _write_setup(ctx: PrintContext, results: list[dict[str, Any]], path: Path) -
     with atomic_path(path) as tmp:
         c = new_canvas(tmp, (mm(ctx.settings.paper_mm[0]), mm(ctx.settings.paper_mm[1])),
                        f"{ctx.game.title} — mise en place",
-                       "setup sheets")
+                       "setup sheets", cmyk=ctx.settings.cmyk)
         for result in results:
             pages += draw_setup_pages(c, ctx, result, with_deal=False)
         c.save()

@@ -153,7 +153,8 @@ def render_setup_sheet(game: Game, data: GameData, result: dict[str, Any], path:
     path = Path(path)
     with atomic_path(path) as tmp:
         c = new_canvas(tmp, (mm(ctx.settings.paper_mm[0]), mm(ctx.settings.paper_mm[1])),
-                       f"{game.title} — mise en place ({result['player_count']} joueurs)", "setup sheet")
+                       f"{game.title} — mise en place ({result['player_count']} joueurs)", "setup sheet",
+                       cmyk=ctx.settings.cmyk)
         pages = draw_setup_pages(c, ctx, result)
         c.save()
     return pages
