@@ -416,16 +416,16 @@ def icon_images(game_id: str) -> dict[str, Any]:
     import pypdfium2 as pdfium
     from reportlab.pdfgen.canvas import Canvas
 
-    from cardforge.render.game_assets import use_game_assets
+    from cardforge.render.game_assets import drawing_assets
     from cardforge.render.icons import draw_icon
 
-    use_game_assets(_game(game_id)[1])
+    custom = drawing_assets(_game(game_id)[1]).custom
     names = [n for fam in ICON_FAMILIES[game_id].values() for n in fam]
     buf = io.BytesIO()
     step = ICON_PT * 2
     c = Canvas(buf, pagesize=(step * len(names), step))
     for i, name in enumerate(names):
-        draw_icon(c, name, i * step + ICON_PT / 2, ICON_PT / 2, ICON_PT)
+        draw_icon(c, name, i * step + ICON_PT / 2, ICON_PT / 2, ICON_PT, custom)
     c.showPage()
     c.save()
     doc = pdfium.PdfDocument(buf.getvalue())
@@ -466,9 +466,9 @@ def test_boards_aids_and_pads_draw_colour_icons_only_from_shape_families(game, t
     drawn: set[str] = set()
     real = icon_drawing.ensure_icon
 
-    def recording(canvas, name):
+    def recording(canvas, name, *args, **kwargs):
         drawn.add(name)
-        return real(canvas, name)
+        return real(canvas, name, *args, **kwargs)
 
     monkeypatch.setattr(icon_drawing, "ensure_icon", recording)
     r = run_cli("build", game, "--only", "boards,aids,pads", "-o", tmp_path)
