@@ -21,6 +21,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cardforge.limits import limit
+from cardforge.paths import folder_entries, read_regular
+from cardforge.problems import Problem
+
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
 
@@ -55,6 +59,9 @@ class GameAssets:
     fonts: dict[str, FontFamily]  # family name → files
     icons: dict[str, Path]  # icon name → file
     problems: tuple[str, ...] = ()  # file names that cannot be used, and why
+    #: files of fonts/ and icons/ breaking the game folder's rule (a link leading out, a FIFO):
+    #: never opened, never used
+    refused: tuple[Problem, ...] = ()
 
     @property
     def fonts_dir(self) -> Path:
@@ -88,7 +95,9 @@ class GameAssets:
 
 
 def game_assets(data_or_root: GameData | Path | str, game_folder: Path | None = None) -> GameAssets:
-    """The fonts and icons in a game's data folder (a ``GameData`` or the folder's path).
+    """The fonts and icons in a game's data folder (a ``GameData`` or the folder's path). Only
+    files obeying the game folder's rule are used (:func:`cardforge.paths.folder_entries`:
+    inside the folder once links are resolved, regular files); the others are in ``refused``.
     ``game_folder``: the game's own folder when its data is read from elsewhere (``--data DIR``
     without a ``game.yaml`` there): its fonts and icons come first, the data folder's replace
     them name by name."""
@@ -96,42 +105,50 @@ def game_assets(data_or_root: GameData | Path | str, game_folder: Path | None = 
     if game_folder is not None and Path(game_folder).resolve() != root.resolve():
         base, own = _folder_assets(Path(game_folder)), _folder_assets(root)
         fonts = {**base.fonts, **own.fonts}
-        return GameAssets(root, fonts, {**base.icons, **own.icons}, base.problems + own.problems)
+        return GameAssets(root, fonts, {**base.icons, **own.icons}, base.problems + own.problems,
+                          base.refused + own.refused)
     return _folder_assets(root)
 
 
 def _folder_assets(root: Path) -> GameAssets:
     problems: list[str] = []
     fonts: dict[str, FontFamily] = {}
-    fonts_dir = root / "fonts"
-    if fonts_dir.is_dir():
-        for path in sorted(fonts_dir.iterdir()):
-            if path.suffix.lower() not in FONT_SUFFIXES or not path.is_file():
-                continue
-            family, style = _family_and_style(path.stem)
-            fam = fonts.setdefault(family, FontFamily(family))
-            if style in fam.faces:
-                problems.append(f"fonts/{path.name}: a second {_style_name(style)} face of family "
-                                f"'{family}' (first: fonts/{fam.faces[style].name}); ignored")
-                continue
-            fam.faces[style] = path
+    font_files, refused = folder_entries(root, "fonts", FONT_SUFFIXES, "font")
+    for path in font_files:
+        family, style = _family_and_style(path.stem)
+        fam = fonts.setdefault(family, FontFamily(family))
+        if style in fam.faces:
+            problems.append(f"fonts/{path.name}: a second {_style_name(style)} face of family "
+                            f"'{family}' (first: fonts/{fam.faces[style].name}); ignored")
+            continue
+        fam.faces[style] = path
     icons: dict[str, Path] = {}
-    icons_dir = root / "icons"
-    if icons_dir.is_dir():
-        for path in sorted(icons_dir.iterdir()):
-            if path.suffix.lower() not in ICON_SUFFIXES or not path.is_file():
-                continue
-            name = path.stem
-            if not ICON_NAME.match(name):
-                problems.append(f"icons/{path.name}: an icon name is lowercase letters, digits and "
-                                f"hyphens, starting with a letter (the token would be ':{name}:')")
-                continue
-            if name in icons:
-                problems.append(f"icons/{path.name}: icon '{name}' is also icons/{icons[name].name}; "
-                                f"the {icons[name].suffix[1:].upper()} file is used")
-                continue
-            icons[name] = path
-    return GameAssets(root, fonts, icons, tuple(problems))
+    icon_files, refused_icons = folder_entries(root, "icons", ICON_SUFFIXES, "icon")
+    for path in icon_files:
+        name = path.stem
+        if not ICON_NAME.match(name):
+            problems.append(f"icons/{path.name}: an icon name is lowercase letters, digits and "
+                            f"hyphens, starting with a letter (the token would be ':{name}:')")
+            continue
+        if name in icons:
+            problems.append(f"icons/{path.name}: icon '{name}' is also icons/{icons[name].name}; "
+                            f"the {icons[name].suffix[1:].upper()} file is used")
+            continue
+        icons[name] = path
+    return GameAssets(root, fonts, icons, tuple(problems), tuple(refused + refused_icons))
+
+
+def icon_files(folder: Path, game_folder: Path | None = None) -> dict[str, Path]:
+    """The icons the game in ``folder`` brings in its ``icons/`` (and its own folder's, see
+    :func:`game_assets`): ``:name:`` token → file (one listing a folder)."""
+    if not any((Path(f) / "icons").is_dir() for f in (folder, game_folder) if f is not None):
+        return {}
+    return game_assets(folder, game_folder).icons
+
+
+def icon_names(folder: Path, game_folder: Path | None = None) -> frozenset[str]:
+    """The ``:name:`` tokens the game in ``folder`` brings (:func:`icon_files`)."""
+    return frozenset(icon_files(folder, game_folder))
 
 
 def _family_and_style(stem: str) -> tuple[str, tuple[bool, bool]]:
@@ -151,8 +168,9 @@ def _style_name(style: tuple[bool, bool]) -> str:
 
 
 def art_file(root: Path, src: str) -> Path:
-    """The file an art path names, relative to the game folder. (The one place that turns an
-    art path into a file: confining it inside the folder plugs in here.)"""
+    """The file an art path names, relative to the game folder (the one place that turns an
+    art path into a file). Where it is opened, :func:`cardforge.paths.regular_inside` checks it
+    first (``check`` and the build say why a path is refused)."""
     return Path(root) / src
 
 
@@ -169,29 +187,18 @@ def svg_title(path: Path) -> str | None:
 def _svg_title(path: str, mtime_ns: int, size: int) -> str | None:
     from lxml import etree
 
+    blob, problem = read_regular(path, path, limit("game_file_bytes"))
+    if blob is None or problem is not None:
+        return None  # the drawing reports the file
     try:
-        with open(path, "rb") as f:
-            root = etree.fromstring(f.read(), etree.XMLParser(resolve_entities=False, no_network=True,
-                                                              huge_tree=False))
-    except (OSError, etree.XMLSyntaxError):
+        root = etree.fromstring(blob, etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False))
+    except etree.XMLSyntaxError:
         return None  # the drawing reports the broken file
     for child in root:
         if isinstance(child.tag, str) and etree.QName(child).localname == "title":
             text = " ".join("".join(child.itertext()).split())
             return text or None
     return None
-
-
-def use_folder_icons(folder: Path, game_folder: Path | None = None) -> None:
-    """Make the icons of the game in ``folder`` known to the icon-token checks."""
-    from cardforge.icons import game_icons, use_game_icons
-
-    icons = game_assets(folder, game_folder).icons
-    if frozenset(icons) != game_icons():
-        from cardforge.markup import parse
-
-        parse.cache_clear()  # a parse remembered with another game's icons
-    use_game_icons(icons)
 
 
 def has_assets(data: GameData) -> bool:

@@ -11,8 +11,8 @@ and the setup sheets' numbers.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
-import tarfile
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,9 +72,13 @@ def snapshot(game: Game, source: str | None, working: Path,
     if source is None:
         return _from_folder(game, working, "working data")
     path = Path(source)
-    if path.is_file() or (path.is_dir() and (path / "cards.json").is_file() and not _data_folder(game, path)):
+    try:
+        is_file, is_dir = path.is_file(), path.is_dir()
+    except (OSError, ValueError):  # a name too long for a file (a 100,000-character revision…)
+        is_file = is_dir = False
+    if is_file or (is_dir and (path / "cards.json").is_file() and not _data_folder(game, path)):
         return _from_record(game, path, source)
-    if path.is_dir():
+    if is_dir:
         folder = _data_folder(game, path)
         if folder is None:
             raise DataError(f"cannot compare {source}", [Problem(
@@ -139,50 +143,109 @@ def _from_record(game: Game, path: Path, label: str) -> Snapshot:
     return Snapshot(label, str(record.get("version")), cards, record.get("printables"))
 
 
+#: a revision name longer than this is no revision (git's own refs are at most a few hundred)
+MAX_REVISION_CHARS = 1_000
+#: files of a revision read for a diff: the data (what ``check`` reads); others are placeholders
+DIFF_SUFFIXES = (".yaml", ".yml", ".csv", ".xlsx")
+#: at most this many files in the game's folder at a revision
+MAX_REVISION_FILES = 20_000
+
+
 def _from_git(game: Game, revision: str, folder: Path,
               cleanup: list[tempfile.TemporaryDirectory[str]]) -> Snapshot:
-    """The game's data folder as it was at ``revision`` of the repository holding it."""
-    where = f"git revision {revision!r}"
+    """The game's data folder as it was at ``revision`` of the repository holding it. Its files
+    obey the game folder's rule as the working copy's do: listed first (``git ls-tree``: sizes
+    and links known before anything is read), each data file at most its limit and read alone
+    (``git cat-file``), symbolic links recreated as links (so that one leading outside the
+    folder is refused where it is named, never followed), other files (art, fonts) made as
+    empty placeholders — a diff compares data, never reads them."""
+    from cardforge.problems import short_name, short_repr
 
-    def git(*args: str, binary: bool = False) -> subprocess.CompletedProcess[Any]:
-        return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, check=False,
-                              text=not binary)
+    where = f"git revision {short_repr(revision)}"
+    allowed = "allowed: a commit, branch or tag, e.g. HEAD~1 or v0.2"
+    if (len(revision) > MAX_REVISION_CHARS or revision.startswith("-")
+            or any(c in revision for c in "\0\n\r") or not revision.strip()):
+        raise DataError(f"cannot read {where}", [Problem(
+            f"{short_repr(revision)} is neither a data folder, a cards.json record nor a git revision ({allowed}; "
+            f"at most {MAX_REVISION_CHARS:,} characters, not starting with '-')", field="--from/--to")])
+
+    def git(*args: str, binary: bool = False, cwd: Path = folder) -> subprocess.CompletedProcess[Any]:
+        try:
+            return subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, check=False,
+                                  text=not binary, timeout=120)
+        except FileNotFoundError:
+            raise DataError(f"cannot read {where}", [Problem("git is not installed; give a data folder or a "
+                                                            "cards.json record instead")]) from None
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise DataError(f"cannot read {where}", [Problem(f"git failed: {exc}", field="--from/--to")]) from None
 
     if not folder.is_dir():
         raise DataError(f"cannot read {where}", [Problem(f"no data folder for {game.id}", file=str(folder))])
-    try:
-        top = git("rev-parse", "--show-toplevel")
-    except FileNotFoundError:
-        raise DataError(f"cannot read {where}", [Problem("git is not installed; give a data folder or a "
-                                                        "cards.json record instead")]) from None
+    top = git("rev-parse", "--show-toplevel")
     if top.returncode != 0:
         raise DataError(f"cannot read {where}", [Problem(
-            f"{revision!r} is neither a data folder, a cards.json record nor a git revision ({folder} is not "
-            "in a git repository)", field="--from/--to")])
-    rev = git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
+            f"{short_repr(revision)} is neither a data folder, a cards.json record nor a git revision ({folder} "
+            "is not in a git repository)", field="--from/--to")])
+    rev = git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}")
     if rev.returncode != 0:
         raise DataError(f"cannot read {where}", [Problem(
-            f"{revision!r} is neither a data folder, a cards.json record nor a revision of the git repository "
-            f"{top.stdout.strip()} (allowed: a commit, branch or tag, e.g. HEAD~1 or v0.2)", field="--from/--to")])
+            f"{short_repr(revision)} is neither a data folder, a cards.json record nor a revision of the git "
+            f"repository {top.stdout.strip()} ({allowed})", field="--from/--to")])
     commit = rev.stdout.strip()
-    rel = folder.resolve().relative_to(Path(top.stdout.strip()).resolve()).as_posix()
-    archive = subprocess.run(["git", "-C", top.stdout.strip(), "archive", "--format=tar", commit, "--", rel],
-                             capture_output=True, check=False)  # pathspecs are relative to -C
-    if archive.returncode != 0:
+    root = Path(top.stdout.strip())
+    rel = folder.resolve().relative_to(root.resolve()).as_posix()
+    listing = git("ls-tree", "-r", "-l", "-z", commit, "--", rel, binary=True, cwd=root)
+    if listing.returncode != 0 or not listing.stdout:
         raise DataError(f"cannot read {where}", [Problem(
-            f"{rel} does not exist at {revision} ({commit[:10]}): {archive.stderr.decode(errors='replace').strip()}",
-            field="--from/--to")])
+            f"{rel} does not exist at {short_repr(revision)} ({commit[:10]})", field="--from/--to")])
     tmp = tempfile.TemporaryDirectory(prefix="cardforge-diff-")
     cleanup.append(tmp)
-    import io
+    base = Path(tmp.name)
+    _extract(listing.stdout, rel, base, lambda *a: git(*a, binary=True, cwd=root), where)
+    return _from_folder(game, base / rel, f"{short_name(revision, 80)} ({commit[:10]})")
 
-    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        try:
-            tar.extractall(tmp.name, filter="data")
-        except TypeError:  # Python before 3.11.4: git archive's members are plain files anyway
-            tar.extractall(tmp.name)
-    extracted = Path(tmp.name) / rel
-    return _from_folder(game, extracted, f"{revision} ({commit[:10]})")
+
+def _extract(listing: bytes, rel: str, base: Path, git: Any, where: str) -> None:
+    """Recreate the folder ``rel`` of a revision below ``base`` from ``git ls-tree -r -l -z``."""
+    from cardforge.limits import env_name, limit
+    from cardforge.paths import too_big
+
+    entries = [e for e in listing.split(b"\0") if e]
+    if len(entries) > MAX_REVISION_FILES:
+        raise DataError(f"cannot read {where}", [Problem(
+            f"the game's folder holds {len(entries):,} files at that revision (at most {MAX_REVISION_FILES:,})")])
+    prefix = "" if rel == "." else rel.rstrip("/") + "/"
+    for entry in entries:
+        head, _, name_bytes = entry.partition(b"\t")
+        fields = head.split()
+        if len(fields) != 4:
+            continue
+        mode, kind, sha, size_text = (f.decode("ascii", "replace") for f in fields)
+        name = name_bytes.decode("utf-8", "surrogateescape")
+        if not (name == rel or name.startswith(prefix)) or kind != "blob":
+            continue  # a submodule, or a path git would never give
+        parts = name.split("/")
+        if any(p in ("", ".", "..") for p in parts):
+            continue
+        target = base.joinpath(*parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if mode == "120000":  # a symbolic link: made as one; the loaders refuse it if it leads out
+            link = git("cat-file", "blob", sha)
+            if link.returncode == 0 and len(link.stdout) < 4096 and b"\0" not in link.stdout:
+                os.symlink(os.fsdecode(link.stdout), target)
+            continue
+        size = int(size_text) if size_text.isdigit() else 0
+        if not name.lower().endswith(DIFF_SUFFIXES):
+            target.touch()  # art, fonts, rules: names count (icon tokens), contents do not
+            continue
+        most = limit("file_bytes") if not name.lower().endswith((".csv", ".xlsx")) else limit("game_file_bytes")
+        variable = env_name("file_bytes" if most == limit("file_bytes") else "game_file_bytes")
+        if size > most:
+            raise DataError(f"cannot read {where}", [Problem(too_big(size, most, variable), file=name)])
+        blob = git("cat-file", "blob", sha)
+        if blob.returncode != 0 or len(blob.stdout) != size:
+            raise DataError(f"cannot read {where}", [Problem("git cannot give this file", file=name)])
+        target.write_bytes(blob.stdout)
 
 
 # --- comparing ---------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ import os
 #: name → (default, what it bounds). Keep DEVELOPING.md's table in step.
 LIMITS: dict[str, tuple[int, str]] = {
     "file_bytes": (8_000_000, "bytes in one YAML/JSON input file (or stdin)"),
+    "game_file_bytes": (128_000_000, "bytes in one other file of a game folder (spreadsheet, image, font…)"),
     "yaml_depth": (64, "nesting depth of lists and mappings in one file (aliases included)"),
     "yaml_nodes": (200_000, "values in one file once its aliases and merge keys are expanded"),
     "int_digits": (4_000, "digits of one whole number in a file"),

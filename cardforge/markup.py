@@ -19,8 +19,10 @@ already has them is left as it is (:func:`french`).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from cardforge.icons import closest_icon, icon_label, is_icon
 from cardforge.problems import short_repr
@@ -129,8 +131,9 @@ def _punctuation(text: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-def parse(markup: str) -> tuple[Paragraph, ...]:
-    """Parse ``markup``; raises MarkupError naming the problem and its position."""
+def parse(markup: str, icons: frozenset[str] = frozenset()) -> tuple[Paragraph, ...]:
+    """Parse ``markup``; raises MarkupError naming the problem and its position. ``icons``: the
+    game's own icon names, known besides the built-in ones."""
     paragraphs: list[list[Piece]] = [[]]
     bold = italic = False
     small = 0
@@ -193,8 +196,8 @@ def parse(markup: str) -> tuple[Paragraph, ...]:
             toggle("*", m.start())
         elif m.group(4):
             name = m.group(4)
-            if not is_icon(name):
-                raise MarkupError(_unknown_icon(name, m.start()))
+            if not is_icon(name, icons):
+                raise MarkupError(_unknown_icon(name, m.start(), icons))
             paragraphs[-1].append(Icon(name, style()))
         else:
             closing, tag, arg = m.group(1), m.group(2), m.group(3)
@@ -243,22 +246,23 @@ def parse(markup: str) -> tuple[Paragraph, ...]:
     return tuple(out)
 
 
-def _unknown_icon(name: str, offset: int) -> str:
-    close = closest_icon(name)
+def _unknown_icon(name: str, offset: int, icons: frozenset[str]) -> str:
+    close = closest_icon(name, icons)
     hint = f"; did you mean ':{close}:'?" if close else ""
     return f"unknown icon ':{name}:' at character {offset}{hint}"
 
 
-def plain_text(markup: str) -> str:
-    """The text a reader sees, icons as their French label in brackets (for search and tests)."""
+def plain_text(markup: str, icons: frozenset[str] = frozenset(), files: Mapping[str, Path] | None = None) -> str:
+    """The text a reader sees, icons as their label in brackets (for search and tests; ``icons``:
+    the game's own icon names, ``files``: its icon files, an SVG's ``<title>`` is its label)."""
     out = []
-    for para in parse(markup):
+    for para in parse(markup, icons):
         parts = []
         for piece in para:
             if isinstance(piece, Text):
                 parts.append(piece.text)
             elif isinstance(piece, Icon):
-                parts.append(f"[{icon_label(piece.name)}]")
+                parts.append(f"[{icon_label(piece.name, files)}]")
             else:
                 parts.append("\n")
         out.append("".join(parts))

@@ -62,6 +62,8 @@ class BuildSettings:
     pure_black: bool = False  # black text in K only (DeviceCMYK 0 0 0 1), marks in registration colour
     per_card: bool = False  # one card side per page, the page the card with its bleed (print shops)
     sheet_labels: bool = True  # sheet N/M, side, game and file, a scale bar and the cutting order
+    cmyk: bool = False  # every file CMYK PDF/X-1a (render/colour.py): colours through the FOGRA39 profile
+    ink_saver: bool = False  # cards' backgrounds keep a quarter of their ink; frames, icons, text kept
 
     def __post_init__(self) -> None:
         paper_size(self.paper)

@@ -35,6 +35,7 @@ from typing import Any
 WATCHED_SUFFIXES = frozenset({".yaml", ".yml", ".csv", ".xlsx", ".j2", ".png", ".jpg", ".jpeg", ".svg", ".ttf",
                               ".otf"})
 POLL_SECONDS = 0.3  # when polling (network drives): how often the folders are looked at
+TICK_MS = 1000  # without changes, how often a session checks that its folders are still the ones watched
 STEP_MS = 50  # changes arriving within this of each other are one batch (an editor's save may take two writes)
 DEBOUNCE_MS = 1600  # …but a batch is handed over after this at most
 SETTLE_SECONDS = 0.15  # poll(): wait until files are still before reading them
@@ -55,6 +56,24 @@ def watched(path: str | Path) -> bool:
     (hidden files and editor back-ups are left out)."""
     name = os.path.basename(path)
     return os.path.splitext(name)[1].lower() in WATCHED_SUFFIXES and not name.startswith((".", "~$"))
+
+
+def watched_event(path: str | Path) -> bool:
+    """Whether a change the OS reports can change a build: a watched file (:func:`watched`), or
+    a name without a suffix — a folder, perhaps: ``templates/`` moved away is one event on the
+    folder alone, never on the files it held."""
+    name = os.path.basename(path)
+    return watched(path) or (not os.path.splitext(name)[1] and not name.startswith((".", "~")))
+
+
+def identity(folder: Path) -> tuple[int, int] | None:
+    """(device, inode) of a folder, None when it is not there: a folder replaced by a copy (an
+    editor's save, ``git checkout``) is another folder, whose files the OS watcher never saw."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
 
 
 def snapshot(folders: Iterable[Path]) -> dict[str, tuple[int, int]]:
@@ -129,23 +148,26 @@ def must_poll(folders: Iterable[Path], asked: bool = False) -> bool:
 
 
 def file_events(folders: Iterable[Path], *, polling: bool = False, interval: float = POLL_SECONDS,
-                stop: threading.Event | None = None) -> Iterator[set[str]]:
+                stop: threading.Event | None = None, ticks: bool = False) -> Iterator[set[str]]:
     """Batches of watched files (their paths) changed below ``folders``, as they happen, until
     ``stop`` is set (or Ctrl-C: KeyboardInterrupt). ``polling``: look at the folders every
     ``interval`` seconds rather than listen to the OS. A folder that does not exist yet is
     watched through its parent (a game's template folder made during the session counts; the
     parent's other files are reported too: :meth:`WatchSession.changed` leaves them out), or
-    left out when that does not exist either."""
+    left out when that does not exist either. ``ticks``: also yield an empty batch each
+    :data:`TICK_MS` without changes (the session looks at its folders then)."""
     from watchfiles import watch
 
     existing = list(dict.fromkeys(str(f if f.is_dir() else f.parent)
                                   for f in map(Path, folders) if f.is_dir() or f.parent.is_dir()))
     if not existing:
         return
-    for batch in watch(*existing, watch_filter=lambda change, path: watched(path), step=STEP_MS,
+    for batch in watch(*existing, watch_filter=lambda change, path: watched_event(path), step=STEP_MS,
                        debounce=DEBOUNCE_MS, stop_event=stop, force_polling=True if polling else None,
-                       poll_delay_ms=max(1, int(interval * 1000)), raise_interrupt=True):
-        yield {path for _, path in batch}
+                       poll_delay_ms=max(1, int(interval * 1000)), raise_interrupt=True,
+                       rust_timeout=TICK_MS if ticks else 5000, yield_on_timeout=ticks):
+        if batch or ticks:
+            yield {path for _, path in batch}
 
 
 @dataclass
@@ -257,7 +279,7 @@ class WatchSession:
     def changed(self, paths: Iterable[str]) -> list[Rebuild]:
         """Rebuild every target holding one of ``paths`` (changed files, as the watcher reports
         them; files that cannot change a build are left out)."""
-        paths = sorted({str(p) for p in paths if watched(p)})
+        paths = sorted({str(p) for p in paths if watched_event(p)})
         done = []
         for target in self.targets:
             mine = [p for p in paths if target.holds(p)]
@@ -285,20 +307,64 @@ class WatchSession:
         return done
 
     def events(self, stop: threading.Event | None = None) -> Iterator[set[str]]:
-        """Changed files, batch by batch, from the OS (or polling: :attr:`polling`)."""
+        """Changed files, batch by batch, from the OS (or polling: :attr:`polling`); an empty
+        batch each :data:`TICK_MS` without changes."""
         folders = self.folders
         polling = must_poll(folders) if self.polling is None else self.polling
-        return file_events(folders, polling=polling, interval=self.interval, stop=stop)
+        return file_events(folders, polling=polling, interval=self.interval, stop=stop, ticks=True)
+
+    def identities(self) -> dict[str, tuple[tuple[int, int] | None, ...]]:
+        """Each target's folders' identities (:func:`identity`)."""
+        return {t.name: tuple(identity(f) for f in t.folders) for t in self.targets}
+
+    def replaced(self, before: dict[str, tuple[tuple[int, int] | None, ...]],
+                 skip: Iterable[str] = ()) -> list[Rebuild]:
+        """Rebuild every target one of whose folders was replaced (or removed, or made) since
+        ``before``: its files were never seen by the watcher, which is then started again.
+        ``skip``: targets rebuilt already for the same change."""
+        now = self.identities()
+        done = []
+        for target in self.targets:
+            if now[target.name] != before.get(target.name):
+                changed = [str(f) for f, a, b in zip(target.folders, before.get(target.name, ()), now[target.name])
+                           if a != b]
+                self.state[target.name] = snapshot(target.folders)
+                if target.name not in skip:
+                    done.append(self.rebuild(target, changed))
+        return done
 
     def run(self, first_build: bool = True, stop: threading.Event | None = None) -> int:
         """Build (unless told the build was done), then rebuild on every change until Ctrl-C
-        (or ``stop`` is set); returns 0."""
+        (or ``stop`` is set); returns 0. A watched folder replaced by a copy (an editor's save,
+        ``git checkout``) is noticed within a second: the game is rebuilt and the new folder
+        watched."""
         try:
             if first_build:
                 for target in self.targets:
                     self.rebuild(target)
-            for batch in self.events(stop):
-                self.changed(batch)
+            recheck: list[Target] = []
+            while stop is None or not stop.is_set():
+                before = self.identities()
+                for batch in self.events(stop):
+                    rebuilt: set[str] = set()
+                    if batch:
+                        rebuilt = {t.name for t in self.targets
+                                   if any(t.holds(p) for p in batch if watched_event(p))}
+                        self.changed(batch)
+                    for target in recheck:  # what changed while no watcher listened (the restart)
+                        files = snapshot(target.folders)
+                        if files != self.state[target.name]:
+                            changed = changes(self.state[target.name], files)
+                            self.state[target.name] = files
+                            self.rebuild(target, changed)
+                    recheck = []
+                    now = self.identities()
+                    if now != before:
+                        recheck = [t for t in self.targets if now[t.name] != before.get(t.name)]
+                        self.replaced(before, skip=rebuilt)
+                        break  # watch the folders now there
+                else:
+                    return 0  # the watch ended (stop)
         except KeyboardInterrupt:
             return 0
         return 0

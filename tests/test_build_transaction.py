@@ -54,17 +54,9 @@ def run(tmp_path: Path, out: Path, *args: str, umask: int | None = None, **extra
 
 def start_paused(tmp_path: Path, out: Path, point: str, *args: str) -> subprocess.Popen:
     """A build that stops at ``point`` (returns once it is there)."""
-    marker = tmp_path / f"paused-{point}"
-    marker.unlink(missing_ok=True)
-    proc = subprocess.Popen(cmd(out, *args), cwd=tmp_path, env=env(tmp_path, CARDFORGE_TEST_PAUSE=f"{point}@{marker}"),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while not marker.exists():
-        if proc.poll() is not None:
-            raise AssertionError(f"the build ended before {point}: {proc.returncode} {proc.communicate()}")
-        assert time.monotonic() < deadline, f"the build never reached {point}"
-        time.sleep(0.02)
-    return proc
+    from test_confine import start_paused as paused
+
+    return paused(tmp_path, point, "build", GAME, "-o", out, "-q", *args)
 
 
 def snapshot(folder: Path) -> dict[str, str]:
@@ -149,17 +141,19 @@ def test_a_signal_during_the_swap_waits_for_it_to_finish(previous, tmp_path, new
     assert leftovers(out) == []
 
 
-def test_a_swap_cut_short_by_sigkill_is_finished_by_the_next_build(previous, tmp_path, new_reference):
+def test_a_switch_cut_short_by_sigkill_leaves_one_build_whole(previous, tmp_path, new_reference):
+    """issue 31: a SIGKILL during the final swap used to leave a folder mixing old and new files
+    until the next build. Now everything is staged (the files kept from the folder carried over
+    too) before one atomic exchange: a kill just before it leaves the previous build, whole."""
     out, before = previous
-    proc = start_paused(tmp_path, out, "committing", *NEW)
+    proc = start_paused(tmp_path, out, "committing", *NEW)  # staged, carried over: the exchange is next
     proc.kill()
     proc.wait(timeout=60)
-    mixed = snapshot(out / GAME)
-    assert mixed != before and mixed != new_reference  # one file renamed in: a mix, for now
+    assert snapshot(out / GAME) == before  # never a mix
     [staging] = out.glob(f".{GAME}.staging-*")
-    assert (staging / ".committing").is_file()
+    assert (staging / "deck-backs.pdf").is_file()  # the new build, complete, never switched in
     recover(out, GAME)  # the first step of any next build, under the lock
-    assert snapshot(out / GAME) == new_reference  # deck-backs.pdf, aids-backs.pdf and all
+    assert snapshot(out / GAME) == before
     assert leftovers(out) == []
 
 

@@ -267,27 +267,29 @@ def test_an_opentype_cff_font_is_converted_and_embedded(cli, game_folder, tmp_pa
 
 
 def test_a_font_changed_in_place_is_read_again(tmp_path):
-    """Watch mode: the same file name with new content gives the new face (and drops the texts
-    laid out with the old metrics)."""
+    """Watch mode: the same file name with new content gives the new face, and the texts laid
+    out with the old metrics are not served again (the assets are part of the layout's key)."""
     import os
 
-    from cardforge.render.fonts import font_name
-    from cardforge.render.game_assets import use_game_assets
-    from cardforge.render.richtext import LAYOUTS
+    from cardforge.render.game_assets import drawing_assets
+    from cardforge.render.richtext import LAYOUTS, TextStyle, fit_text
 
     folder = tmp_path / "jeu"
     (folder / "fonts").mkdir(parents=True)
     face = folder / "fonts" / "Maison-Regular.ttf"
     shutil.copy(VERA / "Vera.ttf", face)
-    use_game_assets(folder)
-    first = font_name("Maison")
-    LAYOUTS.put(("probe",), None)
+    before = drawing_assets(folder)
+    first = before.font_name("Maison")
+    old = fit_text("Maison de jeu", 200, 50, TextStyle(family="Maison", assets=before))
     shutil.copy(VERA / "VeraBd.ttf", face)
     os.utime(face, ns=(face.stat().st_mtime_ns + 10**9,) * 2)
-    use_game_assets(folder)
-    second = font_name("Maison")
+    after = drawing_assets(folder)
+    second = after.font_name("Maison")
     assert first != second and first.startswith("Maison-Regular-") and second.startswith("Maison-Regular-")
-    assert LAYOUTS.get(("probe",)) is None
+    assert after != before
+    new = fit_text("Maison de jeu", 200, 50, TextStyle(family="Maison", assets=after))
+    assert new is not old and new.lines[0].width > old.lines[0].width  # bold is wider: measured again
+    assert LAYOUTS.get(("Maison de jeu", 200, 50, TextStyle(family="Maison", assets=before))) is old
 
 
 def test_svg_text_is_set_in_an_embedded_font(tmp_path):

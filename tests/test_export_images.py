@@ -186,6 +186,51 @@ def test_pod_refuses_a_card_of_another_shape(fixture_cli, tmp_path):
     assert not (tmp_path / "pod").exists()
 
 
+def test_pod_checks_the_size_as_well_as_the_shape(cli, tmp_path):
+    """Maphr's 70 mm square cards on The Game Crafter's 3.5 in square deck would print ×1.27:
+    refused, naming the profiles of their size, unless --scale says so."""
+    r = cli("export", "maphr", "pod", "--profile", "thegamecrafter-square", "-o", tmp_path / "pod")
+    assert r.code == 1
+    assert ("the cards of 70×70 mm would print ×1.27 on the profile's 88.9×88.9 mm trim (their size differs "
+            "by more than 3%); pass --scale to print them so, or choose a profile of their size "
+            "(makeplayingcards-square, thegamecrafter-euro-square)") in r.err
+    assert not (tmp_path / "pod").exists()
+    from cardforge.render.pod import load_profile, profiles_of_size, scale_of
+
+    assert scale_of((70, 70), load_profile("thegamecrafter-square").profile) == pytest.approx(88.9 / 70)
+    assert profiles_of_size((56, 88)) == ["thegamecrafter-bridge"]
+    assert profiles_of_size((63, 88)) == ["drivethrucards-poker", "makeplayingcards-poker", "thegamecrafter-poker"]
+
+
+@pytest.mark.slow
+def test_pod_scale_prints_the_cards_enlarged_when_asked(cli, tmp_path):
+    out = tmp_path / "pod"
+    r = cli("export", "maphr", "pod", "--profile", "thegamecrafter-square", "--scale", "-o", out)
+    assert r.code == 0, r.err
+    assert "cards scaled ×1.27" in r.out
+    index = json.loads((out / "faces.json").read_text(encoding="utf-8"))
+    assert index["scaled"] == [pytest.approx(1.27, abs=0.0001)]
+    with Image.open(out / "etayage.png") as im:
+        assert im.size == (1125, 1125)
+
+
+@pytest.mark.slow
+def test_tunhell_exports_to_a_bridge_profile(cli, tmp_path):
+    """TunHell's 56 × 88 mm cards on The Game Crafter's bridge deck (2.25 × 3.5 in): +2.1 % and
+    +1 %, within 3 %, so no --scale; every face at the template's 750 × 1125 px."""
+    out = tmp_path / "pod"
+    r = cli("export", "tunhell", "pod", "--profile", "thegamecrafter-bridge", "-o", out)
+    assert r.code == 0, r.err
+    assert "scaled" not in r.out
+    index = json.loads((out / "faces.json").read_text(encoding="utf-8"))
+    assert "scaled" not in index and len(index["cards"]) == 34
+    pngs = sorted(out.glob("*.png"))
+    assert len(pngs) == 34 + 4  # every front, four back designs
+    for png in pngs:
+        with Image.open(png) as im:
+            assert im.size == (750, 1125), png.name
+
+
 def test_a_user_profile_png_sizes_and_unsafe_text(fixture_cli, tmp_path):
     profile = tmp_path / "big-margin.yaml"
     profile.write_text("name: Imprimerie du coin\ntrim: {width: 63mm, height: 88mm}\nbleed: 2mm\nsafe: 6mm\n"

@@ -225,3 +225,55 @@ def test_share_page_resources_leaves_pages_with_colour_spaces_alone():
     assert not rl.share_page_resources(c)
     c.save()
     assert b"/ColorSpace" in out.getvalue()
+
+
+def test_add_output_intent_writes_it_in_the_catalog():
+    import pypdf
+
+    c, out = _canvas()
+    rl.add_output_intent(c, b"\x00\x00\x00\x10" + b"profile!" * 2, n=4, identifier="FOGRA39", info="Coated",
+                         registry="http://www.color.org")
+    c.rect(0, 0, 5, 5)
+    c.showPage()
+    c.save()
+    reader = pypdf.PdfReader(io.BytesIO(out.getvalue()))
+    intent = reader.trailer["/Root"]["/OutputIntents"][0].get_object()
+    assert intent["/S"] == "/GTS_PDFX" and intent["/OutputConditionIdentifier"] == "FOGRA39"
+    profile = intent["/DestOutputProfile"].get_object()
+    assert profile["/N"] == 4 and profile.get_data().endswith(b"profile!profile!")
+
+
+def test_set_info_entries_adds_keys_to_the_info_dictionary():
+    import pypdf
+
+    c, out = _canvas()
+    rl.set_info_entries(c, {"GTS_PDFXVersion": "PDF/X-1a:2003"}, trapped="False")
+    c.showPage()
+    c.save()
+    info = pypdf.PdfReader(io.BytesIO(out.getvalue())).metadata
+    assert info["/GTS_PDFXVersion"] == "PDF/X-1a:2003" and info["/Trapped"] == "/False"
+    assert info["/Title"] == "untitled"  # ReportLab's own keys still there
+
+
+def test_colour_enforcer_sees_every_colour_set():
+    from reportlab.lib.colors import CMYKColor
+
+    c, out = _canvas()
+    assert rl.colour_enforcer(c) is None
+    seen = []
+
+    def enforce(colour):
+        seen.append(colour)
+        return CMYKColor(0, 0, 0, 1)
+
+    rl.set_colour_enforcer(c, enforce)
+    assert rl.colour_enforcer(c) is enforce
+    c.setFillColorRGB(1, 0, 0)
+    c.setStrokeColor("#00ff00")
+    t = c.beginText(10, 10)  # a text object takes the canvas's enforcer
+    t.setFillColor("#0000ff")
+    c.drawText(t)
+    c.showPage()
+    c.save()
+    assert len(seen) == 3
+    assert b"rg" not in out.getvalue().split(b"stream")[1] and out.getvalue().count(b"0 0 0 1 k") >= 2

@@ -104,14 +104,13 @@ def test_a_later_build_replays_icons_without_svglib(tmp_path):
             "from reportlab.pdfgen.canvas import Canvas\n"
             "from cardforge.data.loading import load_game_data\n"
             "from cardforge.games import find_game\n"
-            "from cardforge.render import icons\n"
-            "from cardforge.render.game_assets import use_game_assets\n"
+            "from cardforge.render.game_assets import drawing_assets\n"
             "game = find_game('cristaux')\n"
-            "use_game_assets(load_game_data(game), game_folder=game.folder)\n"
+            "assets = drawing_assets(load_game_data(game), game_folder=game.folder)\n"
             "c = Canvas(None)\n"
-            "for name in sorted(icons.CUSTOM):\n"
-            "    icons.draw_icon(c, name, 0, 0, 10)\n"
-            "assert len(icons.CUSTOM) == 33, len(icons.CUSTOM)\n"
+            "for name in sorted(assets.custom):\n"
+            "    assets.draw_icon(c, name, 0, 0, 10)\n"
+            "assert len(assets.custom) == 33, len(assets.custom)\n"
             "print(json.dumps([m for m in ('svglib', 'lxml', 'reportlab.graphics') if m in sys.modules]))\n")
     env = dict(os.environ, CARDFORGE_CACHE=str(tmp_path / "cache"))
     env.pop("CARDFORGE_NO_CACHE", None)
@@ -124,38 +123,59 @@ def test_a_later_build_replays_icons_without_svglib(tmp_path):
 
 def test_a_game_icon_s_label_is_its_svg_title(tmp_path):
     from cardforge.data.printables import LegendItem
-    from cardforge.icons import icon_label, use_game_icons
+    from cardforge.icons import icon_label
+    from cardforge.render.game_assets import drawing_assets
 
-    maphr = ROOT / "card_data" / "maphr" / "icons"
-    try:
-        use_game_icons({p.stem: p for p in maphr.glob("*.svg")})
-        assert icon_label("coal") == "charbon" and icon_label("prospect") == "prospecter"
-        assert LegendItem(icon="exploit").shown_label == "Exploiter"  # a legend entry without a label
-        assert icon_label("coin") == "pièce"  # built in
-        untitled = tmp_path / "tour-de-guet.svg"
-        untitled.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>', encoding="utf-8")
-        use_game_icons({"tour-de-guet": untitled})
-        assert icon_label("tour-de-guet") == "tour de guet"  # no title: the name
-    finally:
-        use_game_icons({})
+    maphr = ROOT / "card_data" / "maphr"
+    files = {p.stem: p for p in (maphr / "icons").glob("*.svg")}
+    assert icon_label("coal", files) == "charbon" and icon_label("prospect", files) == "prospecter"
+    assert icon_label("red", files) == "rouge"  # a shape of issue 29, titled
+    assert icon_label("coal") == "coal"  # without the game's files: the name
+    assert LegendItem(icon="exploit").shown_label(files) == "Exploiter"  # a legend entry without a label
+    assert LegendItem(icon="exploit", label="Miner").shown_label(files) == "Miner"
+    assert drawing_assets(maphr).icon_label("gold") == "or"  # what a legend drawn for the game reads
+    assert icon_label("coin", files) == "pièce"  # built in
+    untitled = tmp_path / "tour-de-guet.svg"
+    untitled.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>', encoding="utf-8")
+    assert icon_label("tour-de-guet", {"tour-de-guet": untitled}) == "tour de guet"  # no title: the name
+    titled = tmp_path / "coin.svg"
+    titled.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><title>doublon</title></svg>',
+                      encoding="utf-8")
+    assert icon_label("coin", {"coin": titled}) == "doublon"  # a game's coin, its own word
 
 
-def test_a_game_s_icons_are_known_again_after_another_game_is_checked():
-    """Drawing a game, checking another, drawing the first again (watch mode, the web page, the
-    test suite): the first game's icons are the known ones again (they stayed the other's)."""
-    from cardforge.data.loading import check_game_data, load_game_data
+def test_a_data_folder_without_game_yaml_draws_with_the_game_s_icons(cli, tmp_path):
+    """``--data DIR`` whose ``<id>/`` has no game.yaml: the game's folder gives the icons (and
+    fonts) the data folder lacks; the data folder's replace them by name."""
+    import shutil
+
+    from cardforge.assets import icon_names
+    from cardforge.data.loading import load_game_data
     from cardforge.games import find_game
-    from cardforge.icons import is_icon
-    from cardforge.render.game_assets import use_game_assets
+    from cardforge.render.game_assets import drawing_assets
 
-    ships = find_game("mine_all_mine")
-    data = load_game_data(ships)
-    use_game_assets(data, game_folder=ships.folder)
-    assert is_icon("cargo") and not is_icon("dwarf")
-    check_game_data(find_game("tunhell"))
-    assert is_icon("dwarf") and not is_icon("cargo")
-    use_game_assets(data, game_folder=ships.folder)
-    assert is_icon("cargo") and not is_icon("dwarf")
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "card_data" / "tunhell", data / "tunhell")
+    (data / "tunhell" / "game.yaml").unlink()
+    shutil.rmtree(data / "tunhell" / "icons")
+    game = find_game("tunhell", data_root=data)
+    assert game.data_folder == data / "tunhell" and game.folder == ROOT / "card_data" / "tunhell"
+    assert icon_names(game.data_folder) == frozenset()
+    assert {"warrior", "dwarf", "encounter"} <= icon_names(game.data_folder, game.folder)
+    assets = drawing_assets(load_game_data(game), game_folder=game.folder)
+    assert assets.files["warrior"] == game.folder / "icons" / "warrior.svg"
+    r = cli("--data", data, "check", "tunhell")
+    assert r.code == 0, r.out + r.err
+    r = cli("--data", data, "build", "tunhell", "--only", "aids", "-o", tmp_path / "out")
+    assert r.code == 0, r.err
+    # an icon of the data folder replaces the game's of that name
+    (data / "tunhell" / "icons").mkdir()
+    own = data / "tunhell" / "icons" / "warrior.svg"
+    own.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><title>bagarreur</title>'
+                   '<rect width="10" height="10"/></svg>', encoding="utf-8")
+    assets = drawing_assets(load_game_data(game), game_folder=game.folder)
+    assert assets.files["warrior"] == own and assets.icon_label("warrior") == "bagarreur"
+    assert assets.files["dwarf"] == game.folder / "icons" / "dwarf.svg"
 
 
 def test_a_broken_svg_icon_fails_check_naming_the_file(cli, tmp_path):

@@ -27,7 +27,10 @@ from cardforge.web.forms import Widget, coerce, field_key, unflatten  # noqa: E4
 from cardforge.web.store import SCHEMA_VERSION, PlayLog, StoreError  # noqa: E402
 
 
-def client(tmp_path, **settings) -> TestClient:
+def client(tmp_path, *games, **settings) -> TestClient:
+    """A test client of a server with the shipped games and ``games`` (Game objects of folders,
+    as `cardforge serve FOLDER` names them)."""
+    settings.setdefault("games", [g.folder for g in games])
     app = create_app(Settings(db_path=tmp_path / "plays.db", **settings))
     return TestClient(app, base_url="http://127.0.0.1:8000", raise_server_exceptions=False)
 
@@ -95,7 +98,7 @@ def test_on_localhost_a_foreign_host_header_is_refused(tmp_path):
 
 
 def test_forms_need_their_csrf_token_and_come_from_this_site(tmp_path, petit_jeu):
-    c = client(tmp_path)
+    c = client(tmp_path, petit_jeu)
     csrf = csrf_of(c, f"/g/{petit_jeu.id}/sheet?name=Alice&name=Ben")
     form = pad_form(csrf, [("Alice", "7", "3+2", "5"), ("Ben", "9", "3", "2")])
     assert c.post(f"/g/{petit_jeu.id}/score", data=form).status_code == 200
@@ -109,7 +112,7 @@ def test_forms_need_their_csrf_token_and_come_from_this_site(tmp_path, petit_jeu
 
 
 def test_input_size_limits(tmp_path, petit_jeu):
-    c = client(tmp_path)
+    c = client(tmp_path, petit_jeu)
     csrf = csrf_of(c)
     r = c.post(f"/g/{petit_jeu.id}/score", data={"csrf": csrf, "yaml": "x" * (MAX_BODY + 10)})
     assert r.status_code == 413
@@ -124,7 +127,7 @@ def test_input_size_limits(tmp_path, petit_jeu):
 def test_errors_never_show_a_traceback(tmp_path, petit_jeu, monkeypatch):
     from cardforge.web import service
 
-    c = client(tmp_path)
+    c = client(tmp_path, petit_jeu)
     csrf = csrf_of(c)
 
     def broken(*a, **k):
@@ -173,7 +176,7 @@ def test_problems_go_beside_their_field():
 def test_a_game_with_bad_data_is_listed_with_its_problems(tmp_path, petit_jeu):
     cards = petit_jeu.folder / "cards.yaml"
     cards.write_text(cards.read_text(encoding="utf-8").replace("cost: ", "cost: -", 1), encoding="utf-8")
-    c = TestClient(create_app(Settings(db_path=tmp_path / "p.db", games=[petit_jeu.id])),
+    c = TestClient(create_app(Settings(db_path=tmp_path / "p.db", games=[petit_jeu.folder])),
                    base_url="http://127.0.0.1:8000", raise_server_exceptions=False)
     home = unescape(c.get("/").text)
     assert f"{petit_jeu.id}: its data has problems" in home and "cost: must be ≥ 0" in home
@@ -185,7 +188,7 @@ def test_a_game_edited_while_serving_is_read_again(tmp_path, petit_jeu):
     """A designer serving their own folder adds a score-pad row: the next sheet has it."""
     import os
 
-    c = client(tmp_path)
+    c = client(tmp_path, petit_jeu)
     assert "bonus" not in c.get(f"/g/{petit_jeu.id}/sheet?players=2").text
     game_yaml = petit_jeu.folder / "game.yaml"
     text = game_yaml.read_text(encoding="utf-8").replace(
@@ -198,7 +201,7 @@ def test_a_game_edited_while_serving_is_read_again(tmp_path, petit_jeu):
 
 
 def test_sheet_scores_like_the_cli_and_shows_problems_by_field(tmp_path, petit_jeu, cli):
-    c = client(tmp_path)
+    c = client(tmp_path, petit_jeu)
     csrf = csrf_of(c, f"/g/{petit_jeu.id}/sheet?name=Alice&name=Ben")
     r = c.post(f"/g/{petit_jeu.id}/score", data=pad_form(csrf, [("Alice", "7", "3+2", "5"), ("Ben", "9", "3", "2")]))
     body = r.json()
@@ -309,7 +312,7 @@ def test_setup_page_deals_the_seeded_game(tmp_path, cli):
 # --- the play log --------------------------------------------------------------------------------
 
 def test_save_history_export_stats_and_csv(tmp_path, petit_jeu, cli):
-    c = client(tmp_path)
+    c = client(tmp_path, petit_jeu)
     csrf = csrf_of(c, f"/g/{petit_jeu.id}/sheet?name=Alice&name=Ben")
     games = [[("Alice", "7", "3+2", "5"), ("Ben", "9", "3", "2")],  # 12-12, Alice on coins
              [("Alice", "1", "1", "0"), ("Ben", "10", "0", "0")]]  # Ben 10 to 2
@@ -327,22 +330,31 @@ def test_save_history_export_stats_and_csv(tmp_path, petit_jeu, cli):
     assert yaml.safe_load(r.text)["players"][0]["objectifs"] == "3+2"  # the sum as typed
     expected = cli("score", str(petit_jeu.folder), str(petit_jeu.folder / "examples" / "final.yaml"), "--json").json
     assert cli("score", str(petit_jeu.folder), str(exported), "--json").json == expected
-    stats = {s["player"]: s for s in PlayLog(tmp_path / "plays.db").player_stats(petit_jeu.id)}
-    assert stats["Alice"]["plays"] == 2 and stats["Alice"]["wins"] == 1 and stats["Ben"]["wins"] == 1
-    assert stats["Alice"]["average"] == (12 + 2) / 2 and stats["Ben"]["average"] == (12 + 10) / 2
-    assert stats["Alice"]["categories"] == {"cartes": 4.0, "objectifs": 3.0}  # (7+1)/2, (5+1)/2
+    from cardforge.web.stats import game_stats
+
+    log = PlayLog(tmp_path / "plays.db")
+    roster = {p["id"]: p for p in log.players()}
+    g = game_stats(petit_jeu.id, "Petit jeu", log.records(petit_jeu.id), roster)
+    stats = {p.name: p for p in g.players}
+    assert stats["Alice"].plays == 2 and stats["Alice"].wins == 1 and stats["Ben"].wins == 1
+    assert stats["Alice"].average == (12 + 2) / 2 and stats["Ben"].average == (12 + 10) / 2
+    assert stats["Alice"].category_average("cartes") == 4.0  # (7 + 1) / 2
+    assert stats["Alice"].category_average("objectifs") == 3.0  # (5 + 1) / 2
     assert '<option value="Alice">' in c.get(f"/g/{petit_jeu.id}").text  # names offered for the next game
     page = c.get(f"/stats?game={petit_jeu.id}").text
-    assert "Alice" in page and "11.0" in page  # Ben's average total
+    assert "Alice" in page and ">11<" in page  # Ben's average total
     rows = list(csv.DictReader(io.StringIO(c.get("/plays.csv").text)))
     assert [(r["play"], r["player"], r["total"], r["objectifs"], r["winner"]) for r in rows] == [
         (str(ids[0]), "Alice", "12", "5", "1"), (str(ids[0]), "Ben", "12", "3", "0"),
         (str(ids[1]), "Alice", "2", "1", "0"), (str(ids[1]), "Ben", "10", "0", "1")]
     assert rows[0]["note"] == "au café"
-    # a play deleted (a POST with its form's token) leaves the history and the stats
+    # a play deleted (a POST with its form's token) leaves the history and the stats; undo brings it back
     r = c.post(f"/plays/{ids[1]}/delete", data={"csrf": csrf}, follow_redirects=False)
-    assert r.status_code == 303 and c.get(f"/plays/{ids[1]}").status_code == 404
-    assert PlayLog(tmp_path / "plays.db").player_stats(petit_jeu.id)[0]["plays"] == 1
+    assert r.status_code == 303 and r.headers["location"] == f"/plays?undo={ids[1]}"
+    assert f'href="/plays/{ids[1]}"' not in c.get("/plays").text
+    assert "deleted" in c.get(f"/plays/{ids[1]}").text
+    assert [p.name for p in game_stats(petit_jeu.id, "", log.records(petit_jeu.id), roster).players
+            if p.plays == 1] == ["Alice", "Ben"]
     assert c.post(f"/plays/{ids[0]}/delete", data={"csrf": "x"}).status_code == 403
 
 
@@ -356,7 +368,7 @@ def test_csv_cells_are_never_formulas(tmp_path):
 
 
 def test_a_bad_sheet_is_not_saved_and_comes_back_with_its_values(tmp_path, petit_jeu):
-    c = client(tmp_path)
+    c = client(tmp_path, petit_jeu)
     csrf = csrf_of(c, f"/g/{petit_jeu.id}/sheet?name=Alice&name=Ben")
     r = c.post(f"/g/{petit_jeu.id}/save", data=pad_form(csrf, [("Alice", "7", "3+", "5"), ("Ben", "9", "3", "2")]))
     assert r.status_code == 422

@@ -99,14 +99,14 @@ def browser():
     driver.quit()
 
 
-def card_names(game_id: str, field: str) -> dict[str, str]:
+def card_names(game_id, field: str) -> dict[str, str]:
     """Each card's name as the sheet offers it (a name two cards share carries the id)."""
     from cardforge.data.loading import load_game_data
     from cardforge.games import find_game
-    from cardforge.web.forms import HINTS, card_choices
+    from cardforge.web.forms import build_sheet
 
-    kinds = HINTS[game_id][f"players.{field}"]["kinds"]
-    return {c["id"]: c["name"] for c in card_choices(load_game_data(find_game(game_id)), kinds)}
+    game = find_game(game_id)
+    return {c["id"]: c["name"] for c in build_sheet(game, load_game_data(game)).cards[field]}
 
 
 def wait_scored(driver, previous: str | None = None, timeout: float = 30) -> dict:
@@ -278,9 +278,17 @@ def test_a_data_only_game_sheet_keeps_pad_sums(server, browser, cli, tmp_path):
 
     folder = tmp_path / "petit-jeu-browser"
     create_game(folder, "Petit jeu")
-    game = find_game(folder)  # known to the server from now on, as `cardforge serve FOLDER` does
+    game = find_game(folder)
     example = folder / "examples" / "final.yaml"
     state = yaml.safe_load(example.read_text(encoding="utf-8"))
+    from cardforge.web.app import Settings
+
+    # a server of its own: only the folders named when it starts are served (`cardforge serve FOLDER`)
+    with ServerThread(Settings(db_path=tmp_path / "p.db", games=[folder])) as own:
+        _type_the_pad(browser, own, cli, game, folder, example, state)
+
+
+def _type_the_pad(browser, server, cli, game, folder, example, state) -> None:
     open_sheet(browser, server, game.id, [p["name"] for p in state["players"]])
     assert browser.find_elements(By.CSS_SELECTOR, "table.pad")  # players as columns, categories as rows
     first = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
@@ -336,3 +344,96 @@ def test_imperial_miners_mine_tapped_into_the_grid(server, browser, cli):
     shown = wait_scored(browser, first)
     assert shown == cli_json(cli, "imperial_miners", example)
     assert [p["total"] for p in shown["players"]] == [39, 33]
+
+
+def test_a_new_game_with_declared_scoring_scored_by_picking_cards(browser, cli, tmp_path):
+    """Issue 27's "done when": a game made by `cardforge new`, given cards with points and three
+    declared categories (sum of points, sets of colours, most dragons with ties shared); each
+    player's cards picked by name on the sheet — no YAML typed — score as the CLI scores the file
+    that lists them by id (totals worked out by hand in tests/sheet_support.py)."""
+    from cardforge.games import find_game
+
+    from sheet_support import treasure_game
+
+    folder = treasure_game(tmp_path / "tresors-browser")
+    game = find_game(folder)
+    from cardforge.web.app import Settings
+
+    # a server of its own: only the folders named when it starts are served (`cardforge serve FOLDER`)
+    with ServerThread(Settings(db_path=tmp_path / "p.db", games=[folder])) as own:
+        _pick_treasures(browser, own, cli, folder, game)
+
+
+def _pick_treasures(browser, server, cli, folder, game) -> None:
+    from sheet_support import EXPECTED, HANDS
+
+    open_sheet(browser, server, game.id, list(HANDS))
+    assert not browser.find_elements(By.NAME, "yaml")
+    assert not browser.find_elements(By.NAME, "players[0].points")  # computed, never asked
+    names = card_names(folder, "cartes")
+    first = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
+    for i, cards in enumerate(HANDS.values()):
+        for card in cards:
+            add_card(browser, i, "cartes", names[card])
+    shown = wait_scored(browser, first)
+    assert shown == cli_json(cli, str(folder), folder / "examples" / "final.yaml")
+    assert {p["name"]: (p["total"], p["rank"]) for p in shown["players"]} == {
+        n: (e["total"], e["rank"]) for n, e in EXPECTED.items()}
+    assert browser.find_element(By.ID, "winner").text.startswith("Winner: Cleo")
+    rows = browser.find_elements(By.CSS_SELECTOR, '.cards[data-list="players[2].cartes"] li.row .card-name')
+    assert [r.text for r in rows] == ["Émeraude", "Saphir", "Perle", "Dragon rouge", "Dragon vert"]
+
+
+def test_the_fixture_game_relics_picked_by_name(browser, cli, tmp_path):
+    """chasse_aux_reliques (Python rules) declares its `relics` field a list of relic cards: the
+    sheet picks them by name. Ana: Couronne 5 + Sceptre 4 + Anneau 2 = 11, three of « or » → a set,
+    +5 = 16; Ben: Masque 3 + Crâne 3 = 6."""
+    from cardforge.games import find_game
+
+    from conftest import FIXTURES
+
+    folder = FIXTURES / "games" / "chasse_aux_reliques"
+    game = find_game(folder)
+    from cardforge.web.app import Settings
+
+    with ServerThread(Settings(db_path=tmp_path / "p.db", games=[folder])) as server:
+        _pick_relics(browser, server, cli, folder, game, tmp_path)
+
+
+def _pick_relics(browser, server, cli, folder, game, tmp_path) -> None:
+    open_sheet(browser, server, game.id, ["Ana", "Ben"])
+    first = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
+    for i, relics in enumerate((["Couronne", "Sceptre", "Anneau"], ["Masque", "Crâne"])):
+        for relic in relics:
+            add_card(browser, i, "relics", relic)
+    shown = wait_scored(browser, first)
+    path = tmp_path / "relics.yaml"
+    path.write_text("players:\n  - {name: Ana, relics: [couronne, sceptre, anneau]}\n"
+                    "  - {name: Ben, relics: [masque, crane]}\n", encoding="utf-8")
+    assert shown == cli_json(cli, str(folder), path)
+    assert [(p["name"], p["total"]) for p in shown["players"]] == [("Ana", 16), ("Ben", 6)]
+
+
+def test_imperial_miners_mine_grows_a_seventh_column(server, browser, cli, tmp_path):
+    """The grid declares 6 columns and grows as the rules allow: a row of 7 cards, each with
+    half-carts on both edges, makes 6 complete carts (its two outer halves score nothing)."""
+    open_sheet(browser, server, "imperial_miners", ["Aurore", "Chloé"])
+    first = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
+    fill(browser, "players[0].vp", 10)
+    fill(browser, "players[0].coins", 2)
+    for key in ("vp", "coins", "carts"):
+        fill(browser, f"players[1].{key}", 0)
+    grid = browser.find_element(By.CSS_SELECTOR, '.grid[data-grid="players[0].mine"]')
+    grid.find_element(By.CSS_SELECTOR, '[data-grow="col"]').click()
+    slots = grid.find_elements(By.CSS_SELECTOR, '.grid-row[data-row="0"] .slot')
+    assert len(slots) == 7
+    for slot in slots:
+        slot.click()
+        for side in "LR":
+            slot.find_element(By.CSS_SELECTOR, f".edge.{side}").click()
+    shown = wait_scored(browser, first)
+    path = tmp_path / "seven.yaml"
+    path.write_text("players:\n  - {name: Aurore, vp: 10, coins: 2, mine: [[" + ", ".join(["{carts: LR}"] * 7)
+                    + "]]}\n  - {name: Chloé, vp: 0, coins: 0, carts: 0}\n", encoding="utf-8")
+    assert shown == cli_json(cli, "imperial_miners", path)
+    assert [p["total"] for p in shown["players"]] == [16, 0]

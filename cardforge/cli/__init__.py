@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -133,6 +134,16 @@ def root(verbose: bool, quiet: bool, data_dir: str | None) -> None:
     STATE.verbose = STATE.verbose or verbose
     STATE.quiet = STATE.quiet or quiet
     STATE.data_root = os.path.abspath(data_dir) if data_dir else None
+    ctx = click.get_current_context()
+    if ctx.invoked_subcommand not in NO_INTERRUPTS:
+        from cardforge.transaction import interrupts
+
+        # SIGINT/SIGTERM end any command within a second, its staging folders removed
+        ctx.with_resource(interrupts())
+
+
+#: commands whose server handles SIGINT/SIGTERM itself
+NO_INTERRUPTS = frozenset({"serve"})
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         code = root.main(args=argv, prog_name="cardforge", standalone_mode=False)
     except click.exceptions.Abort as exc:
         if isinstance(exc.__cause__, KeyboardInterrupt):  # Ctrl-C: the shell's convention, no message
-            return 130
+            return _interrupted(exc.__cause__)
         click.echo("Aborted.", err=True)
         return 1
     except click.ClickException as exc:
@@ -159,14 +170,26 @@ def main(argv: list[str] | None = None) -> int:
         else:
             click.echo(f"error: {exc.render()}", err=True)
         return exc.exit_code
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as exc:
+        return _interrupted(exc)
     except Exception as exc:  # a bug in cardforge: say so, without a traceback unless -v
         if STATE.verbose:
             raise
         click.echo(f"internal error: {type(exc).__name__}: {exc} (run with -v for the traceback)", err=True)
         return 1
     return code if isinstance(code, int) else 0
+
+
+def _interrupted(exc: KeyboardInterrupt) -> int:
+    """SIGINT (Ctrl-C): 130, silently; SIGTERM: 143, saying so (nothing was changed: every
+    write is a transaction)."""
+    from cardforge.transaction import Interrupted
+
+    if isinstance(exc, Interrupted) and exc.signum != signal.SIGINT:
+        click.echo(f"interrupted ({signal.Signals(exc.signum).name}): stopped"
+                   + ("" if exc.committed else "; nothing was changed"), err=True)
+        return 128 + int(exc.signum)
+    return 130
 
 
 def problems_json(problems: Iterable[Problem]) -> list[dict[str, Any]]:

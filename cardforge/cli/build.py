@@ -33,6 +33,8 @@ Examples:
   cardforge build --only boards,pads
   cardforge build my-game --only decks --watch   # rebuild on every save, Ctrl-C to stop
   cardforge build my-game --changed-since printed-v3.json   # reprint.pdf: changelog + what changed
+  cardforge build my-game --per-card --cmyk    # one card side a page, CMYK PDF/X-1a, for a print shop
+  cardforge build my-game --ink-saver          # pale backgrounds for a home printer
 
 \b
 Duplex: the back page of each sheet is mirrored so every back lands behind its front when
@@ -153,6 +155,16 @@ OPTIONS: list[tuple[str, Callable[[F], F]]] = [
     ("pure_black", click.option(
         "--pure-black", is_flag=True,
         help="Black text in black ink only (CMYK 0 0 0 100) and crop marks in registration colour.")),
+    ("cmyk", click.option(
+        "--cmyk", is_flag=True,
+        help="Every file in CMYK, PDF/X-1a:2003 for print shops: colours converted through the "
+             "FOGRA39 coated profile (embedded as the output intent), greys and black text in black "
+             "ink only.")),
+    ("ink_saver", click.option(
+        "--ink-saver", is_flag=True,
+        help="Cards' backgrounds (bands, panels, full-bleed fills and art) printed with a quarter of "
+             "their ink; frames, icons and text kept, light text on a background made pale turned "
+             "dark.")),
     ("per_card", click.option(
         "--per-card", is_flag=True,
         help="deck-cards.pdf: one card side per page (front, back, front…), each page the card "
@@ -223,10 +235,12 @@ def build(ctx: click.Context, /, games: tuple[Any, ...], **options: Any) -> None
 
 def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, gutter, margin, duplex, back_offset,
               landscape_turn, fold, no_crop_marks, cut_lines, pure_black, per_card, no_sheet_labels, strict, only,
-              templates_dir, quiet, changed_since, restamp, watch=False, poll=False, as_json=False) -> None:
+              templates_dir, quiet, changed_since, restamp, cmyk=False, ink_saver=False, watch=False, poll=False,
+              as_json=False) -> None:
     """`cardforge build` and `cardforge watch` (``watch=True``): the options parsed, build each
     game, print, and exit (or watch on)."""
     from cardforge.cli.common import every_game
+    from cardforge.errors import CardforgeError
     from cardforge.paths import check_output_folder
 
     problem = check_output_folder(Path(out_dir), what="output folder (-o)")
@@ -236,7 +250,8 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
                              margin_mm=margin, crop_marks=not no_crop_marks, cut_lines=cut_lines,
                              duplex=duplex, back_offset_mm=back_offset, landscape_turn=landscape_turn,
                              fold=fold, strict=strict,
-                             only=only, out_dir=Path(out_dir), pure_black=pure_black,
+                             only=only, out_dir=Path(out_dir), pure_black=pure_black, cmyk=cmyk,
+                             ink_saver=ink_saver,
                              sheet_labels=not no_sheet_labels, per_card=per_card,
                              changed_since=Path(changed_since) if changed_since else None, restamp=restamp,
                              templates_dir=Path(templates_dir) if templates_dir else None)
@@ -261,7 +276,12 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
     built: dict[str, list[ManifestEntry]] = {}
     try:
         for game in chosen:
-            failure = build_one(game, _project_settings(game, settings, given), progress, quiet, built)
+            try:
+                game_settings = _project_settings(game, settings, given)
+            except CardforgeError as exc:  # its cardforge.toml: that game fails, the others build
+                failures.append((game.id, exc.problems or [Problem(exc.title)], exc.title))
+                continue
+            failure = build_one(game, game_settings, progress, quiet, built)
             if failure:
                 failures.append(failure)
     except KeyboardInterrupt as exc:
@@ -318,13 +338,18 @@ def _watch(games: list[Game], settings_of: Callable[[Game], BuildSettings], quie
     Ctrl-C (exit 0). A failed rebuild — bad data, or any error at all — prints what went wrong
     and keeps the previous PDFs; watching goes on."""
     from cardforge.cli.common import refind
+    from cardforge.errors import CardforgeError
     from cardforge.resources import display_path
     from cardforge.watch import Rebuild, Target, WatchSession, game_target, must_poll
 
     def target(game: Game) -> Target:
         def rebuild() -> Failure | None:  # the game read again: an edited game.yaml (categories, kinds…) counts too
-            fresh = refind(game)
-            return build_one(fresh, settings_of(fresh), Progress(False), True)
+            try:
+                fresh = refind(game)
+                settings = settings_of(fresh)
+            except CardforgeError as exc:  # game.yaml deleted or broken, a bad cardforge.toml: said, watching on
+                return game.id, exc.problems or [Problem(str(exc))], exc.title
+            return build_one(fresh, settings, Progress(False), True)
 
         return game_target(game, settings_of(game), rebuild)
 

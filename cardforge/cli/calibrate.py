@@ -44,13 +44,12 @@ def calibrate(out: str | None, paper: str, orientation: str, duplex: str, back_o
     Print it two-sided at 100 %, hold it against a light: the red lines of the back cross the
     front's scales at the X and Y to pass to `cardforge build --back-offset X,Y`.
     """
-    from cardforge.paths import check_output_file, make_folder
+    from cardforge.cli.common import output_target
+    from cardforge.paths import make_folder
     from cardforge.render.calibration import render_calibration
 
-    path = Path(out) if out else Path("output") / f"calibration-{paper}-{duplex}-{orientation}.pdf"
-    problem = check_output_file(path, what="calibration sheet")
-    if problem is not None:
-        raise click.BadParameter(problem.message, param_hint=f"'-o' {path}")
+    path = output_target(out, Path("output") / f"calibration-{paper}-{duplex}-{orientation}.pdf", "-o",
+                         "calibration sheet", folder=False)
     make_folder(path.parent)
     render_calibration(path, paper_size(paper), orientation, duplex, back_offset, landscape_turn)
     click.echo(f"wrote {path.as_posix()} (2 pages, {orientation}): print it two-sided ({duplex}), "

@@ -52,6 +52,9 @@ def _check_one(game: Game, strict: bool, as_json: bool) -> dict[str, Any]:
 
     data, problems = check_game_data(game)
     from cardforge.assets import has_assets
+    from cardforge.transaction import checkpoint
+
+    checkpoint("check")  # the tests' hook: an interrupt while checking
 
     if data is not None and has_assets(data):  # fonts, icons and art opened (render/game_assets.py)
         from cardforge.render.game_assets import asset_problems

@@ -95,6 +95,18 @@ def load_data(game: Game) -> GameData:
     return data
 
 
+def read_stdin(display: str = "<stdin>") -> tuple[str | None, Problem | None]:
+    """The text piped in (``FILE`` given as ``-``), read with the file size limit and checked as
+    UTF-8 before it is kept: (text, None) or (None, the problem). Nothing is written: the engine
+    takes the text itself."""
+    from cardforge.data.yamlio import decode, read_stream
+
+    raw, problem = read_stream(sys.stdin, display)
+    if problem is not None or raw is None:
+        return None, problem
+    return decode(raw, display)
+
+
 def echo_problem(problem: Problem) -> None:
     from cardforge.cli import STATE
 
@@ -110,3 +122,49 @@ def echo_json(value: Any) -> None:
 
 def is_tty() -> bool:
     return sys.stderr.isatty()
+
+
+def output_target(named: str | None, default: Path, option: str, what: str, *, folder: bool) -> Path:
+    """Where a command writes: ``-o`` (``named``) or its ``default``, checked by the one rule
+    for every command (:func:`cardforge.paths.check_output`: never a device, a FIFO, a socket
+    or — for a file — a symbolic link; missing folders created only below the current folder,
+    or for a folder when its parent exists). A folder the user named through a symbolic link
+    is used where the link leads; the default path never follows one (``output/<game>`` a
+    link: refused). The folders on the way are created by the writer, once there is something
+    to write. Usage error (exit 2) otherwise."""
+    import os
+
+    from cardforge.paths import check_output, describe
+
+    target = Path(named) if named else Path(default)
+    problem = check_output(target, what, folder=folder)
+    if problem is None and not named:  # output/<game>/…: below output/, no step is a link
+        probe = target if folder else target.parent
+        while len(probe.parts) > 1:
+            if probe.is_symlink():
+                problem = Problem(f"{describe(os.lstat(probe))} is there, where the game's output folder goes; "
+                                  "cardforge does not follow it: remove it, or write elsewhere with -o",
+                                  file=str(probe))
+                break
+            probe = probe.parent
+    if problem is not None:
+        raise click.BadParameter(problem.message, param_hint=f"'{option}' {target}")
+    if folder and named and target.is_symlink():
+        target = Path(os.path.realpath(target))  # the user named it: where it leads is theirs
+    return target
+
+
+def interrupted(ctx: click.Context, exc: KeyboardInterrupt, where: Path | str) -> None:
+    """SIGINT or SIGTERM during a write: say what became of ``where``; exit 128 + the signal."""
+    import signal
+
+    from cardforge.transaction import Interrupted
+
+    signum = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
+    name = signal.Signals(signum).name
+    if isinstance(exc, Interrupted) and exc.committed:
+        click.echo(f"interrupted ({name}) as the files were being put in place; that was finished first",
+                   err=True)
+    else:
+        click.echo(f"interrupted ({name}): {where} was left as it was", err=True)
+    ctx.exit(128 + int(signum))

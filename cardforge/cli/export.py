@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cardforge.cli.common import GAME, echo_problem, load_data
+from cardforge.cli.common import GAME, echo_problem, interrupted, load_data, output_target
 from cardforge.problems import Problem, plural
 
 if TYPE_CHECKING:
@@ -24,6 +24,8 @@ Examples:
   cardforge export my-game pod --profile thegamecrafter-poker
   cardforge export my-game pod --profile ./my-printer.yaml
   cardforge export my-game pod --list-profiles
+  cardforge export my-game pod --profile thegamecrafter-bridge
+  cardforge export my-game pod --profile thegamecrafter-square --scale   # 70 mm cards printed ×1.27
 
 \b
 png: one image per card face (fronts by card id, backs by back design), drawn from the same
@@ -31,7 +33,8 @@ png: one image per card face (fronts by card id, backs by back design), drawn fr
 tts: deck sheets (at most 10×7 cards, 4096 px a side, the last slot the hidden-card image),
      one image per back design, and <game>.json to put in TTS's Saves/Saved Objects folder.
 pod: the print service's files (profile: size, bleed, safe zone; PDF with TrimBox/BleedBox,
-     or PNGs at its pixel size); text inside the unsafe margin is a warning.
+     or PNGs at its pixel size); text inside the unsafe margin is a warning. Cards more than
+     3 % off the profile's size are refused unless --scale.
 """
 
 
@@ -48,6 +51,9 @@ pod: the print service's files (profile: size, bleed, safe zone; PDF with TrimBo
               help="png: the bleed, in mm, with --bleed.")
 @click.option("--profile", help="pod: a profile name (see --list-profiles) or a path to a profile .yaml.")
 @click.option("--list-profiles", is_flag=True, help="pod: list the print-on-demand profiles and exit.")
+@click.option("--scale", is_flag=True,
+              help="pod: print cards whose size differs from the profile's by more than 3 % scaled to it "
+                   "(70 mm cards on a 3.5 in template: ×1.27); without it they are refused.")
 @click.option("--url-base", help="tts: the web address the images will be uploaded to "
                                  "[default: file:// URLs of the written files].")
 @click.option("--templates", "templates_dir", type=click.Path(file_okay=False, exists=True),
@@ -56,7 +62,7 @@ pod: the print service's files (profile: size, bleed, safe zone; PDF with TrimBo
 @click.option("-q", "--quiet", is_flag=True, help="No summary.")
 @click.pass_context
 def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | None, dpi: int, bleed: bool,
-           bleed_size: float, profile: str | None, list_profiles: bool, url_base: str | None,
+           bleed_size: float, profile: str | None, list_profiles: bool, scale: bool, url_base: str | None,
            templates_dir: str | None, strict: bool, quiet: bool) -> None:
     """Export GAME's cards as images: PNG per card, Tabletop Simulator deck, print-on-demand files.
 
@@ -68,8 +74,8 @@ def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | No
     if format == "pod" and list_profiles:
         _list_profiles(data.root)
         return
-    if format != "pod" and (profile or list_profiles):
-        raise click.UsageError("--profile and --list-profiles are for `export GAME pod`")
+    if format != "pod" and (profile or list_profiles or scale):
+        raise click.UsageError("--profile, --list-profiles and --scale are for `export GAME pod`")
     if format == "pod" and not profile:
         raise click.UsageError("`export GAME pod` needs --profile NAME (see --list-profiles)")
     from cardforge.render.faces import deck_faces
@@ -79,25 +85,34 @@ def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | No
 
         assert profile is not None  # refused above when missing
         loaded = load_profile(profile, data.root)
+        target = output_target(out_dir, Path("output") / game.id / f"pod-{loaded.id}", "-o", "output folder",
+                               folder=True)
         faces = deck_faces(game, data, loaded.profile.bleed, templates_dir=_path(templates_dir))
         faces.strict = strict
-        target = Path(out_dir) if out_dir else Path("output") / game.id / f"pod-{loaded.id}"
-        result = export_pod(faces, loaded, target)
+        try:
+            result = export_pod(faces, loaded, target, own_folder=not out_dir, scale=scale,
+                                game_root=data.root)
+        except KeyboardInterrupt as exc:
+            interrupted(ctx, exc, target)
         _echo_warnings(faces.issues.warnings + result.warnings)
         if not quiet:
             what = (f"{result.files[0]} ({plural(result.pages, 'page')})" if loaded.profile.format == "pdf"
                     else f"{plural(len(result.files), 'image')} in {target}")
-            click.echo(f"{game.id}: {loaded.profile.name}: {what}" +
+            scaled = f", cards scaled ×{', ×'.join(f'{k:.2f}' for k in result.scales)}" if result.scales else ""
+            click.echo(f"{game.id}: {loaded.profile.name}: {what}{scaled}" +
                        (f"; {plural(len(result.warnings), 'warning')}" if result.warnings else ""))
         return
     bleed_mm = bleed_size if (format == "png" and bleed) else 0.0
+    target = output_target(out_dir, Path("output") / game.id / format, "-o", "output folder", folder=True)
     faces = deck_faces(game, data, bleed_mm, templates_dir=_path(templates_dir))
     faces.strict = strict  # warnings fail before anything is written
-    target = Path(out_dir) if out_dir else Path("output") / game.id / format
     if format == "png":
         from cardforge.render.export_png import export_pngs
 
-        written = export_pngs(faces, target, dpi)
+        try:
+            written = export_pngs(faces, target, dpi, own_folder=not out_dir)
+        except KeyboardInterrupt as exc:
+            interrupted(ctx, exc, target)
         _echo_warnings(faces.issues.warnings)
         if not quiet:
             sizes = sorted({w.size for w in written})
@@ -107,7 +122,10 @@ def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | No
     else:
         from cardforge.render.tts import export_tts
 
-        decks = export_tts(faces, target, dpi=dpi, url_base=url_base)
+        try:
+            decks = export_tts(faces, target, dpi=dpi, url_base=url_base, own_folder=not out_dir)
+        except KeyboardInterrupt as exc:
+            interrupted(ctx, exc, target)
         _echo_warnings(faces.issues.warnings)
         if not quiet:
             for deck in decks:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cardforge.cli.common import GAME, echo_problem, load_data
+from cardforge.cli.common import GAME, echo_problem, interrupted, load_data, output_target
 from cardforge.problems import plural
 
 if TYPE_CHECKING:
@@ -30,17 +30,21 @@ Examples:
 @click.option("--open", "open_it", is_flag=True, help="Open the sheet in the image viewer.")
 @click.option("--templates", "templates_dir", type=click.Path(file_okay=False, exists=True),
               help="Use layouts and templates from DIR/<game>/ and DIR/_shared/.")
-def preview(game: Game, card_ids: tuple[str, ...], out_file: str | None, dpi: int, open_it: bool,
-            templates_dir: str | None) -> None:
+@click.pass_context
+def preview(ctx: click.Context, game: Game, card_ids: tuple[str, ...], out_file: str | None, dpi: int,
+            open_it: bool, templates_dir: str | None) -> None:
     """A contact sheet PNG of GAME's cards (the named ones, or all), each front beside its back."""
     from cardforge.render.faces import deck_faces
     from cardforge.render.preview import contact_sheet
 
+    target = output_target(out_file, Path("output") / game.id / "preview.png", "-o", "preview image", folder=False)
     data = load_data(game)
     faces = deck_faces(game, data, 0.0, templates_dir=Path(templates_dir) if templates_dir else None,
                        only=list(card_ids) or None)
-    target = Path(out_file) if out_file else Path("output") / game.id / "preview.png"
-    w, h = contact_sheet(faces, target, dpi)
+    try:
+        w, h = contact_sheet(faces, target, dpi)
+    except KeyboardInterrupt as exc:
+        interrupted(ctx, exc, target)
     for problem in faces.issues.warnings:
         echo_problem(problem)
     click.echo(f"{game.id}: {plural(len(faces.fronts), 'card')} → {target} ({w}×{h} px)")

@@ -34,29 +34,20 @@ def score(game: Game, file: str, as_json: bool, lang: str) -> None:
     Prints the breakdown per score category, the totals, ranks and winner(s).
     Exits 1 when the final state breaks the rules (every problem listed).
     """
-    import sys
-    import tempfile
     from pathlib import Path
 
-    from cardforge.engine.scoring import score_file
+    from cardforge.cli.common import read_stdin
+    from cardforge.engine.scoring import score_file, score_text
     from cardforge.errors import ScoreInputError
     from cardforge.problems import Problem
 
     data = load_data(game)
     path = Path(file)
-    if file == "-":  # stdin, read with the file size limit, checked as UTF-8 before it is kept
-        from cardforge.data.yamlio import decode, read_stream
-
-        raw, problem = read_stream(sys.stdin, "<stdin>")
-        if problem is None and raw is not None:
-            problem = decode(raw, "<stdin>")[1]
-        if problem is not None:
-            raise ScoreInputError("cannot score <stdin>", [problem])
-        assert raw is not None  # read_stream returns the bytes or the problem
-        with tempfile.TemporaryDirectory(prefix="cardforge-stdin-") as folder:
-            path = Path(folder) / "stdin.yaml"
-            path.write_bytes(raw)
-            sheet = score_file(game, data, path)
+    if file == "-":  # stdin: the text itself is scored (no file written)
+        text, problem = read_stdin("<stdin>")
+        if problem is not None or text is None:
+            raise ScoreInputError("cannot score <stdin>", [problem] if problem else [])
+        sheet = score_text(game, data, text, "<stdin>")
     elif not path.exists() and not path.is_symlink():
         raise ScoreInputError(f"cannot score {file}", [Problem("file not found", file=file)])
     else:

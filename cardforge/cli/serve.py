@@ -36,7 +36,8 @@ LOCAL = ("127.0.0.1", "localhost", "::1")
 def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_qr: bool) -> None:
     """Serve the score sheets, setups and play log on a local web server.
 
-    GAMES: game folders (or ids) to offer besides the shipped games, e.g. your own game.
+    GAMES: game folders (or ids) to offer besides the shipped games, e.g. your own game. The
+    server serves those and the shipped games only: any other game asked for is not found.
     """
     import secrets
     from pathlib import Path
@@ -52,7 +53,10 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
 
     from cardforge.games import find_game
 
-    extra = [find_game(g).id for g in games]  # a folder is registered by id for the pages
+    # the games named here are checked now (a typo is a usage error); the server serves them and
+    # the shipped games, nothing else (a folder by its absolute path, never looked up again by name)
+    found = [find_game(g) for g in games]
+    extra: list[str | Path] = [g.folder.resolve() if g.origin == "folder" else g.id for g in found]
     local = host in LOCAL
     token = None if local else secrets.token_urlsafe(16)
     db = Path(db_path) if db_path else default_path()

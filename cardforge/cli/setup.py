@@ -19,6 +19,7 @@ Examples:
   cardforge setup my-game --players 2 --short 6              # an option of its game.yaml
   cardforge setup my-game --check my_deal.yaml
   cardforge setup my-game --players 3 --json > deal.json; cardforge setup my-game --check deal.json
+  cardforge setup my-game --players 3 --json | cardforge setup my-game --check -
 """
 
 
@@ -52,9 +53,9 @@ def _metavar(option: OptionSpec) -> str:
 @click.option("-p", "--players", type=int, help="Number of players.")
 @click.option("--mode", help="Rule set: one of the game's modes (its game.yaml); `cardforge games` lists them.")
 @click.option("--seed", type=int, help="Seed for the random deal (same seed, same deal).")
-@click.option("--check", "check_file", type=click.Path(dir_okay=False),
-              help="Check a described deal (YAML or JSON: what --json prints, whole or its deal part) "
-                   "against the rules instead of dealing.")
+@click.option("--check", "check_file", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Check a described deal (YAML or JSON: what --json prints, whole or its deal part; "
+                   "- reads it from stdin) against the rules instead of dealing.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (the setup contract).")
 @click.option("--pdf", "pdf_path", type=click.Path(dir_okay=False),
               help="Also print the setup sheet to this PDF.")
@@ -68,7 +69,7 @@ def setup(ctx: click.Context, game: Game, players: int | None, mode: str | None,
     prints, whole or its "deal" part, or one written by hand): exits 1 listing every rule it
     breaks, derived fields included.
     """
-    from cardforge.engine.setup import check_setup_file, run_setup
+    from cardforge.engine.setup import check_setup_file, check_setup_text, run_setup
     from cardforge.errors import SetupError
 
     if mode is not None and mode not in game.modes:  # a usage error (2), like an unknown option
@@ -88,9 +89,18 @@ def setup(ctx: click.Context, game: Game, players: int | None, mode: str | None,
                                        "options; --seed and --pdf are for making a deal)")
         from pathlib import Path
 
-        if not Path(check_file).exists():
+        if check_file == "-":  # stdin: the text itself is checked (no file written)
+            from cardforge.cli.common import read_stdin
+
+            text, problem = read_stdin("<stdin>")
+            if problem is not None or text is None:
+                raise SetupError("<stdin>: the deal cannot be read", [problem] if problem else [])
+            problems = check_setup_text(game, data, text, "<stdin>")
+            check_file = "<stdin>"
+        elif not Path(check_file).exists():
             raise click.BadParameter(f"file not found: {check_file}", param_hint="--check")
-        problems = check_setup_file(game, data, Path(check_file))
+        else:
+            problems = check_setup_file(game, data, Path(check_file))
         if problems:
             raise SetupError(f"{check_file}: this {game.id} deal breaks the rules", problems)
         if as_json:  # as check --json: {ok, problems}; a failure prints {ok: false, error, problems}
@@ -163,12 +173,11 @@ def _check_pdf_path(pdf_path: str) -> None:
     folder is created only below the current one. Usage error (exit 2) otherwise."""
     from pathlib import Path
 
-    from cardforge.paths import check_output_file, make_folder
+    from cardforge.cli.common import output_target
+    from cardforge.paths import make_folder
 
-    problem = check_output_file(Path(pdf_path), what="setup sheet")
-    if problem is not None:
-        raise click.BadParameter(problem.message, param_hint=f"--pdf {pdf_path}")
-    make_folder(Path(pdf_path).parent)
+    target = output_target(pdf_path, Path(pdf_path), "--pdf", "setup sheet", folder=False)
+    make_folder(target.parent)
 
 
 def render_setup(game: Game, result: dict[str, Any]) -> str:

@@ -8,18 +8,20 @@ Only data without errors is cached. Entries live in the one cache (:mod:`cardfor
 
 from __future__ import annotations
 
+import os
 import pickle
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardforge import cache as _cache
 from cardforge.cache import cache_dir, memo
-from cardforge.paths import sweep_parts
+from cardforge.limits import limit
+from cardforge.paths import read_regular, sweep_parts
 
 if TYPE_CHECKING:
-    from cardforge.data.loading import GameData
+    from cardforge.data.loading import GameData, GameSource
     from cardforge.data.models import CardBase
-    from cardforge.games.base import Game
 
 __all__ = ["cache_dir", "code_files", "shared_code", "fingerprint", "load", "memo", "store"]
 
@@ -32,32 +34,58 @@ def shared_code() -> list[Path]:
     """The modules that shape every game's validated data (and ``game.yaml``): the shared small
     modules the data layer reads (units, icons, markup, paths…), the data layer and the game
     machinery (a test checks this covers every cardforge module that loading data imports)."""
-    return _cache.code_files("*.py", "data/", "games/base.py", "games/generic.py", "games/__init__.py")
+    return _cache.code_files("*.py", "data/", "games/base.py", "games/contract.py", "games/generic.py",
+                             "games/__init__.py", "games/declared.py")
 
 
-def code_files(game: Game) -> list[Path]:
+def code_files(game: GameSource) -> list[Path]:
     """:func:`shared_code` and the game's own rules."""
     return shared_code() + game.code_files()
 
 
-def fingerprint(game: Game, folder: Path) -> str:
+def fingerprint(game: GameSource, folder: Path) -> str:
     """Changes when any data file's bytes, any code that shapes the data, or a version changes."""
     parts: list[bytes | str] = [game.id, str(folder.resolve())]
-    for path in sorted(folder.rglob("*")):
-        if path.suffix.lower() in _DATA_SUFFIXES and path.is_file():
-            parts += [str(path.relative_to(folder)), path.read_bytes()]
+    for rel in _data_files(folder):
+        parts += [rel, _content(folder / rel)]
     spec_file = game.folder / "game.yaml"  # outside ``folder`` when --data borrows a game's slot
     if spec_file.is_file() and not spec_file.resolve().is_relative_to(folder.resolve()):
-        parts += ["game.yaml", spec_file.read_bytes()]
+        parts += ["game.yaml", _content(spec_file)]
     return _cache.key("data", parts, code_files(game), LIBRARIES)[:32]
 
 
-def _path(game: Game, key: str) -> Path | None:
+def _data_files(folder: Path) -> list[str]:
+    """The data files below ``folder`` (paths relative to it, sorted), as the loaders may read
+    them: links followed only where they stay inside (the game folder's rule)."""
+    root = os.path.realpath(folder)
+    out = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames.sort()
+        for name in filenames:
+            if os.path.splitext(name)[1].lower() in _DATA_SUFFIXES:
+                path = os.path.join(dirpath, name)
+                real = os.path.realpath(path)
+                if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
+                    out.append(os.path.relpath(path, folder))
+    return sorted(out)
+
+
+def _content(path: Path) -> bytes:
+    """A file's bytes for the key — never a FIFO's, never more than a loader would read (a file
+    refused is keyed by why: the data has errors then, and is not cached)."""
+    blob, problem = read_regular(path, str(path), limit("game_file_bytes"))
+    return blob if blob is not None else f"(refused: {problem.message if problem else ''})".encode()
+
+
+def _path(game: GameSource, key: str) -> Path | None:
     return _cache.entry("", f"{game.id}-{key}.pickle")
 
 
-def load(game: Game, folder: Path) -> tuple[str | None, GameData[CardBase] | None]:
-    """(key, data) — data is None on a miss; key is None when caching is off or impossible."""
+def load(game: GameSource, folder: Path,
+         prepare: Callable[[], None] | None = None) -> tuple[str | None, GameData[CardBase] | None]:
+    """(key, data) — data is None on a miss; key is None when caching is off or impossible.
+    ``prepare()`` makes the card models of kinds declared in data, which an entry's cards need
+    to be read back (the loader gives it: this module does not call the loader)."""
     try:
         key = fingerprint(game, folder)
     except OSError:
@@ -68,8 +96,10 @@ def load(game: Game, folder: Path) -> tuple[str | None, GameData[CardBase] | Non
     try:
         return key, pickle.loads(path.read_bytes())
     except AttributeError:  # cards of kinds declared in data: their models are made on first use
+        if prepare is None:
+            return key, None
         try:
-            _prepare_models(game, folder)
+            prepare()
         except Exception:
             return key, None
         return key, _cache.read(path, pickle.loads)
@@ -77,15 +107,7 @@ def load(game: Game, folder: Path) -> tuple[str | None, GameData[CardBase] | Non
         return key, None
 
 
-def _prepare_models(game: Game, folder: Path) -> None:
-    from cardforge.data.loading import _load_meta
-
-    meta, _, _ = _load_meta(game, folder)
-    if meta is not None:
-        game.card_models_for(meta)
-
-
-def store(game: Game, key: str | None, data: GameData[CardBase]) -> None:
+def store(game: GameSource, key: str | None, data: GameData[CardBase]) -> None:
     if key is None:
         return
     path = _path(game, key)

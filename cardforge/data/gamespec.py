@@ -17,10 +17,11 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, model_validator
 
 from cardforge.data.models import DeckMeta, Model
+from cardforge.sheet import Holding
 
 _IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
 _FLAG = re.compile(r"^--[a-z][a-z0-9-]*$")
-RESERVED_STATE_KEYS = ("name",)
+RESERVED_STATE_KEYS = ("name", "mode")
 #: option flags the setup command has for every game
 RESERVED_FLAGS = ("--players", "--mode", "--seed", "--check", "--json", "--pdf", "--help")
 
@@ -33,6 +34,19 @@ def _check_ident(value: str) -> str:
 
 
 Ident = Annotated[str, AfterValidator(_check_ident)]
+
+
+def _check_game_id(value: str) -> str:
+    from cardforge.paths import name_problem
+
+    # as games.normalise_game_id makes it: the name of OUT/<game>/ and of every file made of it
+    why = name_problem(value.strip().lower().replace("-", "_").replace(" ", "_"), "game id")
+    if why is not None:
+        raise ValueError(why)
+    return value
+
+
+GameId = Annotated[str, AfterValidator(_check_game_id)]
 
 
 class Players(Model):
@@ -102,6 +116,126 @@ class OptionSpec(Model):
         return self.min if self.min is not None else 0
 
 
+_FIELD = re.compile(r"^[a-z_][a-z0-9_]*$")
+_PATH = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
+
+
+def _check_field(value: str) -> str:
+    if not _FIELD.match(value):
+        raise ValueError(f"must be a field name (lowercase letters, digits and '_'), got {value!r}")
+    return value
+
+
+def _check_path(value: str) -> str:
+    if not _PATH.match(value):
+        raise ValueError(f"must be a field name, or a dotted path such as 'veins.coal', got {value!r}")
+    return value
+
+
+FieldName = Annotated[str, AfterValidator(_check_field)]
+FieldPath = Annotated[str, AfterValidator(_check_path)]
+#: a card field's value in a filter: a value, or a list of values (any of them)
+FilterValue = str | int | bool | list[str | int | bool]
+Filter = dict[FieldName, FilterValue]
+Points = Annotated[int, Field(ge=-1_000_000, le=1_000_000)]
+
+#: what a score rule measures: exactly one of these per rule
+MEASURES = ("sum", "count", "value", "sets", "groups", "most", "least", "min", "max")
+TIES = ("share", "split", "none", "all")
+
+
+class ScoreRule(Model):
+    """A category computed from what each player holds (declared scoring, DEVELOPING.md "Scoring
+    rules as data"). One measure per rule, then how it scores:
+
+    - ``sum: FIELD`` — the card field's values added up over the cards held;
+    - ``count: {FIELD: VALUE, …}`` — how many cards held match (``count: {}``: every card);
+    - ``value: FIELD`` — a whole-number field of the player (``gold``, ``veins.coal``);
+    - ``sets: FIELD`` — cards of different values make a set (as many sets as possible, each as
+      large as possible); each set scores ``table[its size]``;
+    - ``groups: FIELD`` — the cards of each value make a group; each scores ``table[its size]``;
+    - ``most: RULE`` / ``least: RULE`` — the players with the most (fewest) of the inner rule's
+      amount score ``points`` (a list: 1st, 2nd… place); ``ties``: how tied players score;
+    - ``min: [RULE, …]`` / ``max: [RULE, …]`` — the smallest (largest) of the rules' amounts.
+
+    ``of``: which of the player's card fields are read (default: every one); ``where``: only the
+    cards matching. ``per: M`` and ``points: N`` — N points per M (rounded down); ``at_least`` /
+    ``at_most`` bound the category's value. A table's sizes above its largest score as it."""
+
+    sum: FieldName | None = None
+    count: Filter | None = None
+    value: FieldPath | None = None
+    sets: FieldName | None = None
+    groups: FieldName | None = None
+    most: ScoreRule | None = None
+    least: ScoreRule | None = None
+    min: Annotated[list[ScoreRule], Field(min_length=1, max_length=20)] | None = None
+    max: Annotated[list[ScoreRule], Field(min_length=1, max_length=20)] | None = None
+    of: FieldName | Annotated[list[FieldName], Field(min_length=1, max_length=20)] | None = None
+    where: Filter | None = None
+    per: int | None = Field(None, ge=1, le=1_000_000)
+    points: Points | Annotated[list[Points], Field(min_length=1, max_length=20)] | None = None
+    table: dict[Annotated[int, Field(ge=1, le=1000)], Points] | None = None
+    ties: Literal["share", "split", "none", "all"] | None = None
+    at_least: Points | None = None
+    at_most: Points | None = None
+
+    @property
+    def measure(self) -> str:
+        """The one measure the rule gives (checked)."""
+        return next(m for m in MEASURES if getattr(self, m) is not None)
+
+    @property
+    def sources(self) -> list[str] | None:
+        """The player's fields named by ``of`` (None: every card field)."""
+        if self.of is None:
+            return None
+        return [self.of] if isinstance(self.of, str) else list(self.of)
+
+    @property
+    def awards(self) -> list[int]:
+        """A majority's points by place (1st, 2nd…)."""
+        if self.points is None:
+            return []
+        return [self.points] if isinstance(self.points, int) else list(self.points)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ScoreRule:
+        given = [m for m in MEASURES if getattr(self, m) is not None]
+        if not given:
+            raise ValueError(f"a score rule measures one thing: give one of {', '.join(MEASURES)}")
+        if len(given) > 1:
+            raise ValueError(f"one measure per rule, got {' and '.join(given)} (min: or max: combine rules)")
+        measure = given[0]
+        on_cards = measure in ("sum", "count", "sets", "groups")
+        majority = measure in ("most", "least")
+        if not on_cards and self.of is not None:
+            raise ValueError(f"of: is for sum, count, sets and groups (the cards read), not {measure}")
+        if self.where is not None and measure not in ("sum", "sets", "groups"):
+            why = "count: is the filter itself" if measure == "count" else "it reads no cards"
+            raise ValueError(f"where: is for sum, sets and groups; not {measure} ({why})")
+        if measure in ("sets", "groups"):
+            if not self.table:
+                raise ValueError(f"{measure}: needs table: {{size: points, …}} (e.g. {{1: 1, 2: 3, 3: 6}})")
+        elif self.table is not None:
+            raise ValueError(f"table: is for sets and groups, not {measure}")
+        if majority:
+            if self.points is None:
+                raise ValueError(f"{measure}: needs points: (one number, or a list by place: [6, 3])")
+            if self.per is not None:
+                raise ValueError(f"per: is not for {measure} (points: are by place)")
+        else:
+            if isinstance(self.points, list):
+                raise ValueError(f"points: a list (by place) is for most and least, not {measure}")
+            if self.ties is not None:
+                raise ValueError(f"ties: is for most and least, not {measure}")
+            if measure in ("sets", "groups") and (self.per is not None or self.points is not None):
+                raise ValueError(f"{measure}: scores by its table; per: and points: are not for it")
+        if self.at_least is not None and self.at_most is not None and self.at_least > self.at_most:
+            raise ValueError(f"at_least ({self.at_least}) is more than at_most ({self.at_most})")
+        return self
+
+
 class CategorySpec(Model):
     """A score-pad row: declared once, printed on the pad and emitted by the scoring."""
 
@@ -110,6 +244,14 @@ class CategorySpec(Model):
     label_en: str | None = None  # for the CLI (default: label)
     icon: str | None = None  # an icon token drawn before the label on the pad
     optional: bool = False  # data-only scoring: a missing value counts 0 (else it is required)
+    #: computed from what each player holds (declared scoring) instead of given per player
+    score: ScoreRule | None = None
+
+    @model_validator(mode="after")
+    def _computed(self) -> CategorySpec:
+        if self.score is not None and self.optional:
+            raise ValueError("optional: is for a value given on the pad; this category is computed (score:)")
+        return self
 
 
 class TieBreakerSpec(Model):
@@ -141,7 +283,7 @@ class SetupSpec(Model):
 class GameSpec(Model):
     """The whole ``game.yaml``."""
 
-    id: str | None = None  # default: the folder's name
+    id: GameId | None = None  # default: the folder's name
     title: str = Field(min_length=1)
     language: str = "fr"
     players: Players
@@ -153,6 +295,9 @@ class GameSpec(Model):
     modes: dict[str, ModeSpec] = Field(default_factory=lambda: {"standard": ModeSpec()})
     default_mode: str | None = None
     options: dict[Ident, OptionSpec] = Field(default_factory=dict)
+    #: what each player holds at the end (data-only games): fields of the final-state file, the
+    #: web sheet's inputs (card pickers, counters, numbers) and what declared scoring reads
+    holdings: dict[Ident, Holding] = Field(default_factory=dict)
     categories: list[CategorySpec] = Field(min_length=1)
     tie_breakers: list[TieBreakerSpec] = Field(default_factory=list)
     setup: SetupSpec | None = None
@@ -180,6 +325,12 @@ class GameSpec(Model):
         for key in (*ids, *(t.id for t in self.tie_breakers)):
             if key in RESERVED_STATE_KEYS:
                 raise ValueError(f"'{key}' cannot be a category or tie-breaker id (reserved)")
+        for key in self.holdings:  # a tie-breaker may share a holding's id too: it compares it
+            if key in RESERVED_STATE_KEYS:
+                raise ValueError(f"'{key}' cannot be a holding id (reserved)")
+            if key in ids:
+                raise ValueError(f"'{key}' is both a holding and a category: a category is given or "
+                                 "computed, a holding is what the rules read; give them different ids")
         flags = [o.flag or "--" + oid.replace("_", "-") for oid, o in self.options.items()]
         for flag in flags:
             if flag in RESERVED_FLAGS:

@@ -2,19 +2,24 @@
 
 ``check_game_data`` never raises on bad data: it returns the problems (all of them).
 ``load_game_data`` raises :class:`~cardforge.errors.DataError` carrying them.
+
+What loading needs from the game is :class:`GameSource`, defined here: the data layer never
+imports :mod:`cardforge.games` (not even for types — ``tests/test_layers.py``); a
+:class:`~cardforge.games.base.Game` is a ``GameSource`` and is passed in.
 """
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic
+from typing import Any, Generic, Protocol
 
 from pydantic import BaseModel
 from typing_extensions import TypeVar  # a default for the type variable on Python 3.11
 
-from cardforge.assets import use_folder_icons
+from cardforge.assets import icon_names
 from cardforge.data.kinds import field_problems
 from cardforge.data.models import CardBase, DeckMeta
 from cardforge.data.spreadsheet import load_card_file
@@ -23,9 +28,6 @@ from cardforge.data.yamlio import Loc, LocatedDoc, YamlDoc, read_yaml
 from cardforge.errors import DataError
 from cardforge.problems import Problem, short_name, short_repr
 from cardforge.resources import display_path
-
-if TYPE_CHECKING:
-    from cardforge.games.base import Game
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,44 @@ class GameData(Generic[CardT]):
         return sum(1 for e in self.entries() if getattr(e, "provenance", None) == "provisional")
 
 
-def game_dir(game: Game, root: Path | None = None) -> Path:
+class GameSource(Protocol):
+    """What loading a game's data needs from the game (``cardforge.games.base.Game`` is one):
+    where its files are, its card models per kind, its other data files and its own checks."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def folder(self) -> Path:
+        """where ``game.yaml`` is"""
+
+    @property
+    def data_folder(self) -> Path:
+        """where the data files are read (the folder, or ``DIR/<id>/`` with ``--data DIR``)"""
+
+    @property
+    def id_declared(self) -> bool:
+        """whether ``game.yaml`` sets ``id:`` (else the id is the folder's name)"""
+
+    @property
+    def inline_deck(self) -> DeckMeta | None:
+        """the deck given in ``game.yaml`` (``deck:``), if any"""
+
+    @property
+    def sections(self) -> tuple[Section, ...]:
+        """the game's other data files"""
+
+    def card_models_for(self, meta: DeckMeta) -> dict[str, type[CardBase]]:
+        """a model for every kind of ``meta``"""
+
+    def check_data(self, data: GameData[CardBase]) -> list[Problem]:
+        """the game's own checks, once every file validated"""
+
+    def code_files(self) -> list[Path]:
+        """the game's own Python files (they shape its validated data: the cache key)"""
+
+
+def game_dir(game: GameSource, root: Path | None = None) -> Path:
     """Where a game's data files are read: ``root/<id>`` when a data root is given, else the
     game's data folder (its own folder, or ``DIR/<id>`` with ``--data DIR``)."""
     if root is not None:
@@ -138,13 +177,16 @@ def game_dir(game: Game, root: Path | None = None) -> Path:
     return game.data_folder
 
 
-def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData[CardBase] | None, list[Problem]]:
+def check_game_data(game: GameSource, root: Path | None = None) -> tuple[GameData[CardBase] | None, list[Problem]]:
     """Load and validate; returns (data or None, problems including warnings)."""
     folder = game_dir(game, root)
     problems: list[Problem] = []
     if not folder.is_dir():
         return None, [Problem(f"no data folder for {game.id}", file=display_path(folder))]
-    use_folder_icons(folder, game.folder)  # the game's own icons/ are known :name: tokens (cardforge/assets.py)
+    # the game's own icons/ are known :name: tokens (cardforge/assets.py; with --data DIR and no
+    # game.yaml there, the game's folder's too)
+    icons = icon_names(folder, game.folder)
+    problems += folder_name_problems(game, folder)
     meta, meta_doc, p = _load_meta(game, folder)
     problems += p
     cards: list[CardBase] = []
@@ -163,15 +205,15 @@ def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData[Card
             if refused is not None:
                 problems.append(refused)
                 continue
-            problems += load_card_file(folder / name, lambda doc: _load_cards(models, doc, meta, cards, sources),
+            problems += load_card_file(folder / name, lambda doc: _load_cards(models, doc, meta, cards, sources, icons),
                                        models=models, sources=sources,
-                                       require_provenance=meta.require_provenance)
+                                       require_provenance=meta.require_provenance, inside=folder)
     from cardforge.data.validate import deck_problems  # issue 21: check finds what build fails on
 
     problems += deck_problems(meta_doc, meta, cards, folder, any(not p.is_warning for p in problems))
     sections: dict[str, Any] = {}
     for section in (*game.sections, *common_sections(game, folder)):
-        value, p = _load_section(folder, section)
+        value, p = _load_section(folder, section, icons)
         problems += p
         if value is not None:
             sections[section.name] = value
@@ -184,12 +226,37 @@ def check_game_data(game: Game, root: Path | None = None) -> tuple[GameData[Card
     return data, problems
 
 
-def _load_meta(game: Game, folder: Path) -> tuple[DeckMeta | None, LocatedDoc, list[Problem]]:
+def folder_name_problems(game: GameSource, folder: Path) -> list[Problem]:
+    """Names of the game folder that become file names, checked (issue 31: names are never
+    paths): the game's id (``OUT/<game>/``) and its print-on-demand profiles' names
+    (``pod-<profile>/``); and every profile file obeys the folder's rule."""
+    from cardforge.paths import folder_entries, name_problem
+
+    problems: list[Problem] = []
+    why = name_problem(game.id, "game id")
+    if why is not None:
+        spec_file = display_path(game.folder / "game.yaml")
+        origin = "" if game.id_declared else " (its folder's name: set id: in game.yaml to choose another)"
+        problems.append(Problem(f"the game's id{origin} {why}", file=spec_file, field="id"))
+    profiles, refused = folder_entries(folder, POD_PROFILES, (".yaml",), "print-on-demand profile")
+    problems += refused
+    for path in profiles:
+        why = name_problem(path.stem, "profile")
+        if why is not None:
+            problems.append(Problem(f"the profile's name (its file's name) {why}", file=display_path(path)))
+    return problems
+
+
+#: the game folder's print-on-demand profiles (read by ``cardforge/render/pod.py``)
+POD_PROFILES = "pod_profiles"
+
+
+def _load_meta(game: GameSource, folder: Path) -> tuple[DeckMeta | None, LocatedDoc, list[Problem]]:
     """The deck: ``game.yaml``'s ``deck:`` or a ``deck.yaml`` beside it (not both)."""
     deck_file = folder / "deck.yaml"
-    inline = game.spec.deck if (folder / "game.yaml").is_file() or folder == game.folder else None
+    inline = game.inline_deck if (folder / "game.yaml").is_file() or folder == game.folder else None
     if inline is not None:
-        doc = read_yaml(folder / "game.yaml")
+        doc = read_yaml(folder / "game.yaml", inside=folder)
         if deck_file.exists():
             return None, doc, [Problem("the deck is given twice: in game.yaml (deck:) and in deck.yaml; keep one",
                                        file=display_path(deck_file))]
@@ -199,7 +266,7 @@ def _load_meta(game: Game, folder: Path) -> tuple[DeckMeta | None, LocatedDoc, l
         return None, doc, [Problem("no deck: give the deck in game.yaml (deck:) or in a deck.yaml",
                                    file=display_path(folder / "game.yaml") if (folder / "game.yaml").exists()
                                    else display_path(deck_file))]
-    doc = read_yaml(deck_file)
+    doc = read_yaml(deck_file, inside=folder)
     problems = list(doc.problems)
     meta = None
     if doc.data is not None:
@@ -223,11 +290,12 @@ class _Shifted:
         return self.doc.line_of(self.prefix + tuple(loc))
 
 
-def load_game_data(game: Game, root: Path | None = None) -> GameData[CardBase]:
+def load_game_data(game: GameSource, root: Path | None = None) -> GameData[CardBase]:
     """Validated data, from the cache when the files and code are unchanged (data/cache.py)."""
     from cardforge.data import cache
 
-    key, data = cache.load(game, game_dir(game, root))
+    folder = game_dir(game, root)
+    key, data = cache.load(game, folder, lambda: _prepare_models(game, folder))
     if data is not None:
         return data
     data, problems = check_game_data(game, root)
@@ -242,8 +310,15 @@ def load_game_data(game: Game, root: Path | None = None) -> GameData[CardBase]:
     return data
 
 
+def _prepare_models(game: GameSource, folder: Path) -> None:
+    """Make the models of the kinds declared in data (a cached entry's cards are theirs)."""
+    meta, _, _ = _load_meta(game, folder)
+    if meta is not None:
+        game.card_models_for(meta)
+
+
 def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMeta, cards: list[CardBase],
-                sources: dict[str, CardSource]) -> list[Problem]:
+                sources: dict[str, CardSource], icons: frozenset[str] = frozenset()) -> list[Problem]:
     """Validate the cards of one file (a list, or ``{defaults: {...}, cards: [...]}``)."""
     problems: list[Problem] = []
     data = doc.data
@@ -283,7 +358,7 @@ def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMet
             continue
         card, p = validate(model, raw, file=doc.display, item=item, line_of=doc.line_of, loc_prefix=loc)
         problems += sorted(p, key=lambda x: x.line or 0)
-        problems += icon_problems(raw, file=doc.display, item=item, line_of=doc.line_of, loc=loc)
+        problems += icon_problems(raw, file=doc.display, item=item, line_of=doc.line_of, loc=loc, icons=icons)
         if isinstance(card_id, str):
             if card_id in sources:
                 first = sources[card_id]
@@ -307,7 +382,7 @@ def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMet
     return problems
 
 
-def common_sections(game: Game, folder: Path | None = None) -> tuple[Section, ...]:
+def common_sections(game: GameSource, folder: Path | None = None) -> tuple[Section, ...]:
     """Optional files any game may have: ``boards.yaml`` and ``aids.yaml`` (printables, see
     :mod:`cardforge.data.printables`). A game that declares its own section of that name or
     file keeps it: the game's section wins and the common one is not loaded. With ``folder``,
@@ -320,22 +395,25 @@ def common_sections(game: Game, folder: Path | None = None) -> tuple[Section, ..
         Section("aids", "aids.yaml", Aid, key="aids", required=False, item="aid"),
     )
     return tuple(s for s in common if s.name not in taken and s.file not in taken
-                 and (folder is None or (folder / s.file).exists()))
+                 and (folder is None or os.path.lexists(folder / s.file)))
 
 
-def _load_section(folder: Path, section: Section) -> tuple[Any, list[Problem]]:
+def _load_section(folder: Path, section: Section, icons: frozenset[str] = frozenset()) -> tuple[Any, list[Problem]]:
     path = folder / section.file
-    if not path.exists():
+    if not os.path.lexists(path):
         if section.required:
             return None, [Problem("file not found (required)", file=display_path(path))]
         return ([] if section.many else None), []
-    doc = read_yaml(path)
+    doc = read_yaml(path, inside=folder)
     if doc.data is None:
         return None, doc.problems
-    return load_section_doc(doc, section)
+    return load_section_doc(doc, section, icons)
 
 
-def load_section_doc(doc: YamlDoc, section: Section) -> tuple[Any, list[Problem]]:
+def load_section_doc(doc: YamlDoc, section: Section, icons: frozenset[str] = frozenset()) -> tuple[Any, list[Problem]]:
+    """A section's file validated; ``icons``: the game's own icon names (an ``icon:`` field or a
+    ``:token:`` may name them; models read them from the validation context)."""
+    context = {"icons": icons}
     problems = list(doc.problems)
     data = doc.data
     prefix: Loc = ()
@@ -349,7 +427,8 @@ def load_section_doc(doc: YamlDoc, section: Section) -> tuple[Any, list[Problem]
         data = data[section.key]
         prefix = (section.key,)
     if not section.many:
-        value, p = validate(section.model, data, file=doc.display, line_of=doc.line_of, loc_prefix=prefix)
+        value, p = validate(section.model, data, file=doc.display, line_of=doc.line_of, loc_prefix=prefix,
+                            context=context)
         return value, problems + p
     if not isinstance(data, list):
         return None, problems + [Problem(f"expected a list of {section.item}s", file=doc.display,
@@ -361,11 +440,12 @@ def load_section_doc(doc: YamlDoc, section: Section) -> tuple[Any, list[Problem]
         ident = raw.get("id") if isinstance(raw, dict) else None
         item = (f"{section.item} '{short_name(ident)}' (#{index})" if isinstance(ident, str)
                 else f"{section.item} #{index}")
-        value, p = validate(section.model, raw, file=doc.display, item=item, line_of=doc.line_of, loc_prefix=loc)
+        value, p = validate(section.model, raw, file=doc.display, item=item, line_of=doc.line_of, loc_prefix=loc,
+                            context=context)
         problems += p
         if value is None:
             continue
-        problems += icon_problems(raw, file=doc.display, item=item, line_of=doc.line_of, loc=loc)
+        problems += icon_problems(raw, file=doc.display, item=item, line_of=doc.line_of, loc=loc, icons=icons)
         vid = getattr(value, "id", None)
         if vid is not None:
             if vid in seen:
@@ -377,17 +457,19 @@ def load_section_doc(doc: YamlDoc, section: Section) -> tuple[Any, list[Problem]
     return out, problems
 
 
-def icon_problems(raw: Any, *, file: str, item: str | None, line_of: LineOf, loc: Loc = ()) -> list[Problem]:
-    """Unknown ``:icon:`` tokens in any text of a raw entry, each with its field."""
+def icon_problems(raw: Any, *, file: str, item: str | None, line_of: LineOf, loc: Loc = (),
+                  icons: frozenset[str] = frozenset()) -> list[Problem]:
+    """Unknown ``:icon:`` tokens in any text of a raw entry, each with its field; ``icons``: the
+    game's own icon names."""
     from cardforge.icons import unknown_icon_note, unknown_icons
 
     problems: list[Problem] = []
 
     def walk(value: Any, path: Loc) -> None:
         if isinstance(value, str):
-            for name in unknown_icons(value):
+            for name in unknown_icons(value, icons):
                 problems.append(Problem(
-                    f"unknown icon ':{name}:'{unknown_icon_note(name)}",
+                    f"unknown icon ':{name}:'{unknown_icon_note(name, icons)}",
                     file=file, item=item, field=_dotted(path), line=line_of(loc + path)))
         elif isinstance(value, dict):
             for k, v in value.items():

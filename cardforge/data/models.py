@@ -27,6 +27,19 @@ def _check_slug(value: str) -> str:
 
 
 Slug = Annotated[str, AfterValidator(_check_slug)]
+
+
+def _check_card_id(value: str) -> str:
+    from cardforge.paths import name_problem
+
+    why = name_problem(value, "card id")  # <id>.png, <id>-back.png: a length every platform takes
+    if why is not None:
+        raise ValueError(why)
+    return value
+
+
+#: a card's id: kebab-case, and a name its image files can have (``export png``: ``<id>.png``)
+CardId = Annotated[str, AfterValidator(_check_slug), AfterValidator(_check_card_id)]
 Provenance = Literal["rulebook", "provisional"]
 
 
@@ -182,7 +195,7 @@ class CardBase(Model):
 
     kind_label: ClassVar[str] = ""
 
-    id: Slug
+    id: CardId
     kind: str
     name: str = Field(min_length=1)
     copies: Copies = 1  # 0 keeps the card in the data but out of the print

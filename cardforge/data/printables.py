@@ -21,21 +21,25 @@ are pure data: the renderer (``cardforge.render.printables``) decides sizes, fon
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, field_validator, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
+from cardforge.assets import ICON_NAME
 from cardforge.data.models import CARD_SIZE_PRESETS, Entry, LengthMM, Model, Slug
-from cardforge.icons import ICON_TOKEN, icon_label, is_icon, unknown_icon_note
+from cardforge.icons import ICON_TOKEN, ICONS, icon_label, is_icon, unknown_icon_note
 from cardforge.problems import short_repr
 
 
 def _check_markup(value: str) -> str:
-    """The text must parse as card-text markup. Unknown icons are left to the loader's icon
-    check (which names the field and suggests the closest icon)."""
+    """The text must parse as card-text markup. Icons other than the built-in ones are left to
+    the loader's icon check (which knows the game's own, names the field and suggests the
+    closest icon)."""
     from cardforge.markup import MarkupError, parse
 
-    probe = ICON_TOKEN.sub(lambda m: m.group(0) if is_icon(m.group(1)) else "?", value)
+    probe = ICON_TOKEN.sub(lambda m: m.group(0) if m.group(1) in ICONS else "?", value)
     try:
         parse(probe)
     except MarkupError as exc:
@@ -62,10 +66,19 @@ def _check_colour(value: str) -> str:
 Colour = Annotated[str, AfterValidator(_check_colour)]
 
 
-def _known_icon(name: str) -> str:
-    if not is_icon(name):
-        raise ValueError(f"unknown icon {short_repr(name)}{unknown_icon_note(name, token=False)}")
-    return name
+def _known_icon(name: str, info: ValidationInfo) -> str:
+    """A built-in icon or one of the game's own: the loader gives their names in the validation
+    context (``{"icons": …}``). Without one (boards and aids a game's ``printables`` hooks build
+    in code), any well-formed name passes here: the build checks those against the game's icons
+    (``render/printables.py``)."""
+    context = info.context if isinstance(info.context, dict) else None
+    if context is None:
+        if is_icon(name) or (isinstance(name, str) and ICON_NAME.match(name)):
+            return name
+    elif is_icon(name, context.get("icons") or ()):
+        return name
+    extra = (context or {}).get("icons") or frozenset()
+    raise ValueError(f"unknown icon {short_repr(name)}{unknown_icon_note(name, extra, token=False)}")
 
 
 IconName = Annotated[str, AfterValidator(_known_icon)]
@@ -164,18 +177,19 @@ CONTENT_FIELDS = tuple(sorted({f for req, opt in KIND_FIELDS.values() for f in (
 
 
 class LegendItem(Model):
-    """One line of an icon legend: the icon, its label (default: the icon's French name)
-    and what it means."""
+    """One line of an icon legend: the icon, its label (default: the icon's label, see
+    :meth:`shown_label`) and what it means."""
 
     icon: IconName
     label: Markup | None = None
     text: Markup | None = None
 
-    @property
-    def shown_label(self) -> str:
+    def shown_label(self, files: Mapping[str, Path] | None = None) -> str:
+        """The label printed: the one given, else the icon's (``files``: the game's icon files,
+        an SVG's ``<title>`` is its label; a built-in icon's French name; the icon's name)."""
         if self.label is not None:
             return self.label
-        name = icon_label(self.icon)
+        name = icon_label(self.icon, files)
         return name[:1].upper() + name[1:]
 
 

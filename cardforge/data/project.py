@@ -20,6 +20,7 @@ What the command line gives wins; the file fills in only what it leaves at its d
 from __future__ import annotations
 
 import dataclasses
+import os
 import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -28,10 +29,10 @@ from pydantic import field_validator
 
 from cardforge.data.models import Model
 from cardforge.errors import DataError
-from cardforge.problems import Problem
+from cardforge.problems import Problem, short_repr
 
 if TYPE_CHECKING:
-    from cardforge.games.base import Game
+    from cardforge.data.loading import GameSource
     from cardforge.settings import BuildSettings
 
 PROJECT_FILE = "cardforge.toml"
@@ -95,14 +96,20 @@ _FIELDS = {
 def read_project(folder: Path) -> BuildTable | None:
     """The folder's ``cardforge.toml`` build table (None without a file); DataError if invalid."""
     from cardforge.data.validate import validate
+    from cardforge.limits import limit
+    from cardforge.paths import read_inside
     from cardforge.resources import display_path
 
     path = Path(folder) / PROJECT_FILE
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None
     shown = display_path(path)
+    blob, problem = read_inside(folder, PROJECT_FILE, "build settings", max_bytes=limit("file_bytes"),
+                                variable="CARDFORGE_LIMIT_FILE_BYTES", file=shown)
+    if problem is not None or blob is None:
+        raise DataError(f"{shown} cannot be read", [problem or Problem("cannot be read", file=shown)])
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(blob.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise DataError(f"{shown} is not valid TOML", [Problem(str(exc), file=shown)]) from None
     project, problems = validate(ProjectFile, raw, file=shown)
@@ -112,7 +119,7 @@ def read_project(folder: Path) -> BuildTable | None:
     return build
 
 
-def settings_for(game: Game, settings: BuildSettings, given: set[str]) -> BuildSettings:
+def settings_for(game: GameSource, settings: BuildSettings, given: set[str]) -> BuildSettings:
     """``settings`` with the game folder's ``cardforge.toml`` filling what the command line
     did not give (``given``: the CLI parameter names set on the command line)."""
     table = read_project(game.folder)
@@ -128,5 +135,22 @@ def settings_for(game: Game, settings: BuildSettings, given: set[str]) -> BuildS
     if table.cut_lines is not None and "cut_lines" not in given:
         changes["cut_lines"] = table.cut_lines
     if table.output is not None and "out_dir" not in given:
-        changes["out_dir"] = (game.folder / table.output).resolve()
+        changes["out_dir"] = output_folder(game.folder, table.output)
     return dataclasses.replace(settings, **changes) if changes else settings
+
+
+def output_folder(folder: Path, output: str) -> Path:
+    """Where ``cardforge.toml``'s ``output`` sends a build: inside the game's folder or the
+    current folder (links resolved), nowhere else — a downloaded game must not make
+    ``cardforge build`` write elsewhere; ``-o`` on the command line may. DataError otherwise."""
+    from cardforge.resources import display_path
+
+    resolved = (Path(folder) / output).resolve()
+    roots = [Path(folder).resolve(), Path.cwd().resolve()]
+    if any(resolved == r or resolved.is_relative_to(r) for r in roots):
+        return resolved
+    shown = display_path(Path(folder) / PROJECT_FILE)
+    raise DataError(f"{shown} sends the build outside the game's folder", [Problem(
+        f"output {short_repr(output)} is {resolved}: outside the game's folder and the current folder "
+        "(allowed: a folder inside either; to build elsewhere, say so on the command line with -o)",
+        file=shown, field="build.output")])

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import re
 import typing
 import unicodedata
@@ -39,7 +40,7 @@ from pydantic import BaseModel
 from cardforge.problems import Problem
 
 if TYPE_CHECKING:
-    from cardforge.data.loading import CardSource, GameData
+    from cardforge.data.loading import CardSource
     from cardforge.data.models import CardBase
     from cardforge.data.yamlio import Loc, LocatedDoc
 
@@ -124,19 +125,32 @@ class SheetDoc:
 
 
 def load_card_file(path: Path, load: Callable[[Any], list[Problem]], *, models: Mapping[str, type[BaseModel]],
-                   sources: dict[str, CardSource] | None = None, require_provenance: bool = False) -> list[Problem]:
+                   sources: dict[str, CardSource] | None = None, require_provenance: bool = False,
+                   inside: Path | None = None) -> list[Problem]:
     """Read one card file (YAML, CSV or XLSX, by its suffix) and hand it to ``load`` (the YAML
-    path's card loader, which validates the raw cards); returns the problems, located."""
+    path's card loader, which validates the raw cards); returns the problems, located.
+    ``inside``: the game folder, which the file must obey the rule of
+    (:func:`cardforge.paths.regular_inside`: inside it, a regular file, of a bounded size)."""
     from cardforge.data.yamlio import read_yaml
 
     if not is_spreadsheet(path):
-        doc = read_yaml(path)
+        doc = read_yaml(path, inside=inside)
         problems = list(doc.problems)
         if doc.data is not None:
             problems += load(doc)
             if require_provenance:
                 problems += _missing_provenance(doc)
         return problems
+    if inside is not None:  # checked before anything opens it: a FIFO would block, a link lead out
+        from cardforge.limits import env_name, limit
+        from cardforge.paths import regular_inside
+        from cardforge.resources import display_path
+
+        rel = os.path.relpath(os.path.abspath(path), os.path.abspath(inside))
+        refused = regular_inside(inside, rel, "card file", max_bytes=limit("game_file_bytes"),
+                                 variable=env_name("game_file_bytes"), file=display_path(path))[1]
+        if refused is not None:
+            return [refused]
     sheet = read_sheet(path, models)
     problems = [sheet.locate(p) for p in sheet.problems]
     if sheet.data is None:
@@ -564,65 +578,3 @@ def write_xlsx(path: Path, tables: list[Table]) -> None:
             zi.external_attr = 0o600 << 16
             dst.writestr(zi, data)
     Path(path).write_bytes(out.getvalue())
-
-
-def export_game(data: GameData[CardBase], out: Path, fmt: str) -> list[Path]:
-    """Write a game's data folder to ``out`` with its card files as spreadsheets (``csv``:
-    one file per card file; ``xlsx``: one workbook per card file, one sheet per kind when
-    each kind's cards follow each other). The other files are copied; deck.yaml's
-    ``card_files`` names the new files. Returns the files written, in order."""
-    import shutil
-
-    import yaml
-
-    from cardforge.data.yamlio import read_yaml
-    from cardforge.errors import DataError
-    from cardforge.resources import display_path
-
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    by_file: dict[str, list[CardBase]] = {}
-    for card in data.cards:
-        src = data.sources.get(card.id)
-        by_file.setdefault(src.file.split(" › ")[0] if src else "", []).append(card)
-    written: list[Path] = []
-    new_names: list[str] = []
-    for name in data.meta.card_files:
-        cards = by_file.get(display_path(data.root / name), [])
-        stem = Path(name).stem
-        target = out / f"{stem}.{fmt}"
-        if fmt == "csv":
-            write_csv(target, tables_for(cards, with_kind=True))
-        else:
-            runs = split_by_kind(cards)
-            if len({r[0].kind for r in runs}) == len(runs) and all(not r[0].kind.startswith("_") for r in runs):
-                tables = []
-                for run in runs:
-                    t = tables_for(run, with_kind=False)
-                    t.name = run[0].kind
-                    tables.append(t)
-            else:
-                t = tables_for(cards, with_kind=True)
-                t.name = "cards"
-                tables = [t]
-            write_xlsx(target, tables or [Table("cards", ["id", "kind", "name"], [])])
-        written.append(target)
-        new_names.append(target.name)
-    card_files = set(data.meta.card_files)
-    for path in sorted(Path(data.root).rglob("*")):
-        rel = path.relative_to(data.root)
-        if path.is_dir() or rel.as_posix() in card_files or rel.name == "deck.yaml" or rel.name.startswith("."):
-            continue
-        (out / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, out / rel)
-    deck_doc = read_yaml(Path(data.root) / "deck.yaml")
-    if deck_doc.data is None or deck_doc.problems:
-        raise DataError("cannot export the data", deck_doc.problems or [Problem("the file is empty",
-                                                                              file=deck_doc.display)])
-    deck = deck_doc.data
-    deck["card_files"] = new_names
-    text = ("# Written by `cardforge export-data`: the card files are spreadsheets (see README.md,\n"
-            "# \"Spreadsheets\"); the comments of the original deck.yaml are not kept.\n")
-    text += yaml.safe_dump(deck, allow_unicode=True, sort_keys=False, width=100)
-    (out / "deck.yaml").write_text(text, encoding="utf-8")
-    return [out / "deck.yaml", *written]

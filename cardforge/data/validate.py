@@ -84,6 +84,12 @@ def friendly_message(err: dict[str, Any], model: type[BaseModel] | None = None) 
         return msg + (f"; did you mean '{close[0]}'?" if close else "")
     if kind == "literal_error":
         return f"must be one of {ctx.get('expected')}, got {_show(got)}"
+    if kind == "union_tag_invalid":  # a declaration's widget: (cardforge/sheet.py)
+        key = str(ctx.get("discriminator", "")).strip("'")
+        return f"{key}: must be one of {ctx.get('expected_tags')}, got {_show(ctx.get('tag'))}"
+    if kind == "union_tag_not_found":
+        key = str(ctx.get("discriminator", "")).strip("'")
+        return f"{key}: required field is missing"
     if kind == "enum":
         return f"must be one of {ctx.get('expected')}, got {_show(got)}"
     bounds = {
@@ -176,10 +182,12 @@ def validation_problems(
 
 
 def validate(model: type[BaseModel], data: Any, *, file: str | None = None, item: str | None = None,
-             line_of: LineOf | None = None, loc_prefix: Loc = ()) -> tuple[Any, list[Problem]]:
-    """(instance, []) or (None, problems)."""
+             line_of: LineOf | None = None, loc_prefix: Loc = (),
+             context: dict[str, Any] | None = None) -> tuple[Any, list[Problem]]:
+    """(instance, []) or (None, problems). ``context``: pydantic's validation context (the game's
+    own icon names, ``{"icons": …}``, for the fields that name an icon)."""
     try:
-        return model.model_validate(data), []
+        return model.model_validate(data, context=context), []
     except ValidationError as exc:
         return None, validation_problems(exc, model, file=file, item=item, line_of=line_of, loc_prefix=loc_prefix)
 
@@ -208,6 +216,7 @@ def deck_problems(meta_doc: LocatedDoc, meta: DeckMeta | None, cards: list[CardB
         problems.append(Problem(
             f"{printed:,} printed cards (copies counted): at most {limit('cards_per_deck'):,} "
             f"(set {env_name('cards_per_deck')} to allow more)", field="card_files", file=file))
+    problems += name_problems(meta_doc, meta)
     roots = [templates_root()]
     for back_id, back in meta.backs.items():
         if back.art:
@@ -219,4 +228,20 @@ def deck_problems(meta_doc: LocatedDoc, meta: DeckMeta | None, cards: list[CardB
             problem = path_problem(folder, art, "art", also=roots, item=f"card '{card.id}'", field="art")[1]
             if problem is not None:
                 problems.append(problem)
+    return problems
+
+
+def name_problems(meta_doc: LocatedDoc, meta: DeckMeta) -> list[Problem]:
+    """Kinds and back designs become parts of file names (``deck-<kind>.pdf``,
+    ``back-<design>.png``): each must be a name, never a path, short enough for every
+    platform (:func:`cardforge.paths.name_problem`). Card ids are checked by their model."""
+    from cardforge.paths import name_problem
+
+    problems: list[Problem] = []
+    for key, what in (("kinds", "kind"), ("backs", "back design")):
+        for name in getattr(meta, key):
+            why = name_problem(name, what)
+            if why is not None:
+                problems.append(Problem(f"{what} {why}", file=meta_doc.display, field=key,
+                                        line=meta_doc.line_of((key, name))))
     return problems

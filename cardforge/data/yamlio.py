@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Protocol
@@ -77,55 +76,13 @@ class YamlRefused(Exception):
 
 # --- reading bytes -------------------------------------------------------------------------------
 
-def _kind_of(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
-
-
 def read_bytes(path: Path, display: str) -> tuple[bytes | None, Problem | None]:
     """The file's bytes, at most the ``file_bytes`` limit; or a problem (missing, not a
-    regular file, too large, unreadable). A FIFO or device is never read."""
-    max_bytes = limit("file_bytes")
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    except FileNotFoundError:
-        return None, Problem("file not found", file=display)
-    except IsADirectoryError:
-        return None, Problem("is a folder, not a file", file=display)
-    except OSError as exc:
-        return None, Problem(f"cannot read file: {exc.strerror or exc}", file=display)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return None, Problem(f"cannot read {_kind_of(info.st_mode)}: give a regular file",
-                                 file=display)
-        if info.st_size > max_bytes:
-            return None, Problem(_too_big(info.st_size, max_bytes), file=display)
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)
-        chunks, total = [], 0
-        while total <= max_bytes:
-            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > max_bytes:  # grew while read
-            return None, Problem(_too_big(total, max_bytes), file=display)
-        return b"".join(chunks), None
-    except OSError as exc:
-        return None, Problem(f"cannot read file: {exc.strerror or exc}", file=display)
-    finally:
-        os.close(fd)
+    regular file, too large, unreadable). A FIFO or device is never read
+    (:func:`cardforge.paths.read_regular`)."""
+    from cardforge.paths import read_regular
+
+    return read_regular(path, display, limit("file_bytes"), env_name("file_bytes"))
 
 
 def read_stream(stream: IO[Any], display: str = "<stdin>") -> tuple[bytes | None, Problem | None]:
@@ -521,13 +478,22 @@ def parse_text(text: str, display: str, path: Path | None = None) -> YamlDoc:
     return YamlDoc(Path(path or display), display, text, data, problems)
 
 
-def read_yaml(path: Path, display: str | None = None) -> YamlDoc:
+def read_yaml(path: Path, display: str | None = None, *, inside: Path | None = None) -> YamlDoc:
     """Parse ``path``. Syntax errors, refused input (see the module's doc) and duplicate keys
     become problems on the returned doc (``data`` is None unless only duplicates were found);
-    a missing file is a problem too."""
+    a missing file is a problem too. ``inside``: the game folder ``path`` belongs to — it
+    must resolve inside it (a ``game.yaml`` linked to a file elsewhere is refused, never read:
+    :func:`cardforge.paths.regular_inside`)."""
     from cardforge.resources import display_path
 
     display = display or display_path(path)
+    if inside is not None:
+        from cardforge.paths import regular_inside
+
+        rel = os.path.relpath(os.path.abspath(path), os.path.abspath(inside))
+        _, refused = regular_inside(inside, rel, "file", file=display)
+        if refused is not None:
+            return YamlDoc(Path(path), display, "", None, [refused])
     raw, problem = read_bytes(Path(path), display)
     if problem is not None:
         return YamlDoc(Path(path), display, "", None, [problem])

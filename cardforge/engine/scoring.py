@@ -1,16 +1,23 @@
-"""score_game: final state → ScoreSheet, with the shared ranking and tie-breaks."""
+"""score_game: final state → ScoreSheet, with the shared ranking and tie-breaks.
+
+A final state is scored from a file (:func:`score_file`), a text already in memory
+(:func:`score_text`: stdin, the web sheet's box) or a mapping (:func:`score_mapping`): each read by
+the hardened YAML reader (``cardforge.data.yamlio``) where it is text, none written anywhere.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from cardforge.data.loading import GameData
 from cardforge.data.models import CardBase
-from cardforge.engine.inputs import load_input
+from cardforge.data.validate import validate
+from cardforge.data.yamlio import YamlDoc, parse_text, read_yaml
+from cardforge.engine.inputs import _name_item, load_doc
 from cardforge.errors import ScoreInputError
 from cardforge.games.base import Game
 from cardforge.problems import Problem
@@ -130,14 +137,45 @@ def _line(problem: Problem, line_of: Callable[[tuple[Any, ...]], int | None]) ->
 
 
 def score_file(game: Game, data: GameData[CardBase], path: Path) -> ScoreSheet:
+    """Score the final-state file at ``path``; ScoreInputError with every problem located."""
     if game.score_model is None:
         raise ScoreInputError(f"{game.id} has no scoring", [])
-    state, problems, line_of, raw = load_input(path, game.score_model, with_lines=True)
+    return score_doc(game, data, read_yaml(Path(path), display=str(path)))
+
+
+def score_text(game: Game, data: GameData[CardBase], text: str, display: str = "<stdin>") -> ScoreSheet:
+    """Score a final state given as YAML text (stdin, a text box), named ``display`` in problems."""
+    if game.score_model is None:
+        raise ScoreInputError(f"{game.id} has no scoring", [])
+    return score_doc(game, data, parse_text(text, display))
+
+
+def score_mapping(game: Game, data: GameData[CardBase], state: Mapping[str, Any],
+                  display: str | None = None) -> ScoreSheet:
+    """Score a final state given as a mapping (a program's own, a form's fields)."""
+    model = game.score_model
+    if model is None:
+        raise ScoreInputError(f"{game.id} has no scoring", [])
+    raw = dict(state)
+    value, problems = validate(model, raw, file=display)
+    problems = [_name_item(p, raw) for p in problems]
+    if problems:
+        problems += _rules_of_the_rest(game, data, model, raw, display or "", lambda loc: None)
+        raise ScoreInputError(f"cannot score {display or 'this game'}", problems)
+    return score_state(game, data, value, display)
+
+
+def score_doc(game: Game, data: GameData[CardBase], doc: YamlDoc) -> ScoreSheet:
+    """Score a parsed final-state document: every problem located (file, line, player, field)."""
+    model = game.score_model
+    if model is None:
+        raise ScoreInputError(f"{game.id} has no scoring", [])
+    state, problems, line_of, raw = load_doc(doc, model, with_lines=True)
     if problems:
         if state is None:  # the rules of the players that read well, in the same run
-            problems += _rules_of_the_rest(game, data, game.score_model, raw, str(path), line_of)
-        raise ScoreInputError(f"cannot score {path}", problems)
-    return score_state(game, data, state, str(path), line_of)
+            problems += _rules_of_the_rest(game, data, model, raw, doc.display, line_of)
+        raise ScoreInputError(f"cannot score {doc.display}", problems)
+    return score_state(game, data, state, doc.display, line_of)
 
 
 def _rules_of_the_rest(game: Game, data: GameData[CardBase], model: type[Any], raw: Any, source: str,

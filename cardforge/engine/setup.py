@@ -14,7 +14,7 @@ from pydantic import Field
 from cardforge.data.loading import GameData
 from cardforge.data.models import CardBase, Model
 from cardforge.data.validate import validate
-from cardforge.data.yamlio import YamlDoc, read_yaml
+from cardforge.data.yamlio import YamlDoc, parse_text, read_yaml
 from cardforge.engine.inputs import _name_item
 from cardforge.engine.scoring import check_player_count
 from cardforge.errors import SetupError, UnknownGameError
@@ -83,7 +83,20 @@ def check_setup_file(game: Game, data: GameData[CardBase], path: Path) -> list[P
     """
     if game.setup_model is None:
         raise SetupError(f"{game.id} has no setup check", [])
-    doc = read_yaml(Path(path), display=str(path))
+    return check_setup_doc(game, data, read_yaml(Path(path), display=str(path)))
+
+
+def check_setup_text(game: Game, data: GameData[CardBase], text: str, display: str = "<stdin>") -> list[Problem]:
+    """:func:`check_setup_file` for a text already in memory (stdin): the same hardened reader."""
+    if game.setup_model is None:
+        raise SetupError(f"{game.id} has no setup check", [])
+    return check_setup_doc(game, data, parse_text(text, display))
+
+
+def check_setup_doc(game: Game, data: GameData[CardBase], doc: YamlDoc) -> list[Problem]:
+    """Problems of a parsed described deal (see :func:`check_setup_file`)."""
+    if game.setup_model is None:
+        raise SetupError(f"{game.id} has no setup check", [])
     if doc.data is None:
         return doc.problems or [Problem("the file is empty", file=doc.display)]
     contract: SetupContract | None = None

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import importlib
 import importlib.util
 import os
@@ -118,7 +119,7 @@ def _with_data_folder(base: Game, data_folder: Path) -> Game:
     from cardforge.games.base import Game
 
     return Game(base.spec, base.folder, base.rules, game_id=base.id, data_folder=data_folder,
-                origin=base.origin)
+                origin=base.origin, hooks=base.hooks)
 
 
 def load_game_folder(folder: Path) -> Game:
@@ -181,12 +182,11 @@ def read_game_spec(folder: Path) -> GameSpec:
 
     import_pydantic()  # ~50 ms less start-up (cardforge/startup.py)
     from cardforge.data import cache
+    from cardforge.limits import limit
+    from cardforge.paths import read_regular
 
     path = Path(folder) / GAME_FILE
-    try:
-        content = path.read_bytes()
-    except OSError:
-        content = b""
+    content = read_regular(path, str(path), limit("file_bytes"))[0] or b""  # never a FIFO, never huge
     return cache.memo("game-spec", [str(path.resolve()).encode(), content], cache.shared_code(),
                       lambda: _validate_game_spec(folder), cache.LIBRARIES)
 
@@ -196,7 +196,7 @@ def _validate_game_spec(folder: Path) -> GameSpec:
     from cardforge.data.validate import validate
     from cardforge.data.yamlio import read_yaml
 
-    doc = read_yaml(folder / GAME_FILE)
+    doc = read_yaml(folder / GAME_FILE, inside=folder)  # a game.yaml linked from elsewhere: refused
     problems = list(doc.problems)
     spec: GameSpec | None = None
     if doc.data is not None:
@@ -225,7 +225,9 @@ def _load_rules(spec: GameSpec, folder: Path, game_id: str) -> ModuleType | None
             if not resolved.is_relative_to(folder.resolve()):
                 raise DataError(f"the rules of {game_id} cannot be loaded",
                                 [Problem(f"'{target}' is outside the game folder", file=file, field="rules")])
-            return _import_file(resolved, f"_cardforge_game_{game_id}")
+            # one module name per folder: two copies of a game (same id) never share submodules
+            digest = hashlib.sha1(str(resolved).encode("utf-8")).hexdigest()[:10]
+            return _import_file(resolved, f"_cardforge_game_{game_id}_{digest}")
         return importlib.import_module(target)
     except DataError:
         raise
@@ -247,6 +249,8 @@ def _import_file(path: Path, name: str) -> ModuleType:
         existing = sys.modules[name]
         if Path(getattr(existing, "__file__", "")).resolve() in (path, path / "__init__.py"):
             return existing
+        for stale in [m for m in sys.modules if m.startswith(name + ".")]:  # another folder's package
+            del sys.modules[stale]
     if path.is_dir():
         spec = importlib.util.spec_from_file_location(name, path / "__init__.py",
                                                       submodule_search_locations=[str(path)])

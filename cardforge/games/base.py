@@ -1,10 +1,11 @@
 """A game: its folder, what its ``game.yaml`` declares, and its rule hooks.
 
 What a game *is* is data (:class:`~cardforge.data.gamespec.GameSpec`); what it *does* beyond
-data is an optional Python module of plain functions, one signature each (see
-:data:`HOOKS`). A game without that module — or a hook the module leaves out — gets the
-data-only behaviour of :mod:`cardforge.games.generic`: scoring from its score pad, setup
-counts from its table, the checklist from its templates.
+data is an optional Python module of plain functions, one signature each: the hooks of the
+typed protocol :class:`~cardforge.games.contract.GameRules`, checked when the game loads. A
+game without that module — or a hook the module leaves out — gets the data-only behaviour of
+:mod:`cardforge.games.generic`: scoring from its score pad, setup counts from its table, the
+checklist from its templates.
 
 No game subclasses anything: the engine, the renderers and the CLI talk to every game
 through this one class.
@@ -15,9 +16,10 @@ from __future__ import annotations
 import random
 from functools import cached_property
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from cardforge.games.contract import HOOKS, Hooks, check_rules
 from cardforge.scores import Category, ScoreResult, TieBreaker
 
 if TYPE_CHECKING:
@@ -28,28 +30,17 @@ if TYPE_CHECKING:
     from cardforge.data.models import CardBase, DeckMeta
     from cardforge.problems import Problem
 
-#: What a rules module may define, each optional (signatures in DEVELOPING.md, "Adding a game").
-HOOKS = (
-    "card_models",  # dict[str, type[CardBase]]: kinds with Python models (validators, properties)
-    "sections",  # tuple[Section, ...]: the game's other data files (clans, components…)
-    "check_data",  # (data) -> list[Problem]: cross-card checks once every file validated
-    "setup_counts",  # (players, mode, options) -> dict
-    "setup_steps",  # (players, mode, options, counts) -> list[str]: the French checklist
-    "deal",  # (data, players, mode, options, rng) -> dict: JSON-able, random only from rng
-    "setup_model",  # pydantic model of a described deal (`cardforge setup GAME --check FILE`)
-    "check_setup",  # (data, setup) -> list[Problem]
-    "score_model",  # pydantic model of the final-state file
-    "check_final_state",  # (data, state) -> list[Problem]: rule-level rejections
-    "score",  # (data, state) -> ScoreResult
-    "player_names",  # (state) -> list[str]: when the state has no players: [{name}] list
-)
+__all__ = ["Game", "HOOKS"]
 
 
 class Game:
     """A game found by the registry (:mod:`cardforge.games`)."""
 
     def __init__(self, spec: GameSpec, folder: Path, rules: ModuleType | None = None, *,
-                 game_id: str, data_folder: Path | None = None, origin: str = "folder"):
+                 game_id: str, data_folder: Path | None = None, origin: str = "folder",
+                 hooks: Hooks | None = None):
+        #: the rules' hooks, checked against the contract (DataError, each problem located)
+        self.hooks = hooks if hooks is not None else check_rules(rules, game_id)
         self.spec = spec
         self.id = game_id
         #: the game folder: game.yaml, card files, templates/, icons/, fonts/, art
@@ -144,7 +135,23 @@ class Game:
 
     # --- data -----------------------------------------------------------------------------
     def _hook(self, name: str) -> Any:
-        return getattr(self.rules, name, None) if self.rules is not None else None
+        return self.hooks.get(name)
+
+    def has_hook(self, name: str) -> bool:
+        """Whether the game's rules define hook ``name`` (one of :data:`HOOKS`)."""
+        if name not in HOOKS:
+            raise KeyError(f"no hook {name!r} in the game contract")
+        return self._hook(name) is not None
+
+    @property
+    def id_declared(self) -> bool:
+        """Whether ``game.yaml`` sets ``id:`` (else the id is the folder's name)."""
+        return self.spec.id is not None
+
+    @property
+    def inline_deck(self) -> DeckMeta | None:
+        """The deck given in ``game.yaml`` (``deck:``), if any."""
+        return self.spec.deck
 
     @property
     def card_models(self) -> dict[str, type[CardBase]]:
@@ -171,8 +178,11 @@ class Game:
         return tuple(self._hook("sections") or ())
 
     def check_data(self, data: GameData[CardBase]) -> list[Problem]:
+        from cardforge.games import declared
+
         fn = self._hook("check_data")
-        return list(fn(data)) if fn else []
+        # and the game's declarations: sheet widgets and score rules name what the data has
+        return (list(fn(data)) if fn else []) + declared.check(self, data)
 
     # --- setup ----------------------------------------------------------------------------
     def with_defaults(self, options: dict[str, Any] | None) -> dict[str, Any]:
@@ -207,8 +217,8 @@ class Game:
     def setup_model(self) -> type[BaseModel] | None:
         from cardforge.games import generic
 
-        if self.rules is not None and hasattr(self.rules, "setup_model"):
-            model: type[BaseModel] | None = self.rules.setup_model
+        model: type[BaseModel] | None = self._hook("setup_model")
+        if model is not None:
             return model
         if self._hook("deal") is not None:  # a deal of the game's own making: no generic check of it
             return None
@@ -234,37 +244,31 @@ class Game:
         fn = self._hook("check_final_state")
         if fn is not None:
             return list(fn(data, state))
-        return generic.check_final_state(self, data, state) if self._hook("score") is None else []
+        if self._hook("score") is None:
+            return generic.check_final_state(self, data, state)
+        from cardforge.games import declared
+
+        return declared.check_state(self, data, state)  # the cards its card fields name, at least
 
     def score(self, data: GameData[CardBase], state: Any) -> ScoreResult:
-        from cardforge.games import generic
+        from cardforge.games import declared, generic
 
         fn = self._hook("score")
-        return fn(data, state) if fn else generic.score(self, data, state)
+        if fn is None:
+            return generic.score(self, data, state)
+        # categories game.yaml computes (score:) are added to what the rules score
+        return declared.complete(self, data, state, fn(data, state))
 
     def player_names(self, state: Any) -> list[str]:
         fn = self._hook("player_names")
         return list(fn(state)) if fn else [p.name for p in state.players]
 
     # --- printables -----------------------------------------------------------------------
-    def printables_module(self) -> ModuleType | None:
-        """Where the game's ``boards``/``aids``/``blocks`` hooks are: ``<rules>.printables``
-        when the rules are a package that has one, else the rules module if it defines any."""
-        import importlib
-        from importlib.util import find_spec
-
-        if self.rules is None:
-            return None
-        if hasattr(self.rules, "__path__"):
-            name = f"{self.rules.__name__}.printables"
-            try:
-                if find_spec(name) is not None:
-                    return importlib.import_module(name)
-            except ModuleNotFoundError:
-                pass
-        if any(hasattr(self.rules, h) for h in ("boards", "aids", "blocks")):
-            return self.rules
-        return None
+    def printables(self) -> SimpleNamespace:
+        """The printables hooks (``boards``, ``aids``, ``blocks``, ``SETUP_LABELS``; None where
+        left out): from ``printables.py`` beside a rules package (imported, and checked whole,
+        on first use), else from the rules module."""
+        return self.hooks.printables_namespace()
 
     def code_files(self) -> list[Path]:
         """The game's own Python files (for cache keys): its rules module or package."""

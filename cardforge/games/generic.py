@@ -72,14 +72,33 @@ class _DataOnlyState(Model):
     mode: str | None = None
 
 
+def _holding_field(decl: Any) -> tuple[Any, Any]:
+    """A declared holding → (type, Field) of the final state's player: card ids, counts of
+    cards, or a whole number (0 when not given)."""
+    from cardforge import sheet
+    from cardforge.limits import limit
+
+    extra = sheet.extra(decl)
+    if isinstance(decl, sheet.Cards):
+        return list[str], Field(default_factory=list, max_length=limit("inline_cards"), json_schema_extra=extra)
+    if isinstance(decl, sheet.Counts):
+        return (dict[str, Annotated[int, Field(ge=0)]],
+                Field(default_factory=dict, max_length=limit("inline_cards"), json_schema_extra=extra))
+    return int, Field(decl.min if decl.min > 0 else 0, ge=decl.min, le=decl.max, json_schema_extra=extra)
+
+
 @lru_cache(maxsize=None)
 def _state_models(game: Game) -> type[Model]:
     fields: dict[str, Any] = {"name": (str, Field(min_length=1, max_length=80))}
     for c in game.spec.categories:
+        if c.score is not None:
+            continue  # computed from the holdings (declared scoring)
         fields[c.id] = (PadValue | None, None) if c.optional else (PadValue, ...)
+    for hid, decl in game.spec.holdings.items():
+        fields[hid] = _holding_field(decl)
     cats = {c.id for c in game.spec.categories}
     for t in game.spec.tie_breakers:
-        if t.id not in cats:
+        if t.id not in cats and t.id not in game.spec.holdings:
             fields[t.id] = (PadValue | None, None)
     player = create_model(f"{game.id}_player", __base__=Model, **fields)
     return create_model(f"{game.id}_final_state", __base__=_DataOnlyState,
@@ -87,17 +106,33 @@ def _state_models(game: Game) -> type[Model]:
 
 
 def final_state_model(game: Game) -> type[Model]:
-    """``{mode?, players: [{name, <category>: value…, <tie-breaker>: value…}]}``."""
+    """``{mode?, players: [{name, <category>: value…, <holding>: …, <tie-breaker>: value…}]}``
+    (a category computed by a declared rule is not given)."""
     return _state_models(game)
 
 
-def _values(game: Game, player: Any) -> tuple[dict[str, Number], dict[str, Number | None]]:
-    breakdown = {c.id: parse_pad_value(getattr(player, c.id)) if getattr(player, c.id) is not None else 0
-                 for c in game.spec.categories}
+def _values(game: Game, player: Any, computed: dict[str, Number] | None = None
+            ) -> tuple[dict[str, Number], dict[str, Number | None]]:
+    """A player's value per category (given on the pad, or ``computed``) and per tie-breaker (a
+    category's value, a holding's — a number, or how many cards — or a value given for it)."""
+    computed = computed or {}
+    breakdown: dict[str, Number] = {}
+    for c in game.spec.categories:
+        if c.score is not None:
+            breakdown[c.id] = computed.get(c.id, 0)
+        else:
+            raw = getattr(player, c.id)
+            breakdown[c.id] = parse_pad_value(raw) if raw is not None else 0
     ties: dict[str, Number | None] = {}
     for t in game.spec.tie_breakers:
+        if t.id in breakdown:
+            ties[t.id] = breakdown[t.id]
+            continue
         raw = getattr(player, t.id, None)
-        ties[t.id] = parse_pad_value(raw) if raw is not None else None
+        if t.id in game.spec.holdings:
+            ties[t.id] = sum(raw.values()) if isinstance(raw, dict) else len(raw) if isinstance(raw, list) else raw
+        else:
+            ties[t.id] = parse_pad_value(raw) if raw is not None else None
     return breakdown, ties
 
 
@@ -117,9 +152,14 @@ def check_final_state(game: Game, data: GameData[CardBase], state: Any) -> list[
     if state.mode is not None and state.mode not in game.modes:
         problems.append(Problem(f"'{state.mode}' is not a mode of {game.id} (modes: {', '.join(game.modes)})",
                                 field="mode"))
-    if not game.spec.tie_breakers:
+    from cardforge.games import declared
+
+    held = declared.check_state(game, data, state)  # the cards named: of the deck, not too many
+    problems += held
+    if not game.spec.tie_breakers or held:
         return problems
-    rows = [(p, *_values(game, p)) for p in state.players]
+    computed = declared.category_values(game, data, state)
+    rows = [(p, *_values(game, p, c)) for p, c in zip(state.players, computed)]
     totals = [sum(b.values(), Fraction(0)) for _, b, _ in rows]
     for t in game.spec.tie_breakers:
         for i, (player, _, ties) in enumerate(rows):
@@ -141,17 +181,21 @@ def _tie_key(value: Number | None, order: str) -> Number:
 
 
 def score(game: Game, data: GameData[CardBase], state: Any) -> ScoreResult:
+    from cardforge.games import declared
+
     results: list[PlayerResult] = []
     sums: dict[str, dict[str, str]] = {}
-    for player in state.players:
-        breakdown, ties = _values(game, player)
+    computed = declared.category_values(game, data, state)
+    for player, values in zip(state.players, computed):
+        breakdown, ties = _values(game, player, values)
         tiebreak = tuple(_tie_key(ties[t.id], t.order) for t in game.spec.tie_breakers)
         results.append(PlayerResult(player.name, breakdown, tiebreak))
         written = {c.id: getattr(player, c.id) for c in game.spec.categories
-                   if isinstance(getattr(player, c.id), str)}
+                   if c.score is None and isinstance(getattr(player, c.id), str)}
         if written:
             sums[player.name] = written
-    return ScoreResult(results, details={"sums": sums} if sums else None)
+    return ScoreResult(results, details={"sums": sums} if sums else None,
+                       report=declared.report(game, data, state))
 
 
 # --- setup -----------------------------------------------------------------------------------

@@ -21,8 +21,8 @@ from typing import Any
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge.render.drawing_assets import BUILT_IN, DrawingAssets
 from cardforge.render.fonts import font_name, metrics
-from cardforge.render.icons import draw_icon, icon_width
 from cardforge.render.richtext import TextLayout, TextOverflow, TextStyle, draw_layout, fit_text, measure
 from cardforge.units import format_mm, mm
 
@@ -41,6 +41,8 @@ class Theme:
     muted: str = "#6b6b6b"
     rule: str = "#b9b2a6"
     tint: str = "#f1ece3"
+    #: the game's own fonts and icons (its ``icons/`` tokens in the text, its legend icons)
+    assets: DrawingAssets = BUILT_IN
 
     @property
     def min_scale(self) -> float:
@@ -85,11 +87,11 @@ class _TooWide(Exception):
 
 def text_layout(markup: str, width: float, size: float, *, bold: bool = False, italic: bool = False,
                 color: str = "#1a1a1a", align: str = "left", leading: float = 1.2,
-                where: str | None = None) -> TextLayout:
+                where: str | None = None, assets: DrawingAssets = BUILT_IN) -> TextLayout:
     """Lay out ``markup`` at exactly ``size`` in ``width`` (any height). _TooWide if a word
     does not fit the width."""
     style = TextStyle(size=round(size * 4) / 4 or 0.25, min_size=None, leading=leading, color=color,
-                      align=align, bold=bold, italic=italic)
+                      align=align, bold=bold, italic=italic, assets=assets)
     try:
         return fit_text(markup, max(width, 1.0), BIG, style)
     except TextOverflow as exc:
@@ -107,17 +109,17 @@ def first_line_middle(layout: TextLayout) -> float:
 
 def fit_box_text(markup: str, width: float, height: float, size: float, floor: float, *,
                  bold: bool = False, color: str = "#1a1a1a", align: str = "center",
-                 valign: str = "middle") -> TextLayout:
+                 valign: str = "middle", assets: DrawingAssets = BUILT_IN) -> TextLayout:
     """Shrink-to-fit in a fixed box (track and slot labels). TextOverflow below ``floor``."""
     style = TextStyle(size=max(round(size * 4) / 4, 0.25), min_size=min(floor, size), leading=1.15,
-                      color=color, align=align, valign=valign, bold=bold)
+                      color=color, align=align, valign=valign, bold=bold, assets=assets)
     return fit_text(markup, max(width, 1.0), max(height, 1.0), style)
 
 
-def _natural_widths(markup: str, bold: bool) -> tuple[float, float]:
+def _natural_widths(markup: str, bold: bool, assets: DrawingAssets = BUILT_IN) -> tuple[float, float]:
     """(longest word, longest line) of ``markup`` at 1 pt."""
     longest_word = longest_line = 0.0
-    for para in measure(markup, "sans", bold):
+    for para in measure(markup, "sans", bold, False, "#1a1a1a", assets):
         for segment in para:
             line = 0.0
             for i, word in enumerate(segment):
@@ -145,7 +147,7 @@ def lay_block(block: Any, width: float, scale: float, theme: Theme, fill_height:
         return _heading(block, width, size, theme)
     if kind == "text":
         align = getattr(block, "align", None) or "left"
-        layout = text_layout(block.text, width, size, color=theme.ink, align=align)
+        layout = text_layout(block.text, width, size, color=theme.ink, align=align, assets=theme.assets)
         return Laid(layout.height, lambda c, x, top: paint_text(c, layout, x, top, width), 0.55 * size)
     if kind in ("steps", "checklist"):
         return _steps(block, width, size, theme, numbered=True, boxes=kind == "checklist")
@@ -166,7 +168,7 @@ def _heading(block: Any, width: float, size: float, theme: Theme) -> Laid:
     level = getattr(block, "level", None) or 1
     hsize = size * (1.28 if level == 1 else 1.1)
     layout = text_layout(block.text, width, hsize, bold=True, color=theme.accent,
-                         align=getattr(block, "align", None) or "left")
+                         align=getattr(block, "align", None) or "left", assets=theme.assets)
     rule_gap = 0.22 * size if level == 1 else 0.0
     height = layout.height + rule_gap
 
@@ -195,7 +197,8 @@ def _steps(block: Any, width: float, size: float, theme: Theme, *, numbered: boo
     if boxes:
         indent += box + 0.4 * size
     start = getattr(block, "start", None) or 1
-    items = [(i, text_layout(t, width - indent, size, color=theme.ink)) for i, t in enumerate(block.items, start)]
+    items = [(i, text_layout(t, width - indent, size, color=theme.ink, assets=theme.assets))
+             for i, t in enumerate(block.items, start)]
     gap = 0.28 * size
     height = sum(layout.height for _, layout in items) + gap * (len(items) - 1)
 
@@ -231,19 +234,19 @@ def _steps(block: Any, width: float, size: float, theme: Theme, *, numbered: boo
 
 
 def _column_widths(cells: list[list[tuple[str, bool]]], n: int, width: float, size: float, pad: float,
-                   weights: Sequence[float] | None) -> list[float]:
+                   weights: Sequence[float] | None, assets: DrawingAssets = BUILT_IN) -> list[float]:
     lo = [0.0] * n
     hi = [0.0] * n
     for row in cells:
         for j, (markup, bold) in enumerate(row):
-            word, line = _natural_widths(markup, bold)
+            word, line = _natural_widths(markup, bold, assets)
             lo[j] = max(lo[j], word * size + 2 * pad)
             hi[j] = max(hi[j], line * size + 2 * pad)
     if sum(lo) > width + 1e-6:
         # name the column's longest word: that is what does not fit
         j = max(range(n), key=lambda k: lo[k])
         longest = max((m for row in cells for k, (m, _) in enumerate(row) if k == j),
-                      key=lambda m: _natural_widths(m, False)[0])
+                      key=lambda m: _natural_widths(m, False, assets)[0])
         raise _TooWide(longest, f"table column {j + 1}")
     if weights:
         return _weighted(width, [width * w / sum(weights) for w in weights], lo)
@@ -294,7 +297,7 @@ def _table(block: Any, width: float, size: float, theme: Theme) -> Laid:
     vpad = 0.22 * size
     cells = ([[(m, True) for m in columns]] if columns else []) + [
         [(m, header_col and j == 0) for j, m in enumerate(r)] for r in rows]
-    widths = _column_widths(cells, n, width, size, pad, getattr(block, "widths", None))
+    widths = _column_widths(cells, n, width, size, pad, getattr(block, "widths", None), theme.assets)
     # centre short columns (numbers, numerals), left-align prose
     align = []
     for j in range(n):
@@ -305,7 +308,7 @@ def _table(block: Any, width: float, size: float, theme: Theme) -> Laid:
         is_header = columns is not None and i == 0
         layouts = [text_layout(m, widths[j] - 2 * pad, size, bold=b, color=theme.ink,
                                align="center" if is_header and align[j] == "center" else align[j],
-                               where=f"table column {j + 1}")
+                               where=f"table column {j + 1}", assets=theme.assets)
                    for j, (m, b) in enumerate(row)]
         laid_rows.append((max(lay.height for lay in layouts) + 2 * vpad, layouts, is_header))
     height = sum(h for h, _, _ in laid_rows)
@@ -347,12 +350,12 @@ def _table(block: Any, width: float, size: float, theme: Theme) -> Laid:
 
 def _legend(block: Any, width: float, size: float, theme: Theme) -> Laid:
     icon = 1.45 * size
-    col = icon * max(icon_width(i.icon) for i in block.icons) + 0.5 * size
+    col = icon * max(theme.assets.icon_width(i.icon) for i in block.icons) + 0.5 * size
     lead = 1.2 * size
     entries = []
     for item in block.icons:
-        text = f"**{item.shown_label}**" + (f" : {item.text}" if item.text else "")
-        lay = text_layout(text, width - col, size, color=theme.ink)
+        text = f"**{item.shown_label(theme.assets.files)}**" + (f" : {item.text}" if item.text else "")
+        lay = text_layout(text, width - col, size, color=theme.ink, assets=theme.assets)
         entries.append((item.icon, lay, max(lay.height, icon)))
     gap = 0.3 * size
     height = sum(h for _, _, h in entries) + gap * (len(entries) - 1)
@@ -361,8 +364,8 @@ def _legend(block: Any, width: float, size: float, theme: Theme) -> Laid:
         y = top
         for name, lay, h in entries:
             mid = y - max(lead, icon) / 2
-            w = icon * icon_width(name)
-            draw_icon(c, name, x + (col - 0.5 * size - w) / 2, mid - icon / 2, icon)
+            w = icon * theme.assets.icon_width(name)
+            theme.assets.draw_icon(c, name, x + (col - 0.5 * size - w) / 2, mid - icon / 2, icon)
             text_top = y - (max(lead, icon) - lead) / 2
             paint_text(c, lay, x + col, text_top, width - col)
             y -= h + gap
@@ -450,7 +453,7 @@ def _track(block: Any, width: float, size: float, theme: Theme, fill_height: flo
         for (ox, oy), label in zip(cells, labels):
             try:
                 lab = fit_box_text(label, cw - 2 * inset - 2 * tpad, label_h, label_size, floor, bold=True,
-                                   color=theme.ink)
+                                   color=theme.ink, assets=theme.assets)
             except TextOverflow as exc:
                 raise _TooWide(exc.too_wide or label, f"track space {label!r}") from None
             note = None
@@ -458,7 +461,7 @@ def _track(block: Any, width: float, size: float, theme: Theme, fill_height: flo
                 nh = ch - label_h - 3 * inset
                 try:
                     note = fit_box_text(notes[label], cw - 2 * inset - 2 * tpad, nh, note_size, floor,
-                                        color=theme.ink, valign="top")
+                                        color=theme.ink, valign="top", assets=theme.assets)
                 except TextOverflow as exc:
                     raise Overflow(exc.needed, exc.available, exc.size, exc.too_wide,
                                    f"note of track space {label!r}") from None
@@ -511,7 +514,8 @@ def _slots(block: Any, width: float, size: float, theme: Theme, fill_height: flo
         lab = None
         if label:
             try:
-                lab = fit_box_text(label, sw - mm(3), sh - mm(3), size, theme.floor, color=theme.muted)
+                lab = fit_box_text(label, sw - mm(3), sh - mm(3), size, theme.floor, color=theme.muted,
+                                   assets=theme.assets)
             except TextOverflow as exc:
                 raise Overflow(exc.needed, exc.available, exc.size, exc.too_wide, f"slot {i + 1}") from None
         laid.append(((i % per_row) * (sw + gap), (i // per_row) * (sh + gap), lab))

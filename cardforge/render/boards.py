@@ -16,6 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 from cardforge.data.printables import Board, Zone
 from cardforge.problems import Problem
 from cardforge.render.blocks import Flow, Overflow, Theme, fit_box_text, fit_flow
+from cardforge.render.drawing_assets import BUILT_IN, DrawingAssets
 from cardforge.render.printing import PrintContext, band_title, clamp, draw_band, draw_stamp, stamp_right
 from cardforge.render.richtext import TextLayout, TextOverflow, draw_layout
 from cardforge.units import mm
@@ -50,10 +51,11 @@ class BoardPlan:
     origin: str = ""
 
 
-def board_theme(board: Board, size_mm: tuple[float, float], accent: str) -> Theme:
+def board_theme(board: Board, size_mm: tuple[float, float], accent: str,
+                assets: DrawingAssets = BUILT_IN) -> Theme:
     short = min(size_mm)
     body = clamp(short * 0.072, 8.5, 11.0)
-    return Theme(body=body, floor=6.0, accent=board.colour or accent)
+    return Theme(body=body, floor=6.0, accent=board.colour or accent, assets=assets)
 
 
 def plan_board(board: Board, size_mm: tuple[float, float], ctx: PrintContext, content: dict[str, list[Any]],
@@ -67,7 +69,7 @@ def plan_board(board: Board, size_mm: tuple[float, float], ctx: PrintContext, co
         problems.append(Problem(message, file=origin, item=item, field=f"zone '{zone}'" if zone else None))
 
     W, H = mm(size_mm[0]), mm(size_mm[1])
-    theme = board_theme(board, size_mm, ctx.accent)
+    theme = board_theme(board, size_mm, ctx.accent, ctx.assets)
     m = mm(board.margin)
     if 2 * m >= min(W, H):
         problem(f"margin {board.margin:g} mm leaves no room on a {size_mm[0]:g}×{size_mm[1]:g} mm board")
@@ -78,13 +80,13 @@ def plan_board(board: Board, size_mm: tuple[float, float], ctx: PrintContext, co
     title_w = (W - 2 * m - 2 * pad) * (0.62 if board.subtitle else 1.0)
     title = subtitle = None
     try:
-        title = band_title(board.title, title_w, band_h * 0.8, band_h * 0.42)
+        title = band_title(board.title, title_w, band_h * 0.8, band_h * 0.42, assets=ctx.assets)
     except TextOverflow as exc:
         problem(f"title does not fit the title band ({exc.describe()})")
     if board.subtitle:
         try:
             subtitle = fit_box_text(board.subtitle, W - 2 * m - 2 * pad - title_w - pad, band_h * 0.8,
-                                    band_h * 0.26, 5.5, color="#ffffff", align="right")
+                                    band_h * 0.26, 5.5, color="#ffffff", align="right", assets=ctx.assets)
         except TextOverflow as exc:
             problem(f"subtitle does not fit the title band ({exc.describe()})")
     plan = BoardPlan(board, size_mm, theme, title, subtitle, band, origin=origin)
@@ -164,7 +166,7 @@ def _plan_zone(zone: Zone, box: tuple[float, float, float, float], theme: Theme,
     if zone.title:
         try:
             title = fit_box_text(zone.title, w - 2 * pad, min(h * 0.4, theme.body * 2.4), theme.body * 1.08,
-                                 theme.floor, bold=True, color=theme.accent, align="left")
+                                 theme.floor, bold=True, color=theme.accent, align="left", assets=theme.assets)
             title_h = title.height + mm(1.6)
         except TextOverflow as exc:
             problem(f"title does not fit ({exc.describe()})", zone.id)

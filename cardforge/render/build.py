@@ -1,35 +1,42 @@
 """Building one game: the library function the CLI, watch mode and the benchmark all call.
 
 ``build_game(game, settings)`` loads the game's data, builds its decks and printables and
-returns a :class:`BuildResult`. A build is **one transaction** over ``<out>/<game>/``:
+returns a :class:`BuildResult`. A build is **one transaction** over ``<out>/<game>/``
+(the machinery is :mod:`cardforge.transaction`, shared with the exports):
 
 1. a lock per output folder (``<out>/.<game>.lock``, ``flock``: released by the system when the
    process dies, so a killed build never leaves a lock that blocks the next one); a second
    build waits up to ``settings.lock_wait`` seconds, then refuses naming the other build;
-2. leftovers of a killed build are cleared: staging folders (``<out>/.<game>.staging-*``) are
-   removed — or, when one was killed in the middle of its swap, the swap is finished (see 5) —
-   and ``.*.part`` files in the game folder removed;
+2. leftovers of a killed build are cleared (``transaction.recover``): staging folders
+   (``<out>/.<game>.staging-*``) are removed — or, when one was killed in the middle of a
+   switch, the switch is finished —, and ``.*.part`` files in the game folder removed;
 3. the output folder and the previous ``manifest.json`` are checked before anything is built
-   (a file where the folder goes, a manifest that is not one…: :class:`OutputError`);
+   (a file or a symbolic link where the folder goes, a manifest that is not one…:
+   :class:`OutputError`);
 4. every file is written into a staging folder beside the game folder (same file system);
-5. only when every file succeeded is it swapped in: the staging folder is marked as
-   committing (with the list of stale files), files are renamed into the game folder one by
-   one, ``manifest.json`` last, then files of the previous build that this build covers but
-   no longer produces (another duplex mode's ``deck-backs.pdf``, ``aids-backs.pdf``…), as the
-   previous manifest lists them, are removed. SIGINT and SIGTERM arriving during the swap (a
-   few milliseconds) are held until it is done; a SIGKILL during it leaves the marked staging
-   folder, and the next build finishes the swap before anything else.
+5. only when every file succeeded is it switched in, in one atomic step: the files of the
+   game folder this build neither rewrites nor retires (the other printables' files after
+   ``--only pads``, exports in ``png/``, a designer's notes) are hard-linked into the staging
+   folder, the new manifest written there, and the two folders exchanged
+   (``renameat2(RENAME_EXCHANGE)``); files of the previous build that this build covers but
+   no longer produces (another duplex mode's ``deck-backs.pdf``…), as the previous manifest
+   lists them, are simply not carried over. A reader sees the old folder or the new one,
+   never a mix; SIGINT and SIGTERM arriving during the switch are held until it is done; a
+   SIGKILL at any point leaves the old folder or the new one, whole.
 
-On any failure, error or signal before the swap, the staging folder is removed and the game
-folder stays exactly as it was, manifest included. Files get the umask's permissions.
+On any failure, error or signal before the switch, the staging folder is removed and the game
+folder stays exactly as it was, manifest included. Files get the umask's permissions, the
+folder keeps its own.
 
 Entries of the previous manifest for printables this build does not cover (``--only pads``
 after a full build) are kept while their file is there: the manifest always lists every file
 of the folder that cardforge built.
 
 Test hook: ``CARDFORGE_TEST_PAUSE=<point>@<file>`` makes a build write its pid to ``<file>``
-at the named point (``locked``, ``decks``, ``staged``, ``committing``) and sleep there, so
-that tests can interrupt it at a known moment. It is read, never written, by cardforge.
+at the named point (``locked``, ``decks``, ``printables``, ``staged``, ``committing``) and sleep
+there (``<point>:busy@<file>``: stay busy inside one long call that does not return to Python
+— the case the interrupt watchdog is for), so that tests can interrupt it at a known moment.
+It is read, never written, by cardforge.
 """
 
 from __future__ import annotations
@@ -38,23 +45,18 @@ import importlib.util
 import json
 import os
 import re
-import shutil
-import signal
 import stat
-import tempfile
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from cardforge import transaction
 from cardforge.errors import CardforgeError, DataError, OutputError, RenderError
-from cardforge.paths import check_output_folder, describe, file_mode, write_atomic
+from cardforge.paths import check_output_folder, describe, name_problem, output_name_problem, write_atomic
 from cardforge.problems import Problem
 from cardforge.render.output import MANIFEST_KINDS, ManifestEntry
 from cardforge.settings import BuildSettings
+from cardforge.transaction import Interrupted, interrupts
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -66,7 +68,7 @@ MANIFEST = "manifest.json"
 BUILD_KINDS: dict[str, tuple[str, ...]] = {"decks": ("deck", "backs"), "boards": ("board",), "pads": ("pad",),
                                            "aids": ("aid", "setup")}
 PRINTABLES_MODULE = "cardforge.render.printables"
-COMMITTING = ".committing"  # in a staging folder: its swap has begun (JSON: files, stale)
+COMMITTING = transaction.COMMITTING  # in a staging folder switched file by file: the plan
 MAX_MANIFEST_BYTES = 8 << 20  # a manifest lists a few files: anything larger is not one
 MAX_RECORD_BYTES = 64 << 20  # a cards.json of 100,000 cards is ~4 MiB
 MAX_JSON_DEPTH = 20
@@ -117,14 +119,8 @@ class BuildResult:
         return sum(e.pages for e in self.entries)
 
 
-class BuildInterrupted(KeyboardInterrupt):
-    """SIGINT or SIGTERM stopped a build. ``committed``: the signal came during the swap, which
-    was finished first (the folder holds the new build); else the folder is as it was."""
-
-    def __init__(self, signum: int, committed: bool = False):
-        self.signum = signum
-        self.committed = committed
-        super().__init__(signal.Signals(signum).name)
+#: SIGINT or SIGTERM stopped a build (``committed``: during the switch, which was finished)
+BuildInterrupted = Interrupted
 
 
 def build_game(game: Game, settings: BuildSettings, progress: Progress | None = None) -> BuildResult:
@@ -135,25 +131,26 @@ def build_game(game: Game, settings: BuildSettings, progress: Progress | None = 
     progress = progress or _NoProgress()
     out_dir = Path(settings.out_dir)
     folder = out_dir / game.id
-    with _Signals() as signals:
-        _check_folders(out_dir, folder)
+    with interrupts():
+        _check_folders(out_dir, folder, game.id)
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise OutputError(f"cannot build {game.id}", [_os_problem(exc, out_dir)]) from None
-        with _locked(out_dir, game.id, settings.lock_wait):
+        with transaction.locked(out_dir, game.id, settings.lock_wait):
             try:
                 recover(out_dir, game.id)
             except OSError as exc:
                 raise OutputError(f"cannot clear what an interrupted build left in {out_dir}",
                                   [_os_problem(exc, folder)]) from None
+            _check_folders(out_dir, folder, game.id)  # a folder a recovered switch put back, too
             previous = read_manifest(folder, game.id)
             checkpoint("locked")
-            return _build_locked(game, settings, progress, out_dir, folder, previous, signals)
+            return _build_locked(game, settings, progress, out_dir, folder, previous)
 
 
 def _build_locked(game: Game, settings: BuildSettings, progress: Progress, out_dir: Path, folder: Path,
-                  previous: list[dict[str, Any]], signals: _Signals) -> BuildResult:
+                  previous: list[dict[str, Any]]) -> BuildResult:
     from cardforge.data.loading import load_game_data
 
     data = load_game_data(game, settings.data_root)
@@ -166,31 +163,25 @@ def _build_locked(game: Game, settings: BuildSettings, progress: Progress, out_d
         if problem is not None:
             raise RenderError(f"cannot build the deck of {game.id}; no PDF written", [*warnings, problem])
     try:
-        staging = Path(tempfile.mkdtemp(prefix=f".{game.id}.staging-{os.getpid()}-", dir=out_dir))
-    except OSError as exc:
-        raise OutputError(f"cannot build {game.id}", [_os_problem(exc, out_dir)]) from None
-    try:
-        entries, changes, covered, deck_warnings, layouts = _render(game, data, settings, staging, progress,
-                                                                    warnings)
-        checkpoint("staged")
-        names = sorted(p.name for p in staging.iterdir() if not _PART.match(p.name))
-        manifest, stale = _next_manifest(game.id, folder, previous, entries, covered)
-        if "deck" in covered:  # a deck build's reprint lists go with the build that wrote them
-            from cardforge.render.reprint import CHANGES_JSON, CHANGES_MD
+        with transaction.staged(out_dir, game.id) as staging:
+            entries, changes, covered, deck_warnings, layouts = _render(game, data, settings, staging, progress,
+                                                                        warnings)
+            checkpoint("staged")
+            names = sorted(p.name for p in staging.iterdir() if not _PART.match(p.name))
+            manifest, stale = _next_manifest(game.id, folder, previous, entries, covered)
+            if "deck" in covered:  # a deck build's reprint lists go with the build that wrote them
+                from cardforge.render.reprint import CHANGES_JSON, CHANGES_MD
 
-            stale += [n for n in (CHANGES_MD, CHANGES_JSON) if _is_regular(folder / n)]
-        stale = [name for name in stale if name not in names]  # never what this build just wrote
-        if names or stale:
-            _check_targets(folder, names + [MANIFEST])
-            write_atomic(staging / MANIFEST, lambda f: f.write(manifest))
-            with signals.deferred():
-                _commit(staging, folder, names + [MANIFEST], stale)
+                stale += [n for n in (CHANGES_MD, CHANGES_JSON) if _is_regular(folder / n)]
+            stale = [name for name in stale if name not in names]  # never what this build just wrote
+            if names or stale:
+                _check_targets(folder, names + [MANIFEST])
+                write_atomic(staging / MANIFEST, lambda f: f.write(manifest))
+                transaction.switch(staging, folder, stale, whole=True, pause=lambda: checkpoint("committing"))
         return BuildResult(game.id, folder, entries, warnings + deck_warnings, changes, stale, layouts)
     except OSError as exc:  # a full disk, a read-only folder…: the folder is as it was
         raise OutputError(f"cannot build {game.id}; {folder} left as it was",
                           [_os_problem(exc, folder)]) from None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
 
 
 def _render(game: Game, data: GameData, settings: BuildSettings, staging: Path, progress: Progress,
@@ -221,6 +212,7 @@ def _render(game: Game, data: GameData, settings: BuildSettings, staging: Path, 
             from importlib import import_module
 
             printables = import_module(PRINTABLES_MODULE)
+            checkpoint("printables")
             progress.start(game.id, None)
             entries += printables.build_printables(game, data, settings, staging, progress=progress)
             for kind in kinds:
@@ -275,58 +267,11 @@ def _check_targets(folder: Path, names: list[str]) -> None:
         raise OutputError(f"cannot write the build into {folder}; nothing was replaced", problems)
 
 
-def _commit(staging: Path, folder: Path, names: list[str], stale: list[str]) -> None:
-    """Mark ``staging`` as committing, then move its files in (the manifest last) and remove
-    the stale ones. Resumable: :func:`recover` runs the same steps after a SIGKILL."""
-    plan = json.dumps({"files": names, "stale": stale}).encode("utf-8")
-    write_atomic(staging / COMMITTING, lambda f: f.write(plan))
-    folder.mkdir(exist_ok=True)
-    _finish(staging, folder, names, stale, pause=True)
-
-
-def _finish(staging: Path, folder: Path, names: list[str], stale: list[str], pause: bool = False) -> None:
-    for i, name in enumerate(names):
-        src = staging / name
-        if _is_regular(src):
-            os.replace(src, folder / name)
-        if pause and i == 0:
-            checkpoint("committing")
-    for name in stale:
-        target = folder / name
-        if _is_regular(target):
-            target.unlink()
-
-
 def recover(out_dir: Path, game_id: str) -> None:
-    """Clear what a killed build left: finish a swap it had begun (its staging folder is marked
-    committing: the files were complete), remove every other staging folder of the game and
-    the ``.*.part`` files in the game folder. Runs under the folder's lock."""
-    folder = Path(out_dir) / game_id
-    try:
-        leftovers = sorted(Path(out_dir).glob(f".{game_id}.staging-*"))
-    except OSError:
-        leftovers = []
-    for staging in leftovers:
-        if staging.is_symlink() or not staging.is_dir():
-            continue
-        plan = _read_plan(staging / COMMITTING)
-        if plan is not None and folder.is_dir():
-            _finish(staging, folder, *plan)
-        shutil.rmtree(staging, ignore_errors=True)
-    if folder.is_dir():
-        for path in folder.iterdir():
-            if _PART.match(path.name) and _is_regular(path):
-                path.unlink(missing_ok=True)
-
-
-def _read_plan(path: Path) -> tuple[list[str], list[str]] | None:
-    try:
-        plan = json.loads(path.read_bytes())
-        names, stale = plan["files"], plan["stale"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    ok = all(isinstance(n, str) and _SAFE_NAME.match(n) and n not in (".", "..") for n in [*names, *stale])
-    return (names, stale) if ok else None
+    """Clear what a killed build left (:func:`cardforge.transaction.recover`): finish a switch
+    it had begun, remove every other staging folder of the game and the ``.*.part`` files in
+    the game folder. Runs under the folder's lock."""
+    transaction.recover(Path(out_dir), game_id)
 
 
 def _is_regular(path: Path) -> bool:
@@ -338,11 +283,17 @@ def _is_regular(path: Path) -> bool:
 
 # --- checks before use --------------------------------------------------------------------
 
-def _check_folders(out_dir: Path, folder: Path) -> None:
+def _check_folders(out_dir: Path, folder: Path, game_id: str) -> None:
+    """``-o`` is a folder or may be made; ``<out>/<game>`` is a folder or nothing — never a
+    symbolic link (not followed: the build would write wherever it leads) — and the game's
+    id is a name a folder may have."""
+    why = name_problem(game_id, "game id") or output_name_problem(f".{game_id}.staging-0000000-xxxxxxxx")
+    if why is not None:
+        raise OutputError(f"cannot build into {out_dir}", [Problem(f"the game's id {why}", field="id")])
     problem = check_output_folder(out_dir)
     if problem is None:
         try:
-            st = os.stat(folder)
+            st = os.lstat(folder)
         except FileNotFoundError:
             return
         except OSError as exc:
@@ -350,8 +301,13 @@ def _check_folders(out_dir: Path, folder: Path) -> None:
         else:
             if stat.S_ISDIR(st.st_mode):
                 return
-            problem = Problem(f"{describe(st)} is there, where the game's output folder goes; move it away "
-                              "or build elsewhere with -o", file=str(folder))
+            if stat.S_ISLNK(st.st_mode):
+                problem = Problem("a symbolic link is there, where the game's output folder goes; cardforge "
+                                  "does not follow it (it would write wherever it leads): remove it, or build "
+                                  "there with -o", file=str(folder))
+            else:
+                problem = Problem(f"{describe(st)} is there, where the game's output folder goes; move it away "
+                                  "or build elsewhere with -o", file=str(folder))
     raise OutputError(f"cannot build into {out_dir}", [problem])
 
 
@@ -466,110 +422,8 @@ def _os_problem(exc: OSError, path: Path) -> Problem:
     return Problem(exc.strerror or str(exc), file=str(exc.filename or path))
 
 
-# --- the lock -----------------------------------------------------------------------------
-
-@contextmanager
-def _locked(out_dir: Path, game_id: str, wait: float) -> Iterator[None]:
-    """Hold ``<out>/.<game>.lock`` (an ``flock``: the system drops it with the process)."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: no lock (builds are still transactions)
-        yield
-        return
-    path = Path(out_dir) / f".{game_id}.lock"
-    try:
-        st = os.lstat(path)
-        if not stat.S_ISREG(st.st_mode):
-            raise OutputError(f"cannot build {game_id}", [Problem(f"{describe(st)} is there, where the build's "
-                                                                  "lock file goes; move it away", file=str(path))])
-    except FileNotFoundError:
-        pass
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), file_mode())
-    except OSError as exc:
-        raise OutputError(f"cannot build {game_id}", [_os_problem(exc, path)]) from None
-    try:
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                pass  # another build holds it
-            except OSError:  # a file system without locks (some network drives): build unlocked
-                break
-            if time.monotonic() >= deadline:
-                other = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-                who = f" (pid {other})" if other.isdigit() else ""
-                raise OutputError(f"cannot build {game_id}", [Problem(
-                    f"another cardforge build{who} is writing this folder; waited {wait:g} s. Run again "
-                    "when it has finished, or build elsewhere with -o", file=str(Path(out_dir) / game_id))])
-            time.sleep(0.05)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-        yield
-    finally:
-        os.close(fd)  # releases the lock
-
-
-# --- signals ------------------------------------------------------------------------------
-
-class _Signals:
-    """SIGINT and SIGTERM raise :class:`BuildInterrupted` (so the staging folder is removed on
-    the way out); inside :meth:`deferred` they are held until the block ends. Handlers are
-    installed only in the main thread, and only where the default ones are in place (an
-    ignored signal stays ignored)."""
-
-    def __init__(self) -> None:
-        self.saved: dict[int, Any] = {}
-        self.defer = False
-        self.pending: int | None = None
-
-    def __enter__(self) -> _Signals:
-        if threading.current_thread() is threading.main_thread():
-            for sig, default in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, signal.SIG_DFL)):
-                if signal.getsignal(sig) is default:
-                    self.saved[sig] = signal.signal(sig, self._handle)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for sig, handler in self.saved.items():
-            signal.signal(sig, handler)
-
-    def _handle(self, signum: int, frame: object) -> None:
-        if self.defer:
-            self.pending = signum
-            return
-        raise BuildInterrupted(signum)
-
-    @contextmanager
-    def deferred(self) -> Iterator[None]:
-        self.defer = True
-        try:
-            yield
-        finally:
-            self.defer = False
-        if self.pending is not None:
-            raise BuildInterrupted(self.pending, committed=True)
-
+# --- the test hook -------------------------------------------------------------------------
 
 def checkpoint(point: str) -> None:
-    """The test hook (module docstring): pause at ``point`` when asked to."""
-    spec = os.environ.get("CARDFORGE_TEST_PAUSE")
-    if not spec or spec.partition("@")[0] != point:
-        return
-    marker = spec.partition("@")[2]
-    if marker:
-        Path(marker).write_text(f"{os.getpid()}\n", encoding="ascii")
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        time.sleep(0.02)
-        if _signal_held():
-            return
-
-
-def _signal_held() -> bool:
-    """A signal held during the swap ends a pause there (the tests' SIGTERM)."""
-    handler = signal.getsignal(signal.SIGTERM)
-    owner = getattr(handler, "__self__", None)
-    return isinstance(owner, _Signals) and owner.pending is not None
+    """The test hook (module docstring): :func:`cardforge.transaction.checkpoint`."""
+    transaction.checkpoint(point)

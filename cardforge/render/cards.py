@@ -1,4 +1,4 @@
-"""Card faces and backs drawn from resolved layouts (``templates/**/layout.yaml``).
+"""Card faces and backs drawn from resolved layouts (a game's ``templates/layout.yaml``, ``templates/_shared/``).
 
 A layout is compiled once per card size into a :class:`FaceProgram`: box rectangles in points,
 templates compiled, and the boxes that do not read ``card`` grouped into *frames*: runs of boxes
@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -27,16 +27,16 @@ from cardforge.assets import art_file
 from cardforge.data.loading import GameData
 from cardforge.data.models import BackSpec, CardBase
 from cardforge.errors import RenderError
-from cardforge.icons import is_icon, unknown_icon_note
+from cardforge.icons import unknown_icon_note
 from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_rect, frame_matrix, frame_size
 from cardforge.layout.geometry import Placement, Rect
 from cardforge.markup import MarkupError, resolve_color
 from cardforge.problems import Problem
 from cardforge.render import rl_internals as rl
 from cardforge.render.canvas import begin_card, colour
-from cardforge.render.fonts import font_name
-from cardforge.render.game_assets import use_game_assets
-from cardforge.render.icons import draw_icon, icon_width
+from cardforge.render.colour import lighten, readable_on
+from cardforge.render.drawing_assets import DrawingAssets
+from cardforge.render.game_assets import drawing_assets
 from cardforge.render.images import ArtError, draw_art, draw_placeholder, load_art
 from cardforge.render.output import form_needs_no_clip
 from cardforge.render.richtext import TextOverflow, TextStyle, draw_layout, fit_text
@@ -179,7 +179,9 @@ class CardArt:
         self.templates = templates
         self.bleed_mm = bleed_mm
         self.issues = issues
-        use_game_assets(data, issues.add, game.folder)  # the game's own fonts/ and icons/ (render/game_assets.py)
+        #: the game's own fonts/ and icons/ (render/game_assets.py; the game's folder's when the data
+        #: comes from elsewhere): in every text style, and the icon boxes
+        self.assets: DrawingAssets = drawing_assets(data, issues.add, game.folder)
         self.vars = library.vars
         self.deck_file = display_path(data.root / "deck.yaml")
         meta = data.meta
@@ -348,7 +350,7 @@ class CardArt:
         style = None
         if box.type in ("text", "stamp"):
             try:
-                style = _text_style(box)
+                style = _text_style(box, self.assets)
             except ValueError as exc:
                 style_where: _Where = {**where, "field": f"boxes.{box.name}.style"}
                 self.issues.add(Problem(str(exc), **style_where))
@@ -466,7 +468,7 @@ def _default_stamp(layout: Layout) -> Box:
     return Box("stamp", "stamp", fields, layout.file, layout.name)
 
 
-def _text_style(box: Box) -> TextStyle:
+def _text_style(box: Box, assets: DrawingAssets) -> TextStyle:
     base: dict[str, Any] = dict(TEXT_DEFAULTS)
     if box.type == "stamp":
         base.update(DEFAULT_STAMP_STYLE)
@@ -475,26 +477,47 @@ def _text_style(box: Box) -> TextStyle:
         col = resolve_color(str(base["colour"]))
     except MarkupError as exc:
         raise ValueError(f"colour: {exc}") from None
-    font_name(base["family"])  # ValueError naming the bundled families
+    assets.font_name(base["family"])  # ValueError naming the bundled families and the game's
     if base["min_size"] is not None and base["min_size"] > base["size"]:
         raise ValueError(f"min_size ({base['min_size']:g} pt) is larger than size ({base['size']:g} pt)")
     return TextStyle(size=float(base["size"]), min_size=base["min_size"], leading=float(base["leading"]),
                      family=base["family"], color=col, align=base["align"], valign=base["valign"],
                      paragraph_gap=float(base["paragraph_gap"]), bold=bool(base["bold"]),
-                     italic=bool(base["italic"]))
+                     italic=bool(base["italic"]), assets=assets)
+
+
+#: the ink saver: a filled box this large a share of its card (or running into the bleed) is a
+#: background, lightened
+BACKGROUND_SHARE = 0.1
+
+
+@dataclass
+class _Behind:
+    """A filled box already drawn on the face (in the upright card's frame, points): what text
+    drawn over it stands on. ``light``: the ink saver lightened it."""
+
+    rect: tuple[float, float, float, float]
+    fill: Color
+    light: bool
+    was: str = ""  # its colour before the ink saver (hex)
 
 
 class Painter:
-    """Draws cards on one canvas (one PDF): forms are per document."""
+    """Draws cards on one canvas (one PDF): forms are per document. ``ink_saver``: backgrounds
+    lightened (``render/colour.py``), text over them kept readable."""
 
-    def __init__(self, canvas: Canvas, art: CardArt):
+    def __init__(self, canvas: Canvas, art: CardArt, *, ink_saver: bool = False):
         self.c = canvas
         self.art = art
         self.issues = art.issues
         self.bleed_pt = mm(art.bleed_mm)
+        self.ink_saver = ink_saver
         self._forms: dict[tuple[Any, ...], str] = {}
         self._recorded: dict[tuple[Any, ...], tuple[list[str], list[str]]] = {}  # see _replay
         self._broken: set[tuple[Any, ...]] = set()
+        self._behind: list[_Behind] = []  # the face being drawn's filled boxes (ink saver)
+        self._frame_behind: dict[tuple[Any, ...], list[_Behind]] = {}  # a shared frame's, drawn once
+        self._turn: tuple[float, float, float, float, float, float] | None = None  # a turned box's map
 
     # --- placing cards on a sheet -------------------------------------------------------------
     def front(self, placement: Placement, card: CardBase) -> None:
@@ -566,13 +589,19 @@ class Painter:
     def _face(self, program: FaceProgram, card: CardBase | None, kind: str | None, back_id: str | None,
               side: str) -> None:
         ctx = self.art.context(card, kind, back_id, side)
+        self._behind = []
         for step in program.steps:
             if isinstance(step, Frame):
                 uses = step.uses
                 key = ("frame", program.key, step.index, kind if "kind" in uses else None,
                        back_id if "back" in uses else None)
                 frame_ctx = {**ctx, "card": None}
+                before = len(self._behind)
                 self._form(key, program, partial(self._boxes, step.boxes, frame_ctx, program, None))
+                if key in self._frame_behind:  # drawn for an earlier card: what it laid down
+                    self._behind[before:] = self._frame_behind[key]
+                else:
+                    self._frame_behind[key] = self._behind[before:]
             else:
                 self._boxes([step], ctx, program, card)
 
@@ -594,10 +623,12 @@ class Painter:
             return
         w, h = (mm(v) for v in program.size_mm)
         self.c.saveState()
+        self._turn = frame_matrix(prog.box.get("rotate"), w, h)
         try:
-            self.c.transform(*frame_matrix(prog.box.get("rotate"), w, h))
+            self.c.transform(*self._turn)
             self._box(prog, ctx, program, card)
         finally:
+            self._turn = None
             self.c.restoreState()
 
     def _problem(self, prog: BoxProgram, program: FaceProgram, card: CardBase | None, message: str,
@@ -625,6 +656,15 @@ class Painter:
         x, y, w, h = prog.rect
         kind = prog.box.type
         fill, stroke = self._colour(prog, "fill", ctx, program, card), self._colour(prog, "stroke", ctx, program, card)
+        background = self.ink_saver and self._is_background(prog, program)
+        if fill is not None and kind in ("rect", "ellipse") and w > 1e-9 and h > 1e-9:
+            was = fill.hexval()
+            # a smaller piece of a background's colour (a tunnel's centre between its arms) goes
+            # with it: the picture stays whole
+            background = background or (self.ink_saver and any(b.light and b.was == was for b in self._behind))
+            if background:
+                fill = lighten(fill)
+            self._behind.append(_Behind(self._upright(x, y, w, h), fill, background, was))
         if fill is not None or stroke is not None:
             c.saveState()
             if fill is not None:
@@ -654,7 +694,50 @@ class Painter:
             self._icon(prog, str(self._value(prog, "icon", ctx) or "").strip().strip(":"), ix, iy, iw, ih,
                        program, card)
         elif kind == "art":
-            self._image(prog, str(self._value(prog, "src", ctx) or "").strip(), x, y, w, h, program, card)
+            self._image(prog, str(self._value(prog, "src", ctx) or "").strip(), x, y, w, h, program, card,
+                        light=background)
+            if background:  # lightened art: as pale as paper for the text over it
+                self._behind.append(_Behind(self._upright(x, y, w, h), Color(1, 1, 1), True))
+
+    # --- the ink saver ------------------------------------------------------------------------
+    def _is_background(self, prog: BoxProgram, program: FaceProgram) -> bool:
+        """A filled rect or ellipse, or art, that runs into the bleed or covers a tenth of the
+        card: lightened by the ink saver (frames, icons and text are not)."""
+        if prog.box.type not in ("rect", "ellipse", "art"):
+            return False
+        if prog.box.get("bleed"):
+            return True
+        w, h = prog.rect[2], prog.rect[3]
+        card_w, card_h = (mm(v) for v in program.size_mm)
+        return w * h >= BACKGROUND_SHARE * card_w * card_h
+
+    def _upright(self, x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+        """A box's rect in the upright card's frame (a turned box's mapped back)."""
+        if self._turn is None:
+            return (x, y, w, h)
+        a, b, c, d, e, f = self._turn
+        xs = [a * px + c * py + e for px, py in ((x, y), (x + w, y + h))]
+        ys = [b * px + d * py + f for px, py in ((x, y), (x + w, y + h))]
+        return (min(xs), min(ys), abs(xs[1] - xs[0]), abs(ys[1] - ys[0]))
+
+    def _readable(self, style: TextStyle, x: float, y: float, w: float, h: float) -> TextStyle:
+        """The ink saver: a text box's style, its colour turned dark when the background it
+        stands on was lightened and its own colour would no longer read on it (white titles on
+        bands)."""
+        ux, uy, uw, uh = self._upright(x, y, w, h)
+        cx, cy = ux + uw / 2, uy + uh / 2
+        under = next((b for b in reversed(self._behind)
+                      if b.rect[0] <= cx <= b.rect[0] + b.rect[2] and b.rect[1] <= cy <= b.rect[1] + b.rect[3]), None)
+        if under is None or not under.light:
+            return style
+        ink = colour(style.color)
+        if ink is None:
+            return style
+        readable = readable_on(ink, under.fill)
+        if readable is ink:
+            return style
+        return replace(style, color=f"#{round(readable.red * 255):02x}{round(readable.green * 255):02x}"
+                                    f"{round(readable.blue * 255):02x}")
 
     def _colour(self, prog: BoxProgram, key: str, ctx: dict[str, Any], program: FaceProgram,
                 card: CardBase | None) -> Color | None:
@@ -672,8 +755,9 @@ class Painter:
               card: CardBase | None) -> None:
         if not markup or not markup.strip():
             return
+        style = self._readable(prog.text_style, x, y, w, h) if self.ink_saver else prog.text_style
         try:
-            layout = fit_text(markup, w, h, prog.text_style)
+            layout = fit_text(markup, w, h, style)
         except TextOverflow as exc:
             self._problem(prog, program, card, f"text does not fit ({exc.describe()})")
             return
@@ -686,15 +770,17 @@ class Painter:
               card: CardBase | None) -> None:
         if not name:
             return
-        if not is_icon(name):
-            self._problem(prog, program, card, f"unknown icon '{name}'{unknown_icon_note(name, token=False)}")
+        assets = self.art.assets
+        if not assets.has_icon(name):
+            self._problem(prog, program, card,
+                          f"unknown icon '{name}'{unknown_icon_note(name, assets.names, token=False)}")
             return
-        iw = icon_width(name)
+        iw = assets.icon_width(name)
         size = min(h, w / iw)
-        draw_icon(self.c, name, x + (w - size * iw) / 2, y + (h - size) / 2, size)
+        assets.draw_icon(self.c, name, x + (w - size * iw) / 2, y + (h - size) / 2, size)
 
     def _image(self, prog: BoxProgram, src: str, x: float, y: float, w: float, h: float, program: FaceProgram,
-               card: CardBase | None) -> None:
+               card: CardBase | None, light: bool = False) -> None:
         if not src:
             return
         from cardforge.paths import path_problem  # issue 21: art stays inside its folder
@@ -717,7 +803,7 @@ class Painter:
                           "printed a placeholder", severity="warning")
             draw_placeholder(self.c, x, y, w, h, Path(src).name)
             return
-        draw_art(self.c, image, x, y, w, h, prog.box.get("fit", "cover"))
+        draw_art(self.c, image, x, y, w, h, prog.box.get("fit", "cover"), light=light)
 
     def _art_path(self, src: str, prog: BoxProgram) -> Path:
         """Relative to the game's data folder; a layout's own pictures may sit beside the

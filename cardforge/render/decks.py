@@ -47,6 +47,7 @@ from cardforge.layout.geometry import (
     fold_sheet,
     impose,
 )
+from cardforge.paths import output_file
 from cardforge.problems import Problem, short_repr
 from cardforge.render import reprint
 from cardforge.render.buildcache import layout_library
@@ -103,6 +104,11 @@ def deck_card_count(data: GameData) -> int:
     return sum(c.copies for c in data.cards)
 
 
+#: a deck file's stem made of its kinds' names stays under this (bytes), so that
+#: ``reprint-<kinds>-backs.pdf`` and its temporary name fit every platform's file names
+MAX_GROUP_NAME = 120
+
+
 def group_cards(art: CardArt, data: GameData) -> list[DeckGroup]:
     """Cards grouped by printed size; the deck's own size first, as ``deck``."""
     deck_size = (data.meta.card_size.width, data.meta.card_size.height)
@@ -123,6 +129,8 @@ def group_cards(art: CardArt, data: GameData) -> list[DeckGroup]:
             continue
         if size != deck_size:
             group.name = "deck-" + "-".join(k.replace("_", "-") for k in group.kinds)
+            if len(group.name.encode("utf-8")) > MAX_GROUP_NAME:  # many kinds: named by the size
+                group.name = f"deck-{size[0]:g}x{size[1]:g}"
         out.append(group)
     return out
 
@@ -171,18 +179,18 @@ def build_decks(game: Game, data: GameData, settings: BuildSettings, game_dir: P
             title = f"{data.meta.title} — {group.name} (v{data.meta.version})"
             total = -(-group.count // sheet.per_page)
             if settings.per_card:
-                final = game_dir / f"{stem}-cards.pdf"
+                final = output_file(game_dir, f"{stem}-cards.pdf")
                 tmp = stack.enter_context(atomic_path(final))
                 pages = _draw_per_card(tmp, title, group, art, settings, progress, compress)
                 written.append((tmp, final, "deck", pages, group.count))
             elif isinstance(sheet, FoldSheet):
-                final = game_dir / f"{stem}-fold.pdf"
+                final = output_file(game_dir, f"{stem}-fold.pdf")
                 tmp = stack.enter_context(atomic_path(final))
                 labels = _Labels(game, data, final.name, total, sheet, settings, "fold")
                 pages = _draw_fold(tmp, title, sheet, group, art, settings, progress, compress, labels)
                 written.append((tmp, final, "deck", pages, group.count))
             elif settings.duplex == "none":
-                final, final_b = game_dir / f"{stem}.pdf", game_dir / f"{stem}-backs.pdf"
+                final, final_b = output_file(game_dir, f"{stem}.pdf"), output_file(game_dir, f"{stem}-backs.pdf")
                 tmp = stack.enter_context(atomic_path(final))
                 tmp_b = stack.enter_context(atomic_path(final_b))
                 pair = (_Labels(game, data, final.name, total, sheet, settings, "none"),
@@ -191,7 +199,7 @@ def build_decks(game: Game, data: GameData, settings: BuildSettings, game_dir: P
                                                 compress, pair)
                 written += [(tmp, final, "deck", pages, group.count), (tmp_b, final_b, "backs", pages_b, 0)]
             else:
-                final = game_dir / f"{stem}.pdf"
+                final = output_file(game_dir, f"{stem}.pdf")
                 tmp = stack.enter_context(atomic_path(final))
                 labels = _Labels(game, data, final.name, total, sheet, settings, settings.duplex)
                 pages = _draw_duplex(tmp, title, sheet, group, art, settings, progress, compress, labels)
@@ -324,7 +332,7 @@ class _Labels:
 
 def _canvas(path: Path, page: tuple[float, float], title: str, compress: bool, s: BuildSettings,
             duplex: str) -> Canvas:
-    c = new_canvas(path, (mm(page[0]), mm(page[1])), title, subject="cards")
+    c = new_canvas(path, (mm(page[0]), mm(page[1])), title, subject="cards", cmyk=s.cmyk)
     if not compress:
         c.setPageCompression(0)
     print_preferences(c, duplex, k_black=s.pure_black)
@@ -395,7 +403,7 @@ def _draw_duplex(path: Path, title: str, sheet: Sheet, group: DeckGroup, art: Ca
     """Front page, back page, front page… The back page mirrors the front for the duplex mode;
     back pages carry no crop marks (the sheet is cut from the front)."""
     c = _canvas(path, sheet.page, title, compress, s, s.duplex)
-    painter = Painter(c, art)
+    painter = Painter(c, art, ink_saver=s.ink_saver)
     backs = back_placements(sheet.slots, sheet.page, s.duplex, back_offset_for(s, sheet.page))
     pages = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), True) if group.preface else 0
     for n, batch in enumerate(chunks(group.printed(), sheet.per_page), 1):
@@ -412,7 +420,7 @@ def _draw_separate(path: Path, path_b: Path, title: str, sheet: Sheet, group: De
     """Fronts in one file, backs (laid out as for long-edge duplex, with crop marks) in another."""
     c = _canvas(path, sheet.page, title, compress, s, "none")
     cb = _canvas(path_b, sheet.page, title + " — backs", compress, s, "none")
-    painter, painter_b = Painter(c, art), Painter(cb, art)
+    painter, painter_b = Painter(c, art, ink_saver=s.ink_saver), Painter(cb, art, ink_saver=s.ink_saver)
     backs = back_placements(sheet.slots, sheet.page, "none", back_offset_for(s, sheet.page))
     preface = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), False) if group.preface else 0
     front_labels, back_labels = labels if labels else (None, None)
@@ -430,7 +438,7 @@ def _draw_fold(path: Path, title: str, sheet: FoldSheet, group: DeckGroup, art: 
                progress: Progress | None, compress: bool, labels: _Labels | None = None) -> int:
     """Fronts on one half, backs mirrored on the other; fold marks on the fold line."""
     c = _canvas(path, sheet.page, title, compress, s, "none")
-    painter = Painter(c, art)
+    painter = Painter(c, art, ink_saver=s.ink_saver)
     pages = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), False) if group.preface else 0
     for n, batch in enumerate(chunks(group.printed(), sheet.per_page), 1):
         fronts = sheet.fronts[:len(batch)]
@@ -467,7 +475,7 @@ def _draw_per_card(path: Path, title: str, group: DeckGroup, art: CardArt, s: Bu
     b = s.bleed_mm
     page = (w + 2 * b, h + 2 * b)
     c = _canvas(path, page, title, compress, s, "long-edge" if s.duplex != "none" else "none")
-    painter = Painter(c, art)
+    painter = Painter(c, art, ink_saver=s.ink_saver)
     trim = Rect(b, b, w, h)
     set_boxes(c, page, trim, Rect(0, 0, *page))
     pages = 0

@@ -137,17 +137,18 @@ def _back_name(art: CardArt, card: CardBase) -> str:
 
 
 def faces_pdf(faces: DeckFaces, which: list[Face], *, scale_to: dict[str, tuple[float, float]] | None = None,
-              boxes: bool = False, title: str = "", strict: bool = False) -> bytes:
+              boxes: bool = False, title: str = "", strict: bool = False, cmyk: bool = False) -> bytes:
     """One page per face, the page the face's bleed box; raises RenderError with every problem.
 
     ``scale_to``: face name → (width, height) in mm of the trim it is printed at (a print
-    service's template), the face drawn scaled to it; ``boxes``: set TrimBox and BleedBox."""
+    service's template), the face drawn scaled to it; ``boxes``: set TrimBox and BleedBox;
+    ``cmyk``: a CMYK PDF/X-1a (``render/colour.py``)."""
     b = faces.bleed_mm
     buf = io.BytesIO()
     first = which[0] if which else None
     size0 = first.size_mm if first else (63.0, 88.0)
     c = new_canvas(buf, (mm(size0[0] + 2 * b), mm(size0[1] + 2 * b)), title or f"{faces.game_id} faces",
-                   subject="card faces")
+                   subject="card faces", cmyk=cmyk)
     painter = Painter(c, faces.art)
     for face in which:
         w, h = face.size_mm
@@ -210,12 +211,17 @@ _SRGB: bytes | None = None
 
 
 def srgb_profile() -> bytes:
-    """The sRGB ICC profile (littleCMS's, through Pillow), embedded in every PNG written."""
+    """The sRGB ICC profile (littleCMS's, through Pillow), embedded in every PNG written. Its
+    header's creation time is fixed (littleCMS stamps the current time, which made every
+    export's PNGs differ) and its optional MD5 id cleared: the same cards, the same bytes."""
     global _SRGB
     if _SRGB is None:
         from PIL import ImageCms
 
-        _SRGB = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+        raw = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+        raw[24:36] = (2000).to_bytes(2, "big") + b"\x00\x01\x00\x01" + bytes(6)  # 2000-01-01 00:00:00
+        raw[84:100] = bytes(16)  # the profile id: 0 = not computed
+        _SRGB = bytes(raw)
     return _SRGB
 
 

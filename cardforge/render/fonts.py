@@ -6,8 +6,11 @@ No system font is ever used: every PDF embeds subsets of these TrueType files.
 from __future__ import annotations
 
 import hashlib
+import io
 import marshal
+import os
 import pickle
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,23 +34,17 @@ FAMILIES: dict[str, tuple[str, str, str, str]] = {
 DEFAULT_FAMILY = "sans"
 
 
-#: the families of the game being drawn (its ``fonts/`` folder, ``cardforge/assets.py``), set by
-#: :func:`use_game_fonts`; a bundled family name always means the bundled font
-_GAME_FAMILIES: dict[str, FontFamily] = {}
+_NO_FAMILIES: Mapping[str, FontFamily] = {}
 
 
-def use_game_fonts(families: dict[str, FontFamily], changed: bool = False) -> None:
-    """Make a game's own font families (name → ``assets.FontFamily``) usable as ``family``;
-    ``changed``: a font file changed in place (watch mode), so faces are looked up again."""
-    global _GAME_FAMILIES
-    if changed or families != _GAME_FAMILIES:
-        _GAME_FAMILIES = dict(families)
-        _font_name.cache_clear()
-
-
-def font_name(family: str = DEFAULT_FAMILY, bold: bool = False, italic: bool = False) -> str:
-    """The registered ReportLab name of a face, registering the TTF the first time."""
-    return _font_name(family, bool(bold), bool(italic))
+def font_name(family: str = DEFAULT_FAMILY, bold: bool = False, italic: bool = False,
+              families: Mapping[str, FontFamily] = _NO_FAMILIES) -> str:
+    """The registered ReportLab name of a face, registering the TTF the first time. A bundled
+    family, else one of ``families`` (the game's ``fonts/``, passed by whoever draws for it:
+    ``render/drawing_assets.py``); a bundled family name always means the bundled font."""
+    if family in FAMILIES or not families:
+        return _font_name(family, bool(bold), bool(italic))
+    return _game_font(family, bool(bold), bool(italic), families)
 
 
 @lru_cache(maxsize=None)
@@ -55,19 +52,19 @@ def _font_name(family: str, bold: bool, italic: bool) -> str:
     # one cache key per face, however the caller spelt the arguments: parsing a TTF costs ~35 ms
     files = FAMILIES.get(family)
     if files is None:
-        return _game_font(family, bold, italic)
+        return _game_font(family, bold, italic, _NO_FAMILIES)
     file = files[(2 if italic else 0) + (1 if bold else 0)]
     pdfmetrics.registerFont(_load_ttf(file, FONTS_DIR / f"{file}.ttf"))
     return file
 
 
-def _game_font(family: str, bold: bool, italic: bool) -> str:
+def _game_font(family: str, bold: bool, italic: bool, families: Mapping[str, FontFamily]) -> str:
     """A face of the game's own family: registered under a name made from the file's content,
     so two games' fonts of the same name never clash and the PDF does not depend on paths."""
-    fam = _GAME_FAMILIES.get(family) or next(
-        (f for k, f in _GAME_FAMILIES.items() if k.lower() == family.lower()), None)
+    fam = families.get(family) or next(
+        (f for k, f in families.items() if k.lower() == family.lower()), None)
     if fam is None:
-        own = f"; the game's fonts/: {', '.join(_GAME_FAMILIES)}" if _GAME_FAMILIES else \
+        own = f"; the game's fonts/: {', '.join(families)}" if families else \
             "; or put the family's .ttf files in the game folder's fonts/"
         raise ValueError(f"unknown font family {family!r} (bundled: {', '.join(FAMILIES)}{own})")
     path = fam.face(bold, italic)
@@ -78,12 +75,15 @@ def _game_font(family: str, bold: bool, italic: bool) -> str:
     name = f"{path.stem.replace(' ', '')}-{digest}"
     try:
         if name not in pdfmetrics.getRegisteredFontNames():
-            source = path
             if is_cff(path):  # PostScript outlines: a TrueType copy, made once (render/otf.py)
                 from cardforge.render.otf import truetype_copy
 
                 source = truetype_copy(path)
-            pdfmetrics.registerFont(_load_ttf(name, source))
+                font = (_load_ttf(name, source) if isinstance(source, Path)
+                        else TTFont(name, io.BytesIO(source), asciiReadable=False))  # caches off: in memory
+            else:
+                font = _load_ttf(name, path)
+            pdfmetrics.registerFont(font)
     except Exception as exc:  # ReportLab's TTFError, a failed conversion, a damaged file
         raise ValueError(f"font family {family!r}: fonts/{path.name} cannot be used "
                          f"({str(exc).strip() or type(exc).__name__})") from None
@@ -97,12 +97,17 @@ def is_cff(path: Path) -> bool:
 
 
 def font_file_problem(path: Path) -> str | None:
-    """Why a font file cannot be embedded (read from its first bytes), or None."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(4)
-    except OSError as exc:
-        return f"cannot read the file ({exc.strerror or type(exc).__name__})"
+    """Why a font file cannot be embedded (read from its first bytes; a regular file of a
+    bounded size: it is read whole when used), or None."""
+    from cardforge.limits import env_name, limit
+    from cardforge.paths import read_head, too_big
+
+    head, why = read_head(path, 4)  # a FIFO: refused, never waited on
+    if head is None:
+        return why
+    size = os.stat(path).st_size
+    if size > limit("game_file_bytes"):
+        return too_big(size, limit("game_file_bytes"), env_name("game_file_bytes"))
     if head == b"OTTO":  # PostScript outlines: converted to TrueType when drawn (render/otf.py)
         return None
     if head in (b"ttcf",):

@@ -1,24 +1,26 @@
 """A game's own fonts and icons, made usable for drawing; and the check of every asset file.
 
-:func:`use_game_assets` is called when a game starts drawing (``CardArt``, printables): its
-``fonts/`` families become layout ``family`` names (``render/fonts.py``), its ``icons/`` files
-``:name:`` tokens (``render/icons.py``, ``cardforge/icons.py``). :func:`asset_problems` is what
-``cardforge check`` adds to the data checks: every font, icon and card art file opened and
-checked whole, so a corrupt image fails ``check`` rather than the print.
+:func:`drawing_assets` is called when a game starts drawing (``CardArt``, printables): its
+``fonts/`` families become layout ``family`` names, its ``icons/`` files ``:name:`` tokens, in a
+:class:`~cardforge.render.drawing_assets.DrawingAssets` passed down to what draws (no module
+holds a "current game"). :func:`asset_problems` is what ``cardforge check`` adds to the data
+checks: every font, icon and card art file opened and checked whole, so a corrupt image fails
+``check`` rather than the print.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardforge.assets import GameAssets, art_file, game_assets
-from cardforge.icons import game_icons, use_game_icons
+from cardforge.assets import art_file, game_assets
 from cardforge.problems import Problem
 from cardforge.render import icons as icon_drawing
-from cardforge.render.fonts import font_file_problem, use_game_fonts
+from cardforge.render.drawing_assets import DrawingAssets
+from cardforge.render.fonts import font_file_problem
 from cardforge.render.images import Art, ArtError, load_art
 from cardforge.render.svgdraw import SvgProgram, play, svg_program, svg_programs
 from cardforge.resources import display_path
@@ -60,51 +62,43 @@ class CustomIcon:
         play(canvas, program, self.path)
 
 
-_ACTIVE: tuple[str, tuple[Any, ...]] | None = None
+#: the assets made lately, by their files' signature: a rebuild (watch mode, the web) does not
+#: read the icons again while no asset file changed; any number of games live side by side
+_MADE: OrderedDict[tuple[Any, ...], tuple[DrawingAssets, tuple[Problem, ...]]] = OrderedDict()
+_KEPT = 8
 
 
-def use_game_assets(data: GameData, report: Callable[[Problem], None] | None = None,
-                    game_folder: Path | None = None) -> GameAssets:
-    """Register the game's fonts and icons for drawing (replacing another game's). Icon files
-    that cannot be read are reported through ``report(Problem)`` and left out. ``game_folder``:
-    the game's own folder, when the data comes from elsewhere (``assets.game_assets``)."""
-    global _ACTIVE
+def drawing_assets(data: GameData | Path | str,
+                   report: Callable[[Problem], None] | None = None,
+                   game_folder: Path | None = None) -> DrawingAssets:
+    """The fonts and icons of the game whose data is ``data`` (or in that folder), ready to be
+    passed to what draws for it. Icon files that cannot be read are reported through
+    ``report(Problem)`` and left out. ``game_folder``: the game's own folder, when the data
+    comes from elsewhere (``--data DIR`` without a ``game.yaml``: ``assets.game_assets``)."""
     assets = game_assets(data, game_folder)
-    signature = (str(assets.root), assets.signature())
-    if signature == _ACTIVE and frozenset(assets.icons) == game_icons():  # (checking another game's
-        return assets  # data makes its icons the known ones: cardforge/assets.use_folder_icons)
-    fonts_changed = _ACTIVE is not None and _ACTIVE[0] == signature[0] and \
-        _font_files(_ACTIVE[1]) != _font_files(signature[1])
-    use_game_fonts(assets.fonts, changed=fonts_changed)
-    if fonts_changed:  # texts laid out with the old metrics (watch mode keeps them)
-        from cardforge.render.richtext import LAYOUTS
-
-        LAYOUTS.clear()
-    custom: dict[str, CustomIcon] = {}
-    svgs = {name: path for name, path in assets.icons.items() if path.suffix.lower() == ".svg"}
-    try:  # one cache entry for all: a game has dozens of icons
-        programs = dict(zip(svgs, svg_programs(list(svgs.values()))))
-    except (ArtError, OSError):
-        programs = {}  # one at a time, to report the broken ones
-    for name, path in assets.icons.items():
-        try:
-            custom[name] = _custom_icon(name, path, programs.get(name))
-        except ArtError as exc:
-            if report is not None:
-                report(Problem(f"icon '{name}': {exc}", file=display_path(path)))
-    icon_drawing.CUSTOM.clear()
-    icon_drawing.CUSTOM.update(custom)
-    if frozenset(assets.icons) != game_icons():
-        from cardforge.markup import parse
-
-        parse.cache_clear()  # a parse remembered with another game's icons
-    use_game_icons(assets.icons)
-    _ACTIVE = signature
-    return assets
-
-
-def _font_files(signature: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple(entry for entry in signature if Path(entry[0]).parent.name == "fonts")
+    key = (str(assets.root), assets.signature())
+    made = _MADE.get(key)
+    if made is None:
+        custom: dict[str, icon_drawing.CustomIcon] = {}
+        problems = []
+        svgs = {name: path for name, path in assets.icons.items() if path.suffix.lower() == ".svg"}
+        try:  # one cache entry for all: a game has dozens of icons
+            programs = dict(zip(svgs, svg_programs(list(svgs.values()))))
+        except (ArtError, OSError):
+            programs = {}  # one at a time, to report the broken ones
+        for name, path in assets.icons.items():
+            try:
+                custom[name] = _custom_icon(name, path, programs.get(name))
+            except ArtError as exc:
+                problems.append(Problem(f"icon '{name}': {exc}", file=display_path(path)))
+        made = _MADE[key] = (DrawingAssets(assets.root, assets.fonts, custom, key, files=assets.icons),
+                             tuple(problems))
+        while len(_MADE) > _KEPT:
+            _MADE.popitem(last=False)
+    if report is not None:
+        for problem in made[1]:
+            report(problem)
+    return made[0]
 
 
 def _custom_icon(name: str, path: Path, program: SvgProgram | None = None) -> CustomIcon:
@@ -129,6 +123,8 @@ def asset_problems(data: GameData) -> list[Problem]:
     a missing card image is a warning, printed as a placeholder)."""
     assets = game_assets(data)
     problems = [Problem(msg, file=display_path(assets.root), severity="warning") for msg in assets.problems]
+    problems += [Problem(p.message, file=display_path(assets.root / p.file) if p.file else None)
+                 for p in assets.refused]  # outside the folder, a FIFO…: never opened
     for fam in assets.fonts.values():
         for path in fam.faces.values():
             why = font_file_problem(path)

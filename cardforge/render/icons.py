@@ -10,7 +10,7 @@ coin.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from reportlab.lib.colors import Color, HexColor
@@ -141,33 +141,35 @@ class CustomIcon(Protocol):
     def draw(self, canvas: Canvas) -> None: ...  # into its ``width × 100`` box
 
 
-#: the game's own icons (``icons/*.svg|png`` in its folder), set by ``render/game_assets.py``:
-#: name → object with ``width`` (em), ``key`` (content digest) and ``draw(canvas)`` (100-unit box)
-CUSTOM: dict[str, CustomIcon] = {}
+#: a game's own icons (``icons/*.svg|png`` in its folder), passed by whoever draws for the game
+#: (``render/drawing_assets.py``): name → ``width`` (em), ``key`` (content digest), ``draw(canvas)``
+Custom = Mapping[str, CustomIcon]
+_NONE: Custom = {}
 
 
-def icon_width(name: str) -> float:
-    """Advance width of an icon, in em."""
-    custom = CUSTOM.get(name)
-    return custom.width if custom is not None else 1.0
+def icon_width(name: str, custom: Custom = _NONE) -> float:
+    """Advance width of an icon, in em (``custom``: the game's own icons, which win)."""
+    own = custom.get(name)
+    return own.width if own is not None else 1.0
 
 
-def ensure_icon(canvas: Canvas, name: str) -> str:
+def ensure_icon(canvas: Canvas, name: str, custom: Custom = _NONE) -> str:
     """Define the icon's form in this canvas's document once; returns the form name:
     ``icon-<name>``, or ``icon-<name>-<digest>`` for a game's icon when another drawing of
-    that name is already in the document (another game's icon, or the built-in one)."""
+    that name is already in the document (another game's icon, or the built-in one): two
+    games' icons of one name never share a form."""
     defined: dict[str, str] = canvas.__dict__.setdefault("_cardforge_icons", {})  # form → drawing key
-    custom = CUSTOM.get(name)
-    key = "" if custom is None else custom.key
+    own = custom.get(name)
+    key = "" if own is None else own.key
     form = "icon-" + name
     if defined.get(form, key) != key:
         form = f"{form}-{key}"
     if form not in defined:
-        w = icon_width(name) * UNIT
+        w = icon_width(name, custom) * UNIT
         canvas.beginForm(form, 0, 0, w, UNIT)
         canvas.saveState()
-        if custom is not None:  # drawn in its own w × 100 box
-            custom.draw(canvas)
+        if own is not None:  # drawn in its own w × 100 box
+            own.draw(canvas)
         else:
             DRAW.get(name, _fallback(name))(canvas)
         canvas.restoreState()
@@ -176,9 +178,9 @@ def ensure_icon(canvas: Canvas, name: str) -> str:
     return form
 
 
-def draw_icon(canvas: Canvas, name: str, x: float, y: float, size: float) -> None:
+def draw_icon(canvas: Canvas, name: str, x: float, y: float, size: float, custom: Custom = _NONE) -> None:
     """Draw icon ``name`` with its box's bottom-left at (x, y), ``size`` points tall."""
-    form = ensure_icon(canvas, name)
+    form = ensure_icon(canvas, name, custom)
     k = size / UNIT
     canvas.saveState()
     canvas.transform(k, 0, 0, k, x, y)

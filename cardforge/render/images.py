@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge.limits import env_name, limit
+from cardforge.paths import too_big
 from cardforge.render.fonts import font_name
 
 if TYPE_CHECKING:
@@ -76,6 +78,9 @@ def load_art(path: Path) -> Art:
         raise ArtError("image not found") from None
     if not path.is_file():
         raise ArtError("not a file", broken=True)
+    most = limit("game_file_bytes")  # read whole below: its size is checked first
+    if stat.st_size > most:
+        raise ArtError(too_big(stat.st_size, most, env_name("game_file_bytes")), broken=True)
     return _load(str(path), stat.st_mtime_ns, stat.st_size)
 
 
@@ -214,24 +219,50 @@ def svg_drawing(art: Art) -> Drawing:
     return _svg_drawing(str(art.path), st.st_mtime_ns, st.st_size)
 
 
-def ensure_svg_form(c: Canvas, art: Art) -> str:
-    """Define the SVG's drawing as a form in this canvas's document once; its name."""
+def ensure_svg_form(c: Canvas, art: Art, light: bool = False) -> str:
+    """Define the SVG's drawing as a form in this canvas's document once; its name. ``light``:
+    the ink saver's variant, every colour lightened (``render/colour.py``), a form of its own."""
+    from contextlib import nullcontext
+
     from reportlab.graphics import renderPDF
 
+    from cardforge.render.colour import lightened
+
     defined = c.__dict__.setdefault("_cardforge_svgs", set())
-    name = "svg-" + art.digest
+    name = "svg-" + art.digest + ("-light" if light else "")
     if name not in defined:
         drawing = svg_drawing(art)
         c.beginForm(name, 0, 0, drawing.width, drawing.height)
-        renderPDF.draw(drawing, c, 0, 0, showBoundary=False)
+        with lightened(c) if light else nullcontext():
+            renderPDF.draw(drawing, c, 0, 0, showBoundary=False)
         c.endForm()
         defined.add(name)
     return name
 
 
-def draw_art(c: Canvas, art: Art, x: float, y: float, w: float, h: float, fit: str = "cover") -> None:
+def _raster_for(c: Canvas, art: Art, light: bool) -> Any:
+    """The image to embed for raster ``art``: the file itself, or — lightened (ink saver) or
+    for a CMYK file — the pixels made so, named by the file's digest and what was done."""
+    from cardforge.render.colour import converter, is_cmyk, lightened_image
+
+    cmyk = is_cmyk(c)
+    if not light and not cmyk:
+        return _ArtPath(str(art.path), "art-" + art.digest)
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+
+    with Image.open(art.path) as im:
+        im.load()
+        image = lightened_image(im) if light else im.copy()
+    if cmyk:
+        image = converter().image(image)
+    return ImageReader(image)  # named by ReportLab after its pixels
+
+
+def draw_art(c: Canvas, art: Art, x: float, y: float, w: float, h: float, fit: str = "cover",
+             light: bool = False) -> None:
     """Draw ``art`` in the box (points): ``cover`` fills it (cropping the overflow), ``contain``
-    shows the whole image centred in it."""
+    shows the whole image centred in it. ``light``: the ink saver's lightened variant."""
     iw, ih = art.width_px, art.height_px
     scale = (max if fit == "cover" else min)(w / iw, h / ih)
     dw, dh = iw * scale, ih * scale
@@ -242,11 +273,11 @@ def draw_art(c: Canvas, art: Art, x: float, y: float, w: float, h: float, fit: s
         p.rect(x, y, w, h)
         c.clipPath(p, stroke=0, fill=0)
     if art.format == "SVG":
-        form = ensure_svg_form(c, art)
+        form = ensure_svg_form(c, art, light)
         c.transform(scale, 0, 0, scale, dx, dy)
         c.doForm(form)
     else:
-        c.drawImage(_ArtPath(str(art.path), "art-" + art.digest), dx, dy, dw, dh, mask="auto")
+        c.drawImage(_raster_for(c, art, light), dx, dy, dw, dh, mask="auto")
     c.restoreState()
 
 

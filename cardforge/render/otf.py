@@ -8,7 +8,6 @@ glyph shapes differ from the original by at most one font unit (invisible at car
 from __future__ import annotations
 
 import hashlib
-import tempfile
 from pathlib import Path
 
 from cardforge import cache
@@ -17,41 +16,43 @@ from cardforge.paths import write_atomic
 MAX_ERR = 1.0  # font units (of 1000 or 2048 per em)
 
 
-def truetype_copy(path: Path) -> Path:
-    """A TrueType-outline copy of the CFF font at ``path`` (made once, then reused).
-    ValueError with the reason when it cannot be converted."""
-    blob = Path(path).read_bytes()
+def truetype_copy(path: Path) -> Path | bytes:
+    """A TrueType-outline copy of the CFF font at ``path`` (made once, then reused): a file in
+    the cache, or — caches off — the converted font's bytes, kept in memory for the process
+    (nothing is left in the temporary folder). ValueError with the reason when it cannot be
+    converted."""
+    blob = Path(path).read_bytes()  # its size checked by fonts.font_file_problem first
     try:  # the font's bytes, this module (the conversion's options) and fontTools' version
         digest = cache.key("otf", [blob], [Path(__file__)], ("fontTools",))[:20]
     except OSError:
         digest = hashlib.blake2b(blob, digest_size=10).hexdigest()
-    folder = _folder()
+    root = cache.cache_dir()
+    if root is None:  # caches off
+        if digest not in _CONVERTED:
+            _CONVERTED[digest] = _converted(blob)
+        return _CONVERTED[digest]
+    folder = root / "otf"
     target = folder / f"{Path(path).stem}-{digest}.ttf"
     if target.exists():
         return target
-    try:
-        data = _convert(blob)
-    except ImportError:
-        raise ValueError("an OpenType font with PostScript (CFF) outlines needs fontTools to be embedded "
-                         "(pip install fonttools), or use its .ttf version") from None
-    except Exception as exc:  # a damaged font: fontTools' own errors
-        raise ValueError(f"cannot convert its PostScript outlines ({type(exc).__name__}: {exc})") from None
+    data = _converted(blob)
     folder.mkdir(parents=True, exist_ok=True)
     write_atomic(target, lambda f: f.write(data))  # no *.part left, even on a full disk
     return target
 
 
-def _folder() -> Path:
-    root = cache.cache_dir()
-    if root is None:  # caches off: a folder for this process
-        global _TEMP
-        if _TEMP is None:
-            _TEMP = tempfile.mkdtemp(prefix="cardforge-otf-")
-        return Path(_TEMP)
-    return root / "otf"
+#: caches off: converted fonts by digest, for this process
+_CONVERTED: dict[str, bytes] = {}
 
 
-_TEMP: str | None = None
+def _converted(blob: bytes) -> bytes:
+    try:
+        return _convert(blob)
+    except ImportError:
+        raise ValueError("an OpenType font with PostScript (CFF) outlines needs fontTools to be embedded "
+                         "(pip install fonttools), or use its .ttf version") from None
+    except Exception as exc:  # a damaged font: fontTools' own errors
+        raise ValueError(f"cannot convert its PostScript outlines ({type(exc).__name__}: {exc})") from None
 
 
 def _convert(blob: bytes) -> bytes:

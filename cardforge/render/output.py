@@ -17,7 +17,9 @@ from reportlab.pdfbase.pdfdoc import PDFBase85Encode, PDFResourceDictionary, PDF
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge import __version__
-from cardforge.paths import file_mode
+from cardforge.errors import OutputError
+from cardforge.paths import file_mode, output_file
+from cardforge.problems import Problem
 from cardforge.render import rl_internals as rl
 
 if TYPE_CHECKING:
@@ -57,8 +59,15 @@ def atomic_path(path: Path) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it over ``path`` only on success, with
     the permissions the umask gives a new file (``mkstemp``'s own are ``-rw-------``).
 
-    A failed build leaves no partial file (and keeps the previous good one)."""
+    A failed build leaves no partial file (and keeps the previous good one). The name is
+    checked first (:func:`cardforge.paths.output_file`: one plain name of a length every
+    platform takes, nothing but a regular file there): OutputError otherwise."""
     path = Path(path)
+    if ".." in path.parts:  # a name made of names that climbs out of its folder: never written
+        raise OutputError(f"cannot write {path.name}", [Problem(
+            f"{path} is not a plain file name in its folder (a folder separator or '..' in a name it is made of)",
+            file=str(path))])
+    path = output_file(path.parent, path.name)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     os.close(fd)
@@ -113,8 +122,12 @@ class PageCompressingCanvas(Canvas):  # type: ignore[misc, unused-ignore]  # Rep
         page.stream = None
 
     def save(self) -> None:
+        from cardforge.render.colour import is_cmyk, make_pdfx
+
         rl.inline_cheap_forms(self, self.__dict__.get(_UNCLIPPED, ()))
         rl.share_page_resources(self)
+        if is_cmyk(self):
+            make_pdfx(self)
         super().save()
 
 
@@ -129,15 +142,19 @@ def form_needs_no_clip(c: Canvas, name: str) -> None:
 
 
 def new_canvas(target: str | Path | BinaryIO, pagesize: tuple[float, float], title: str,
-               subject: str = "") -> Canvas:
+               subject: str = "", *, cmyk: bool = False) -> Canvas:
     """A canvas whose output depends only on what is drawn (invariant=1: no dates, fixed ids).
 
     Its initial font is the bundled DejaVu Sans: ReportLab's default (Helvetica) would be
-    listed, unembedded, in every page's resources, which print-shop preflight rejects."""
+    listed, unembedded, in every page's resources, which print-shop preflight rejects.
+    ``cmyk``: every colour converted to CMYK as it is set, the file a PDF/X-1a
+    (``render/colour.py``)."""
+    from cardforge.render.colour import converter
     from cardforge.render.fonts import font_name
 
     c = PageCompressingCanvas(str(target) if isinstance(target, Path) else target, pagesize=pagesize,
-                              invariant=1, pageCompression=1, initialFontName=font_name())
+                              invariant=1, pageCompression=1, initialFontName=font_name(),
+                              enforceColorSpace=converter() if cmyk else None)
     # every page prints at actual size, one-sided, and is its own finished size until a renderer
     # says otherwise (decks: per sheet; duplex files: print_preferences)
     c.setViewerPreference("PrintScaling", "None")

@@ -12,6 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 from cardforge.data.printables import Aid
 from cardforge.problems import Problem
 from cardforge.render.blocks import Flow, Overflow, Theme, fit_flow
+from cardforge.render.drawing_assets import BUILT_IN, DrawingAssets
 from cardforge.render.printing import PrintContext, band_title, clamp, draw_band, draw_stamp, stamp_right
 from cardforge.render.richtext import TextLayout, TextOverflow
 from cardforge.units import mm
@@ -67,9 +68,9 @@ def aid_geometry(size_mm: tuple[float, float]) -> AidGeometry:
     return AidGeometry(inset, band, (cx, cy, W - 2 * cx, ctop - cy), inset + stamp * 0.8, stamp)
 
 
-def aid_theme(aid: Aid, size_mm: tuple[float, float], accent: str) -> Theme:
+def aid_theme(aid: Aid, size_mm: tuple[float, float], accent: str, assets: DrawingAssets = BUILT_IN) -> Theme:
     body = clamp(min(size_mm) * 0.07, 6.5, 9.5)
-    return Theme(body=body, floor=6.0, accent=aid.colour or accent)
+    return Theme(body=body, floor=6.0, accent=aid.colour or accent, assets=assets)
 
 
 def plan_aid(aid: Aid, size_mm: tuple[float, float], ctx: PrintContext, front: list[Any], back: list[Any] | None,
@@ -77,7 +78,7 @@ def plan_aid(aid: Aid, size_mm: tuple[float, float], ctx: PrintContext, front: l
     """Lay out both sides; every side that does not fit is a problem naming the aid and side."""
     problems: list[Problem] = []
     geo = aid_geometry(size_mm)
-    theme = aid_theme(aid, size_mm, ctx.accent)
+    theme = aid_theme(aid, size_mm, ctx.accent, ctx.assets)
     titles: dict[str, TextLayout] = {}
     flows: dict[str, Flow] = {}
     x, y, w, h = geo.content
@@ -86,7 +87,7 @@ def plan_aid(aid: Aid, size_mm: tuple[float, float], ctx: PrintContext, front: l
         if blocks is None:
             continue
         try:
-            titles[side] = band_title(title, bw - 2 * bh * 0.3, bh * 0.85, bh * 0.5)
+            titles[side] = band_title(title, bw - 2 * bh * 0.3, bh * 0.85, bh * 0.5, assets=ctx.assets)
         except TextOverflow as exc:
             problems.append(Problem(f"title does not fit the title band ({exc.describe()})", file=origin,
                                     item=f"aid '{aid.id}'", field=side))

@@ -6,16 +6,21 @@ TrimBox and BleedBox set). Shipped profiles live in ``cardforge/pod_profiles/`` 
 the spec it comes from); a designer's own go in the game folder's ``pod_profiles/`` or are
 named by path (``--profile ./my-printer.yaml``).
 
-The cards are drawn at their own size and scaled onto the profile's trim (a 63 × 88 mm deck on
-a 2.5 × 3.5 in template: +0.8 %, +1 %); a shape that differs by more than 4 % is refused.
-Text laid out closer to the edge than the profile's safe zone is a warning naming the card
-and box (measured from the laid-out lines, not from the boxes).
+The cards are drawn at their own size and scaled onto the profile's trim when the two are
+within ``MAX_SIZE_CHANGE`` (3 %) of each other (a 63 × 88 mm deck on a 2.5 × 3.5 in template:
++0.8 %, +1 %; a 56 × 88 mm deck on a bridge template: +2.1 %, +1 %). A shape that differs by
+more than 4 % is refused; so is a size that differs by more than 3 % (a 70 mm card on a 3.5 in
+template would print ×1.27) unless the export is asked to scale (``scale=True``, the CLI's
+``--scale``), and the error names the profiles of the cards' own size. Text laid out closer to
+the edge than the profile's safe zone is a warning naming the card and box (measured from the
+laid-out lines, not from the boxes).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -25,14 +30,17 @@ from cardforge.data.models import LengthMM, Model
 from cardforge.data.validate import validate
 from cardforge.data.yamlio import read_yaml
 from cardforge.errors import DataError, RenderError
-from cardforge.problems import Problem
+from cardforge.paths import check_output_names, folder_entries, name_problem, output_file, regular_inside
+from cardforge.problems import Problem, short_name
 from cardforge.render.faces import MM_PER_INCH, DeckFaces, Face, faces_pdf, rasterise, save_png
 from cardforge.render.output import atomic_path
 from cardforge.resources import PACKAGE_DIR, display_path
+from cardforge.transaction import folder_transaction
 
 SHIPPED = PACKAGE_DIR / "pod_profiles"
 USER_FOLDER = "pod_profiles"  # in the game folder
 MAX_SHAPE_CHANGE = 0.04
+MAX_SIZE_CHANGE = 0.03
 
 
 class Pixels(Model):
@@ -57,6 +65,13 @@ class Profile(Model):
     format: Literal["png", "pdf"] = "pdf"
     order: Literal["front-back", "back-front"] = "front-back"  # pdf pages of a card
     copies: Literal["once", "pages"] = "once"  # pdf: each printed copy on its own pages
+    colour: Literal["rgb", "cmyk"] = "rgb"  # cmyk: cards.pdf a CMYK PDF/X-1a (render/colour.py)
+
+    @model_validator(mode="after")
+    def _cmyk_is_a_pdf(self) -> Profile:
+        if self.colour == "cmyk" and self.format != "pdf":
+            raise ValueError("colour: cmyk is for format: pdf (images are sRGB PNGs)")
+        return self
 
     @model_validator(mode="after")
     def _pixels_agree(self) -> Profile:
@@ -85,13 +100,15 @@ class LoadedProfile:
 
 
 def profile_files(game_root: Path | None = None) -> dict[str, Path]:
-    """Profiles by name: the game folder's ``pod_profiles/`` first, then the shipped ones."""
+    """Profiles by name: the game folder's ``pod_profiles/`` first (only the files obeying the
+    game folder's rule: :func:`cardforge.paths.folder_entries`), then the shipped ones."""
     out: dict[str, Path] = {}
-    folders = ([Path(game_root) / USER_FOLDER] if game_root else []) + [SHIPPED]
-    for folder in folders:
-        if folder.is_dir():
-            for path in sorted(folder.glob("*.yaml")):
-                out.setdefault(path.stem, path)
+    if game_root:
+        for path in folder_entries(game_root, USER_FOLDER, (".yaml",), "print-on-demand profile")[0]:
+            out.setdefault(path.stem, path)
+    if SHIPPED.is_dir():
+        for path in sorted(SHIPPED.glob("*.yaml")):
+            out.setdefault(path.stem, path)
     return out
 
 
@@ -99,13 +116,25 @@ def load_profile(name: str, game_root: Path | None = None) -> LoadedProfile:
     """A profile by name (see :func:`profile_files`) or by path. DataError otherwise."""
     files = profile_files(game_root)
     path = files.get(name)
+    if path is None and game_root and name and "/" not in name and "\\" not in name:
+        own = f"{USER_FOLDER}/{name}.yaml"
+        if os.path.lexists(Path(game_root) / own):  # there, but refused: say why
+            shown = display_path(Path(game_root) / own)
+            refused = regular_inside(game_root, own, "print-on-demand profile", file=shown)[1]
+            if refused is not None:
+                raise DataError(f"cannot use the print-on-demand profile '{short_name(name)}'", [refused])
     if path is None:
         candidate = Path(name)
         if candidate.suffix in (".yaml", ".yml") and candidate.is_file():
             path = candidate
         else:
-            raise DataError(f"unknown print-on-demand profile '{name}'", [Problem(
-                f"no profile '{name}' (shipped and the game's: {', '.join(files)}; or a path to a .yaml file)")])
+            raise DataError(f"unknown print-on-demand profile '{short_name(name)}'", [Problem(
+                f"no profile '{short_name(name)}' (shipped and the game's: {', '.join(files)}; or a path to a "
+                ".yaml file)")])
+    why = name_problem(path.stem, "profile")
+    if why is not None:
+        raise DataError(f"cannot use the print-on-demand profile {display_path(path)}", [Problem(
+            f"the profile's name (its file's name) {why}", file=display_path(path))])
     doc = read_yaml(path)
     if doc.data is None:
         raise DataError(f"cannot read the profile {display_path(path)}", doc.problems)
@@ -121,31 +150,90 @@ class PodResult:
     files: list[Path]
     warnings: list[Problem]
     pages: int = 0
+    scales: list[float] = field(default_factory=list)  # the factors the cards were printed at, ≠ 1 only
 
 
-def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path) -> PodResult:
+def scale_of(size_mm: tuple[float, float], prof: Profile) -> float:
+    """How much a card of ``size_mm`` grows (or shrinks) on the profile's trim: the larger change
+    of its two sides, as a factor (1.27 for a 70 mm card on 3.5 in)."""
+    sx, sy = prof.trim.width / size_mm[0], prof.trim.height / size_mm[1]
+    return sx if abs(sx - 1) >= abs(sy - 1) else sy
+
+
+def _same_shape(size_mm: tuple[float, float], prof: Profile) -> bool:
+    return abs((prof.trim.width / prof.trim.height) / (size_mm[0] / size_mm[1]) - 1) <= MAX_SHAPE_CHANGE
+
+
+def _same_size(size_mm: tuple[float, float], prof: Profile) -> bool:
+    return abs(prof.trim.width / size_mm[0] - 1) <= MAX_SIZE_CHANGE and \
+        abs(prof.trim.height / size_mm[1] - 1) <= MAX_SIZE_CHANGE
+
+
+def profiles_of_size(size_mm: tuple[float, float], game_root: Path | None = None) -> list[str]:
+    """The names of the profiles (the game's and the shipped ones) a card of ``size_mm`` prints on
+    without scaling."""
+    out = []
+    for name in profile_files(game_root):
+        try:
+            prof = load_profile(name, game_root).profile
+        except DataError:
+            continue
+        if _same_shape(size_mm, prof) and _same_size(size_mm, prof):
+            out.append(name)
+    return out
+
+
+def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path, *, own_folder: bool = True,
+               scale: bool = False, game_root: Path | None = None) -> PodResult:
     """Write the profile's files into ``out_dir``: ``cards.pdf`` or one PNG per face, plus
-    ``faces.json`` (each card's files and copies)."""
+    ``faces.json`` (each card's files and copies); one transaction, as
+    :func:`cardforge.render.export_png.export_pngs`. ``scale``: cards whose size differs from the
+    profile's by more than ``MAX_SIZE_CHANGE`` are printed scaled to it (else left out, or an
+    error when none is left); ``game_root``: whose ``pod_profiles/`` to suggest from."""
     prof = loaded.profile
     tw, th = prof.trim.width, prof.trim.height
     # cards of another shape (a deck's tarot-sized kind on a poker template) are left out
-    # with a warning: they need a profile of their own; none fitting is an error
-    fits = [f for f in faces.fronts if abs((tw / th) / (f.size_mm[0] / f.size_mm[1]) - 1) <= MAX_SHAPE_CHANGE]
+    # with a warning: they need a profile of their own; cards of another size (a 70 mm square on
+    # a 3.5 in square template) likewise unless asked to scale; none fitting is an error
+    shaped = [f for f in faces.fronts if _same_shape(f.size_mm, prof)]
+    fits = [f for f in shaped if scale or _same_size(f.size_mm, prof)]
     left_out: dict[tuple[float, float], list[str]] = {}
+    too_big: dict[tuple[float, float], list[str]] = {}
     for f in faces.fronts:
-        if f not in fits:
+        if f not in shaped:
             left_out.setdefault(f.size_mm, []).append(f.name)
+        elif f not in fits:
+            too_big.setdefault(f.size_mm, []).append(f.name)
+
+    def listed(ids: list[str], w: float, h: float) -> str:
+        return (f"{len(ids)} card{'s' if len(ids) > 1 else ''} of {w:g}×{h:g} mm left out "
+                f"({', '.join(ids[:5])}{'…' if len(ids) > 5 else ''})")
+
+    def elsewhere(size: tuple[float, float]) -> str:
+        names = [n for n in profiles_of_size(size, game_root) if n != loaded.id]
+        return f"a profile of their size ({', '.join(names)})" if names else "a profile of their size"
+
     skipped = [Problem(
-        f"{len(ids)} card{'s' if len(ids) > 1 else ''} of {w:g}×{h:g} mm left out ({', '.join(ids[:5])}"
-        f"{'…' if len(ids) > 5 else ''}): their shape differs from the profile's {tw:.1f}×{th:.1f} mm trim by "
-        f"more than {MAX_SHAPE_CHANGE:.0%}; export them with a profile of that shape",
-        file=display_path(loaded.path), field="trim", severity="warning") for (w, h), ids in left_out.items()]
+        f"{listed(ids, w, h)}: their shape differs from the "
+        f"profile's {tw:.1f}×{th:.1f} mm trim by more than {MAX_SHAPE_CHANGE:.0%}; export them with a profile "
+        "of that shape", file=display_path(loaded.path), field="trim", severity="warning")
+        for (w, h), ids in left_out.items()]
+    skipped += [Problem(
+        f"{listed(ids, w, h)}: the profile's {tw:.1f}×{th:.1f} mm "
+        f"trim would print them ×{scale_of((w, h), prof):.2f}; export them with --scale, or with "
+        f"{elsewhere((w, h))}", file=display_path(loaded.path), field="trim", severity="warning")
+        for (w, h), ids in too_big.items()]
     if not fits:
-        sizes = ", ".join(f"{w:g}×{h:g} mm" for w, h in left_out)
-        raise DataError(f"cannot export {faces.game_id} with the profile '{loaded.id}'", [Problem(
-            f"the cards ({sizes}) do not fit the profile's {tw:.1f}×{th:.1f} mm trim (the shapes differ by "
-            f"more than {MAX_SHAPE_CHANGE:.0%}); choose a profile of that shape",
-            file=display_path(loaded.path), field="trim")])
+        reasons = [f"the cards of {w:g}×{h:g} mm do not fit the profile's {tw:.1f}×{th:.1f} mm trim (the "
+                   f"shapes differ by more than {MAX_SHAPE_CHANGE:.0%}); choose a profile of that shape"
+                   for w, h in left_out]
+        reasons += [f"the cards of {w:g}×{h:g} mm would print ×{scale_of((w, h), prof):.2f} on the profile's "
+                    f"{tw:.1f}×{th:.1f} mm trim (their size differs by more than {MAX_SIZE_CHANGE:.0%}); pass "
+                    f"--scale to print them so, or choose {elsewhere((w, h))}" for w, h in too_big]
+        raise DataError(f"cannot export {faces.game_id} with the profile '{loaded.id}'", [
+            Problem(r, file=display_path(loaded.path), field="trim") for r in reasons])
+    scales = sorted({round(scale_of(f.size_mm, prof), 4) for f in fits
+                     if not _same_size(f.size_mm, prof)})
     names = {f.back_of for f in fits}
     faces = DeckFaces(faces.game_id, faces.art, faces.issues, fits, [b for b in faces.backs if b.name in names],
                       faces.bleed_mm, faces.strict)
@@ -156,42 +244,46 @@ def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path) -> PodRes
                           "written", [Problem(p.message + " (--strict)", p.file, p.item, p.field, p.line)
                                       for p in warnings])
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    check_output_names(out_dir, ["cards.pdf", "faces.json", *(f"{f.name}.png" for f in faces.all)],
+                       "print-on-demand export")
     files: list[Path] = []
-    if prof.format == "pdf":
-        order: list[Face] = []
-        for front in faces.fronts:
-            pair = [front, faces.back_of(front)]
-            if prof.order == "back-front":
-                pair.reverse()
-            order += pair * (front.card.copies if prof.copies == "pages" else 1)
-        pdf = faces_pdf(faces, order, scale_to=scale_to, boxes=True, strict=faces.strict,
-                        title=f"{faces.art.data.meta.title} — {prof.name}")
-        path = out_dir / "cards.pdf"
-        with atomic_path(path) as tmp:
-            tmp.write_bytes(pdf)
-        files.append(path)
-        pages = len(order)
-    else:
-        which = faces.all
-        pdf = faces_pdf(faces, which, scale_to=scale_to, strict=faces.strict)
-        size = prof.pixel_size
-        for face, image in zip(which, rasterise(pdf, [size] * len(which))):
-            path = out_dir / f"{face.name}.png"
-            with atomic_path(path) as tmp:
-                with open(tmp, "wb") as fh:
-                    save_png(image, fh, prof.dpi)
-            files.append(path)
-        pages = 0
-    index = {"game": faces.game_id, "profile": loaded.id, "name": prof.name,
-             "cards": [{"id": f.name, "copies": f.card.copies, "front": f"{f.name}.png",
-                        "back": f"{f.back_of}.png"} for f in faces.fronts]}
-    if prof.format == "pdf":
-        index["pdf"] = "cards.pdf"
-        index["pages"] = f"{prof.order} per card" + (", every copy" if prof.copies == "pages" else "")
-    with atomic_path(out_dir / "faces.json") as tmp:
-        tmp.write_text(json.dumps(index, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    return PodResult(files, warnings, pages)
+    with folder_transaction(out_dir, whole=own_folder, what="print-on-demand export") as staging:
+        if prof.format == "pdf":
+            order: list[Face] = []
+            for front in faces.fronts:
+                pair = [front, faces.back_of(front)]
+                if prof.order == "back-front":
+                    pair.reverse()
+                order += pair * (front.card.copies if prof.copies == "pages" else 1)
+            pdf = faces_pdf(faces, order, scale_to=scale_to, boxes=True, strict=faces.strict,
+                            title=f"{faces.art.data.meta.title} — {prof.name}", cmyk=prof.colour == "cmyk")
+            with atomic_path(output_file(staging, "cards.pdf")) as tmp:
+                tmp.write_bytes(pdf)
+            files.append(out_dir / "cards.pdf")
+            pages = len(order)
+        else:
+            which = faces.all
+            pdf = faces_pdf(faces, which, scale_to=scale_to, strict=faces.strict)
+            size = prof.pixel_size
+            for face, image in zip(which, rasterise(pdf, [size] * len(which))):
+                name = f"{face.name}.png"
+                with atomic_path(output_file(staging, name)) as tmp:
+                    with open(tmp, "wb") as fh:
+                        save_png(image, fh, prof.dpi)
+                files.append(out_dir / name)
+            pages = 0
+        index: dict[str, Any] = {"game": faces.game_id, "profile": loaded.id, "name": prof.name,
+                 "cards": [{"id": f.name, "copies": f.card.copies, "front": f"{f.name}.png",
+                            "back": f"{f.back_of}.png"} for f in faces.fronts]}
+        if prof.format == "pdf":
+            index["pdf"] = "cards.pdf"
+            index["pages"] = f"{prof.order} per card" + (", every copy" if prof.copies == "pages" else "")
+            index["colour"] = "CMYK, PDF/X-1a:2003 (FOGRA39)" if prof.colour == "cmyk" else "sRGB"
+        if scales:
+            index["scaled"] = scales  # the factors the cards were drawn at (--scale)
+        with atomic_path(output_file(staging, "faces.json")) as tmp:
+            tmp.write_text(json.dumps(index, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return PodResult(files, warnings, pages, scales)
 
 
 def safe_zone_warnings(faces: DeckFaces, prof: Profile) -> list[Problem]:

@@ -6,9 +6,12 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from cardforge.errors import OutputError
+from cardforge.paths import output_file
 from cardforge.render.faces import DeckFaces, faces_pdf, rasterise, save_png
 from cardforge.render.output import atomic_path
 from cardforge.resources import FONTS_DIR
+from cardforge.transaction import build_folder_lock, interrupts, os_problem
 
 DEFAULT_DPI = 100
 GAP, PAIR_GAP, MARGIN, CAPTION = 8, 28, 24, 22  # pixels
@@ -17,7 +20,9 @@ BACKGROUND, INK = (238, 235, 228), (40, 40, 40)
 
 
 def contact_sheet(faces: DeckFaces, target: Path, dpi: float = DEFAULT_DPI) -> tuple[int, int]:
-    """Draw the fronts (and their backs) of ``faces`` on one PNG at ``target``; its size."""
+    """Draw the fronts (and their backs) of ``faces`` on one PNG at ``target``; its size. The
+    file is written under a temporary name and renamed over ``target`` when complete (an
+    interrupt or a full disk leave the previous one); in a build's folder, under its lock."""
     from PIL import Image, ImageDraw, ImageFont
 
     which = []
@@ -49,8 +54,12 @@ def contact_sheet(faces: DeckFaces, target: Path, dpi: float = DEFAULT_DPI) -> t
             caption = caption[:-2] + "…"
         draw.text((x, y + max(a.height, b.height) + 5), caption, fill=INK, font=font)
     target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_path(target) as tmp:
-        with open(tmp, "wb") as fh:
-            save_png(sheet, fh, dpi)
+    with interrupts(), build_folder_lock(target.parent):
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with atomic_path(output_file(target.parent, target.name, "preview image")) as tmp:
+                with open(tmp, "wb") as fh:
+                    save_png(sheet, fh, dpi)
+        except OSError as exc:  # a full disk, a read-only folder: the previous sheet stays
+            raise OutputError(f"cannot write {target}; it was left as it was", [os_problem(exc, target)]) from None
     return sheet.size

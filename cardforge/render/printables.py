@@ -20,7 +20,6 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -60,9 +59,10 @@ class Collected:
     problems: list[Problem] = field(default_factory=list)
 
 
-def hooks_module(game: Game) -> ModuleType | None:
-    """The game's ``printables`` module (boards, aids, blocks hooks), or None."""
-    return game.printables_module()
+def hooks_module(game: Game) -> Any:
+    """The game's printables hooks (``boards``, ``aids``, ``blocks``: each None when left out),
+    checked against the game contract (``cardforge/games/contract.py``)."""
+    return game.printables()
 
 
 def collect(game: Game, data: GameData) -> Collected:
@@ -77,7 +77,7 @@ def collect(game: Game, data: GameData) -> Collected:
     out.aids += [Printable(a, aids_file) for a in yaml_aids]
     module = hooks_module(game)
     if module is not None:
-        module_file = getattr(module, "__file__", None)
+        module_file = game.hooks.printables_file or getattr(game.rules, "__file__", None)
         origin = display_path(Path(module_file)) if module_file else f"the rules of {game.id}"
         for hook, model, target in (("boards", Board, out.boards), ("aids", Aid, out.aids)):
             fn = getattr(module, hook, None)
@@ -93,6 +93,7 @@ def collect(game: Game, data: GameData) -> Collected:
                 out.sources = dict(fn(data))
             except ValidationError as exc:
                 out.problems += validation_problems(exc, Block, file=origin, item="blocks() from the game's data")
+        out.problems += _hook_icon_problems(out, origin, data, game.folder)
     for what, items in (("board", out.boards), ("aid", out.aids)):
         seen: dict[str, str] = {}
         for p in items:
@@ -101,6 +102,46 @@ def collect(game: Game, data: GameData) -> Collected:
                                             file=p.origin, item=f"{what} '{p.model.id}'", field="id"))
             seen.setdefault(p.model.id, p.origin)
     return out
+
+
+def _hook_icon_problems(found: Collected, origin: str, data: GameData, game_folder: Path) -> list[Problem]:
+    """The icons named by what the hooks made, against the game's (the data files' are checked
+    when they load; a hook's boards and aids are built in code, with no game to check them)."""
+    import re
+
+    from cardforge.assets import icon_names
+    from cardforge.data.loading import icon_problems
+    from cardforge.icons import ICON_TOKEN, is_icon, unknown_icon_note
+
+    icons = icon_names(data.root, game_folder)
+    made: list[tuple[str, Any]] = [(f"board '{p.model.id}'", p.model) for p in found.boards if p.origin == origin]
+    made += [(f"aid '{p.model.id}'", p.model) for p in found.aids if p.origin == origin]
+    made += [(f"blocks() '{name}'", blocks) for name, blocks in found.sources.items()]
+    # the names, from the JSON of it all (~0.5 ms); the walk that locates a problem only when one is
+    blob = "".join(b.model_dump_json() for _, value in made for b in (value if isinstance(value, list) else [value]))
+    named = set(ICON_TOKEN.findall(blob)) | set(re.findall(r'"icon":"([^"\\]*)"', blob))
+    if all(is_icon(name, icons) for name in named):
+        return []
+    problems: list[Problem] = []
+
+    def icon_fields(value: Any, item: str, path: str) -> None:
+        if isinstance(value, dict):
+            for key, sub in value.items():
+                where = f"{path}.{key}" if path else str(key)
+                if key == "icon" and isinstance(sub, str) and not is_icon(sub, icons):
+                    problems.append(Problem(f"unknown icon '{sub}'{unknown_icon_note(sub, icons, token=False)}",
+                                            file=origin, item=item, field=where))
+                else:
+                    icon_fields(sub, item, where)
+        elif isinstance(value, list):
+            for i, sub in enumerate(value):
+                icon_fields(sub, item, f"{path}[{i}]")
+
+    for item, value in made:
+        raw = [b.model_dump() for b in value] if isinstance(value, list) else value.model_dump()
+        problems += icon_problems(raw, file=origin, item=item, line_of=lambda loc: None, icons=icons)
+        icon_fields(raw, item, "")
+    return problems
 
 
 def expand(blocks: list[Any], sources: dict[str, list[Block]], *, origin: str, item: str, field: str,
@@ -203,7 +244,8 @@ def _groups(items: list[tuple[Any, SheetPlan]], copies: Callable[[Any], int]) ->
 def _write_boards(ctx: PrintContext, plans: Plans, path: Path) -> tuple[int, int]:
     pages = count = 0
     with atomic_path(path) as tmp:
-        c = new_canvas(tmp, plans.boards[0][1].page, f"{ctx.game.title} — plateaux", "boards")
+        c = new_canvas(tmp, plans.boards[0][1].page, f"{ctx.game.title} — plateaux", "boards",
+                       cmyk=ctx.settings.cmyk)
         for sheet, items in _groups(plans.boards, lambda p: p.board.copies):
             for start in range(0, len(items), sheet.per_sheet):
                 chunk = items[start:start + sheet.per_sheet]
@@ -230,9 +272,9 @@ def _write_aids(ctx: PrintContext, plans: Plans, path: Path, backs_path: Path) -
     first_page = plans.aids[0][1].page
     with ExitStack() as stack:
         c = new_canvas(stack.enter_context(atomic_path(path)), first_page,
-                       f"{ctx.game.title} — aides de jeu", "player aids")
+                       f"{ctx.game.title} — aides de jeu", "player aids", cmyk=ctx.settings.cmyk)
         backs = (new_canvas(stack.enter_context(atomic_path(backs_path)), first_page,
-                            f"{ctx.game.title} — aides de jeu (versos)", "player aid backs")
+                            f"{ctx.game.title} — aides de jeu (versos)", "player aid backs", cmyk=ctx.settings.cmyk)
                  if separate else c)
         if any_back and inline:  # the print dialog preselects two-sided, flipped as the backs are laid out
             print_preferences(c, ctx.settings.duplex)
@@ -269,7 +311,8 @@ def _write_aids(ctx: PrintContext, plans: Plans, path: Path, backs_path: Path) -
 
 def _write_pads(ctx: PrintContext, plans: Plans, path: Path) -> tuple[int, int]:
     with atomic_path(path) as tmp:
-        c = new_canvas(tmp, plans.pads.page, f"{ctx.game.title} — feuille de score", "score pad")
+        c = new_canvas(tmp, plans.pads.page, f"{ctx.game.title} — feuille de score", "score pad",
+                       cmyk=ctx.settings.cmyk)
         draw_pad_sheet(c, plans.pads, ctx)
         c.showPage()
         c.save()
@@ -300,7 +343,7 @@ def _write_setup(ctx: PrintContext, results: list[dict[str, Any]], path: Path) -
     with atomic_path(path) as tmp:
         c = new_canvas(tmp, (mm(ctx.settings.paper_mm[0]), mm(ctx.settings.paper_mm[1])),
                        f"{ctx.game.title} — mise en place",
-                       "setup sheets")
+                       "setup sheets", cmyk=ctx.settings.cmyk)
         for result in results:
             pages += draw_setup_pages(c, ctx, result, with_deal=False)
         c.save()
@@ -317,10 +360,10 @@ def build_printables(game: Game, data: GameData, settings: BuildSettings, game_d
     copies counted: boards, pads, aids or setup sheets (0 in aids-backs.pdf, as in a deck's
     backs file). Raises RenderError listing every problem, before writing.
     """
-    from cardforge.render.game_assets import use_game_assets
+    from cardforge.render.game_assets import drawing_assets
 
-    use_game_assets(data, game_folder=game.folder)  # the game's own fonts/ and icons/ (render/game_assets.py)
-    ctx = PrintContext(game, data, settings)
+    # the game's own fonts/ and icons/ (render/game_assets.py), passed to all that draws for it
+    ctx = PrintContext(game, data, settings, drawing_assets(data, game_folder=game.folder))
     kinds = frozenset(settings.only) & {"boards", "pads", "aids"}
     plans = plan_printables(ctx, kinds)
     results = setup_results(game) if "aids" in kinds else []

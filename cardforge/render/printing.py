@@ -3,7 +3,7 @@ footer stamp."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
@@ -12,6 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 from cardforge.markup import MarkupError, french, resolve_color
 from cardforge.problems import Problem
 from cardforge.render.blocks import fit_box_text
+from cardforge.render.drawing_assets import BUILT_IN, DrawingAssets
 from cardforge.render.fonts import font_name
 from cardforge.render.richtext import TextLayout, draw_layout
 from cardforge.resources import display_path
@@ -29,6 +30,8 @@ class PrintContext:
     game: Game
     data: GameData
     settings: BuildSettings
+    #: the game's own fonts and icons (``render/game_assets.drawing_assets``)
+    assets: DrawingAssets = field(default=BUILT_IN)
 
     @property
     def accent(self) -> str:
@@ -67,9 +70,10 @@ class PrintContext:
 
 
 def band_title(markup: str, width: float, height: float, size: float, floor: float = 5.5,
-               align: str = "left") -> TextLayout:
+               align: str = "left", assets: DrawingAssets = BUILT_IN) -> TextLayout:
     """The title set white on the accent band, shrunk to fit; TextOverflow below the floor."""
-    return fit_box_text(markup, width, height, size, floor, bold=True, color="#ffffff", align=align)
+    return fit_box_text(markup, width, height, size, floor, bold=True, color="#ffffff", align=align,
+                        assets=assets)
 
 
 def draw_band(c: Canvas, x: float, y: float, w: float, h: float, colour: str, radius: float,

@@ -491,6 +491,7 @@ def build_printables_pack(game: Game, data: GameData, settings: BuildSettings, g
     their manifest entries. Earlier ones are removed first. A printable that cannot be laid
     out is left out here: the build of the printables reports it."""
     from cardforge.render import printables as pr
+    from cardforge.render.game_assets import drawing_assets
     from cardforge.render.output import entry_for
     from cardforge.render.printing import PrintContext
 
@@ -507,7 +508,8 @@ def build_printables_pack(game: Game, data: GameData, settings: BuildSettings, g
                       if s in wanted and k in settings.only)
     if not kinds:
         return []
-    ctx = PrintContext(game, data, settings)
+    # the game's own fonts and icons, as the printables' build draws them (a game's :icon: tokens)
+    ctx = PrintContext(game, data, settings, drawing_assets(data, game_folder=game.folder))
     plans = pr.plan_printables(ctx, kinds)
     if plans.problems:
         return []

@@ -26,8 +26,8 @@ from reportlab.pdfgen.textobject import PDFTextObject
 
 from cardforge.markup import Break, Icon, Text, parse
 from cardforge.render import rl_internals as rl
-from cardforge.render.fonts import font_name, metrics, unit_width
-from cardforge.render.icons import draw_icon, icon_width
+from cardforge.render.drawing_assets import BUILT_IN, DrawingAssets
+from cardforge.render.fonts import metrics, unit_width
 
 ICON_DROP = 0.17  # icon box bottom sits this many em below the baseline
 ICON_SCALE = 0.95  # icon height in em
@@ -48,6 +48,8 @@ class TextStyle:
     paragraph_gap: float = 0.35  # extra space between paragraphs, in lines
     bold: bool = False
     italic: bool = False
+    #: the game's own fonts and icons the text may use (part of the layout cache's key)
+    assets: DrawingAssets = BUILT_IN
 
 
 class TextOverflow(Exception):
@@ -90,20 +92,22 @@ _NUMBER_START = re.compile(r"[+−×-]?\d")
 
 @lru_cache(maxsize=512)
 def measure(markup: str, family: str = "sans", bold: bool = False, italic: bool = False,
-            color: str = "#1a1a1a") -> tuple[Para, ...]:
-    """Parse and measure at 1 pt: paragraphs → segments → words."""
+            color: str = "#1a1a1a", assets: DrawingAssets = BUILT_IN) -> tuple[Para, ...]:
+    """Parse and measure at 1 pt: paragraphs → segments → words (``assets``: the game's own
+    fonts and icons)."""
     out = []
-    for para in parse(markup):
+    for para in parse(markup, assets.names):
         atoms: list[Any] = []
         for piece in para:
             if isinstance(piece, Break):
                 atoms.append(("n",))
             elif isinstance(piece, Icon):
                 col = piece.style.color or color
-                atoms.append(("i", piece.name, col, piece.style.scale, icon_width(piece.name) * piece.style.scale))
+                atoms.append(("i", piece.name, col, piece.style.scale,
+                              assets.icon_width(piece.name) * piece.style.scale))
             elif isinstance(piece, Text):
                 st = piece.style
-                font = font_name(family, bold or st.bold, italic or st.italic)
+                font = assets.font_name(family, bold or st.bold, italic or st.italic)
                 col, scale = st.color or color, st.scale
                 space = unit_width(" ", font) * scale
                 for i, tok in enumerate(piece.text.split(" ")):  # words and the single spaces between
@@ -309,7 +313,7 @@ def fit_text(markup: str, width: float, height: float, style: TextStyle) -> Text
 
 
 def _fit_text(markup: str, width: float, height: float, style: TextStyle) -> TextLayout:
-    paras = measure(markup, style.family, style.bold, style.italic, style.color)
+    paras = measure(markup, style.family, style.bold, style.italic, style.color, style.assets)
     layout, too_wide = break_lines(paras, width, style.size, style)
     if fits(layout, too_wide, height):
         return layout
@@ -360,7 +364,7 @@ def draw_layout(canvas: Canvas, layout: TextLayout, x: float, y: float, width: f
     style, size = layout.style, layout.size
     lead = style.leading * size
     top = layout_top(layout, y, height)
-    base_font = font_name(style.family, style.bold, style.italic)
+    base_font = style.assets.font_name(style.family, style.bold, style.italic)
     ascent, descent = metrics(base_font)
     # centre the glyphs' ascent+descent inside each line's leading
     first_baseline = top - (lead - (ascent - descent) * size) / 2 - ascent * size
@@ -377,13 +381,13 @@ def draw_layout(canvas: Canvas, layout: TextLayout, x: float, y: float, width: f
         cx = line_left(style.align, line.width, x, width)
         if style.align == "justify" and not line.last and n_gaps > 0:
             extra = (width - line.width) / n_gaps
-        _draw_words(out, icons, line.words, cx, baseline, size, extra)
+        _draw_words(out, icons, line.words, cx, baseline, size, extra, style.assets)
         baseline -= lead
     canvas.saveState()  # the text object's font and colour must not leak into later drawing
     canvas.drawText(text)
     canvas.restoreState()
     for name, ix, iy, isize in icons:
-        draw_icon(canvas, name, ix, iy, isize)
+        style.assets.draw_icon(canvas, name, ix, iy, isize)
 
 
 @lru_cache(maxsize=256)
@@ -488,7 +492,7 @@ class _TextWriter:
 
 
 def _draw_words(out: _TextWriter, icons: list[tuple[str, float, float, float]], words: Sequence[Word], cx: float,
-                baseline: float, size: float, extra: float) -> None:
+                baseline: float, size: float, extra: float, assets: DrawingAssets = BUILT_IN) -> None:
     """One line's words, as few runs as possible: a run (one text origin, one string) goes on
     across words while font, colour and scale stay the same and the space between them is
     that font's own space (so the viewer puts the next word where the layout did); a justified
@@ -539,7 +543,7 @@ def _draw_words(out: _TextWriter, icons: list[tuple[str, float, float, float]], 
                 flush()
                 run_key = None
                 isize = size * ICON_SCALE * atom[3]
-                icons.append((atom[1], cx + (atom[4] * size - isize * icon_width(atom[1])) / 2,
+                icons.append((atom[1], cx + (atom[4] * size - isize * assets.icon_width(atom[1])) / 2,
                               baseline - ICON_DROP * size * atom[3], isize))
                 cx += atom[4] * size
                 run_x = cx

@@ -244,3 +244,58 @@ def share_page_resources(canvas: Canvas) -> bool:
     for page in pages:
         page.Resources = shared
     return True
+
+
+# --- PDF/X ---------------------------------------------------------------------------------------
+
+def add_output_intent(canvas: Canvas, icc: bytes, *, n: int, identifier: str, info: str, registry: str) -> None:
+    """Give the document's catalog an ``/OutputIntents`` array with one PDF/X output intent
+    (``/S /GTS_PDFX``) and its ICC profile embedded as a Flate stream with ``/N n``
+    (``PDFCatalog.__NoDefault__`` lists the catalog keys ReportLab writes: extended for this
+    catalog only)."""
+    from reportlab.pdfbase.pdfdoc import PDFArray, PDFName, PDFStream, PDFString, PDFZCompress
+
+    doc = document(canvas)
+    profile = PDFStream(dictionary=PDFDictionary({"N": n}), content=icc, filters=[PDFZCompress])
+    intent = PDFDictionary({
+        "Type": PDFName("OutputIntent"), "S": PDFName("GTS_PDFX"),
+        "OutputConditionIdentifier": PDFString(identifier), "OutputCondition": PDFString(info),
+        "Info": PDFString(info), "RegistryName": PDFString(registry),
+        "DestOutputProfile": doc.Reference(profile),
+    })
+    catalog = doc.Catalog
+    catalog.__NoDefault__ = [*type(catalog).__NoDefault__, "OutputIntents"]
+    catalog.OutputIntents = PDFArray([doc.Reference(intent)])
+
+
+def set_info_entries(canvas: Canvas, entries: dict[str, str], trapped: str = "False") -> None:
+    """Add name entries (``/GTS_PDFXVersion (PDF/X-1a:2003)``…) to the document's Info
+    dictionary and set ``/Trapped`` (``PDFDocument.info``, whose ``format`` writes a fixed set
+    of keys: wrapped)."""
+    from reportlab.pdfbase.pdfdoc import PDFDictionary as Dict
+    from reportlab.pdfbase.pdfdoc import PDFString
+
+    doc = document(canvas)
+    info = doc.info
+    info.trapped = trapped
+    plain_format = type(info).format
+
+    def format(self: Any, document: Any) -> bytes:
+        text: bytes = plain_format(self, document)
+        extra = Dict({k: PDFString(v) for k, v in entries.items()}).format(document)
+        return text[:-2] + extra[2:]  # "<< … >>" + "<< … >>" → one dictionary
+
+    info.format = format.__get__(info)
+
+
+def colour_enforcer(canvas: Canvas) -> Callable[[Any], Any] | None:
+    """The canvas's colour enforcer (``Canvas._enforceColorSpace``, set by the constructor's
+    ``enforceColorSpace``): called by ``setFillColor``/``setStrokeColor`` with every colour set,
+    its result is what is written. Text objects copy it when they are made."""
+    enforcer: Callable[[Any], Any] | None = canvas._enforceColorSpace
+    return enforcer
+
+
+def set_colour_enforcer(canvas: Canvas, enforcer: Callable[[Any], Any] | None) -> None:
+    """Replace the canvas's colour enforcer (for what is drawn from now on)."""
+    canvas._enforceColorSpace = enforcer

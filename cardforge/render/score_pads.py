@@ -140,27 +140,29 @@ def plan_pads(ctx: PrintContext) -> tuple[PadPlan | None, list[Problem]]:
     for cat, markup in zip(game.categories, row_labels(game)):
         try:
             labels.append(fit_box_text(markup, layout.label_w - mm(4), layout.row_h - mm(1.5), size, 6.0,
-                                       color="#1a1a1a", align="left"))
+                                       color="#1a1a1a", align="left", assets=ctx.assets))
         except TextOverflow as exc:
             problems.append(Problem(f"label does not fit its row ({exc.describe()})", item=item,
                                     field=f"category '{cat.id}'"))
     title = None
     try:
-        title = band_title(f"{game.title} — feuille de score", usable_w - mm(6), layout.band_h * 0.8, 13.0)
+        title = band_title(f"{game.title} — feuille de score", usable_w - mm(6), layout.band_h * 0.8, 13.0,
+                           assets=ctx.assets)
     except TextOverflow as exc:
         problems.append(Problem(f"title does not fit ({exc.describe()})", item=item))
     players = [fit_box_text(f"Joueur {i}", layout.col_w - mm(2), mm(3.2), 6.5, 6.0, color="#5f5f5f",
-                            align="left", valign="top") for i in range(1, layout.players + 1)]
+                            align="left", valign="top", assets=ctx.assets) for i in range(1, layout.players + 1)]
     tie = []
     for line in tie_break_lines(game):
         try:
             tie.append(fit_box_text(f"*{line}*", usable_w - mm(2), mm(TIE_LINE), 8.5, 6.0, color="#3a3a3a",
-                                    align="left"))
+                                    align="left", assets=ctx.assets))
         except TextOverflow as exc:
             problems.append(Problem(f"tie-breaker does not fit ({exc.describe()})", item=item))
-    total = fit_box_text("**Total**", layout.label_w - mm(4), layout.total_h - mm(2), 10.5, 6.0, align="left")
+    total = fit_box_text("**Total**", layout.label_w - mm(4), layout.total_h - mm(2), 10.5, 6.0, align="left",
+                         assets=ctx.assets)
     joueurs = fit_box_text("**Joueurs**", layout.label_w - mm(4), layout.header_h - mm(2), 9.5, 6.0,
-                           align="left")
+                           align="left", assets=ctx.assets)
     if problems or title is None:  # no title: a problem was reported
         return None, problems
     return PadPlan(layout, k, (pw, ph), (m, ph - m), slot_h + mm(GAP) * 2, labels, title, players, tie,

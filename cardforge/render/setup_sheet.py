@@ -23,18 +23,15 @@ if TYPE_CHECKING:
     from cardforge.data.loading import GameData
     from cardforge.games.base import Game
 
-#: French labels of the setup numbers most games share; a game adds its own with
-#: ``SETUP_LABELS`` in ``cardforge/games/<id>/printables.py`` (the sheet is printed in French).
+#: French labels of the setup numbers most games share; a game adds its own with the
+#: ``SETUP_LABELS`` hook (``cardforge/games/contract.py``; the sheet is printed in French).
 COUNT_LABELS = {"hand_limit": "Limite de cartes en main", "rounds": "Manches", "cards_each": "Cartes par joueur",
                 "coins_each": "Pièces par joueur"}
 
 
 def count_labels(game: Game) -> dict[str, str]:
     """How the sheet names each setup number: the shared labels, then the game's own."""
-    from cardforge.render.printables import hooks_module
-
-    module = hooks_module(game)
-    return {**COUNT_LABELS, **(getattr(module, "SETUP_LABELS", None) or {})}
+    return {**COUNT_LABELS, **(game.printables().SETUP_LABELS or {})}
 
 
 def mode_label(game: Game, mode: str) -> str:
@@ -125,7 +122,7 @@ def draw_setup_pages(c: Canvas, ctx: PrintContext, result: dict[str, Any], with_
     pw, ph = (mm(v) for v in ctx.settings.paper_mm)
     margin = mm(12)
     band_h = mm(13)
-    theme = Theme(body=10.0, floor=6.0, accent=ctx.accent)
+    theme = Theme(body=10.0, floor=6.0, accent=ctx.accent, assets=ctx.assets)
     width = pw - 2 * margin
     top = ph - margin - band_h - mm(5)
     bottom = margin + mm(6)
@@ -137,7 +134,7 @@ def draw_setup_pages(c: Canvas, ctx: PrintContext, result: dict[str, Any], with_
     except Overflow as exc:
         raise RenderError(f"setup sheet for {ctx.game.id} cannot be printed",
                           [Problem(exc.describe(), item="setup sheet")]) from None
-    title = band_title(f"{ctx.game.title} — mise en place", width - mm(8), band_h * 0.8, 16.0)
+    title = band_title(f"{ctx.game.title} — mise en place", width - mm(8), band_h * 0.8, 16.0, assets=ctx.assets)
     for number, page in enumerate(pages, start=1):
         c.setPageSize((pw, ph))
         draw_band(c, margin, ph - margin - band_h, width, band_h, ctx.accent, mm(1.5),
@@ -156,11 +153,14 @@ def draw_setup_pages(c: Canvas, ctx: PrintContext, result: dict[str, Any], with_
 def render_setup_sheet(game: Game, data: GameData, result: dict[str, Any], path: str | Path,
                        settings: BuildSettings | None = None) -> int:
     """Print the setup sheet of ``result`` (the setup contract) to ``path``; returns its pages."""
-    ctx = PrintContext(game, data, settings or BuildSettings())
+    from cardforge.render.game_assets import drawing_assets
+
+    ctx = PrintContext(game, data, settings or BuildSettings(), drawing_assets(data, game_folder=game.folder))
     path = Path(path)
     with atomic_path(path) as tmp:
         c = new_canvas(tmp, (mm(ctx.settings.paper_mm[0]), mm(ctx.settings.paper_mm[1])),
-                       f"{game.title} — mise en place ({result['player_count']} joueurs)", "setup sheet")
+                       f"{game.title} — mise en place ({result['player_count']} joueurs)", "setup sheet",
+                       cmyk=ctx.settings.cmyk)
         pages = draw_setup_pages(c, ctx, result)
         c.save()
     return pages

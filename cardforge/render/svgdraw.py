@@ -185,7 +185,7 @@ class SvgProgram:
 def svg_program(path: Path) -> SvgProgram:
     """The SVG at ``path`` as a program, from cardforge's cache when this file was recorded
     before (no svglib then). ArtError when the SVG cannot be read."""
-    blob = Path(path).read_bytes()
+    blob = _read(Path(path))
     return cache.memo("svg-program", [blob], cache.code_files(*_CODE), lambda: _record(Path(path), blob),
                       libraries=("reportlab", "svglib"))
 
@@ -193,10 +193,23 @@ def svg_program(path: Path) -> SvgProgram:
 def svg_programs(paths: list[Path]) -> list[SvgProgram]:
     """Several SVGs as programs (a game's icons), kept as one cache entry. ArtError when one
     of them cannot be read (:func:`svg_program` then says which)."""
-    blobs = [Path(p).read_bytes() for p in paths]
+    blobs = [_read(Path(p)) for p in paths]
     parts = [part for path, blob in zip(paths, blobs) for part in (Path(path).name, blob)]
     return cache.memo("svg-programs", parts, cache.code_files(*_CODE),
                       lambda: [_record(Path(p), b) for p, b in zip(paths, blobs)], libraries=("reportlab", "svglib"))
+
+
+def _read(path: Path) -> bytes:
+    """The file's bytes, as every game file is read (a regular file, within the size limit):
+    ArtError naming why not."""
+    from cardforge.limits import limit
+    from cardforge.paths import read_regular
+    from cardforge.render.images import ArtError
+
+    blob, problem = read_regular(path, str(path), limit("game_file_bytes"))
+    if blob is None or problem is not None:
+        raise ArtError(problem.message if problem is not None else "cannot read the file", broken=True)
+    return blob
 
 
 #: the modules a program's recording reads (tests/test_cache.py checks the list is whole)

@@ -64,7 +64,7 @@ def _lines_box(layout: TextLayout, x: float, y: float, w: float, h: float) -> tu
     if not widths:
         return None
     top = layout_top(layout, y, h)
-    ascent, descent = metrics(font_name(style.family, style.bold, style.italic))
+    ascent, descent = metrics(style.assets.font_name(style.family, style.bold, style.italic))
     lead = style.leading * size
     pad = (lead - (ascent - descent) * size) / 2  # the line box above the ascent (and below the descent)
     left: float | None = None

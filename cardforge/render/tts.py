@@ -22,8 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cardforge.paths import check_output_names, output_file
 from cardforge.render.faces import DeckFaces, Face, faces_pdf, rasterise, save_png
 from cardforge.render.output import atomic_path
+from cardforge.transaction import folder_transaction
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -102,13 +104,12 @@ def plan(faces: DeckFaces, dpi: float = DEFAULT_DPI) -> list[TtsDeck]:
     return list(decks.values())
 
 
-def export_tts(faces: DeckFaces, out_dir: Path, *, dpi: float = DEFAULT_DPI, url_base: str | None = None
-               ) -> list[TtsDeck]:
+def export_tts(faces: DeckFaces, out_dir: Path, *, dpi: float = DEFAULT_DPI, url_base: str | None = None,
+               own_folder: bool = True) -> list[TtsDeck]:
     """Write the sheets (``<deck>-<n>.png``, ``<deck>-<n>-backs.png``), the back images
     (``<deck>-back-<design>.png``) and ``<deck>.json`` (the saved object) into ``out_dir``.
-    URLs are ``url_base/<file>`` when given, else ``file://`` URLs of the written files."""
-    from PIL import Image
-
+    URLs are ``url_base/<file>`` when given, else ``file://`` URLs of the written files. One
+    transaction, as :func:`cardforge.render.export_png.export_pngs`."""
     out_dir = Path(out_dir)
     decks = plan(faces, dpi)
     # every image drawn once, at its cell size: fronts, then each back wanted
@@ -119,10 +120,30 @@ def export_tts(faces: DeckFaces, out_dir: Path, *, dpi: float = DEFAULT_DPI, url
                 wanted.setdefault(f.name, (f, sheet.cell))
                 b = faces.back_of(f)
                 wanted.setdefault(b.name, (b, sheet.cell))
+    check_output_names(out_dir, file_names(decks), "Tabletop Simulator export")
     order = list(wanted.values())
     pdf = faces_pdf(faces, [f for f, _ in order], strict=faces.strict)
     images = dict(zip(wanted, rasterise(pdf, [size for _, size in order])))
-    out_dir.mkdir(parents=True, exist_ok=True)
+    with folder_transaction(out_dir, whole=own_folder, what="Tabletop Simulator export") as staging:
+        _write_decks(decks, faces, images, staging, out_dir, dpi, url_base)
+    return decks
+
+
+def file_names(decks: list[TtsDeck]) -> list[str]:
+    """Every file the export of ``decks`` writes, as :func:`export_tts` names them."""
+    names: list[str] = []
+    for deck in decks:
+        for i, sheet in enumerate(deck.sheets, start=1):
+            names += [f"{deck.name}-{i}.png", f"{deck.name}-{i}-backs.png"]
+            if sheet.back is not None:
+                names.append(f"{deck.name}-{sheet.back.name}.png")
+        names.append(f"{deck.name}.json")
+    return names
+
+
+def _write_decks(decks: list[TtsDeck], faces: DeckFaces, images: dict[str, Image.Image], staging: Path,
+                 out_dir: Path, dpi: float, url_base: str | None) -> None:
+    from PIL import Image
 
     def url(name: str) -> str:
         if url_base:
@@ -130,7 +151,7 @@ def export_tts(faces: DeckFaces, out_dir: Path, *, dpi: float = DEFAULT_DPI, url
         return (out_dir / name).resolve().as_uri()
 
     def write(name: str, image: Image.Image) -> None:
-        with atomic_path(out_dir / name) as tmp:
+        with atomic_path(output_file(staging, name)) as tmp:
             with open(tmp, "wb") as fh:
                 save_png(image, fh, dpi)
 
@@ -164,9 +185,8 @@ def export_tts(faces: DeckFaces, out_dir: Path, *, dpi: float = DEFAULT_DPI, url
                     write(sheet.back_file, images[sheet.back.name])
         deck.json_file = f"{deck.name}.json"
         saved = saved_object(deck, faces, url)
-        with atomic_path(out_dir / deck.json_file) as tmp:
+        with atomic_path(output_file(staging, deck.json_file)) as tmp:
             tmp.write_text(json.dumps(saved, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    return decks
 
 
 def hidden_card(size: tuple[int, int]) -> Image.Image:

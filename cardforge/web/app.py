@@ -22,16 +22,16 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardforge.data.yamlio import parse_text
 from cardforge.errors import CardforgeError
-from cardforge.web import service
-from cardforge.web.forms import GRID_STATES, MAX_PLAYERS_ON_SHEET, player_names, problems_json
-from cardforge.web.store import PlayLog
+from cardforge.web import logbook, service
+from cardforge.web.forms import GRID_STATES, MAX_PLAYERS_ON_SHEET, player_names, problems_json, state_players
+from cardforge.web.store import Details, PlayLog, details_from_form, parse_id, today
 
 if TYPE_CHECKING:
     from cardforge.games.base import Game
@@ -63,7 +63,8 @@ class Settings:
     token: str | None = None  # required from every client when set (--host 0.0.0.0)
     data_root: Path | None = None
     local_only: bool = True  # the Host header must name this machine (DNS rebinding)
-    games: list[str] = field(default_factory=list)  # game ids (folders given to serve) besides the shipped
+    #: game folders (or ids) named on the command line, served besides the shipped games
+    games: list[str | Path] = field(default_factory=list)
 
 
 def _env() -> Environment:
@@ -132,8 +133,10 @@ class Guard:
             size = request.headers.get("content-length")
             if size is None or not size.isdigit():
                 return _error_page(411, "Length required", "Send the form with its length.")
-            if int(size) > MAX_BODY:
-                return _error_page(413, "Too large", f"A form is at most {MAX_BODY // 1024} KB.")
+            limit = logbook.UPLOAD_LIMITS.get(request.url.path, MAX_BODY)
+            if int(size) > limit:
+                return _error_page(413, "Too large", f"A form is at most {MAX_BODY // 1024} KB." if limit == MAX_BODY
+                                   else f"A file here is at most {limit // (1024 * 1024)} MB.")
             if request.headers.get("sec-fetch-site") == "cross-site":
                 return _error_page(403, "Cross-site request refused", "Forms are accepted from this site only.")
             origin = request.headers.get("origin")
@@ -155,11 +158,7 @@ async def read_form(request: Request) -> list[tuple[str, str]]:
     kind = request.headers.get("content-type", "").split(";")[0].strip()
     if kind != "application/x-www-form-urlencoded":
         raise HTTPException(415, "forms are sent as application/x-www-form-urlencoded")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise HTTPException(413, f"a form is at most {MAX_BODY // 1024} KB")
+    body = await logbook.read_body(request, MAX_BODY, f"a form is at most {MAX_BODY // 1024} KB")
     try:
         pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=MAX_FIELDS)
     except (UnicodeDecodeError, ValueError):
@@ -173,14 +172,19 @@ async def read_form(request: Request) -> list[tuple[str, str]]:
 
 def create_app(settings: Settings) -> Guard:
     store = PlayLog(settings.db_path)
+    catalogue = service.Catalogue(settings.games, settings.data_root)
 
     def ctx_of(game_id: str) -> service.GameContext:
+        """A game this server serves (see :class:`service.Catalogue`), else 404."""
         from cardforge.errors import UnknownGameError
 
+        served = catalogue.get(game_id)
+        if served is None:
+            raise HTTPException(404, f"no game '{game_id[:100]}' on this server")
         try:
-            return service.context(game_id, settings.data_root)
+            return service.context(served, catalogue.data_root)
         except UnknownGameError:
-            raise HTTPException(404, f"no game '{game_id}'") from None
+            raise HTTPException(404, f"no game '{game_id[:100]}' on this server") from None
 
     def page(request: Request, name: str, status: int = 200, **values: Any) -> HTMLResponse:
         csrf = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)
@@ -190,21 +194,23 @@ def create_app(settings: Settings) -> Guard:
             response.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="lax")
         return response
 
-    async def home(request: Request) -> Response:
-        from cardforge.games import game_ids
+    site = logbook.Site(store, ctx_of, page, read_form, lambda g: catalogue.get(g) is not None, catalogue.ids)
 
+    async def home(request: Request) -> Response:
         games, broken = [], []
-        for gid in [*settings.games, *(g for g in game_ids() if g not in settings.games)]:
+        for gid in catalogue.ids():
             try:
                 games.append(ctx_of(gid).game)
             except CardforgeError as exc:  # listed with its problems: `cardforge check` tells more
                 broken.append((gid, exc.render()))
-        return page(request, "home.html", games=games, broken=broken, recent=store.plays(limit=5))
+        return page(request, "home.html", games=games, broken=broken, recent=site.labelled(store.plays(limit=5)))
 
     async def game_page(request: Request) -> Response:
         ctx = ctx_of(request.path_params["game"])
-        known = [s["player"] for s in store.player_stats()]  # names from the log, most wins first
-        return page(request, "game.html", game=ctx.game, has_sheet=ctx.sheet is not None, known=known[:50])
+        roster = store.players()  # most plays first: picked with one tap
+        return page(request, "game.html", game=ctx.game, has_sheet=ctx.sheet is not None, roster=roster[:60],
+                    known=[p["name"] for p in roster[:200]], groups=store.recent_groups(ctx.game.id),
+                    slots=max(2, min(ctx.game.max_players, 8) - min(len(roster), 8)))
 
     def sheet_players(request: Request, ctx: service.GameContext) -> list[str]:
         names = [n.strip()[:80] for n in request.query_params.getlist("name") if n.strip()]
@@ -219,7 +225,8 @@ def create_app(settings: Settings) -> Guard:
 
     def render_sheet(request: Request, ctx: service.GameContext, *, state: dict[str, Any] | None = None,
                      outcome: service.Outcome | None = None, status: int = 200,
-                     yaml_text: str | None = None, note: str = "") -> HTMLResponse:
+                     yaml_text: str | None = None, note: str = "", details: Details | None = None,
+                     edit: int | None = None) -> HTMLResponse:
         as_yaml = ctx.sheet is None or request.query_params.get("yaml") == "1" or yaml_text is not None
         if state is None:
             names = sheet_players(request, ctx)
@@ -228,16 +235,21 @@ def create_app(settings: Settings) -> Guard:
             if mode in ctx.game.modes:
                 state["mode"] = mode
         if ctx.sheet is not None and ctx.sheet.rounds is not None and not state.get("players"):
-            rounds = state.get("rounds") or [{}]
-            fleets = rounds[0].get("fleets") if isinstance(rounds[0], dict) else None
-            state = {**state, "players": [{"name": n} for n in (fleets or {})]}
+            state = {**state, "players": state_players(ctx.sheet, state)}  # named by the rounds
         if as_yaml and yaml_text is None:
             yaml_text = skeleton_yaml(ctx, state)
-        result = service.sheet_view(outcome.sheet) if outcome is not None and outcome.sheet is not None else None
+        result = service.sheet_view(outcome.sheet, ctx) if outcome is not None and outcome.sheet is not None else None
         names = [p.get("name", "") for p in state.get("players", []) if isinstance(p, dict)]
-        problems = problems_json(outcome.problems, names) if outcome is not None else []
+        problems = problems_json(outcome.problems, names, ctx.sheet) if outcome is not None else []
+        details = details or Details(note=note)
+        if not details.played_on:
+            details.played_on = today()
+        first = request.query_params.get("first", "")
+        if details.first_seat is None and first.isascii() and first.isdigit() and 1 <= int(first[:3]) <= len(names):
+            details.first_seat = int(first) - 1
         return page(request, "sheet.html", status=status, game=ctx.game, sheet=ctx.sheet, state=state,
-                    as_yaml=as_yaml, yaml_text=yaml_text, result=result, problems=problems, note=note,
+                    as_yaml=as_yaml, yaml_text=yaml_text, result=result, problems=problems, note=details.note,
+                    details=details, edit=edit, request_key=secrets.token_urlsafe(18), seat_names=names,
                     list_problems=outcome is not None,  # a refused save lists them (also without script)
                     cards_json=json.dumps(ctx.sheet.cards if ctx.sheet else {},
                                           ensure_ascii=False).replace("</", "<\\/"))
@@ -245,16 +257,19 @@ def create_app(settings: Settings) -> Guard:
     async def sheet(request: Request) -> Response:
         ctx = ctx_of(request.path_params["game"])
         source = request.query_params.get("play", "")
-        if source.isdigit():  # a saved play back in the sheet, to correct it
-            play = store.play(int(source))
-            if play is None or play["game"] != ctx.game.id:
-                raise HTTPException(404, f"no play #{source} of {ctx.game.id}")
+        if source:  # a saved play back in the sheet, to correct it
+            number = parse_id(source)
+            play = store.play(number) if number is not None else None
+            if play is None or play["game"] != ctx.game.id or play["deleted_at"] or not play["state_yaml"]:
+                raise HTTPException(404, f"no play #{source[:30]} of {ctx.game.id} to open in the sheet")
+            details = Details(play["played_on"], play["duration_min"], play["location"], play["note"],
+                              play["first_seat"])
             if ctx.sheet is None or request.query_params.get("yaml") == "1":
-                return render_sheet(request, ctx, yaml_text=play["state_yaml"], note=play["note"])
+                return render_sheet(request, ctx, yaml_text=play["state_yaml"], details=details, edit=play["id"])
             state = parse_text(play["state_yaml"], "final.yaml").data
             if isinstance(state, dict):
-                return render_sheet(request, ctx, state=state, note=play["note"])
-            return render_sheet(request, ctx, yaml_text=play["state_yaml"], note=play["note"])
+                return render_sheet(request, ctx, state=state, details=details, edit=play["id"])
+            return render_sheet(request, ctx, yaml_text=play["state_yaml"], details=details, edit=play["id"])
         return render_sheet(request, ctx)
 
     def outcome_of(ctx: service.GameContext, pairs: list[tuple[str, str]]) -> tuple[service.Outcome, str | None]:
@@ -267,8 +282,8 @@ def create_app(settings: Settings) -> Guard:
         ctx = ctx_of(request.path_params["game"])
         pairs = await read_form(request)
         outcome, _ = outcome_of(ctx, pairs)
-        result = service.sheet_view(outcome.sheet) if outcome.sheet is not None else None
-        problems = problems_json(outcome.problems, player_names(pairs))
+        result = service.sheet_view(outcome.sheet, ctx) if outcome.sheet is not None else None
+        problems = problems_json(outcome.problems, player_names(pairs), ctx.sheet)
         html = TEMPLATES.get_template("result.html").render(result=result, problems=problems)
         bar = TEMPLATES.get_template("bar.html").render(result=result, problems=outcome.problems)
         return JSONResponse({"ok": outcome.ok, "html": html, "bar": bar, "problems": problems,
@@ -278,14 +293,26 @@ def create_app(settings: Settings) -> Guard:
         ctx = ctx_of(request.path_params["game"])
         pairs = await read_form(request)
         outcome, yaml_text = outcome_of(ctx, pairs)
-        note = next((v for k, v in pairs if k == "note"), "")[:500]
-        if outcome.sheet is None:  # not ok
+        form = dict(pairs)
+        details, detail_problems = details_from_form(pairs, len(outcome.sheet.players) if outcome.sheet else None)
+        edit = parse_id(form.get("edit_play", "")) if form.get("edit_play") else None
+        if edit is not None:
+            before = store.play(edit)
+            if before is None or before["game"] != ctx.game.id or before["deleted_at"]:
+                raise HTTPException(404, f"no play #{edit} of {ctx.game.id} to change")
+        if outcome.sheet is None or detail_problems:  # not saved: the sheet again, with every problem
+            refused = service.Outcome(outcome.state, None, outcome.problems + detail_problems)
             return render_sheet(request, ctx, state=outcome.state if isinstance(outcome.state, dict) else None,
-                                outcome=outcome, status=422, yaml_text=yaml_text, note=note)
+                                outcome=refused, status=422, yaml_text=yaml_text, details=details, edit=edit)
         text = yaml_text if yaml_text is not None else service.state_yaml(ctx.game.id, outcome.state)
         mode = outcome.state.get("mode") if isinstance(outcome.state, dict) else None
+        key = form.get("request_key") or None  # the same form sent twice: one play
+        if edit is not None:  # the play changed in place; the version it replaces is kept
+            store.update_play(edit, mode=mode, state_yaml=text, result=outcome.sheet.to_json(), details=details,
+                              request_key=key)
+            return RedirectResponse(f"/plays/{edit}", status_code=303)
         play_id = store.add_play(game=ctx.game.id, title=ctx.game.title, mode=mode, state_yaml=text,
-                                 result=outcome.sheet.to_json(), note=note)
+                                 result=outcome.sheet.to_json(), details=details, request_key=key)
         return RedirectResponse(f"/plays/{play_id}", status_code=303)
 
     async def setup(request: Request) -> Response:
@@ -313,55 +340,6 @@ def create_app(settings: Settings) -> Guard:
         return page(request, "setup.html", game=ctx.game, result=result, problems=problems_json(problems), names=names,
                     query=q, deal_json=json.dumps(result["deal"], ensure_ascii=False, indent=2) if result else "")
 
-    async def plays(request: Request) -> Response:
-        game = request.query_params.get("game") or None
-        return page(request, "plays.html", plays=store.plays(game), game=game, games=store.games())
-
-    def play_or_404(request: Request) -> dict[str, Any]:
-        try:
-            play_id = int(request.path_params["play"])
-        except ValueError:
-            raise HTTPException(404, "no such play") from None
-        play = store.play(play_id)
-        if play is None:
-            raise HTTPException(404, f"no play #{play_id}")
-        return play
-
-    async def play(request: Request) -> Response:
-        play = play_or_404(request)
-        ctx = ctx_of(play["game"])
-        outcome = service.score_yaml(ctx, play["state_yaml"])  # scored again: the engine of today
-        return page(request, "play.html", play=play,
-                    result=service.sheet_view(outcome.sheet) if outcome.sheet is not None else None,
-                    problems=problems_json(outcome.problems), game=ctx.game)
-
-    async def play_yaml(request: Request) -> Response:
-        play = play_or_404(request)
-        return PlainTextResponse(play["state_yaml"], media_type="application/yaml; charset=utf-8", headers={
-            "Content-Disposition": f'attachment; filename="{play["game"]}-play-{play["id"]}.yaml"'})
-
-    async def delete_play(request: Request) -> Response:
-        await read_form(request)
-        play = play_or_404(request)
-        store.delete_play(play["id"])
-        return RedirectResponse("/plays", status_code=303)
-
-    async def plays_csv(request: Request) -> Response:
-        game = request.query_params.get("game") or None
-        return Response(store.csv(game), media_type="text/csv; charset=utf-8", headers={
-            "Content-Disposition": f'attachment; filename="cardforge-plays{"-" + game if game else ""}.csv"'})
-
-    async def stats(request: Request) -> Response:
-        game = request.query_params.get("game") or None
-        categories = []
-        if game:
-            try:
-                categories = list(ctx_of(game).game.categories)
-            except HTTPException:
-                categories = []
-        return page(request, "stats.html", stats=store.player_stats(game), game=game, games=store.games(),
-                    categories=categories)
-
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)  # registered for HTTPException only
         return _error_page(exc.status_code, {404: "Not found", 405: "Method not allowed"}.get(
@@ -380,12 +358,7 @@ def create_app(settings: Settings) -> Guard:
         Route("/g/{game}/score", live, methods=["POST"]),
         Route("/g/{game}/save", save, methods=["POST"]),
         Route("/g/{game}/setup", setup),
-        Route("/plays", plays),
-        Route("/plays.csv", plays_csv),
-        Route("/plays/{play:int}.yaml", play_yaml),
-        Route("/plays/{play:int}", play),
-        Route("/plays/{play:int}/delete", delete_play, methods=["POST"]),
-        Route("/stats", stats),
+        *logbook.routes(site, CSRF_COOKIE),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
@@ -428,12 +401,9 @@ def setup_options(game: Game, query: Mapping[str, str]) -> tuple[dict[str, Any],
 
 def skeleton_yaml(ctx: service.GameContext, state: dict[str, Any]) -> str:
     """A starting final-state file for the YAML sheet: the game's own example when it has one
-    (a game folder's ``examples/final.yaml``, a shipped game's in the repository's
-    ``examples/``), else the players' names."""
+    (its folder's ``examples/final.yaml``, shipped games included), else the players' names."""
     example = ctx.game.folder / "examples" / "final.yaml"
-    repo_example = ctx.game.folder.parent.parent / "examples" / ctx.game.id / "final.yaml"
-    for path in (example, repo_example):
-        if path.is_file():
-            text = path.read_text(encoding="utf-8")
-            return "\n".join(line for line in text.splitlines() if not line.startswith("#")).strip() + "\n"
+    if example.is_file():
+        text = example.read_text(encoding="utf-8")
+        return "\n".join(line for line in text.splitlines() if not line.startswith("#")).strip() + "\n"
     return service.state_yaml(ctx.game.id, state)

@@ -1,14 +1,16 @@
 """The score sheet as data: a game's final-state model → the inputs of its sheet, and back.
 
-Nothing here is written per game except :data:`HINTS` — which fields are cards of the deck, a
-clan of the game, a mine grid, or left to the engine ("best") — everything else is read from
-the game's ``score_model`` (pydantic): whole numbers become number inputs, pad values (a
-data-only game's categories) text inputs that keep sums such as ``3+6+2``, ``bool`` a checkbox,
-a ``Literal`` a select, a nested model a group of inputs.
+Nothing here is written per game. Everything is read from the game's ``score_model``
+(pydantic): whole numbers become number inputs, pad values (a data-only game's categories) text
+inputs that keep sums such as ``3+6+2``, ``bool`` a checkbox, a ``Literal`` a select, a nested
+model a group of inputs — and what a type cannot say is the **declaration** the game put on the
+field (:mod:`cardforge.sheet`: card pickers, counters per card, a data section's entries, a
+grid, rounds, fixed slots, rows per player, fields left to the engine). A data-only game's
+holdings carry the same declarations, made from its ``game.yaml``.
 
-Input names are the fields' paths in the final-state file (``players[0].veins.coal``), so a
-problem the validator or the rules report (``players[0].veins.coal``, or ``player 'Ana' (#1)`` +
-``veins.coal``) is shown beside the input it concerns.
+Input names are the fields' paths in the final-state file (``players[0].bag.pebbles``), so a
+problem the validator or the rules report (``players[0].bag.pebbles``, or ``player 'Ana' (#1)`` +
+``bag.pebbles``) is shown beside the input it concerns.
 """
 
 from __future__ import annotations
@@ -21,61 +23,46 @@ from typing import TYPE_CHECKING, Any, Literal, TypeGuard
 
 from pydantic import BaseModel
 
+from cardforge import sheet as decls
 from cardforge.problems import Problem
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
     from cardforge.games.base import Game
 
-#: Per game and field path (``players.<field>``): how the sheet asks for it.
-#:  ``cards``: card ids of the deck picked by name (``kinds``; ``paid``: X-cost cards carry
-#:  what was paid; ``inline``: a card not in the deck may be typed with its fields).
-#:  ``section``: a choice among a data section's entries. ``skip``: left out (the engine
-#:  chooses the best). ``grid``: a mine of half-carts and cart tokens.
-HINTS: dict[str, dict[str, dict[str, Any]]] = {
-    "maphr": {
-        "players.improvements": {"widget": "cards", "kinds": ["improvement"], "inline": True},
-        "players.clan": {"widget": "section", "section": "clans"},
-        "players.grey": {"widget": "skip"},  # the clan says it
-    },
-    "cristaux": {
-        "players.cards": {"widget": "cards", "kinds": ["project", "gift"], "paid": True},
-        "players.choices": {"widget": "skip"},  # natures, bâtons, bonuses, forge: the best is found
-        "players.opale": {"widget": "skip"},  # façon Opale bonuses: given in the YAML sheet
-    },
-    "tunhell": {
-        "players.loot": {"widget": "counts", "kinds": ["mine", "end_of_mine"]},
-        "players.hand": {"widget": "cards", "kinds": ["mine"]},
-        "players.trophies": {"widget": "cards", "kinds": ["trophy"]},
-    },
-    "imperial_miners": {
-        "players.mine": {"widget": "grid", "rows": 4, "cols": 6},
-        "players.cart_tokens": {"widget": "skip"},  # part of the grid
-    },
-}
-
-#: Games whose final state is rounds (not players): each round's planets and every player's
-#: fleet. ``planets``: the most planet cards a round plays (a planet, then a moon).
-ROUND_GAMES: dict[str, dict[str, Any]] = {
-    "mine_all_mine": {"rounds": 3, "planets": 2, "turns": 3, "sides": ["planet", "moon"],
-                      "planet_kind": "planet", "planets_by_players": {2: 1}},  # « 1 carte planète pour 2 joueurs »
-}
-
 MAX_PLAYERS_ON_SHEET = 8
 MAX_LIST_ITEMS = 60  # cards per player
+
+#: what an input is (``Widget.kind``): a scalar the model's type says, or a declared widget
+SCALARS = ("int", "pad", "bool", "text", "choice")
 
 
 @dataclass
 class Widget:
-    kind: str  # int | pad | bool | text | choice | group | cards | grid
+    kind: str  # a scalar (SCALARS), group, or a declaration's widget: cards, counts, section, grid…
     name: str  # the field's name in its model
     label: str
     required: bool = False
     choices: list[tuple[str, str]] = field(default_factory=list)  # (value, label)
-    children: list[Widget] = field(default_factory=list)
-    options: dict[str, Any] = field(default_factory=dict)
+    children: list[Widget] = field(default_factory=list)  # a group's, a slot's or a row's inputs
+    options: dict[str, Any] = field(default_factory=dict)  # the declaration's values, and the field's path
     inline: list[Widget] = field(default_factory=list)  # cards: the fields of a card typed in
     default: Any = None
+    decl: Any = None  # the declaration (cardforge.sheet), if any
+
+    @property
+    def help(self) -> str | None:
+        return getattr(self.decl, "help", None)
+
+    def grid_size(self, value: Any, tokens: Any = None) -> tuple[int, int]:
+        """A grid's rows and columns on the sheet: as declared, or as many as ``value`` (its
+        rows) and ``tokens`` (their junctions) fill, within the declared bounds."""
+        d = self.decl
+        rows = value if isinstance(value, list) else []
+        cols = [len(r) for r in rows if isinstance(r, list)]
+        cols += [t[1] + 2 for t in tokens or () if isinstance(t, list | tuple) and len(t) == 2
+                 and isinstance(t[1], int)]
+        return (min(max(d.rows, len(rows)), d.row_bound), min(max([d.cols, *cols]), d.col_bound))
 
 
 @dataclass
@@ -85,8 +72,21 @@ class Sheet:
     game_fields: list[Widget]
     player_fields: list[Widget]
     tabular: bool  # every player field is one cell: players as columns, fields as rows
-    cards: dict[str, list[dict[str, Any]]]  # hint path → the pickable cards
-    rounds: dict[str, Any] | None = None  # a rounds game: see ROUND_GAMES (+ fleet widgets, planet cards)
+    cards: dict[str, list[dict[str, Any]]]  # a cards widget's name → the pickable cards
+    rounds: Widget | None = None  # a final state of rounds: the players are named once, then each round
+
+    @property
+    def keyed(self) -> list[str]:
+        """The names of the fields keyed by the players' names (each player's boats in a round)."""
+        return [w.name for w in _walk(self.rounds.children if self.rounds else []) if w.kind == "per_player"]
+
+
+def _walk(widgets: list[Widget]) -> list[Widget]:
+    out = []
+    for w in widgets:
+        out.append(w)
+        out += _walk(w.children)
+    return out
 
 
 def humanise(name: str) -> str:
@@ -120,30 +120,41 @@ def _is_model(t: Any) -> TypeGuard[type[BaseModel]]:
     return isinstance(t, type) and issubclass(t, BaseModel)
 
 
-def model_widgets(model: type[BaseModel], hints: dict[str, dict[str, Any]], prefix: str,
-                  labels: dict[str, str], unasked: list[str] | None = None) -> list[Widget]:
-    """One widget per field of ``model`` the sheet can ask for; the paths of the others are
-    added to ``unasked``."""
+def _inner(annotation: Any) -> Any:
+    """``list[X]`` → X, ``dict[str, X]`` → X (Optional and Annotated stripped); else None."""
+    annotation = _bare(_strip_optional(_bare(annotation))[0])
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) is list and args:
+        return _bare(args[0])
+    if typing.get_origin(annotation) is dict and args:
+        return _bare(args[-1])
+    return None
+
+
+def _item_model(annotation: Any) -> type[BaseModel] | None:
+    """The model among a list's (or mapping's) item types, if any."""
+    item = _inner(annotation)
+    return next((a for a in _union_args(item) if _is_model(a)), None) if item is not None else None
+
+
+def model_widgets(model: type[BaseModel], prefix: str, labels: dict[str, str],
+                  unasked: list[str] | None = None) -> list[Widget]:
+    """One widget per field of ``model`` the sheet can ask for (or a declared one); the paths of
+    the others are added to ``unasked``."""
     unasked = unasked if unasked is not None else []
     out: list[Widget] = []
     for name, info in model.model_fields.items():
         path = f"{prefix}.{name}" if prefix else name
-        hint = hints.get(path, {})
-        label = labels.get(name) or humanise(name)
+        decl = decls.declaration(info)
+        label = getattr(decl, "label", None) or labels.get(name) or humanise(name)
         required = info.is_required()
         default = None if required else info.get_default(call_default_factory=True)
-        if hint.get("widget") == "skip":
+        if isinstance(decl, decls.Skip):
             continue
-        if hint.get("widget") in ("cards", "grid", "section", "counts"):
-            w = Widget(hint["widget"], name, label, required, options=dict(hint, path=path))
-            if hint["widget"] == "cards" and hint.get("inline"):
-                item = _list_item(info.annotation)
-                inline = next((a for a in _union_args(item) if _is_model(a)), None) if item else None
-                if inline is not None:
-                    w.inline = model_widgets(inline, {}, "", {})
-            out.append(w)
+        if decl is not None:
+            out.append(_declared(decl, name, label, required, default, info.annotation, path, unasked))
             continue
-        scalar = _scalar(name, label, info.annotation, required, default, hints, path, labels, unasked)
+        scalar = _scalar(name, label, info.annotation, required, default, path, labels, unasked)
         if scalar is not None:
             out.append(scalar)
         else:
@@ -151,22 +162,32 @@ def model_widgets(model: type[BaseModel], hints: dict[str, dict[str, Any]], pref
     return out
 
 
-def _list_item(annotation: Any) -> Any:
-    annotation, _ = _strip_optional(_bare(annotation))
-    annotation = _bare(annotation)
-    if typing.get_origin(annotation) is list:
-        return typing.get_args(annotation)[0]
-    return None
+def _declared(decl: Any, name: str, label: str, required: bool, default: Any, annotation: Any, path: str,
+              unasked: list[str]) -> Widget:
+    kind = "int" if isinstance(decl, decls.Number) else decl.widget
+    w = Widget(kind, name, label, required, options={**decl.model_dump(), "path": path},
+               default=default if kind == "int" else None, decl=decl)
+    if isinstance(decl, decls.Cards) and decl.inline:
+        inline = _item_model(annotation)
+        if inline is not None:
+            w.inline = model_widgets(inline, "", {})
+    if isinstance(decl, decls.Slots | decls.PerPlayer | decls.Rounds):
+        item = _item_model(annotation)
+        if item is None:
+            unasked.append(path)
+        else:
+            w.children = model_widgets(item, path, {}, unasked)
+    return w
 
 
-def _scalar(name: str, label: str, annotation: Any, required: bool, default: Any,
-            hints: dict[str, dict[str, Any]], path: str, labels: dict[str, str], unasked: list[str]) -> Widget | None:
+def _scalar(name: str, label: str, annotation: Any, required: bool, default: Any, path: str,
+            labels: dict[str, str], unasked: list[str]) -> Widget | None:
     ann, optional = _strip_optional(_bare(annotation))
     ann = _bare(ann)
     if optional:
         required = False
     args = _union_args(ann)
-    if set(args) >= {int, str}:  # a pad value: a number or a short sum, kept as written
+    if set(args) >= {int, str}:  # a pad value: a number or a sum, kept as written
         return Widget("pad", name, label, required, default=default)
     if ann is bool:
         return Widget("bool", name, label, required, default=default)
@@ -179,101 +200,81 @@ def _scalar(name: str, label: str, annotation: Any, required: bool, default: Any
         return Widget("choice", name, label, required, choices=[(v, v) for v in values], default=default)
     if _is_model(ann):
         return Widget("group", name, label, required,
-                      children=model_widgets(ann, hints, path, labels, unasked), default=None)
-    return None  # lists, mappings…: not asked on the sheet
+                      children=model_widgets(ann, path, labels, unasked), default=None)
+    return None  # lists, mappings…: not asked on the sheet unless declared
 
 
-def build_sheet(game: Game, data: GameData) -> Sheet | None:
-    """The sheet of ``game``; None when its final state has no ``players`` list."""
+def build_sheet(game: Game, data: GameData[Any]) -> Sheet | None:
+    """The sheet of ``game``; None when it cannot ask for its whole final state (the YAML sheet
+    instead)."""
     model = game.score_model
-    if model is not None and game.id in ROUND_GAMES and "rounds" in model.model_fields:
-        return _rounds_sheet(game, data, model)
-    if model is None or "players" not in model.model_fields:
+    if model is None:
         return None
-    player_model = _list_item(model.model_fields["players"].annotation)
-    if not _is_model(player_model):
-        return None
-    hints = HINTS.get(game.id, {})
-    labels: dict[str, str] = {}
-    if getattr(game.rules, "score", None) is None:  # data-only: a player's field is a pad row
-        labels = {c.id: c.label + (f" · {c.label_en}" if c.label_en and c.label_en != c.label else "")
-                  for c in game.categories}
-    for t in game.tie_breakers:
-        labels.setdefault(t.id, f"{humanise(t.id)} (tie-break: {t.label_en})")
     unasked: list[str] = []
-    game_fields = [w for w in model_widgets(model, hints, "", {}, unasked) if w.name != "players"]
-    for w in game_fields:
+    top = model_widgets(model, "", {}, unasked)
+    rounds = next((w for w in top if w.kind == "rounds"), None)
+    if rounds is not None:
+        game_fields = [w for w in top if w is not rounds]
+        player_fields = [Widget("text", "name", "Name", True)]
+        sheet = Sheet(game_fields, player_fields, False, {}, rounds=rounds)
+    else:
+        if "players" not in model.model_fields:
+            return None
+        player_model = _item_model(model.model_fields["players"].annotation)
+        if player_model is None:
+            return None
+        labels: dict[str, str] = {}
+        if not game.has_hook("score"):  # data-only: a player's field is a pad row
+            labels = {c.id: c.label + (f" · {c.label_en}" if c.label_en and c.label_en != c.label else "")
+                      for c in game.categories}
+        for t in game.tie_breakers:
+            labels.setdefault(t.id, f"{humanise(t.id)} (tie-break: {t.label_en})")
+        game_fields = [w for w in top if w.name != "players"]
+        unasked = [u for u in unasked if u != "players"]
+        player_fields = model_widgets(player_model, "players", labels, unasked)
+        tabular = all(w.kind in SCALARS for w in player_fields)
+        sheet = Sheet(game_fields, player_fields, tabular, {})
+    if unasked:
+        return None  # the sheet cannot ask for everything: the YAML sheet instead
+    for w in sheet.game_fields:
         if w.name == "mode" and game.modes:
             w.kind = "choice"
             w.choices = [(m, game.spec.modes[m].label or m) for m in game.modes]
             w.default = game.default_mode
-    player_fields = model_widgets(player_model, hints, "players", labels, unasked)
-    if [u for u in unasked if u != "players"]:
-        return None  # the sheet cannot ask for everything: the YAML sheet instead
-    tabular = all(w.kind in ("int", "pad", "bool", "text", "choice") for w in player_fields)
-    cards = {}
-    for w in player_fields:
-        if w.kind == "cards":
-            cards[w.name] = card_choices(data, w.options.get("kinds"))
-        if w.kind == "counts":
-            kinds = set(w.options.get("kinds") or ())
-            w.children = [Widget("int", c.id, c.name) for c in data.cards if not kinds or c.kind in kinds]
-        if w.kind == "section":
-            entries = data.sections.get(w.options["section"]) or []
+    _with_data(_walk(sheet.game_fields + sheet.player_fields + ([sheet.rounds] if sheet.rounds else [])),
+               data, sheet)
+    return sheet
+
+
+def _with_data(widgets: list[Widget], data: GameData[Any], sheet: Sheet) -> None:
+    """What the declarations take from the game's data: cards to pick, counters, choices."""
+    for w in widgets:
+        d = w.decl
+        if isinstance(d, decls.Cards):
+            sheet.cards[w.name] = card_choices(data, d.kinds, d.paid)
+        elif isinstance(d, decls.Counts):
+            w.children = [Widget("int", c.id, c.name) for c in data.cards if not d.kinds or c.kind in d.kinds]
+        elif isinstance(d, decls.Section):
+            entries = data.sections.get(d.section) or []
             w.choices = [(e.id, getattr(e, "name", e.id)) for e in entries]
-    return Sheet(game_fields, player_fields, tabular, cards)
+        elif isinstance(d, decls.CardKey):
+            w.choices = []
+            for c in data.cards:
+                if c.kind == d.kind:
+                    key = str(getattr(c, d.key, c.id))
+                    w.choices.append((key, c.name if key == c.id else f"{key} · {c.name}"))
 
 
-def _rounds_sheet(game: Game, data: GameData, model: type[BaseModel]) -> Sheet | None:
-    spec = dict(ROUND_GAMES[game.id])
-    round_model = _list_item(model.model_fields["rounds"].annotation)
-    if not _is_model(round_model) or "fleets" not in round_model.model_fields:
-        return None
-    fleet_model = _bare(_strip_optional(_bare(round_model.model_fields["fleets"].annotation))[0])
-    fleet_model = typing.get_args(fleet_model)[-1] if typing.get_origin(fleet_model) is dict else None
-    if not _is_model(fleet_model):
-        return None
-    spec["fleet"] = model_widgets(fleet_model, {}, "", {}, [])  # lists (ship picks) are not asked
-    spec["planet_cards"] = [(getattr(c, "number", c.id), f"{getattr(c, 'number', '')} · {c.name}".strip(" ·"))
-                            for c in data.cards if c.kind == spec["planet_kind"]]
-    name = Widget("text", "name", "Name", True)
-    return Sheet([], [name], False, {}, rounds=spec)
-
-
-def rounds_state(sheet: Sheet, raw: dict[str, Any]) -> dict[str, Any]:
-    """The rounds sheet → ``{rounds: [{planets: [...], fleets: {name: {...}}}]}``."""
-    spec = sheet.rounds or {}
-    names = [str((p or {}).get("name") or "").strip() if isinstance(p, dict) else ""
-             for p in _indexed(raw.get("players"))[:MAX_PLAYERS_ON_SHEET]]
-    rounds = []
-    for rnd in _indexed(raw.get("rounds"))[: spec.get("rounds", 3)]:
-        rnd = rnd if isinstance(rnd, dict) else {}
-        planets = []
-        for k, planet in enumerate(_indexed(rnd.get("planets"))[: spec.get("planets", 2)]):
-            planet = planet if isinstance(planet, dict) else {}
-            card = str(planet.get("card") or "").strip()
-            turns = [str(t).strip() for t in _indexed(planet.get("turns"))]
-            if card:
-                planets.append({"card": _number(card), "side": spec["sides"][min(k, len(spec["sides"]) - 1)]})
-            elif any(turns):
-                planets.append({"turns": [_number(t) if t else 0 for t in turns]})
-        fleets: dict[str, Any] = {}
-        for i, fleet in enumerate(_indexed(rnd.get("fleets"))):
-            if i < len(names) and names[i]:
-                fleets[names[i]] = coerce(spec.get("fleet", []), fleet if isinstance(fleet, dict) else {})
-        rounds.append({"planets": planets, "fleets": fleets})
-    return {"rounds": rounds}
-
-
-def card_choices(data: GameData, kinds: Any = None) -> list[dict[str, Any]]:
+def card_choices(data: GameData[Any], kinds: Any = None, paid: str | None = None) -> list[dict[str, Any]]:
     """The cards a list field picks from, by name; a name several cards share (the two sides of
-    a gift) is told apart by the card's id: ``Warhammer (warhammer-forges)``."""
+    a card) is told apart by the card's id: ``Lantern (lantern-lit)``. ``x``: the card
+    has the field ``paid`` set, so the sheet asks what was paid."""
     from collections import Counter
 
     chosen = [c for c in data.cards if not kinds or c.kind in kinds]
     count = Counter(c.name.casefold() for c in chosen)
     return [{"id": c.id, "name": c.name if count[c.name.casefold()] == 1 else f"{c.name} ({c.id})",
-             "x": bool(getattr(c, "x_colour", None))} for c in chosen]
+             "x": bool(paid and getattr(c, paid, None))} for c in chosen]
 
 
 # --- the posted form → the final-state dict ----------------------------------------------------
@@ -283,7 +284,7 @@ _NAME = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[\d{1,3}\])*")
 
 
 def unflatten(pairs: list[tuple[str, str]]) -> dict[str, Any]:
-    """``[("players[0].veins.coal", "4")]`` → ``{"players": {0: {"veins": {"coal": "4"}}}}``
+    """``[("players[0].bag.pebbles", "4")]`` → ``{"players": {0: {"bag": {"pebbles": "4"}}}}``
     (indices as int keys; the last value of a repeated name wins)."""
     root: dict[Any, Any] = {}
     for name, value in pairs:
@@ -310,7 +311,7 @@ _SUM = re.compile(r"\s*\d{1,9}(\s*[+-]\s*\d{1,9}){1,30}\s*")
 
 
 def _number(text: str) -> Any:
-    """A whole number; a short sum of whole numbers (``40+7``) is added up for a field that
+    """A whole number; a sum of whole numbers (``40+7``) is added up for a field that
     takes a number (the sheet keeps showing what was typed); anything else is left for the
     validator to name."""
     text = text.strip()
@@ -323,11 +324,15 @@ def _number(text: str) -> Any:
     return text
 
 
-def coerce(widgets: list[Widget], raw: dict[str, Any]) -> dict[str, Any]:
+def _text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def coerce(widgets: list[Widget], raw: dict[str, Any], names: list[str] | None = None) -> dict[str, Any]:
     """The raw strings of one model's inputs → the values a final-state file would hold.
 
     Empty cells: 0 for a required number (a blank on a pad is a zero), left out otherwise.
-    """
+    ``names``: the players' names, for the fields keyed by them."""
     out: dict[str, Any] = {}
     for w in widgets:
         value = raw.get(w.name) if isinstance(raw, dict) else None
@@ -336,9 +341,8 @@ def coerce(widgets: list[Widget], raw: dict[str, Any]) -> dict[str, Any]:
                 out[w.name] = True
             elif w.required or w.default is not None:
                 out[w.name] = False
-            continue
-        if w.kind in ("int", "pad"):
-            text = (value or "").strip() if isinstance(value, str) else ""
+        elif w.kind in ("int", "pad"):
+            text = _text(value)
             if text:
                 if w.kind == "pad" and not re.fullmatch(r"-?\d{1,12}", text):
                     out[w.name] = text  # a sum is kept as written
@@ -346,121 +350,190 @@ def coerce(widgets: list[Widget], raw: dict[str, Any]) -> dict[str, Any]:
                     out[w.name] = _number(text)
             elif w.required:
                 out[w.name] = 0
-            continue
-        if w.kind in ("text", "choice", "section"):
-            text = value.strip() if isinstance(value, str) else ""
-            if text:
-                out[w.name] = text
-            continue
-        if w.kind == "counts":
-            sub = coerce(w.children, value if isinstance(value, dict) else {})
-            sub = {k: v for k, v in sub.items() if v != 0}
+        elif w.kind in ("text", "choice", "section"):
+            if _text(value):
+                out[w.name] = _text(value)
+        elif w.kind == "card_key":
+            if _text(value):
+                out[w.name] = _number(_text(value))
+        elif w.kind == "numbers":
+            texts = [_text(v) for v in _indexed(value)][: w.decl.count]
+            if any(texts):
+                out[w.name] = [_number(t) if t else 0 for t in texts + [""] * (w.decl.count - len(texts))]
+        elif w.kind == "counts":
+            sub = {k: v for k, v in coerce(w.children, value if isinstance(value, dict) else {}).items() if v != 0}
             if sub or w.required:
                 out[w.name] = sub
-            continue
-        if w.kind == "group":
-            sub = coerce(w.children, value if isinstance(value, dict) else {})
+        elif w.kind == "group":
+            sub = coerce(w.children, value if isinstance(value, dict) else {}, names)
             if sub or w.required:
                 out[w.name] = sub
-            continue
-        if w.kind == "cards":
-            items: list[str | dict[str, Any]] = []
-            for entry in _indexed(value)[:MAX_LIST_ITEMS]:
-                if isinstance(entry, str):
-                    if entry.strip():
-                        items.append(entry.strip())
-                    continue
-                if not isinstance(entry, dict):
-                    continue
-                if "name" in entry and w.inline:  # a card typed in with its fields
-                    items.append(coerce(w.inline, entry))
-                    continue
-                card_id = str(entry.get("id") or "").strip()
-                if not card_id:
-                    continue
-                paid = str(entry.get("paid") or "").strip()
-                items.append({"id": card_id, "paid": _number(paid)} if paid else card_id)
+        elif w.kind == "cards":
+            items = _card_items(w, value)
             if items or w.required:
                 out[w.name] = items
-            continue
-        if w.kind == "grid":
-            grid = grid_state(value, w.options)
-            out.update(grid)
+        elif w.kind == "grid":
+            out.update(grid_state(value, w))
+        elif w.kind == "slots":
+            entries = _slot_entries(w, value, names)
+            if entries or w.required:
+                out[w.name] = entries
+        elif w.kind == "per_player":
+            rows = _indexed(value)
+            keyed = {n: coerce(w.children, rows[i] if i < len(rows) and isinstance(rows[i], dict) else {}, names)
+                     for i, n in enumerate(names or []) if n}
+            if keyed or w.required:
+                out[w.name] = keyed
+        elif w.kind == "rounds":
+            out[w.name] = [coerce(w.children, rnd if isinstance(rnd, dict) else {}, names)
+                           for rnd in _indexed(value)[: w.decl.count]]
     return out
 
 
-#: a grid cell's state, as a tap cycles it: empty card, half-cart left, right, both; "" no card
+def _card_items(w: Widget, value: Any) -> list[str | dict[str, Any]]:
+    items: list[str | dict[str, Any]] = []
+    for entry in _indexed(value)[:MAX_LIST_ITEMS]:
+        if isinstance(entry, str):
+            if entry.strip():
+                items.append(entry.strip())
+            continue
+        if not isinstance(entry, dict):
+            continue
+        if "name" in entry and w.inline:  # a card typed in with its fields
+            items.append(coerce(w.inline, entry))
+            continue
+        card_id = _text(entry.get("id"))
+        if not card_id:
+            continue
+        paid = _text(entry.get("paid"))
+        items.append({"id": card_id, "paid": _number(paid)} if paid else card_id)
+    return items
+
+
+def _slot_entries(w: Widget, value: Any, names: list[str] | None) -> list[dict[str, Any]]:
+    """The entries given, in place order; a place left blank is left out. A picked card
+    (``card_key``) leaves out the fields it ``replaces``; a ``slot_name`` field takes the
+    place's name when its ``given_with`` field is given."""
+    entries = []
+    for k, raw in enumerate(_indexed(value)[: w.decl.count]):
+        asked = [c for c in w.children if c.kind != "slot_name"]
+        entry = coerce(asked, raw if isinstance(raw, dict) else {}, names)
+        for c in asked:  # a card picked stands for the fields it replaces
+            if c.kind == "card_key" and c.name in entry:
+                for other in c.decl.replaces:
+                    entry.pop(other, None)
+        if not entry:
+            continue
+        for c in w.children:
+            if c.kind == "slot_name" and c.decl.given_with in entry:
+                entry[c.name] = w.decl.name(k)
+        entries.append(entry)
+    return entries
+
+
+#: a grid cell's state, as a tap cycles it: no card, a card with no mark, marked left, right, both
 GRID_STATES = ("none", "", "L", "R", "LR")
 
 
-def grid_state(value: Any, options: dict[str, Any]) -> dict[str, Any]:
-    """An Imperial Miners mine from the grid: ``mine`` rows (cells None or {carts}) and the
-    ``cart_tokens`` ([row, junction]) tapped between two cards."""
+def grid_state(value: Any, w: Widget) -> dict[str, Any]:
+    """A grid's rows (cells None or ``{edges: marks}``) and, when declared, the ``junctions``
+    tokens ([row, junction]) tapped between two cards."""
+    decl: decls.Grid = w.decl
     rows = _indexed(value)
-    mine: list[list[Any]] = []
+    grid: list[list[Any]] = []
     tokens: list[list[int]] = []
-    for r, row in enumerate(rows[: options.get("rows", 4)]):
+    for r, row in enumerate(rows[: decl.row_bound]):
         cells = _indexed(row.get("cell") if isinstance(row, dict) else None)
         line: list[Any] = []
-        for cell in cells[: options.get("cols", 6)]:
+        for cell in cells[: decl.col_bound]:
             state = cell if isinstance(cell, str) and cell in GRID_STATES else "none"
-            line.append(None if state == "none" else {"carts": state})
+            if state != "none" and not decl.edges:
+                state = ""
+            line.append(None if state == "none" else ({decl.edges: state} if decl.edges else {}))
         while line and line[-1] is None:
             line.pop()
-        mine.append(line)
+        grid.append(line)
         junctions = _indexed(row.get("token") if isinstance(row, dict) else None)
-        for j, on in enumerate(junctions):
+        for j, on in enumerate(junctions[: decl.col_bound]):
             if on not in (None, "", "0"):
                 tokens.append([r, j])
-    while mine and not mine[-1]:
-        mine.pop()
-    if not mine and not tokens:
+    while grid and not grid[-1]:
+        grid.pop()
+    if decl.junctions is None:
+        tokens = []
+    if not grid and not tokens:
         return {}
-    out: dict[str, Any] = {"mine": mine}
-    if tokens:
-        out["cart_tokens"] = tokens
+    out: dict[str, Any] = {w.name: grid}
+    if tokens and decl.junctions:
+        out[decl.junctions] = tokens
     return out
 
 
 def form_to_state(sheet: Sheet, pairs: list[tuple[str, str]]) -> dict[str, Any]:
     raw = unflatten(pairs)
+    players = _indexed(raw.get("players"))[:MAX_PLAYERS_ON_SHEET]
     if sheet.rounds is not None:
-        return rounds_state(sheet, raw)
+        names = [_text(p.get("name")) if isinstance(p, dict) else "" for p in players]
+        return coerce(sheet.game_fields + [sheet.rounds], raw, names)
     state = coerce(sheet.game_fields, raw)
-    players = [coerce(sheet.player_fields, p) for p in _indexed(raw.get("players"))[:MAX_PLAYERS_ON_SHEET]]
-    state["players"] = players
+    state["players"] = [coerce(sheet.player_fields, p) for p in players]
     return state
+
+
+def state_players(sheet: Sheet | None, state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The players of a rounds state (it has no players list): every name its rounds key a
+    field by, in order of first appearance."""
+    if sheet is None or sheet.rounds is None:
+        return list(state.get("players") or [])
+    names: dict[str, None] = {}
+    keyed = sheet.keyed
+    for rnd in state.get(sheet.rounds.name) or []:
+        if not isinstance(rnd, dict):
+            continue
+        for key in keyed:
+            value = rnd.get(key)
+            if isinstance(value, dict):
+                names.update(dict.fromkeys(str(n) for n in value))
+    return [{"name": n} for n in names]
 
 
 # --- problems → the inputs they concern --------------------------------------------------------
 
-_PLAYER_ITEM = re.compile(r"^player\b.*\(#(\d+)\)$|^player #(\d+)$")
-_ROUND_ITEM = re.compile(r"^round #(\d+)$")
-_FLEET = re.compile(r"^(rounds\[\d+\]\.fleets)\.(.+?)(\.(?:speed|attack|cargo|cards|ships)\b.*)?$")
+_ITEM = re.compile(r"^([a-z]+)\b.*\(#(\d+)\)$|^([a-z]+) #(\d+)$")
 
 
-def field_key(problem: Problem, names: list[str] | None = None) -> str:
-    """Where on the sheet a problem goes: an input's name (or a prefix of one), or ""."""
+def field_key(problem: Problem, names: list[str] | None = None, keyed: list[str] | tuple[str, ...] = ()) -> str:
+    """Where on the sheet a problem goes: an input's name (or a prefix of one), or "".
+
+    ``player 'Ana' (#1)`` + ``bag.pebbles`` → ``players[0].bag.pebbles`` (any ``<noun> (#N)``
+    item: ``round #2`` → ``rounds[1]``); a field keyed by a player's name (``keyed``:
+    ``rounds[1].boats.Ben.size``) → its row (``rounds[1].boats[1].size``)."""
     fld = problem.field or ""
-    item = problem.item or ""
-    m = _PLAYER_ITEM.match(item)
+    m = _ITEM.match(problem.item or "")
     if m:
-        index = int(m.group(1) or m.group(2)) - 1
-        return f"players[{index}]" + (f".{fld}" if fld else "")
-    m = _ROUND_ITEM.match(item)
-    if m:
-        fld = f"rounds[{int(m.group(1)) - 1}]" + (f".{fld}" if fld else "")
-    m = _FLEET.match(fld)
-    if m and names and m.group(2) in names:  # a fleet is keyed by its player's name
-        fld = f"{m.group(1)}[{names.index(m.group(2))}]{m.group(3) or ''}"
+        noun = m.group(1) or m.group(3)
+        index = int(m.group(2) or m.group(4)) - 1
+        fld = f"{noun}s[{index}]" + (f".{fld}" if fld else "")
+    for key in keyed:
+        found = re.match(rf"^(.*?\.{re.escape(key)})\.(.+)$", fld)
+        if not found or not names:
+            continue
+        head, rest = found.groups()
+        for name in sorted((n for n in names if n), key=len, reverse=True):
+            if rest == name or rest.startswith(name + "."):
+                fld = f"{head}[{names.index(name)}]{rest[len(name):]}"
+                break
+        break
     return fld
 
 
-def problems_json(problems: list[Problem], names: list[str] | None = None) -> list[dict[str, str]]:
-    return [{"field": field_key(p, names), "message": p.message, "text": str(p),
+def problems_json(problems: list[Problem], names: list[str] | None = None,
+                  sheet: Sheet | None = None) -> list[dict[str, str]]:
+    keyed = sheet.keyed if sheet is not None else ()
+    return [{"field": field_key(p, names, keyed), "message": p.message, "text": str(p),
              "severity": p.severity} for p in problems]
 
 
 def player_names(pairs: list[tuple[str, str]]) -> list[str]:
     raw = unflatten([(k, v) for k, v in pairs if k.startswith("players[")])
-    return [str(p.get("name") or "").strip() if isinstance(p, dict) else "" for p in _indexed(raw.get("players"))]
+    return [_text(p.get("name")) if isinstance(p, dict) else "" for p in _indexed(raw.get("players"))]

@@ -4,7 +4,9 @@ with the engine, a setup."""
 
 from __future__ import annotations
 
+import os
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from cardforge.games.base import Game
 
 MAX_YAML_CHARS = 60_000
+MAX_NAME = 80  # characters of a player's name (the sheet's inputs say so; the server enforces it)
 
 
 @dataclass
@@ -32,24 +35,100 @@ class GameContext:
     stamp: tuple[tuple[str, int, int], ...] = ()
 
 
+@dataclass(frozen=True)
+class Served:
+    """A game this server serves: a shipped or installed game by its id, or a folder named
+    when the server started (``folder``, absolute)."""
+
+    id: str
+    folder: Path | None = None
+
+
+class Catalogue:
+    """The games a server serves, decided once when it starts: the shipped and installed games
+    (``cardforge games``), the folders named on its command line and, with ``--data DIR``, the
+    games of ``DIR/<id>/``. A page asks for a game by its id only: any other name is not served
+    (404) and nothing of it is read, let alone executed — a folder that happens to lie in the
+    server's working directory is not a game of this server."""
+
+    def __init__(self, games: Sequence[str | Path] = (), data_root: Path | None = None):
+        from cardforge.games import game_ids, is_game_path, normalise_game_id
+
+        self.data_root = Path(data_root).resolve() if data_root is not None else None
+        named: dict[str, Served] = {}
+        for name in games:
+            if isinstance(name, Path) or is_game_path(name):
+                folder = Path(os.path.expanduser(os.fspath(name))).resolve()
+                named.setdefault(_folder_id(folder), Served(_folder_id(folder), folder))
+            else:
+                key = normalise_game_id(name)
+                named.setdefault(key, Served(key))
+        found = dict(named)
+        for gid in game_ids():
+            found.setdefault(gid, Served(gid))
+        if self.data_root is not None and self.data_root.is_dir():
+            for folder in sorted(self.data_root.iterdir()):
+                if (folder / "game.yaml").is_file():
+                    key = normalise_game_id(folder.name)
+                    found.setdefault(key, Served(key))  # loaded from DIR/<id>/ by `load_served`
+        #: the games named on the command line first (the designer's own), then the others
+        self.named = list(named)
+        self.games = found
+
+    def ids(self) -> list[str]:
+        return list(self.games)
+
+    def get(self, game_id: str) -> Served | None:
+        return self.games.get(game_id) if isinstance(game_id, str) and len(game_id) <= 100 else None
+
+
+def _folder_id(folder: Path) -> str:
+    """A game folder's id without running its rules: its game.yaml's ``id``, else the folder's
+    name (as the registry names it)."""
+    from cardforge.games import normalise_game_id, read_game_spec
+
+    try:
+        spec_id = read_game_spec(folder).id
+    except CardforgeError:  # listed with its problems on the home page
+        spec_id = None
+    return normalise_game_id(spec_id or folder.name)
+
+
+def load_served(served: Served, data_root: Path | None) -> Game:
+    """The game ``served`` names, read from where the catalogue says — never by a name that
+    the registry could read as a path relative to the working directory."""
+    from cardforge.errors import UnknownGameError
+    from cardforge.games import game_ids, load_game_folder, loaded_game
+    from cardforge.games.base import Game
+
+    if served.folder is not None:
+        return load_game_folder(served.folder)
+    if data_root is not None and (data_root / served.id / "game.yaml").is_file():
+        return load_game_folder(data_root / served.id)  # a game of the --data folder's own
+    game = loaded_game(served.id)
+    if game is None:
+        raise UnknownGameError(served.id, game_ids(), None)
+    if data_root is not None:  # its data files from DIR/<id>/, its rules from the shipped game
+        return Game(game.spec, game.folder, game.rules, game_id=game.id, data_folder=data_root / game.id,
+                    origin=game.origin)
+    return game
+
+
 _LOCK = threading.Lock()
 _CONTEXTS: dict[str, GameContext] = {}
 
 
-def context(game_id: str, data_root: Path | None = None) -> GameContext:
-    """The game, its validated data and its sheet, loaded once per server."""
+def context(served: Served, data_root: Path | None = None) -> GameContext:
+    """The game, its validated data and its sheet, loaded once per server and again when its
+    files change (a designer editing the game while serving)."""
     from cardforge.data.loading import load_game_data
-    from cardforge.games import find_game
 
-    key = f"{game_id}\0{data_root}"
+    key = f"{served.id}\0{served.folder}\0{data_root}"
     with _LOCK:
         ctx = _CONTEXTS.get(key)
         if ctx is not None and ctx.stamp == _stamp(ctx.game, ctx.data):
             return ctx
-        if ctx is not None and ctx.game.origin == "folder":  # a folder given by path: read it again
-            game = find_game(ctx.game.folder)
-        else:  # read again: a designer edited the game while serving
-            game = find_game(game_id, data_root)
+        game = load_served(served, data_root)
         data = load_game_data(game)
         ctx = _CONTEXTS[key] = GameContext(game, data, build_sheet(game, data), _stamp(game, data))
         return ctx
@@ -94,13 +173,38 @@ def score_state_dict(ctx: GameContext, state: Any) -> Outcome:
     if problems:
         return Outcome(state, None, problems)
     try:
-        return Outcome(state, score_state(ctx.game, ctx.data, value), [])
+        return _within_limits(Outcome(state, score_state(ctx.game, ctx.data, value), []))
     except ScoreInputError as exc:
         return Outcome(state, None, exc.problems or [Problem(exc.title)])
 
 
+def _within_limits(outcome: Outcome) -> Outcome:
+    """What the play log keeps is bounded here, not only in the page: a player's name is at
+    most ``MAX_NAME`` characters (a longer one is refused, never stored or shown whole)."""
+    if outcome.sheet is None:
+        return outcome
+    problems = [Problem(f"a name is at most {MAX_NAME} characters, got {len(p.name):,}", field=f"players[{i}].name")
+                for i, p in enumerate(outcome.sheet.players) if len(p.name) > MAX_NAME]
+    return Outcome(outcome.state, None, problems) if problems else outcome
+
+
+#: the sheet's own fields (the rest are the play's details, checked with the play)
+_NOT_SHEET = {"csrf", "yaml", "note", "request_key", "edit_play", "play_date", "play_duration", "play_location",
+              "play_first"}
+MAX_FIELD = 200  # characters of any other input of the sheet (a pad's sum: the longest the page allows)
+
+
 def score_form(ctx: GameContext, pairs: list[tuple[str, str]]) -> Outcome:
+    """A posted sheet, scored; an input longer than the page lets one type (a name ``MAX_NAME``,
+    anything else ``MAX_FIELD`` characters) is refused beside it, never stored."""
     assert ctx.sheet is not None
+    too_long = []
+    for name, value in pairs:
+        most = MAX_NAME if name.endswith(".name") else MAX_FIELD
+        if name not in _NOT_SHEET and len(value) > most:
+            too_long.append(Problem(f"at most {most} characters, got {len(value):,}", field=name[:200]))
+    if too_long:
+        return Outcome(form_to_state(ctx.sheet, pairs), None, too_long)
     return score_state_dict(ctx, form_to_state(ctx.sheet, pairs))
 
 
@@ -119,7 +223,7 @@ def score_yaml(ctx: GameContext, text: str) -> Outcome:
     if problems:
         return Outcome(None, None, problems)
     try:
-        return Outcome(state, score_state(ctx.game, ctx.data, value, "final.yaml"), [])
+        return _within_limits(Outcome(state, score_state(ctx.game, ctx.data, value, "final.yaml"), []))
     except ScoreInputError as exc:
         return Outcome(state, None, exc.problems or [Problem(exc.title)])
 
@@ -131,8 +235,9 @@ def state_yaml(game_id: str, state: Any) -> str:
     return head + body
 
 
-def sheet_view(sheet: ScoreSheet) -> dict[str, Any]:
-    """The score sheet for the templates: the CLI's table as rows, with the same explanations."""
+def sheet_view(sheet: ScoreSheet, ctx: GameContext | None = None) -> dict[str, Any]:
+    """The score sheet for the templates: the CLI's table as rows, with the same explanations
+    (with ``ctx``, cards named by their names, not their ids)."""
     extras = sorted({k for p in sheet.players for k in p.extra})
     return {
         "title": sheet.title,
@@ -146,7 +251,7 @@ def sheet_view(sheet: ScoreSheet) -> dict[str, Any]:
                    for k in extras],
         "winners": list(sheet.winners),
         "tie_break": sheet.tie_break,
-        "report": list(sheet.report),
+        "report": named(ctx, list(sheet.report)) if ctx is not None else list(sheet.report),
         "json": sheet.to_json(),
     }
 
@@ -159,3 +264,57 @@ def run_setup_view(ctx: GameContext, players: int, mode: str | None, options: di
         return run_setup(ctx.game, ctx.data, players, mode, options, seed), []
     except CardforgeError as exc:
         return None, exc.problems or [Problem(exc.title)]
+
+
+# --- names, never ids ----------------------------------------------------------------------------
+
+def card_labels(data: GameData) -> dict[str, str]:
+    """Each card's id → the name a player reads: its name, or for cards sharing a name (the two
+    sides of one card) the name and what its id adds to it ("Harpe des profondeurs (inactive)",
+    "Warhammer (forges)")."""
+    import re
+    import unicodedata
+    from collections import Counter
+
+    def slug(text: str) -> str:
+        ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+        return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+
+    shared = Counter(c.name.casefold() for c in data.cards)
+    out: dict[str, str] = {}
+    for c in data.cards:
+        if shared[c.name.casefold()] == 1:
+            out[c.id] = c.name
+            continue
+        base = slug(c.name)
+        extra = c.id[len(base):].strip("-") if c.id.startswith(base) else c.id
+        out[c.id] = f"{c.name} ({extra.replace('-', ' ')})" if extra else c.name
+    return out
+
+
+_NAMERS: dict[int, tuple[GameData, Any, dict[str, str]]] = {}
+
+
+def named(ctx: GameContext, lines: list[str]) -> list[str]:
+    """Report lines ("How it was counted") with the game's card ids replaced by card names: an
+    id followed by its name in brackets ("autel-du-feu (Autel du feu)") becomes the name alone."""
+    import re
+
+    cached = _NAMERS.get(id(ctx.data))
+    if cached is None or cached[0] is not ctx.data:
+        labels = card_labels(ctx.data)
+        ids = sorted((i for i in labels if labels[i] != i), key=len, reverse=True)
+        if not ids:
+            return lines
+        pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])( \(([^()]*)\))?")
+        cached = _NAMERS[id(ctx.data)] = (ctx.data, pattern, labels)
+    _, pattern, labels = cached
+
+    def swap(m: re.Match[str]) -> str:
+        label = labels[m.group(1)]
+        bracket = m.group(3)
+        if bracket is not None and (bracket == label or label.startswith(bracket)):
+            return label  # "id (Name)" → "Name"
+        return label + (m.group(2) or "")
+
+    return [pattern.sub(swap, line) for line in lines]

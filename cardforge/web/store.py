@@ -2,25 +2,40 @@
 
 - Where: ``cardforge.db`` in the user's data folder (``platformdirs``), or ``--db PATH``.
 - Schema: a ``schema_version`` table and :data:`MIGRATIONS`, applied in order, each in its own
-  transaction; a database newer than this cardforge is refused rather than written.
+  transaction (with foreign keys off while it runs, as SQLite's table rebuilds need, and a
+  ``foreign_key_check`` before it commits); a database newer than this cardforge is refused
+  rather than written. Append a migration, never edit a shipped one.
 - Safety: WAL journal, ``synchronous=FULL``, every write in one transaction — a server killed
   mid-write leaves the last committed play log, never a half-saved play.
 - A play keeps the final-state YAML it was scored from (``cardforge score`` reproduces it), the
-  score JSON, and one row per player and per category for the history and the stats.
+  score JSON, and one row per player and per category for the history and the stats. Its number
+  is never reused (``AUTOINCREMENT``, and deleting only marks it: undo brings it back); editing
+  it changes it in place and keeps the previous version (``play_versions``); a request key sent
+  with the form makes a resent form a no-op.
+- Players are a roster (``players``): a play's names are matched to it (case, accents' forms and
+  spacing aside), new names join it; a merge keeps the merged name as an alias.
+
+Version 3 of the schema is laid out in DEVELOPING.md ("The play log").
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
+import re
+import secrets
 import sqlite3
-from collections.abc import Iterator
+import unicodedata
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cardforge.errors import CardforgeError
 from cardforge.problems import Problem
@@ -59,8 +74,74 @@ MIGRATIONS: list[tuple[int, str]] = [
     (2, """
         ALTER TABLE plays ADD COLUMN note TEXT NOT NULL DEFAULT '';
     """),
+    # issue 30: plays like a score app — a roster, a date and details, edits in place with their
+    # history, undoable deletes, numbers never reused, resent forms ignored
+    (3, """
+        CREATE TABLE players (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL,               -- as shown
+            key TEXT NOT NULL UNIQUE,         -- the name matched: NFC, spaces collapsed, casefolded
+            colour TEXT,                      -- '#rrggbb' or NULL
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE player_aliases (
+            key TEXT PRIMARY KEY,             -- a merged player's name: plays saved under it count for player_id
+            name TEXT NOT NULL,
+            player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE
+        );
+        CREATE TABLE plays_v3 (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,   -- a play's number: never given again
+            uid TEXT NOT NULL UNIQUE,                -- the same play in a backup, another log
+            game TEXT NOT NULL,
+            title TEXT NOT NULL,
+            mode TEXT,
+            played_on TEXT NOT NULL,                 -- the day it was played (YYYY-MM-DD)
+            duration_min INTEGER,
+            location TEXT NOT NULL DEFAULT '',
+            note TEXT NOT NULL DEFAULT '',
+            first_seat INTEGER,                      -- the first player's seat (0-based), when known
+            source TEXT NOT NULL DEFAULT 'sheet',    -- sheet | import | restore
+            state_yaml TEXT NOT NULL,                -- '' for a play imported with its scores only
+            result_json TEXT NOT NULL,
+            cardforge_version TEXT NOT NULL,
+            version INTEGER NOT NULL DEFAULT 1,      -- 1, then one more per edit
+            played_at TEXT NOT NULL,                 -- first saved, UTC
+            updated_at TEXT NOT NULL,                -- last saved, UTC
+            deleted_at TEXT                          -- deleted (undo clears it); NULL while it counts
+        );
+        INSERT INTO plays_v3 (id, uid, game, title, mode, played_on, note, state_yaml, result_json,
+                              cardforge_version, played_at, updated_at)
+            SELECT id, lower(hex(randomblob(16))), game, title, mode, substr(played_at, 1, 10), note,
+                   state_yaml, result_json, cardforge_version, played_at, played_at FROM plays;
+        DROP TABLE plays;
+        ALTER TABLE plays_v3 RENAME TO plays;
+        CREATE INDEX plays_game ON plays(game, played_on);
+        CREATE TABLE play_versions (
+            play_id INTEGER NOT NULL REFERENCES plays(id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            saved_at TEXT NOT NULL,                  -- when this version was saved, UTC
+            snapshot_json TEXT NOT NULL,             -- the play as it was (see PlayLog._snapshot)
+            PRIMARY KEY (play_id, version)
+        );
+        CREATE TABLE requests (
+            key TEXT PRIMARY KEY,                    -- the form's request key
+            play_id INTEGER NOT NULL,
+            version INTEGER NOT NULL,
+            at TEXT NOT NULL
+        );
+        ALTER TABLE scores ADD COLUMN player_id INTEGER REFERENCES players(id);
+        CREATE INDEX scores_player_id ON scores(player_id);
+    """),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+MAX_NAME = 80
+MAX_LOCATION = 80
+MAX_NOTE = 500
+MAX_DURATION = 24 * 60  # minutes
+#: the roster's colours (Okabe–Ito, told apart with colour-vision deficiencies), by name
+COLOURS = {"orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73", "yellow": "#F0E442",
+           "blue": "#0072B2", "vermilion": "#D55E00", "purple": "#CC79A7", "black": "#000000"}
 
 
 class StoreError(CardforgeError):
@@ -73,15 +154,99 @@ def default_path() -> Path:
     return user_data_path("cardforge", appauthor=False) / "cardforge.db"
 
 
+def name_key(name: str) -> str:
+    """How two spellings of a name are told to be the same player: Unicode NFC, spaces
+    collapsed, case folded ("ana " and "Ana" are one; "Ana" and "Ana K." two)."""
+    return " ".join(unicodedata.normalize("NFC", name).split()).casefold()
+
+
+def clean_name(name: str) -> str:
+    return " ".join(unicodedata.normalize("NFC", name).split())
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def today() -> str:
+    """The day a play is dated by default: this machine's local date."""
+    return date.today().isoformat()
+
+
+@dataclass
+class Details:
+    """What a play says besides its score: when, how long, where, a note, who started."""
+
+    played_on: str = ""  # YYYY-MM-DD; empty: today
+    duration_min: int | None = None
+    location: str = ""
+    note: str = ""
+    first_seat: int | None = None  # 0-based seat of the first player
+
+    def problems(self, players: int | None = None) -> list[Problem]:
+        """Every limit this breaks (the server's, whatever the page allowed)."""
+        out = []
+        if self.played_on:
+            try:
+                day = date.fromisoformat(self.played_on)
+                if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", self.played_on) or not 1900 <= day.year <= 2200:
+                    raise ValueError
+            except ValueError:
+                out.append(Problem(f"a date is YYYY-MM-DD (1900–2200), got {self.played_on[:40]!r}", field="play_date"))
+        if self.duration_min is not None and not 1 <= self.duration_min <= MAX_DURATION:
+            out.append(Problem(f"minutes from 1 to {MAX_DURATION}, got {self.duration_min}", field="play_duration"))
+        if len(self.location) > MAX_LOCATION:
+            out.append(Problem(f"at most {MAX_LOCATION} characters, got {len(self.location):,}", field="play_location"))
+        if len(self.note) > MAX_NOTE:
+            out.append(Problem(f"at most {MAX_NOTE} characters, got {len(self.note):,}", field="note"))
+        seats = players if players is not None else 100
+        if self.first_seat is not None and not 0 <= self.first_seat < seats:
+            out.append(Problem(f"the first player is one of the {players} seats", field="play_first"))
+        return out
+
+
 @dataclass
 class PlaySummary:
     id: int
     game: str
     title: str
     mode: str | None
-    played_at: str
+    played_on: str
     note: str
-    players: list[dict[str, Any]]  # {player, total, rank, winner}
+    players: list[dict[str, Any]]  # {player, player_id, colour, total, rank, winner}
+    location: str = ""
+    duration_min: int | None = None
+    version: int = 1
+    deleted_at: str | None = None
+    played_at: str = ""
+    mode_label: str = ""  # the mode as the game names it (set by the pages)
+
+
+@dataclass
+class Seat:
+    """One player's place in a play, for the stats."""
+
+    player_id: int
+    name: str
+    seat: int
+    total: float
+    rank: int
+    winner: bool
+    breakdown: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class PlayRecord:
+    """A play as the stats read it."""
+
+    id: int
+    game: str
+    title: str
+    played_on: str
+    mode: str | None
+    first_seat: int | None
+    seats: list[Seat]
+    categories: list[str]
 
 
 class PlayLog:
@@ -99,10 +264,10 @@ class PlayLog:
             raise StoreError(f"cannot open the play log {self.path}",
                              [Problem(exc.strerror or str(exc), file=str(self.path))]) from None
 
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self, foreign_keys: bool = True) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
         db.row_factory = sqlite3.Row
-        db.execute("PRAGMA foreign_keys=ON")
+        db.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
         db.execute("PRAGMA synchronous=FULL")
         return db
 
@@ -115,9 +280,9 @@ class PlayLog:
             db.close()
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self, foreign_keys: bool = True) -> Iterator[sqlite3.Connection]:
         """One transaction: all of it is written, or none of it."""
-        db = self._connect()
+        db = self._connect(foreign_keys)
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -147,97 +312,287 @@ class PlayLog:
                                       file=str(self.path))])
         for version, sql in MIGRATIONS:
             if current < version <= target:
-                with self._write() as db:
+                # foreign keys off while a migration rebuilds a table (SQLite's own procedure),
+                # checked before it commits
+                with self._write(foreign_keys=False) as db:
                     db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-                    for statement in (s.strip() for s in sql.split(";")):
-                        if statement:
-                            db.execute(statement)
+                    for statement in _statements(sql):
+                        db.execute(statement)
+                    if version in BACKFILL:
+                        BACKFILL[version](db)
+                    broken = db.execute("PRAGMA foreign_key_check").fetchall()
+                    if broken:
+                        raise StoreError(f"cannot migrate the play log {self.path}", [Problem(
+                            f"migration {version} leaves {len(broken)} broken references", file=str(self.path))])
                     db.execute("DELETE FROM schema_version")
                     db.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
                 current = version
 
-    # --- writing -----------------------------------------------------------------------------
-    def add_play(self, *, game: str, title: str, mode: str | None, state_yaml: str, result: dict[str, Any],
-                 note: str = "", played_at: datetime | None = None) -> int:
-        from cardforge import __version__
-
-        when = (played_at or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        with self._write() as db:
-            cur = db.execute(
-                "INSERT INTO plays (game, title, mode, played_at, state_yaml, result_json, cardforge_version, note)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game, title, mode, when, state_yaml, json.dumps(result, ensure_ascii=False), __version__, note))
-            assert cur.lastrowid is not None  # set by an INSERT
-            play_id = cur.lastrowid
-            winners = set(result.get("winners", []))
-            for seat, p in enumerate(result["players"]):
-                db.execute("INSERT INTO scores (play_id, seat, player, total, rank, winner) VALUES (?, ?, ?, ?, ?, ?)",
-                           (play_id, seat, p["name"], p["total"], p["rank"], int(p["name"] in winners)))
-                for category, value in p["breakdown"].items():
-                    db.execute("INSERT INTO category_scores (play_id, seat, category, value) VALUES (?, ?, ?, ?)",
-                               (play_id, seat, category, value))
-        return play_id
-
-    def delete_play(self, play_id: int) -> bool:
-        with self._write() as db:
-            return db.execute("DELETE FROM plays WHERE id = ?", (play_id,)).rowcount > 0
-
-    # --- reading -----------------------------------------------------------------------------
-    def plays(self, game: str | None = None, limit: int = 200) -> list[PlaySummary]:
+    # --- the roster --------------------------------------------------------------------------
+    def players(self) -> list[dict[str, Any]]:
+        """The roster, most plays first: id, name, colour, plays, wins, last (date), aliases."""
         with self._read() as db:
             rows = db.execute(
-                "SELECT * FROM plays" + (" WHERE game = ?" if game else "")
-                + " ORDER BY played_at DESC, id DESC LIMIT ?",
-                ((game, limit) if game else (limit,))).fetchall()
-            out = []
+                "SELECT pl.id, pl.name, pl.colour, COUNT(p.id) AS plays, COALESCE(SUM(s.winner), 0) AS wins,"
+                " MAX(p.played_on) AS last FROM players pl"
+                " LEFT JOIN scores s ON s.player_id = pl.id"
+                " LEFT JOIN plays p ON p.id = s.play_id AND p.deleted_at IS NULL"
+                " GROUP BY pl.id ORDER BY plays DESC, last DESC, pl.name").fetchall()
+            aliases: dict[int, list[str]] = {}
+            for a in db.execute("SELECT player_id, name FROM player_aliases ORDER BY name"):
+                aliases.setdefault(a["player_id"], []).append(a["name"])
+        out = [dict(r) for r in rows]
+        for p in out:
+            p["wins"] = int(p["wins"] or 0) if p["plays"] else 0
+            p["aliases"] = aliases.get(p["id"], [])
+        return out
+
+    def player(self, player_id: int) -> dict[str, Any] | None:
+        return next((p for p in self.players() if p["id"] == player_id), None)
+
+    def player_by_name(self, name: str) -> dict[str, Any] | None:
+        with self._read() as db:
+            found = _find_player(db, name_key(name))
+        return self.player(found) if found is not None else None
+
+    def add_player(self, name: str, colour: str | None = None) -> int:
+        name = clean_name(name)
+        _check_name(name)
+        with self._write() as db:
+            if _find_player(db, name_key(name)) is not None:
+                raise StoreError("a player has that name",
+                                 [Problem(f"'{name}' is in the roster already", field="name")])
+            return _insert_player(db, name, colour)
+
+    def update_player(self, player_id: int, *, name: str | None = None, colour: str | None = "") -> None:
+        """Rename (the name moves: plays saved later under the old name are someone else's,
+        unless merged) and/or recolour (``None`` clears it; ``""`` leaves it)."""
+        with self._write() as db:
+            if db.execute("SELECT 1 FROM players WHERE id = ?", (player_id,)).fetchone() is None:
+                raise StoreError("no such player", [Problem(f"no player #{player_id}")])
+            if name is not None:
+                name = clean_name(name)
+                _check_name(name)
+                other = _find_player(db, name_key(name))
+                if other is not None and other != player_id:
+                    raise StoreError("a player has that name", [Problem(
+                        f"'{name}' is another player of the roster: merge the two instead", field="name")])
+                db.execute("DELETE FROM player_aliases WHERE key = ?", (name_key(name),))
+                db.execute("UPDATE players SET name = ?, key = ? WHERE id = ?", (name, name_key(name), player_id))
+            if colour != "":
+                db.execute("UPDATE players SET colour = ? WHERE id = ?", (_colour(colour), player_id))
+
+    def merge_players(self, source: int, target: int) -> None:
+        """``source`` becomes ``target``: its plays count for it, its name (and aliases) become
+        aliases. Refused when they played in one play together (they are two people)."""
+        if source == target:
+            raise StoreError("cannot merge a player into themselves", [Problem("pick two players", field="into")])
+        with self._write() as db:
+            names = {r["id"]: r["name"] for r in db.execute("SELECT id, name FROM players WHERE id IN (?, ?)",
+                                                           (source, target))}
+            if len(names) != 2:
+                raise StoreError("no such player", [Problem("both players must be in the roster", field="into")])
+            together = [r[0] for r in db.execute(
+                "SELECT a.play_id FROM scores a JOIN scores b ON a.play_id = b.play_id"
+                " WHERE a.player_id = ? AND b.player_id = ? ORDER BY a.play_id", (source, target))]
+            if together:
+                plays = ", ".join(f"#{n}" for n in together[:10]) + (" …" if len(together) > 10 else "")
+                raise StoreError("these are two players", [Problem(
+                    f"{names[source]} and {names[target]} played together (play {plays}): they are two people",
+                    field="into")])
+            db.execute("UPDATE scores SET player_id = ? WHERE player_id = ?", (target, source))
+            db.execute("UPDATE player_aliases SET player_id = ? WHERE player_id = ?", (target, source))
+            db.execute("INSERT OR REPLACE INTO player_aliases (key, name, player_id) VALUES (?, ?, ?)",
+                       (name_key(names[source]), names[source], target))
+            db.execute("DELETE FROM players WHERE id = ?", (source,))
+
+    def recent_groups(self, game: str | None = None, limit: int = 5) -> list[dict[str, Any]]:
+        """The players of recent plays, in seat order, each group once: "same players again"."""
+        out: list[dict[str, Any]] = []
+        seen: set[tuple[int, ...]] = set()
+        with self._read() as db:
+            rows = db.execute("SELECT id, game, mode FROM plays WHERE deleted_at IS NULL"
+                              + (" AND game = ?" if game else "") + " ORDER BY played_on DESC, id DESC LIMIT 200",
+                              (game,) if game else ()).fetchall()
             for r in rows:
-                players = [dict(s) for s in db.execute(
-                    "SELECT player, total, rank, winner FROM scores WHERE play_id = ? ORDER BY seat", (r["id"],))]
-                out.append(PlaySummary(r["id"], r["game"], r["title"], r["mode"], r["played_at"], r["note"], players))
-            return out
+                seats = db.execute("SELECT s.player_id, pl.name FROM scores s JOIN players pl ON pl.id = s.player_id"
+                                   " WHERE s.play_id = ? ORDER BY s.seat", (r["id"],)).fetchall()
+                ids = tuple(s["player_id"] for s in seats)
+                if not ids or ids in seen:
+                    continue
+                seen.add(ids)
+                out.append({"play": r["id"], "game": r["game"], "mode": r["mode"], "names": [s["name"] for s in seats]})
+                if len(out) >= limit:
+                    break
+        return out
+
+    # --- writing plays -----------------------------------------------------------------------
+    def add_play(self, *, game: str, title: str, mode: str | None, state_yaml: str, result: dict[str, Any],
+                 note: str = "", played_at: datetime | None = None, details: Details | None = None,
+                 request_key: str | None = None, source: str = "sheet", uid: str | None = None) -> int:
+        """A new play; its number. With a ``request_key`` already seen (a form sent twice), the
+        play that key made, and nothing written."""
+        from cardforge import __version__
+
+        details = details or Details(note=note)
+        when = (played_at or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        with self._write() as db:
+            done = _request(db, request_key)
+            if done is not None:
+                return done[0]
+            cur = db.execute(
+                "INSERT INTO plays (uid, game, title, mode, played_on, duration_min, location, note, first_seat,"
+                " source, state_yaml, result_json, cardforge_version, version, played_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
+                (uid or secrets.token_hex(16), game, title, mode,
+                 details.played_on or (when[:10] if played_at is not None else today()),
+                 details.duration_min, details.location, details.note, details.first_seat,
+                 source, state_yaml, json.dumps(result, ensure_ascii=False), __version__, when, when))
+            assert cur.lastrowid is not None  # set by an INSERT
+            play_id = cur.lastrowid
+            _write_scores(db, play_id, result)
+            _remember(db, request_key, play_id, 1)
+        return play_id
+
+    def update_play(self, play_id: int, *, mode: str | None = None, state_yaml: str | None = None,
+                    result: dict[str, Any] | None = None, details: Details | None = None,
+                    request_key: str | None = None) -> int:
+        """Change a play in place (its score and/or its details): the version it replaces is kept
+        in ``play_versions``. The play's new version number (the same when ``request_key`` was
+        seen: a form sent twice)."""
+        from cardforge import __version__
+
+        with self._write() as db:
+            done = _request(db, request_key)
+            if done is not None:
+                return done[1]
+            row = db.execute("SELECT * FROM plays WHERE id = ?", (play_id,)).fetchone()
+            if row is None or row["deleted_at"] is not None:
+                raise StoreError("no such play", [Problem(f"no play #{play_id}" if row is None else
+                                                          f"play #{play_id} is deleted: undo the delete first")])
+            db.execute("INSERT INTO play_versions (play_id, version, saved_at, snapshot_json) VALUES (?, ?, ?, ?)",
+                       (play_id, row["version"], row["updated_at"], json.dumps(_snapshot(row), ensure_ascii=False,
+                                                                               sort_keys=True)))
+            version = row["version"] + 1
+            d = details or Details(row["played_on"], row["duration_min"], row["location"], row["note"],
+                                   row["first_seat"])
+            new_result = result if result is not None else json.loads(row["result_json"])
+            db.execute(
+                "UPDATE plays SET mode = ?, played_on = ?, duration_min = ?, location = ?, note = ?, first_seat = ?,"
+                " state_yaml = ?, result_json = ?, cardforge_version = ?, version = ?, updated_at = ? WHERE id = ?",
+                (mode if result is not None else row["mode"], d.played_on or row["played_on"], d.duration_min,
+                 d.location, d.note, d.first_seat,
+                 state_yaml if state_yaml is not None else row["state_yaml"],
+                 json.dumps(new_result, ensure_ascii=False),
+                 __version__ if result is not None else row["cardforge_version"], version, _now(), play_id))
+            if result is not None:
+                db.execute("DELETE FROM category_scores WHERE play_id = ?", (play_id,))
+                db.execute("DELETE FROM scores WHERE play_id = ?", (play_id,))
+                _write_scores(db, play_id, new_result)
+            _remember(db, request_key, play_id, version)
+        return version
+
+    def delete_play(self, play_id: int) -> bool:
+        """Mark a play deleted: it leaves the history and the stats, keeps its number, and
+        :meth:`restore_play` brings it back."""
+        with self._write() as db:
+            return db.execute("UPDATE plays SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
+                              (_now(), play_id)).rowcount > 0
+
+    def restore_play(self, play_id: int) -> bool:
+        with self._write() as db:
+            return db.execute("UPDATE plays SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL",
+                              (play_id,)).rowcount > 0
+
+    # --- reading plays -----------------------------------------------------------------------
+    def plays(self, game: str | None = None, limit: int = 200, *, deleted: bool = False,
+              player_id: int | None = None) -> list[PlaySummary]:
+        where = ["p.deleted_at IS NOT NULL" if deleted else "p.deleted_at IS NULL"]
+        args: list[Any] = []
+        if game:
+            where.append("p.game = ?")
+            args.append(game)
+        if player_id is not None:
+            where.append("p.id IN (SELECT play_id FROM scores WHERE player_id = ?)")
+            args.append(player_id)
+        with self._read() as db:
+            rows = db.execute("SELECT * FROM plays p WHERE " + " AND ".join(where)
+                              + " ORDER BY p.played_on DESC, p.id DESC LIMIT ?", (*args, limit)).fetchall()
+            return [PlaySummary(r["id"], r["game"], r["title"], r["mode"], r["played_on"], r["note"],
+                                _seats(db, r["id"]), r["location"], r["duration_min"], r["version"],
+                                r["deleted_at"], r["played_at"]) for r in rows]
 
     def play(self, play_id: int) -> dict[str, Any] | None:
+        """A play (deleted ones too: ``deleted_at`` says it), with ``result`` (the score JSON)
+        and ``players`` (roster ids, names and colours by seat)."""
         with self._read() as db:
             row = db.execute("SELECT * FROM plays WHERE id = ?", (play_id,)).fetchone()
             if row is None:
                 return None
             out = dict(row)
             out["result"] = json.loads(out.pop("result_json"))
+            out["players"] = _seats(db, play_id)
+            out["versions"] = [dict(v) for v in db.execute(
+                "SELECT version, saved_at FROM play_versions WHERE play_id = ? ORDER BY version", (play_id,))]
             return out
 
-    def games(self) -> list[str]:
+    def play_by_uid(self, uid: str) -> int | None:
         with self._read() as db:
-            return [r[0] for r in db.execute("SELECT DISTINCT game FROM plays ORDER BY game")]
+            row = db.execute("SELECT id FROM plays WHERE uid = ?", (uid,)).fetchone()
+        return int(row[0]) if row is not None else None
 
-    def player_stats(self, game: str | None = None) -> list[dict[str, Any]]:
-        """Per player: plays, wins, win rate, average total and, for one game, average per category."""
-        where = " WHERE p.game = ?" if game else ""
-        args: tuple[str, ...] = (game,) if game else ()
+    def play_version(self, play_id: int, version: int) -> dict[str, Any] | None:
+        """A previous version of a play, as it was saved."""
         with self._read() as db:
-            rows = db.execute(
-                "SELECT s.player, COUNT(*) AS plays, SUM(s.winner) AS wins, AVG(s.total) AS average,"
-                " MAX(s.total) AS best FROM scores s JOIN plays p ON p.id = s.play_id" + where +
-                " GROUP BY s.player ORDER BY wins DESC, plays DESC, s.player", args).fetchall()
-            stats = [dict(r) for r in rows]
-            if game:
-                per = db.execute(
-                    "SELECT s.player, c.category, AVG(c.value) AS average FROM category_scores c"
-                    " JOIN scores s ON s.play_id = c.play_id AND s.seat = c.seat"
-                    " JOIN plays p ON p.id = c.play_id WHERE p.game = ? GROUP BY s.player, c.category",
-                    (game,)).fetchall()
-                by_player: dict[str, dict[str, float]] = {}
-                for r in per:
-                    by_player.setdefault(r["player"], {})[r["category"]] = r["average"]
-                for s in stats:
-                    s["categories"] = by_player.get(s["player"], {})
-        return stats
+            row = db.execute("SELECT saved_at, snapshot_json FROM play_versions WHERE play_id = ? AND version = ?",
+                             (play_id, version)).fetchone()
+        if row is None:
+            return None
+        snapshot: dict[str, Any] = json.loads(row["snapshot_json"])
+        return {**snapshot, "version": version, "saved_at": row["saved_at"]}
+
+    def games(self) -> list[tuple[str, str]]:
+        """(id, title) of the games in the log, by title."""
+        with self._read() as db:
+            rows = db.execute("SELECT game, MAX(title) AS title FROM plays WHERE deleted_at IS NULL"
+                              " GROUP BY game ORDER BY title COLLATE NOCASE, game").fetchall()
+        return [(r["game"], r["title"]) for r in rows]
+
+    def records(self, game: str | None = None) -> list[PlayRecord]:
+        """Every play that counts (not deleted), oldest first, for the stats."""
+        with self._read() as db:
+            rows = db.execute("SELECT id, game, title, played_on, mode, first_seat, result_json FROM plays"
+                              " WHERE deleted_at IS NULL" + (" AND game = ?" if game else "")
+                              + " ORDER BY played_on, id", (game,) if game else ()).fetchall()
+            seats: dict[int, list[sqlite3.Row]] = {}
+            for s in db.execute("SELECT s.*, pl.name AS roster_name FROM scores s"
+                                " JOIN players pl ON pl.id = s.player_id JOIN plays p ON p.id = s.play_id"
+                                " WHERE p.deleted_at IS NULL"
+                                + (" AND p.game = ?" if game else "") + " ORDER BY s.play_id, s.seat",
+                                (game,) if game else ()):
+                seats.setdefault(s["play_id"], []).append(s)
+            cats: dict[tuple[int, int], dict[str, float]] = {}
+            for c in db.execute("SELECT c.* FROM category_scores c JOIN plays p ON p.id = c.play_id"
+                                " WHERE p.deleted_at IS NULL" + (" AND p.game = ?" if game else ""),
+                                (game,) if game else ()):
+                cats.setdefault((c["play_id"], c["seat"]), {})[c["category"]] = c["value"]
+        out = []
+        for r in rows:
+            result = json.loads(r["result_json"])
+            out.append(PlayRecord(r["id"], r["game"], r["title"], r["played_on"], r["mode"], r["first_seat"], [
+                Seat(s["player_id"], s["roster_name"], s["seat"], s["total"], s["rank"], bool(s["winner"]),
+                     cats.get((r["id"], s["seat"]), {}))
+                for s in seats.get(r["id"], [])], list(result.get("categories", []))))
+        return out
 
     def csv(self, game: str | None = None) -> str:
-        """One row per player per play; a column per score category (of the games in the log)."""
+        """One row per player per play; a column per score category (of the games in the log).
+        The columns :func:`cardforge.web.importer.read_plays_csv` reads back."""
         with self._read() as db:
-            plays = db.execute("SELECT id, game, mode, played_at, note, result_json FROM plays"
-                               + (" WHERE game = ?" if game else "") + " ORDER BY played_at, id",
+            plays = db.execute("SELECT * FROM plays WHERE deleted_at IS NULL"
+                               + (" AND game = ?" if game else "") + " ORDER BY played_on, id",
                                (game,) if game else ()).fetchall()
+            seats = {p["id"]: _seats(db, p["id"]) for p in plays}
         categories: list[str] = []
         for p in plays:
             for c in json.loads(p["result_json"]).get("categories", []):
@@ -245,18 +600,308 @@ class PlayLog:
                     categories.append(c)
         buf = io.StringIO()
         out = csv.writer(buf, lineterminator="\r\n")
-        out.writerow(["play", "played_at", "game", "mode", "player", "seat", "rank", "winner", "total",
-                      *categories, "note"])
+        out.writerow(["play", "played_on", "game", "mode", "player", "seat", "first", "rank", "winner", "total",
+                      *categories, "duration", "location", "note"])
         for p in plays:
             result = json.loads(p["result_json"])
             winners = set(result.get("winners", []))
+            names = {s["seat"]: s["player"] for s in seats[p["id"]]}
             for seat, player in enumerate(result["players"]):
-                out.writerow([p["id"], p["played_at"], p["game"], p["mode"] or "", _cell(player["name"]), seat + 1,
+                first = int(p["first_seat"] == seat) if p["first_seat"] is not None else ""
+                out.writerow([p["id"], p["played_on"], p["game"], p["mode"] or "",
+                              _cell(names.get(seat, player["name"])), seat + 1, first,
                               player["rank"], int(player["name"] in winners), player["total"],
-                              *(player["breakdown"].get(c, "") for c in categories), _cell(p["note"])])
+                              *(player["breakdown"].get(c, "") for c in categories),
+                              p["duration_min"] if p["duration_min"] is not None else "", _cell(p["location"]),
+                              _cell(p["note"])])
         return buf.getvalue()
+
+    # --- backup and restore ------------------------------------------------------------------
+    def backup(self) -> str:
+        """The whole log as one JSON file (players, plays with their versions, deleted ones
+        too): :meth:`restore` reads it back. The same log gives the same bytes."""
+        with self._read() as db:
+            players = []
+            aliases: dict[int, list[str]] = {}
+            for a in db.execute("SELECT player_id, name FROM player_aliases ORDER BY key"):
+                aliases.setdefault(a["player_id"], []).append(a["name"])
+            for p in db.execute("SELECT * FROM players ORDER BY id"):
+                players.append({"name": p["name"], "colour": p["colour"], "aliases": aliases.get(p["id"], [])})
+            plays = []
+            for r in db.execute("SELECT * FROM plays ORDER BY id").fetchall():
+                plays.append({
+                    "number": r["id"], "uid": r["uid"], **_snapshot(r), "game": r["game"], "title": r["title"],
+                    "source": r["source"], "version": r["version"], "played_at": r["played_at"],
+                    "updated_at": r["updated_at"], "deleted_at": r["deleted_at"],
+                    "players": [s["player"] for s in _seats(db, r["id"])],
+                    "versions": [{"version": v["version"], "saved_at": v["saved_at"], **json.loads(v["snapshot_json"])}
+                                 for v in db.execute("SELECT * FROM play_versions WHERE play_id = ? ORDER BY version",
+                                                     (r["id"],))]})
+        doc = {"format": BACKUP_FORMAT, "schema": SCHEMA_VERSION, "players": players, "plays": plays}
+        return json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+    def restore(self, doc: BackupDoc) -> dict[str, int]:
+        """Add what a backup holds and this log does not: plays by their ``uid`` (a play
+        already here is left as it is), players by name (colours and aliases kept). Its
+        number when free, else the next one. One transaction. Counts of what was done."""
+        added = kept = renumbered = 0
+        with self._write() as db:
+            for p in doc.players:
+                pid = _find_player(db, name_key(p.name))
+                if pid is None:
+                    pid = _insert_player(db, clean_name(p.name), p.colour)
+                for alias in p.aliases:
+                    if _find_player(db, name_key(alias)) is None:
+                        db.execute("INSERT INTO player_aliases (key, name, player_id) VALUES (?, ?, ?)",
+                                   (name_key(alias), clean_name(alias), pid))
+            for play in doc.plays:
+                if db.execute("SELECT 1 FROM plays WHERE uid = ?", (play.uid,)).fetchone():
+                    kept += 1
+                    continue
+                # its own number if this log never gave it (above its sequence), else the next one
+                seq = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'plays'").fetchone()
+                free = seq is None or play.number > seq[0]
+                cur = db.execute(
+                    "INSERT INTO plays (id, uid, game, title, mode, played_on, duration_min, location, note,"
+                    " first_seat, source, state_yaml, result_json, cardforge_version, version, played_at,"
+                    " updated_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (play.number if free else None, play.uid, play.game, play.title, play.mode, play.played_on,
+                     play.duration_min, play.location, play.note, play.first_seat, play.source, play.state_yaml,
+                     json.dumps(play.result, ensure_ascii=False), play.cardforge_version, play.version,
+                     play.played_at, play.updated_at, play.deleted_at))
+                assert cur.lastrowid is not None
+                renumbered += not free
+                _write_scores(db, cur.lastrowid, play.result, play.players)
+                for v in play.versions:
+                    db.execute("INSERT INTO play_versions (play_id, version, saved_at, snapshot_json)"
+                               " VALUES (?, ?, ?, ?)", (cur.lastrowid, v.version, v.saved_at,
+                                json.dumps(v.snapshot(), ensure_ascii=False, sort_keys=True)))
+                added += 1
+        return {"added": added, "kept": kept, "renumbered": renumbered}
+
+
+BACKUP_FORMAT = "cardforge play log"
+
+
+def _statements(sql: str) -> list[str]:
+    """The statements of a migration (``;``-separated; comments dropped)."""
+    text = re.sub(r"--[^\n]*", "", sql)
+    return [s.strip() for s in text.split(";") if s.strip()]
+
+
+def _check_name(name: str) -> None:
+    if not name:
+        raise StoreError("a player needs a name", [Problem("a player needs a name", field="name")])
+    if len(name) > MAX_NAME:
+        raise StoreError("the name is too long", [Problem(f"a name is at most {MAX_NAME} characters, got {len(name):,}",
+                                                          field="name")])
+
+
+def _colour(colour: str | None) -> str | None:
+    if colour is None or colour == "":
+        return None
+    if colour in COLOURS:
+        return COLOURS[colour]
+    if re.fullmatch(r"#[0-9A-Fa-f]{6}", colour):
+        return colour.upper()
+    raise StoreError("not a colour", [Problem(
+        f"a colour is one of {', '.join(COLOURS)} or #rrggbb, got {colour[:20]!r}", field="colour")])
+
+
+def _find_player(db: sqlite3.Connection, key: str) -> int | None:
+    row = db.execute("SELECT id FROM players WHERE key = ?", (key,)).fetchone()
+    if row is None:
+        row = db.execute("SELECT player_id FROM player_aliases WHERE key = ?", (key,)).fetchone()
+    return int(row[0]) if row is not None else None
+
+
+def _insert_player(db: sqlite3.Connection, name: str, colour: str | None = None) -> int:
+    cur = db.execute("INSERT INTO players (name, key, colour, created_at) VALUES (?, ?, ?, ?)",
+                     (name, name_key(name), _colour(colour), _now()))
+    assert cur.lastrowid is not None
+    return cur.lastrowid
+
+
+def _player_id(db: sqlite3.Connection, name: str) -> int:
+    """The roster's player for a name in a play, added when new."""
+    found = _find_player(db, name_key(name))
+    return found if found is not None else _insert_player(db, clean_name(name) or name)
+
+
+def _write_scores(db: sqlite3.Connection, play_id: int, result: dict[str, Any],
+                  names: Sequence[str] | None = None) -> None:
+    winners = set(result.get("winners", []))
+    for seat, p in enumerate(result["players"]):
+        name = names[seat] if names is not None and seat < len(names) else p["name"]
+        db.execute("INSERT INTO scores (play_id, seat, player, total, rank, winner, player_id)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   (play_id, seat, p["name"], p["total"], p["rank"], int(p["name"] in winners), _player_id(db, name)))
+        for category, value in p["breakdown"].items():
+            db.execute("INSERT INTO category_scores (play_id, seat, category, value) VALUES (?, ?, ?, ?)",
+                       (play_id, seat, category, value))
+
+
+def _seats(db: sqlite3.Connection, play_id: int) -> list[dict[str, Any]]:
+    return [dict(s) for s in db.execute(
+        "SELECT s.seat, s.player AS typed, pl.name AS player, s.player_id, pl.colour, s.total, s.rank, s.winner"
+        " FROM scores s JOIN players pl ON pl.id = s.player_id WHERE s.play_id = ? ORDER BY s.seat", (play_id,))]
+
+
+def _request(db: sqlite3.Connection, key: str | None) -> tuple[int, int] | None:
+    if not key:
+        return None
+    row = db.execute("SELECT play_id, version FROM requests WHERE key = ?", (key[:100],)).fetchone()
+    return (int(row[0]), int(row[1])) if row is not None else None
+
+
+def _remember(db: sqlite3.Connection, key: str | None, play_id: int, version: int) -> None:
+    if key:
+        db.execute("INSERT INTO requests (key, play_id, version, at) VALUES (?, ?, ?, ?)",
+                   (key[:100], play_id, version, _now()))
+
+
+def _snapshot(row: sqlite3.Row) -> dict[str, Any]:
+    """What a version of a play holds (and a backup's play)."""
+    return {"mode": row["mode"], "played_on": row["played_on"], "duration_min": row["duration_min"],
+            "location": row["location"], "note": row["note"], "first_seat": row["first_seat"],
+            "state_yaml": row["state_yaml"], "result": json.loads(row["result_json"]),
+            "cardforge_version": row["cardforge_version"]}
+
+
+def _backfill_roster(db: sqlite3.Connection) -> None:
+    """Version 3: every name of the log joins the roster (names that differ only in case,
+    accents' Unicode form or spacing are one player), and each score row points at it."""
+    for row in db.execute("SELECT rowid, player FROM scores ORDER BY play_id, seat").fetchall():
+        db.execute("UPDATE scores SET player_id = ? WHERE rowid = ?", (_player_id(db, row["player"]), row["rowid"]))
+
+
+BACKFILL: dict[int, Callable[[sqlite3.Connection], None]] = {3: _backfill_roster}
+
+
+def uid_of(parts: Sequence[Any]) -> str:
+    """A play's uid from what it is (an imported play: importing the same rows twice adds it once)."""
+    return hashlib.sha256(json.dumps(list(parts), ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:32]
 
 
 def _cell(text: str) -> str:
     """Text a spreadsheet must not read as a formula (a player called ``=1+1``)."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+# --- the backup file, validated ----------------------------------------------------------------
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ResultPlayer(BaseModel):
+    """A player of a score JSON (``cardforge score --json``), as far as the log reads it."""
+
+    name: str = Field(min_length=1, max_length=MAX_NAME)
+    total: float
+    rank: int = Field(ge=1, le=1000)
+    breakdown: dict[str, float] = Field(max_length=200)
+
+
+class Result(BaseModel):
+    players: list[ResultPlayer] = Field(min_length=1, max_length=100)
+    winners: list[str] = Field(default_factory=list, max_length=100)
+    categories: list[str] = Field(default_factory=list, max_length=200)
+
+
+class BackupPlayer(_Strict):
+    name: str = Field(min_length=1, max_length=MAX_NAME)
+    colour: str | None = Field(default=None, pattern=r"^#[0-9A-Fa-f]{6}$")
+    aliases: list[str] = Field(default_factory=list, max_length=200)
+
+
+class BackupVersion(_Strict):
+    version: int = Field(ge=1)
+    saved_at: str = Field(max_length=40)
+    mode: str | None = Field(default=None, max_length=100)
+    played_on: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
+    duration_min: int | None = Field(default=None, ge=1, le=MAX_DURATION)
+    location: str = Field(default="", max_length=MAX_LOCATION)
+    note: str = Field(default="", max_length=MAX_NOTE)
+    first_seat: int | None = Field(default=None, ge=0, le=100)
+    state_yaml: str = Field(default="", max_length=200_000)
+    result: dict[str, Any]
+    cardforge_version: str = Field(max_length=40)
+
+    @field_validator("played_on")
+    @classmethod
+    def _a_day(cls, value: str) -> str:
+        date.fromisoformat(value)  # 2026-13-01 is no day
+        return value
+
+    @field_validator("result")
+    @classmethod
+    def _a_score(cls, value: dict[str, Any]) -> dict[str, Any]:
+        Result.model_validate(value)  # the shape the log reads; kept whole (details, report…)
+        return value
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.model_dump(exclude={"version", "saved_at"})
+
+
+class BackupPlay(BackupVersion):
+    number: int = Field(ge=1, le=2**63 - 1)
+    uid: str = Field(pattern=r"^[0-9a-f]{16,64}$")
+    game: str = Field(min_length=1, max_length=100)
+    title: str = Field(min_length=1, max_length=200)
+    source: str = Field(default="sheet", max_length=20)
+    played_at: str = Field(max_length=40)
+    updated_at: str = Field(max_length=40)
+    deleted_at: str | None = Field(default=None, max_length=40)
+    players: list[str] = Field(max_length=100)
+    versions: list[BackupVersion] = Field(default_factory=list, max_length=1000)
+    saved_at: str = ""  # a play's own: its updated_at
+
+
+class BackupDoc(_Strict):
+    format: str
+    schema_: int = Field(alias="schema", ge=1)
+    players: list[BackupPlayer] = Field(max_length=100_000)
+    plays: list[BackupPlay] = Field(max_length=1_000_000)
+
+
+#: the largest id SQLite stores (a signed 64-bit integer)
+MAX_ID = 2**63 - 1
+
+
+def parse_id(text: str) -> int | None:
+    """A play's (or player's) number from a URL: digits within SQLite's range, else None
+    (the page answers 404: never an overflow deep in the store)."""
+    if not text or len(text) > 19 or not text.isascii() or not text.isdigit():
+        return None
+    number = int(text)
+    return number if 1 <= number <= MAX_ID else None
+
+
+def details_from_form(pairs: Sequence[tuple[str, str]], players: int | None) -> tuple[Details, list[Problem]]:
+    """The play's details from the sheet's (or the play page's) form: the date, the minutes it
+    took (``90`` or ``1:30``), where, a note, the first player's seat (1-based in the form)."""
+    form = dict(pairs)
+    problems: list[Problem] = []
+    duration: int | None = None
+    raw = form.get("play_duration", "").strip()
+    if raw:
+        try:
+            if ":" in raw:
+                hours, minutes = raw.split(":", 1)
+                duration = int(hours) * 60 + int(minutes)
+            else:
+                duration = int(raw)
+        except ValueError:
+            problems.append(Problem(f"minutes (90) or hours:minutes (1:30), got {raw[:20]!r}", field="play_duration"))
+    first: int | None = None
+    raw = form.get("play_first", "").strip()
+    if raw:
+        seat = parse_id(raw)
+        if seat is None:
+            problems.append(Problem(f"a seat number, got {raw[:20]!r}", field="play_first"))
+        else:
+            first = seat - 1
+    details = Details(form.get("play_date", "").strip(), duration, form.get("play_location", "").strip(),
+                      form.get("note", "").strip(), first)
+    return details, problems + details.problems(players)

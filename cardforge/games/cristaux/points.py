@@ -51,12 +51,14 @@ POLYCHROME_BASE, POLYCHROME_PER_LEAD = 12, 1
 class OpaleEffect:
     """A façon Opale bonus (« Variante : les bonus de la façon Opale »), paid once for one card:
     ``school`` of the card; ``colour`` for the court, noble and religious bonuses; ``symbol`` for
-    the musician's; ``squares`` the 4 pre-filled squares of the forge's."""
+    the musician's (what the gold counts as) and ``raises`` (whose maximum rises by 1);
+    ``squares`` the 4 pre-filled squares of the forge's."""
 
     school: str
     colour: str | None = None
     symbol: str | None = None
     squares: tuple[str, ...] = ()
+    raises: str | None = None
 
 
 #: «Augmente d'un le maximum pouvant être compté dans un symbole au choix […] Ne bonus ne peux
@@ -193,8 +195,8 @@ def music_caps(played: list[Played]) -> dict[str, int]:
     caps = dict.fromkeys(SYMBOLS, MUSIC_CAP)
     for p in played:
         o = p.owned.opale
-        if o is not None and o.school == "musicien" and o.symbol:
-            caps[o.symbol] = min(MUSIC_CAP_MAX, caps[o.symbol] + 1)
+        if o is not None and o.school == "musicien" and o.raises:
+            caps[o.raises] = min(MUSIC_CAP_MAX, caps[o.raises] + 1)
     return caps
 
 

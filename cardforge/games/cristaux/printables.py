@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from cardforge.games.cristaux.cards import CristauxCard
 
 
-def round_notes(rounds: int) -> dict[str, str]:
+def _round_notes(rounds: int) -> dict[str, str]:
     """What each space of the round track reminds (rulebook, «Mise en place des manches 2-3-4-5»,
     «Décompte final»)."""
     notes = {}
@@ -39,7 +39,7 @@ def blocks(data: GameData[CristauxCard]) -> dict[str, list[Block]]:
     out: dict[str, list[Block]] = {}
     for mode, rounds in ROUNDS.items():
         out[f"manches-{mode}"] = build_blocks([{"kind": "track", "start": 1, "end": rounds,
-                                                "notes": round_notes(rounds)}])
+                                                "notes": _round_notes(rounds)}])
     players = sorted(next(iter(OFFER.values())))
     modes = [m for m in ("initiation", "classique", "avance") if m in OFFER]
     out["offre-de-projets"] = build_blocks([{

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
+from cardforge import sheet
 from cardforge.data.models import Model, Slug
 from cardforge.games.cristaux.cards import (
     CRYSTALS,
@@ -137,7 +138,10 @@ class OpaleBonus(Model):
     card: str = Field(min_length=1)
     school: OpaleSchool
     colour: Element | None = None  # cour, noblesse, religion: the crystal spent
-    symbol: Symbol | None = None  # musicien: the symbol the gold counts as (and whose maximum rises)
+    symbol: Symbol | None = None  # musicien: the symbol the gold counts as…
+    # …and the symbol whose maximum rises by 1 («Augmente d'un le maximum pouvant être compté dans
+    # un symbole au choix»): a choice of its own; not given, the same as ``symbol``
+    raises: Symbol | None = None
     # forge: the colours of the aid's 4 pre-filled squares (the picture is lost; provisional default)
     squares: list[Literal["red", "green", "blue", "gold"]] = Field(
         default_factory=lambda: _AID_SQUARES.copy(), min_length=4, max_length=4)
@@ -146,13 +150,17 @@ class OpaleBonus(Model):
 class PlayerState(Model):
     name: str = Field(min_length=1)
     king: bool = False
-    opale: list[OpaleBonus] = Field(default_factory=list)  # façon Opale bonuses (with opale: true)
+    opale: list[OpaleBonus] = Field(default_factory=list,  # façon Opale bonuses (with opale: true)
+                                    json_schema_extra=sheet.skip("façon Opale bonuses are given in the YAML sheet"))
     # «Durant l'attribution de la ♚, si le joueur a dépensé 3 ors ou plus, il gagne le jeton […]
     # donc 1 logo bonus (absent du mode initiation)»: the token the player holds at the end
     logo_bonus: bool = False
-    cards: list[CardEntry] = Field(default_factory=list, max_length=limit("inline_cards"))
+    # an X-cost card (x_colour set) asks what was paid
+    cards: list[CardEntry] = Field(default_factory=list, max_length=limit("inline_cards"),
+                                   json_schema_extra=sheet.cards("project", "gift", paid="x_colour"))
     stock: Stock = Field(default_factory=Stock)
-    choices: Choices = Field(default_factory=Choices)
+    choices: Choices = Field(default_factory=Choices, json_schema_extra=sheet.skip(
+        "natures, bâtons, the gift's bonus and the forge: the engine finds the best"))
 
 
 def _mode(value: Any) -> Any:
@@ -374,9 +382,12 @@ def _opale(ps: PlayerState, owned: list[Owned], opale: bool, item: str) -> tuple
                 ".symbol")
         if school != "musicien" and bonus.symbol is not None:
             bad(f"{a} {school} bonus has no symbol (symbol is for musicien)", ".symbol")
+        if school != "musicien" and bonus.raises is not None:
+            bad(f"{a} {school} bonus raises no maximum (raises is for musicien)", ".raises")
         o = owned[by_key[bonus.card]]
+        raises = (bonus.raises or bonus.symbol) if school == "musicien" else None
         out[by_key[bonus.card]] = Owned(o.key, o.name, o.card, o.paid, OpaleEffect(
-            school, bonus.colour, bonus.symbol, tuple(bonus.squares) if school == "forge" else ()))
+            school, bonus.colour, bonus.symbol, tuple(bonus.squares) if school == "forge" else (), raises))
     return out, problems
 
 

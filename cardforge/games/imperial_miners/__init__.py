@@ -51,4 +51,4 @@ def check_setup(data: GameData[MineTemplate], setup: setup_model) -> list[Proble
 
 
 def check_final_state(data: GameData[MineTemplate], state: score_model) -> list[Problem]:
-    return scoring.check_final_state(state, GAME_ID, MIN_PLAYERS, MAX_PLAYERS)
+    return scoring.check_final_state(state, GAME_ID, MIN_PLAYERS, MAX_PLAYERS, data.sections["events"])

@@ -12,16 +12,21 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field
 
+from cardforge import sheet
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
 from cardforge.games.imperial_miners.cards import HalfCarts, MineTemplate
 from cardforge.games.imperial_miners.carts import CartCount, count_carts, junction_lines, token_problem
-from cardforge.games.imperial_miners.sections import NUMERALS, Grade
+from cardforge.games.imperial_miners.sections import NUMERALS, Event, Grade
+from cardforge.games.imperial_miners.setup_rules import EVENTS_PER_GAME
 from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.problems import Problem, plural, short_repr
 from cardforge.scores import Number, PlayerResult, ScoreResult
 
 Count = Annotated[int, Field(ge=0, strict=True)]
+# « Le niveau indique où la carte doit être jouée » and there are four levels (I–IV): one row
+# per level under the surface board, so a mine has at most four rows.
+MAX_ROWS = len(NUMERALS)
 
 
 def _row_and_junction(value: Any) -> Any:
@@ -44,30 +49,70 @@ class PlayerState(Model):
     vp: Count  # VP tokens
     coins: Count
     carts: Count | None = None  # complete carts, counted at the table…
-    mine: list[list[MineCard | None]] | None = None  # …or the mine, rows from the surface down
+    mine: list[list[MineCard | None]] | None = Field(  # …or the mine, rows from the surface down
+        None, json_schema_extra=sheet.grid(
+            MAX_ROWS, 6, max_rows=MAX_ROWS, edges="carts", junctions="cart_tokens",
+            help="tap + to place a card, tap an edge for a half-cart, tap ● between two cards for a cart token"))
     # [row, junction] of each token
-    cart_tokens: list[CartToken] = Field(default_factory=list, max_length=limit("inline_cards"))
+    cart_tokens: list[CartToken] = Field(default_factory=list, max_length=limit("inline_cards"),
+                                         json_schema_extra=sheet.skip("tapped on the mine grid"))
 
     def layout(self) -> list[list[str | None]]:
         return [[None if card is None else card.carts for card in row] for row in self.mine or []]
 
 
+#: An event card by its id (``evenement-03``) or its number (``3``).
+EventRef = Annotated[str, Field(min_length=1, max_length=100)] | Annotated[int, Field(strict=True)]
+
+
 class FinalState(Model):
     players: list[PlayerState] = Field(max_length=limit("players"))
+    # the event cards played, in order (« Phase Événement »), as the table recorded them: they
+    # score nothing at the end (their effects are already in the VP tokens and coins), but a
+    # play log keeps what the game was made of
+    events: list[EventRef] = Field(default_factory=list, max_length=limit("inline_cards"),
+                                   json_schema_extra=sheet.skip("the events played: in the YAML sheet"))
 
 
-# « Le niveau indique où la carte doit être jouée » and there are four levels (I–IV): one row
-# per level under the surface board, so a mine has at most four rows.
-MAX_ROWS = len(NUMERALS)
 
 
-def check_final_state(state: FinalState, game_id: str, min_players: int, max_players: int) -> list[Problem]:
-    """Every rule the final state breaks, each located by player and field."""
+def check_final_state(state: FinalState, game_id: str, min_players: int, max_players: int,
+                      events: Sequence[Event] = ()) -> list[Problem]:
+    """Every rule the final state breaks, each located by player and field; ``events`` the
+    event cards of the data (for ``events:``)."""
     problems = []  # the player count and distinct names are the engine's (engine/scoring.py)
     for index, player in enumerate(state.players, start=1):
         item = f"player '{player.name}' (#{index})"
         problems += [Problem(message, item=item, field=field) for field, message in _player_problems(player)]
+    return problems + _event_problems(state.events, events)
+
+
+def _event_problems(played: Sequence[str | int], events: Sequence[Event]) -> list[Problem]:
+    """« Mélangez les cartes Événement et piochez-en 10 pour former le paquet Événement »: each
+    event played is one of the data's, drawn once, and a game draws 10 (one a round)."""
+    problems = []
+    first: dict[str, int] = {}
+    for i, ref in enumerate(played):
+        event = find_event(ref, events)
+        if event is None:
+            span = f"{events[0].id} … {events[-1].id}, or their numbers 1–{len(events)}" if events else "none"
+            problems.append(Problem(f"unknown event {short_repr(ref)} (events: {span})", field=f"events[{i}]"))
+        elif event.id in first:
+            problems.append(Problem(f"{event.name} ({event.id}) is listed twice (first at events[{first[event.id]}]): "
+                                    "each event card is drawn once", field=f"events[{i}]"))
+        else:
+            first[event.id] = i
+    if len(played) > EVENTS_PER_GAME:
+        problems.append(Problem(f"{len(played)} events listed, a game draws {EVENTS_PER_GAME} (one a round)",
+                                field="events"))
     return problems
+
+
+def find_event(ref: str | int, events: Sequence[Event]) -> Event | None:
+    """The event card ``ref`` names: by id, or by its number."""
+    if isinstance(ref, int):
+        return next((e for e in events if e.number == ref), None)
+    return next((e for e in events if e.id == ref), None)
 
 
 def _player_problems(player: PlayerState) -> list[tuple[str, str]]:
@@ -132,6 +177,10 @@ def score(data: GameData[MineTemplate], state: FinalState) -> ScoreResult:
             layout = player.layout()
             valid = [t for t in player.cart_tokens if token_problem(layout, t) is None]
             report += [f"  {line}" for line in junction_lines(layout, valid)]
+    events = [e for e in (find_event(ref, data.sections["events"]) for ref in state.events) if e is not None]
+    if events:
+        report.append(f"Events played ({len(events)} of the {EVENTS_PER_GAME}; they score nothing at the end): "
+                      + ", ".join(e.name for e in events) + ".")
     if len(results) > 1:
         report.append("Coins score nothing; they only break ties: "
                       + ", ".join(f"{p.name} {p.coins}" for p in state.players) + ".")
@@ -140,7 +189,8 @@ def score(data: GameData[MineTemplate], state: FinalState) -> ScoreResult:
         grade = grade_for(solo.total, data.sections["grades"])
         solo.extra["grade"] = grade.name
         report.append(f"Solo grade: {grade.name} ({grade.span} points) with {solo.total} points.")
-    return ScoreResult(results, {"players": details}, report)
+    extra = {"events": [e.id for e in events]} if events else {}
+    return ScoreResult(results, {"players": details, **extra}, report)
 
 
 def _details(player: PlayerState, carts: int, counted: CartCount | None) -> dict[str, Any]:

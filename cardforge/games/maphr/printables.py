@@ -35,7 +35,7 @@ def _second_action(level: Any) -> str:
     return "gratuite" if n == 0 else f"défausser {n} :card:"
 
 
-def level_table(data: GameData[MaphrCard], *, short: bool = False) -> dict[str, Any]:
+def _level_table(data: GameData[MaphrCard], *, short: bool = False) -> dict[str, Any]:
     """The mine-level table (rulebook, «Phase V»), as printed on every clan board."""
     levels = sorted(data.sections.get("mine_levels") or [], key=lambda m: m.level)
     if short:
@@ -54,7 +54,7 @@ def level_table(data: GameData[MaphrCard], *, short: bool = False) -> dict[str, 
     }
 
 
-def die_table(data: GameData[MaphrCard]) -> dict[str, Any]:
+def _die_table(data: GameData[MaphrCard]) -> dict[str, Any]:
     """The draw die (rulebook, «Phase I : Pioche»): one row per face."""
     modes = sorted(data.sections.get("draw_modes") or [], key=lambda d: d.face)
     return {
@@ -69,13 +69,13 @@ def blocks(data: GameData[MaphrCard]) -> dict[str, list[Block]]:
     """Named content for ``{kind: generated, source: …}`` blocks in aids.yaml / boards.yaml."""
     out: dict[str, list[Block]] = {}
     if data.sections.get("draw_modes"):
-        out["pioche-au-de"] = build_blocks([die_table(data)])
+        out["pioche-au-de"] = build_blocks([_die_table(data)])
         modes = sorted(data.sections["draw_modes"], key=lambda d: d.face)
         out["pioche-au-de-court"] = build_blocks([{
             "kind": "table", "columns": [":die:", "Pioche"], "widths": [1, 5],
             "rows": [[f"**{d.face}**", d.name] for d in modes]}])
     if data.sections.get("mine_levels"):
-        out["niveaux-de-mine"] = build_blocks([level_table(data)])
+        out["niveaux-de-mine"] = build_blocks([_level_table(data)])
     return out
 
 
@@ -94,7 +94,7 @@ def boards(data: GameData[MaphrCard]) -> list[Board]:
     levels = sorted(data.sections.get("mine_levels") or [], key=lambda m: m.level)
     if not clans or not levels:
         return []
-    table = level_table(data, short=True)
+    table = _level_table(data, short=True)
     track = {
         "kind": "track",
         "spaces": [m.roman for m in levels],

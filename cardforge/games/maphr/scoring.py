@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Union
 
 from pydantic import AfterValidator, BeforeValidator, Discriminator, Field, Tag
 
+from cardforge import sheet
 from cardforge.data.models import Model
 from cardforge.games.maphr.cards import COLOURS, MAX_VEIN_SIZE, ORE_VALUE, Colour, Improvement, Vein
 from cardforge.games.maphr.names import fold_name
 from cardforge.games.maphr.rules import (
-    COINS_PER_POINT,
     COLOUR_SQUARE_CAP,
     MAX_GALLERIES,
     MAX_MINERS,
@@ -99,12 +99,14 @@ class Veins(Model):
 
 class PlayerState(Model):
     name: str = Field(min_length=1)
-    clan: str | None = None
-    grey: bool | None = None
+    clan: str | None = Field(None, json_schema_extra=sheet.section("clans"))
+    grey: bool | None = Field(None, json_schema_extra=sheet.skip("the clan says whether it is a grey-dwarf clan"))
     coins: int = Field(ge=0)
     galleries: Annotated[int, Field(ge=0), _at_most(MAX_GALLERIES, "a level-IV mine holds 12 galleries and veins")]
     first_to_finish: bool = False
-    improvements: list[ImprovementRef] = Field(max_length=limit("inline_cards"))
+    # picked by name from the deck, or typed in with their colour and VP
+    improvements: list[ImprovementRef] = Field(max_length=limit("inline_cards"),
+                                               json_schema_extra=sheet.cards("improvement", inline=True))
     veins: Veins
     miners: Annotated[int, Field(ge=0), _at_most(MAX_MINERS, "a level-IV mine holds level + 1 = 5 miners")]
 
@@ -314,11 +316,8 @@ def score(data: GameData[MaphrCard], state: FinalState) -> ScoreResult:
         counts = {c: colours[c] for c in COLOURS}
         race = RACE_FIRST if i == first else (RACE_CLOSE if player.galleries >= needs[i] - 1 else 0)
         v = player.veins
+        # coins ÷ 6, the improvements' VP, colour squares and series: game.yaml declares them
         breakdown = {
-            "coins": player.coins // COINS_PER_POINT,
-            "improvement_vp": sum(b.vp for b in built),
-            "colour_squares": sum(min(k * k, COLOUR_SQUARE_CAP) for k in counts.values()),
-            "colour_series": SERIES_BONUS * min(counts.values()),
             "gallery_race": race,
             "veins_and_miners": sum(getattr(v, ore) * value for ore, value in ORE_VALUE.items())
             + MINER_POINTS * player.miners,

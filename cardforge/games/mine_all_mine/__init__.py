@@ -12,12 +12,12 @@ import random
 from typing import Any
 
 from cardforge.data.loading import GameData
-from cardforge.games.mine_all_mine import report, setup_rules
+from cardforge.games.mine_all_mine import report, scoring, setup_rules
 from cardforge.games.mine_all_mine.cards import CARD_MODELS as card_models
 from cardforge.games.mine_all_mine.cards import SHIP_CARD_COUNT, MineAllMineCard
 from cardforge.games.mine_all_mine.cards import check_cards as check_data
 from cardforge.games.mine_all_mine.scoring import FinalState as score_model
-from cardforge.games.mine_all_mine.scoring import check_final_state, play_game
+from cardforge.games.mine_all_mine.scoring import check_final_state
 from cardforge.games.mine_all_mine.scoring import players_of as player_names
 from cardforge.games.mine_all_mine.setup_rules import DescribedDeal as setup_model
 from cardforge.games.mine_all_mine.setup_rules import check_deal as check_setup
@@ -43,7 +43,7 @@ def deal(data: GameData[MineAllMineCard], players: int, mode: str, options: dict
 
 
 def score(data: GameData[MineAllMineCard], state: score_model) -> ScoreResult:
-    logs = play_game(data, state)
+    logs = scoring.play_game(data, state)
     results = []
     for name in player_names(state):
         breakdown: dict[str, Number] = dict.fromkeys(ROUND_CATEGORIES, 0)  # rounds not played score 0

@@ -21,7 +21,7 @@ SIDE_NOTES = {"planet": "planète", "moon": "lune (3–4 joueurs)"}
 EXAMPLE_SPEEDS = (("Ana", 9), ("Ben", 5), ("Cy", 5), ("Dora", 3))
 
 
-def arrival_example() -> str:
+def _arrival_example() -> str:
     """The example, in French, as ``rounds.arrive`` places the fleets (ties share a location,
     a lead of SKIP_LEAD or more leaves one empty)."""
     labels = [label for side in SIDES for label in TURN_LABELS[side]]
@@ -54,7 +54,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n > 1 else ''}"
 
 
-def extraction_example() -> str:
+def _extraction_example() -> str:
     """The example, in French, as ``rounds.play_round`` plays it out."""
     labels = [label for side in SIDES for label in TURN_LABELS[side]]
     fleets = [Fleet(*f) for f in EXAMPLE_FLEETS]
@@ -98,6 +98,6 @@ def blocks(data: GameData[MineAllMineCard]) -> dict[str, list[Block]]:
         f"La flotte la plus rapide :speed: arrive sur le premier lieu, la suivante sur le lieu "
         f"suivant ; à vitesse égale, même lieu. Si une flotte a **{SKIP_LEAD} :speed: ou plus** "
         f"d'avance sur la suivante, sautez un lieu (laissé vide) avant la plus lente.")}])
-    out["exemple-d-arrivee"] = build_blocks([{"kind": "text", "text": arrival_example()}])
-    out["exemple-d-extraction"] = build_blocks([{"kind": "text", "text": extraction_example()}])
+    out["exemple-d-arrivee"] = build_blocks([{"kind": "text", "text": _arrival_example()}])
+    out["exemple-d-extraction"] = build_blocks([{"kind": "text", "text": _extraction_example()}])
     return out

@@ -15,19 +15,22 @@ rounds:                         # 1 to 3 rounds, in order
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
 from pydantic import AfterValidator, Field, model_validator
 
+from cardforge import sheet
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
 from cardforge.games.mine_all_mine import new_cards
 from cardforge.games.mine_all_mine.cards import (
     ACTION_OPTION,
+    ENDS,
     STATS,
     TURNS_PER_SIDE,
     End,
     MineAllMineCard,
+    PlanetCard,
     Side,
     planet_cards,
     ship_cards,
@@ -51,13 +54,15 @@ def _three_turns(turns: list[int]) -> list[int]:
 
 class PlanetInput(Model):
     """``{turns: [3, 2, 1]}`` or ``{card: 2, side: moon, end: high}`` (a planet card of the data;
-    ``end``: which end of the face was up, « tournez et inversez-les », default ``low`` — what a
-    file written before the two ends existed meant)."""
+    ``end``: which end of the face was up, « tournez et inversez-les »: required with ``card``, the
+    ends being dealt at random — never assumed)."""
 
-    turns: Annotated[list[Count], AfterValidator(_three_turns)] | None = None
-    card: Number | None = None
-    side: Side | None = None
-    end: End | None = None
+    card: Number | None = Field(None, json_schema_extra=sheet.card_key("planet", key="number", replaces=["turns"],
+                                                                      label="card…"))
+    side: Side | None = Field(None, json_schema_extra=sheet.slot_name(given_with="card"))
+    end: End | None = Field(None)  # asked beside the card: which end was up is dealt, never assumed
+    turns: Annotated[list[Count], AfterValidator(_three_turns)] | None = Field(
+        None, json_schema_extra=sheet.numbers(TURNS_PER_SIDE, label="or turns"))
 
     @model_validator(mode="after")
     def _one_form(self) -> PlanetInput:
@@ -84,7 +89,8 @@ class FleetInput(Model):
     attack: Count | None = None
     cargo: Count | None = None
     cards: Annotated[int, Field(strict=True, ge=1)] | None = None
-    ships: Annotated[list[ShipPick], Field(min_length=1)] | None = None
+    ships: Annotated[list[ShipPick], Field(min_length=1)] | None = Field(
+        None, json_schema_extra=sheet.skip("the ship cards and options played: in the YAML sheet"))
 
     @model_validator(mode="after")
     def _one_form(self) -> FleetInput:
@@ -105,12 +111,15 @@ class FleetInput(Model):
 
 
 class RoundInput(Model):
-    planets: list[PlanetInput] = Field(max_length=limit("inline_cards"))
-    fleets: dict[str, FleetInput]
+    # « 1 carte planète pour 2 joueurs ou 2 cartes planète pour 3 à 4 joueurs », the second a moon
+    planets: list[PlanetInput] = Field(max_length=limit("inline_cards"), json_schema_extra=sheet.slots(
+        2, by_players={n: planets_for(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}, names=list(get_args(Side)),
+        help="the planet card by its number, or the resources of each turn"))
+    fleets: dict[str, FleetInput] = Field(json_schema_extra=sheet.per_player())
 
 
 class FinalState(Model):
-    rounds: list[RoundInput] = Field(min_length=1, max_length=limit("rounds"))
+    rounds: list[RoundInput] = Field(min_length=1, max_length=limit("rounds"), json_schema_extra=sheet.rounds(ROUNDS))
 
 
 # --- rule-level checks ----------------------------------------------------------------------
@@ -211,7 +220,20 @@ def _planet_problems(data: GameData[MineAllMineCard], planets: list[PlanetInput]
             problems.append(Problem(f"the {'first' if index == 0 else 'second'} planet card is played "
                                     f"on its {wanted_side} face, got {planet.side}",
                                     item=item, field=f"{where}.side"))
+        elif planet.end is None and planet.card in known and planet.side is not None:
+            problems.append(Problem(_missing_end(known[planet.card], planet.side), item=item, field=f"{where}.end"))
     return problems
+
+
+def _missing_end(card: PlanetCard, side: str) -> str:
+    """« tournez et inversez-les, pour que lorsqu'une carte est choisie, le total des ressources
+    (faible ou élevé) ait autant de chance de sortir »: which end of the face was up is dealt at
+    random, so a file naming the card must say it (issue 30: it was silently read as low)."""
+    face = card.face(side)
+    ends = " or ".join(f"end: {end} ({', '.join(map(str, face.resources_at(end)))}: "
+                       f"{sum(face.resources_at(end))} resources)" for end in ENDS)
+    return (f"missing: which end of planet card {card.number}'s {side} face ({face.name}) was up — write "
+            f"{ends}; the cards are turned at random when shuffled («tournez et inversez-les»)")
 
 
 def _fleet_problems(data: GameData[MineAllMineCard], fleets: dict[str, FleetInput], item: str) -> list[Problem]:
@@ -319,7 +341,8 @@ def _planet_play(data: GameData[MineAllMineCard], planet: PlanetInput) -> Planet
     assert planet.card is not None and planet.side is not None  # PlanetInput: turns, or card and side
     card = planet_cards(data)[planet.card]
     face = card.face(planet.side)
-    end = planet.end or "low"
+    end = planet.end
+    assert end is not None  # _planet_problems asks for it
     return PlanetPlay(face.resources_at(end), planet.card, planet.side, face.name, end,
                       [t.label for t in face.end(end)])
 

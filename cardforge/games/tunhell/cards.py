@@ -103,6 +103,9 @@ class FoundCard(CardBase):
         return value
 
 
+MineCategory = Literal["terre", "tresor", "rencontre", "trouvaille"]
+
+
 class MineCard(FoundCard):
     """A «Mine» card. ``plus``: the (+) mark of full-game cards; ``plays_as``: a find that joins
     the hand and is played later like a dwarf of that type (Machin, Dwouarf)."""
@@ -111,6 +114,19 @@ class MineCard(FoundCard):
     plus: bool = False
     plays_as: Literal["guerrier", "piocheur"] | None = None
     dig: Count | None = Field(None, validate_default=True)
+
+    @property
+    def category(self) -> MineCategory:
+        """What the card is, as its band colour and its label both say (one rule for both): an
+        encounter (« Rencontre »); else a full-game (+) card, a « Trouvaille » — the rulebook
+        lists the two Anneaux uniques and the Cœur d'or among them, as « trésors spéciaux »,
+        so their victory points do not make them Trésors; else a « Trésor » (victory points)
+        or « Terre »."""
+        if self.encounter:
+            return "rencontre"
+        if self.plus:
+            return "trouvaille"
+        return "tresor" if self.vp else "terre"
 
     @field_validator("plays_as")
     @classmethod

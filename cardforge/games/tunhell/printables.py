@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from cardforge.data.printables import Block, build_blocks
 from cardforge.games.tunhell.cards import Dwarf, FoundCard, Trophy, TunhellCard
-from cardforge.icons import is_icon
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -27,7 +26,9 @@ DESTINATIONS = {"loot": "butin", "hand": "main", "discard": "défausse", "mine":
 
 
 def _icon(name: str) -> str:
-    return f":{name}: " if name and is_icon(name) else ""
+    """The token of one of the game's icons (``card_data/tunhell/icons/``; the build checks
+    the names against the game's icons)."""
+    return f":{name}: " if name else ""
 
 
 def _marks(card: Any) -> str:
@@ -49,7 +50,7 @@ def _values(card: Any) -> str:
     return ""
 
 
-def dwarf_table(data: GameData[TunhellCard]) -> dict[str, Any]:
+def _dwarf_table(data: GameData[TunhellCard]) -> dict[str, Any]:
     """One row per dwarf type: its cards (values × copies, marks) and what it does."""
     rows = []
     by_type: dict[str, list[Dwarf]] = {}
@@ -71,7 +72,7 @@ def dwarf_table(data: GameData[TunhellCard]) -> dict[str, Any]:
     return {"kind": "table", "columns": ["Nain", "Cartes", "Effet"], "rows": rows, "widths": [2.9, 2.7, 5.5]}
 
 
-def mine_table(data: GameData[TunhellCard]) -> dict[str, Any]:
+def _mine_table(data: GameData[TunhellCard]) -> dict[str, Any]:
     """The cards found in the mines: combat to win, VP, copies, where they go."""
     rows = []
     for card in [*data.cards_as("mine", FoundCard), *data.cards_as("end_of_mine", FoundCard)]:
@@ -85,7 +86,7 @@ def mine_table(data: GameData[TunhellCard]) -> dict[str, Any]:
             "widths": [5.2, 0.9, 0.9, 0.8, 2.2]}
 
 
-def trophy_tracks(data: GameData[TunhellCard]) -> dict[str, list[Block]]:
+def _trophy_tracks(data: GameData[TunhellCard]) -> dict[str, list[Block]]:
     """A track per trophy, 0 to the number of such cards in the deck."""
     out: dict[str, list[Block]] = {}
     for trophy in data.cards_as("trophy", Trophy):
@@ -102,8 +103,8 @@ def trophy_tracks(data: GameData[TunhellCard]) -> dict[str, list[Block]]:
 def blocks(data: GameData[TunhellCard]) -> dict[str, list[Block]]:
     out = {}
     if data.cards_of("dwarf"):
-        out["nains"] = build_blocks([dwarf_table(data)])
+        out["nains"] = build_blocks([_dwarf_table(data)])
     if data.cards_of("mine"):
-        out["cartes-mine"] = build_blocks([mine_table(data)])
-    out.update(trophy_tracks(data))
+        out["cartes-mine"] = build_blocks([_mine_table(data)])
+    out.update(_trophy_tracks(data))
     return out

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field
 
+from cardforge import sheet
 from cardforge.data.models import Model
 from cardforge.games.tunhell.cards import Trophy, destination, is_plus, with_article
 from cardforge.games.tunhell.rulebook import BACK_DOOR, HAND_LIMIT
@@ -40,10 +41,11 @@ if TYPE_CHECKING:
 
 class PlayerState(Model):
     name: str = Field(min_length=1)
-    loot: dict[str, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
-    hand: list[str] = Field(default_factory=list)
+    loot: dict[str, Annotated[int, Field(ge=0)]] = Field(default_factory=dict,
+                                                         json_schema_extra=sheet.counts("mine", "end_of_mine"))
+    hand: list[str] = Field(default_factory=list, json_schema_extra=sheet.cards("mine"))
     back_door: bool = False
-    trophies: list[str] = Field(default_factory=list)
+    trophies: list[str] = Field(default_factory=list, json_schema_extra=sheet.cards("trophy"))
 
 
 class FinalState(Model):
@@ -139,6 +141,7 @@ def check_final_state(data: GameData[TunhellCard], state: FinalState) -> list[Pr
         problems += _check_player(data, mode, index, player)
     problems += _check_copies(data, state, mode)
     problems += _check_end_of_mine(data, state)
+    problems += _check_third_pile(data, state, mode)
     if not state.partial:
         problems += _check_game_ended(data, state, mode)
     _, trophy_problems = resolve_trophies(data, state)
@@ -246,9 +249,11 @@ def _check_game_ended(data: GameData[TunhellCard], state: FinalState, mode: str)
 
     Full game: «La dernière carte de chaque pile est une carte spéciale «Fin de Mine»», and an
     encounter that is not defeated «est remis à sa place» — so a pile is empty only once its
-    end-of-mine card is with a player: at least 2 of them at the end. Initiation: every card of
-    the two emptied piles reached a loot (an undefeated encounter goes back on its pile, and
-    without the (+) cards every find joins the loot), so the loots hold at least 2 piles' cards."""
+    end-of-mine card is with a player, and the game stops when the second one is: exactly 2 of
+    them at the end (more is refused by ``_check_end_of_mine``, even for a partial game).
+    Initiation: every card of the two emptied piles reached a loot (an undefeated encounter goes
+    back on its pile, and without the (+) cards every find joins the loot), so the loots hold at
+    least 2 piles' cards (the most is ``_check_third_pile``'s)."""
     hint = "; write partial: true to score a game before its end"
     if mode == "full":
         found = _found_end_of_mine(data, state)
@@ -257,12 +262,11 @@ def _check_game_ended(data: GameData[TunhellCard], state: FinalState, mode: str)
                      "only " + ", ".join(f"{card} ({name})" for name, card in found))
             return [Problem(
                 f"a full game ends when 2 of the 3 mines are empty, each emptied on its end-of-mine card, "
-                f"so at least 2 end-of-mine cards are with the players; found: {which} (la Porte de "
+                f"so exactly 2 end-of-mine cards are with the players; found: {which} (la Porte de "
                 f"derrière counts through back_door:){hint}", field="players")]
         return []
     pile = pile_size(mode, state.short)
-    in_loots = sum(n for p in state.players for card_id, n in p.loot.items()
-                   if data.has_card(card_id) and data.card(card_id).kind == "mine")
+    in_loots = _mine_cards_in_loots(data, state)
     if in_loots < 2 * pile:
         short = f" after removing {state.short} more" if state.short else ""
         return [Problem(
@@ -272,9 +276,34 @@ def _check_game_ended(data: GameData[TunhellCard], state: FinalState, mode: str)
     return []
 
 
+def _mine_cards_in_loots(data: GameData[TunhellCard], state: FinalState) -> int:
+    return sum(n for p in state.players for card_id, n in p.loot.items()
+               if data.has_card(card_id) and data.card(card_id).kind == "mine")
+
+
+def _check_third_pile(data: GameData[TunhellCard], state: FinalState, mode: str) -> list[Problem]:
+    """Initiation: the game stops the moment a second pile is empty, so the third still holds at
+    least one card — the loots hold at most the piles' total − 1 mine cards (true of a game
+    scored before its end too). ``short: 3|6|9`` makes every pile smaller."""
+    if mode != "initiation":
+        return []
+    pile = pile_size(mode, state.short)
+    in_loots = _mine_cards_in_loots(data, state)
+    most = 3 * pile - 1
+    if in_loots <= most:
+        return []
+    short = f", {state.short} more removed" if state.short else ""
+    return [Problem(
+        f"the loots hold {in_loots} mine cards, but an initiation game stops as soon as a second pile is "
+        f"empty, so the third still holds at least 1 card: at most 3 × {pile} − 1 = {most} in the loots "
+        f"(3 piles of {pile}{short})", field="players")]
+
+
 def _check_end_of_mine(data: GameData[TunhellCard], state: FinalState) -> list[Problem]:
-    """A full game uses 3 end-of-mine cards (one is removed), each found at most once. The
-    back door counts through ``back_door`` (in a loot it is rejected by ``_loot_problem``)."""
+    """Each end-of-mine card is found at most once, and at most 2 of them are with the players:
+    the game stops the moment the second mine is empty (the third pile's end-of-mine card stays
+    at its bottom). The back door counts through ``back_door`` (in a loot it is rejected by
+    ``_loot_problem``)."""
     found: Counter[str] = Counter()
     finders: dict[str, list[str]] = {}
     for player in state.players:
@@ -289,9 +318,12 @@ def _check_end_of_mine(data: GameData[TunhellCard], state: FinalState) -> list[P
                 f"({', '.join(finders[card_id])}), each end-of-mine card exists once")
         for card_id, n in found.items() if n > 1
     ]
-    if found.total() > 3:
-        problems.append(Problem(f"{found.total()} end-of-mine cards found, a full game uses only 3 "
-                                "(one of the 4 is removed at setup)"))
+    if found.total() > 2:
+        who = "; ".join(f"{data.card(c).name} ({', '.join(finders[c])})" for c in found)
+        problems.append(Problem(
+            f"{found.total()} end-of-mine cards found ({who}), but a full game stops as soon as a second "
+            "mine is empty: at most 2 are with the players (the third stays at the bottom of its pile)",
+            field="players"))
     return problems
 
 
@@ -361,16 +393,15 @@ def _resolve(data: GameData[TunhellCard], state: FinalState, trophy: Trophy) -> 
 # --- scores -------------------------------------------------------------------------------
 
 def score_final_state(data: GameData[TunhellCard], state: FinalState) -> ScoreResult:
+    """The trophies and the back door; the loot and the rings (sums of the cards' VP — only the
+    rings have VP among the cards a hand can hold) are declared in game.yaml."""
     holders, _ = resolve_trophies(data, state)
-    vp = {c.id: getattr(c, "vp", 0) for c in data.cards}
+    back_door_vp = getattr(data.card(BACK_DOOR), "vp", 0)
     results = []
     for player in state.players:
         results.append(PlayerResult(player.name, {
-            "loot": sum(vp[card_id] * n for card_id, n in player.loot.items()),
             "trophies": sum(h.trophy.vp for h in holders if h.holder == player.name),
-            # only the rings have VP among the cards that can be in a hand
-            "rings": sum(vp[card_id] for card_id in player.hand),
-            "back_door": vp[BACK_DOOR] if player.back_door else 0,
+            "back_door": back_door_vp if player.back_door else 0,
         }))
     mode = effective_mode(data, state)
     details = {"trophies": {h.trophy.id: h.holder for h in holders}} if mode == "full" else None

@@ -8,7 +8,7 @@
   var cards = JSON.parse(document.getElementById("cards-json").textContent || "{}");
   var timer = null, seq = 0, shown = 0, changes = 0;
   // a problem is shown beside its input once that player (or round) has been touched, or after
-  // a save was refused: a fresh sheet does not open covered in red
+  // a save was refused: a fresh sheet does not open covered in errors
   var touched = {}, showAll = form.getAttribute("data-show-all") === "1";
   function touch(name) { if (name) touched[name] = true; }
   function scopeOf(key) {
@@ -99,7 +99,8 @@
       var li = addRow(t.closest(".cards"), t.value);
       if (li) {
         t.value = "";
-        var next = li.querySelector("[data-sub='.paid'], [data-sub='.colour']");
+        // what the new row asks next: what was paid, or a typed card's first field
+        var next = li.querySelector("[data-sub]:not([type=hidden]):not([data-sub='.name'])");
         if (next) next.focus();
       }
     }
@@ -135,6 +136,8 @@
       schedule(0);
     } else if (t.classList.contains("slot") || t.classList.contains("edge")) {
       tapSlot(ev);
+    } else if (t.hasAttribute("data-grow")) {
+      grow(t.closest(".grid"), t.getAttribute("data-grow"));
     } else if (t.classList.contains("junction")) {
       var tok = t.previousElementSibling;
       touch(tok.name);
@@ -144,13 +147,16 @@
     }
   });
 
-  // Imperial Miners: a slot is empty ("none") or a card with half-carts on its edges
+  // A grid's place is empty ("none") or holds a card; a grid declared with edges marks the
+  // card's left and right edges ("L", "R", "LR"), one with junctions takes a token where two
+  // cards of a row meet.
   function drawSlot(slot) {
     var st = slot.previousElementSibling.value;
     slot.setAttribute("data-state", st);
     slot.innerHTML = "";
     if (st === "none") { slot.textContent = "+"; return; }
-    ["L", "R"].forEach(function (side) {
+    var edges = slot.closest(".grid").getAttribute("data-edges") === "1";
+    (edges ? ["L", "R"] : []).forEach(function (side) {
       var b = document.createElement("span");
       b.className = "edge " + side + (st.indexOf(side) >= 0 ? " on" : "");
       b.setAttribute("data-side", side);
@@ -178,6 +184,54 @@
     drawSlot(slot);
     schedule(0);
   }
+  // the grid grows by a column (or a row) as far as its declaration allows
+  function grow(grid, what) {
+    var name = grid.getAttribute("data-grid"), rows = grid.querySelectorAll(".grid-row");
+    var junctions = grid.getAttribute("data-junctions") === "1";
+    function cell(r, c) {
+      var input = document.createElement("input");
+      input.type = "hidden"; input.value = "none"; input.setAttribute("data-cell", "");
+      input.name = name + "[" + r + "].cell[" + c + "]";
+      var slot = document.createElement("span");
+      slot.className = "slot";
+      return [input, slot];
+    }
+    function junction(r, c) {
+      var tok = document.createElement("input");
+      tok.type = "hidden"; tok.value = ""; tok.setAttribute("data-token", "");
+      tok.name = name + "[" + r + "].token[" + c + "]";
+      var b = document.createElement("button");
+      b.type = "button"; b.className = "junction";
+      b.setAttribute("aria-label", "token row " + r + " junction " + c);
+      return [tok, b];
+    }
+    var cols = rows.length ? rows[0].querySelectorAll(".slot").length : 0;
+    if (what === "col") {
+      rows.forEach(function (row, r) {
+        var add = (junctions ? junction(r, cols - 1) : []).concat(cell(r, cols));
+        add.forEach(function (el) { row.appendChild(el); });
+        drawSlot(row.lastElementChild);
+      });
+      cols += 1;
+    } else {
+      var r = rows.length, row = document.createElement("div");
+      row.className = "grid-row"; row.setAttribute("data-row", String(r));
+      for (var c = 0; c < cols; c++) {
+        var add = cell(r, c).concat(junctions && c < cols - 1 ? junction(r, c) : []);
+        add.forEach(function (el) { row.appendChild(el); });
+      }
+      rows[rows.length - 1].after(row);
+      row.querySelectorAll(".slot").forEach(drawSlot);
+    }
+    var nrows = grid.querySelectorAll(".grid-row").length;
+    grid.querySelectorAll("[data-grow]").forEach(function (b) {
+      var bound = Number(grid.getAttribute(b.getAttribute("data-grow") === "col" ? "data-max-cols" : "data-max-rows"));
+      if ((b.getAttribute("data-grow") === "col" ? cols : nrows) >= bound) b.remove();
+    });
+    touch(name);
+    schedule(0);
+  }
+
   document.querySelectorAll(".slot").forEach(drawSlot);
   document.querySelectorAll(".junction").forEach(function (j) {
     j.classList.toggle("on", !!j.previousElementSibling.value);
@@ -220,7 +274,7 @@
   }
 
   function update() {
-    var mine = ++seq, asked = changes;
+    var ticket = ++seq, asked = changes;
     var body = new URLSearchParams(new FormData(form));
     var t0 = performance.now();
     form.setAttribute("data-busy", "1");
@@ -232,12 +286,12 @@
         return { ok: false, html: "", problems: [{ field: "", message: "the server refused the sheet (" + r.status + ")", text: "the server refused the sheet (" + r.status + "): reload the page" }] };
       });
     }).then(function (data) {
-      if (mine < shown) return;  // an older answer arriving late
-      shown = mine;
+      if (ticket < shown) return;  // an older answer arriving late
+      shown = ticket;
       document.getElementById("result").innerHTML = data.html;
       document.getElementById("totals-bar").innerHTML = data.bar || "";
       place(data.problems || []);
-      form.setAttribute("data-updated", String(mine));
+      form.setAttribute("data-updated", String(ticket));
       form.setAttribute("data-update-ms", String(Math.round(performance.now() - t0)));
       form.removeAttribute("data-busy");
       if (asked === changes) form.removeAttribute("data-pending");

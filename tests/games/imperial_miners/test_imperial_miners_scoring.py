@@ -107,3 +107,22 @@ def test_solo_shows_the_grade_not_a_winner(cli, write_yaml):
     assert r.code == 0, r.err
     assert "Winner" not in r.out and "Rang" not in r.out
     assert "Aurore: 39 — grade: Responsable des sous-sols" in r.out
+
+
+def test_the_events_played_are_named_in_the_report_and_kept_in_the_details(cli, write_yaml):
+    """Issue 30: the events played can be recorded; they score nothing, the report names them
+    (by the data's names, in play order) and the JSON keeps their ids."""
+    state = vector("imperial_miners", "issue-30-the-events-played-are-recorded")["state"]
+    out = _score(cli, write_yaml, state, "--json").json
+    assert out["details"]["events"] == ["evenement-03", "evenement-07", "evenement-11", "evenement-01",
+                                        "evenement-18", "evenement-05", "evenement-09", "evenement-12",
+                                        "evenement-14", "evenement-02"]
+    assert [p["total"] for p in out["players"]] == [39, 38]  # as without them
+    text = _score(cli, write_yaml, state).out
+    line = next(x for x in text.splitlines() if x.startswith("Events played"))
+    assert line.startswith("Events played (10 of the 10; they score nothing at the end): "
+                           "Événement 3 (à recopier de la carte), Événement 7 (à recopier de la carte), ")
+    # a file without events says nothing of them
+    plain = {"players": state["players"]}
+    assert "events" not in _score(cli, write_yaml, plain, "--json").json["details"]
+    assert "Events" not in _score(cli, write_yaml, plain).out
