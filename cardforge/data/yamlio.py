@@ -91,10 +91,11 @@ def _kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-def read_bytes(path: Path, display: str) -> tuple[bytes | None, Problem | None]:
-    """The file's bytes, at most the ``file_bytes`` limit; or a problem (missing, not a
-    regular file, too large, unreadable). A FIFO or device is never read."""
-    max_bytes = limit("file_bytes")
+def read_bytes(path: Path, display: str, limit_name: str = "file_bytes") -> tuple[bytes | None, Problem | None]:
+    """The file's bytes, at most the limit ``limit_name`` (``file_bytes``: a YAML/JSON file); or
+    a problem (missing, not a regular file, too large, unreadable). A FIFO or device is never
+    read, and a file over the limit is refused from its size before any byte is read."""
+    max_bytes = limit(limit_name)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
@@ -109,7 +110,7 @@ def read_bytes(path: Path, display: str) -> tuple[bytes | None, Problem | None]:
             return None, Problem(f"cannot read {_kind_of(info.st_mode)}: give a regular file",
                                  file=display)
         if info.st_size > max_bytes:
-            return None, Problem(_too_big(info.st_size, max_bytes), file=display)
+            return None, Problem(_too_big(info.st_size, max_bytes, limit_name), file=display)
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         chunks, total = [], 0
@@ -120,7 +121,7 @@ def read_bytes(path: Path, display: str) -> tuple[bytes | None, Problem | None]:
             chunks.append(chunk)
             total += len(chunk)
         if total > max_bytes:  # grew while read
-            return None, Problem(_too_big(total, max_bytes), file=display)
+            return None, Problem(_too_big(total, max_bytes, limit_name), file=display)
         return b"".join(chunks), None
     except OSError as exc:
         return None, Problem(f"cannot read file: {exc.strerror or exc}", file=display)
@@ -141,10 +142,10 @@ def read_stream(stream: IO[Any], display: str = "<stdin>") -> tuple[bytes | None
     return data, None
 
 
-def _too_big(size: int | None, max_bytes: int) -> str:
+def _too_big(size: int | None, max_bytes: int, limit_name: str = "file_bytes") -> str:
     got = f"{size:,} bytes" if size is not None else "more"
     return (f"file too large: {got}, at most {max_bytes:,} bytes "
-            f"(set {env_name('file_bytes')} to allow more)")
+            f"(set {env_name(limit_name)} to allow more)")
 
 
 def decode(data: bytes, display: str) -> tuple[str | None, Problem | None]:
