@@ -196,14 +196,14 @@ def svg_use_fanout(levels: int = 8, width: int = 10) -> bytes:
     return svg("<defs>" + "".join(defs) + f'</defs><use xlink:href="#l{levels - 1}"/>')
 
 
-def svg_many_elements(count: int = 1_000_000) -> bytes:
-    return svg('<rect width="1" height="1"/>' * count)
+def svg_many_elements(count: int = 1_000_000, element: str = '<rect width="1" height="1"/>') -> bytes:
+    return svg(element * count)
 
 
 def svg_css_backtracking(depth: int = 40, parts: int = 12) -> bytes:
     """A selector of ``parts`` descendant steps over ``depth`` nested groups: a matcher tries
     every way to pick the ancestors (376 bytes: no answer after 60 s)."""
-    selector = " ".join(["g"] * parts) + " x"
+    selector = "x " + " ".join(["g"] * parts) + " rect"  # no <x>: every choice of ancestors is tried
     return svg(f"<style>{selector} {{fill: red}}</style>" + "<g>" * depth + '<rect width="9" height="9"/>'
                + "</g>" * depth)
 

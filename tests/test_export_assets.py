@@ -178,7 +178,7 @@ def test_the_pixel_limit_and_pillows_own_bomb_guard(tmp_path):
     path.write_bytes(bomb_png(8000, 8000))  # 64 MP: over our limit, under Pillow's
     with pytest.raises(ArtError) as err:
         load_art(path)
-    assert err.value.broken and "8000×8000 = 64,000,000 pixels; at most 50,000,000" in str(err.value)
+    assert err.value.broken and "8000×8000 = 64,000,000 pixels), at most 50,000,000 pixels (set CARDFORGE_LIMIT_IMAGE_PIXELS" in str(err.value)
     assert MAX_PIXELS == 50_000_000
     path.write_bytes(bomb_png(20000, 20000))  # Pillow refuses it before we read the size
     with pytest.raises(ArtError, match="too large"):
@@ -341,21 +341,21 @@ def test_a_game_icon_named_like_a_built_in_replaces_it(cli, game_folder, tmp_pat
 
 def test_svg_links_images_beside_it_but_not_outside(tmp_path):
     """An SVG may use an image next to it (with text: the fonts pinned keep the link working);
-    a link out of its folder is refused (a crafted SVG cannot read other files)."""
+    a link out of its folder is refused, with a message (a crafted SVG cannot read other
+    files, and a designer learns why the image would be missing)."""
     from PIL import Image
     from reportlab.graphics.shapes import Image as RLImage
 
-    from cardforge.render.images import load_art, svg_drawing
+    from cardforge.render.images import ArtError, load_art, svg_drawing
 
     art = tmp_path / "art"
     art.mkdir()
     Image.new("RGB", (10, 10), (0, 200, 0)).save(art / "vert.png")
     Image.new("RGB", (10, 10), (200, 0, 0)).save(tmp_path / "secret.png")
     svg = art / "carte.svg"
-    svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-                   'width="100" height="50"><image x="0" y="0" width="40" height="40" xlink:href="vert.png"/>'
-                   '<image x="50" y="0" width="40" height="40" xlink:href="../secret.png"/>'
-                   '<text x="0" y="48" font-family="Arial">ok</text></svg>', encoding="utf-8")
+    head = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+            'width="100" height="50"><image x="0" y="0" width="40" height="40" xlink:href="vert.png"/>')
+    svg.write_text(head + '<text x="0" y="48" font-family="Arial">ok</text></svg>', encoding="utf-8")
     drawing = svg_drawing(load_art(svg))
 
     def images(node):
@@ -365,4 +365,9 @@ def test_svg_links_images_beside_it_but_not_outside(tmp_path):
             yield from images(child)
 
     found = list(images(drawing))
-    assert len(found) == 1 and found[0].x == 0  # vert.png drawn, ../secret.png refused
+    assert len(found) == 1 and found[0].x == 0  # vert.png drawn
+    outside = art / "dehors.svg"
+    outside.write_text(head + '<image x="50" y="0" width="40" height="40" xlink:href="../secret.png"/></svg>',
+                       encoding="utf-8")
+    with pytest.raises(ArtError, match="the image '../secret.png' is outside the SVG's folder"):
+        load_art(outside)
