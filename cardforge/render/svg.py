@@ -320,7 +320,7 @@ def _renderer_class() -> Any:
     from reportlab.graphics.renderPDF import _PDFRenderer
     from reportlab.lib.utils import ImageReader
 
-    class Renderer(_PDFRenderer):  # type: ignore[misc]
+    class Renderer(_PDFRenderer):
         def drawImage(self, image: Any) -> None:  # noqa: N802  (ReportLab's name)
             source = image.path
             if source is None or not hasattr(source, "mode"):
