@@ -277,7 +277,7 @@ def truetype(cmap: bytes, glyphs: int = 2) -> bytes:
                        0, 0, 500, 700, 0, 8, 2, 0, 0)
     hhea = struct.pack(">IhhhHhhhhhhhhhhhH", 0x00010000, 800, -200, 0, 500, 0, 0, 500, 1, 0, 0, 0, 0, 0, 0, 0,
                        glyphs)
-    maxp = struct.pack(">IH", 0x00005000, glyphs)
+    maxp = struct.pack(">IH13H", 0x00010000, glyphs, *([0] * 13))
     hmtx = struct.pack(">HH", 500, 0) * glyphs
     loca = struct.pack(">H", 0) * (glyphs + 1)
     post = struct.pack(">IIhhIIIII", 0x00030000, 0, -100, 50, 0, 0, 0, 0, 0)
@@ -309,3 +309,48 @@ def font_cmap4_segments(segments: int = 8000) -> bytes:
     body = (struct.pack(">HHHH", seg_x2, 0, 0, 0) + struct.pack(">H", 0xFFFE) * segments + b"\0\0"
             + struct.pack(">H", 0) * segments + struct.pack(">h", 0) * segments + struct.pack(">H", 0) * segments)
     return truetype(struct.pack(">HHH", 4, 6 + len(body), 0) + body)
+
+
+def font_cff(subr_levels: int = 0, calls: int = 30) -> bytes:
+    """A small OpenType font with PostScript (CFF) outlines (fontTools' FontBuilder). With
+    ``subr_levels``, glyph 'A' calls a global subroutine that calls the one below ``calls``
+    times, ``subr_levels`` deep (within CFF's nesting limit of 10): ~1 KB that asks for
+    calls^levels operations (47 s and 1.9 GB before the bound)."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.misc.psCharStrings import T2CharString
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+
+    order = [".notdef", "space", "A", "B"]
+    fb = FontBuilder(1000, isTTF=False)
+    fb.setupGlyphOrder(order)
+    fb.setupCharacterMap({32: "space", 65: "A", 66: "B"})
+    strings = {}
+    for name in order:
+        pen = T2CharStringPen(600, None)
+        if name != "space":
+            pen.moveTo((50, 0))
+            pen.lineTo((550, 0))
+            pen.lineTo((300, 700))
+            pen.closePath()
+        strings[name] = pen.getCharString()
+    fb.setupCFF("Bomb-Regular", {"FullName": "Bomb Regular"}, strings, {})
+    fb.setupHorizontalMetrics({name: (600, 50) for name in order})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": "Bomb", "styleName": "Regular", "psName": "Bomb-Regular"})
+    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
+    fb.setupPost()
+    if subr_levels:
+        cff = fb.font["CFF "].cff
+        top = cff.topDictIndex[0]
+        gsubrs = cff.GlobalSubrs
+        bias = 107
+        gsubrs.append(T2CharString(program=[10, 10, "rlineto", "return"], globalSubrs=gsubrs))
+        for i in range(1, subr_levels):
+            gsubrs.append(T2CharString(program=[i - 1 - bias, "callgsubr"] * calls + ["return"], globalSubrs=gsubrs))
+        glyph = top.CharStrings["A"]
+        glyph.program = [600, 0, 0, "rmoveto", subr_levels - 1 - bias, "callgsubr", "endchar"]
+        glyph.bytecode = None
+    out = io.BytesIO()
+    fb.font.recalcBBoxes = False  # computing them would run the subroutines
+    fb.font.save(out)
+    return out.getvalue()

@@ -49,7 +49,8 @@ LIMITS: dict[str, tuple[int, str]] = {
     # fonts (render/fonts.py, render/otf.py)
     "font_bytes": (50_000_000, "bytes in one font file"),
     "font_cmap_codes": (0x110000, "character codes mapped by a font's cmap (all of Unicode)"),
-    "font_cff_ops": (20_000_000, "charstring operations run to convert one CFF font's outlines"),
+    "font_cff_ops": (4_000_000, "charstring operations run to convert one CFF font's outlines"),
+    "font_glyph_ops": (100_000, "charstring operations run to convert one glyph of a CFF font"),
     # sizes on paper and in pixels
     "length_mm": (2_000, "millimetres in any length of a data, layout or profile file (points alike)"),
     "bleed_mm": (10, "millimetres of bleed in a print-on-demand profile"),

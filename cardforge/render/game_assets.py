@@ -18,7 +18,7 @@ from cardforge.assets import GameAssets, art_file, game_assets
 from cardforge.icons import game_icons, use_game_icons
 from cardforge.problems import Problem
 from cardforge.render import icons as icon_drawing
-from cardforge.render.fonts import font_file_problem, use_game_fonts
+from cardforge.render.fonts import font_problem, use_game_fonts
 from cardforge.render.images import Art, ArtError, load_art
 from cardforge.resources import display_path
 
@@ -104,7 +104,7 @@ def asset_problems(data: GameData) -> list[Problem]:
     problems = [Problem(msg, file=display_path(assets.root), severity="warning") for msg in assets.problems]
     for fam in assets.fonts.values():
         for path in fam.faces.values():
-            why = font_file_problem(path)
+            why = font_problem(path)
             if why:
                 problems.append(Problem(f"font family '{fam.name}': {why}", file=display_path(path)))
     for name, path in assets.icons.items():

@@ -10,8 +10,10 @@ from __future__ import annotations
 import hashlib
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from cardforge import cache
+from cardforge.limits import at_most, limit
 from cardforge.paths import write_atomic
 
 MAX_ERR = 1.0  # font units (of 1000 or 2048 per em)
@@ -20,7 +22,9 @@ MAX_ERR = 1.0  # font units (of 1000 or 2048 per em)
 def truetype_copy(path: Path) -> Path:
     """A TrueType-outline copy of the CFF font at ``path`` (made once, then reused).
     ValueError with the reason when it cannot be converted."""
-    blob = Path(path).read_bytes()
+    from cardforge.render.fonts import read_font
+
+    blob = read_font(path)
     try:  # the font's bytes, this module (the conversion's options) and fontTools' version
         digest = cache.key("otf", [blob], [Path(__file__)], ("fontTools",))[:20]
     except OSError:
@@ -34,6 +38,8 @@ def truetype_copy(path: Path) -> Path:
     except ImportError:
         raise ValueError("an OpenType font with PostScript (CFF) outlines needs fontTools to be embedded "
                          "(pip install fonttools), or use its .ttf version") from None
+    except TooMuchWork as exc:
+        raise ValueError(str(exc)) from None
     except Exception as exc:  # a damaged font: fontTools' own errors
         raise ValueError(f"cannot convert its PostScript outlines ({type(exc).__name__}: {exc})") from None
     folder.mkdir(parents=True, exist_ok=True)
@@ -54,8 +60,48 @@ def _folder() -> Path:
 _TEMP: str | None = None
 
 
+#: what ReportLab reads of a TrueType font (and what the copy keeps: layout tables such as
+#: GSUB/GPOS are never used, and a damaged one could cost minutes to compile)
+KEEP_TABLES = {"head", "hhea", "maxp", "hmtx", "cmap", "name", "OS/2", "post", "glyf", "loca", "CFF "}
+#: CFF's own limit on nested subroutine calls (Adobe Technical Note #5177)
+MAX_SUBR_DEPTH = 10
+
+
+class TooMuchWork(Exception):
+    """The font's charstrings ask for more work than ``font_cff_ops`` allows."""
+
+
+def _bounded_extractor(budget: list[int]) -> type:
+    """fontTools' outline extractor, counting the charstring bytes it runs (subroutines as
+    often as they are called) against ``budget`` — [whole font, this glyph], reset per glyph
+    to ``font_glyph_ops`` — and their nesting against CFF's limit: a 1 KB font whose
+    subroutines call each other 30 times, 9 deep, took 47 s and 1.9 GB."""
+    from fontTools.misc.psCharStrings import T2OutlineExtractor
+
+    class Bounded(T2OutlineExtractor):
+        def execute(self, charString: Any) -> Any:
+            code = charString.bytecode if charString.bytecode is not None else charString.program
+            cost = len(code or ()) + 1
+            budget[0] -= cost
+            budget[1] -= cost
+            if budget[1] < 0:
+                raise TooMuchWork("a glyph of its PostScript outlines asks for more than "
+                                  f"{limit('font_glyph_ops'):,} charstring operations: "
+                                  + at_most("font_glyph_ops") + " (the file is probably damaged)")
+            if budget[0] < 0:
+                raise TooMuchWork("its PostScript outlines ask for more than "
+                                  f"{limit('font_cff_ops'):,} charstring operations to convert: "
+                                  + at_most("font_cff_ops") + " (a font this large takes minutes)")
+            if len(self.callingStack) > MAX_SUBR_DEPTH:
+                raise TooMuchWork(f"its PostScript outlines nest subroutines more than {MAX_SUBR_DEPTH} deep "
+                                  "(CFF's own limit): the file is damaged")
+            return super().execute(charString)
+
+    return Bounded
+
+
 def _convert(blob: bytes) -> bytes:
-    """CFF → glyf, as fontTools' ``otf2ttf`` recipe does."""
+    """CFF → glyf, as fontTools' ``otf2ttf`` recipe does, within ``font_cff_ops``."""
     import io
 
     from fontTools.pens.cu2quPen import Cu2QuPen
@@ -65,10 +111,19 @@ def _convert(blob: bytes) -> bytes:
     font = TTFont(io.BytesIO(blob))
     if font.sfntVersion != "OTTO" or "CFF " not in font:
         raise ValueError("not a CFF OpenType font")
+    for tag in list(font.keys()):
+        if tag not in KEEP_TABLES and tag != "GlyphOrder":
+            del font[tag]
     order = font.getGlyphOrder()
     glyph_set = font.getGlyphSet()
+    char_strings = font["CFF "].cff.topDictIndex[0].CharStrings
+    budget = [limit("font_cff_ops"), 0]
+    extractor = _bounded_extractor(budget)
+    per_glyph = limit("font_glyph_ops")
     glyphs = {}
     for name in order:
+        budget[1] = per_glyph
+        char_strings[name].outlineExtractor = extractor
         pen = TTGlyphPen(glyph_set)
         glyph_set[name].draw(Cu2QuPen(pen, MAX_ERR, reverse_direction=True))
         glyphs[name] = pen.glyph()
