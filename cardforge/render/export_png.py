@@ -10,7 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardforge.render.faces import DeckFaces, Face, faces_pdf, png_bytes, rasterise
+from cardforge.render.faces import DeckFaces, Face, check_pixels, faces_pdf, png_bytes, rasterise
 from cardforge.render.output import atomic_path
 
 MIN_DPI, MAX_DPI = 36, 1200
@@ -29,8 +29,9 @@ def export_pngs(faces: DeckFaces, out_dir: Path, dpi: float, *, compress_level: 
     (each card's front and back image and its copies). Returns what was written."""
     out_dir = Path(out_dir)
     which = faces.all
-    pdf = faces_pdf(faces, which, strict=faces.strict)  # RenderError before any file is written
     sizes = [f.pixels(dpi, faces.bleed_mm) for f in which]
+    check_pixels(sizes, faces.game_id, "a card's image", "export at a lower --dpi")
+    pdf = faces_pdf(faces, which, strict=faces.strict)  # RenderError before any file is written
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Written] = []
 
