@@ -299,8 +299,10 @@ def _check_raster(blob: bytes, what: str) -> str:
                 im.load()
     except SvgRefused:
         raise
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise SvgRefused(f"{what} is too large, " + at_most("image_pixels", " pixels")) from None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        size = re.search(r"\((\d+) pixels\)", str(exc))  # Pillow refused it before its size could be read
+        got = f" ({int(size.group(1)):,} pixels)" if size else ""
+        raise SvgRefused(f"{what} is too large{got}, " + at_most("image_pixels", " pixels")) from None
     except UnidentifiedImageError:
         raise SvgRefused(f"{what} is not an image Pillow can read (PNG or JPEG)") from None
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
