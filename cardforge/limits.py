@@ -48,7 +48,7 @@ LIMITS: dict[str, tuple[int, str]] = {
     "svg_css_work": (2_000_000, "steps one SVG's CSS selectors may take to match its elements (estimated)"),
     # fonts (render/fonts.py, render/otf.py)
     "font_bytes": (50_000_000, "bytes in one font file"),
-    "font_cmap_codes": (0x110000, "character codes mapped by a font's cmap (all of Unicode)"),
+    "font_cmap_codes": (300_000, "character codes mapped by a font's cmap (a full Unicode font maps ~100,000)"),
     "font_cff_ops": (4_000_000, "charstring operations run to convert one CFF font's outlines"),
     "font_glyph_ops": (100_000, "charstring operations run to convert one glyph of a CFF font"),
     # sizes on paper and in pixels

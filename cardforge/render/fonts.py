@@ -84,7 +84,7 @@ def _game_font(family: str, bold: bool, italic: bool) -> str:
                 from cardforge.render.otf import truetype_copy
 
                 source = truetype_copy(path)
-            pdfmetrics.registerFont(_load_ttf(name, source))
+            pdfmetrics.registerFont(_load_ttf(name, source, validate=True))
     except Exception as exc:  # ReportLab's TTFError, a failed conversion, a damaged file
         raise ValueError(f"font family {family!r}: fonts/{path.name} cannot be used ({_reason(exc)})") from None
     return name
@@ -147,7 +147,7 @@ def font_problem(path: Path) -> str | None:
 
             source = truetype_copy(path)
         digest = hashlib.blake2b(read_font(path), digest_size=4).hexdigest()
-        _load_ttf(f"{path.stem.replace(' ', '')}-{digest}", source)  # the build's name: its cache entry
+        _load_ttf(f"{path.stem.replace(' ', '')}-{digest}", source, validate=True)  # the build's cache entry
     except Exception as exc:  # ReportLab's TTFError, a failed conversion, a damaged file
         return f"cannot be used ({_reason(exc)})"
     return None
@@ -272,25 +272,46 @@ def _parse(name: str, path: Path) -> TTFont:
     return TTFont(name, str(path), asciiReadable=False)
 
 
-def _load_ttf(name: str, path: Path) -> TTFont:
-    """A parsed TrueType font, from the cache when the file is unchanged.
+def _validated(font: TTFont) -> TTFont:
+    """``font`` after embedding every glyph its character map reaches, in subsets as the PDF
+    would (0.07 s for DejaVu Sans): a damaged font fails here, with a message, rather than
+    when a PDF is saved (an IndexError on a glyph past the font's count)."""
+    face = font.face
+    chars = sorted(face.charToGlyph)
+    glyphs = len(face.glyphPos) - 1
+    bad = next((c for c in chars if not 0 <= face.charToGlyph[c] < glyphs), None)
+    if bad is not None:
+        raise FontRefused(f"the file is damaged (character U+{bad:04X} maps to glyph {face.charToGlyph[bad]}, "
+                          f"and it has {glyphs})")
+    for i in range(0, len(chars), 255):
+        face.makeSubset(chars[i:i + 255])
+    return font
+
+
+def _load_ttf(name: str, path: Path, validate: bool = False) -> TTFont:
+    """A parsed TrueType font, from the cache when the file is unchanged; ``validate``: a
+    designer's font, every glyph tried once (:func:`_validated`) before it is used or cached.
 
     ReportLab parses the whole file (cmap, widths, glyph offsets) on every start: ~12 ms a
     face, four faces a build. The parsed state is stored once in the cache
     (:mod:`cardforge.cache`: ``CARDFORGE_NO_CACHE``, ``CARDFORGE_CACHE``) and read back in
     ~2 ms; the font, and so every PDF, is the same either way."""
+    def parse() -> TTFont:
+        font = _parse(name, path)
+        return _validated(font) if validate else font
+
     try:
         key = cache.key("fonts", [name, str(path.resolve())], [path, Path(__file__), Path(rl.__file__)],
                         ("reportlab",))
     except OSError:
-        return _parse(name, path)
+        return parse()
     cached = cache.entry("fonts", f"{name}-{key[:16]}.bin")
     if cached is None:
-        return _parse(name, path)
+        return parse()
     font = cache.read(cached, _font_from_blob)  # missing, stale or damaged: parse the file
     if font is not None:
         return font
-    font = _parse(name, path)
+    font = parse()
     cache.prune(cached.parent, f"{name}-*", 0)
     cache.write(cached, lambda: _font_blob(font))  # an unpicklable font or a read-only home: no cache
     return font
