@@ -330,9 +330,9 @@ def _read_xlsx(blob: bytes) -> list[tuple[str | None, Rows]]:
     except XlsxError as exc:
         where = Cell(exc.sheet, exc.row, exc.column) if exc.row is not None else None
         raise _SheetError(exc.message, where) from None
-    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError, ValueError) as exc:
-        # a damaged archive: a bad checksum, an encrypted or unsupported entry
-        raise _SheetError(f"the archive is damaged ({str(exc) or type(exc).__name__})") from None
+    except Exception as exc:  # a damaged archive: zipfile's and zlib's errors have no common type
+        # (BadZipFile, zlib.error, struct.error, EOFError, NotImplementedError, RuntimeError…)
+        raise _SheetError(f"the archive is damaged ({str(exc)[:200] or type(exc).__name__})") from None
     return [(s.name, [(r, {c: unescape_cell(v) if type(v) is str else v for c, v in values.items()})
                       for r, values in s.rows]) for s in sheets]
 
