@@ -14,9 +14,14 @@ import struct
 import zipfile
 
 NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_SML = "application/vnd.openxmlformats-officedocument.spreadsheetml"
 _CT = ('<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/'
        'content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
-       'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/></Types>')
+       'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+       f'<Override PartName="/xl/workbook.xml" ContentType="{_SML}.sheet.main+xml"/>'
+       f'<Override PartName="/xl/worksheets/sheet1.xml" ContentType="{_SML}.worksheet+xml"/>'
+       f'<Override PartName="/xl/sharedStrings.xml" ContentType="{_SML}.sharedStrings+xml"/>'
+       f'<Override PartName="/xl/styles.xml" ContentType="{_SML}.styles+xml"/></Types>')
 _RELS = ('<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/'
          '2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
          'relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>')
