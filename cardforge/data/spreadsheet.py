@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from cardforge.limits import at_most, limit
+from cardforge.limits import at_most, env_name, limit
 from cardforge.problems import Problem
 
 if TYPE_CHECKING:
@@ -282,8 +282,10 @@ def _read_csv(blob: bytes, display: str) -> Rows:
 
     text, problem = decode(blob, display)
     if text is None:
-        raise _SheetError(problem.message.removeprefix("not UTF-8 text: ") + " (save it as UTF-8 CSV)"
-                          if problem else "not UTF-8 text")
+        why = problem.message if problem else "not UTF-8 text"
+        line = f" (line {problem.line})" if problem and problem.line else ""
+        raise _SheetError(why.replace("; save the file as UTF-8", "") + line
+                          + "; save it as UTF-8 (Excel: \"CSV UTF-8\"; LibreOffice: character set Unicode UTF-8)")
     delimiter, skip = _delimiter(text)
     max_line, max_cols, max_text = limit("csv_line_chars"), limit("sheet_columns"), limit("text_chars")
     max_content = limit("cards_per_deck")
@@ -314,8 +316,8 @@ def _read_csv(blob: bytes, display: str) -> Rows:
                                   + at_most("cards_per_deck", " cards in a game"), Cell(None, number))
     except csv.Error as exc:
         if "field larger than field limit" in str(exc):
-            raise _SheetError(f"a field of more than {max_text:,} characters, "
-                              + at_most("text_chars", " characters in a field"), Cell(None, number + 1)) from None
+            raise _SheetError(f"a field longer than {max_text:,} characters (set {env_name('text_chars')} to "
+                              "allow more)", Cell(None, number + 1)) from None
         raise _SheetError(f"{exc} (line {reader.line_num})", Cell(None, number + 1)) from None
     finally:
         csv.field_size_limit(previous)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from xml.parsers import expat
 
-from cardforge.limits import at_most, limit
+from cardforge.limits import at_most, env_name, limit
 
 #: a sheet's rows: (row number, {column number: value}), blank cells and rows left out
 Rows = list[tuple[int, dict[int, Any]]]
@@ -369,8 +369,8 @@ class _SheetReader:
         if self.collect is not None:
             self.collected += len(data)
             if self.collected > self.max_text:
-                raise self.error(f"a text of more than {self.max_text:,} characters: "
-                                 + at_most("text_chars", " characters"), True)
+                raise self.error(f"a text longer than {self.max_text:,} characters (set {env_name('text_chars')} "
+                                 "to allow more)", True)
             self.collect.append(data)
 
     def end(self, tag: str) -> None:
@@ -396,9 +396,8 @@ class _SheetReader:
 
     def _number(self, text: str, what: str) -> int:
         text = text.strip()
-        if not text.isdigit() or len(text) > 12:
-            raise self.error(f"a {what} number {text[:20]!r}, not a whole number up to "
-                             f"{self.max_row:,}" if what == "row" else f"a bad {what} number {text[:20]!r}",
+        if not text.isdigit() or len(text) > 15:
+            raise self.error(f"a {what} numbered {text[:20]!r}, not a whole number up to {self.max_row:,}",
                              column=False)
         return int(text)
 
@@ -414,7 +413,7 @@ class _SheetReader:
                 raise self.error(f"the cell names shared text #{raw[:20]} and the workbook has "
                                  f"{len(self.shared):,}") from None
             if len(text) > self.max_text:
-                raise self.error(f"a text of {len(text):,} characters: " + at_most("text_chars", " characters"),
+                raise self.error(f"a text of {len(text):,} characters, " + at_most("text_chars", " characters"),
                                  True)
             return text
         if t == "str":

@@ -60,6 +60,8 @@ def _write(folder: Path, name: str, spec) -> None:
         path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
     elif "text" in spec:
         path.write_text(spec["text"], encoding="utf-8")
+    elif "cp1252" in spec:
+        path.write_bytes(spec["cp1252"].encode("cp1252"))
     elif "fifo" in spec:
         if not hasattr(os, "mkfifo"):
             pytest.skip("no FIFOs here")
