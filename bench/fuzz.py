@@ -569,7 +569,11 @@ def surface_input(kind: str, index: int, seed: int, case: Path, seeds: dict, rng
 
     decoy = seeds["decoy"]
     before = fs.decoy_state(decoy)
-    what, commands, checks = fs.MAKERS[kind](rng, case, seeds, decoy)
+    try:
+        what, commands, checks = fs.MAKERS[kind](rng, case, seeds, decoy)
+    except Exception as exc:  # the fuzzer's own failure to make this input: not cardforge's
+        return {"kind": kind, "game": "-", "index": index, "code": None, "seconds": 0.0, "bad": None,
+                "what": f"not made: {type(exc).__name__}: {exc}"[:200], "err": "", "skipped": True}
     rss_before = max_rss_mb()
     AUDIT["read"], AUDIT["write"] = _allowed_roots(case, Path(os.environ["CARDFORGE_CACHE"]))
     AUDIT["outside"] = []
@@ -619,6 +623,7 @@ def worker(jobs: list[tuple[str, str, int]], seed: int, keep: bool) -> None:
     seeds: dict = {}
     work = Path(tempfile.mkdtemp(prefix="cardforge-fuzz-"))
     real_stdout = sys.stdout
+    print(json.dumps({"work": str(work)}), file=real_stdout, flush=True)  # removed by the parent if this dies
     if any(kind in SURFACE_KINDS for kind, _, _ in jobs):
         import fuzz_surfaces
 
@@ -719,7 +724,9 @@ class _Shard:
                 msg = json.loads(line)
             except ValueError:
                 continue
-            if "start" in msg:
+            if "work" in msg:
+                self.work = msg["work"]
+            elif "start" in msg:
                 self.current = msg["start"]
                 self.started = time.monotonic()
             else:
@@ -737,6 +744,17 @@ class _Shard:
                 self.buffer += rest
                 return self.pump(results)
             code = self.proc.returncode
+            work = getattr(self, "work", None)
+            if work and code != 0:  # a dead worker's folder: its input kept (--keep), the rest removed
+                if self.current is not None and self.keep:
+                    kind, game, index = self.current
+                    case = Path(work) / f"{kind}-{game}-{index}"
+                    if case.is_dir():
+                        keep = ROOT / "output" / "fuzz" / case.name
+                        shutil.rmtree(keep, ignore_errors=True)
+                        shutil.copytree(case, keep, symlinks=True, ignore_dangling_symlinks=True)
+                shutil.rmtree(work, ignore_errors=True)
+            self.work = None
             if self.current is not None:  # died inside an input: a crash (a signal, the OOM killer…)
                 kind, game, index = self.current
                 hung = getattr(self, "hung", False)
@@ -759,7 +777,10 @@ def _progress(results: list) -> None:
 
 def summarise(report: dict) -> str:
     rows: dict[tuple[str, str], dict[str, int]] = {}
+    skipped = [r for r in report["results"] if r.get("skipped")]
     for r in report["results"]:
+        if r.get("skipped"):
+            continue
         row = rows.setdefault((r["kind"], r["game"]), {"runs": 0, "ok": 0, "clean_error": 0, "crash": 0,
                                                        "over_10s": 0, "over_500MB": 0, "outside": 0, "max_s": 0.0,
                                                        "peak_mb": 0.0, "check_ok_build_no": 0})
@@ -793,6 +814,8 @@ def summarise(report: dict) -> str:
     lines.append(f"total: {total['runs']} inputs, {total['crash']} crashes, {total['over_10s']} over 10 s, "
                  f"{total['over_500MB']} over 500 MB (peak worker memory, input making included: {peak:.0f} MB), "
                  f"{total['outside']} with a file touched outside, {report['wall_s']:.0f} s wall")
+    if skipped:
+        lines.append(f"inputs the fuzzer failed to make (not run): {len(skipped)}, e.g. {skipped[0]['what']}")
     refusals = [r for r in report["results"] if r.get("refused")]
     if refusals:
         lines.append(f"check passed, then the build refused the input (cleanly; check does not lay text out, "

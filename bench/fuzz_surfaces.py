@@ -243,16 +243,20 @@ def _mutate_csv(rng: random.Random, blob: bytes) -> bytes:
         return mutate_bytes(rng, blob)
     if not rows:
         return blob
+    size = len(blob)
     if op == 1:  # hostile cells
         for _ in range(rng.randrange(1, 4)):
             r = rng.randrange(len(rows))
             if rows[r]:
                 rows[r][rng.randrange(len(rows[r]))] = hostile_text(rng)
-    elif op == 2:  # rows ×N
-        rows += [rng.choice(rows)] * rng.choice([2, 50, 12000])
+    elif op == 2:  # rows ×N (within what the fuzzer itself can write: ~25 MB)
+        row = rng.choice(rows)
+        n = min(rng.choice([2, 50, 12000]), 25_000_000 // (sum(len(c) + 1 for c in row) + 1))
+        rows += [row] * n
     elif op == 3:  # columns
+        k = min(rng.choice([1, 5, 1200]), 25_000_000 // (2 * len(rows) + size + 1))
         for r in rows:
-            r += [rng.choice(["", "x", "=1"])] * rng.choice([1, 5, 1200])
+            r += [rng.choice(["", "x", "=1"])] * k
     elif op == 4:  # a header changed
         rows[0][rng.randrange(len(rows[0]))] = rng.choice(["qty", "id", "tags.x", "", "cost.red", hostile_text(rng)])
     buf = io.StringIO(newline="")
@@ -372,9 +376,10 @@ def _mutate_svg(rng: random.Random, blob: bytes) -> bytes:
         elements = [e for e in root.iter() if isinstance(e.tag, str)]
         el = rng.choice(elements)
         op = rng.randrange(8)
-        if op == 0 and el is not root:  # duplicated
+        if op == 0 and el is not root:  # duplicated (the tree kept under ~300,000 elements)
             parent = el.getparent()
-            for _ in range(rng.choice([1, 10, 300])):
+            weight = sum(1 for _ in el.iter())
+            for _ in range(min(rng.choice([1, 10, 300]), 300_000 // (weight * len(elements)) + 1)):
                 parent.append(copy.deepcopy(el))
         elif op == 1:  # nested deep
             parent, inner = el, el
