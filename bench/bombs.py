@@ -359,3 +359,12 @@ def font_cff(subr_levels: int = 0, calls: int = 30) -> bytes:
     fb.font.recalcBBoxes = False  # computing them would run the subroutines
     fb.font.save(out)
     return out.getvalue()
+
+
+def svg_styled(paths: int = 2000, depth: int = 10) -> bytes:
+    """Legitimate: ``paths`` paths ``depth`` groups deep, styled by class, descendant and child
+    selectors (as a hand-written or Figma sheet would be)."""
+    body = "".join(f'<path class="p{i % 5}" d="M{i % 97} {i % 71} l3 0 l0 3 z"/>' for i in range(paths))
+    style = ("<style>.p0{fill:#c33} .p1{fill:#3c3} svg g path{stroke:#000;stroke-width:0.1} "
+             "g > g > path.p2{fill:#33c} g ~ g{opacity:0.9}</style>")
+    return svg(style + "<g>" * depth + body + "</g>" * depth)

@@ -157,6 +157,11 @@ def _deps(el: Any, ids: dict[str, Any]) -> list[Any]:
 
 
 def _check_css(root: Any, elements: list[Any]) -> None:
+    """Refuse selectors whose matching could take too long: a selector whose last step may
+    match ``m`` elements and that has ``k`` descendant steps (``s`` sibling steps ``~``) may try
+    every way to pick ``k`` ancestors for each: m × depth^k × siblings^s steps, summed over the
+    selectors, at most ``svg_css_work``. A selector without such steps costs 1 (matchers index
+    them by tag, class and id)."""
     sheets = [el.text for el in elements if _local(el) == "style" and el.text]
     if not sheets:
         return
@@ -164,6 +169,12 @@ def _check_css(root: Any, elements: list[Any]) -> None:
 
     depth = _depth(root)
     widest = max((len(el) for el in elements), default=1)
+    tags: dict[str, int] = {}
+    classes: dict[str, int] = {}
+    for el in elements:
+        tags[_local(el)] = tags.get(_local(el), 0) + 1
+        for name in (el.get("class") or "").split():
+            classes[name] = classes.get(name, 0) + 1
     n = len(elements)
     budget = limit("svg_css_work")
     work = 0
@@ -171,9 +182,11 @@ def _check_css(root: Any, elements: list[Any]) -> None:
         for rule in tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True):
             if rule.type != "qualified-rule":
                 continue
-            for descendant, sibling in _selector_steps(rule.prelude):
+            for descendant, sibling, last in _selector_steps(rule.prelude):
                 if descendant or sibling:
-                    work += n * max(depth, 1) ** descendant * max(widest, 1) ** sibling
+                    m = tags.get(last[1], 0) if last and last[0] == "tag" else \
+                        classes.get(last[1], 0) if last and last[0] == "class" else n
+                    work += m * max(depth, 1) ** descendant * max(widest, 1) ** sibling
                 else:
                     work += 1
                 if work > budget:
@@ -183,19 +196,22 @@ def _check_css(root: Any, elements: list[Any]) -> None:
                                      f"{budget:,}) to allow more")
 
 
-def _selector_steps(tokens: list[Any]) -> list[tuple[int, int]]:
-    """(descendant steps, sibling steps) of each comma-separated selector of a prelude, steps
-    inside ``:not()``/``:is()``/``:has()`` added to their selector's."""
-    out: list[tuple[int, int]] = []
+def _selector_steps(tokens: list[Any]) -> list[tuple[int, int, tuple[str, str] | None]]:
+    """(descendant steps, sibling steps, the last step's tag or class) of each comma-separated
+    selector of a prelude; steps inside ``:not()``/``:is()``/``:has()`` added to their selector's."""
+    out: list[tuple[int, int, tuple[str, str] | None]] = []
     descendant = sibling = 0
     pending_space = False
     seen = False
+    last: tuple[str, str] | None = None
+    dot = False
     for tok in tokens:
         kind = tok.type
         if kind == "literal" and tok.value == ",":
-            out.append((descendant, sibling))
+            out.append((descendant, sibling, last))
             descendant = sibling = 0
-            pending_space = seen = False
+            pending_space = seen = dot = False
+            last = None
             continue
         if kind == "whitespace":
             pending_space = seen
@@ -203,17 +219,23 @@ def _selector_steps(tokens: list[Any]) -> list[tuple[int, int]]:
         if kind == "literal" and tok.value in (">", "+", "~"):
             if tok.value == "~":
                 sibling += 1
-            pending_space = False
+            pending_space = seen = False  # the spaces around a combinator are not a descendant step
+            last = None
             continue
         if pending_space:
             descendant += 1
             pending_space = False
+            last = None
+        if kind == "ident" and last is None:
+            last = ("class", tok.value) if dot else ("tag", tok.value)
+        dot = kind == "literal" and tok.value == "."
         seen = True
         if kind == "function":
-            for d, s in _selector_steps(tok.arguments):
+            last = ("other", "")
+            for d, s, _ in _selector_steps(tok.arguments):
                 descendant += d
                 sibling += s
-    out.append((descendant, sibling))
+    out.append((descendant, sibling, last))
     return out
 
 
