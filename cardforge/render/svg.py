@@ -332,22 +332,23 @@ def _check_raster(blob: bytes, what: str) -> str:
     return str(fmt)
 
 
-def draw_drawing(drawing: Drawing, canvas: Canvas) -> None:
-    """``renderPDF.draw(drawing, canvas, 0, 0)``, raster images drawn as image XObjects."""
+def draw_drawing(drawing: Drawing, canvas: Canvas, images: bool = True) -> None:
+    """``renderPDF.draw(drawing, canvas, 0, 0)``, raster images drawn as image XObjects
+    (``images=False``: left out, for a trial drawing)."""
     from reportlab.graphics.renderbase import renderScaledDrawing
 
-    _renderer_class()().draw(renderScaledDrawing(drawing), canvas, 0, 0, showBoundary=False)
+    _renderer_class(images)().draw(renderScaledDrawing(drawing), canvas, 0, 0, showBoundary=False)
 
 
-@lru_cache(maxsize=1)
-def _renderer_class() -> Any:
+@lru_cache(maxsize=2)
+def _renderer_class(images: bool) -> Any:
     from reportlab.graphics.renderPDF import _PDFRenderer
     from reportlab.lib.utils import ImageReader
 
     class Renderer(_PDFRenderer):
         def drawImage(self, image: Any) -> None:  # noqa: N802  (ReportLab's name)
             source = image.path
-            if source is None or not hasattr(source, "mode"):
+            if not images or source is None or not hasattr(source, "mode"):
                 return  # only the images check_tree embedded (svglib made them PIL images)
             self._canvas.drawImage(ImageReader(source), image.x, image.y, image.width, image.height,
                                    mask="auto")
@@ -363,10 +364,13 @@ def trial_render(drawing: Drawing) -> None:
     from reportlab.pdfgen.canvas import Canvas
 
     canvas = Canvas(io.BytesIO(), pageCompression=0)
-    try:
+    try:  # drawn as a form, then the file saved: shadings and other objects are written too
         canvas.beginForm("trial", 0, 0, drawing.width, drawing.height)
-        draw_drawing(drawing, canvas)
+        draw_drawing(drawing, canvas, images=False)  # (its images were checked whole already)
         canvas.endForm()
+        canvas.doForm("trial")
+        canvas.showPage()
+        canvas.save()
     except Exception as exc:  # ReportLab's errors have no common type
         text = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
         big = re.search(r"number too large.*", text)
