@@ -490,13 +490,34 @@ def one_input(kind: str, game: str, index: int, seed: int, work: Path, seeds: di
                   "bad": bad, "what": what[:200], "err": err[-400:] if bad else "", "rss_before": rss_before}
         return record
     finally:
-        if record_keep.get("keep") and record and (record["bad"] or record["seconds"] > SLOW_S
+        if record_keep.get("keep") and record and (record["bad"] or (record["seconds"] or 0) > SLOW_S
                                                    or record.get("outside")):
-            keep = ROOT / "output" / "fuzz" / case.name
-            shutil.rmtree(keep, ignore_errors=True)
-            shutil.copytree(case, keep, symlinks=True, ignore_dangling_symlinks=True,
-                            ignore=lambda d, names: [n for n in names if n == "out"])
+            keep_case(case)
         shutil.rmtree(case, ignore_errors=True)
+
+
+def keep_case(case: Path) -> None:
+    """Copy an input's folder to output/fuzz/ (its output left out; FIFOs and devices are not
+    copied: reading one would block)."""
+    import stat as _stat
+
+    def ignore(folder: str, names: list[str]) -> list[str]:
+        out = []
+        for n in names:
+            try:
+                mode = os.lstat(os.path.join(folder, n)).st_mode
+            except OSError:
+                continue
+            if n == "out" or not (_stat.S_ISDIR(mode) or _stat.S_ISREG(mode) or _stat.S_ISLNK(mode)):
+                out.append(n)
+        return out
+
+    keep = ROOT / "output" / "fuzz" / case.name
+    shutil.rmtree(keep, ignore_errors=True)
+    try:
+        shutil.copytree(case, keep, symlinks=True, ignore_dangling_symlinks=True, ignore=ignore)
+    except (OSError, shutil.Error):
+        pass
 
 
 record_keep: dict = {}
@@ -750,9 +771,7 @@ class _Shard:
                     kind, game, index = self.current
                     case = Path(work) / f"{kind}-{game}-{index}"
                     if case.is_dir():
-                        keep = ROOT / "output" / "fuzz" / case.name
-                        shutil.rmtree(keep, ignore_errors=True)
-                        shutil.copytree(case, keep, symlinks=True, ignore_dangling_symlinks=True)
+                        keep_case(case)
                 shutil.rmtree(work, ignore_errors=True)
             self.work = None
             if self.current is not None:  # died inside an input: a crash (a signal, the OOM killer…)
