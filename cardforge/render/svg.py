@@ -348,8 +348,11 @@ def _renderer_class(images: bool) -> Any:
     class Renderer(_PDFRenderer):
         def drawImage(self, image: Any) -> None:  # noqa: N802  (ReportLab's name)
             source = image.path
-            if not images or source is None or not hasattr(source, "mode"):
+            if source is None or not hasattr(source, "mode"):
                 return  # only the images check_tree embedded (svglib made them PIL images)
+            if not images:  # a trial: the image's place written, its pixels not
+                self._canvas.rect(image.x, image.y, image.width, image.height, stroke=0, fill=0)
+                return
             self._canvas.drawImage(ImageReader(source), image.x, image.y, image.width, image.height,
                                    mask="auto")
 
