@@ -368,3 +368,12 @@ def svg_styled(paths: int = 2000, depth: int = 10) -> bytes:
     style = ("<style>.p0{fill:#c33} .p1{fill:#3c3} svg g path{stroke:#000;stroke-width:0.1} "
              "g > g > path.p2{fill:#33c} g ~ g{opacity:0.9}</style>")
     return svg(style + "<g>" * depth + body + "</g>" * depth)
+
+
+def nested(depth: int, element: str, count: int) -> str:
+    """``count`` copies of ``element`` inside ``depth`` nested groups (SVG body text)."""
+    return "<g>" * depth + element * count + "</g>" * depth
+
+
+def repeat(text: str, count: int) -> str:
+    return text * count

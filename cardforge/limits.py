@@ -44,7 +44,9 @@ LIMITS: dict[str, tuple[int, str]] = {
     "csv_line_chars": (1_000_000, "characters in one line of a CSV file"),
     # SVG (render/images.py)
     "svg_bytes": (10_000_000, "bytes in one SVG file"),
-    "svg_elements": (100_000, "elements of one SVG, each <use> counted as the elements it copies"),
+    "svg_elements": (10_000, "elements of one SVG, each <use> counted as the elements it copies, one more per "
+                             "16 levels of nesting past 4 (svglib takes ~0.5 ms an element)"),
+    "svg_text_chars": (50_000, "characters of text in one SVG"),
     "svg_css_work": (2_000_000, "steps one SVG's CSS selectors may take to match its elements (estimated)"),
     # fonts (render/fonts.py, render/otf.py)
     "font_bytes": (50_000_000, "bytes in one font file"),

@@ -150,6 +150,8 @@ def test_the_nasty_texts_print_byte_identical_decks(tmp_path):
     folder = _game(tmp_path)
     cards = [{"id": f"c{i}", "kind": "action", "name": f"Carte {i}", "cost": i % 5, "effect": text or "x",
               "tags": [NASTY[(i + 1) % len(NASTY)] or "y", text or "z"]} for i, text in enumerate(NASTY)]
+    cards += [{"id": "vide", "kind": "action", "name": "Vide", "cost": 0, "effect": "", "tags": [""]},
+              {"id": "blancs", "kind": "action", "name": "Blancs", "cost": 0, "effect": "  ", "tags": [" ", "", "a"]}]
     _write_cards(folder, cards)
     before, errors = _cards(folder)
     assert before is not None, errors

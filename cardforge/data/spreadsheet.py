@@ -571,8 +571,8 @@ def _flatten(out: dict[str, Any], path: list[str], value: Any, model: type[BaseM
     if isinstance(value, (dict, list)):
         simple = (kind == "list" and value and all(
             isinstance(v, (str, int, float)) and not isinstance(v, bool)
-            and _scalar(str(v)) == v and LIST_SEPARATOR not in str(v) and str(v).strip() == str(v)
-            and str(v)[:1] not in ("[", "{", "'", '"') for v in value))
+            and _scalar(str(v)) == v and LIST_SEPARATOR not in str(v) and str(v).strip() == str(v) != ""
+            and str(v)[:1] not in ("[", "{", "'", '"') for v in value))  # (an empty item: flow syntax)
         out[name] = f"{LIST_SEPARATOR} ".join(str(v) for v in value) if simple else _dump_flow(value)
         return
     if isinstance(value, str) and kind != "text":

@@ -92,10 +92,14 @@ def check_tree(root: Any, folder: Path) -> None:
         ident = el.get("id")
         if ident is not None and ident not in ids:
             ids[ident] = el
-    cost = _cost(root, ids, max_elements)
-    if cost > max_elements:
-        raise SvgRefused(f"its <use> elements copy more than {max_elements:,} elements in all: "
+    cost = _cost(root, ids, max_elements * _UNIT)
+    if cost > max_elements * _UNIT:
+        raise SvgRefused(f"it draws more than {max_elements:,} elements, counting what its <use> elements "
+                         f"copy and one more per {_UNIT} levels of nesting past {_FREE_LEVELS}: "
                          + at_most("svg_elements"))
+    texts = sum(len(el.text or "") + len(el.tail or "") for el in elements if _local(el) in _TEXT)
+    if texts > limit("svg_text_chars"):
+        raise SvgRefused(f"it holds {texts:,} characters of text, " + at_most("svg_text_chars", " characters"))
     _check_css(root, elements)
     for el in elements:
         if _local(el) == "image":
@@ -114,16 +118,33 @@ def _use_target(el: Any, ids: dict[str, Any]) -> Any:
     return ids.get(href[1:])
 
 
+#: an element's cost in units: _UNIT, plus one per level of nesting above it past the first
+#: _FREE_LEVELS (svglib looks an inherited attribute up through every ancestor: a rect 200 groups
+#: deep costs 9 shallow ones)
+_UNIT = 16
+_FREE_LEVELS = 4  # a few levels of groups cost nothing more
+_TEXT = {"text", "tspan", "textPath", "tref"}
+
+
 def _cost(root: Any, ids: dict[str, Any], cap: int) -> int:
-    """Elements the tree draws, a ``<use>`` counting as what it copies; at most ``cap + 1``.
-    Iterative (no recursion, however deep the chain of ``<use>``)."""
+    """What the tree costs to draw, in units (:data:`_UNIT` per element, one more per level of
+    nesting), a ``<use>`` counting as what it copies; at most ``cap + 1``. Iterative (no
+    recursion, however deep the chain of ``<use>``)."""
+    depth: dict[Any, int] = {root: 0}
+    walk = [root]
+    while walk:
+        el = walk.pop()
+        for child in el:
+            if isinstance(child.tag, str):
+                depth[child] = depth[el] + 1
+                walk.append(child)
     done: dict[Any, int] = {}
     entered: set[Any] = set()
     stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
         el, finished = stack.pop()
         if finished:
-            total = 1
+            total = _UNIT + max(0, depth.get(el, 0) - _FREE_LEVELS)
             for dep in _deps(el, ids):
                 total += done[dep]
                 if total > cap:
