@@ -42,6 +42,7 @@ LIMITS: dict[str, tuple[int, str]] = {
     "sheet_rows": (1_048_576, "the row number of a row in a sheet (rows with content are also cards)"),
     "sheet_columns": (1_000, "columns in one sheet or CSV file"),
     "csv_line_chars": (1_000_000, "characters in one line of a CSV file"),
+    "sheet_cell_chars": (100_000, "characters in one spreadsheet cell (its texts each within text_chars)"),
     # SVG (render/images.py)
     "svg_bytes": (10_000_000, "bytes in one SVG file"),
     "svg_elements": (10_000, "elements of one SVG, each <use> counted as the elements it copies, one more per "

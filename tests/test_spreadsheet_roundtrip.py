@@ -164,3 +164,29 @@ def test_the_nasty_texts_print_byte_identical_decks(tmp_path):
         r = run_cli("build", tmp_path / fmt / "roundtrip", "--only", "decks", "-q", "-o", tmp_path / f"out-{fmt}")
         assert r.code == 0, r.err
         assert _sha(tmp_path / f"out-{fmt}" / "roundtrip" / "deck.pdf") == expected, fmt
+
+
+def test_texts_at_the_limit_survive(tmp_path):
+    """A text of 20,000 characters (the most a YAML file takes) and a list of two long texts:
+    their cells are longer than any one text (a leading ', quotes, the separator), and load back
+    the same (found by bench/fuzz.py: they were refused as too long)."""
+    folder = _game(tmp_path)
+    cards = [{"id": "longue", "kind": "action", "name": "Longue", "cost": 1, "effect": "'" + "é" * 19999,
+              "tags": ["a" * 15000, "=" + "b" * 14999]},
+             {"id": "liste", "kind": "action", "name": "Liste", "cost": 2, "tags": ["x" * 20000, "[" + "y" * 19999]}]
+    _write_cards(folder, cards)
+    before, errors = _cards(folder)
+    assert before is not None, errors
+    assert run_cli("export-data", folder, "--format", "csv", "-o", tmp_path / "csv").code == 0
+    after, errors = _cards(tmp_path / "csv" / "roundtrip")
+    assert errors == [] and after == before, errors
+    # a workbook's cell holds at most 32,767 characters (openpyxl cut the list short, silently)
+    r = run_cli("export-data", folder, "--format", "xlsx", "-o", tmp_path / "xlsx")
+    assert r.code == 1 and "cards.xlsx: card 'liste': tags: 40,006 characters in one cell, more than an " \
+        ".xlsx cell holds (32,767): export as csv" in r.err, r.err
+    cards[1]["tags"] = ["x" * 15000, "[" + "y" * 14999]
+    _write_cards(folder, cards)
+    before, _ = _cards(folder)
+    assert run_cli("export-data", folder, "--format", "xlsx", "-o", tmp_path / "xlsx2").code == 0
+    after, errors = _cards(tmp_path / "xlsx2" / "roundtrip")
+    assert errors == [] and after == before, errors

@@ -287,7 +287,7 @@ def _read_csv(blob: bytes, display: str) -> Rows:
         raise _SheetError(why.replace("; save the file as UTF-8", "") + line
                           + "; save it as UTF-8 (Excel: \"CSV UTF-8\"; LibreOffice: character set Unicode UTF-8)")
     delimiter, skip = _delimiter(text)
-    max_line, max_cols, max_text = limit("csv_line_chars"), limit("sheet_columns"), limit("text_chars")
+    max_line, max_cols, max_text = limit("csv_line_chars"), limit("sheet_columns"), limit("sheet_cell_chars")
     max_content = limit("cards_per_deck")
     lines = io.StringIO(text[skip:], newline="")
     number = 0
@@ -316,7 +316,7 @@ def _read_csv(blob: bytes, display: str) -> Rows:
                                   + at_most("cards_per_deck", " cards in a game"), Cell(None, number))
     except csv.Error as exc:
         if "field larger than field limit" in str(exc):
-            raise _SheetError(f"a field longer than {max_text:,} characters (set {env_name('text_chars')} to "
+            raise _SheetError(f"a field longer than {max_text:,} characters (set {env_name('sheet_cell_chars')} to "
                               "allow more)", Cell(None, number + 1)) from None
         raise _SheetError(f"{exc} (line {reader.line_num})", Cell(None, number + 1)) from None
     finally:
@@ -533,7 +533,7 @@ def _convert(value: Any, annotation: Any) -> Any:
     if kind == "text":
         if isinstance(value, bool):
             return "true" if value else "false"
-        return value if isinstance(value, str) else str(value)
+        return _text(value if isinstance(value, str) else str(value))
     if not isinstance(value, str):
         if hasattr(value, "isoformat"):
             raise ValueError(f"a date or time ({value}) where a number or text was expected; "
@@ -541,10 +541,19 @@ def _convert(value: Any, annotation: Any) -> Any:
         return value
     stripped = value.strip()
     if stripped[:1] in ("[", "{", "'", '"'):
-        return _flow(stripped)
+        return _flow(stripped)  # (each text in it bounded by the YAML reader)
     if kind == "list":
-        return [_scalar(v.strip()) for v in stripped.split(LIST_SEPARATOR) if v.strip()]
-    return _scalar(value)
+        return [_scalar(_text(v.strip())) for v in stripped.split(LIST_SEPARATOR) if v.strip()]
+    return _scalar(_text(value))
+
+
+def _text(text: str) -> str:
+    """A text of a cell within ``text_chars``, as a YAML file's texts are (a cell itself may be
+    longer: a list or mapping written in one cell holds several texts)."""
+    most = limit("text_chars")
+    if len(text) > most:
+        raise ValueError(f"a text of {len(text):,} characters, " + at_most("text_chars", " characters"))
+    return text
 
 
 # --- writing ------------------------------------------------------------------------------------
@@ -673,24 +682,34 @@ def _csv_field(value: Any) -> str:
     return text
 
 
-def _xlsx_cell(ws: Any, row: int, column: int, value: Any) -> None:
+#: the most characters a workbook's cell holds (Excel's limit; openpyxl cuts a longer text short)
+XLSX_CELL_CHARS = 32_767
+
+
+def _xlsx_cell(ws: Any, row: int, column: int, value: Any) -> str | None:
     """A cell of the type of its value; a text always a text cell (never a formula, whatever
-    it starts with), escaped as OOXML and :func:`escape_cell` say."""
+    it starts with), escaped as OOXML and :func:`escape_cell` say. Returns why the value cannot
+    be written (a text longer than a cell holds), else None."""
     from cardforge.data.xlsx import escape
 
     if value is None:
-        return
-    cell = ws.cell(row=row, column=column)
+        return None
     special = _special_float(value)
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 2 ** 53:
         special = str(value)  # past a double's exact integers: a spreadsheet would round it
     elif isinstance(value, float) and special is None and float("%.16g" % value) != value:
         special = repr(value)  # openpyxl writes 16 digits; the 17th of this float would be lost
+    cell = ws.cell(row=row, column=column)
     if isinstance(value, str) or special is not None:
-        cell.value = escape(escape_cell(special or value, csv_file=False))
+        text = escape(escape_cell(special or value, csv_file=False))
+        if len(text) > XLSX_CELL_CHARS:
+            return (f"{len(text):,} characters in one cell, more than an .xlsx cell holds "
+                    f"({XLSX_CELL_CHARS:,}): export as csv")
+        cell.value = text
         cell.data_type = "s"
     else:
         cell.value = value
+    return None
 
 
 def write_xlsx(path: Path, tables: list[Table]) -> None:
@@ -707,17 +726,27 @@ def write_xlsx(path: Path, tables: list[Table]) -> None:
     wb.properties.modified = stamp
     wb.properties.creator = "cardforge"
     bold = Font(bold=True)
+    too_long: list[Problem] = []
     for t in tables:
         ws = wb.create_sheet(t.name[:31])
         for c, h in enumerate(t.headers, start=1):
             _xlsx_cell(ws, 1, c, h)
             ws.cell(row=1, column=c).font = bold
+        id_col = t.headers.index("id") if "id" in t.headers else None
         for r, row in enumerate(t.rows, start=2):
             for c, value in enumerate(row, start=1):
-                _xlsx_cell(ws, r, c, value)
+                why = _xlsx_cell(ws, r, c, value)
+                if why:
+                    card = row[id_col] if id_col is not None else None
+                    too_long.append(Problem(why, file=Path(path).name, item=f"card '{card}'" if card else None,
+                                            field=t.headers[c - 1]))
         ws.freeze_panes = "A2"
         for i, h in enumerate(t.headers, start=1):
             ws.column_dimensions[column_letter(i)].width = max(8, min(40, len(h) + 2))
+    if too_long:
+        from cardforge.errors import DataError
+
+        raise DataError(f"cannot write {Path(path).name}", too_long)
     buf = io.BytesIO()
     wb.save(buf)
     # openpyxl stamps each zip entry with the current time, and the core properties' "modified"

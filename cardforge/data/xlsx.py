@@ -11,7 +11,7 @@ texts (openpyxl takes 13 s to read a million). So, before anything is built:
 - the XML is parsed by expat as it is unzipped, with no DTD (so no entity can expand);
 - rows are kept sparse (row number → {column → value}, blank cells left out): a row number is
   only a number, bounded by ``sheet_rows``; columns by ``sheet_columns``; a cell's text by
-  ``text_chars``; the rows with content by ``cards_per_deck`` (each is at least one card), so a
+  ``sheet_cell_chars``; the rows with content by ``cards_per_deck`` (each is at least one card), so a
   sheet of 100,000 rows stops at the 10,001st.
 
 Values: a number is an ``int`` or ``float``, a boolean a ``bool``, a text a ``str`` (shared,
@@ -306,7 +306,7 @@ class _SheetReader:
     def __init__(self, sheet: Sheet, shared: list[str], dates: set[int], date1904: bool, content_rows: int):
         self.sheet, self.shared, self.dates, self.date1904 = sheet, shared, dates, date1904
         self.max_row, self.max_col = limit("sheet_rows"), limit("sheet_columns")
-        self.max_text, self.max_content = limit("text_chars"), limit("cards_per_deck")
+        self.max_text, self.max_content = limit("sheet_cell_chars"), limit("cards_per_deck")
         self.content_rows = content_rows
         self.row_number = 0
         self.row: dict[int, Any] | None = None
@@ -369,8 +369,8 @@ class _SheetReader:
         if self.collect is not None:
             self.collected += len(data)
             if self.collected > self.max_text:
-                raise self.error(f"a text longer than {self.max_text:,} characters (set {env_name('text_chars')} "
-                                 "to allow more)", True)
+                raise self.error(f"a cell longer than {self.max_text:,} characters (set "
+                                 f"{env_name('sheet_cell_chars')} to allow more)", True)
             self.collect.append(data)
 
     def end(self, tag: str) -> None:
@@ -413,8 +413,8 @@ class _SheetReader:
                 raise self.error(f"the cell names shared text #{raw[:20]} and the workbook has "
                                  f"{len(self.shared):,}") from None
             if len(text) > self.max_text:
-                raise self.error(f"a text of {len(text):,} characters, " + at_most("text_chars", " characters"),
-                                 True)
+                raise self.error(f"a cell of {len(text):,} characters, "
+                                 + at_most("sheet_cell_chars", " characters"), True)
             return text
         if t == "str":
             return unescape(raw)
