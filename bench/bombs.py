@@ -316,32 +316,35 @@ def font_cmap4_segments(segments: int = 8000) -> bytes:
     return truetype(struct.pack(">HHH", 4, 6 + len(body), 0) + body)
 
 
-def font_cff(subr_levels: int = 0, calls: int = 30) -> bytes:
-    """A small OpenType font with PostScript (CFF) outlines (fontTools' FontBuilder). With
-    ``subr_levels``, glyph 'A' calls a global subroutine that calls the one below ``calls``
-    times, ``subr_levels`` deep (within CFF's nesting limit of 10): ~1 KB that asks for
-    calls^levels operations (47 s and 1.9 GB before the bound)."""
+def font_cff(subr_levels: int = 0, calls: int = 30, chars: str = "AB", family: str = "Bomb") -> bytes:
+    """A small OpenType font with PostScript (CFF) outlines (fontTools' FontBuilder): a slab for
+    each of ``chars`` (and a space). With ``subr_levels``, glyph 'A' calls a global subroutine that
+    calls the one below ``calls`` times, ``subr_levels`` deep (within CFF's nesting limit of 10):
+    ~1 KB that asks for calls^levels operations (47 s and 1.9 GB before the bound)."""
     from fontTools.fontBuilder import FontBuilder
     from fontTools.misc.psCharStrings import T2CharString
     from fontTools.pens.t2CharStringPen import T2CharStringPen
 
-    order = [".notdef", "space", "A", "B"]
+    names = {c: (c if c.isascii() and c.isalpha() else f"uni{ord(c):04X}") for c in chars}
+    order = [".notdef", "space", *names.values()]
     fb = FontBuilder(1000, isTTF=False)
     fb.setupGlyphOrder(order)
-    fb.setupCharacterMap({32: "space", 65: "A", 66: "B"})
+    fb.setupCharacterMap({32: "space", **{ord(c): n for c, n in names.items()}})
     strings = {}
     for name in order:
         pen = T2CharStringPen(600, None)
         if name != "space":
             pen.moveTo((50, 0))
             pen.lineTo((550, 0))
-            pen.lineTo((300, 700))
+            pen.curveTo((550, 300), (450, 700), (300, 700))
+            pen.lineTo((50, 700))
             pen.closePath()
         strings[name] = pen.getCharString()
-    fb.setupCFF("Bomb-Regular", {"FullName": "Bomb Regular"}, strings, {})
+    ps = f"{family}-Regular"
+    fb.setupCFF(ps, {"FullName": f"{family} Regular"}, strings, {})
     fb.setupHorizontalMetrics({name: (600, 50) for name in order})
     fb.setupHorizontalHeader(ascent=800, descent=-200)
-    fb.setupNameTable({"familyName": "Bomb", "styleName": "Regular", "psName": "Bomb-Regular"})
+    fb.setupNameTable({"familyName": family, "styleName": "Regular", "psName": ps})
     fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
     fb.setupPost()
     if subr_levels:

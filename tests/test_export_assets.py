@@ -217,33 +217,12 @@ def test_game_assets_reads_families_and_icons(game_folder):
 
 
 def build_cff_font(path: Path) -> None:
-    """A small OpenType font with PostScript (CFF) outlines: every glyph a rounded slab."""
-    from fontTools.fontBuilder import FontBuilder
-    from fontTools.pens.t2CharStringPen import T2CharStringPen
+    """A small OpenType font with PostScript (CFF) outlines: every glyph a rounded slab
+    (bench/bombs.py's maker, which also makes the subroutine bomb)."""
+    from fuzz import load_bench
 
     chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyzéèàç0123456789.,:;!?'-"
-    order = [".notdef", "space"] + [f"uni{ord(c):04X}" for c in chars]
-    cmap = {32: "space", **{ord(c): f"uni{ord(c):04X}" for c in chars}}
-    fb = FontBuilder(1000, isTTF=False)
-    fb.setupGlyphOrder(order)
-    fb.setupCharacterMap(cmap)
-    strings = {}
-    for name in order:
-        pen = T2CharStringPen(600, None)
-        if name != "space":
-            pen.moveTo((50, 0))
-            pen.lineTo((550, 0))
-            pen.curveTo((550, 300), (450, 700), (300, 700))
-            pen.lineTo((50, 700))
-            pen.closePath()
-        strings[name] = pen.getCharString()
-    fb.setupCFF("Slab-Regular", {"FullName": "Slab Regular"}, strings, {})
-    fb.setupHorizontalMetrics({name: (600, 50) for name in order})
-    fb.setupHorizontalHeader(ascent=800, descent=-200)
-    fb.setupNameTable({"familyName": "Slab", "styleName": "Regular", "psName": "Slab-Regular"})
-    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
-    fb.setupPost()
-    fb.save(str(path))
+    path.write_bytes(load_bench("bombs").font_cff(chars=chars, family="Slab"))
 
 
 def test_an_opentype_cff_font_is_converted_and_embedded(cli, game_folder, tmp_path):

@@ -5,7 +5,6 @@ campaign (bounded time and memory per input, thousands of inputs) is ``python be
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
 from pathlib import Path
@@ -15,21 +14,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT
+from fuzz import load_bench
 
 GAMES = ("maphr", "tunhell", "cristaux", "mine_all_mine", "imperial_miners")
 QUICK = settings(max_examples=12, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 
-def _load_fuzz():
-    spec = importlib.util.spec_from_file_location("bench_fuzz", ROOT / "bench" / "fuzz.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_fuzz"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-fuzz = _load_fuzz()
+fuzz = load_bench("fuzz")
 _SEEDS: dict = {}
 
 

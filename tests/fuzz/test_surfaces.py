@@ -5,29 +5,20 @@ into a `cardforge new` game, and what cardforge says now."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
 from conftest import ROOT, run_cli
+from fuzz import load_bench
 
 CORPUS = Path(__file__).parent / "corpus" / "surfaces.yaml"
 
 
-def _load_bombs():
-    spec = importlib.util.spec_from_file_location("bench_bombs", ROOT / "bench" / "bombs.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_bombs"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bombs = _load_bombs()
+bombs = load_bench("bombs")
 CASES = yaml.safe_load(CORPUS.read_text(encoding="utf-8"))
 
 
