@@ -72,6 +72,7 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 
 def _args(command: list[str], folder: Path, out: Path) -> list[str]:
+    out.mkdir(parents=True, exist_ok=True)  # -o names a file in it: cardforge creates folders only below the cwd
     return [str(folder) if a == "GAME" else a.replace("OUT", str(out)) for a in command]
 
 
