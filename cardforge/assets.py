@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardforge.limits import limit
+from cardforge.limits import env_name, limit
 from cardforge.paths import folder_entries, read_regular
 from cardforge.problems import Problem
 
@@ -187,7 +187,7 @@ def svg_title(path: Path) -> str | None:
 def _svg_title(path: str, mtime_ns: int, size: int) -> str | None:
     from lxml import etree
 
-    blob, problem = read_regular(path, path, limit("game_file_bytes"))
+    blob, problem = read_regular(path, path, limit("svg_bytes"), env_name("svg_bytes"))
     if blob is None or problem is not None:
         return None  # the drawing reports the file
     try:

@@ -180,14 +180,15 @@ class DeckMeta(Model):
     require_provenance: bool = False
 
 
-def _check_copies(value: int) -> int:
+def check_copies(value: int) -> int:
+    """``copies:`` of a card, board or aid: at most the ``copies`` limit."""
     most = limit("copies")
     if value > most:
         raise ValueError(f"must be ≤ {most:,} (set {env_name('copies')} to allow more), got {short_repr(value)}")
     return value
 
 
-Copies = Annotated[int, Field(ge=0), AfterValidator(_check_copies)]
+Copies = Annotated[int, Field(ge=0), AfterValidator(check_copies)]
 
 
 class CardBase(Model):

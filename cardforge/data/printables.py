@@ -28,7 +28,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
 from cardforge.assets import ICON_NAME
-from cardforge.data.models import CARD_SIZE_PRESETS, Entry, LengthMM, Model, Slug
+from cardforge.data.models import CARD_SIZE_PRESETS, Copies, Entry, LengthMM, Model, Slug, check_copies
 from cardforge.icons import ICON_TOKEN, ICONS, icon_label, is_icon, unknown_icon_note
 from cardforge.problems import short_repr
 
@@ -384,7 +384,7 @@ class Board(Entry):
     subtitle: Markup | None = None
     size: SizeField = Field(default_factory=lambda: SheetSize(preset="page"))
     landscape: bool = False
-    copies: int = Field(1, ge=0)
+    copies: Copies = 1
     margin: LengthMM = 10.0  # inside the trim: the frame sits at about half of it
     grid: Grid | None = None
     colour: Colour | None = None
@@ -428,6 +428,8 @@ class Aid(Entry):
     def _copies(cls, value: Any) -> Any:
         if isinstance(value, int) and value < 0:
             raise ValueError(f"must be ≥ 0 or 'per-player', got {value}")
+        if isinstance(value, int):
+            check_copies(value)  # 1,000,000,000 copies of an aid grew a build to 8.9 GB
         return value
 
     @property

@@ -19,14 +19,14 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
 from cardforge.data.models import Model
 from cardforge.data.validate import validate
 from cardforge.data.yamlio import YamlDoc, read_yaml
 from cardforge.layout.geometry import EPS, Rect
 from cardforge.problems import Problem
-from cardforge.units import parse_length, to_mm
+from cardforge.units import check_points, parse_length, to_mm
 
 LAYOUT_FILE = "layout.yaml"
 SHARED = "_shared"
@@ -42,6 +42,12 @@ def _mm(value: Any) -> float:
     return round(to_mm(parse_length(value)), 4)
 
 
+def _points(value: float) -> float:
+    return check_points(float(value), value)
+
+
+Points = Annotated[float, AfterValidator(_points)]
+"""A size in points (a stroke, a text size), bounded like any length (``length_mm``)."""
 SignedMM = Annotated[float, BeforeValidator(_signed_mm)]
 """A length that may be negative (a box starting in the bleed): '-3mm', -3 (mm)."""
 MM = Annotated[float, BeforeValidator(_mm)]
@@ -50,8 +56,8 @@ MM = Annotated[float, BeforeValidator(_mm)]
 class StyleSpec(Model):
     """How a text box sets its text. Sizes in points; every field optional (inherited)."""
 
-    size: float | None = Field(None, gt=0)
-    min_size: float | None = Field(None, gt=0)
+    size: Points | None = Field(None, gt=0)
+    min_size: Points | None = Field(None, gt=0)
     leading: float | None = Field(None, gt=0)
     family: str | None = None
     colour: str | None = None
@@ -76,7 +82,7 @@ class BoxSpec(Model):
     bleed: bool | None = None
     fill: str | None = None
     stroke: str | None = None
-    stroke_width: float | None = Field(None, ge=0)
+    stroke_width: Points | None = Field(None, ge=0)
     radius: MM | None = None
     padding: MM | None = None
     text: str | None = None

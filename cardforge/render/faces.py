@@ -183,6 +183,18 @@ def _set_boxes(c: Canvas, w: float, h: float, b: float) -> None:
     c.setBleedBox((0, 0, mm(w + 2 * b), mm(h + 2 * b)))
 
 
+def check_pixels(sizes: list[tuple[int, int]], game_id: str, what: str, hint: str) -> None:
+    """RenderError, before anything is drawn or written, when an image of ``sizes`` would be
+    over the ``export_pixels`` limit (a 5000 mm card exported at 300 dpi asked for gigabytes)."""
+    from cardforge.limits import at_most, limit
+
+    most = limit("export_pixels")
+    w, h = max(sizes, key=lambda s: s[0] * s[1], default=(0, 0))
+    if w * h > most:
+        raise RenderError(f"cannot export {game_id}; nothing written", [Problem(
+            f"{what} would be {w:,}×{h:,} = {w * h:,} pixels, {at_most('export_pixels', ' pixels')}: {hint}")])
+
+
 def rasterise(pdf: bytes, sizes: list[tuple[int, int]], raw: bool = False) -> Iterator[Any]:
     """Yield each page of ``pdf`` as an RGB PIL image of exactly ``sizes[i]`` pixels (``raw``:
     as ``(bytes, stride)``, the RGB rows as pdfium wrote them, no image object)."""

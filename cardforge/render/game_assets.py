@@ -20,7 +20,7 @@ from cardforge.assets import art_file, game_assets
 from cardforge.problems import Problem
 from cardforge.render import icons as icon_drawing
 from cardforge.render.drawing_assets import DrawingAssets
-from cardforge.render.fonts import font_file_problem
+from cardforge.render.fonts import font_problem
 from cardforge.render.images import Art, ArtError, load_art
 from cardforge.render.svgdraw import SvgProgram, play, svg_program, svg_programs
 from cardforge.resources import display_path
@@ -127,7 +127,7 @@ def asset_problems(data: GameData) -> list[Problem]:
                  for p in assets.refused]  # outside the folder, a FIFO…: never opened
     for fam in assets.fonts.values():
         for path in fam.faces.values():
-            why = font_file_problem(path)
+            why = font_problem(path)
             if why:
                 problems.append(Problem(f"font family '{fam.name}': {why}", file=display_path(path)))
     for name, path in assets.icons.items():

@@ -190,13 +190,22 @@ def read_record(path: Path, game_id: str,
         path = path / RECORD
     where = display_path(path)
     allowed = f"a {RECORD} written by an earlier `cardforge build` of {game_id}, or its folder"
+    from cardforge.data.yamlio import read_bytes
+
+    blob, problem = read_bytes(path, where)  # bounded, a regular file (never a FIFO)
+    if problem is not None or blob is None:
+        if problem is not None and problem.message == "file not found":
+            return None, Problem(f"no such file (allowed: {allowed})", file=where, field=option)
+        return None, Problem(f"{problem.message if problem else 'cannot read it'} (allowed: {allowed})",
+                             file=where, field=option)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None, Problem(f"no such file (allowed: {allowed})", file=where, field=option)
-    except (OSError, ValueError) as exc:
-        return None, Problem(f"cannot read it as a build record ({exc}); allowed: {allowed}", file=where,
-                             field=option)
+        data = json.loads(blob.decode("utf-8"))
+    except ValueError as exc:
+        return None, Problem(f"cannot read it as a build record ({str(exc)[:200]}); allowed: {allowed}",
+                             file=where, field=option)
+    except RecursionError:
+        return None, Problem(f"cannot read it as a build record (nested too deep); allowed: {allowed}",
+                             file=where, field=option)
     if isinstance(data, dict) and data.get("format") == 1:
         return None, Problem("this record was written by an older cardforge (format 1: fingerprints only, "
                              "which this version computes differently); rebuild from the data you printed "
@@ -208,7 +217,52 @@ def read_record(path: Path, game_id: str,
     if data.get("game") != game_id:
         return None, Problem(f"this record is of the game {data.get('game')!r}, not {game_id!r}", file=where,
                              field=option)
+    damaged = _record_damage(data)
+    if damaged:
+        return None, Problem(f"not a build record of this version of cardforge ({damaged}; allowed: {allowed})",
+                             file=where, field=option)
     return data, None
+
+
+def _record_damage(data: dict[str, Any]) -> str | None:
+    """What in a record read from a file is not as a build writes it (a card entry that is not
+    a mapping, copies that are not a whole number…), or None; its data nested at most
+    ``yaml_depth`` deep (the comparison walks it)."""
+    from cardforge.limits import limit
+
+    for cid, c in data["cards"].items():
+        if not isinstance(c, dict):
+            return f"card {str(cid)[:40]!r} is not a mapping"
+        for key, kind in (("name", str), ("kind", str), ("stamp", str), ("face", str)):
+            if not isinstance(c.get(key), kind):
+                return f"card {str(cid)[:40]!r}: {key} is not a text"
+        if not isinstance(c.get("copies"), int) or isinstance(c.get("copies"), bool) or c["copies"] < 0:
+            return f"card {str(cid)[:40]!r}: copies is not a whole number ≥ 0"
+        if c.get("data") is not None and not isinstance(c.get("data"), dict):
+            return f"card {str(cid)[:40]!r}: data is not a mapping"
+    printables = data.get("printables")
+    if printables is not None:
+        if not isinstance(printables, dict):
+            return "printables is not a mapping"
+        for section, items in printables.items():
+            if items is None:
+                continue
+            if not isinstance(items, dict):
+                return f"printables.{str(section)[:40]} is not a mapping"
+            for key, item in items.items():
+                if not isinstance(item, dict) or not isinstance(item.get("fp"), str) \
+                        or not isinstance(item.get("title"), str):
+                    return f"printables.{str(section)[:40]}.{str(key)[:40]}: not an entry with fp and title"
+    most, stack = limit("yaml_depth"), [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > most:
+            return f"nested deeper than {most} levels"
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return None
 
 
 # --- planning -------------------------------------------------------------------------------------

@@ -42,10 +42,12 @@ def draw_compact(canvas: Any, drawing: Drawing) -> None:
 
 
 def _compact_renderer() -> type:
-    from reportlab.graphics import renderPDF
     from reportlab.graphics.renderbase import getStateDelta
 
-    class CompactRenderer(renderPDF._PDFRenderer):  # ReportLab's renderer, untyped
+    from cardforge.render.svg import _renderer_class
+
+    class CompactRenderer(_renderer_class(True)):  # type: ignore[misc]  # ReportLab's renderer (untyped), raster
+        # images drawn as image XObjects (render/svg.py: an icon's form cannot hold an inline image)
         def __init__(self) -> None:
             super().__init__()
             self._set: list[dict[str, Any]] = [{}]  # what the canvas has, per q level
@@ -200,21 +202,21 @@ def svg_programs(paths: list[Path]) -> list[SvgProgram]:
 
 
 def _read(path: Path) -> bytes:
-    """The file's bytes, as every game file is read (a regular file, within the size limit):
-    ArtError naming why not."""
-    from cardforge.limits import limit
+    """The file's bytes, as every SVG is read (a regular file, within ``svg_bytes``): ArtError
+    naming why not."""
+    from cardforge.limits import env_name, limit
     from cardforge.paths import read_regular
     from cardforge.render.images import ArtError
 
-    blob, problem = read_regular(path, str(path), limit("game_file_bytes"))
+    blob, problem = read_regular(path, str(path), limit("svg_bytes"), env_name("svg_bytes"))
     if blob is None or problem is not None:
         raise ArtError(problem.message if problem is not None else "cannot read the file", broken=True)
     return blob
 
 
 #: the modules a program's recording reads (tests/test_cache.py checks the list is whole)
-_CODE = ("render/svgdraw.py", "render/images.py", "render/fonts.py", "render/rl_internals.py", "render/__init__.py",
-         "*.py")
+_CODE = ("render/svgdraw.py", "render/images.py", "render/svg.py", "render/fonts.py", "render/rl_internals.py",
+         "render/__init__.py", "data/yamlio.py", "data/__init__.py", "*.py")
 
 
 def _record(path: Path, blob: bytes) -> SvgProgram:
