@@ -344,11 +344,12 @@ TEMPLATE_SNIPPETS = [
 
 
 def make_template_folder(rng: random.Random, game: str, target: Path) -> str:
-    """Copy the shipped templates of ``game`` (and ``_shared``) to ``target`` and plant hostile
-    template code in a box or a ``*.j2`` file (or a symlink out); returns what was done."""
-    for name in (game, "_shared"):
-        if (ROOT / "templates" / name).is_dir():
-            shutil.copytree(ROOT / "templates" / name, target / name)
+    """Copy the shipped templates of ``game`` (its folder's ``templates/``, and ``_shared``) to
+    ``target`` as a ``--templates`` folder and plant hostile template code in a box or a ``*.j2``
+    file (or a symlink out); returns what was done."""
+    for name, source in ((game, ROOT / "card_data" / game / "templates"), ("_shared", ROOT / "templates" / "_shared")):
+        if source.is_dir():
+            shutil.copytree(source, target / name)
     folder = target / game
     folder.mkdir(exist_ok=True)
     (folder / "self.j2").write_text("{% include 'self.j2' %}", encoding="utf-8")

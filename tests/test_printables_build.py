@@ -207,6 +207,35 @@ def test_setup_sheets_in_a_build_one_page_per_count(monkeypatch, tmp_path):
     assert "Distribution" not in pages[0]  # no random deal in a build
 
 
+def test_setup_sheet_names_the_mode_as_game_yaml_does(cli, tmp_path):
+    """The mode comes from game.yaml's label (TunHell's « Partie complète », not a label the core
+    held for it: « jeu complet »)."""
+    for mode, label in (("full", "Partie complète"), ("initiation", "Partie d'initiation")):
+        path = tmp_path / f"tunhell-{mode}.pdf"
+        r = cli("setup", "tunhell", "--players", "3", "--mode", mode, "--seed", "7", "--pdf", str(path))
+        assert r.code == 0, r.err
+        text = plain(text_of(path))
+        assert f"3 joueurs · {label}" in text, text[:200]
+        assert "jeu complet" not in text and f"mode {label.lower()}" not in text
+
+
+def test_setup_sheet_of_a_designers_modes(cli, tmp_path):
+    """A game of one's own with ``expert: {label: Expert}`` prints « Expert » (it printed
+    « mode expert »); a mode without a label prints its id."""
+    folder = tmp_path / "mon-jeu"
+    assert cli("new", folder).code == 0
+    game_yaml = folder / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8") + "\nmodes:\n  normal: {label: Partie normale}\n"
+                         "  expert: {label: Expert}\n  tres_dur: {}\ndefault_mode: normal\n", encoding="utf-8")
+    for mode, shown in (("expert", "Expert"), ("normal", "Partie normale"), ("tres_dur", "Tres dur")):
+        path = tmp_path / f"{mode}.pdf"
+        r = cli("setup", folder, "--players", "2", "--mode", mode, "--pdf", str(path))
+        assert r.code == 0, r.err
+        text = plain(text_of(path))
+        assert f"2 joueurs · {shown}" in text, text[:200]
+        assert f"mode {mode}" not in text
+
+
 def test_setup_command_prints_the_sheet(cli, tmp_path):
     path = tmp_path / "tunhell-3.pdf"
     r = cli("setup", "tunhell", "--players", "3", "--seed", "7", "--pdf", str(path))

@@ -26,15 +26,15 @@ Failure = tuple[str, list[Problem], str]
 EPILOG = """\b
 Examples:
   cardforge build                          # every game, into output/<game>/
-  cardforge build tunhell --paper letter --duplex short-edge
-  cardforge build maphr --fold --cut-lines -o ~/print
-  cardforge build maphr --duplex none      # backs in their own file
-  cardforge build maphr --back-offset 0.8,-0.5   # after printing `cardforge calibrate`
+  cardforge build my-game --paper letter --duplex short-edge
+  cardforge build my-game --fold --cut-lines -o ~/print
+  cardforge build my-game --duplex none      # backs in their own file
+  cardforge build my-game --back-offset 0.8,-0.5   # after printing `cardforge calibrate`
   cardforge build --only boards,pads
-  cardforge build maphr --only decks --watch   # rebuild on every save, Ctrl-C to stop
-  cardforge build maphr --changed-since printed-v3.json   # reprint.pdf: changelog + what changed
-  cardforge build tunhell --per-card --cmyk    # one card side a page, CMYK PDF/X-1a, for a print shop
-  cardforge build maphr --ink-saver            # pale backgrounds for a home printer
+  cardforge build my-game --only decks --watch   # rebuild on every save, Ctrl-C to stop
+  cardforge build my-game --changed-since printed-v3.json   # reprint.pdf: changelog + what changed
+  cardforge build my-game --per-card --cmyk    # one card side a page, CMYK PDF/X-1a, for a print shop
+  cardforge build my-game --ink-saver          # pale backgrounds for a home printer
 
 \b
 Duplex: the back page of each sheet is mirrored so every back lands behind its front when

@@ -127,7 +127,7 @@ class KindSpec(Model):
 
     label: str  # French, singular: "Aménagement"
     plural: str | None = None
-    layout: str | None = None  # layout name in templates/<game>/layout.yaml; default: the kind
+    layout: str | None = None  # layout name in the game's templates/layout.yaml; default: the kind
     back: str | None = None  # a key of DeckMeta.backs; default: "default"
     card_size: CardSize | None = None  # overrides the deck's size for this kind
     #: two-sided cards listed as two entries: the name of a card field holding the id of the

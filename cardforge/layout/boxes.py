@@ -3,10 +3,11 @@
 Pure: no ReportLab, no jinja2. Templates and colours inside boxes are strings here; the
 renderer compiles them. The format is documented in DEVELOPING.md ("Layouts and templates").
 
-A layout is looked up by name in ``templates/<game>/layout.yaml`` first, then in
-``templates/_shared/layout.yaml``. Box positions are millimetres from the top-left corner of
-the card's trim box, y pointing down (as a designer measures a card); :func:`box_rect` turns
-them into a rectangle in PDF orientation.
+A layout is looked up by name in the game folder's ``templates/layout.yaml`` first, then in
+the shared ``templates/_shared/layout.yaml`` (``render/decks.py``'s ``template_folders``).
+Box positions are millimetres from the top-left corner of the card's trim box, y pointing
+down (as a designer measures a card); :func:`box_rect` turns them into a rectangle in PDF
+orientation.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Card faces and backs drawn from resolved layouts (``templates/**/layout.yaml``).
+"""Card faces and backs drawn from resolved layouts (a game's ``templates/layout.yaml``, ``templates/_shared/``).
 
 A layout is compiled once per card size into a :class:`FaceProgram`: box rectangles in points,
 templates compiled, and the boxes that do not read ``card`` grouped into *frames*: runs of boxes
@@ -27,6 +27,7 @@ from cardforge.assets import art_file
 from cardforge.data.loading import GameData
 from cardforge.data.models import BackSpec, CardBase
 from cardforge.errors import RenderError
+from cardforge.icons import unknown_icon_note
 from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_rect, frame_matrix, frame_size
 from cardforge.layout.geometry import Placement, Rect
 from cardforge.markup import MarkupError, resolve_color
@@ -178,8 +179,9 @@ class CardArt:
         self.templates = templates
         self.bleed_mm = bleed_mm
         self.issues = issues
-        #: the game's own fonts/ and icons/ (render/game_assets.py): in every text style, and the icon boxes
-        self.assets: DrawingAssets = drawing_assets(data, issues.add)
+        #: the game's own fonts/ and icons/ (render/game_assets.py; the game's folder's when the data
+        #: comes from elsewhere): in every text style, and the icon boxes
+        self.assets: DrawingAssets = drawing_assets(data, issues.add, game.folder)
         self.vars = library.vars
         self.deck_file = display_path(data.root / "deck.yaml")
         meta = data.meta
@@ -770,8 +772,8 @@ class Painter:
             return
         assets = self.art.assets
         if not assets.has_icon(name):
-            self._problem(prog, program, card, f"unknown icon '{name}' (see cardforge/icons.py, "
-                          f"or add icons/{name}.svg or .png to the game folder)")
+            self._problem(prog, program, card,
+                          f"unknown icon '{name}'{unknown_icon_note(name, assets.names, token=False)}")
             return
         iw = assets.icon_width(name)
         size = min(h, w / iw)

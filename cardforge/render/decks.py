@@ -227,9 +227,10 @@ def build_decks(game: Game, data: GameData, settings: BuildSettings, game_dir: P
 def template_folders(game: Game | str, templates_dir: Path | None = None) -> list[Path]:
     """Where a game's layouts and ``*.j2`` files are looked up, first match wins:
     ``<dir>/<game>/`` and ``<dir>/_shared/`` (``--templates DIR``), the game folder's own
-    ``templates/``, the shipped ``templates/<game>/`` (unless ``--templates`` replaces it),
-    then the shipped ``templates/_shared/`` — so a designer's folder may hold only their
-    game's layouts. ``game``: a Game, or the id of a game already found."""
+    ``templates/`` (every shipped game has one, as ``cardforge new`` makes), a
+    ``CARDFORGE_TEMPLATES`` folder's ``<game>/`` (unless ``--templates`` is given), then the
+    shared ``templates/_shared/`` (or ``CARDFORGE_TEMPLATES``'s) — so a designer's folder may
+    hold only their game's layouts. ``game``: a Game, or the id of a game already found."""
     from cardforge.games import loaded_game
 
     game_id = game if isinstance(game, str) else game.id

@@ -248,7 +248,7 @@ def save_png(image: Image.Image, target: BinaryIO, dpi: float, compress_level: i
 def png_bytes(raw: bytes, size: tuple[int, int], dpi: float, level: int = 3, stride: int | None = None) -> bytes:
     """An RGB PNG written directly: rows unfiltered, zlib at ``level``, the sRGB profile and
     the dpi. For flat card art this is smaller than Pillow's adaptive filtering at level 6
-    (58 against 64 KiB for a Maphr card) and three times faster (15 against 48 ms), and zlib
+    (58 against 64 KiB for a 70 mm square card) and three times faster (15 against 48 ms), and zlib
     lets other threads run while it works."""
     import struct
     import zlib

@@ -8,7 +8,7 @@ named by path (``--profile ./my-printer.yaml``).
 
 The cards are drawn at their own size and scaled onto the profile's trim when the two are
 within ``MAX_SIZE_CHANGE`` (3 %) of each other (a 63 × 88 mm deck on a 2.5 × 3.5 in template:
-+0.8 %, +1 %; TunHell's 56 × 88 mm on a bridge template: +2.1 %, +1 %). A shape that differs by
++0.8 %, +1 %; a 56 × 88 mm deck on a bridge template: +2.1 %, +1 %). A shape that differs by
 more than 4 % is refused; so is a size that differs by more than 3 % (a 70 mm card on a 3.5 in
 template would print ×1.27) unless the export is asked to scale (``scale=True``, the CLI's
 ``--scale``), and the error names the profiles of the cards' own size. Text laid out closer to

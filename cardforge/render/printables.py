@@ -7,7 +7,7 @@ rule change reaches cards, boards and aids in one build. That module may define:
 
 - ``boards(data) -> list[Board]`` and ``aids(data) -> list[Aid]`` — whole printables;
 - ``blocks(data) -> dict[str, list[Block]]`` — named content that YAML aids and boards insert
-  with ``{kind: generated, source: NAME}`` (e.g. Maphr's die table from ``draw_modes.yaml``).
+  with ``{kind: generated, source: NAME}`` (e.g. a table made from one of the game's data files).
 
 Everything is laid out first; if any text does not fit (or anything else is wrong) the build
 fails listing every problem, and no file is written. Then each file is drawn to a temporary
@@ -93,7 +93,7 @@ def collect(game: Game, data: GameData) -> Collected:
                 out.sources = dict(fn(data))
             except ValidationError as exc:
                 out.problems += validation_problems(exc, Block, file=origin, item="blocks() from the game's data")
-        out.problems += _hook_icon_problems(out, origin, data)
+        out.problems += _hook_icon_problems(out, origin, data, game.folder)
     for what, items in (("board", out.boards), ("aid", out.aids)):
         seen: dict[str, str] = {}
         for p in items:
@@ -104,16 +104,16 @@ def collect(game: Game, data: GameData) -> Collected:
     return out
 
 
-def _hook_icon_problems(found: Collected, origin: str, data: GameData) -> list[Problem]:
+def _hook_icon_problems(found: Collected, origin: str, data: GameData, game_folder: Path) -> list[Problem]:
     """The icons named by what the hooks made, against the game's (the data files' are checked
     when they load; a hook's boards and aids are built in code, with no game to check them)."""
     import re
 
     from cardforge.assets import icon_names
     from cardforge.data.loading import icon_problems
-    from cardforge.icons import ICON_TOKEN, closest_icon, is_icon
+    from cardforge.icons import ICON_TOKEN, is_icon, unknown_icon_note
 
-    icons = icon_names(data.root)
+    icons = icon_names(data.root, game_folder)
     made: list[tuple[str, Any]] = [(f"board '{p.model.id}'", p.model) for p in found.boards if p.origin == origin]
     made += [(f"aid '{p.model.id}'", p.model) for p in found.aids if p.origin == origin]
     made += [(f"blocks() '{name}'", blocks) for name, blocks in found.sources.items()]
@@ -129,8 +129,7 @@ def _hook_icon_problems(found: Collected, origin: str, data: GameData) -> list[P
             for key, sub in value.items():
                 where = f"{path}.{key}" if path else str(key)
                 if key == "icon" and isinstance(sub, str) and not is_icon(sub, icons):
-                    close = closest_icon(sub, icons)
-                    problems.append(Problem(f"unknown icon '{sub}'" + (f"; did you mean '{close}'?" if close else ""),
+                    problems.append(Problem(f"unknown icon '{sub}'{unknown_icon_note(sub, icons, token=False)}",
                                             file=origin, item=item, field=where))
                 else:
                     icon_fields(sub, item, where)
@@ -364,7 +363,7 @@ def build_printables(game: Game, data: GameData, settings: BuildSettings, game_d
     from cardforge.render.game_assets import drawing_assets
 
     # the game's own fonts/ and icons/ (render/game_assets.py), passed to all that draws for it
-    ctx = PrintContext(game, data, settings, drawing_assets(data))
+    ctx = PrintContext(game, data, settings, drawing_assets(data, game_folder=game.folder))
     kinds = frozenset(settings.only) & {"boards", "pads", "aids"}
     plans = plan_printables(ctx, kinds)
     results = setup_results(game) if "aids" in kinds else []

@@ -4,8 +4,8 @@ Every deck build records, beside its PDFs, ``cards.json``: for each printed card
 fingerprint (its data without ``copies``, the layouts of its faces, the card-text templates,
 its back), its copies, the version stamp it carries and its data; and for the game's boards,
 aids, score pad and setup sheets a fingerprint and their data. A designer keeps the record of
-the build they printed (``cp output/maphr/cards.json printed-v3.json``); after changing rules,
-``cardforge build maphr --changed-since printed-v3.json`` plans a reprint (:func:`plan`):
+the build they printed (``cp output/my_game/cards.json printed-v3.json``); after changing rules,
+``cardforge build my-game --changed-since printed-v3.json`` plans a reprint (:func:`plan`):
 
 - a card whose face changed: its new copies are printed, its old ones taken out (by stamp);
 - a card whose copies went up: only the extra copies; down: "take out N", nothing printed;
@@ -472,7 +472,7 @@ def build_record(game: Game, data: GameData, art: CardArt, cards: list[CardBase]
                  with_printables: bool = True) -> dict[str, Any]:
     """This build's record: its printed cards and the game's printables (left out, as None,
     by a decks-only build, which then does not pay for the printables' code: ~0.15 s for
-    Maphr's clan boards; a later comparison then leaves them out)."""
+    ten player boards; a later comparison then leaves them out)."""
     return {"format": RECORD_FORMAT, "game": game.id, "version": data.meta.version,
             "cards": card_record(art, cards),
             "printables": printables_record(game, data) if with_printables else None}
@@ -545,6 +545,7 @@ def build_printables_pack(game: Game, data: GameData, settings: BuildSettings, g
     their manifest entries. Earlier ones are removed first. A printable that cannot be laid
     out is left out here: the build of the printables reports it."""
     from cardforge.render import printables as pr
+    from cardforge.render.game_assets import drawing_assets
     from cardforge.render.output import entry_for
     from cardforge.render.printing import PrintContext
 
@@ -561,7 +562,8 @@ def build_printables_pack(game: Game, data: GameData, settings: BuildSettings, g
                       if s in wanted and k in settings.only)
     if not kinds:
         return []
-    ctx = PrintContext(game, data, settings)
+    # the game's own fonts and icons, as the printables' build draws them (a game's :icon: tokens)
+    ctx = PrintContext(game, data, settings, drawing_assets(data, game_folder=game.folder))
     plans = pr.plan_printables(ctx, kinds)
     if plans.problems:
         return []

@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from cardforge.data.loading import GameData
     from cardforge.games.base import Game
 
-MODE_LABELS = {"standard": None, "full": "jeu complet", "initiation": "initiation", "classique": "classique",
-               "avance": "avancé"}
 #: French labels of the setup numbers most games share; a game adds its own with the
 #: ``SETUP_LABELS`` hook (``cardforge/games/contract.py``; the sheet is printed in French).
 COUNT_LABELS = {"hand_limit": "Limite de cartes en main", "rounds": "Manches", "cards_each": "Cartes par joueur",
@@ -34,6 +32,14 @@ COUNT_LABELS = {"hand_limit": "Limite de cartes en main", "rounds": "Manches", "
 def count_labels(game: Game) -> dict[str, str]:
     """How the sheet names each setup number: the shared labels, then the game's own."""
     return {**COUNT_LABELS, **(game.printables().SETUP_LABELS or {})}
+
+
+def mode_label(game: Game, mode: str) -> str:
+    """How the sheet names a mode: its ``label`` in game.yaml (the game's words), else its id,
+    first letter capitalised (``modes: {expert: {label: partie experte}}`` → "Partie experte")."""
+    spec = game.spec.modes.get(mode)
+    label = (spec.label if spec is not None else None) or mode.replace("_", " ")
+    return label[:1].upper() + label[1:]
 
 
 def _b(kind: str, **fields: Any) -> SimpleNamespace:
@@ -62,7 +68,7 @@ def sheet_blocks(game: Game, result: dict[str, Any], with_deal: bool = True) -> 
     mode = result.get("mode")
     head = f"{players} joueur{'s' if players > 1 else ''}"
     if len(game.modes) > 1 and mode:
-        head += f" · mode {MODE_LABELS.get(mode) or mode}"
+        head += f" · {_escape(mode_label(game, mode))}"
     blocks = [_b("text", text=f"**{head}**")]
     blocks.append(_b("heading", text="Mise en place", level=1))
     for i, step in enumerate(result.get("steps", []), start=1):
@@ -149,7 +155,7 @@ def render_setup_sheet(game: Game, data: GameData, result: dict[str, Any], path:
     """Print the setup sheet of ``result`` (the setup contract) to ``path``; returns its pages."""
     from cardforge.render.game_assets import drawing_assets
 
-    ctx = PrintContext(game, data, settings or BuildSettings(), drawing_assets(data))
+    ctx = PrintContext(game, data, settings or BuildSettings(), drawing_assets(data, game_folder=game.folder))
     path = Path(path)
     with atomic_path(path) as tmp:
         c = new_canvas(tmp, (mm(ctx.settings.paper_mm[0]), mm(ctx.settings.paper_mm[1])),
