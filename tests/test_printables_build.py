@@ -102,15 +102,16 @@ def test_backs_mirror_the_fronts():
     ((210.0, 148.5), "a4", 2, (210.0, 297.0), False),  # or stacked on a portrait one
     ((190.0, 130.0), "a4", 2, (210.0, 297.0), True),  # a clan board: two per sheet, in the margins
     ((63.0, 88.0), "a4", 9, (210.0, 297.0), True),  # 3 × 3 portrait
-    ((63.0, 88.0), "letter", 9, (215.9, 279.4), True),  # letter, 5 mm margins: 3 × 3 portrait (3 × 88 ≤ 269.4)
+    # letter: 3 × 3 portrait, the items 6.85 mm (printer margin 6.35 + 0.5) from the edge: 3 × 88 ≤ 265.7
+    ((63.0, 88.0), "letter", 9, (215.9, 279.4), True),
 ])
 def test_sheet_plans(size, paper, per_sheet, page, crop):
     settings = BuildSettings(paper=paper)
     plan = plan_sheet(size, settings)
     assert plan.per_sheet == per_sheet
     assert plan.page == pytest.approx((mm(page[0]), mm(page[1])))
-    for x, y in plan.slots:  # every item on the sheet; inside the margins when imposed
-        inner = mm(settings.margin_mm) if plan.crop_marks else 0.0
+    for x, y in plan.slots:  # every item on the sheet; inside the printable area when imposed
+        inner = mm(settings.printer_margin + 0.5) if plan.crop_marks else 0.0
         assert x >= inner - 0.01 and y >= inner - 0.01
         assert x + plan.item[0] <= plan.page[0] - inner + 0.01 and y + plan.item[1] <= plan.page[1] - inner + 0.01
     assert plan.crop_marks == crop

@@ -487,9 +487,12 @@ def _text_style(box: Box) -> TextStyle:
 class Painter:
     """Draws cards on one canvas (one PDF): forms are per document."""
 
-    def __init__(self, canvas: Canvas, art: CardArt):
+    def __init__(self, canvas: Canvas, art: CardArt, edges_only: float | None = None):
+        """``edges_only`` (mm): draw only what may reach that close to the trim (boxes lying
+        further inside are left out), for sampling the card's edges (render/edges.py)."""
         self.c = canvas
         self.art = art
+        self.edges_only = mm(edges_only) if edges_only is not None else None
         self.issues = art.issues
         self.bleed_pt = mm(art.bleed_mm)
         self._forms: dict[tuple[Any, ...], str] = {}
@@ -579,6 +582,8 @@ class Painter:
     def _boxes(self, boxes: list[BoxProgram], ctx: dict[str, Any], program: FaceProgram,
                card: CardBase | None) -> None:
         for prog in boxes:
+            if self.edges_only is not None and self._inside(prog, program):
+                continue
             try:
                 if prog.box.get("rotate"):
                     self._turned(prog, ctx, program, card)
@@ -586,6 +591,17 @@ class Painter:
                     self._box(prog, ctx, program, card)
             except TemplateError as exc:
                 self._problem(prog, program, card, str(exc))
+
+    def _inside(self, prog: BoxProgram, program: FaceProgram) -> bool:
+        """The box's ink stays ``edges_only`` inside the trim (pictures and turned boxes are
+        always drawn: a picture may cover more than its box)."""
+        if prog.box.get("rotate") or prog.box.type == "art":
+            return False
+        assert self.edges_only is not None
+        z = self.edges_only + float(prog.box.get("stroke_width", 0.5) or 0)
+        x, y, w, h = prog.rect
+        W, H = (mm(v) for v in program.size_mm)
+        return x >= z and y >= z and x + w <= W - z and y + h <= H - z
 
     def _turned(self, prog: BoxProgram, ctx: dict[str, Any], program: FaceProgram, card: CardBase | None) -> None:
         """A box with ``rotate``: its rect is in the frame of the card turned that way, so it is

@@ -106,7 +106,7 @@ def deck_faces(game: Game, data: GameData, bleed_mm: float, *, templates_dir: Pa
     ids = {c.id for c in data.cards}
     for card in cards:
         size = art.card_size(card)
-        back_name = _back_name(art, card)
+        back_name = back_face_name(art, card)
         while back_name in ids:  # a card whose id is "back-default": its file name stays its own
             back_name += "-back"
         front = Face(card.id, "front", card, size, [card.id], back_name)
@@ -118,7 +118,7 @@ def deck_faces(game: Game, data: GameData, bleed_mm: float, *, templates_dir: Pa
     return DeckFaces(game.id, art, issues, fronts, list(backs.values()), bleed_mm)
 
 
-def _back_name(art: CardArt, card: CardBase) -> str:
+def back_face_name(art: CardArt, card: CardBase) -> str:
     """The back face's name, as ``Painter.back`` decides what a back shows."""
     if art.back_face(card) is not None:
         return f"{card.id}-back"

@@ -32,7 +32,7 @@ from cardforge.problems import Problem
 from cardforge.render.boards import BoardPlan, draw_board, plan_board
 from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas, print_preferences
 from cardforge.render.player_aids import AidPlan, draw_aid_side, plan_aid
-from cardforge.render.printing import PrintContext
+from cardforge.render.printing import PrintContext, ink_inset
 from cardforge.render.score_pads import draw_pad_sheet, plan_pads
 from cardforge.render.sheets import DoesNotFit, SheetPlan, back_slot, draw_sheet_marks, plan_sheet
 from cardforge.resources import display_path
@@ -157,7 +157,8 @@ def plan_printables(ctx: PrintContext, kinds: frozenset[str]) -> Plans:
                 content[zone.id] = expand(zone.content if zone.kind != "generated" else [zone], found.sources,
                                           origin=p.origin, item=item, field=f"zone '{zone.id}'",
                                           problems=plans.problems)
-            plan, problems = plan_board(board, size, ctx, content, p.origin)
+            edge = 0.0 if sheet.crop_marks or sheet.grid is not None else ink_inset(ctx.settings)
+            plan, problems = plan_board(board, size, ctx, content, p.origin, edge)
             plans.problems += problems
             if plan is not None:
                 plans.boards.append((plan, sheet))
@@ -176,7 +177,8 @@ def plan_printables(ctx: PrintContext, kinds: frozenset[str]) -> Plans:
                            problems=plans.problems)
             back = (expand(aid.back, found.sources, origin=p.origin, item=item, field="back",
                            problems=plans.problems) if aid.back is not None else None)
-            aid_plan, problems = plan_aid(aid, size, ctx, front, back, p.origin)
+            edge = 0.0 if sheet.grid is not None else ink_inset(ctx.settings)
+            aid_plan, problems = plan_aid(aid, size, ctx, front, back, p.origin, edge)
             plans.problems += problems
             if aid_plan is not None:
                 plans.aids.append((aid_plan, sheet))

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
     from cardforge.data.loading import GameData
     from cardforge.games.base import Game
-    from cardforge.layout.geometry import FoldSheet, Sheet
+    from cardforge.layout.imposition import FoldSheet, Sheet
     from cardforge.render.cards import CardArt, Issues
     from cardforge.render.decks import DeckGroup
     from cardforge.render.output import ManifestEntry
