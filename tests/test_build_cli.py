@@ -79,7 +79,7 @@ def test_build_writes_the_decks_and_the_manifest(fixture_cli, tmp_path):
     manifest = json.loads((tmp_path / "fixture_deck" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["game"] == "fixture_deck"
     files = {f["path"]: f for f in manifest["files"]}
-    assert set(files) == {"deck.pdf", "deck-board.pdf"}
+    assert set(files) == {"deck.pdf", "deck-board.pdf", "instructions.pdf"}
     deck = files["deck.pdf"]
     assert (deck["kind"], deck["pages"], deck["cards"], deck["paper"]) == ("deck", 4, 12, "a4")
     import hashlib

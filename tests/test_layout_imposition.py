@@ -266,8 +266,8 @@ def test_a_layout_whose_first_cuts_cannot_be_marked_is_taken_last():
     # 2 × 100 = 200 high): 100 + 6 + 140 = 246, 20.5 mm beside; marks print above and below
     sheet = impose(A4, (100, 140))
     assert marks_print(sheet) and (sheet.per_page, sheet.extra) == (3, 2)
-    # without crop marks the four are fine
-    assert impose(A4, (100, 140), marks=False).per_page == 4
+    # without crop marks or labels the four are fine
+    assert impose(A4, (100, 140), marks=False, labels=False).per_page == 4
 
 
 def test_cutting_plan_rows_first_with_ticks_on_every_strip_edge():

@@ -43,7 +43,7 @@ drawn upside down on a back page is intended: it reads upright once cut and turn
 F = TypeVar("F", bound=Callable[..., Any])
 
 # What a manifest entry's count counts, per kind, for the summary ("10 boards", "1 pad").
-COUNT_NOUNS = {"deck": "card", "backs": "card", "board": "board", "pad": "pad", "aid": "aid", "setup": "sheet"}
+COUNT_NOUNS = {"deck": "card", "backs": "card", "board": "board", "pad": "pad", "aid": "aid", "setup": "setup"}
 
 
 class LengthMM(ParamType[float]):

@@ -270,14 +270,19 @@ def _room(sheet: Sheet | FoldSheet) -> float:
     return sheet.page[1] - (top - bottom)
 
 
-def rank(sheet: Sheet | FoldSheet) -> tuple[float, ...]:
-    """What decides between layouts, the first before the number of cards or sheets (see
-    :func:`impose`, :func:`choose`), the others between those holding as many: the first
-    cuts' crop marks print; then room beside the cards for the sheet label and the cutting
-    order (:func:`label_room`); fewer butted directions (a mis-cut then shows no neighbour);
-    no turned cards; more room above and below the grid; portrait."""
-    return (0 if marks_print(sheet) else 1, -label_room(sheet), sum(sheet.butt), 1 if sheet.pattern else 0,
-            -round(_room(sheet), 6), 0 if sheet.orientation == "portrait" else 1)
+HARD = 2  # rank()'s first entries: what a layout must offer before the number of cards counts
+
+
+def rank(sheet: Sheet | FoldSheet, marks: bool = True, labels: bool = True) -> tuple[float, ...]:
+    """What decides between layouts. The first ``HARD`` entries before the number of cards or
+    sheets (see :func:`impose`, :func:`choose`): the first cuts' crop marks print (``marks``:
+    when the sheet has crop marks), and there is room beside the cards for the sheet label and
+    the cutting order (``labels``: when the sheet has them; :func:`label_room`). The others
+    between layouts holding as many: fewer butted directions (a mis-cut then shows no
+    neighbour); no turned cards; more room above and below the grid; portrait."""
+    return (0 if not marks or marks_print(sheet) else 1, 2 - label_room(sheet) if labels else 0,
+            sum(sheet.butt), 1 if sheet.pattern else 0, -round(_room(sheet), 6),
+            0 if sheet.orientation == "portrait" else 1)
 
 
 LABEL_LENGTH_MM = 60.0  # a band this long holds a sheet label (or the cutting order in a few words)
@@ -305,23 +310,23 @@ def label_room(sheet: Sheet | FoldSheet) -> int:
 
 def impose(paper_mm: tuple[float, float], card: tuple[float, float], *, bleed: float = 3.0,
            gutter: float | None = None, margin: float | None = None, printer: float = 5.0,
-           orientation: str = "auto", mixed: bool = True, marks: bool = True) -> Sheet:
-    """The layout fitting most cards a sheet (ties: :func:`rank`), ignoring what the cards look
-    like (:func:`choose` weighs their edges). With the automatic margin, a layout whose first
-    cuts would have no crop marks inside the printable area is taken only when no other fits
-    (``marks=False``: the crop marks are left out, so they do not count)."""
+           orientation: str = "auto", mixed: bool = True, marks: bool = True, labels: bool = True) -> Sheet:
+    """The layout fitting most cards a sheet, ignoring what the cards look like (:func:`choose`
+    weighs their edges), among those whose first cuts' crop marks print and that leave room
+    for the labels, if any does (``marks``, ``labels``: the sheet carries them); ties by
+    :func:`rank`."""
     options = sheet_options(paper_mm, card, bleed=bleed, gutter=gutter, margin=margin, printer=printer,
                             orientation=orientation, mixed=mixed)
     if not options:
         raise SheetError(no_fit_message(paper_mm, card, bleed, margin, printer, orientation))
-    return min(options, key=lambda s: by_count(s, marks))
+    return min(options, key=lambda s: by_count(s, marks, labels))
 
 
-def by_count(s: Sheet | FoldSheet, marks: bool = True) -> tuple[float, ...]:
-    """The order :func:`impose` ranks layouts in: first cuts with printable marks (``marks``:
-    when the sheet carries crop marks), most cards a sheet, then :func:`rank`."""
-    r = rank(s)
-    return (r[0] if marks else 0, -s.per_page, *r[1:])
+def by_count(s: Sheet | FoldSheet, marks: bool = True, labels: bool = True) -> tuple[float, ...]:
+    """The order :func:`impose` ranks layouts in: :func:`rank`'s first entries, most cards a
+    sheet, then its others."""
+    r = rank(s, marks, labels)
+    return (*r[:HARD], -s.per_page, *r[HARD:])
 
 
 def no_fit_message(paper_mm: tuple[float, float], card: tuple[float, float], bleed: float, margin: float | None,
@@ -447,14 +452,14 @@ def fold_options(paper_mm: tuple[float, float], card: tuple[float, float], *, bl
 
 def fold_sheet(paper_mm: tuple[float, float], card: tuple[float, float], *, bleed: float = 3.0,
                gutter: float | None = None, margin: float | None = None, printer: float = 5.0,
-               orientation: str = "auto", marks: bool = True) -> FoldSheet:
+               orientation: str = "auto", marks: bool = True, labels: bool = True) -> FoldSheet:
     """The gutter-fold layout fitting most cards a page (ties: :func:`rank`)."""
     options = fold_options(paper_mm, card, bleed=bleed, gutter=gutter, margin=margin, printer=printer,
                            orientation=orientation)
     if not options:
         raise SheetError(no_fit_message(paper_mm, card, bleed, margin, printer, orientation,
                                         "does not fit twice (gutter fold)"))
-    return min(options, key=lambda s: by_count(s, marks))
+    return min(options, key=lambda s: by_count(s, marks, labels))
 
 
 # --- which card goes where: edges that meet ------------------------------------------------------
@@ -598,23 +603,23 @@ def sheets_needed(counts: Sequence[tuple[K, int]], c: Contacts, meets: Meets[K])
     return len(sequence(((k, None) for k, n in counts for _ in range(n)), c, meets))
 
 
-def choose(options: Sequence[Sheet | FoldSheet], count: int,
-           sheets_for: Callable[[Sheet | FoldSheet], int]) -> Sheet | FoldSheet:
+def choose(options: Sequence[Sheet | FoldSheet], count: int, sheets_for: Callable[[Sheet | FoldSheet], int],
+           marks: bool = True, labels: bool = True) -> Sheet | FoldSheet:
     """The option needing fewest sheets for ``count`` cards (``sheets_for`` says how many once
-    its cards are placed), among those whose first cuts have printable crop marks if any has;
-    ties by :func:`rank`. Options are tried from the fewest sheets they could need (``count``
-    over cards a sheet), so most are never placed."""
+    its cards are placed), among those whose crop marks print and that leave room for the
+    labels if any does (:func:`rank`, which also breaks ties). Options are tried from the
+    fewest sheets they could need (``count`` over cards a sheet), so most are never placed."""
     def bound(option: Sheet | FoldSheet) -> tuple[float, ...]:
-        r = rank(option)
-        return (r[0], float(-(-count // option.per_page)), *r[1:])
+        r = rank(option, marks, labels)
+        return (*r[:HARD], float(-(-count // option.per_page)), *r[HARD:])
 
     best: tuple[tuple[float, ...], Sheet | FoldSheet] | None = None
     for option in sorted(options, key=bound):
         low = bound(option)
-        if best is not None and low[:2] > best[0][:2]:
+        if best is not None and low[:HARD + 1] > best[0][:HARD + 1]:
             break
-        r = rank(option)
-        key = (r[0], float(sheets_for(option)), *r[1:])
+        r = rank(option, marks, labels)
+        key = (*r[:HARD], float(sheets_for(option)), *r[HARD:])
         if best is None or key < best[0]:
             best = (key, option)
     assert best is not None, "choose() needs at least one option"

@@ -14,6 +14,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.data.printables import Board, Zone
+from cardforge.markup import plain_text
 from cardforge.problems import Problem
 from cardforge.render.blocks import Flow, Overflow, Theme, fit_box_text, fit_flow
 from cardforge.render.printing import PrintContext, band_title, clamp, draw_band, draw_stamp, stamp_right
@@ -50,6 +51,7 @@ class BoardPlan:
     origin: str = ""
     frame: float = 0.0  # the frame's inset from the board's edge, points
     margin: float = 0.0  # the content's, points
+    name: str = ""  # what the footer calls it: its title (and subtitle where titles repeat)
 
 
 def board_theme(board: Board, size_mm: tuple[float, float], accent: str) -> Theme:
@@ -59,7 +61,7 @@ def board_theme(board: Board, size_mm: tuple[float, float], accent: str) -> Them
 
 
 def plan_board(board: Board, size_mm: tuple[float, float], ctx: PrintContext, content: dict[str, list[Any]],
-               origin: str, edge: float = 0.0) -> tuple[BoardPlan | None, list[Problem]]:
+               origin: str, edge: float = 0.0, name: str | None = None) -> tuple[BoardPlan | None, list[Problem]]:
     """Lay ``board`` out at ``size_mm``. ``content``: zone id → its blocks (generated blocks
     already resolved). ``edge`` (mm): how far inside its edge the board's ink must stay (a
     board printed edge to edge with the paper: the printer margin); the frame, drawn at about
@@ -93,7 +95,8 @@ def plan_board(board: Board, size_mm: tuple[float, float], ctx: PrintContext, co
                                     band_h * 0.26, 5.5, color="#ffffff", align="right")
         except TextOverflow as exc:
             problem(f"subtitle does not fit the title band ({exc.describe()})")
-    plan = BoardPlan(board, size_mm, theme, title, subtitle, band, origin=origin, frame=frame, margin=m)
+    plan = BoardPlan(board, size_mm, theme, title, subtitle, band, origin=origin, frame=frame, margin=m,
+                     name=name if name is not None else plain_text(board.title))
 
     # the content area, below the band and above the footer
     left, right = m, W - m
@@ -211,7 +214,7 @@ def draw_board(c: Canvas, plan: BoardPlan, ctx: PrintContext, x: float, y: float
         draw_layout(c, layout, bx + dx, by + bh * 0.1, lw, bh * 0.8)
     for zp in plan.zones:
         _draw_zone(c, zp, theme)
-    draw_stamp(c, f"{ctx.game.title} · plateau {plan.board.id}",
+    draw_stamp(c, f"{ctx.game.title} · plateau {plan.name}",
                stamp_right(ctx.version, plan.board.provenance), m, m + mm(0.8), W - 2 * m)
     c.restoreState()
 

@@ -65,6 +65,8 @@ MANIFEST = "manifest.json"
 #: the manifest kinds each ``--only`` printable produces (what a build of it replaces)
 BUILD_KINDS: dict[str, tuple[str, ...]] = {"decks": ("deck", "backs"), "boards": ("board",), "pads": ("pad",),
                                            "aids": ("aid", "setup")}
+#: every build writes instructions.pdf (render/instructions.py) for the files it wrote
+INSTRUCTIONS = "instructions"
 PRINTABLES_MODULE = "cardforge.render.printables"
 COMMITTING = ".committing"  # in a staging folder: its swap has begun (JSON: files, stale)
 MAX_MANIFEST_BYTES = 8 << 20  # a manifest lists a few files: anything larger is not one
@@ -203,6 +205,7 @@ def _render(game: Game, data: GameData, settings: BuildSettings, staging: Path, 
     covered: set[str] = set()
     changes = None
     deck_warnings: list[Problem] = []
+    deck_files: list[Any] = []
     try:
         if "decks" in settings.only:
             from cardforge.render.decks import build_decks, deck_card_count
@@ -214,6 +217,7 @@ def _render(game: Game, data: GameData, settings: BuildSettings, staging: Path, 
             changes = result.changes
             deck_warnings = list(result.warnings)
             layouts = dict(result.layouts)
+            deck_files = result.files
             covered.update(BUILD_KINDS["decks"])
             checkpoint("decks")
         kinds = settings.only & {"boards", "pads", "aids"}
@@ -225,6 +229,11 @@ def _render(game: Game, data: GameData, settings: BuildSettings, staging: Path, 
             entries += printables.build_printables(game, data, settings, staging, progress=progress)
             for kind in kinds:
                 covered.update(BUILD_KINDS[kind])
+        if entries:
+            from cardforge.render.instructions import write_instructions
+
+            entries.append(write_instructions(game, data, settings, deck_files, entries, staging))
+            covered.add(INSTRUCTIONS)
     except CardforgeError as exc:
         exc.problems = [*warnings, *deck_warnings, *(exc.problems or [Problem(exc.title)])]
         raise

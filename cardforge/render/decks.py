@@ -20,7 +20,7 @@ import json
 import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -51,8 +51,6 @@ from cardforge.layout.imposition import (
     cutting_plan,
     fold_marks,
     fold_options,
-    fold_sheet,
-    impose,
     no_fit_message,
     printable_area,
     segment_box,
@@ -230,8 +228,10 @@ def build_decks(game: Game, data: GameData, settings: BuildSettings, game_dir: P
             files.append(FilePlan(final.name, back_name, group, layout, _describe(sheet, settings), total, pages,
                                   preface, count, layout.spares, cutting_text(sheet_plan(sheet),
                                                                              fold=isinstance(sheet, FoldSheet))))
-            for what, n in layout.missing.items():
-                issues.add(_missing_problem(final.name, what, n, total, sheet, settings))
+            if layout.missing:
+                hint = _room_hint(group, settings, art, spares.get(group.name, []), layout)
+                for what, n in layout.missing.items():
+                    issues.add(_missing_problem(f"{game.id}/{final.name}", what, n, total, settings, hint))
         _raise_if_failed(game, issues, settings)
         for tmp, final, kind, pages, cards in written:
             entries.append(_entry(tmp, final, game_dir, kind, pages, cards, settings.paper))
@@ -355,7 +355,8 @@ class Layout:
         return Layout(self.sheet, _place(group, self.sheet, self.book, [], s)[0], self.book)
 
 
-def _layout_for(group: DeckGroup, s: BuildSettings, art: CardArt, spares: list[CardBase]) -> Layout:
+def _layout_for(group: DeckGroup, s: BuildSettings, art: CardArt, spares: list[CardBase],
+                book: EdgeBook | None = None) -> Layout:
     """The sheet for a group of cards and the card in each slot. With ``--gutter`` every card
     has its own bleed and the cards go in data order; with ``--ignore-edges``, as many as fit,
     in data order. Otherwise the layout weighs the cards'
@@ -376,9 +377,12 @@ def _layout_for(group: DeckGroup, s: BuildSettings, art: CardArt, spares: list[C
         raise SheetError(no_fit_message(s.paper_mm, group.size, s.bleed_mm, s.margin_mm, s.printer_margin,
                                         s.orientation, fail))
     plain = [o for o in options if not o.pattern]
-    book = edge_book(art, group.cards + spares, group.size, s.bleed_mm) if weigh else None
+    if book is None and weigh:
+        book = edge_book(art, group.cards + spares, group.size, s.bleed_mm)
+    if not weigh:
+        book = None
     if book is None or book.uniform:
-        sheet = min(plain, key=lambda o: by_count(o, s.crop_marks))
+        sheet = min(plain, key=lambda o: by_count(o, s.crop_marks, s.sheet_labels))
         book = None
     else:
         counts: dict[int, int] = {}
@@ -391,7 +395,7 @@ def _layout_for(group: DeckGroup, s: BuildSettings, art: CardArt, spares: list[C
         def needed(option: Sheet | FoldSheet) -> int:
             return sheets_needed(order, _contacts(option, s), edges)
 
-        sheet = choose(options, group.count, needed)
+        sheet = choose(options, group.count, needed, s.crop_marks, s.sheet_labels)
     pages, added = _place(group, sheet, book, spares, s)
     return Layout(sheet, pages, book, added)
 
@@ -445,29 +449,28 @@ def _per_card_how(group: DeckGroup, s: BuildSettings) -> str:
     return f"one card side a page, {w:g} × {h:g} mm with its bleed"
 
 
-def _missing_problem(file: str, what: str, pages: int, total: int, sheet: Sheet | FoldSheet,
-                     s: BuildSettings) -> Problem:
+def _missing_problem(where: str, what: str, pages: int, total: int, s: BuildSettings, hint: str) -> Problem:
     """A warning that some sheet extras found no room, saying what would make room."""
     on = "every sheet" if pages >= total else f"{pages} of {total} sheets"
     margin = "automatic" if s.margin_mm is None else f"{s.margin_mm:g} mm"
-    hint = _room_hint(sheet, s)
-    return Problem(f"{file}: no room for the {what} on {on} inside the printable area ({s.printer_margin:g} mm "
-                   f"printer margin, margin {margin}); {hint}, or leave the labels out with --no-sheet-labels",
-                   severity="warning", field="--margin")
+    return Problem(f"no room for the {what} on {on} inside the printable area ({s.printer_margin:g} mm printer "
+                   f"margin, margin {margin}); {hint}, or leave the labels out with --no-sheet-labels",
+                   item=where, severity="warning")
 
 
-def _room_hint(sheet: Sheet | FoldSheet, s: BuildSettings) -> str:
-    """The smallest ``--margin`` (whole mm) whose layout holds every sheet extra, if any does."""
-    start = max(1, math.ceil(s.margin_mm if s.margin_mm is not None else s.printer_margin - s.bleed_mm))
-    for m in range(start, start + 25):
+def _room_hint(group: DeckGroup, s: BuildSettings, art: CardArt, spares: list[CardBase], layout: Layout) -> str:
+    """The smallest ``--margin`` (whole mm) whose layout of these cards holds every sheet extra,
+    if one up to 25 mm more does."""
+    sheet = layout.sheet
+    now = s.margin_mm if s.margin_mm is not None else max(0.0, s.printer_margin - s.bleed_mm)
+    for m in range(math.floor(now) + 1, math.floor(now) + 26):
+        trial = replace(s, margin_mm=float(m))
         try:
-            trial = (fold_sheet if isinstance(sheet, FoldSheet) else impose)(
-                s.paper_mm, sheet.card, bleed=s.bleed_mm, gutter=s.gutter_mm, margin=float(m),
-                printer=s.printer_margin, orientation=s.orientation, marks=s.crop_marks)
+            other = _layout_for(group, trial, art, spares, layout.book).sheet
         except SheetError:
             break
-        if not _extras_missing(trial, s):
-            return f"--margin {m} leaves room ({trial.per_page} cards a sheet against {sheet.per_page})"
+        if not _extras_missing(other, trial):
+            return f"--margin {m} leaves room ({other.per_page} cards a sheet against {sheet.per_page})"
     return "a larger --margin or a smaller --printer-margin leaves room"
 
 

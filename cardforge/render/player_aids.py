@@ -10,6 +10,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.data.printables import Aid
+from cardforge.markup import plain_text
 from cardforge.problems import Problem
 from cardforge.render.blocks import Flow, Overflow, Theme, fit_flow
 from cardforge.render.printing import PrintContext, band_title, clamp, draw_band, draw_stamp, stamp_right
@@ -125,7 +126,8 @@ def draw_aid_side(c: Canvas, plan: AidPlan, side: str, ctx: PrintContext, x: flo
     draw_band(c, bx, by, bw, bh, theme.accent, mm(1.6), [(sp.title, bh * 0.3, bw - 2 * bh * 0.3)])
     cx, cy, cw, ch = geo.content
     sp.flow.paint(c, cx, cy + ch)
-    label = f"{ctx.game.title} · aide de jeu" + (" · verso" if side == "back" else "")
+    title = plan.aid.title if side == "front" else (plan.aid.back_title or plan.aid.title)
+    label = f"{ctx.game.title} · aide de jeu · {plain_text(title)}" + (" · verso" if side == "back" else "")
     draw_stamp(c, label, stamp_right(ctx.version, plan.aid.provenance), geo.inset + mm(2.5), geo.footer_y,
                W - 2 * geo.inset - mm(5), size=geo.stamp_size)
     c.restoreState()

@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from cardforge.data.printables import Aid, Block, Board
 from cardforge.data.validate import validation_problems
 from cardforge.errors import RenderError
+from cardforge.markup import plain_text
 from cardforge.problems import Problem
 from cardforge.render.boards import BoardPlan, draw_board, plan_board
 from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas, print_preferences
@@ -141,6 +142,7 @@ def plan_printables(ctx: PrintContext, kinds: frozenset[str]) -> Plans:
         plans.problems.append(accent)
         return plans
     paper = ctx.settings.paper_mm
+    titles = [plain_text(p.model.title) for p in found.boards]
     if "boards" in kinds:
         for p in found.boards:
             board: Board = p.model
@@ -158,7 +160,10 @@ def plan_printables(ctx: PrintContext, kinds: frozenset[str]) -> Plans:
                                           origin=p.origin, item=item, field=f"zone '{zone.id}'",
                                           problems=plans.problems)
             edge = 0.0 if sheet.crop_marks or sheet.grid is not None else ink_inset(ctx.settings)
-            plan, problems = plan_board(board, size, ctx, content, p.origin, edge)
+            name = plain_text(board.title)
+            if titles.count(name) > 1 and board.subtitle:  # "Progrès 1 · recto", not twice "Progrès 1"
+                name += f" · {plain_text(board.subtitle)}"
+            plan, problems = plan_board(board, size, ctx, content, p.origin, edge, name)
             plans.problems += problems
             if plan is not None:
                 plans.boards.append((plan, sheet))
@@ -303,8 +308,7 @@ def _write_setup(ctx: PrintContext, results: list[dict[str, Any]], path: Path) -
         c = new_canvas(tmp, (mm(ctx.settings.paper_mm[0]), mm(ctx.settings.paper_mm[1])),
                        f"{ctx.game.title} — mise en place",
                        "setup sheets")
-        for result in results:
-            pages += draw_setup_pages(c, ctx, result, with_deal=False)
+        pages += draw_setup_pages(c, ctx, results, with_deal=False)
         c.save()
     return pages
 

@@ -74,7 +74,7 @@ def plan_sheet(item_mm: tuple[float, float], settings: BuildSettings) -> SheetPl
     try:
         grid = impose(settings.paper_mm, (w, h), bleed=0.0, gutter=settings.gutter_mm or 0.0,
                       margin=settings.margin_mm, printer=ink_inset(settings), orientation=settings.orientation,
-                      mixed=False, marks=settings.crop_marks)
+                      mixed=False, marks=settings.crop_marks, labels=False)
     except SheetError:
         room = (f"the {settings.margin_mm:g} mm margins" if settings.margin_mm is not None
                 else f"its printable area ({settings.printer_margin:g} mm printer margin)")
