@@ -51,6 +51,7 @@ from cardforge.layout.imposition import (
     cutting_plan,
     fold_marks,
     fold_options,
+    marks_print,
     no_fit_message,
     printable_area,
     segment_box,
@@ -397,7 +398,13 @@ def _layout_for(group: DeckGroup, s: BuildSettings, art: CardArt, spares: list[C
 
         sheet = choose(options, group.count, needed, s.crop_marks, s.sheet_labels)
     pages, added = _place(group, sheet, book, spares, s)
-    return Layout(sheet, pages, book, added)
+    layout = Layout(sheet, pages, book, added)
+    if s.crop_marks and not marks_print(sheet):  # no layout of these cards has room for them
+        layout.missing[MARKS_MISSING] = len(pages)
+    return layout
+
+
+MARKS_MISSING = "crop marks of the first cuts"
 
 
 def _contacts(sheet: Sheet | FoldSheet, s: BuildSettings) -> Contacts:
@@ -469,9 +476,10 @@ def _room_hint(group: DeckGroup, s: BuildSettings, art: CardArt, spares: list[Ca
             other = _layout_for(group, trial, art, spares, layout.book).sheet
         except SheetError:
             break
-        if not _extras_missing(other, trial):
-            return f"--margin {m} leaves room ({other.per_page} cards a sheet against {sheet.per_page})"
-    return "a larger --margin or a smaller --printer-margin leaves room"
+        if not _extras_missing(other, trial) and (not trial.crop_marks or marks_print(other)):
+            n = other.per_page
+            return f"--margin {m} leaves room ({n} card{'s' if n != 1 else ''} a sheet against {sheet.per_page})"
+    return "no --margin leaves room: a smaller --printer-margin or --bleed, or larger --paper, may"
 
 
 def _extras_missing(sheet: Sheet | FoldSheet, s: BuildSettings) -> list[str]:

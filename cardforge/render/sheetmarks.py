@@ -85,8 +85,8 @@ def short_cutting_text(plan: CuttingPlan, fold: bool = False) -> str:
     """The cutting order in a few words, where the whole sentence does not fit."""
     first = plan.steps()[0] if plan.steps() else (0, "horizontal", (0,))
     n = first[2][0]
-    start = "Fold, then cut " if fold else "Cut "
-    return f"{start}the {n} {first[1]} line{'s' if n != 1 else ''} across first, then each strip · 100 %"
+    start = "Fold, then cut: " if fold else "Cut: "
+    return f"{start}{n} {first[1]} line{'s' if n != 1 else ''} first, then each strip · at 100 %"
 
 
 def _width(text: str, font: str, size: float) -> float:
