@@ -855,7 +855,11 @@ def sheet_plan(sheet: Sheet | FoldSheet, used: Sequence[int] | None = None, crop
     """The cutting plan of a sheet of cards (``used``: the slots holding a card; default:
     all), its marks inside the printable area. On a fold sheet the plan is the folded sheet's
     (its front half, the fold its edge); its crop marks are mirrored onto the back half too."""
-    idx = range(sheet.per_page) if used is None else used
+    return _sheet_plan(sheet, tuple(range(sheet.per_page)) if used is None else tuple(used), crop_marks)
+
+
+@lru_cache(maxsize=256)
+def _sheet_plan(sheet: Sheet | FoldSheet, idx: tuple[int, ...], crop_marks: bool) -> CuttingPlan:
     printable = printable_area(sheet.page, sheet.printer)
     if isinstance(sheet, FoldSheet):
         fronts = [sheet.fronts[i] for i in idx]
@@ -950,9 +954,15 @@ def free_areas(page: tuple[float, float], printer: float, ink: Sequence[Rect], o
     printable area's edge on every side, clear of ``obstacles`` (marks, the fold line, what is
     already placed) by ``CLEAR_MM``: for each side, the sub-bands running its whole length
     beyond every obstacle, then the gaps between obstacles, each the band's whole depth."""
+    return list(_free_areas(page, printer, tuple(ink), tuple(obstacles), min_length, min_depth))
+
+
+@lru_cache(maxsize=512)
+def _free_areas(page: tuple[float, float], printer: float, ink: tuple[Rect, ...], obstacles: tuple[Rect, ...],
+                min_length: float, min_depth: float) -> tuple[Area, ...]:
     pr = printable_area(page, printer).grow(-CLEAR_MM / 2)  # glyphs' side bearings, anti-aliasing
     if not ink:
-        return [Area(pr, "bottom")]
+        return (Area(pr, "bottom"),)
     lo_x = min(r.x for r in ink) - CROP_GAP_MM
     hi_x = max(r.right for r in ink) + CROP_GAP_MM
     lo_y = min(r.y for r in ink) - CROP_GAP_MM
@@ -993,7 +1003,7 @@ def free_areas(page: tuple[float, float], printer: float, ink: Sequence[Rect], o
                     if not any(r.overlaps(o) for o in grown):
                         out.append(Area(r, side))
                 cursor = max(cursor, b)
-    return out
+    return tuple(out)
 
 
 def segment_box(s: Segment) -> Rect:

@@ -175,7 +175,7 @@ class EdgeBook:
             faces = self.fronts if face == "front" else self.backs
             a_in, a_out = page_side(faces[a], turn_a, side)
             b_in, b_out = page_side(faces[b], turn_b, OPPOSITE[side])
-            found = self._memo[memo] = worst(a_out, b_in) <= DELTA_E and worst(b_out, a_in) <= DELTA_E
+            found = self._memo[memo] = within(a_out, b_in, DELTA_E) and within(b_out, a_in, DELTA_E)
         return found
 
     @property
@@ -184,8 +184,24 @@ class EdgeBook:
         return len(self.fronts) == 1 and all(self(0, 0, s, 0, 0, f) for s in "LRBT" for f in ("front", "back"))
 
 
+def within(a: Profile, b: Profile, limit: float) -> bool:
+    """Every point of two profiles at most ``limit`` apart (stops at the first that is not)."""
+    if len(a) != len(b):
+        return False
+    limit2 = limit * limit
+    for p, q in zip(a, b):
+        if (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 + (p[2] - q[2]) ** 2 > limit2:
+            return False
+    return True
+
+
 def _similar(a: FaceEdges, b: FaceEdges) -> bool:
-    return all(worst(x[0], y[0]) <= SAME_DE and worst(x[1], y[1]) <= SAME_DE for x, y in zip(a.sides, b.sides))
+    return all(within(x[0], y[0], SAME_DE) and within(x[1], y[1], SAME_DE) for x, y in zip(a.sides, b.sides))
+
+
+def _signature(e: FaceEdges) -> tuple[int, ...]:
+    """The face's samples rounded: faces drawn alike have the same one."""
+    return tuple(round(v) for side in e.sides for profile in side for point in profile for v in point)
 
 
 def edge_book(art: CardArt, cards: list[CardBase], size: tuple[float, float], bleed: float) -> EdgeBook:
@@ -200,17 +216,41 @@ def edge_book(art: CardArt, cards: list[CardBase], size: tuple[float, float], bl
         faces.setdefault(front, ("front", card))
         faces.setdefault(back, ("back", card))
         card_faces[card.id] = (front, back)
-    sampled = _sample_faces(art, faces, size, bleed)
+    assets = _assets_signature(art.data.root)
+    keys = {name: _face_key(art, side, card, size, bleed, assets) for name, (side, card) in faces.items()}
+    # the classes depend on nothing but the faces: kept in the cache under their keys
+    parts = [f"{card_id}\x00{keys[f]}\x00{keys[b]}" for card_id, (f, b) in card_faces.items()]
+    try:
+        return cache.memo("edge-book", parts, _code(), lambda: _book(art, faces, card_faces, keys, size, bleed),
+                          libraries=("reportlab",))
+    except OSError:
+        return _book(art, faces, card_faces, keys, size, bleed)
+
+
+def _code() -> list[Path]:
+    return cache.code_files("render/", "layout/", "text/")
+
+
+def _book(art: CardArt, faces: dict[str, tuple[str, CardBase]], card_faces: dict[str, tuple[str, str]],
+          keys: dict[str, str], size: tuple[float, float], bleed: float) -> EdgeBook:
+    sampled = _sample_faces(art, faces, keys, size, bleed)
     reps_f: list[FaceEdges] = []
     reps_b: list[FaceEdges] = []
     cluster: dict[str, int] = {}
 
+    seen: dict[tuple[int, ...], int] = {}
+
     def group(key: str, reps: list[FaceEdges]) -> int:
         if key not in cluster:
             e = sampled[key]
-            cluster[key] = next((i for i, r in enumerate(reps) if _similar(r, e)), len(reps))
-            if cluster[key] == len(reps):
-                reps.append(e)
+            sig = (id(reps), *_signature(e))
+            found = seen.get(sig)
+            if found is None:
+                found = next((i for i, r in enumerate(reps) if _similar(r, e)), len(reps))
+                if found == len(reps):
+                    reps.append(e)
+                seen[sig] = found
+            cluster[key] = found
         return cluster[key]
 
     pairs: dict[tuple[int, int], int] = {}
@@ -266,12 +306,10 @@ def _assets_signature(root: Path) -> str:
     return h.hexdigest()
 
 
-def _sample_faces(art: CardArt, faces: dict[str, tuple[str, CardBase]], size: tuple[float, float],
-                  bleed: float) -> dict[str, FaceEdges]:
-    assets = _assets_signature(art.data.root)
-    keys = {name: _face_key(art, side, card, size, bleed, assets) for name, (side, card) in faces.items()}
+def _sample_faces(art: CardArt, faces: dict[str, tuple[str, CardBase]], keys: dict[str, str],
+                  size: tuple[float, float], bleed: float) -> dict[str, FaceEdges]:
     try:
-        code = cache.key("edges", code=cache.code_files("render/", "layout/", "text/"), libraries=("reportlab",))
+        code = cache.key("edges", code=_code(), libraries=("reportlab",))
         path = cache.entry("edges", f"{art.game.id}-{code[:16]}.pickle")
     except OSError:
         path = None
