@@ -319,7 +319,24 @@ def impose(paper_mm: tuple[float, float], card: tuple[float, float], *, bleed: f
                             orientation=orientation, mixed=mixed)
     if not options:
         raise SheetError(no_fit_message(paper_mm, card, bleed, margin, printer, orientation))
-    return min(options, key=lambda s: by_count(s, marks, labels))
+    sheet = best_by_count(options, marks, labels)
+    assert isinstance(sheet, Sheet)
+    return sheet
+
+
+def best_by_count(options: Sequence[Sheet | FoldSheet], marks: bool = True,
+                  labels: bool = True) -> Sheet | FoldSheet:
+    """``min(options, key=by_count)``, ranking only the layouts that could still win: once one
+    with every hard requirement met is found, those holding fewer cards are not looked at."""
+    best: tuple[tuple[float, ...], Sheet | FoldSheet] | None = None
+    for option in sorted(options, key=lambda o: -o.per_page):
+        if best is not None and best[0][:HARD] == (0, 0) and option.per_page < best[1].per_page:
+            break
+        key = by_count(option, marks, labels)
+        if best is None or key < best[0]:
+            best = (key, option)
+    assert best is not None, "best_by_count() needs at least one option"
+    return best[1]
 
 
 def by_count(s: Sheet | FoldSheet, marks: bool = True, labels: bool = True) -> tuple[float, ...]:
@@ -459,7 +476,9 @@ def fold_sheet(paper_mm: tuple[float, float], card: tuple[float, float], *, blee
     if not options:
         raise SheetError(no_fit_message(paper_mm, card, bleed, margin, printer, orientation,
                                         "does not fit twice (gutter fold)"))
-    return min(options, key=lambda s: by_count(s, marks, labels))
+    sheet = best_by_count(options, marks, labels)
+    assert isinstance(sheet, FoldSheet)
+    return sheet
 
 
 # --- which card goes where: edges that meet ------------------------------------------------------
@@ -609,16 +628,16 @@ def choose(options: Sequence[Sheet | FoldSheet], count: int, sheets_for: Callabl
     its cards are placed), among those whose crop marks print and that leave room for the
     labels if any does (:func:`rank`, which also breaks ties). Options are tried from the
     fewest sheets they could need (``count`` over cards a sheet), so most are never placed."""
-    def bound(option: Sheet | FoldSheet) -> tuple[float, ...]:
-        r = rank(option, marks, labels)
-        return (*r[:HARD], float(-(-count // option.per_page)), *r[HARD:])
+    def least(option: Sheet | FoldSheet) -> int:  # sheets it needs at the very least
+        return -(-count // option.per_page)
 
     best: tuple[tuple[float, ...], Sheet | FoldSheet] | None = None
-    for option in sorted(options, key=bound):
-        low = bound(option)
-        if best is not None and low[:HARD + 1] > best[0][:HARD + 1]:
-            break
+    for option in sorted(options, key=least):
+        if best is not None and best[0][:HARD] == (0, 0) and least(option) > best[0][HARD]:
+            break  # it cannot beat the best: no need to rank it or place its cards
         r = rank(option, marks, labels)
+        if best is not None and (*r[:HARD], float(least(option))) > best[0][:HARD + 1]:
+            continue
         key = (*r[:HARD], float(sheets_for(option)), *r[HARD:])
         if best is None or key < best[0]:
             best = (key, option)

@@ -45,7 +45,7 @@ from cardforge.layout.imposition import (
     CuttingPlan,
     FoldSheet,
     Sheet,
-    by_count,
+    best_by_count,
     choose,
     contacts,
     cutting_plan,
@@ -383,7 +383,7 @@ def _layout_for(group: DeckGroup, s: BuildSettings, art: CardArt, spares: list[C
     if not weigh:
         book = None
     if book is None or book.uniform:
-        sheet = min(plain, key=lambda o: by_count(o, s.crop_marks, s.sheet_labels))
+        sheet = best_by_count(plain, s.crop_marks, s.sheet_labels)
         book = None
     else:
         counts: dict[int, int] = {}
