@@ -173,7 +173,7 @@ def _build_locked(game: Game, settings: BuildSettings, progress: Progress, out_d
         raise OutputError(f"cannot build {game.id}", [_os_problem(exc, out_dir)]) from None
     try:
         entries, changes, covered, deck_warnings, layouts = _render(game, data, settings, staging, progress,
-                                                                    warnings)
+                                                                    warnings, previous, folder)
         checkpoint("staged")
         names = sorted(p.name for p in staging.iterdir() if not _PART.match(p.name))
         manifest, stale = _next_manifest(game.id, folder, previous, entries, covered)
@@ -196,8 +196,8 @@ def _build_locked(game: Game, settings: BuildSettings, progress: Progress, out_d
 
 
 def _render(game: Game, data: GameData, settings: BuildSettings, staging: Path, progress: Progress,
-            warnings: list[Problem]) -> tuple[list[ManifestEntry], Reprint | None, set[str], list[Problem],
-                                              dict[str, str]]:
+            warnings: list[Problem], previous: list[dict[str, Any]] | None = None, folder: Path | None = None
+            ) -> tuple[list[ManifestEntry], Reprint | None, set[str], list[Problem], dict[str, str]]:
     """Every file of the build, written into ``staging``: (entries, changes, kinds covered,
     the decks' warnings, the decks' sheet layouts)."""
     entries: list[ManifestEntry] = []
@@ -229,10 +229,13 @@ def _render(game: Game, data: GameData, settings: BuildSettings, staging: Path, 
             entries += printables.build_printables(game, data, settings, staging, progress=progress)
             for kind in kinds:
                 covered.update(BUILD_KINDS[kind])
-        if entries:
+        if "decks" in settings.only:  # a build of the decks says how to print the folder's files
             from cardforge.render.instructions import write_instructions
 
-            entries.append(write_instructions(game, data, settings, deck_files, entries, staging))
+            kept = [ManifestEntry(**e) for e in previous or ()
+                    if e.get("kind") not in covered and e.get("kind") != INSTRUCTIONS
+                    and e.get("path") not in {x.path for x in entries}]
+            entries.append(write_instructions(game, data, settings, deck_files, entries, staging, kept, folder))
             covered.add(INSTRUCTIONS)
     except CardforgeError as exc:
         exc.problems = [*warnings, *deck_warnings, *(exc.problems or [Problem(exc.title)])]

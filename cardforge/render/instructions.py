@@ -13,6 +13,7 @@ The tool's own words are English (the cards and printables stay in the game's la
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -98,11 +99,11 @@ def deck_lines(f: FilePlan, data: GameData, s: BuildSettings) -> list[Line]:
     return out
 
 
-def other_lines(e: ManifestEntry, staged: Path, s: BuildSettings) -> list[Line]:
+def other_lines(e: ManifestEntry, staged: Path, s: BuildSettings, kept: bool = False) -> list[Line]:
     """What the page says about a board, pad, aid or setup file."""
     noun = PRINTABLE_WORDS.get(e.kind, "item")
     what = _plural(e.cards, noun) if e.cards else "backs only"
-    out = [Line("head", f"{e.path}: {what} ({_plural(e.pages, 'page')})")]
+    out = [Line("head", f"{e.path}: {what} ({_plural(e.pages, 'page')})" + (", from an earlier build" if kept else ""))]
     try:
         two = b"/DuplexFlip" in (staged / e.path).read_bytes()  # the print dialog's preselection
     except OSError:
@@ -119,7 +120,8 @@ def other_lines(e: ManifestEntry, staged: Path, s: BuildSettings) -> list[Line]:
 
 
 def instruction_lines(game: Game, data: GameData, s: BuildSettings, decks: list[FilePlan],
-                      entries: list[ManifestEntry], staged: Path) -> list[Line]:
+                      entries: list[ManifestEntry], staged: Path, kept: Sequence[ManifestEntry] = (),
+                      folder: Path | None = None) -> list[Line]:
     lines = [Line("title", f"{data.meta.title}: how to print this build (v{data.meta.version})"),
              Line("text", f"Built by cardforge {__version__} for {s.paper.upper()} paper, a printer margin of "
                           f"{s.printer_margin:g} mm (nothing but card bleed is printed closer to the paper's "
@@ -136,6 +138,11 @@ def instruction_lines(game: Game, data: GameData, s: BuildSettings, decks: list[
     for e in entries:
         if e.path not in described and e.path != FILE:
             lines += other_lines(e, staged, s)
+    for e in kept:  # files of an earlier build the folder keeps (a build of the decks alone)
+        if e.kind in ("deck", "backs"):
+            lines.append(Line("head", f"{e.path}: {_plural(e.pages, 'page')}, from an earlier build"))
+        elif folder is not None:
+            lines += other_lines(e, folder, s, kept=True)
     return lines
 
 
@@ -153,14 +160,16 @@ def _wrap(c: Canvas, text: str, font: str, size: float, width: float) -> list[st
 
 
 def write_instructions(game: Game, data: GameData, s: BuildSettings, decks: list[FilePlan],
-                       entries: list[ManifestEntry], game_dir: Path) -> ManifestEntry:
-    """Write ``instructions.pdf`` into ``game_dir`` (where ``entries`` were written); its entry."""
+                       entries: list[ManifestEntry], game_dir: Path, kept: list[ManifestEntry] | None = None,
+                       folder: Path | None = None) -> ManifestEntry:
+    """Write ``instructions.pdf`` into ``game_dir`` (where ``entries`` were written): this build's
+    files, and ``kept``, an earlier build's files still in ``folder``. Returns its entry."""
     path = Path(game_dir) / FILE
     w, h = (mm(v) for v in s.paper_mm)
     regular, bold = font_name("sans"), font_name("sans", bold=True)
     styles = {"title": (bold, 14.0, 20.0, 0.0), "head": (bold, 10.5, 15.0, 0.0), "text": (regular, 9.0, 12.0, 0.0),
               "item": (regular, 9.0, 12.0, 10.0), "note": (regular, 9.0, 12.0, 10.0)}
-    lines = instruction_lines(game, data, s, decks, entries, Path(game_dir))
+    lines = instruction_lines(game, data, s, decks, entries, Path(game_dir), kept or [], folder)
     m = mm(MARGIN_MM)
     pages = 0
     with atomic_path(path) as tmp:
