@@ -89,7 +89,7 @@ def test_build_json(cli, tmp_path):
     assert out["ok"] is True
     (game,) = out["games"]
     assert game["game"] == "tunhell" and game["problems"] == []
-    assert [(f["kind"], f["pages"], f["cards"]) for f in game["files"]] == [("pad", 1, 3), ("instructions", 1, 0)]
+    assert [(f["kind"], f["pages"], f["cards"]) for f in game["files"]] == [("pad", 1, 3)]
     assert game["files"][0]["path"] == (tmp_path / "tunhell" / "score-pad.pdf").as_posix()
     r = cli("--data", FIXTURES / "bad_data", "build", "tunhell", "-o", tmp_path, "--json")
     assert r.code == 1
