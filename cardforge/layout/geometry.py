@@ -28,7 +28,6 @@ Print-trade words, one meaning each:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
@@ -127,15 +126,6 @@ def page_size(paper_mm: tuple[float, float], orientation: str) -> tuple[float, f
     """(width, height) of the page in the orientation (``portrait`` or ``landscape``)."""
     short, long = sorted(paper_mm)
     return (long, short) if orientation == "landscape" else (short, long)
-
-
-def fit_count(available: float, cell: float, gutter: float) -> int:
-    """How many cells of size ``cell`` with ``gutter`` between them fit in ``available``."""
-    if cell <= 0:
-        raise SheetError("a card must have a positive size")
-    if available + EPS < cell:
-        return 0
-    return int(math.floor((available + gutter + EPS) / (cell + gutter)))
 
 
 def _edge_index(trims: list[Rect], edge: str) -> dict[int, list[int]]:

@@ -89,7 +89,36 @@ def run_length(n: int, size: float, extra: float) -> float:
 # --- sheets ------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Sheet:
+class _Layout:
+    """What every layout of a sheet knows: the page (mm) and how it was asked for."""
+
+    page: tuple[float, float]
+    orientation: str
+    card: tuple[float, float]
+    bleed: float
+    gutter: float
+    margin: float | None
+    printer: float
+
+    def _fronts(self) -> tuple[tuple[Rect, ...], tuple[int, ...]]:
+        """The fronts' trims in fill order, and their turns (empty: all upright)."""
+        raise NotImplementedError
+
+    @property
+    def per_page(self) -> int:
+        return len(self._fronts()[0])
+
+    def turn(self, index: int) -> int:
+        turns = self._fronts()[1]
+        return turns[index] if turns else 0
+
+    def placements(self, count: int | None = None) -> tuple[Placement, ...]:
+        n = self.per_page if count is None else count
+        return tuple(Placement(s, self.turn(i)) for i, s in enumerate(self._fronts()[0][:n]))
+
+
+@dataclass(frozen=True)
+class Sheet(_Layout):
     """Cards imposed on one side of a sheet, in print order (rows top to bottom, each row left
     to right; a turned block after the main grid). ``slots`` are the cards' trim boxes on the
     page, ``turns`` each card's quarter turns (empty: all upright).
@@ -100,13 +129,6 @@ class Sheet:
     180° (so like edges meet), ``"column"``/``"row"`` when ``extra`` turned cards sit in a block
     beside (or below) the main ``cols × rows`` grid."""
 
-    page: tuple[float, float]
-    orientation: str
-    card: tuple[float, float]
-    bleed: float
-    gutter: float
-    margin: float | None
-    printer: float
     cols: int
     rows: int
     slots: tuple[Rect, ...]
@@ -115,9 +137,8 @@ class Sheet:
     pattern: str = ""
     extra: int = 0
 
-    @property
-    def per_page(self) -> int:
-        return len(self.slots)
+    def _fronts(self) -> tuple[tuple[Rect, ...], tuple[int, ...]]:
+        return self.slots, self.turns
 
     @property
     def shared(self) -> bool:
@@ -131,13 +152,6 @@ class Sheet:
         if not any(self.butt):
             return "separate"
         return "butted in rows" if self.butt[0] else "butted in columns"
-
-    def turn(self, index: int) -> int:
-        return self.turns[index] if self.turns else 0
-
-    def placements(self, count: int | None = None) -> tuple[Placement, ...]:
-        n = self.per_page if count is None else count
-        return tuple(Placement(s, self.turn(i)) for i, s in enumerate(self.slots[:n]))
 
     def back_placements(self, duplex: str, offset: tuple[float, float] = (0.0, 0.0)) -> tuple[Placement, ...]:
         """Where each slot's back goes on the back page (:func:`geometry.back_placements`)."""
@@ -359,20 +373,13 @@ def no_fit_message(paper_mm: tuple[float, float], card: tuple[float, float], ble
 # --- gutter fold --------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class FoldSheet:
+class FoldSheet(_Layout):
     """Fronts on one half of the page, their backs mirrored on the other half across the fold.
 
     ``axis`` is ``"vertical"`` (fronts left, backs right) or ``"horizontal"`` (fronts top,
     backs bottom). Within each half the cards are butted (``butt``) or each has its own bleed,
     as on a :class:`Sheet`; across the fold each half keeps its bleed (``gutter`` apart)."""
 
-    page: tuple[float, float]
-    orientation: str
-    card: tuple[float, float]
-    bleed: float
-    gutter: float
-    margin: float | None
-    printer: float
     axis: str
     cols: int
     rows: int
@@ -383,9 +390,8 @@ class FoldSheet:
     butt: tuple[bool, bool] = (False, False)
     pattern: str = ""
 
-    @property
-    def per_page(self) -> int:
-        return len(self.fronts)
+    def _fronts(self) -> tuple[tuple[Rect, ...], tuple[int, ...]]:
+        return self.fronts, self.turns
 
     @property
     def slots(self) -> tuple[Rect, ...]:
@@ -398,13 +404,6 @@ class FoldSheet:
     @property
     def extra(self) -> int:
         return 0
-
-    def turn(self, index: int) -> int:
-        return self.turns[index] if self.turns else 0
-
-    def placements(self, count: int | None = None) -> tuple[Placement, ...]:
-        n = self.per_page if count is None else count
-        return tuple(Placement(s, self.turn(i)) for i, s in enumerate(self.fronts[:n]))
 
     def back_placements(self, duplex: str = "fold", offset: tuple[float, float] = (0.0, 0.0)) -> tuple[Placement, ...]:
         return self.backs

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
-from reportlab.pdfgen.canvas import Canvas
 
 from cardforge import __version__
 from cardforge.render.fonts import font_name
 from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas
+from cardforge.render.reprint import wrap_text
 from cardforge.settings import BuildSettings
 from cardforge.units import mm
 
@@ -146,19 +146,6 @@ def instruction_lines(game: Game, data: GameData, s: BuildSettings, decks: list[
     return lines
 
 
-def _wrap(c: Canvas, text: str, font: str, size: float, width: float) -> list[str]:
-    words, line = text.split(" "), ""
-    out: list[str] = []
-    for word in words:
-        trial = f"{line} {word}" if line else word
-        if line and c.stringWidth(trial, font, size) > width:
-            out.append(line)
-            line = word
-        else:
-            line = trial
-    return out + [line]
-
-
 def write_instructions(game: Game, data: GameData, s: BuildSettings, decks: list[FilePlan],
                        entries: list[ManifestEntry], game_dir: Path, kept: list[ManifestEntry] | None = None,
                        folder: Path | None = None) -> ManifestEntry:
@@ -179,7 +166,7 @@ def write_instructions(game: Game, data: GameData, s: BuildSettings, decks: list
             font, size, step, indent = styles[line.style]
             if line.style in ("head", "title") and y < h - m - 1:
                 y -= step * 0.4  # a little air before each file
-            chunks = _wrap(c, line.text, font, size, w - 2 * m - indent)
+            chunks = wrap_text(c, line.text, font, size, w - 2 * m - indent)
             for k, chunk in enumerate(chunks):
                 if y - step < m:
                     c.showPage()
