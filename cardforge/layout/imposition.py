@@ -179,6 +179,22 @@ def _grid_slots(x0: float, top: float, cols: int, rows: int, size: tuple[float, 
     return [Rect(x0 + c * (w + ex), top - (r + 1) * h - r * ey, w, h) for r in range(rows) for c in range(cols)]
 
 
+def _centred_grid(area: Rect, card: tuple[float, float], bleed: float, g: float, bx: bool,
+                  by: bool) -> tuple[float, float, tuple[Rect, ...]]:
+    """The largest grid of ``card`` whose trims fit ``area``, centred in it: (the gap between
+    columns, between rows, the trims). Butted (``bx``: in a row, ``by``: rows) or ``2 × bleed +
+    g`` apart."""
+    w, h = card
+    ex = 0.0 if bx else 2 * bleed + g
+    ey = 0.0 if by else 2 * bleed + g
+    cols, rows = fit_run(area.w, w, ex), fit_run(area.h, h, ey)
+    if cols * rows == 0:
+        return ex, ey, ()
+    gw, gh = run_length(cols, w, ex), run_length(rows, h, ey)
+    return ex, ey, tuple(_grid_slots(area.x + (area.w - gw) / 2, area.top - (area.h - gh) / 2, cols, rows, card,
+                                     ex, ey))
+
+
 def _butts(gutter: float | None) -> list[tuple[bool, bool]]:
     if gutter is not None:  # --gutter: every card its own bleed
         return [(False, False)]
@@ -205,14 +221,11 @@ def sheet_options(paper_mm: tuple[float, float], card: tuple[float, float], *, b
         area = trim_area(page, bleed, margin, printer)
         best_uniform = 0
         for bx, by in _butts(gutter):
-            ex = 0.0 if bx else 2 * bleed + g
-            ey = 0.0 if by else 2 * bleed + g
-            cols, rows = fit_run(area.w, w, ex), fit_run(area.h, h, ey)
-            if cols * rows == 0:
+            ex, ey, slots = _centred_grid(area, card, bleed, g, bx, by)
+            if not slots:
                 continue
-            best_uniform = max(best_uniform, cols * rows)
-            gw, gh = run_length(cols, w, ex), run_length(rows, h, ey)
-            slots = tuple(_grid_slots((pw - gw) / 2, ph - (ph - gh) / 2, cols, rows, card, ex, ey))
+            cols, rows = fit_run(area.w, w, ex), fit_run(area.h, h, ey)
+            best_uniform = max(best_uniform, len(slots))
             base = Sheet(page, o, card, bleed, g, margin, printer, cols, rows, slots, (), (bx, by))
             out.append(base)
             if patterns and by and rows > 1:
@@ -443,14 +456,10 @@ def fold_options(paper_mm: tuple[float, float], card: tuple[float, float], *, bl
                 bottom = ph / 2 + g / 2 + bleed
                 half = Rect(area.x, bottom, area.w, area.top - bottom)
             for bx, by in _butts(gutter):
-                ex = 0.0 if bx else 2 * bleed + g
-                ey = 0.0 if by else 2 * bleed + g
-                cols, rows = fit_run(half.w, w, ex), fit_run(half.h, h, ey)
-                if cols * rows == 0:
+                ex, ey, fronts = _centred_grid(half, card, bleed, g, bx, by)
+                if not fronts:
                     continue
-                gw, gh = run_length(cols, w, ex), run_length(rows, h, ey)
-                fronts = tuple(_grid_slots(half.x + (half.w - gw) / 2, half.top - (half.h - gh) / 2, cols, rows,
-                                           card, ex, ey))
+                cols, rows = fit_run(half.w, w, ex), fit_run(half.h, h, ey)
                 variants: list[tuple[tuple[int, ...], str]] = [((), "")]
                 if patterns and by and rows > 1:
                     variants.append((tuple(2 * ((i // cols) % 2) for i in range(len(fronts))), "rows"))
