@@ -331,8 +331,11 @@ def _spares(art: CardArt, data: GameData, s: BuildSettings, groups: list[DeckGro
         card = data.card(spare)
         size = art.card_size(card)
         group = next((g for g in groups if g.size == size), None)
-        if group is not None:
-            out.setdefault(group.name, []).append(card)
+        if group is None:
+            issues.add(Problem(f"--spares: '{spare}' is {size[0]:g}×{size[1]:g} mm and no deck file holds cards of "
+                               "that size: no spare printed", field="--spares", severity="warning"))
+            continue
+        out.setdefault(group.name, []).append(card)
     return out
 
 
