@@ -40,7 +40,9 @@ MIN_CONTRAST = 4.5
 MARKS = [
     # version stamps « v0.1 · b3f93f » (a stamp turned 90° or 180° may be read in pieces)
     re.compile(r"(v\d[\w.]*|·|[0-9a-f]{6}|provisoire)+"),
-    re.compile(r".*·(aidedejeu|plateau|feuilledescore|misenplace).*"),  # printables' footers
+    re.compile(r".*·(aidedejeu|plateau|feuilledescore|misenplace).*", re.IGNORECASE),  # printables' footers
+    # a deck sheet's own label, cutting order and scale bar caption (beside the cards, 5 or 6 pt)
+    re.compile(r".*\.pdf·sheet\d+/\d+.*|(Cuttingorder|Cut|Fold,thencut):.*|\d+mmat100%"),
     # captions of the blank fields of Imperial Miners' blank card; Maphr's « niveau » under a
     # mine level; TunHell's « Partie complète » beside its :plus: mark
     re.compile(r"Nomdelacarte|coût|(faction)+|Effet[12]?|niveau|Partiecomplète"),
@@ -60,6 +62,8 @@ def is_mark(text: str, game: str) -> bool:
     title = _squeeze(TITLES[game])
     if flat.startswith(title):  # a deck's name, alone or on the line of the version stamp
         flat = flat[len(title):]
+    elif flat.endswith(title):  # …or after it (a card turned upside down beside its neighbour)
+        flat = flat[:-len(title)]
     return not flat or any(m.fullmatch(flat) for m in MARKS)
 
 

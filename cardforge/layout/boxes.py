@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
@@ -27,6 +27,9 @@ from cardforge.data.yamlio import YamlDoc, read_yaml
 from cardforge.layout.geometry import EPS, Rect
 from cardforge.problems import Problem
 from cardforge.units import check_points, parse_length, to_mm
+
+if TYPE_CHECKING:
+    from cardforge.games.base import Game
 
 LAYOUT_FILE = "layout.yaml"
 SHARED = "_shared"
@@ -472,3 +475,32 @@ def _span(start: float | None, size: float | None, end: float | None, total: flo
     if size is None:
         size = total - (end or 0.0) - start
     return start, start + size
+
+
+def template_folders(game: Game | str, templates_dir: Path | None = None) -> list[Path]:
+    """Where a game's layouts and ``*.j2`` files are looked up, first match wins:
+    ``<dir>/<game>/`` and ``<dir>/_shared/`` (``--templates DIR``), the game folder's own
+    ``templates/`` (every shipped game has one, as ``cardforge new`` makes), a
+    ``CARDFORGE_TEMPLATES`` folder's ``<game>/`` (unless ``--templates`` is given), then the
+    shared ``templates/_shared/`` (or ``CARDFORGE_TEMPLATES``'s) — so a designer's folder may
+    hold only their game's layouts. ``game``: a Game, or the id of a game already found."""
+    from cardforge.games import loaded_game
+
+    game_id = game if isinstance(game, str) else game.id
+    found = loaded_game(game_id) if isinstance(game, str) else game
+    from cardforge.resources import templates_root
+
+    shipped = Path(templates_root())
+    folders: list[Path] = []
+    if templates_dir:
+        folders += [Path(templates_dir) / game_id, Path(templates_dir) / SHARED]
+    if found is not None and (found.folder / "templates").is_dir():
+        folders.append(found.folder / "templates")
+    if not templates_dir:
+        folders.append(shipped / game_id)
+    folders.append(shipped / SHARED)
+    out: list[Path] = []
+    for f in folders:
+        if f.resolve() not in [o.resolve() for o in out]:
+            out.append(f)
+    return out

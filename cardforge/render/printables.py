@@ -27,11 +27,12 @@ from pydantic import ValidationError
 from cardforge.data.printables import Aid, Block, Board
 from cardforge.data.validate import validation_problems
 from cardforge.errors import RenderError
+from cardforge.markup import plain_text
 from cardforge.problems import Problem
 from cardforge.render.boards import BoardPlan, draw_board, plan_board
 from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas, print_preferences
 from cardforge.render.player_aids import AidPlan, draw_aid_side, plan_aid
-from cardforge.render.printing import PrintContext
+from cardforge.render.printing import PrintContext, ink_inset
 from cardforge.render.score_pads import draw_pad_sheet, plan_pads
 from cardforge.render.sheets import DoesNotFit, SheetPlan, back_slot, draw_sheet_marks, plan_sheet
 from cardforge.resources import display_path
@@ -182,6 +183,7 @@ def plan_printables(ctx: PrintContext, kinds: frozenset[str]) -> Plans:
         plans.problems.append(accent)
         return plans
     paper = ctx.settings.paper_mm
+    titles = [plain_text(p.model.title) for p in found.boards]
     if "boards" in kinds:
         for p in found.boards:
             board: Board = p.model
@@ -198,7 +200,11 @@ def plan_printables(ctx: PrintContext, kinds: frozenset[str]) -> Plans:
                 content[zone.id] = expand(zone.content if zone.kind != "generated" else [zone], found.sources,
                                           origin=p.origin, item=item, field=f"zone '{zone.id}'",
                                           problems=plans.problems)
-            plan, problems = plan_board(board, size, ctx, content, p.origin)
+            edge = 0.0 if sheet.crop_marks or sheet.grid is not None else ink_inset(ctx.settings)
+            name = plain_text(board.title)
+            if titles.count(name) > 1 and board.subtitle:  # "Progrès 1 · recto", not twice "Progrès 1"
+                name += f" · {plain_text(board.subtitle)}"
+            plan, problems = plan_board(board, size, ctx, content, p.origin, edge, name)
             plans.problems += problems
             if plan is not None:
                 plans.boards.append((plan, sheet))
@@ -217,7 +223,8 @@ def plan_printables(ctx: PrintContext, kinds: frozenset[str]) -> Plans:
                            problems=plans.problems)
             back = (expand(aid.back, found.sources, origin=p.origin, item=item, field="back",
                            problems=plans.problems) if aid.back is not None else None)
-            aid_plan, problems = plan_aid(aid, size, ctx, front, back, p.origin)
+            edge = 0.0 if sheet.grid is not None else ink_inset(ctx.settings)
+            aid_plan, problems = plan_aid(aid, size, ctx, front, back, p.origin, edge)
             plans.problems += problems
             if aid_plan is not None:
                 plans.aids.append((aid_plan, sheet))
@@ -344,8 +351,7 @@ def _write_setup(ctx: PrintContext, results: list[dict[str, Any]], path: Path) -
         c = new_canvas(tmp, (mm(ctx.settings.paper_mm[0]), mm(ctx.settings.paper_mm[1])),
                        f"{ctx.game.title} — mise en place",
                        "setup sheets", cmyk=ctx.settings.cmyk)
-        for result in results:
-            pages += draw_setup_pages(c, ctx, result, with_deal=False)
+        pages += draw_setup_pages(c, ctx, results, with_deal=False)
         c.save()
     return pages
 

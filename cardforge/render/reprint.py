@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
     from cardforge.data.loading import GameData
     from cardforge.games.base import Game
-    from cardforge.layout.geometry import FoldSheet, Sheet
+    from cardforge.layout.imposition import FoldSheet, Sheet
     from cardforge.render.cards import CardArt, Issues
     from cardforge.render.decks import DeckGroup
     from cardforge.render.output import ManifestEntry
@@ -434,7 +434,7 @@ def draw_changelog(c: Canvas, r: Reprint, page: tuple[float, float], duplex: boo
     y = h - margin
     for style, text in changelog_lines(r):
         font, size, step = sizes[style]
-        for chunk in _wrap(c, text, font, size, w - 2 * margin - (10 if style == "item" else 0)):
+        for chunk in wrap_text(c, text, font, size, w - 2 * margin - (10 if style == "item" else 0)):
             if y - step < margin:
                 c.showPage()
                 pages += 1
@@ -454,7 +454,8 @@ def draw_changelog(c: Canvas, r: Reprint, page: tuple[float, float], duplex: boo
     return pages
 
 
-def _wrap(c: Canvas, text: str, font: str, size: float, width: float) -> list[str]:
+def wrap_text(c: Canvas, text: str, font: str, size: float, width: float) -> list[str]:
+    """``text`` in lines no wider than ``width`` (points), broken between words."""
     words, line = text.split(" "), ""
     lines: list[str] = []
     for word in words:
