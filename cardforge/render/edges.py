@@ -7,11 +7,11 @@ backs: the back page is cut with the front) the rendered card is sampled along e
 1 mm steps: the strip 0–0.5 mm inside the trim and the strip 0–0.5 mm outside it (the bleed).
 Two cards meet along a side when, all along it, each one's bleed looks like the other's edge
 strip: CIELAB ΔE (1976) at most :data:`DELTA_E`, about what a 0.5 mm sliver needs to be seen
-against its neighbour's edge (Imperial Miners' level I and II frames: ΔE 31; two Maphr
-parchments: 2.5).
+against its neighbour's edge (two differently coloured level frames: ΔE 31; two parchment
+textures: 2.5).
 
 Why the rendered card and not the layout's boxes: the layout language has frames, bands,
-pictures with bleed, icons on the trim line (Imperial Miners' half carts), colours computed
+pictures with bleed, icons on the trim line (half icons meant to meet across cards), colours computed
 from the card's data and boxes drawn in another turn; what prints is what the renderer draws,
 so the renderer draws it. Only what can reach the edge is drawn (``Painter(edges_only=…)``:
 boxes lying further inside, the text, are left out), at 4 pixels a millimetre; the samples of

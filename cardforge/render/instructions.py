@@ -40,7 +40,7 @@ PRINTABLE_WORDS = {"board": "board", "pad": "score pad", "aid": "player aid", "s
 
 @dataclass
 class Line:
-    style: str  # title | head | text | item | note
+    style: str  # title | head | text | item | warn
     text: str
 
 
@@ -95,7 +95,7 @@ def deck_lines(f: FilePlan, data: GameData, s: BuildSettings) -> list[Line]:
     out.append(Line("item", cards + "."))
     out.append(Line("item", f.cutting.replace("Cutting order: ", "Cutting: ")))
     for what, n in f.layout.missing.items():
-        out.append(Line("note", f"The {what} found no room on {_plural(n, 'sheet')} (see the build's warnings)."))
+        out.append(Line("warn", f"The {what} found no room on {_plural(n, 'sheet')} (see the build's warnings)."))
     return out
 
 
@@ -155,12 +155,13 @@ def write_instructions(game: Game, data: GameData, s: BuildSettings, decks: list
     w, h = (mm(v) for v in s.paper_mm)
     regular, bold = font_name("sans"), font_name("sans", bold=True)
     styles = {"title": (bold, 14.0, 20.0, 0.0), "head": (bold, 10.5, 15.0, 0.0), "text": (regular, 9.0, 12.0, 0.0),
-              "item": (regular, 9.0, 12.0, 10.0), "note": (regular, 9.0, 12.0, 10.0)}
+              "item": (regular, 9.0, 12.0, 10.0), "warn": (regular, 9.0, 12.0, 10.0)}
     lines = instruction_lines(game, data, s, decks, entries, Path(game_dir), kept or [], folder)
     m = mm(MARGIN_MM)
     pages = 0
     with atomic_path(path) as tmp:
-        c = new_canvas(tmp, (w, h), f"{data.meta.title} — printing instructions", subject="printing instructions")
+        c = new_canvas(tmp, (w, h), f"{data.meta.title} — printing instructions", subject="printing instructions",
+                       cmyk=s.cmyk)
         y = h - m
         for line in lines:
             font, size, step, indent = styles[line.style]
@@ -174,8 +175,8 @@ def write_instructions(game: Game, data: GameData, s: BuildSettings, decks: list
                     y = h - m
                 y -= step
                 c.setFont(font, size)
-                c.setFillColor(HexColor("#8a1c1c" if line.style == "note" else "#1a1a1a"))
-                if line.style in ("item", "note") and k == 0:
+                c.setFillColor(HexColor("#8a1c1c" if line.style == "warn" else "#1a1a1a"))
+                if line.style in ("item", "warn") and k == 0:
                     c.drawString(m, y, "•")
                 c.drawString(m + indent, y, chunk)
         c.showPage()
