@@ -444,7 +444,7 @@ def make_svg(rng: random.Random, case: Path, seeds: dict, decoy: Path) -> tuple[
     (art / "x.svg").write_bytes(blob)
     where = "art"
     if rng.random() < 0.3:  # as an icon (:x: in the card text)
-        (folder / "icons").mkdir()
+        (folder / "icons").mkdir(exist_ok=True)  # the scaffold may already have one
         os.replace(art / "x.svg", folder / "icons" / "motif.svg")
         cards = folder / "cards.yaml"
         cards.write_text(cards.read_text(encoding="utf-8").replace("Piochez une carte.", "Piochez :motif:."),
