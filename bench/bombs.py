@@ -80,6 +80,14 @@ def xlsx_many_rows(rows: int = 100_000) -> bytes:
     return xlsx("".join(body))
 
 
+def xlsx_wide_rows(rows: int = 1_700, columns: int = 600) -> bytes:
+    """``rows`` cards of ``columns`` filled cells each, numbers in 15 bytes a cell (within the
+    part limit, a workbook's sheets together held 3 million cells, ~400 MB, before the cell limit)."""
+    body = [_row(1, *HEADER)] + [f'<row r="{i}">' + _row(i, f"c{i}", f"Carte {i}")[len(f'<row r="{i}">'):-6]
+                                 + "<c><v>1</v></c>" * (columns - 2) + "</row>" for i in range(2, rows + 2)]
+    return xlsx("".join(body))
+
+
 def xlsx_big_part(megabytes: int = 25, shared: bool = True) -> bytes:
     """A part that unzips to ``megabytes`` MB (one cell's text: a 1 MB workbook held a 1 GB cell)."""
     out = io.BytesIO()
@@ -163,6 +171,13 @@ def csv_big_file(megabytes: int = 25) -> bytes:
 
 def csv_many_rows(rows: int = 100_000) -> bytes:
     return ("id,kind,name,cost,effect\n" + "".join(f"c{i},action,Carte {i},1,x\n" for i in range(rows))).encode()
+
+
+def csv_wide_rows(rows: int = 12_000, columns: int = 490) -> bytes:
+    """``rows`` cards of ``columns`` filled cells each (an 18 MB file: 6 million cells took 700 MB
+    before the card limit applied; found by the campaign)."""
+    return ("id,kind,name,cost,effect\n" + "".join(f"c{i},action,Carte {i},1" + ",=1" * (columns - 3) + "\n"
+                                                   for i in range(rows))).encode()
 
 
 def csv_flow_cell(text: str) -> bytes:

@@ -42,6 +42,7 @@ LIMITS: dict[str, tuple[int, str]] = {
     "xlsx_part_bytes": (20_000_000, "bytes of one part of an .xlsx workbook once unzipped (a sheet, its texts…)"),
     "sheet_rows": (1_048_576, "the row number of a row in a sheet (rows with content are also cards)"),
     "sheet_columns": (1_000, "columns in one sheet or CSV file"),
+    "sheet_cells": (1_000_000, "cells with content in one .csv or .xlsx card file (~120 bytes of memory each)"),
     "csv_line_chars": (1_000_000, "characters in one line of a CSV file"),
     "sheet_cell_chars": (100_000, "characters in one spreadsheet cell (its texts each within text_chars)"),
     # SVG (render/images.py)

@@ -302,7 +302,8 @@ def _read_csv(blob: bytes, display: str) -> Rows:
                           + "; save it as UTF-8 (Excel: \"CSV UTF-8\"; LibreOffice: character set Unicode UTF-8)")
     delimiter, skip = _delimiter(text)
     max_line, max_cols, max_text = limit("csv_line_chars"), limit("sheet_columns"), limit("sheet_cell_chars")
-    max_content = limit("cards_per_deck")
+    max_content, max_cells = limit("cards_per_deck"), limit("sheet_cells")
+    cells = 0
     lines = io.StringIO(text[skip:], newline="")
     number = 0
 
@@ -325,6 +326,10 @@ def _read_csv(blob: bytes, display: str) -> Rows:
                 raise _SheetError(f"{len(record):,} columns, " + at_most("sheet_columns", " columns"),
                                   Cell(None, number, max(values)))
             rows.append((number, values))
+            cells += len(values)
+            if cells > max_cells:  # before the rows' limit: 10,000 rows of 1,000 cells take ~1.2 GB
+                raise _SheetError(f"more than {max_cells:,} cells with content: "
+                                  + at_most("sheet_cells", " cells with content in a card file"), Cell(None, number))
             if len(rows) > max_content:
                 raise _SheetError(f"more than {max_content:,} rows with content (each is a card): "
                                   + at_most("cards_per_deck", " cards in a game"), Cell(None, number))

@@ -114,7 +114,7 @@ def read_workbook(blob: bytes, skip: Callable[[str], bool] = lambda name: False)
         elif rel_type.endswith("/styles") and target in names:
             dates = _date_styles(archive, target)
     out = []
-    content_rows = 0
+    content_rows = cells = 0
     for name, rel_id in sheets:
         rel = wb_rels.get(rel_id)
         if rel is None or not rel[0].endswith("/worksheet") or skip(name):
@@ -122,7 +122,7 @@ def read_workbook(blob: bytes, skip: Callable[[str], bool] = lambda name: False)
         if rel[1] not in names:
             raise XlsxError(f"the sheet '{name}' names a part that is not in the archive ({rel[1]})")
         sheet = Sheet(name)
-        content_rows = _read_sheet(archive, rel[1], sheet, shared, dates, date1904, content_rows)
+        content_rows, cells = _read_sheet(archive, rel[1], sheet, shared, dates, date1904, content_rows, cells)
         out.append(sheet)
     return out
 
@@ -303,11 +303,12 @@ def _date_styles(archive: zipfile.ZipFile, part: str) -> set[int]:
 class _SheetReader:
     """The state of one sheet's parse (see :func:`_read_sheet`)."""
 
-    def __init__(self, sheet: Sheet, shared: list[str], dates: set[int], date1904: bool, content_rows: int):
+    def __init__(self, sheet: Sheet, shared: list[str], dates: set[int], date1904: bool, content_rows: int,
+                 cells: int = 0):
         self.sheet, self.shared, self.dates, self.date1904 = sheet, shared, dates, date1904
         self.max_row, self.max_col = limit("sheet_rows"), limit("sheet_columns")
         self.max_text, self.max_content = limit("sheet_cell_chars"), limit("cards_per_deck")
-        self.content_rows = content_rows
+        self.content_rows, self.cells, self.max_cells = content_rows, cells, limit("sheet_cells")
         self.row_number = 0
         self.row: dict[int, Any] | None = None
         self.col = 0
@@ -385,6 +386,10 @@ class _SheetReader:
             value = self._value()
             if value is not None and not (isinstance(value, str) and not value.strip()):
                 self.row[self.col] = value
+                self.cells += 1
+                if self.cells > self.max_cells:
+                    raise self.error(f"more than {self.max_cells:,} cells with content: "
+                                     + at_most("sheet_cells", " cells with content in a card file"), True)
         elif tag == "row" and self.row is not None:
             if self.row:
                 self.content_rows += 1
@@ -453,7 +458,7 @@ class _SheetReader:
 
 
 def _read_sheet(archive: zipfile.ZipFile, part: str, sheet: Sheet, shared: list[str], dates: set[int],
-                date1904: bool, content_rows: int) -> int:
-    reader = _SheetReader(sheet, shared, dates, date1904, content_rows)
+                date1904: bool, content_rows: int, cells: int = 0) -> tuple[int, int]:
+    reader = _SheetReader(sheet, shared, dates, date1904, content_rows, cells)
     _parse(archive, part, reader.start, reader.end, reader.text)
-    return reader.content_rows
+    return reader.content_rows, reader.cells
