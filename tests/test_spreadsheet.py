@@ -339,3 +339,24 @@ def test_exports_are_inert_and_read_back_as_the_original_text(tmp_path):
         doc = read_sheet(tmp_path / name, {"spell": model})
         assert doc.problems == []
         assert [raw["text"] for raw in doc.data] == TRIGGERS, name
+
+
+def test_values_without_a_header_are_one_problem_a_row(game):
+    """A row with values past the last header is one problem naming its first and last stray
+    column and their count (it was one per cell: a mutated file printed 237,172 lines in 9 s)."""
+    g, root = game
+    (root / "fixture_deck" / "cards.csv").write_text(
+        "id,kind,name,cost\n"
+        "a,spell,A,1,x,,y,z\n"   # columns E, G, H: three strays
+        "b,spell,B,2\n"
+        "c,spell,C,3,,,,,w\n",   # column I alone
+        encoding="utf-8")
+    _use(root, "cards.csv")
+    _, problems = check_game_data(g, root=root)
+    shown = [str(p) for p in problems if not p.is_warning]
+    assert shown == [
+        f"{root / 'fixture_deck' / 'cards.csv'} › row 2 › column E: a value in a column without a header "
+        "(and 2 more, up to column H): give the column a header, or clear it",
+        f"{root / 'fixture_deck' / 'cards.csv'} › row 4 › column I: a value in a column without a header: "
+        "give the column a header, or clear it",
+    ], shown
