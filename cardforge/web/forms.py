@@ -575,8 +575,8 @@ _KEY_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
 def where(sheet: Sheet | None, key: str, names: list[str]) -> tuple[str, str]:
-    """Whom and what a problem's input key (``players[1].veins.coal``) concerns, as the sheet
-    names them: ``("Ben", "Veins · Coal")``; a round's ``("Round 2", "Fleets · Ben")``; a
+    """Whom and what a problem's input key (``players[1].bag.pebbles``) concerns, as the sheet
+    names them: ``("Ben", "Bag · Pebbles")``; a round's ``("Round 2", "Boats · Ben")``; a
     field of the whole game ``("", "Mode")``."""
     parts = [(m.group(1), int(m.group(2)) if m.group(2) else None) for m in _KEY_PART.finditer(key)]
     who = ""

@@ -158,7 +158,7 @@ class Standing:
     whose fields and rules read well (``kept``: their places on the sheet), the others left
     out; in a game of rounds, the rounds that read well, in order (``rounds``: how many).
     ``before_end``: scored as a game not over (the final state's ``partial: true``, the game's
-    own way to score before its end) because the end the rules require is not reached yet."""
+    own way to score a game not over) because the rules' conditions for a finished game are not met yet."""
 
     sheet: ScoreSheet
     kept: list[int]
@@ -198,8 +198,8 @@ def score_state_dict(ctx: GameContext, state: Any, standing: bool = False) -> Ou
 
 # --- the totals so far ------------------------------------------------------------------------
 
-#: the top-level flag of a final state that scores a game before its end (issue 18's convention:
-#: the rules' end checks are skipped and the score is marked partial)
+#: the top-level flag of a final state that scores a game not over (issue 18's convention: the
+#: rules' checks of a finished game are skipped and the score is marked partial)
 BEFORE_END = "partial"
 
 
@@ -209,7 +209,7 @@ def score_standing(ctx: GameContext, state: Any) -> Standing | None:
     that reads well: the players (or rounds) that some problem concerns are left out, one
     pass at a time, until the rest passes every check the engine and the game make — but the
     player count (the others are still to come). A problem of the whole game that leaving
-    players out does not settle is set aside only where the game can score before its end
+    players out does not settle is set aside only where the game can score a game not over
     (a top-level ``partial`` flag): the standing that scores more players wins, the game as it
     is at equal count. Nothing here changes what the CLI or a save accepts."""
     model = ctx.game.score_model
@@ -253,7 +253,7 @@ def _errors_of(ctx: GameContext, state: dict[str, Any]) -> tuple[Any, list[Probl
 
 def _unit_of(problem: Problem, field: str) -> int | None:
     """The index of the entry of the list ``field`` (the players, the rounds) that ``problem``
-    concerns (``players[1].coins``, ``player 'Ben' (#2)``, ``round #2``), if one."""
+    concerns (``players[1].pebbles``, ``player 'Ben' (#2)``, ``round #2``), if one."""
     import re
 
     from cardforge.web.forms import field_key

@@ -46,7 +46,7 @@
   }
   function matches(list, text) {
     var t = fold(text), starts = [], within = [];
-    if (!t) return list.length <= 24 ? list.slice() : [];  // a short list: every entry, to tap
+    if (!t) return list.length <= 24 ? list.slice() : [];  // a list of a few: every entry, to tap
     list.forEach(function (c) {
       var at = c.fold.indexOf(t);
       if (at === 0) starts.push(c); else if (at > 0) within.push(c);
@@ -98,8 +98,10 @@
   // the page's own message under a picker: said where it was typed, kept until fixed
   function refuse(box, text) {
     var pick = q("input.pick", box), local = q(".err.local", box);
-    var label = box.getAttribute("data-label") || "this list";
-    local.textContent = text ? "'" + text.trim() + "' is not in " + label + ": pick a name from the list (type a few letters)" : "";
+    var label = box.getAttribute("data-label") || "this list", found = text ? matches(listOf(box), text) : [];
+    local.textContent = !text ? "" : found.length > 1
+      ? "'" + text.trim() + "' names " + found.length + " entries here: tap the one you mean"
+      : "'" + text.trim() + "' is not in " + label + (found.length ? ": did you mean " + found[0].name + "?" : ": type a few letters, then tap a name");
     pick.classList.toggle("bad", !!text);
     pick.setAttribute("aria-invalid", text ? "true" : "false");
   }
@@ -304,7 +306,7 @@
     schedule(0);
   }
 
-  // --- events ------------------------------------------------------------------------------------
+  // --- listeners -----------------------------------------------------------------------------------
   form.addEventListener("change", function (ev) {
     var t = ev.target;
     if (t.classList && t.classList.contains("pick")) return;  // added by a tap, Enter or leaving the box
