@@ -179,12 +179,12 @@ def server(tmp_path_factory):
 
 
 def test_tunhell_on_a_phone(server, phone, cli, tmp_path):  # noqa: F811
-    """The example's game (totals worked out by hand in examples/tunhell/final.yaml: Ana 15,
+    """The example's game (totals worked out by hand in card_data/tunhell/examples/final.yaml: Ana 15,
     Ben 18, Cleo 19): the loots counted with `+`, the hands and trophies picked by name. A name
     that is not one (« Guerrier »: four Guerriers are in the deck) is said under the box and
     stays said through the live updates, until the one meant is tapped."""
     d = phone
-    example = ROOT / "examples" / "tunhell" / "final.yaml"
+    example = ROOT / "card_data" / "tunhell" / "examples" / "final.yaml"
     first = open_sheet(d, server, "tunhell", ["Ana", "Ben", "Cleo"], mode="full")
     loots = [{"terre": 6, "tresor": 2, "rat": 2, "orc": 2, "troll": 1},
              {"terre": 4, "tresor": 3, "rat": 2, "gobelin": 2, "dragon": 1},
@@ -227,11 +227,11 @@ def test_tunhell_on_a_phone(server, phone, cli, tmp_path):  # noqa: F811
 
 
 def test_maphr_on_a_phone(server, phone, cli, tmp_path, update_goldens):  # noqa: F811
-    """The example's game (worked out by hand in examples/maphr/final.yaml: Alice 67, Ben 67 —
+    """The example's game (worked out by hand in card_data/maphr/examples/final.yaml: Alice 67, Ben 67 —
     Ben wins on coins —, Cid 10). An improvement not in the deck is typed in: its colour is a
     required choice, asked (never a silent first colour) until chosen."""
     d = phone
-    example = ROOT / "examples" / "maphr" / "final.yaml"
+    example = ROOT / "card_data" / "maphr" / "examples" / "final.yaml"
     state = yaml.safe_load(example.read_text(encoding="utf-8"))
     first = open_sheet(d, server, "maphr", [p["name"] for p in state["players"]])
     labels = _labels("maphr", "improvements")
@@ -269,11 +269,11 @@ def test_maphr_on_a_phone(server, phone, cli, tmp_path, update_goldens):  # noqa
 
 
 def test_mine_all_mine_on_a_phone(server, phone, cli, tmp_path):  # noqa: F811
-    """The example's three rounds (worked out by hand in examples/mine_all_mine/final.yaml).
+    """The example's three rounds (worked out by hand in card_data/mine_all_mine/examples/final.yaml).
     Round 1 alone already gives totals so far — Ana 3, Ben 3, Cy 0 (the example's round 1) —
     with rounds 2 and 3 named as still to fix; then Ana 5, Ben 5, Cy 6."""
     d = phone
-    example = ROOT / "examples" / "mine_all_mine" / "final.yaml"
+    example = ROOT / "card_data" / "mine_all_mine" / "examples" / "final.yaml"
     state = yaml.safe_load(example.read_text(encoding="utf-8"))
     names = list(state["rounds"][0]["fleets"])
     first = open_sheet(d, server, "mine_all_mine", names)
