@@ -366,6 +366,8 @@ def test_imperial_miners_on_a_phone(server, phone, cli, tmp_path):  # noqa: F811
     WebDriverWait(d, 30).until(lambda drv: drv.find_elements(By.ID, "not-saved"))
     banner = d.find_element(By.ID, "not-saved")
     assert banner.text.startswith("Not saved: 2 problems to fix (Chloé, Dan)")
+    kept = [named(d, f"players[{i}].{k}").get_attribute("value") for i, k in ((0, "vp"), (0, "carts"), (1, "vp"))]
+    assert kept == ["31", "8", "30"]  # what was typed is still there
     settle(d, None)
     focused = d.switch_to.active_element.get_attribute("name")
     assert focused == "players[1].carts", focused

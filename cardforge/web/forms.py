@@ -592,14 +592,14 @@ def where(sheet: Sheet | None, key: str, names: list[str]) -> tuple[str, str]:
         parts = []  # all the players (all the rounds): said by "who"
     labels: list[str] = []
     current: Widget | None = None
-    for name, index in parts:
-        if index is not None:
+    for name, at in parts:
+        if at is not None:
             if current is not None and current.kind == "slots":
-                labels.append(current.decl.name(index).capitalize())
-            elif current is not None and current.kind == "per_player" and index < len(names):
-                labels.append(names[index] or f"Player {index + 1}")
+                labels.append(current.decl.name(at).capitalize())
+            elif current is not None and current.kind == "per_player" and at < len(names):
+                labels.append(names[at] or f"Player {at + 1}")
             elif current is not None and current.kind in ("cards", "items", "section_list"):
-                labels.append(f"#{index + 1}")
+                labels.append(f"#{at + 1}")
             continue
         found = next((w for w in widgets if w.name == name), None)
         if found is None:
