@@ -90,13 +90,31 @@ class Section(Declaration):
     section: str = Field(min_length=1, max_length=60)
 
 
+class SectionList(Declaration):
+    """Entries of a data section of the game picked by name, in order (the events played);
+    written as their ids."""
+
+    widget: Literal["section_list"] = "section_list"
+    section: str = Field(min_length=1, max_length=60)
+
+
+class Items(Declaration):
+    """A list of entries, each asked with the fields of the list's item model (a bonus bought
+    with a card: which card, which school, which colour): ``add`` is what the button that adds
+    one says (default: "Add")."""
+
+    widget: Literal["items"] = "items"
+    add: str | None = Field(None, min_length=1, max_length=60)
+
+
 class Grid(Declaration):
     """A grid of card places (a mine, a tableau): a list of rows, each a list of cells — a cell
     ``None`` (no card) or a mapping. ``rows`` × ``cols`` are shown; the grid grows to
     ``max_rows`` × ``max_cols`` as the rules allow (default: no more rows; columns up to
     :data:`GRID_BOUND`). ``edges``: the cell's field recording marks on the card's left and
     right edges (``"L"``, ``"R"``, ``"LR"``, ``""``). ``junctions``: the player's field listing
-    the tokens placed where two cards of a row meet (``[row, junction]`` pairs)."""
+    the tokens placed where two cards of a row meet (``[row, junction]`` pairs). ``edge_name``
+    and ``junction_name``: what the sheet calls an edge's mark and a junction's token."""
 
     widget: Literal["grid"] = "grid"
     rows: int = Field(ge=1, le=GRID_BOUND)
@@ -105,6 +123,8 @@ class Grid(Declaration):
     max_cols: int | None = Field(None, ge=1, le=GRID_BOUND)
     edges: str | None = Field(None, min_length=1, max_length=60)
     junctions: str | None = Field(None, min_length=1, max_length=60)
+    edge_name: str = Field("mark", min_length=1, max_length=40)
+    junction_name: str = Field("token", min_length=1, max_length=40)
 
     @model_validator(mode="after")
     def _bounds(self) -> Grid:
@@ -193,7 +213,8 @@ class Skip(Declaration):
 
 
 AnyDeclaration = Annotated[
-    Cards | Counts | Number | Section | Grid | Rounds | Slots | CardKey | SlotName | Numbers | PerPlayer | Skip,
+    Cards | Counts | Number | Section | SectionList | Items | Grid | Rounds | Slots | CardKey | SlotName | Numbers
+    | PerPlayer | Skip,
     Field(discriminator="widget"),
 ]
 #: what a data-only game's ``holdings:`` may declare: the fields its scoring rules read
@@ -243,12 +264,23 @@ def section(name: str, label: str | None = None, help: str | None = None) -> Jso
     return extra(Section(section=name, label=label, help=help))
 
 
+def section_list(name: str, label: str | None = None, help: str | None = None) -> JsonDict:
+    """Entries of the data section ``name`` picked by name, in order; see :class:`SectionList`."""
+    return extra(SectionList(section=name, label=label, help=help))
+
+
+def items(add: str | None = None, label: str | None = None, help: str | None = None) -> JsonDict:
+    """A list of entries asked with the item model's fields; see :class:`Items`."""
+    return extra(Items(add=add, label=label, help=help))
+
+
 def grid(rows: int, cols: int, *, max_rows: int | None = None, max_cols: int | None = None,
-         edges: str | None = None, junctions: str | None = None, label: str | None = None,
-         help: str | None = None) -> JsonDict:
+         edges: str | None = None, junctions: str | None = None, edge_name: str = "mark",
+         junction_name: str = "token", label: str | None = None, help: str | None = None) -> JsonDict:
     """A grid of card places; see :class:`Grid`."""
     return extra(Grid(rows=rows, cols=cols, max_rows=max_rows, max_cols=max_cols, edges=edges,
-                      junctions=junctions, label=label, help=help))
+                      junctions=junctions, edge_name=edge_name, junction_name=junction_name, label=label,
+                      help=help))
 
 
 def rounds(count: int, label: str | None = None, help: str | None = None) -> JsonDict:

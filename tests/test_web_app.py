@@ -463,7 +463,7 @@ def test_home_lists_the_games_and_the_sheet_asks_each_games_own_fields(tmp_path)
     for title in ("Les Mines de Maphr", "TunHell", "Imperial Miners"):
         assert title in unescape(home)
     sheet = c.get("/g/maphr/sheet?name=Ana&name=Ben").text
-    assert 'name="players[1].veins.mithril"' in sheet and 'list="dl-improvements"' in sheet
+    assert 'name="players[1].veins.mithril"' in sheet and "data-cards=\"improvements\"" in sheet
     assert '<option value="irongradd"' in sheet  # the clans of the data
     sheet = c.get("/g/cristaux/sheet?players=2").text
     assert 'name="players[0].stock.gold"' in sheet and 'name="mode"' in sheet

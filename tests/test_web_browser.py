@@ -173,7 +173,7 @@ def type_maphr(driver, state: dict) -> None:
                 fill(driver, f"players[{i}].improvements[{k}].vp", item["vp"])
 
 
-def test_maphr_scored_in_the_page_as_by_the_cli(server, browser, cli, tmp_path, update_goldens):
+def test_maphr_scored_in_the_page_as_by_the_cli(server, browser, cli, tmp_path):
     example = ROOT / "card_data" / "maphr" / "examples" / "final.yaml"
     state = yaml.safe_load(example.read_text(encoding="utf-8"))
     open_sheet(browser, server, "maphr", [p["name"] for p in state["players"]])
@@ -195,10 +195,8 @@ def test_maphr_scored_in_the_page_as_by_the_cli(server, browser, cli, tmp_path, 
     browser.set_window_size(430, 1400)
     from PIL import Image
 
-    with Image.open(shot) as im:
+    with Image.open(shot) as im:  # (the README's screenshot is test_web_browser_phone.py's, at 360 px)
         assert im.size[0] >= 400 and im.size[1] > 600
-        if update_goldens:  # the README's screenshot: the top of the Maphr sheet, typed in
-            im.convert("RGB").quantize(64).save(ROOT / "docs" / "serve.png", optimize=True)
 
     # save the play: it is in the history, and its YAML scores the same with the CLI
     fill(browser, "note", "browser test")
@@ -322,7 +320,8 @@ def test_a_request_without_the_token_is_refused(tmp_path, browser):
 
 
 def test_imperial_miners_mine_tapped_into_the_grid(server, browser, cli):
-    """The example's mine built by taps: a card, its half-carts, a cart token between two cards."""
+    """The example's mine built by taps: a place (a card goes there, its tools open), its
+    half-carts, a cart token on the junction to its right."""
     example = ROOT / "card_data" / "imperial_miners" / "examples" / "final.yaml"
     open_sheet(browser, server, "imperial_miners", ["Aurore", "Chloé"])
     first = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
@@ -337,13 +336,20 @@ def test_imperial_miners_mine_tapped_into_the_grid(server, browser, cli):
         for c, carts in enumerate(row):
             if carts is None:
                 continue
-            slots[c].click()  # a card goes there
+            _centred_click(browser, slots[c])  # a card goes there
             for side in carts:
-                slots[c].find_element(By.CSS_SELECTOR, f".edge.{side}").click()
-    grid.find_elements(By.CSS_SELECTOR, '.grid-row[data-row="1"] .junction')[0].click()
+                _centred_click(browser, grid.find_element(By.CSS_SELECTOR, f'.cell-tools [data-act="{side}"]'))
+            if (r, c) == (1, 0):
+                _centred_click(browser, grid.find_element(By.CSS_SELECTOR, '.cell-tools [data-act="tokR"]'))
     shown = wait_scored(browser, first)
     assert shown == cli_json(cli, "imperial_miners", example)
     assert [p["total"] for p in shown["players"]] == [39, 33]
+
+
+def _centred_click(driver, el) -> None:
+    """Clicked in the middle of the screen, never under the sticky bars."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", el)
+    el.click()
 
 
 def test_a_new_game_with_declared_scoring_scored_by_picking_cards(browser, cli, tmp_path):
@@ -428,9 +434,11 @@ def test_imperial_miners_mine_grows_a_seventh_column(server, browser, cli, tmp_p
     slots = grid.find_elements(By.CSS_SELECTOR, '.grid-row[data-row="0"] .slot')
     assert len(slots) == 7
     for slot in slots:
-        slot.click()
+        _centred_click(browser, slot)
         for side in "LR":
-            slot.find_element(By.CSS_SELECTOR, f".edge.{side}").click()
+            _centred_click(browser, grid.find_element(By.CSS_SELECTOR, f'.cell-tools [data-act="{side}"]'))
+    # a card on the last place: the row can go on, one more place offered
+    assert len(grid.find_elements(By.CSS_SELECTOR, '.grid-row[data-row="0"] .slot')) == 8
     shown = wait_scored(browser, first)
     path = tmp_path / "seven.yaml"
     path.write_text("players:\n  - {name: Aurore, vp: 10, coins: 2, mine: [[" + ", ".join(["{carts: LR}"] * 7)

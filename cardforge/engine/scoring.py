@@ -89,8 +89,13 @@ def check_player_count(game: Game, count: int, what: str = "players") -> list[Pr
 
 def check_players(game: Game, state: Any) -> list[Problem]:
     """What every game shares: the number of players and their names (each its own)."""
+    return check_player_count(game, len(game.player_names(state))) + check_names(game, state)
+
+
+def check_names(game: Game, state: Any) -> list[Problem]:
+    """Each player's name their own (a problem on the second of two players named alike)."""
     names = game.player_names(state)
-    problems = check_player_count(game, len(names))
+    problems: list[Problem] = []
     first: dict[str, int] = {}
     for index, name in enumerate(names, start=1):
         key = name.strip().casefold()
@@ -112,6 +117,12 @@ def score_state(game: Game, data: GameData[CardBase], state: Any, source: str | 
         problems = [p if p.line else replace(p, line=_line(p, line_of)) for p in problems]
     if problems:
         raise ScoreInputError(f"cannot score {source or 'this game'}", problems)
+    return score_checked(game, data, state)
+
+
+def score_checked(game: Game, data: GameData[CardBase], state: Any) -> ScoreSheet:
+    """The score of a validated final state its checks accept: the game's ``score``, every
+    declared category present, ranked and annotated (mode, partial, tie-break values)."""
     result = game.score(data, state)
     sheet = build_sheet(game, result.players, result.details, result.report)
     from cardforge.scores import annotate_sheet  # issue 18: mode, partial, tie-break values

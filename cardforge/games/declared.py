@@ -554,7 +554,8 @@ def _models_in(annotation: Any) -> list[type[BaseModel]]:
 #: what type each widget needs (a declaration not listed fits any field)
 _SHAPES: dict[str, tuple[type, ...]] = {
     "cards": (list,), "counts": (dict,), "grid": (list,), "rounds": (list,), "slots": (list,), "numbers": (list,),
-    "per_player": (dict,), "number": (int,), "section": (str,), "card_key": (int, str)}
+    "per_player": (dict,), "number": (int,), "section": (str,), "card_key": (int, str), "section_list": (list,),
+    "items": (list,)}
 
 
 def _shape_problem(decl: Any, info: Any) -> str | None:
@@ -605,7 +606,7 @@ def _check_decl(game: Game, data: GameData[CardBase], decl: Any, owner: tuple[An
     if isinstance(decl, sheet.Cards) and decl.paid:
         offered = [c for c in data.cards if not decl.kinds or c.kind in decl.kinds]
         problems += _card_field_problems(offered, decl.paid, "paid", path, where, (*loc, "paid"))
-    if isinstance(decl, sheet.Section) and decl.section not in data.sections:
+    if isinstance(decl, sheet.Section | sheet.SectionList) and decl.section not in data.sections:
         known = list(data.sections)
         problems.append(where.problem(f"section: no data section '{decl.section}' (sections: "
                                       f"{', '.join(known) or 'none'})" + _did_you_mean(decl.section, known),

@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from cardforge.data.yamlio import parse_text
 from cardforge.errors import CardforgeError
 from cardforge.web import logbook, service
-from cardforge.web.forms import GRID_STATES, MAX_PLAYERS_ON_SHEET, player_names, problems_json, state_players
+from cardforge.web.forms import GRID_STATES, MAX_PLAYERS_ON_SHEET, SCALARS, player_names, problems_json, state_players
 from cardforge.web.store import Details, PlayLog, details_from_form, parse_id, today
 
 if TYPE_CHECKING:
@@ -72,6 +72,7 @@ def _env() -> Environment:
                       autoescape=select_autoescape(default=True, default_for_string=True),
                       trim_blocks=True, lstrip_blocks=True)
     env.globals["GRID_STATES"] = GRID_STATES
+    env.globals["SCALARS"] = SCALARS
     env.filters["tojson_attr"] = lambda v: json.dumps(v, ensure_ascii=False)
     return env
 
@@ -241,6 +242,7 @@ def create_app(settings: Settings) -> Guard:
         result = service.sheet_view(outcome.sheet, ctx) if outcome is not None and outcome.sheet is not None else None
         names = [p.get("name", "") for p in state.get("players", []) if isinstance(p, dict)]
         problems = problems_json(outcome.problems, names, ctx.sheet) if outcome is not None else []
+        standing = service.standing_view(ctx, outcome.standing, names) if outcome is not None else None
         details = details or Details(note=note)
         if not details.played_on:
             details.played_on = today()
@@ -250,7 +252,8 @@ def create_app(settings: Settings) -> Guard:
         return page(request, "sheet.html", status=status, game=ctx.game, sheet=ctx.sheet, state=state,
                     as_yaml=as_yaml, yaml_text=yaml_text, result=result, problems=problems, note=details.note,
                     details=details, edit=edit, request_key=secrets.token_urlsafe(18), seat_names=names,
-                    list_problems=outcome is not None,  # a refused save lists them (also without script)
+                    standing=standing, todo=service.todo_view(problems, names, ctx.sheet, as_yaml),
+                    refused=outcome is not None,  # a refused save says so at the top (also without script)
                     cards_json=json.dumps(ctx.sheet.cards if ctx.sheet else {},
                                           ensure_ascii=False).replace("</", "<\\/"))
 
@@ -281,13 +284,18 @@ def create_app(settings: Settings) -> Guard:
     async def live(request: Request) -> Response:
         ctx = ctx_of(request.path_params["game"])
         pairs = await read_form(request)
-        outcome, _ = outcome_of(ctx, pairs)
+        outcome, yaml_text = outcome_of(ctx, pairs)
         result = service.sheet_view(outcome.sheet, ctx) if outcome.sheet is not None else None
-        problems = problems_json(outcome.problems, player_names(pairs), ctx.sheet)
-        html = TEMPLATES.get_template("result.html").render(result=result, problems=problems)
-        bar = TEMPLATES.get_template("bar.html").render(result=result, problems=outcome.problems)
+        names = player_names(pairs)
+        problems = problems_json(outcome.problems, names, ctx.sheet)
+        standing = service.standing_view(ctx, outcome.standing, names)
+        todo = service.todo_view(problems, names, ctx.sheet, yaml_text is not None)
+        values = {"result": result, "standing": standing, "todo": todo}
+        html = TEMPLATES.get_template("result.html").render(**values)
+        bar = TEMPLATES.get_template("bar.html").render(**values)
         return JSONResponse({"ok": outcome.ok, "html": html, "bar": bar, "problems": problems,
-                             "score": outcome.sheet.to_json() if outcome.sheet is not None else None})
+                             "score": outcome.sheet.to_json() if outcome.sheet is not None else None,
+                             "standing": standing["json"] if standing is not None else None})
 
     async def save(request: Request) -> Response:
         ctx = ctx_of(request.path_params["game"])
@@ -301,7 +309,7 @@ def create_app(settings: Settings) -> Guard:
             if before is None or before["game"] != ctx.game.id or before["deleted_at"]:
                 raise HTTPException(404, f"no play #{edit} of {ctx.game.id} to change")
         if outcome.sheet is None or detail_problems:  # not saved: the sheet again, with every problem
-            refused = service.Outcome(outcome.state, None, outcome.problems + detail_problems)
+            refused = service.Outcome(outcome.state, None, outcome.problems + detail_problems, outcome.standing)
             return render_sheet(request, ctx, state=outcome.state if isinstance(outcome.state, dict) else None,
                                 outcome=refused, status=422, yaml_text=yaml_text, details=details, edit=edit)
         text = yaml_text if yaml_text is not None else service.state_yaml(ctx.game.id, outcome.state)

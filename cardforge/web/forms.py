@@ -171,7 +171,7 @@ def _declared(decl: Any, name: str, label: str, required: bool, default: Any, an
         inline = _item_model(annotation)
         if inline is not None:
             w.inline = model_widgets(inline, "", {})
-    if isinstance(decl, decls.Slots | decls.PerPlayer | decls.Rounds):
+    if isinstance(decl, decls.Slots | decls.PerPlayer | decls.Rounds | decls.Items):
         item = _item_model(annotation)
         if item is None:
             unasked.append(path)
@@ -196,8 +196,9 @@ def _scalar(name: str, label: str, annotation: Any, required: bool, default: Any
     if ann is str:
         return Widget("text", name, label, required, default=default)
     if typing.get_origin(ann) is Literal:
-        values = [str(v) for v in typing.get_args(ann)]
-        return Widget("choice", name, label, required, choices=[(v, v) for v in values], default=default)
+        values = {str(v): v for v in typing.get_args(ann)}  # posted as text, written as the model's value
+        return Widget("choice", name, label, required, choices=[(v, v) for v in values], default=default,
+                      options={"values": values})
     if _is_model(ann):
         return Widget("group", name, label, required,
                       children=model_widgets(ann, path, labels, unasked), default=None)
@@ -252,6 +253,9 @@ def _with_data(widgets: list[Widget], data: GameData[Any], sheet: Sheet) -> None
         d = w.decl
         if isinstance(d, decls.Cards):
             sheet.cards[w.name] = card_choices(data, d.kinds, d.paid)
+        elif isinstance(d, decls.SectionList):
+            sheet.cards[w.name] = [{"id": e.id, "name": str(getattr(e, "name", e.id)), "x": False}
+                                   for e in data.sections.get(d.section) or []]
         elif isinstance(d, decls.Counts):
             w.children = [Widget("int", c.id, c.name) for c in data.cards if not d.kinds or c.kind in d.kinds]
         elif isinstance(d, decls.Section):
@@ -259,22 +263,43 @@ def _with_data(widgets: list[Widget], data: GameData[Any], sheet: Sheet) -> None
             w.choices = [(e.id, getattr(e, "name", e.id)) for e in entries]
         elif isinstance(d, decls.CardKey):
             w.choices = []
+            labels = card_labels(data)
             for c in data.cards:
                 if c.kind == d.kind:
                     key = str(getattr(c, d.key, c.id))
-                    w.choices.append((key, c.name if key == c.id else f"{key} · {c.name}"))
+                    w.choices.append((key, labels[c.id] if key == c.id else f"{key} · {labels[c.id]}"))
 
 
 def card_choices(data: GameData[Any], kinds: Any = None, paid: str | None = None) -> list[dict[str, Any]]:
-    """The cards a list field picks from, by name; a name several cards share (the two sides of
-    a card) is told apart by the card's id: ``Lantern (lantern-lit)``. ``x``: the card
-    has the field ``paid`` set, so the sheet asks what was paid."""
+    """The cards a list field picks from, by the names players read (:func:`card_labels`: two
+    cards sharing a name told apart by what their ids add: ``Harpe des profondeurs
+    (inactive)``). ``x``: the card has the field ``paid`` set, so the sheet asks what was paid."""
+    labels = card_labels(data)
+    return [{"id": c.id, "name": labels[c.id], "x": bool(paid and getattr(c, paid, None))}
+            for c in data.cards if not kinds or c.kind in kinds]
+
+
+def card_labels(data: GameData[Any]) -> dict[str, str]:
+    """Each card's id → the name a player reads: its name, or for cards sharing a name (the two
+    sides of one card) the name and what its id adds to it ("Harpe des profondeurs (inactive)",
+    "Warhammer (forges)")."""
+    import unicodedata
     from collections import Counter
 
-    chosen = [c for c in data.cards if not kinds or c.kind in kinds]
-    count = Counter(c.name.casefold() for c in chosen)
-    return [{"id": c.id, "name": c.name if count[c.name.casefold()] == 1 else f"{c.name} ({c.id})",
-             "x": bool(paid and getattr(c, paid, None))} for c in chosen]
+    def slug(text: str) -> str:
+        ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+        return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+
+    shared = Counter(c.name.casefold() for c in data.cards)
+    out: dict[str, str] = {}
+    for c in data.cards:
+        if shared[c.name.casefold()] == 1:
+            out[c.id] = c.name
+            continue
+        base = slug(c.name)
+        extra = c.id[len(base):].strip("-") if c.id.startswith(base) else c.id
+        out[c.id] = f"{c.name} ({extra.replace('-', ' ')})" if extra else c.name
+    return out
 
 
 # --- the posted form → the final-state dict ----------------------------------------------------
@@ -352,7 +377,7 @@ def coerce(widgets: list[Widget], raw: dict[str, Any], names: list[str] | None =
                 out[w.name] = 0
         elif w.kind in ("text", "choice", "section"):
             if _text(value):
-                out[w.name] = _text(value)
+                out[w.name] = w.options.get("values", {}).get(_text(value), _text(value))
         elif w.kind == "card_key":
             if _text(value):
                 out[w.name] = _number(_text(value))
@@ -368,10 +393,15 @@ def coerce(widgets: list[Widget], raw: dict[str, Any], names: list[str] | None =
             sub = coerce(w.children, value if isinstance(value, dict) else {}, names)
             if sub or w.required:
                 out[w.name] = sub
-        elif w.kind == "cards":
+        elif w.kind in ("cards", "section_list"):
             items = _card_items(w, value)
             if items or w.required:
                 out[w.name] = items
+        elif w.kind == "items":
+            entries = [coerce(w.children, row, names) for row in _indexed(value)[:MAX_LIST_ITEMS]
+                       if isinstance(row, dict) and any(_text(v) for v in row.values())]
+            if entries or w.required:
+                out[w.name] = entries
         elif w.kind == "grid":
             out.update(grid_state(value, w))
         elif w.kind == "slots":
@@ -537,3 +567,47 @@ def problems_json(problems: list[Problem], names: list[str] | None = None,
 def player_names(pairs: list[tuple[str, str]]) -> list[str]:
     raw = unflatten([(k, v) for k, v in pairs if k.startswith("players[")])
     return [_text(p.get("name")) if isinstance(p, dict) else "" for p in _indexed(raw.get("players"))]
+
+
+# --- what a problem is about, in the sheet's words ------------------------------------------
+
+_KEY_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def where(sheet: Sheet | None, key: str, names: list[str]) -> tuple[str, str]:
+    """Whom and what a problem's input key (``players[1].bag.pebbles``) concerns, as the sheet
+    names them: ``("Ben", "Bag · Pebbles")``; a round's ``("Round 2", "Boats · Ben")``; a
+    field of the whole game ``("", "Mode")``."""
+    parts = [(m.group(1), int(m.group(2)) if m.group(2) else None) for m in _KEY_PART.finditer(key)]
+    who = ""
+    widgets: list[Widget] = sheet.game_fields if sheet is not None else []
+    if sheet is not None and len(parts) >= 2 and parts[1][1] is not None:
+        index = parts[1][1]
+        if sheet.rounds is None and parts[0][0] == "players":
+            who = names[index] if index < len(names) and names[index] else f"Player {index + 1}"
+            widgets, parts = sheet.player_fields, parts[2:]
+        elif sheet.rounds is not None and parts[0][0] == sheet.rounds.name:
+            who, widgets, parts = f"Round {index + 1}", sheet.rounds.children, parts[2:]
+    if sheet is not None and [n for n, _ in parts] == ["players" if sheet.rounds is None else sheet.rounds.name]:
+        parts = []  # all the players (all the rounds): said by "who"
+    labels: list[str] = []
+    current: Widget | None = None
+    for name, at in parts:
+        if at is not None:
+            if current is not None and current.kind == "slots":
+                labels.append(current.decl.name(at).capitalize())
+            elif current is not None and current.kind == "per_player" and at < len(names):
+                labels.append(names[at] or f"Player {at + 1}")
+            elif current is not None and current.kind in ("cards", "items", "section_list"):
+                labels.append(f"#{at + 1}")
+            continue
+        found = next((w for w in widgets if w.name == name), None)
+        if found is None:
+            labels.append(humanise(name))  # a field the sheet does not ask (the engine's words)
+            widgets = []
+            current = None
+            continue
+        labels.append(found.label)
+        current = found
+        widgets = found.children or found.inline
+    return who, " · ".join(labels)

@@ -16,8 +16,8 @@ import yaml
 from cardforge.data.validate import validate
 from cardforge.errors import CardforgeError, ScoreInputError
 from cardforge.problems import Problem
-from cardforge.scores import ScoreSheet, format_number
-from cardforge.web.forms import Sheet, build_sheet, form_to_state
+from cardforge.scores import ScoreSheet, as_number, format_number
+from cardforge.web.forms import Sheet, build_sheet, card_labels, form_to_state
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -152,30 +152,154 @@ def _stamp(game: Game, data: GameData) -> tuple[tuple[str, int, int], ...]:
 
 
 @dataclass
+class Standing:
+    """The totals so far of a sheet that cannot be saved yet (a partial outcome): the engine's
+    score of the part of the final state that reads well. In a game of players, the players
+    whose fields and rules read well (``kept``: their places on the sheet), the others left
+    out; in a game of rounds, the rounds that read well, in order (``rounds``: how many).
+    ``before_end``: scored as a game not over (the final state's ``partial: true``, the game's
+    own way to score a game not over) because the rules' conditions for a finished game are not met yet."""
+
+    sheet: ScoreSheet
+    kept: list[int]
+    rounds: int | None = None
+    before_end: bool = False
+
+
+@dataclass
 class Outcome:
     state: Any  # the final state as a final-state file holds it (dict), or None
     sheet: ScoreSheet | None
     problems: list[Problem]
+    standing: Standing | None = None  # when not ok: the totals so far, if anything reads well
 
     @property
     def ok(self) -> bool:
         return self.sheet is not None
 
 
-def score_state_dict(ctx: GameContext, state: Any) -> Outcome:
-    """Validate ``state`` with the game's final-state model, then score it with the engine."""
+def score_state_dict(ctx: GameContext, state: Any, standing: bool = False) -> Outcome:
+    """Validate ``state`` with the game's final-state model, then score it with the engine;
+    with ``standing``, a state that cannot be scored whole gets its totals so far."""
     from cardforge.engine.scoring import score_state
 
     model = ctx.game.score_model
     if model is None:
         return Outcome(state, None, [Problem(f"{ctx.game.id} has no scoring")])
     value, problems = validate(model, state)
-    if problems:
-        return Outcome(state, None, problems)
+    if not problems:
+        try:
+            return _within_limits(Outcome(state, score_state(ctx.game, ctx.data, value), []))
+        except ScoreInputError as exc:
+            problems = exc.problems or [Problem(exc.title)]
+    problems = named_problems(ctx, problems)
+    return Outcome(state, None, problems, score_standing(ctx, state) if standing else None)
+
+
+# --- the totals so far ------------------------------------------------------------------------
+
+#: the top-level flag of a final state that scores a game not over (issue 18's convention: the
+#: rules' checks of a finished game are skipped and the score is marked partial)
+BEFORE_END = "partial"
+
+
+def score_standing(ctx: GameContext, state: Any) -> Standing | None:
+    """The totals so far of ``state``, which the engine refuses whole (see :class:`Standing`);
+    None when nothing reads well yet. The same engine scores them, on the part of the state
+    that reads well: the players (or rounds) that some problem concerns are left out, one
+    pass at a time, until the rest passes every check the engine and the game make — but the
+    player count (the others are still to come). A problem of the whole game that leaving
+    players out does not settle is set aside only where the game can score a game not over
+    (a top-level ``partial`` flag): the standing that scores more players wins, the game as it
+    is at equal count. Nothing here changes what the CLI or a save accepts."""
+    model = ctx.game.score_model
+    if model is None or ctx.sheet is None or not isinstance(state, dict):
+        return None
     try:
-        return _within_limits(Outcome(state, score_state(ctx.game, ctx.data, value), []))
-    except ScoreInputError as exc:
-        return Outcome(state, None, exc.problems or [Problem(exc.title)])
+        if ctx.sheet.rounds is not None:
+            return _rounds_standing(ctx, state, ctx.sheet.rounds.name)
+        players = state.get("players")
+        if not isinstance(players, list) or not players:
+            return None
+        flag = model.model_fields.get(BEFORE_END)
+        tries = [False]
+        if flag is not None and flag.annotation is bool and state.get(BEFORE_END) is not True:
+            tries.append(True)
+        best: Standing | None = None
+        for before_end in tries:
+            found = _players_standing(ctx, state, players, before_end)
+            if found is not None and (best is None or len(found.kept) > len(best.kept)):
+                best = found
+        return best
+    except Exception as exc:  # noqa: BLE001 — a courtesy: the page shows the problems without it
+        import logging
+
+        logging.getLogger("cardforge.serve").warning("no standing for %s: %s: %s", ctx.game.id,
+                                                     type(exc).__name__, exc)
+        return None
+
+
+def _errors_of(ctx: GameContext, state: dict[str, Any]) -> tuple[Any, list[Problem]]:
+    """The validated state and every error the model, the engine (names) and the rules find —
+    the player count aside."""
+    from cardforge.engine.scoring import check_names
+
+    assert ctx.game.score_model is not None
+    value, problems = validate(ctx.game.score_model, state)
+    if not problems:
+        problems = check_names(ctx.game, value) + ctx.game.check_final_state(ctx.data, value)
+    return value, [p for p in problems if not p.is_warning]
+
+
+def _unit_of(problem: Problem, field: str) -> int | None:
+    """The index of the entry of the list ``field`` (the players, the rounds) that ``problem``
+    concerns (``players[1].pebbles``, ``player 'Ben' (#2)``, ``round #2``), if one."""
+    import re
+
+    from cardforge.web.forms import field_key
+
+    m = re.match(rf"^{re.escape(field)}\[(\d+)\]", field_key(problem))
+    return int(m.group(1)) if m else None
+
+
+def _players_standing(ctx: GameContext, state: dict[str, Any], players: list[Any],
+                      before_end: bool) -> Standing | None:
+    from cardforge.engine.scoring import score_checked
+
+    kept = list(range(len(players)))
+    while kept:
+        trial = {**state, "players": [players[i] for i in kept]}
+        if before_end:
+            trial[BEFORE_END] = True
+        value, problems = _errors_of(ctx, trial)
+        if not problems:
+            return Standing(score_checked(ctx.game, ctx.data, value), kept, before_end=before_end)
+        bad = {u for u in (_unit_of(p, "players") for p in problems) if u is not None and u < len(kept)}
+        if not bad:
+            return None  # a problem of the whole game that leaving players out does not settle
+        kept = [k for j, k in enumerate(kept) if j not in bad]
+    return None
+
+
+def _rounds_standing(ctx: GameContext, state: dict[str, Any], field: str) -> Standing | None:
+    """The rounds that read well, in order: the first round some problem concerns, and every
+    round after it, are left out."""
+    from cardforge.engine.scoring import score_checked
+
+    rounds = state.get(field)
+    if not isinstance(rounds, list):
+        return None
+    count = len(rounds)
+    while count > 0:
+        value, problems = _errors_of(ctx, {**state, field: rounds[:count]})
+        if not problems:
+            sheet = score_checked(ctx.game, ctx.data, value)
+            return Standing(sheet, list(range(len(sheet.players))), rounds=count)
+        units = [_unit_of(p, field) for p in problems]
+        if None in units:
+            return None  # a problem of the whole game: no round explains it
+        count = min(count - 1, *(u for u in units if u is not None))
+    return None
 
 
 def _within_limits(outcome: Outcome) -> Outcome:
@@ -205,7 +329,7 @@ def score_form(ctx: GameContext, pairs: list[tuple[str, str]]) -> Outcome:
             too_long.append(Problem(f"at most {most} characters, got {len(value):,}", field=name[:200]))
     if too_long:
         return Outcome(form_to_state(ctx.sheet, pairs), None, too_long)
-    return score_state_dict(ctx, form_to_state(ctx.sheet, pairs))
+    return score_state_dict(ctx, form_to_state(ctx.sheet, pairs), standing=True)
 
 
 def score_yaml(ctx: GameContext, text: str) -> Outcome:
@@ -256,6 +380,57 @@ def sheet_view(sheet: ScoreSheet, ctx: GameContext | None = None) -> dict[str, A
     }
 
 
+def standing_view(ctx: GameContext, standing: Standing | None, names: list[str]) -> dict[str, Any] | None:
+    """The totals so far for the templates: a column per player of the sheet (``names``, in
+    order), "—" for a player not scored yet."""
+    if standing is None:
+        return None
+    sheet = standing.sheet
+    if standing.rounds is None:
+        by_place = {place: sheet.players[j] for j, place in enumerate(standing.kept)}
+        scored = [by_place.get(i) for i in range(len(names))]
+    else:
+        by_name = {p.name: p for p in sheet.players}
+        scored = [by_name.get(n.strip()) for n in names]
+    rounds = ctx.sheet.rounds if ctx.sheet is not None else None
+    return {
+        "players": [n or f"Player {i + 1}" for i, n in enumerate(names)],
+        "rows": [{"label": c.label, "label_en": c.label_en,
+                  "cells": [format_number(p.breakdown.get(c.id, 0)) if p else "—" for p in scored]}
+                 for c in sheet.categories],
+        "totals": [format_number(p.total) if p else None for p in scored],
+        "rounds": standing.rounds,
+        "of_rounds": rounds.decl.count if rounds is not None and standing.rounds is not None else None,
+        "before_end": standing.before_end,
+        "json": {"players": [{"name": p.name, "total": as_number(p.total)} for p in sheet.players],
+                 **({"rounds": standing.rounds} if standing.rounds is not None else {}),
+                 **({"before_end": True} if standing.before_end else {})},
+    }
+
+
+def todo_view(problems: list[dict[str, str]], names: list[str], sheet: Sheet | None,
+              as_yaml: bool = False) -> list[dict[str, Any]]:
+    """What is still to fix, grouped by whom it concerns — the whole game first, then each
+    player (or round) in order, named as on the sheet — each item the input it goes to."""
+    import re
+
+    from cardforge.web.forms import where
+
+    groups: dict[str, dict[str, Any]] = {}
+    for p in problems:
+        if p.get("severity") == "warning":
+            continue
+        if as_yaml or sheet is None:
+            who, what, message = "", "", p["text"]
+        else:
+            who, what = where(sheet, p["field"], names)
+            message = p["message"]
+        m = re.match(r"^[\w-]+\[(\d+)\]", p["field"]) if who else None
+        group = groups.setdefault(who, {"who": who, "order": int(m.group(1)) if m else -1, "items": []})
+        group["items"].append({"field": p["field"], "what": what, "message": message})
+    return sorted(groups.values(), key=lambda g: g["order"])  # the whole game first, then in order
+
+
 def run_setup_view(ctx: GameContext, players: int, mode: str | None, options: dict[str, Any],
                    seed: int | None) -> tuple[dict[str, Any] | None, list[Problem]]:
     from cardforge.engine.setup import run_setup
@@ -267,30 +442,6 @@ def run_setup_view(ctx: GameContext, players: int, mode: str | None, options: di
 
 
 # --- names, never ids ----------------------------------------------------------------------------
-
-def card_labels(data: GameData) -> dict[str, str]:
-    """Each card's id → the name a player reads: its name, or for cards sharing a name (the two
-    sides of one card) the name and what its id adds to it ("Harpe des profondeurs (inactive)",
-    "Warhammer (forges)")."""
-    import re
-    import unicodedata
-    from collections import Counter
-
-    def slug(text: str) -> str:
-        ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-        return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
-
-    shared = Counter(c.name.casefold() for c in data.cards)
-    out: dict[str, str] = {}
-    for c in data.cards:
-        if shared[c.name.casefold()] == 1:
-            out[c.id] = c.name
-            continue
-        base = slug(c.name)
-        extra = c.id[len(base):].strip("-") if c.id.startswith(base) else c.id
-        out[c.id] = f"{c.name} ({extra.replace('-', ' ')})" if extra else c.name
-    return out
-
 
 _NAMERS: dict[int, tuple[GameData, Any, dict[str, str]]] = {}
 
@@ -318,3 +469,11 @@ def named(ctx: GameContext, lines: list[str]) -> list[str]:
         return label + (m.group(2) or "")
 
     return [pattern.sub(swap, line) for line in lines]
+
+
+def named_problems(ctx: GameContext, problems: list[Problem]) -> list[Problem]:
+    """Problems as the sheet shows them: card names in place of card ids in their messages."""
+    from dataclasses import replace
+
+    messages = named(ctx, [p.message for p in problems])
+    return [p if m == p.message else replace(p, message=m) for p, m in zip(problems, messages)]

@@ -135,7 +135,7 @@ class OpaleBonus(Model):
     supplémentaire pour bénéficier d'un bonus […] il n'est pas possible de payer plusieurs fois le
     coût supplémentaire pour une même carte»)."""
 
-    card: str = Field(min_length=1)
+    card: str = Field(min_length=1, json_schema_extra=sheet.card_key("project", label="Card"))
     school: OpaleSchool
     colour: Element | None = None  # cour, noblesse, religion: the crystal spent
     symbol: Symbol | None = None  # musicien: the symbol the gold counts as…
@@ -144,14 +144,13 @@ class OpaleBonus(Model):
     raises: Symbol | None = None
     # forge: the colours of the aid's 4 pre-filled squares (the picture is lost; provisional default)
     squares: list[Literal["red", "green", "blue", "gold"]] = Field(
-        default_factory=lambda: _AID_SQUARES.copy(), min_length=4, max_length=4)
+        default_factory=lambda: _AID_SQUARES.copy(), min_length=4, max_length=4,
+        json_schema_extra=sheet.skip("the forge aid's four squares as printed (others: in the YAML sheet)"))
 
 
 class PlayerState(Model):
     name: str = Field(min_length=1)
     king: bool = False
-    opale: list[OpaleBonus] = Field(default_factory=list,  # façon Opale bonuses (with opale: true)
-                                    json_schema_extra=sheet.skip("façon Opale bonuses are given in the YAML sheet"))
     # «Durant l'attribution de la ♚, si le joueur a dépensé 3 ors ou plus, il gagne le jeton […]
     # donc 1 logo bonus (absent du mode initiation)»: the token the player holds at the end
     logo_bonus: bool = False
@@ -159,6 +158,11 @@ class PlayerState(Model):
     cards: list[CardEntry] = Field(default_factory=list, max_length=limit("inline_cards"),
                                    json_schema_extra=sheet.cards("project", "gift", paid="x_colour"))
     stock: Stock = Field(default_factory=Stock)
+    opale: list[OpaleBonus] = Field(default_factory=list,  # façon Opale bonuses (with opale: true)
+                                    json_schema_extra=sheet.items(
+                                        add="Add an Opale bonus", label="Opale bonuses",
+                                        help="façon Opale; raises: the symbol a musicien bonus raises, "
+                                             "if not its own"))
     choices: Choices = Field(default_factory=Choices, json_schema_extra=sheet.skip(
         "natures, bâtons, the gift's bonus and the forge: the engine finds the best"))
 

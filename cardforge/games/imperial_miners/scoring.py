@@ -51,8 +51,9 @@ class PlayerState(Model):
     carts: Count | None = None  # complete carts, counted at the table…
     mine: list[list[MineCard | None]] | None = Field(  # …or the mine, rows from the surface down
         None, json_schema_extra=sheet.grid(
-            MAX_ROWS, 6, max_rows=MAX_ROWS, edges="carts", junctions="cart_tokens",
-            help="tap + to place a card, tap an edge for a half-cart, tap ● between two cards for a cart token"))
+            MAX_ROWS, 6, max_rows=MAX_ROWS, edges="carts", junctions="cart_tokens", edge_name="half-cart",
+            junction_name="cart token",
+            help="tap a place for a card, then its half-carts and cart tokens; or give the carts above"))
     # [row, junction] of each token
     cart_tokens: list[CartToken] = Field(default_factory=list, max_length=limit("inline_cards"),
                                          json_schema_extra=sheet.skip("tapped on the mine grid"))
@@ -71,7 +72,8 @@ class FinalState(Model):
     # score nothing at the end (their effects are already in the VP tokens and coins), but a
     # play log keeps what the game was made of
     events: list[EventRef] = Field(default_factory=list, max_length=limit("inline_cards"),
-                                   json_schema_extra=sheet.skip("the events played: in the YAML sheet"))
+                                   json_schema_extra=sheet.section_list("events", label="Events played",
+                                                                        help="in the order they were drawn"))
 
 
 

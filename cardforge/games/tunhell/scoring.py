@@ -43,7 +43,8 @@ class PlayerState(Model):
     name: str = Field(min_length=1)
     loot: dict[str, Annotated[int, Field(ge=0)]] = Field(default_factory=dict,
                                                          json_schema_extra=sheet.counts("mine", "end_of_mine"))
-    hand: list[str] = Field(default_factory=list, json_schema_extra=sheet.cards("mine"))
+    # «recrutez un Nain […] et l'ajoute à sa main»; the finds marked for the hand join it too
+    hand: list[str] = Field(default_factory=list, json_schema_extra=sheet.cards("dwarf", "mine"))
     back_door: bool = False
     trophies: list[str] = Field(default_factory=list, json_schema_extra=sheet.cards("trophy"))
 
