@@ -86,6 +86,8 @@ def _command_md(name: str, command: click.Command, parent: click.Context) -> lis
         for o in options:
             opts = ", ".join(f"`{x}`" for x in [*o.opts, *o.secondary_opts])
             what = _cell(o.help or "")
+            if o.required:
+                what = "**Required.** " + what
             if o.envvar:
                 what += f" (env: `{o.envvar}`)"
             if o.multiple:
