@@ -127,3 +127,55 @@ def test_the_schemas_refuse_what_cardforge_refuses():
     assert _errors("cards.schema.json", [{**card, "copies": 2, "cost": 3}]) == []  # a kind's own field
     assert _errors("cards.schema.json", {"defaults": {"kind": "k"}, "cards": [{"id": "a", "name": "A"}]}) == []
     assert _errors("cards.schema.json", {"cards": [], "extra": 1})
+
+
+# --- the docs by audience stay short, linked and true to the commands ------------------------
+
+DOCS = sorted([ROOT / "README.md", ROOT / "DEVELOPING.md", *(ROOT / "docs").rglob("*.md")])
+
+
+def test_the_readme_stays_short():
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 200
+
+
+@pytest.mark.parametrize("page", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_link_leads_somewhere(page):
+    """Relative links (and their #anchors, GitHub's way) point at files and headings that exist."""
+    text = page.read_text(encoding="utf-8")
+    text = re.sub(r"```.*?```", "", text, flags=re.S)  # links only in prose
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+:", target):
+            continue
+        path, _, anchor = target.partition("#")
+        dest = (page.parent / path).resolve() if path else page
+        assert dest.exists(), f"{page.relative_to(ROOT)}: {target}"
+        if anchor and dest.suffix == ".md":
+            assert anchor in _anchors(dest), f"{page.relative_to(ROOT)}: {target}"
+
+
+def _anchors(page: Path) -> set[str]:
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+    heads = re.findall(r"^#{1,6} (.+)$", text, re.M)
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in heads}
+
+
+def test_the_readme_tour_uses_real_commands_and_options():
+    """Every `cardforge …` line of README's tour names a command and options it has."""
+    import click
+
+    from cardforge.cli import root
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    tour = text.split("## A tour", 1)[1].split("\n## ", 1)[0]
+    lines = [line.split("#", 1)[0].split() for line in re.findall(r"^cardforge .+$", tour, re.M)]
+    assert len(lines) >= 12
+    ctx = click.Context(root, info_name="cardforge")
+    root_opts = {o for p in root.params for o in p.opts}
+    for words in lines:
+        name = next(w for w in words[1:] if not w.startswith("-"))
+        command = root.get_command(ctx, name)
+        assert command is not None, words
+        opts = root_opts | {o for p in command.params for o in [*p.opts, *getattr(p, "secondary_opts", [])]}
+        for word in words[1:]:
+            if word.startswith("--"):
+                assert word in opts, (words, word)
