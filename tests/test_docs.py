@@ -179,3 +179,29 @@ def test_the_readme_tour_uses_real_commands_and_options():
         for word in words[1:]:
             if word.startswith("--"):
                 assert word in opts, (words, word)
+
+
+def test_every_option_the_docs_name_exists():
+    """An option named anywhere in README.md or docs/ is one a command has (or `--help`, or a
+    game's own setup option from its game.yaml): renaming an option breaks this test, not the
+    docs silently."""
+    import click
+
+    from cardforge.cli import root
+    from cardforge.cli.common import every_game
+
+    ctx = click.Context(root, info_name="cardforge")
+    known = {"--help"} | {o for p in root.params for o in p.opts}
+    for name in root.list_commands(ctx):
+        command = root.get_command(ctx, name)
+        assert command is not None
+        known |= {o for p in command.params for o in [*p.opts, *getattr(p, "secondary_opts", [])]}
+    for game in every_game():
+        known |= {game.option_flag(oid) for oid in game.options}
+    example = (ROOT / "docs" / "game-yaml.md").read_text(encoding="utf-8")
+    known |= set(re.findall(r"flag: (--[a-z-]+)", example)) | {"--short"}  # the example's options
+    for page in [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]:
+        if page.name == "cli.md":
+            continue
+        named = set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]+", page.read_text(encoding="utf-8")))
+        assert named <= known, (page.relative_to(ROOT), sorted(named - known))
