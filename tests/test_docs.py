@@ -79,7 +79,17 @@ def _game_files(folder: Path) -> list[tuple[str, Path]]:
     files += [(f"{n}.schema.json", folder / f"{n}.yaml") for n in ("aids", "boards") if (folder / f"{n}.yaml").is_file()]
     files += [("layout.schema.json", p) for p in sorted((folder / "templates").glob("*.yaml"))]
     files += [("pod-profile.schema.json", p) for p in sorted((folder / "pod_profiles").glob("*.yaml"))]
+    if (folder / "cardforge.toml").is_file():
+        files.append(("cardforge-toml.schema.json", folder / "cardforge.toml"))
     return files
+
+
+def _read(path: Path) -> object:
+    if path.suffix == ".toml":
+        import tomllib
+
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
 SHIPPED = sorted(p for p in (ROOT / "card_data").iterdir() if (p / "game.yaml").is_file())
@@ -90,8 +100,7 @@ def test_every_shipped_file_matches_its_schema(folder):
     files = _game_files(folder)
     assert len(files) >= 4
     for name, path in files:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        assert _errors(name, data) == [], path
+        assert _errors(name, _read(path)) == [], path
 
 
 def test_shared_layouts_and_shipped_profiles_match_their_schemas():
@@ -107,9 +116,10 @@ def test_shared_layouts_and_shipped_profiles_match_their_schemas():
 def test_a_new_game_matches_the_schemas(tmp_path):
     assert run_cli("new", tmp_path / "g").code == 0
     files = _game_files(tmp_path / "g")
-    assert {n for n, _ in files} >= {"game.schema.json", "cards.schema.json", "layout.schema.json", "aids.schema.json"}
+    assert {n for n, _ in files} >= {"game.schema.json", "cards.schema.json", "layout.schema.json",
+                                     "aids.schema.json", "cardforge-toml.schema.json"}
     for name, path in files:
-        assert _errors(name, yaml.safe_load(path.read_text(encoding="utf-8"))) == [], path
+        assert _errors(name, _read(path)) == [], path
 
 
 def test_the_schemas_refuse_what_cardforge_refuses():
@@ -127,6 +137,10 @@ def test_the_schemas_refuse_what_cardforge_refuses():
     assert _errors("cards.schema.json", [{**card, "copies": 2, "cost": 3}]) == []  # a kind's own field
     assert _errors("cards.schema.json", {"defaults": {"kind": "k"}, "cards": [{"id": "a", "name": "A"}]}) == []
     assert _errors("cards.schema.json", {"cards": [], "extra": 1})
+    build = {"build": {"paper": "letter", "bleed": "3mm", "back_offset": "0.8,-0.5", "duplex": "short-edge"}}
+    assert _errors("cardforge-toml.schema.json", build) == []
+    assert _errors("cardforge-toml.schema.json", {"build": {"duplex": "both"}})
+    assert _errors("cardforge-toml.schema.json", {"biuld": {}})
 
 
 # --- the docs by audience stay short, linked and true to the commands ------------------------

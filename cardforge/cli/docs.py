@@ -167,15 +167,18 @@ def _schema_generator() -> type[Any]:
             return {"anyOf": [full, extra]} if extra else full
 
         def function_before_schema(self, schema: Any) -> Any:
+            """A before-validator on a number (a length, an offset) also reads it from a text:
+            3 (mm) or "3mm", "0.2in", "9pt"; "0.8,-0.5" for an offset."""
             inner = super().function_before_schema(schema)
-            if schema["schema"].get("type") == "float":  # a length: 3 (mm) or "3mm", "0.2in", "9pt"
+            text = json.dumps(inner)
+            if '"number"' in text and '"$ref"' not in text and '"properties"' not in text:
                 return {"anyOf": [inner, {"type": "string", "description": LENGTH}]}
             return inner
 
     return FileSchema
 
 
-LENGTH = "a length with its unit: 3mm, 0.5cm, 0.2in, 9pt (a bare number is mm)"
+LENGTH = "a length with its unit: 3mm, 0.5cm, 0.2in, 9pt (a bare number is mm); an offset: 0.8,-0.5"
 
 
 def _card_file_schema(generator: type[Any]) -> dict[str, Any]:
@@ -232,6 +235,7 @@ def _schema_makers() -> dict[str, tuple[str, Callable[[type[Any]], dict[str, Any
     from cardforge.data.gamespec import GameSpec
     from cardforge.data.models import DeckMeta
     from cardforge.data.printables import Aid, Board
+    from cardforge.data.project import ProjectFile
     from cardforge.layout.boxes import LayoutFile
     from cardforge.render.pod import Profile
 
@@ -246,6 +250,7 @@ def _schema_makers() -> dict[str, tuple[str, Callable[[type[Any]], dict[str, Any
         "aids.schema.json": ("aids.yaml", lambda gen: _section_schema("aids", Aid, gen, "aids.yaml")),
         "boards.schema.json": ("boards.yaml", lambda gen: _section_schema("boards", Board, gen, "boards.yaml")),
         "pod-profile.schema.json": ("pod_profiles/*.yaml", model(Profile)),
+        "cardforge-toml.schema.json": ("cardforge.toml", model(ProjectFile)),
     }
 
 
