@@ -219,3 +219,10 @@ def test_every_option_the_docs_name_exists():
             continue
         named = set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]+", page.read_text(encoding="utf-8")))
         assert named <= known, (page.relative_to(ROOT), sorted(named - known))
+
+
+def test_the_docs_index_links_every_page():
+    index = (ROOT / "docs" / "README.md").read_text(encoding="utf-8")
+    for page in (ROOT / "docs").rglob("*.md"):
+        if page.name != "README.md":
+            assert f"({page.relative_to(ROOT / 'docs').as_posix()})" in index, page
