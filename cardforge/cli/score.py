@@ -18,7 +18,7 @@ Examples:
   cardforge score my-game final.yaml --json
   cardforge score my-game -  < final.yaml      # read the file from stdin
 
-The file format of each game is in its issue and in README.md.
+The file format of each game is in docs/at-the-table.md ("Score files").
 """
 
 

@@ -190,7 +190,7 @@ def _write_deck(target: Path, name: str, data: Any, card_files: list[str]) -> No
         data["card_files"] = card_files
         what = "deck.yaml"
     text = (f"# Written by `cardforge export-data`: {what}; the card files are spreadsheets (see\n"
-            "# README.md, \"Spreadsheets\"); the comments of the original file are not kept.\n")
+            "# docs/data.md, \"Card files as spreadsheets\"); the comments of the original file are not kept.\n")
     text += yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
     target.write_text(text, encoding="utf-8")
 

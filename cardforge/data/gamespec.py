@@ -145,7 +145,7 @@ TIES = ("share", "split", "none", "all")
 
 
 class ScoreRule(Model):
-    """A category computed from what each player holds (declared scoring, DEVELOPING.md "Scoring
+    """A category computed from what each player holds (declared scoring, docs/scoring.md "Scoring
     rules as data"). One measure per rule, then how it scores:
 
     - ``sum: FIELD`` — the card field's values added up over the cards held;

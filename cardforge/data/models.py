@@ -158,7 +158,7 @@ class BackSpec(Model):
     """A card back design (drawn once per sheet side and reused).
 
     A back layout that reads ``card`` is drawn for each card from its own data instead: the
-    back face of a double-sided card (see DEVELOPING.md, "Layouts and templates")."""
+    back face of a double-sided card (see docs/layouts.md, "Templates")."""
 
     layout: str = "back"
     title: str | None = None

@@ -1,7 +1,7 @@
 """Card layouts: the ``layout.yaml`` format, ``extends:`` inheritance and box geometry.
 
 Pure: no ReportLab, no jinja2. Templates and colours inside boxes are strings here; the
-renderer compiles them. The format is documented in DEVELOPING.md ("Layouts and templates").
+renderer compiles them. The format is documented in docs/layouts.md.
 
 A layout is looked up by name in the game folder's ``templates/layout.yaml`` first, then in
 the shared ``templates/_shared/layout.yaml`` (``render/decks.py``'s ``template_folders``).
