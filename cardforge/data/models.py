@@ -136,6 +136,8 @@ class KindSpec(Model):
     #: the kind's own fields, declared as data (every card also has id, kind, name, copies,
     #: provenance, art and back)
     fields: dict[str, FieldSpec] | None = None
+    #: the field that is this kind's cards' title (overrides the deck's ``title_field``)
+    title_field: str | None = Field(None, min_length=1)
 
 
 def _check_back_colour(value: str) -> str:
@@ -166,18 +168,53 @@ class BackSpec(Model):
     art: str | None = None  # image path relative to the game's data folder, for the back layout
 
 
+class CardFile(Model):
+    """A card file of ``card_files`` with how to read it (a plain name reads it as it is):
+    ``{file: player.csv, kind: player, columns: {Action: name, Qty: copies}}``.
+
+    Declared on the file, not on the kind: a column map describes one file's headers (one file
+    may hold several kinds, and two files of one kind may be laid out differently)."""
+
+    file: str = Field(min_length=1)
+    #: the kind of the file's cards when no ``kind`` column or sheet named after a kind says
+    #: otherwise (a workbook's ``Sheet1``, a CSV not named after its kind)
+    kind: str | None = Field(None, min_length=1)
+    #: the file's header → the card field it fills (a spreadsheet's own names: ``Action: name``)
+    columns: dict[str, str] = Field(default_factory=dict)
+
+
 class DeckMeta(Model):
     """``card_data/<game>/deck.yaml``: what the game's deck is made of."""
 
     title: str
     version: str = Field(min_length=1)
     card_size: CardSize
-    card_files: list[str] = Field(min_length=1)
+    #: each a file name, or ``{file: …, kind: …, columns: {header: field}}`` (:class:`CardFile`)
+    card_files: list[str | CardFile] = Field(min_length=1)
     kinds: dict[str, KindSpec] = Field(default_factory=dict)
     backs: dict[str, BackSpec] = Field(default_factory=lambda: {"default": BackSpec()})
     provenance: Provenance = "provisional"
     #: cards must say where their text comes from (``provenance``); optional otherwise
     require_provenance: bool = False
+    #: the field that is a card's title when it is not ``name`` (a spreadsheet's ``Action``): a
+    #: card giving no ``name`` takes it from there, and derived ids come from it. (``title:``
+    #: above is the deck's own title.) A kind may name its own (``kinds.<kind>.title_field``).
+    title_field: str | None = Field(None, min_length=1)
+
+    @property
+    def card_file_names(self) -> list[str]:
+        """``card_files`` as file names."""
+        return [f if isinstance(f, str) else f.file for f in self.card_files]
+
+    def card_file(self, index: int) -> CardFile:
+        """How to read the ``index``-th card file (a plain name: as it is)."""
+        entry = self.card_files[index]
+        return CardFile(file=entry) if isinstance(entry, str) else entry
+
+    def title_field_of(self, kind: str | None) -> str | None:
+        """The field that is a card's title for ``kind`` (None: ``name``)."""
+        spec = self.kinds.get(kind) if kind is not None else None
+        return (spec.title_field if spec is not None else None) or self.title_field
 
 
 def check_copies(value: int) -> int:
