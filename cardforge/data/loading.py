@@ -197,6 +197,7 @@ def check_game_data(game: GameSource, root: Path | None = None) -> tuple[GameDat
             for name, message in field_problems(spec):
                 problems.append(Problem(message, file=meta_doc.display, field=f"kinds.{kind}.fields.{name}",
                                         line=meta_doc.line_of(("kinds", kind, "fields", name))))
+        problems += _markup_problems(meta, meta_doc, models)
         titles = {kind: t for kind in models if (t := meta.title_field_of(kind)) is not None}
         for i, name in enumerate(meta.card_file_names):  # YAML, CSV or XLSX (data/spreadsheet.py)
             from cardforge.paths import path_problem  # issue 21: paths stay inside the folder
@@ -238,6 +239,25 @@ def check_game_data(game: GameSource, root: Path | None = None) -> tuple[GameDat
             problems += game.check_data(data)
         data.warnings = [p for p in problems if p.is_warning]
     return data, problems
+
+
+def _markup_problems(meta: DeckMeta, doc: LocatedDoc, models: dict[str, type[CardBase]]) -> list[Problem]:
+    """``markup:`` names fields the cards have (a typo would leave a field printing as written)."""
+    problems = []
+    every = sorted({f for m in models.values() for f in m.model_fields})
+    for i, name in enumerate(meta.markup):
+        if not any(name in m.model_fields for m in models.values()):
+            problems.append(Problem(f"no card kind has the field {short_repr(name)} (fields: {', '.join(every)})",
+                                    file=doc.display, field=f"markup[{i}]", line=doc.line_of(("markup", i))))
+    for kind, spec in meta.kinds.items():
+        model = models.get(kind)
+        for i, name in enumerate(spec.markup):
+            if model is not None and name not in model.model_fields:
+                problems.append(Problem(f"the kind has no field {short_repr(name)} (fields: "
+                                        f"{', '.join(model.model_fields)})", file=doc.display,
+                                        field=f"kinds.{kind}.markup[{i}]",
+                                        line=doc.line_of(("kinds", kind, "markup", i))))
+    return problems
 
 
 def folder_name_problems(game: GameSource, folder: Path) -> list[Problem]:

@@ -109,6 +109,9 @@ class FieldSpec(Model):
     choices: list[int | str] | None = None
     max_length: int | None = Field(None, ge=1)
     help: str | None = None
+    #: the field holds card-text markup (``**bold**``, ``*italics*``, ``<color=…>``); otherwise
+    #: its text prints as written (see ``DeckMeta.markup``)
+    markup: bool = False
 
     @model_validator(mode="after")
     def _consistent(self) -> FieldSpec:
@@ -118,6 +121,8 @@ class FieldSpec(Model):
             raise ValueError(f"choices: only for type: choice (this field is type: {self.type})")
         if (self.min is not None or self.max is not None) and self.type not in ("int", "number"):
             raise ValueError(f"min/max: only for type: int or number (this field is type: {self.type})")
+        if self.markup and self.type not in ("text", "list"):
+            raise ValueError(f"markup: only for type: text or list (this field is type: {self.type})")
         return self
 
 
@@ -138,6 +143,8 @@ class KindSpec(Model):
     fields: dict[str, FieldSpec] | None = None
     #: the field that is this kind's cards' title (overrides the deck's ``title_field``)
     title_field: str | None = Field(None, min_length=1)
+    #: this kind's fields that hold card-text markup (besides the deck's ``markup``)
+    markup: list[str] = Field(default_factory=list)
 
 
 def _check_back_colour(value: str) -> str:
@@ -200,6 +207,19 @@ class DeckMeta(Model):
     #: card giving no ``name`` takes it from there, and derived ids come from it. (``title:``
     #: above is the deck's own title.) A kind may name its own (``kinds.<kind>.title_field``).
     title_field: str | None = Field(None, min_length=1)
+    #: the card fields (in every kind) that hold card-text markup: ``**bold**``, ``*italics*``,
+    #: ``<color=…>``, ``<small>``, ``<br>``, ``\*`` escapes. Card data is text otherwise: a
+    #: ``*``, ``<`` or ``\`` in it prints as written (``:icon:`` tokens, checked when the data
+    #: loads, stay icons). Templates and layouts keep their markup.
+    markup: list[str] = Field(default_factory=list)
+
+    def markup_fields(self, kind: str) -> frozenset[str]:
+        """The fields of ``kind``'s cards that hold markup (deck, kind, declared fields)."""
+        spec = self.kinds.get(kind)
+        own: list[str] = []
+        if spec is not None:
+            own = list(spec.markup) + [n for n, f in (spec.fields or {}).items() if f.markup]
+        return frozenset(self.markup) | frozenset(own)
 
     @property
     def card_file_names(self) -> list[str]:
