@@ -242,9 +242,10 @@ def test_a_user_profile_png_sizes_and_unsafe_text(fixture_cli, tmp_path):
         assert im.size == (px(67, 200), px(92, 200))
     # the generic card's text boxes start 4 mm in: inside a 6 mm unsafe margin
     lines = [ln for ln in r.err.splitlines() if "unsafe margin of 'Imprimerie du coin'" in ln]
-    # …one warning for the cards sharing the miss, located when a single card has it
-    assert any(ln.startswith("warning: 6 faces (bouclier, eclair, jeton-or, kessara and 2 more): "
+    # …one warning per box and kind, with the count of faces, located when a single card has it
+    assert any(ln.startswith("warning: 2 faces of kind 'spell' (bouclier, eclair): "
                              "box 'body_without_art': text 4.00 mm from the left edge") for ln in lines)
+    assert len([ln for ln in lines if "of kind 'spell'" in ln]) == 4  # title, deck_name, stamp, body_without_art
     assert any("cards.yaml:3: card 'boule-de-feu' (#1): box 'body': text 4.00 mm from the left edge" in ln
                for ln in lines)
     # the stamp's text sits 3.2 mm up; its line box (descent included, 5 pt) 3.38 mm
