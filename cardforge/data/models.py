@@ -145,6 +145,9 @@ class KindSpec(Model):
     title_field: str | None = Field(None, min_length=1)
     #: this kind's fields that hold card-text markup (besides the deck's ``markup``)
     markup: list[str] = Field(default_factory=list)
+    #: the deck these cards form on a virtual table (``export tts``): kinds naming the same
+    #: group share one deck; default: a deck of their own per kind
+    group: str | None = Field(None, min_length=1)
 
 
 def _check_back_colour(value: str) -> str:
