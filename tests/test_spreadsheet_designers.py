@@ -130,3 +130,10 @@ def test_column_map_mistakes_are_located(tmp_path):
                           "columns: {Flavour: FIELD}}]") for s in shown), shown
     assert any("card_files[0]: columns.Missing: columns: no header 'Missing' in" in s for s in shown), shown
     assert any("card_files[1].kind: unknown card kind 'dragon' (allowed: move)" in s for s in shown), shown
+
+
+def test_a_card_files_entry_with_a_typo_is_located(tmp_path):
+    folder = _game(tmp_path, "card_files:\n  - {file: move.csv, colums: {Action: name}}\nkinds:\n  move: {label: Move}\n")
+    (folder / "move.csv").write_text("Action\nJump\n", encoding="utf-8")
+    _, errors, _ = _load(folder)
+    assert [f"{p.field}: {p.message}".split(" (")[0] for p in errors] == ["card_files[0].colums: unknown field"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
 
 from cardforge.limits import env_name, limit
 from cardforge.problems import short_repr
@@ -193,6 +193,14 @@ class CardFile(Model):
     columns: dict[str, str] = Field(default_factory=dict)
 
 
+def _entry_tag(value: Any) -> str:
+    return "dict" if isinstance(value, (dict, CardFile)) else "str"  # (tags validate.py leaves out of locations)
+
+
+#: a ``card_files`` entry: a name, or a mapping read as :class:`CardFile` (its errors told as such)
+CardFileEntry = Annotated[Annotated[str, Tag("str")] | Annotated[CardFile, Tag("dict")], Discriminator(_entry_tag)]
+
+
 class DeckMeta(Model):
     """``card_data/<game>/deck.yaml``: what the game's deck is made of."""
 
@@ -200,7 +208,7 @@ class DeckMeta(Model):
     version: str = Field(min_length=1)
     card_size: CardSize
     #: each a file name, or ``{file: …, kind: …, columns: {header: field}}`` (:class:`CardFile`)
-    card_files: list[str | CardFile] = Field(min_length=1)
+    card_files: list[CardFileEntry] = Field(min_length=1)
     kinds: dict[str, KindSpec] = Field(default_factory=dict)
     backs: dict[str, BackSpec] = Field(default_factory=lambda: {"default": BackSpec()})
     provenance: Provenance = "provisional"
