@@ -4,22 +4,12 @@ come from, and Excel's default sheet names. Workbooks are shaped like Squib's sa
 
 from __future__ import annotations
 
-import openpyxl
+from test_spreadsheet import _workbook  # a workbook made with openpyxl
 
 from cardforge.data.loading import check_game_data
 from cardforge.games import load_game_folder
 
 GAME = "title: Squib port\nlanguage: en\nplayers: 1-4\ncategories:\n  - {id: points, label: Points}\n"
-
-
-def _workbook(path, sheets: dict[str, list[list]]):
-    wb = openpyxl.Workbook()
-    wb.remove(wb.active)
-    for name, rows in sheets.items():
-        ws = wb.create_sheet(name)
-        for r in rows:
-            ws.append(r)
-    wb.save(path)
 
 
 def _game(tmp_path, deck: str):
