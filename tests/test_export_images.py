@@ -89,71 +89,83 @@ def test_a_png_is_the_printed_card(fixture_cli, tmp_path):
 
 @pytest.mark.slow
 def test_tts_sheets_and_saved_object(cli, tmp_path):
-    """Maphr: 79 distinct fronts (250 cards) on two sheets; the JSON loads the 250 cards."""
+    """Maphr: 250 cards, a deck per kind, all in maphr.json; the decks load every card."""
     out = tmp_path / "tts"
     r = cli("export", "maphr", "tts", "-o", out)
     assert r.code == 0, r.err
     saved = json.loads((out / "maphr.json").read_text(encoding="utf-8"))
-    deck = saved["ObjectStates"][0]
-    assert deck["Name"] == "DeckCustom"
-    assert len(deck["DeckIDs"]) == 250 == len(deck["ContainedObjects"])
     from cardforge.data.loading import load_game_data
     from cardforge.games import find_game
 
     data = load_game_data(find_game("maphr"))
     data_cards = {c.id: c.copies for c in data.cards if c.copies}
+    kinds = {c.id: c.kind for c in data.cards}
+    objects = saved["ObjectStates"]
+    assert len(objects) == len({c.kind for c in data.cards if c.copies})  # a deck (or lone card) per kind
     counted: dict[str, int] = {}
-    for obj in deck["ContainedObjects"]:
-        counted[obj["Description"]] = counted.get(obj["Description"], 0) + 1
-        assert obj["CardID"] in deck["DeckIDs"]
-    assert counted == data_cards
-    assert sorted(deck["CustomDeck"]) == ["1", "2"]
-    slots_used: dict[str, set[int]] = {}
-    for card_id in deck["DeckIDs"]:
-        slots_used.setdefault(str(card_id // 100), set()).add(card_id % 100)
-    for key, entry in deck["CustomDeck"].items():
-        cols, rows = entry["NumWidth"], entry["NumHeight"]
-        assert cols <= 10 and rows <= 7
-        assert entry["BackIsHidden"] is True and entry["UniqueBack"] is False
-        assert max(slots_used[key]) < cols * rows - 1  # the last slot is not a card
-        sheet = Path(entry["FaceURL"].removeprefix("file://"))
-        assert entry["FaceURL"].startswith("file:///") and sheet.exists()
-        with Image.open(sheet) as im:
-            assert im.width <= 4096 and im.height <= 4096
-            cw, ch = im.width // cols, im.height // rows
-            assert (cw, ch) == (409, 409)  # 70 mm at 300 dpi is 827 px: shrunk to fit 10 across
-            hidden = im.crop((im.width - cw, im.height - ch, im.width, im.height))
-            back = Image.open(entry["BackURL"].removeprefix("file://")).convert("RGB")
-            assert back.size == (cw, ch)
-            assert hidden.convert("RGB").tobytes() == back.tobytes()
-    assert len(slots_used["1"]) == 69 and len(slots_used["2"]) == 10
-    assert (deck["CustomDeck"]["1"]["NumWidth"], deck["CustomDeck"]["1"]["NumHeight"]) == (10, 7)
+    for deck in objects:
+        contained = deck["ContainedObjects"] if deck["Name"] == "DeckCustom" else [deck]
+        assert len({kinds[o["Description"]] for o in contained}) == 1  # one kind a deck
+        for obj in contained:
+            counted[obj["Description"]] = counted.get(obj["Description"], 0) + 1
+        if deck["Name"] != "DeckCustom":
+            continue
+        assert len(deck["DeckIDs"]) == len(contained)
+        slots_used: dict[str, set[int]] = {}
+        for card_id in deck["DeckIDs"]:
+            slots_used.setdefault(str(card_id // 100), set()).add(card_id % 100)
+        for key, entry in deck["CustomDeck"].items():
+            cols, rows = entry["NumWidth"], entry["NumHeight"]
+            assert cols <= 10 and rows <= 7
+            assert entry["BackIsHidden"] is True and entry["UniqueBack"] is False
+            assert max(slots_used[key]) < cols * rows - 1  # the last slot is not a card
+            sheet = Path(entry["FaceURL"].removeprefix("file://"))
+            assert entry["FaceURL"].startswith("file:///") and sheet.exists()
+            with Image.open(sheet) as im:
+                assert im.width <= 4096 and im.height <= 4096
+                cw, ch = im.width // cols, im.height // rows
+                # 70 mm at 300 dpi is 827 px, shrunk to fit 4096 px across (10 across: 409)
+                side = min(827, 4096 // cols, 4096 // rows)
+                assert (cw, ch) == (side, side)
+                hidden = im.crop((im.width - cw, im.height - ch, im.width, im.height))
+                back = Image.open(entry["BackURL"].removeprefix("file://")).convert("RGB")
+                assert back.size == (cw, ch)
+                assert hidden.convert("RGB").tobytes() == back.tobytes()
+    assert counted == data_cards and sum(counted.values()) == 250
 
 
 def test_tts_groups_sizes_and_back_designs(fixture_cli, tmp_path):
     out = tmp_path / "tts"
     r = fixture_cli("export", "tts", "-o", out, "--url-base", "https://example.org/jeu/")
     assert r.code == 0, r.err
-    main = json.loads((out / "fixture_deck.json").read_text(encoding="utf-8"))["ObjectStates"][0]
-    tarot = json.loads((out / "fixture_deck-70x120.json").read_text(encoding="utf-8"))["ObjectStates"][0]
-    assert len(main["DeckIDs"]) == sum(COPIES.values()) - 1
-    assert tarot["Name"] == "Card" and tarot["Description"] == "grand-plateau"  # one card: not a deck
-    entries = list(main["CustomDeck"].values())
+    assert sorted(p.name for p in out.glob("*.json")) == ["fixture_deck.json"]  # every deck in one saved object
+    objects = json.loads((out / "fixture_deck.json").read_text(encoding="utf-8"))["ObjectStates"]
+    # a deck per kind: spells, tokens, the planet, the gift, the (tarot-sized) board
+    by_desc = {o.get("Nickname"): o for o in objects}
+    spells, tokens = by_desc["Jeu d'essai — Sortilèges (v1.3)"], by_desc["Jeu d'essai — Jetons (v1.3)"]
+    assert len(spells["DeckIDs"]) == COPIES["boule-de-feu"] + COPIES["bouclier"] + COPIES["eclair"]
+    assert len(tokens["DeckIDs"]) == COPIES["jeton-or"]
+    lone = sorted(o["Description"] for o in objects if o["Name"] == "Card")
+    assert lone == ["cadeau-recto", "grand-plateau", "kessara"]  # one card: not a deck
+    entries = [e for o in objects for e in (o.get("CustomDeck") or {}).values()]
     assert all(e["FaceURL"].startswith("https://example.org/jeu/fixture_deck-") for e in entries)
-    backs = sorted(e["BackURL"].rsplit("/", 1)[1] for e in entries if not e["UniqueBack"])
-    assert backs == ["fixture_deck-back-default.png", "fixture_deck-back-token.png"]
+    backs = sorted({e["BackURL"].rsplit("/", 1)[1] for e in entries if not e["UniqueBack"]})
+    assert backs == ["fixture_deck-board-back-default-70x120.png", "fixture_deck-spell-back-default.png",
+                     "fixture_deck-token-back-token.png"]
     unique = [e for e in entries if e["UniqueBack"]]  # kessara (its moon) and the two-sided gift
-    assert len(unique) == 1 and unique[0]["BackURL"].endswith("-backs.png")
+    assert len(unique) == 2 and all(e["BackURL"].endswith("-backs.png") for e in unique)
     # their hidden-card image gives nothing away: the neutral card, not one of their backs
     from cardforge.render.tts import hidden_card
 
-    with Image.open(out / unique[0]["FaceURL"].rsplit("/", 1)[1]) as im:
-        cw, ch = im.width // unique[0]["NumWidth"], im.height // unique[0]["NumHeight"]
-        last = im.convert("RGB").crop((im.width - cw, im.height - ch, im.width, im.height))
-        assert last.tobytes() == hidden_card((cw, ch)).tobytes()
+    for e in unique:
+        with Image.open(out / e["FaceURL"].rsplit("/", 1)[1]) as im:
+            cw, ch = im.width // e["NumWidth"], im.height // e["NumHeight"]
+            last = im.convert("RGB").crop((im.width - cw, im.height - ch, im.width, im.height))
+            assert last.tobytes() == hidden_card((cw, ch)).tobytes()
     for e in entries:
         with Image.open(out / e["FaceURL"].rsplit("/", 1)[1]) as im:
-            assert im.size == (e["NumWidth"] * px(63, 300), e["NumHeight"] * px(88, 300))
+            size = (70, 120) if "-board-" in e["FaceURL"] else (63, 88)
+            assert im.size == (e["NumWidth"] * px(size[0], 300), e["NumHeight"] * px(size[1], 300))
 
 
 def test_pod_pdf_has_trim_and_bleed_boxes_at_the_profile_size(fixture_cli, tmp_path):
@@ -242,9 +254,10 @@ def test_a_user_profile_png_sizes_and_unsafe_text(fixture_cli, tmp_path):
         assert im.size == (px(67, 200), px(92, 200))
     # the generic card's text boxes start 4 mm in: inside a 6 mm unsafe margin
     lines = [ln for ln in r.err.splitlines() if "unsafe margin of 'Imprimerie du coin'" in ln]
-    # …one warning for the cards sharing the miss, located when a single card has it
-    assert any(ln.startswith("warning: 6 faces (bouclier, eclair, jeton-or, kessara and 2 more): "
+    # …one warning per box and kind, with the count of faces, located when a single card has it
+    assert any(ln.startswith("warning: 2 faces of kind 'spell' (bouclier, eclair): "
                              "box 'body_without_art': text 4.00 mm from the left edge") for ln in lines)
+    assert len([ln for ln in lines if "of kind 'spell'" in ln]) == 4  # title, deck_name, stamp, body_without_art
     assert any("cards.yaml:3: card 'boule-de-feu' (#1): box 'body': text 4.00 mm from the left edge" in ln
                for ln in lines)
     # the stamp's text sits 3.2 mm up; its line box (descent included, 5 pt) 3.38 mm

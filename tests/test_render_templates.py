@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Literal
 
 import pytest
@@ -121,7 +122,8 @@ def test_the_shared_generic_text(tmp_path):
     from conftest import ROOT
 
     t = Templates([tmp_path, ROOT / "templates" / "_shared"])
-    text = render(t.file("card_text.j2"), {"card": CARD, "vars": {"labels": {"cost": "coût"}}})
+    deck = SimpleNamespace(markup_fields=lambda kind: frozenset({"effect"}))  # deck.yaml: markup: [effect]
+    text = render(t.file("card_text.j2"), {"card": CARD, "deck": deck, "vars": {"labels": {"cost": "coût"}}})
     assert text == ("**coût**\u00a03 · **colour**\u00a0red · **fast**\n\n"
                     "**ships**\n*Éclaireur* — speed 6\n\n"
                     "Infligez **3** dégâts.\n\n")

@@ -17,9 +17,9 @@ FORMATS = ("png", "tts", "pod")
 
 EPILOG = """\b
 Examples:
-  cardforge export my-game png                  # output/my_game/png/<card id>.png at 300 dpi
-  cardforge export my-game png --dpi 600 --bleed -o ~/my-game-png
-  cardforge export my-game tts                  # sheets + my_game.json for Tabletop Simulator
+  cardforge export my-game png                  # output/my_game/png/<card id>.png, 300 dpi, with bleed
+  cardforge export my-game png --trim --dpi 600 -o ~/my-game-png   # the cards as cut
+  cardforge export my-game tts                  # a deck per kind + my_game.json for Tabletop Simulator
   cardforge export my-game tts --url-base https://example.org/my-game
   cardforge export my-game pod --profile thegamecrafter-poker
   cardforge export my-game pod --profile ./my-printer.yaml
@@ -29,9 +29,11 @@ Examples:
 
 \b
 png: one image per card face (fronts by card id, backs by back design), drawn from the same
-     vector drawing as the PDFs; sRGB, dpi recorded; faces.json lists each card's copies.
-tts: deck sheets (at most 10×7 cards, 4096 px a side, the last slot the hidden-card image),
-     one image per back design, and <game>.json to put in TTS's Saves/Saved Objects folder.
+     vector drawing as the PDFs, with the bleed (as print shops take them; --trim: as cut);
+     sRGB, dpi recorded; faces.json lists each card's copies.
+tts: a deck per card kind (kinds with the same `group:` in deck.yaml share one): sheets (at
+     most 10×7 cards, 4096 px a side, the last slot the hidden-card image), one image per
+     back design, and <game>.json (every deck) to put in TTS's Saves/Saved Objects folder.
 pod: the print service's files (profile: size, bleed, safe zone; PDF with TrimBox/BleedBox,
      or PNGs at its pixel size); text inside the unsafe margin is a warning. Cards more than
      3 % off the profile's size are refused unless --scale.
@@ -45,10 +47,12 @@ pod: the print service's files (profile: size, bleed, safe zone; PDF with TrimBo
               help="Folder to write into [default: output/<game>/<format>, pod: output/<game>/pod-<profile>].")
 @click.option("--dpi", type=click.IntRange(36, 1200), default=300, show_default=True,
               help="png, tts: resolution of the images.")
-@click.option("--bleed/--no-bleed", default=False, show_default=True,
-              help="png: include the 3 mm bleed around each card (for printing) or not (the card as cut).")
+@click.option("--bleed/--trim", default=True,
+              help="png: each card with its bleed (the default: the size print shops ask for) or as cut "
+                   "(--trim).")
+@click.option("--no-bleed", "no_bleed", is_flag=True, hidden=True)  # the earlier name of --trim
 @click.option("--bleed-size", type=click.FloatRange(0, 10), default=3.0, show_default=True, metavar="MM",
-              help="png: the bleed, in mm, with --bleed.")
+              help="png: the bleed, in mm (1/8 in: 3.175).")
 @click.option("--profile", help="pod: a profile name (see --list-profiles) or a path to a profile .yaml.")
 @click.option("--list-profiles", is_flag=True, help="pod: list the print-on-demand profiles and exit.")
 @click.option("--scale", is_flag=True,
@@ -62,8 +66,8 @@ pod: the print service's files (profile: size, bleed, safe zone; PDF with TrimBo
 @click.option("-q", "--quiet", is_flag=True, help="No summary.")
 @click.pass_context
 def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | None, dpi: int, bleed: bool,
-           bleed_size: float, profile: str | None, list_profiles: bool, scale: bool, url_base: str | None,
-           templates_dir: str | None, strict: bool, quiet: bool) -> None:
+           no_bleed: bool, bleed_size: float, profile: str | None, list_profiles: bool, scale: bool,
+           url_base: str | None, templates_dir: str | None, strict: bool, quiet: bool) -> None:
     """Export GAME's cards as images: PNG per card, Tabletop Simulator deck, print-on-demand files.
 
     Nothing is written when a card cannot be drawn (every problem is listed, exit 1).
@@ -102,7 +106,7 @@ def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | No
             click.echo(f"{game.id}: {loaded.profile.name}: {what}{scaled}" +
                        (f"; {plural(len(result.warnings), 'warning')}" if result.warnings else ""))
         return
-    bleed_mm = bleed_size if (format == "png" and bleed) else 0.0
+    bleed_mm = bleed_size if (format == "png" and bleed and not no_bleed) else 0.0
     target = output_target(out_dir, Path("output") / game.id / format, "-o", "output folder", folder=True)
     faces = deck_faces(game, data, bleed_mm, templates_dir=_path(templates_dir))
     faces.strict = strict  # warnings fail before anything is written
@@ -129,9 +133,9 @@ def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | No
         _echo_warnings(faces.issues.warnings)
         if not quiet:
             for deck in decks:
-                click.echo(f"{game.id}: {target / deck.json_file}: {plural(deck.cards, 'card')} on "
+                click.echo(f"{game.id}: {deck.label}: {plural(deck.cards, 'card')} on "
                            f"{plural(len(deck.sheets), 'sheet')} "
-                           f"({', '.join(f'{s.cols}×{s.rows}' for s in deck.sheets)})")
+                           f"({', '.join(f'{s.cols}×{s.rows}' for s in deck.sheets)}) → {target / deck.json_file}")
             click.echo("Put the .json in Tabletop Simulator's Saves/Saved Objects folder"
                        + ("" if url_base else "; upload the images and re-export with --url-base "
                           "to share the deck"))

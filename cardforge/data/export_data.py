@@ -71,7 +71,7 @@ def export_game(data: GameData[CardBase], out: Path, fmt: str, *, own_folder: bo
     out = Path(out)
     root = Path(data.root)
     deck_name, deck_doc = _deck_document(root)
-    card_paths = _card_file_paths(root, data.meta.card_files)
+    card_paths = _card_file_paths(root, data.meta.card_file_names)
     copies, left_out = _files_to_copy(root, set(card_paths.values()) | {deck_name})
     new_names = _new_names(card_paths, fmt, set(copies))
     by_file = _cards_by_file(data, card_paths)
@@ -88,7 +88,7 @@ def export_game(data: GameData[CardBase], out: Path, fmt: str, *, own_folder: bo
             else:
                 result.copied.append(out / rel)
         _write_deck(_target(staging, deck_name), deck_name, deck_doc,
-                    [new_names[n] for n in data.meta.card_files if n in new_names])
+                    [new_names[n] for n in data.meta.card_file_names if n in new_names])
     return result
 
 

@@ -22,7 +22,7 @@ from typing_extensions import TypeVar  # a default for the type variable on Pyth
 from cardforge.assets import icon_names
 from cardforge.data.kinds import field_problems
 from cardforge.data.models import CardBase, DeckMeta
-from cardforge.data.spreadsheet import load_card_file
+from cardforge.data.spreadsheet import SheetOptions, is_spreadsheet, load_card_file
 from cardforge.data.validate import LineOf, validate
 from cardforge.data.yamlio import Loc, LocatedDoc, YamlDoc, read_yaml
 from cardforge.errors import DataError
@@ -197,16 +197,31 @@ def check_game_data(game: GameSource, root: Path | None = None) -> tuple[GameDat
             for name, message in field_problems(spec):
                 problems.append(Problem(message, file=meta_doc.display, field=f"kinds.{kind}.fields.{name}",
                                         line=meta_doc.line_of(("kinds", kind, "fields", name))))
-        for i, name in enumerate(meta.card_files):  # YAML, CSV or XLSX (data/spreadsheet.py)
+        problems += _markup_problems(meta, meta_doc, models)
+        titles = {kind: t for kind in models if (t := meta.title_field_of(kind)) is not None}
+        for i, name in enumerate(meta.card_file_names):  # YAML, CSV or XLSX (data/spreadsheet.py)
             from cardforge.paths import path_problem  # issue 21: paths stay inside the folder
 
+            entry = meta.card_file(i)
             _, refused = path_problem(folder, name, "card file", file=meta_doc.display,
                                       field=f"card_files[{i}]", line=meta_doc.line_of(("card_files", i)))
+            if refused is None and entry.kind is not None and entry.kind not in models:
+                refused = Problem(f"unknown card kind {short_repr(entry.kind)} (allowed: {', '.join(models)})",
+                                  file=meta_doc.display, field=f"card_files[{i}].kind",
+                                  line=meta_doc.line_of(("card_files", i, "kind")))
             if refused is not None:
                 problems.append(refused)
                 continue
-            problems += load_card_file(folder / name, lambda doc: _load_cards(models, doc, meta, cards, sources, icons),
-                                       models=models, sources=sources,
+            if (entry.kind is not None or entry.columns) and not is_spreadsheet(name):
+                problems.append(Problem("kind: and columns: are for spreadsheets (.csv, .xlsx); a YAML card "
+                                        "file names its fields and kinds itself", file=meta_doc.display,
+                                        field=f"card_files[{i}]", line=meta_doc.line_of(("card_files", i))))
+                continue
+            options = SheetOptions(kind=entry.kind, columns=entry.columns, titles=titles, taken=sources,
+                                   entry=f"{meta_doc.display} › card_files[{i}]")
+            problems += load_card_file(folder / name,
+                                       lambda doc: _load_cards(models, doc, meta, cards, sources, icons, titles),
+                                       models=models, sources=sources, options=options,
                                        require_provenance=meta.require_provenance, inside=folder)
     from cardforge.data.validate import deck_problems  # issue 21: check finds what build fails on
 
@@ -224,6 +239,25 @@ def check_game_data(game: GameSource, root: Path | None = None) -> tuple[GameDat
             problems += game.check_data(data)
         data.warnings = [p for p in problems if p.is_warning]
     return data, problems
+
+
+def _markup_problems(meta: DeckMeta, doc: LocatedDoc, models: dict[str, type[CardBase]]) -> list[Problem]:
+    """``markup:`` names fields the cards have (a typo would leave a field printing as written)."""
+    problems = []
+    every = sorted({f for m in models.values() for f in m.model_fields})
+    for i, name in enumerate(meta.markup):
+        if not any(name in m.model_fields for m in models.values()):
+            problems.append(Problem(f"no card kind has the field {short_repr(name)} (fields: {', '.join(every)})",
+                                    file=doc.display, field=f"markup[{i}]", line=doc.line_of(("markup", i))))
+    for kind, spec in meta.kinds.items():
+        model = models.get(kind)
+        for i, name in enumerate(spec.markup):
+            if model is not None and name not in model.model_fields:
+                problems.append(Problem(f"the kind has no field {short_repr(name)} (fields: "
+                                        f"{', '.join(model.model_fields)})", file=doc.display,
+                                        field=f"kinds.{kind}.markup[{i}]",
+                                        line=doc.line_of(("kinds", kind, "markup", i))))
+    return problems
 
 
 def folder_name_problems(game: GameSource, folder: Path) -> list[Problem]:
@@ -318,7 +352,8 @@ def _prepare_models(game: GameSource, folder: Path) -> None:
 
 
 def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMeta, cards: list[CardBase],
-                sources: dict[str, CardSource], icons: frozenset[str] = frozenset()) -> list[Problem]:
+                sources: dict[str, CardSource], icons: frozenset[str] = frozenset(),
+                titles: dict[str, str] | None = None) -> list[Problem]:
     """Validate the cards of one file (a list, or ``{defaults: {...}, cards: [...]}``)."""
     problems: list[Problem] = []
     data = doc.data
@@ -356,6 +391,13 @@ def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMet
             problems.append(Problem(f"{what} (allowed: {', '.join(kinds)})", file=doc.display,
                                     item=item, field="kind", line=doc.line_of(loc + ("kind",))))
             continue
+        # the kind's title field fills name (deck.yaml title_field)
+        title = (titles or {}).get(kind) if isinstance(kind, str) else None
+        if title is not None and raw.get(title) is not None:
+            if title not in model.model_fields:
+                raw["name"] = raw.pop(title)
+            elif raw.get("name") is None and isinstance(raw[title], (str, int, float)):
+                raw["name"] = str(raw[title])
         card, p = validate(model, raw, file=doc.display, item=item, line_of=doc.line_of, loc_prefix=loc)
         problems += sorted(p, key=lambda x: x.line or 0)
         problems += icon_problems(raw, file=doc.display, item=item, line_of=doc.line_of, loc=loc, icons=icons)

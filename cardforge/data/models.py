@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
 
 from cardforge.limits import env_name, limit
 from cardforge.problems import short_repr
@@ -109,6 +109,9 @@ class FieldSpec(Model):
     choices: list[int | str] | None = None
     max_length: int | None = Field(None, ge=1)
     help: str | None = None
+    #: the field holds card-text markup (``**bold**``, ``*italics*``, ``<color=…>``); otherwise
+    #: its text prints as written (see ``DeckMeta.markup``)
+    markup: bool = False
 
     @model_validator(mode="after")
     def _consistent(self) -> FieldSpec:
@@ -118,6 +121,8 @@ class FieldSpec(Model):
             raise ValueError(f"choices: only for type: choice (this field is type: {self.type})")
         if (self.min is not None or self.max is not None) and self.type not in ("int", "number"):
             raise ValueError(f"min/max: only for type: int or number (this field is type: {self.type})")
+        if self.markup and self.type not in ("text", "list"):
+            raise ValueError(f"markup: only for type: text or list (this field is type: {self.type})")
         return self
 
 
@@ -136,6 +141,13 @@ class KindSpec(Model):
     #: the kind's own fields, declared as data (every card also has id, kind, name, copies,
     #: provenance, art and back)
     fields: dict[str, FieldSpec] | None = None
+    #: the field that is this kind's cards' title (overrides the deck's ``title_field``)
+    title_field: str | None = Field(None, min_length=1)
+    #: this kind's fields that hold card-text markup (besides the deck's ``markup``)
+    markup: list[str] = Field(default_factory=list)
+    #: the deck these cards form on a virtual table (``export tts``): kinds naming the same
+    #: group share one deck; default: a deck of their own per kind
+    group: str | None = Field(None, min_length=1)
 
 
 def _check_back_colour(value: str) -> str:
@@ -166,18 +178,74 @@ class BackSpec(Model):
     art: str | None = None  # image path relative to the game's data folder, for the back layout
 
 
+class CardFile(Model):
+    """A card file of ``card_files`` with how to read it (a plain name reads it as it is):
+    ``{file: player.csv, kind: player, columns: {Action: name, Qty: copies}}``.
+
+    Declared on the file, not on the kind: a column map describes one file's headers (one file
+    may hold several kinds, and two files of one kind may be laid out differently)."""
+
+    file: str = Field(min_length=1)
+    #: the kind of the file's cards when no ``kind`` column or sheet named after a kind says
+    #: otherwise (a workbook's ``Sheet1``, a CSV not named after its kind)
+    kind: str | None = Field(None, min_length=1)
+    #: the file's header → the card field it fills (a spreadsheet's own names: ``Action: name``)
+    columns: dict[str, str] = Field(default_factory=dict)
+
+
+def _entry_tag(value: Any) -> str:
+    return "dict" if isinstance(value, (dict, CardFile)) else "str"  # (tags validate.py leaves out of locations)
+
+
+#: a ``card_files`` entry: a name, or a mapping read as :class:`CardFile` (its errors told as such)
+CardFileEntry = Annotated[Annotated[str, Tag("str")] | Annotated[CardFile, Tag("dict")], Discriminator(_entry_tag)]
+
+
 class DeckMeta(Model):
     """``card_data/<game>/deck.yaml``: what the game's deck is made of."""
 
     title: str
     version: str = Field(min_length=1)
     card_size: CardSize
-    card_files: list[str] = Field(min_length=1)
+    #: each a file name, or ``{file: …, kind: …, columns: {header: field}}`` (:class:`CardFile`)
+    card_files: list[CardFileEntry] = Field(min_length=1)
     kinds: dict[str, KindSpec] = Field(default_factory=dict)
     backs: dict[str, BackSpec] = Field(default_factory=lambda: {"default": BackSpec()})
     provenance: Provenance = "provisional"
     #: cards must say where their text comes from (``provenance``); optional otherwise
     require_provenance: bool = False
+    #: the field that is a card's title when it is not ``name`` (a spreadsheet's ``Action``): a
+    #: card giving no ``name`` takes it from there, and derived ids come from it. (``title:``
+    #: above is the deck's own title.) A kind may name its own (``kinds.<kind>.title_field``).
+    title_field: str | None = Field(None, min_length=1)
+    #: the card fields (in every kind) that hold card-text markup: ``**bold**``, ``*italics*``,
+    #: ``<color=…>``, ``<small>``, ``<br>``, ``\*`` escapes. Card data is text otherwise: a
+    #: ``*``, ``<`` or ``\`` in it prints as written (``:icon:`` tokens, checked when the data
+    #: loads, stay icons). Templates and layouts keep their markup.
+    markup: list[str] = Field(default_factory=list)
+
+    def markup_fields(self, kind: str) -> frozenset[str]:
+        """The fields of ``kind``'s cards that hold markup (deck, kind, declared fields)."""
+        spec = self.kinds.get(kind)
+        own: list[str] = []
+        if spec is not None:
+            own = list(spec.markup) + [n for n, f in (spec.fields or {}).items() if f.markup]
+        return frozenset(self.markup) | frozenset(own)
+
+    @property
+    def card_file_names(self) -> list[str]:
+        """``card_files`` as file names."""
+        return [f if isinstance(f, str) else f.file for f in self.card_files]
+
+    def card_file(self, index: int) -> CardFile:
+        """How to read the ``index``-th card file (a plain name: as it is)."""
+        entry = self.card_files[index]
+        return CardFile(file=entry) if isinstance(entry, str) else entry
+
+    def title_field_of(self, kind: str | None) -> str | None:
+        """The field that is a card's title for ``kind`` (None: ``name``)."""
+        spec = self.kinds.get(kind) if kind is not None else None
+        return (spec.title_field if spec is not None else None) or self.title_field
 
 
 def check_copies(value: int) -> int:

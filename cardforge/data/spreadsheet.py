@@ -3,20 +3,27 @@ path produces (and written back by ``cardforge export-data``).
 
 A sheet is a header row naming fields, then one row per card:
 
-- a header is a card field (``id``, ``name``, ``cost``…); a dotted header fills a nested
-  mapping (``cost.red``, ``planet.name``); ``qty`` is another name for ``copies``;
+- a header is a card field (``id``, ``name``, ``cost``…), matched ignoring case, accents and
+  spaces (``Name`` → ``name``, ``Coût`` → ``cout``); a dotted header fills a nested mapping
+  (``cost.red``, ``planet.name``); ``qty`` is another name for ``copies``; deck.yaml's entry for
+  the file may map its own headers to fields (``{file: x.csv, columns: {Action: name}}``);
+- a header naming the game's title field (``title_field:``) fills ``name`` when the kind has no
+  such field;
 - an empty cell is "not given" (the field's default applies);
 - numbers are numbers (``3`` → 3, ``2.0`` in a workbook → 2), ``true``/``false`` are booleans,
   unless the field is text: a ``name`` of ``7`` stays the text ``7``;
 - a list field takes ``a; b; c``; any list or mapping may also be written in YAML flow
   syntax, ``[a, b]`` or ``{red: 2, gold: 1}`` (a list of mappings has to be);
 - a row repeated identically adds a copy (as does a ``copies``/``qty`` column);
-- without an ``id`` column, ids are derived from the names (``Boule de feu`` →
-  ``boule-de-feu``, ``boule-de-feu-2`` for a second card of that name), with a warning:
-  renaming such a card reads as one card removed and one added in diffs and reprints;
-- the kind is the ``kind`` column, else the sheet's name (a workbook may hold one sheet per
-  kind) or the CSV file's name when it names a kind; sheets whose name starts with ``_`` are
-  left out (notes, lookup tables).
+- without an ``id`` column, ids are derived from the titles (``Boule de feu`` →
+  ``boule-de-feu``), unique in the whole game: the kind as prefix when another kind (or an
+  earlier file) has that id (``metal-man-jump``), numbered for a second card of that name and
+  kind (``boule-de-feu-2``); with a warning: renaming such a card reads as one card removed and
+  one added in diffs and reprints;
+- the kind is the ``kind`` column, else the sheet's name when it names a kind (a workbook may
+  hold one sheet per kind), else the file's kind: deck.yaml's ``kind:`` for the file, or the
+  file's name when it names a kind (so Excel's ``Sheet1``/``Feuil1`` in ``player.xlsx`` holds
+  players); sheets whose name starts with ``_`` are left out (notes, lookup tables).
 
 Problems are located ``cards.xlsx › Sheet1 › row 7 › column C (cost)``.
 """
@@ -31,7 +38,7 @@ import re
 import typing
 import unicodedata
 import zipfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -126,9 +133,25 @@ class SheetDoc:
         return problem
 
 
+@dataclass
+class SheetOptions:
+    """How deck.yaml says to read one card file (see :class:`cardforge.data.models.CardFile`)."""
+
+    #: the file's kind (deck.yaml's ``kind:`` for it), for sheets no kind column or name decides
+    kind: str | None = None
+    #: the file's own header → card field
+    columns: Mapping[str, str] = field(default_factory=dict)
+    #: kind → the field that is its cards' title (when it is not ``name``)
+    titles: Mapping[str, str] = field(default_factory=dict)
+    #: ids already taken in the game (earlier files): derived ids avoid them
+    taken: Container[str] = ()
+    #: how deck.yaml names the file's entry, for messages (``deck.yaml › card_files[2]``)
+    entry: str = "deck.yaml"
+
+
 def load_card_file(path: Path, load: Callable[[Any], list[Problem]], *, models: Mapping[str, type[BaseModel]],
                    sources: dict[str, CardSource] | None = None, require_provenance: bool = False,
-                   inside: Path | None = None) -> list[Problem]:
+                   inside: Path | None = None, options: SheetOptions | None = None) -> list[Problem]:
     """Read one card file (YAML, CSV or XLSX, by its suffix) and hand it to ``load`` (the YAML
     path's card loader, which validates the raw cards); returns the problems, located.
     ``inside``: the game folder, which the file must obey the rule of
@@ -153,7 +176,10 @@ def load_card_file(path: Path, load: Callable[[Any], list[Problem]], *, models: 
                                  variable=env_name("game_file_bytes"), file=display_path(path))[1]
         if refused is not None:
             return [refused]
-    sheet = read_sheet(path, models)
+    options = options or SheetOptions()
+    if sources is not None and not options.taken:
+        options.taken = sources
+    sheet = read_sheet(path, models, options)
     problems = [sheet.locate(p) for p in sheet.problems]
     if sheet.data is None:
         return problems
@@ -195,7 +221,7 @@ class _SheetError(Exception):
         self.message, self.where = message, where
 
 
-def read_sheet(path: Path, models: Mapping[str, type[BaseModel]]) -> SheetDoc:
+def read_sheet(path: Path, models: Mapping[str, type[BaseModel]], options: SheetOptions | None = None) -> SheetDoc:
     """A CSV or XLSX card file → raw cards (see the module's docstring)."""
     from cardforge.data.yamlio import read_bytes
     from cardforge.resources import display_path
@@ -215,20 +241,45 @@ def read_sheet(path: Path, models: Mapping[str, type[BaseModel]]) -> SheetDoc:
         where = exc.where.where(display) if exc.where is not None else display
         doc.problems.append(Problem(f"cannot read it as {what}: {exc.message}", file=where))
         return doc
-    default_kind = path.stem if path.stem in models else None
+    options = options or SheetOptions()
+    default_kind = options.kind or _kind_named(path.stem, models) or (next(iter(models)) if len(models) == 1 else None)
     raws: list[dict[str, Any]] = []
     derived = False
-    names_seen: dict[str, int] = {}
+    ids: dict[str, str | None] = {}  # derived id → its kind, in this file
+    used: set[str] = set()  # the column map's headers found
     for sheet, rows in tables:
-        kind = sheet if sheet in models else default_kind
-        derived |= _read_table(doc, sheet, rows, kind, models, raws, names_seen)
+        kind = (_kind_named(sheet, models) if sheet is not None else None) or default_kind
+        derived |= _read_table(doc, sheet, rows, kind, models, raws, ids, options, used)
+    for header in options.columns:
+        if header not in used:
+            doc.problems.append(Problem(
+                f"columns: no header {header!r} in {display} (a column map names the file's own headers)",
+                file=options.entry, field=f"columns.{header}"))
     if derived:
         doc.problems.append(Problem(
-            "no 'id' column: ids are derived from the names (slug, numbered on repeats); renaming "
-            "such a card reads as one card removed and one added in diffs and reprints: add an 'id' "
-            "column to keep them", file=display, severity="warning"))
+            "no 'id' column: ids are derived from the names (or the title field: slug; the kind as prefix when another "
+            "kind or file has it, numbered on repeats); renaming such a card reads as one card "
+            "removed and one added in diffs and reprints: add an 'id' column to keep them",
+            file=display, severity="warning"))
     doc.data = raws
     return doc
+
+
+def normalise_header(text: str) -> str:
+    """A header or field name as headers are matched: no accents, case or surrounding spaces;
+    inner spaces and hyphens as ``_`` (``Coût total`` → ``cout_total``)."""
+    plain = unicodedata.normalize("NFKD", text)
+    plain = "".join(ch for ch in plain if not unicodedata.combining(ch)).casefold().strip()
+    return re.sub(r"[\s\-]+", "_", plain)
+
+
+def _kind_named(name: str, models: Mapping[str, type[BaseModel]]) -> str | None:
+    """The kind ``name`` (a sheet's or file's name) names, ignoring case and accents."""
+    if name in models:
+        return name
+    wanted = normalise_header(name)
+    found = [k for k in models if normalise_header(k) == wanted]
+    return found[0] if len(found) == 1 else None
 
 
 #: a sheet's rows with content: (row number, {column: value}); blank cells are left out
@@ -363,7 +414,8 @@ def _blank(value: Any) -> bool:
 
 
 def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
-                models: Mapping[str, type[BaseModel]], raws: list[dict[str, Any]], names_seen: dict[str, int]) -> bool:
+                models: Mapping[str, type[BaseModel]], raws: list[dict[str, Any]], ids: dict[str, str | None],
+                options: SheetOptions, used: set[str]) -> bool:
     """Append the cards of one sheet; returns whether ids were derived."""
     display = doc.display
     if not rows:
@@ -376,27 +428,58 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
         for name in _field_names(m):
             if name not in allowed:
                 allowed.append(name)
-    allowed_text = ", ".join(allowed + ["qty"])
+    # a title field that is no field of the kind stands for name
+    title_alias = {t for k, t in options.titles.items() if k in candidates and t not in allowed}
+    by_norm: dict[str, str] = {normalise_header(a): a for a in allowed}
+    by_norm.setdefault("qty", "copies")
+    for t in title_alias:
+        by_norm.setdefault(normalise_header(t), "name")
+    mapped = {normalise_header(h): f for h, f in options.columns.items()}
+    mapped_from = {normalise_header(h): h for h in options.columns}
+    allowed_text = ", ".join(allowed + ["qty"] + sorted(title_alias))
+    seen: dict[str, str] = {}  # field → the header that gave it
     for col, value in sorted(header_row.items()):
-        name = str(value).strip()
-        if name == "qty":
-            name = "copies"
-        cell = Cell(sheet, header_number, col, name)
+        written = str(value).strip()
+        cell = Cell(sheet, header_number, col, written)
+        if written in options.columns or normalise_header(written) in mapped:
+            source = written if written in options.columns else mapped_from[normalise_header(written)]
+            used.add(source)
+            name = options.columns[source].strip()
+            via = f" (columns: {source!r} → {name!r} in {options.entry})"
+        else:
+            name = _canonical(written, by_norm)
+            via = ""
         top = name.split(".", 1)[0]
-        if name in headers.values():
-            doc.problems.append(Problem(f"the column {name!r} appears twice", file=cell.where(display)))
+        if name in seen:
+            again = (f"the column {written!r} appears twice" if seen[name] == written else
+                     f"the column {written!r} gives the field {name!r} again (first: {seen[name]!r})")
+            doc.problems.append(Problem(again + via, file=cell.where(display)))
             continue
         if top not in allowed:
             import difflib
 
             close = difflib.get_close_matches(top, allowed, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
-            doc.problems.append(Problem(f"unknown field (allowed: {allowed_text}){hint}",
+            if not close and not via:
+                hint = (f"; or map it in deck.yaml: card_files: [{{file: {doc.path.name}, "
+                        f"columns: {{{written}: FIELD}}}}]")
+            doc.problems.append(Problem(f"unknown field{via} (allowed: {allowed_text}){hint}",
                                         file=cell.where(display)))
             continue
+        seen[name] = written
         headers[col] = name
     columns = {name: col for col, name in headers.items()}
     has_id = "id" in columns
+    if kind is None and "kind" not in columns:
+        where = f"sheet {sheet!r} of {display}" if sheet is not None else display
+        named = "its name" if sheet is not None else "the file's name"
+        doc.problems.append(Problem(
+            f"{where}: no kind for its cards ({named} names no card kind, and there is no 'kind' column; "
+            f"kinds: {', '.join(models)}): give the file's kind in deck.yaml "
+            f"(card_files: [{{file: {doc.path.name}, kind: {next(iter(models), 'KIND')}}}]), add a 'kind' "
+            f"column, or name the {'sheet' if sheet is not None else 'file'} after its kind",
+            file=Cell(sheet, header_number).where(display) if sheet is not None else display))
+        return False
     merged: dict[tuple[Any, ...], dict[str, Any]] = {}
     for r, values in rows[1:]:
         cells = {col: v for col, v in sorted(values.items()) if col in headers}
@@ -433,14 +516,36 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
         if copies is not None:
             raw["copies"] = copies
         if not has_id:
-            base = _slug(raw.get("name")) or "card"
-            n = names_seen.get(base, 0) + 1
-            names_seen[base] = n
-            raw = {"id": base if n == 1 else f"{base}-{n}", **raw}
+            title = options.titles.get(row_kind or "")
+            text = raw.get("name") if raw.get("name") is not None or not title else raw.get(title)
+            raw = {"id": _derived_id(_slug(str(text)) if text is not None else "", row_kind, ids,
+                                     options.taken), **raw}
         merged[key] = raw
         raws.append(raw)
         doc.rows.append(_Row(sheet, r, columns, raw))
     return not has_id and bool(merged)
+
+
+def _canonical(header: str, by_norm: Mapping[str, str]) -> str:
+    """The field a header names (matched ignoring case and accents; a dotted header by its
+    first part); the header as written when it names none (reported as unknown)."""
+    top, dot, rest = header.partition(".")
+    found = by_norm.get(normalise_header(top))
+    return (found + dot + rest) if found is not None else header
+
+
+def _derived_id(base: str, kind: str | None, ids: dict[str, str | None], taken: Container[str]) -> str:
+    """A card's id from its title's slug, unique in the game: ``kind-slug`` when another kind in
+    this file or an earlier file has the slug, numbered (``-2``…) for a repeat of one kind."""
+    base = base or "card"
+    if (base in taken or (base in ids and ids[base] != kind)) and kind:
+        base = f"{_slug(kind)}-{base}"
+    candidate, n = base, 1
+    while candidate in taken or candidate in ids:
+        n += 1
+        candidate = f"{base}-{n}"
+    ids[candidate] = kind
+    return candidate
 
 
 def _field_names(model: type[BaseModel]) -> list[str]:

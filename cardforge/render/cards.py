@@ -147,11 +147,15 @@ class FaceProgram:
 
 
 class Issues:
-    """Problems found while drawing, each reported once."""
+    """Problems found while drawing, each reported once; a warning about cards (``add_card``)
+    is reported once per message and kind, with the count of cards (issue 28: not a line per
+    card on every build, export and watch rebuild)."""
 
     def __init__(self) -> None:
         self.items: list[Problem] = []
         self._seen: set[tuple[Any, ...]] = set()
+        #: (message, kind) → the cards' located warnings, in order
+        self._by_kind: dict[tuple[str, str], dict[str, Problem]] = {}
 
     def add(self, problem: Problem) -> None:
         key = (problem.message, problem.file, problem.item, problem.field, problem.severity)
@@ -159,13 +163,36 @@ class Issues:
             self._seen.add(key)
             self.items.append(problem)
 
+    def add_card(self, problem: Problem, kind: str, card_id: str, summary: str | None = None) -> None:
+        """A warning about one card: summarised with the other cards of its kind that have the
+        same ``summary`` (the message said of them all; default: the problem's message)."""
+        if not problem.is_warning:
+            self.add(problem)
+            return
+        self._by_kind.setdefault((summary or problem.message, kind), {}).setdefault(card_id, problem)
+
     @property
     def errors(self) -> list[Problem]:
         return [p for p in self.items if not p.is_warning]
 
     @property
     def warnings(self) -> list[Problem]:
-        return [p for p in self.items if p.is_warning]
+        return [p for p in self.items if p.is_warning] + [
+            summarised(list(cards.values()), list(cards), kind, summary)
+            for (summary, kind), cards in self._by_kind.items()]
+
+
+def summarised(problems: list[Problem], card_ids: list[str], kind: str, summary: str | None = None) -> Problem:
+    """One warning for the same message on several cards of a kind: ``12 cards of kind 'spell'
+    (boule-de-feu, eclair, … and 8 more)`` (one card: its own located warning)."""
+    if len(problems) == 1:
+        return problems[0]
+    files = {p.file for p in problems}
+    names = ", ".join(card_ids[:4]) + (f" and {len(card_ids) - 4} more" if len(card_ids) > 4 else "")
+    first = problems[0]
+    return Problem(summary or first.message, file=files.pop() if len(files) == 1 else None,
+                   item=f"{len(card_ids)} cards of kind '{kind}' ({names})", field=first.field,
+                   severity=first.severity)
 
 
 class CardArt:
@@ -360,7 +387,7 @@ class CardArt:
         return BoxProgram(box, rect, frozenset(uses), values, when, style, mm(box.get("padding", 0.0)))
 
     def _check_safe_zone(self, layout: Layout, box: Box, r: Rect, size: tuple[float, float], where: _Where) -> None:
-        if box.type not in ("text", "icon", "stamp"):
+        if box.type not in ("text", "icon", "stamp") or box.fields.get("bleed"):  # bleed: true: meant to
             return
         s = layout.safe_zone
         if r.x < s - 1e-6 or r.y < s - 1e-6 or r.right > size[0] - s + 1e-6 or r.top > size[1] - s + 1e-6:
@@ -461,8 +488,14 @@ def _rebuild_models(value: Any, seen: set[int]) -> None:
             _rebuild_models(getattr(value, name, None), seen)
 
 
+#: the auto-placed version stamp's inset from the trim: inside every print-on-demand service's
+#: safe zone (the bundled profiles' largest is 1/8 in, 3.175 mm), with room for a card printed
+#: smaller to fit a service's trim (tests/test_warnings_summary.py checks every bundled profile)
+STAMP_INSET_MM = 3.5
+
+
 def _default_stamp(layout: Layout) -> Box:
-    s = layout.safe_zone
+    s = max(layout.safe_zone, STAMP_INSET_MM)
     fields = {"type": "stamp", "right": s, "bottom": s, "width": 30.0, "height": 2.4,
               "style": dict(DEFAULT_STAMP_STYLE)}
     return Box("stamp", "stamp", fields, layout.file, layout.name)
@@ -648,15 +681,19 @@ class Painter:
             self.c.restoreState()
 
     def _problem(self, prog: BoxProgram, program: FaceProgram, card: CardBase | None, message: str,
-                 severity: str = "error") -> None:
+                 severity: str = "error", summary: str | None = None) -> None:
+        """A problem drawing a box; about a card, located at the card (a warning summarised per
+        box and kind: ``summary`` is what is said of several cards, default ``message``)."""
         if card is not None:
             src = self.art.data.sources.get(card.id)
             where: _Where = {"file": src.file if src else None, "line": src.line if src else None,
                              "item": src.label(card.id) if src else f"card '{card.id}'"}
-            message = f"layout '{program.layout.name}', box '{prog.name}': {message}"
-        else:
-            where = {"file": prog.box.file, "line": prog.box.line, "item": f"layout '{program.layout.name}'",
-                     "field": f"boxes.{prog.name}"}
+            head = f"layout '{program.layout.name}', box '{prog.name}': "
+            self.issues.add_card(Problem(head + message, severity=severity, **where), card.kind, card.id,
+                                 head + (summary or message))
+            return
+        where = {"file": prog.box.file, "line": prog.box.line, "item": f"layout '{program.layout.name}'",
+                 "field": f"boxes.{prog.name}"}
         self.issues.add(Problem(message, severity=severity, **where))
 
     def _value(self, prog: BoxProgram, key: str, ctx: dict[str, Any]) -> Any:
@@ -816,7 +853,8 @@ class Painter:
                 self._problem(prog, program, card, f"art '{src}': {exc} ({display_path(path)})")
                 return
             self._problem(prog, program, card, f"art '{src}': {exc} (looked for {path}); "
-                          "printed a placeholder", severity="warning")
+                          "printed a placeholder", severity="warning",
+                          summary=f"art not found ({display_path(path.parent)}); printed placeholders")
             draw_placeholder(self.c, x, y, w, h, Path(src).name)
             return
         draw_art(self.c, image, x, y, w, h, prog.box.get("fit", "cover"), light=light)

@@ -309,12 +309,13 @@ def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path, *, own_fo
 
 
 def safe_zone_warnings(faces: DeckFaces, prof: Profile) -> list[Problem]:
-    """A warning per text box whose laid-out text comes closer to the trim edge than the
-    profile's safe zone (in the card's own mm: the safe zone divided by the scale); the cards
-    where the same box misses by the same amount (a shared layout) share one warning."""
+    """A warning per text box and kind whose laid-out text comes closer to the trim edge than
+    the profile's safe zone (in the card's own mm: the safe zone divided by the scale), with
+    the count of faces and the closest the text comes (issue 28: one line per box and kind,
+    not one per card). A box with ``bleed: true`` is meant to bleed: never warned about."""
     from cardforge.render.textextent import text_extents
 
-    found: dict[tuple[Any, ...], list[Face]] = {}
+    found: dict[tuple[str, str, str], list[tuple[float, Face]]] = {}
     for face in faces.all:
         w, h = face.size_mm
         sx, sy = prof.trim.width / w, prof.trim.height / h
@@ -326,18 +327,23 @@ def safe_zone_warnings(faces: DeckFaces, prof: Profile) -> list[Problem]:
                 continue
             side, gap = min(bad.items(), key=lambda kv: kv[1])
             scale = sx if side in ("left", "right") else sy
-            found.setdefault((box, side, round(gap * scale, 2)), []).append(face)
+            kind = face.card.kind if face.side == "front" else "back"
+            found.setdefault((box, kind, side), []).append((round(gap * scale, 2), face))
     out: list[Problem] = []
-    for (box, side, gap), hit in found.items():
-        what = (f"box '{box}': text {gap:.2f} mm from the {side} edge, inside the {prof.safe:.2f} mm unsafe "
-                f"margin of '{prof.name}' (may be cut off)")
-        if len(hit) == 1:
-            face = hit[0]
+    for (box, kind, side), hits in found.items():
+        gap = min(g for g, _ in hits)
+        closest = "" if len({g for g, _ in hits}) == 1 else "as close as "
+        what = (f"box '{box}': text {closest}{gap:.2f} mm from the {side} edge, inside the {prof.safe:.2f} mm "
+                f"unsafe margin of '{prof.name}' (may be cut off; bleed: true on the box if it is meant to bleed)")
+        if len(hits) == 1:
+            face = hits[0][1]
             src = faces.art.data.sources.get(face.card.id) if face.side == "front" else None
             where = {"file": src.file, "line": src.line, "item": src.label(face.card.id)} if src else \
                 {"item": f"{face.side} '{face.name}'"}
             out.append(Problem(what, severity="warning", **where))
         else:
-            names = ", ".join(f.name for f in hit[:4]) + (f" and {len(hit) - 4} more" if len(hit) > 4 else "")
-            out.append(Problem(what, severity="warning", item=f"{len(hit)} faces ({names})"))
+            names = [f.name for _, f in hits]
+            listed = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+            what_faces = "back faces" if kind == "back" else f"faces of kind '{kind}'"
+            out.append(Problem(what, severity="warning", item=f"{len(hits)} {what_faces} ({listed})"))
     return out

@@ -39,7 +39,7 @@ class _Measuring(Painter):
 
     def _text(self, prog: BoxProgram, markup: str, x: float, y: float, w: float, h: float, program: FaceProgram,
               card: CardBase | None) -> None:
-        if not markup or not markup.strip():
+        if not markup or not markup.strip() or prog.box.fields.get("bleed"):  # bleed: true: meant to
             return
         try:
             layout = fit_text(markup, w, h, prog.text_style)

@@ -8,9 +8,11 @@ hand (``BackIsHidden``). A ``DeckCustom`` saved object lists its sheets in ``Cus
 ``ContainedObjects`` with its ``CardID`` (sheet number × 100 + slot) and the deck's order in
 ``DeckIDs`` (a card printed in 3 copies is listed 3 times).
 
-Sheets are grouped by card size (one TTS deck per size) and by back design: cards sharing a
-back design get one back image; cards whose back shows their own data get a back sheet laid
-out like their face sheet (``UniqueBack``).
+One TTS deck per card kind (kinds declaring the same ``group:`` in deck.yaml share one; a
+group holding cards of two sizes makes a deck per size), all in one saved object
+``<game>.json``, laid side by side on the table. A deck's sheets are grouped by back design:
+cards sharing a back design get one back image; cards whose back shows their own data get a
+back sheet laid out like their face sheet (``UniqueBack``).
 """
 
 from __future__ import annotations
@@ -53,11 +55,12 @@ class Sheet:
 
 @dataclass
 class TtsDeck:
-    name: str  # file stem
+    name: str  # file stem of its sheets: <game>-<kind or group>[-<W>x<H>]
     size_mm: tuple[float, float]
     sheets: list[Sheet] = field(default_factory=list)
-    json_file: str = ""
+    json_file: str = ""  # the saved object holding it (every deck's: <game>.json)
     cards: int = 0  # printed, copies counted
+    label: str = ""  # its name on the table: the kind's plural label, or the group's name
 
 
 def grid(n: int) -> tuple[int, int]:
@@ -79,21 +82,36 @@ def cell_size(face: Face, dpi: float, cols: int, rows: int) -> tuple[int, int]:
     return max(1, math.floor(w * k)), max(1, math.floor(h * k))
 
 
+def deck_of(faces: DeckFaces, kind: str) -> tuple[str, str]:
+    """(name, label) of the TTS deck a kind's cards go into: its ``group``, else the kind."""
+    spec = faces.art.data.meta.kinds.get(kind)
+    if spec is not None and spec.group:
+        return spec.group, spec.group
+    label = (spec.plural or spec.label) if spec is not None else kind
+    return kind, label
+
+
 def plan(faces: DeckFaces, dpi: float = DEFAULT_DPI) -> list[TtsDeck]:
-    """The decks and sheets, before drawing anything."""
-    decks: dict[tuple[float, float], TtsDeck] = {}
-    groups: dict[tuple[tuple[float, float], str | None], list[Face]] = {}
-    deck_size = (faces.art.data.meta.card_size.width, faces.art.data.meta.card_size.height)
+    """The decks and sheets, before drawing anything: a deck per kind (or declared group) and
+    size, in the order of the cards."""
+    decks: dict[tuple[str, tuple[float, float]], TtsDeck] = {}
+    groups: dict[tuple[str, tuple[float, float], str | None], list[Face]] = {}
+    labels: dict[str, str] = {}
+    sizes: dict[str, set[tuple[float, float]]] = {}
     for front in faces.fronts:
         back = faces.back_of(front)
         shared = len(back.cards) > 1 or back.name.startswith("back-")
-        groups.setdefault((front.size_mm, back.name if shared else None), []).append(front)
+        name, labels[name] = deck_of(faces, front.card.kind)
+        sizes.setdefault(name, set()).add(front.size_mm)
+        groups.setdefault((name, front.size_mm, back.name if shared else None), []).append(front)
     number = 0
-    for (size, back_name), fronts in groups.items():
-        deck = decks.get(size)
+    for (name, size, back_name), fronts in groups.items():
+        deck = decks.get((name, size))
         if deck is None:
-            stem = faces.game_id if size == deck_size else f"{faces.game_id}-{size[0]:g}x{size[1]:g}"
-            deck = decks[size] = TtsDeck(stem, size)
+            stem = f"{faces.game_id}-{name.replace('_', '-')}"
+            if len(sizes[name]) > 1:
+                stem += f"-{size[0]:g}x{size[1]:g}"
+            deck = decks[(name, size)] = TtsDeck(stem, size, label=labels[name], json_file=f"{faces.game_id}.json")
         one_back = next((b for b in faces.backs if b.name == back_name), None) if back_name else None
         for start in range(0, len(fronts), PER_SHEET):
             chunk = fronts[start:start + PER_SHEET]
@@ -112,14 +130,15 @@ def export_tts(faces: DeckFaces, out_dir: Path, *, dpi: float = DEFAULT_DPI, url
     transaction, as :func:`cardforge.render.export_png.export_pngs`."""
     out_dir = Path(out_dir)
     decks = plan(faces, dpi)
-    # every image drawn once, at its cell size: fronts, then each back wanted
-    wanted: dict[str, tuple[Face, tuple[int, int]]] = {}
+    # every image drawn once per cell size it is shown at (decks of a size may be shrunk
+    # differently): fronts, then each back wanted
+    wanted: dict[tuple[str, tuple[int, int]], tuple[Face, tuple[int, int]]] = {}
     for deck in decks:
         for sheet in deck.sheets:
             for f in sheet.faces:
-                wanted.setdefault(f.name, (f, sheet.cell))
+                wanted.setdefault((f.name, sheet.cell), (f, sheet.cell))
                 b = faces.back_of(f)
-                wanted.setdefault(b.name, (b, sheet.cell))
+                wanted.setdefault((b.name, sheet.cell), (b, sheet.cell))
     check_output_names(out_dir, file_names(decks), "Tabletop Simulator export")
     order = list(wanted.values())
     pdf = faces_pdf(faces, [f for f, _ in order], strict=faces.strict)
@@ -136,12 +155,20 @@ def file_names(decks: list[TtsDeck]) -> list[str]:
         for i, sheet in enumerate(deck.sheets, start=1):
             names += [f"{deck.name}-{i}.png", f"{deck.name}-{i}-backs.png"]
             if sheet.back is not None:
-                names.append(f"{deck.name}-{sheet.back.name}.png")
-        names.append(f"{deck.name}.json")
-    return names
+                names.append(_back_file(deck, i, sheet))
+    return names + sorted({deck.json_file for deck in decks})
 
 
-def _write_decks(decks: list[TtsDeck], faces: DeckFaces, images: dict[str, Image.Image], staging: Path,
+def _back_file(deck: TtsDeck, number: int, sheet: Sheet) -> str:
+    """The image of a sheet's one back: ``<deck>-<back>.png``, shared by the deck's sheets with
+    that back — unless they show it at different cell sizes: then ``<deck>-<n>-<back>.png``."""
+    assert sheet.back is not None
+    cells = {s.cell for s in deck.sheets if s.back is not None and s.back.name == sheet.back.name}
+    return f"{deck.name}-{sheet.back.name}.png" if len(cells) == 1 else f"{deck.name}-{number}-{sheet.back.name}.png"
+
+
+def _write_decks(decks: list[TtsDeck], faces: DeckFaces, images: dict[tuple[str, tuple[int, int]], Image.Image],
+                 staging: Path,
                  out_dir: Path, dpi: float, url_base: str | None) -> None:
     from PIL import Image
 
@@ -161,14 +188,14 @@ def _write_decks(decks: list[TtsDeck], faces: DeckFaces, images: dict[str, Image
             cw, ch = sheet.cell
             # the hidden-card image shows nothing a player's hand should not: the shared back,
             # or (cards with backs of their own) a neutral card
-            hidden = images[sheet.back.name] if sheet.back is not None else hidden_card(sheet.cell)
+            hidden = images[(sheet.back.name, sheet.cell)] if sheet.back is not None else hidden_card(sheet.cell)
             canvas = Image.new("RGB", sheet.pixels, "white")
             backs = Image.new("RGB", sheet.pixels, "white") if sheet.back is None else None
             for slot, f in enumerate(sheet.faces):
                 at = ((slot % sheet.cols) * cw, (slot // sheet.cols) * ch)
-                canvas.paste(images[f.name], at)
+                canvas.paste(images[(f.name, sheet.cell)], at)
                 if backs is not None:
-                    backs.paste(images[faces.back_of(f).name], at)
+                    backs.paste(images[(faces.back_of(f).name, sheet.cell)], at)
             last = sheet.cols * sheet.rows - 1
             canvas.paste(hidden, ((last % sheet.cols) * cw, (last // sheet.cols) * ch))
             if backs is not None:
@@ -179,13 +206,13 @@ def _write_decks(decks: list[TtsDeck], faces: DeckFaces, images: dict[str, Image
                 sheet.back_file = f"{deck.name}-{i}-backs.png"
                 write(sheet.back_file, backs)
             elif sheet.back is not None:  # one back for the whole sheet (backs is None)
-                sheet.back_file = f"{deck.name}-{sheet.back.name}.png"
+                sheet.back_file = _back_file(deck, i, sheet)
                 if sheet.back_file not in backs_written:  # one image per back design
                     backs_written.add(sheet.back_file)
-                    write(sheet.back_file, images[sheet.back.name])
-        deck.json_file = f"{deck.name}.json"
-        saved = saved_object(deck, faces, url)
-        with atomic_path(output_file(staging, deck.json_file)) as tmp:
+                    write(sheet.back_file, images[(sheet.back.name, sheet.cell)])
+    for json_file in sorted({deck.json_file for deck in decks}):  # (one: <game>.json)
+        saved = saved_object([d for d in decks if d.json_file == json_file], faces, url)
+        with atomic_path(output_file(staging, json_file)) as tmp:
             tmp.write_text(json.dumps(saved, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
@@ -211,8 +238,21 @@ def _transform(x: float = 0.0, y: float = 1.0, z: float = 0.0, face_down: bool =
             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
 
 
-def saved_object(deck: TtsDeck, faces: DeckFaces, url: Callable[[str], str]) -> dict[str, Any]:
-    """The TTS saved object (``Saves/Saved Objects/<name>.json``) of one deck."""
+#: how far apart the decks lie on the table (TTS units; a poker card is ~2.2 wide)
+DECK_SPACING = 3.0
+
+
+def saved_object(decks: list[TtsDeck], faces: DeckFaces, url: Callable[[str], str]) -> dict[str, Any]:
+    """The TTS saved object (``Saves/Saved Objects/<name>.json``): every deck, side by side."""
+    title = faces.art.data.meta.title
+    states = [_deck_state(deck, faces, url, i * DECK_SPACING) for i, deck in enumerate(decks)]
+    return {"SaveName": title, "GameMode": "", "Gravity": 0.5, "Table": "", "Sky": "", "Note": "",
+            "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": states,
+            "TabStates": {}, "VersionNumber": ""}
+
+
+def _deck_state(deck: TtsDeck, faces: DeckFaces, url: Callable[[str], str], x: float) -> dict[str, Any]:
+    """One deck's object (a lone card's: a card, as TTS decks hold two cards or more)."""
     custom: dict[str, dict[str, Any]] = {}
     contained: list[dict[str, Any]] = []
     ids: list[int] = []
@@ -240,15 +280,14 @@ def saved_object(deck: TtsDeck, faces: DeckFaces, url: Callable[[str], str]) -> 
                     "CustomDeck": {key: entry},
                     "Transform": _transform(),
                 })
-    title = faces.art.data.meta.title
-    if len(contained) == 1:  # TTS decks hold two cards or more: a lone card is saved as a card
-        card = {**contained[0], "Transform": _transform()}
-        return {"SaveName": title, "ObjectStates": [card]}
-    deck_state = {
+    meta = faces.art.data.meta
+    if len(contained) == 1:
+        return {**contained[0], "Transform": _transform(x=x)}
+    return {
         "Name": "DeckCustom",
-        "Nickname": f"{title} (v{faces.art.data.meta.version})",
+        "Nickname": f"{meta.title} — {deck.label} (v{meta.version})",
         "Description": f"cardforge export of {faces.game_id}: {len(ids)} cards",
-        "Transform": _transform(),
+        "Transform": _transform(x=x),
         "DeckIDs": ids,
         "CustomDeck": custom,
         "ContainedObjects": contained,
@@ -256,6 +295,3 @@ def saved_object(deck: TtsDeck, faces: DeckFaces, url: Callable[[str], str]) -> 
         "Hands": False,
         "SidewaysCard": False,
     }
-    return {"SaveName": title, "GameMode": "", "Gravity": 0.5, "Table": "", "Sky": "", "Note": "",
-            "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [deck_state],
-            "TabStates": {}, "VersionNumber": ""}

@@ -27,6 +27,7 @@ import jinja2.visitor
 from jinja2 import StrictUndefined, meta
 from jinja2.environment import TemplateExpression
 from jinja2.sandbox import SandboxedEnvironment
+from pydantic import BaseModel
 
 from cardforge import cache as _cache
 from cardforge.data.models import CardBase
@@ -194,8 +195,68 @@ FILTERS: dict[str, Callable] = {
 GLOBALS: dict[str, Any] = {"swatch": swatch, "nbsp": "\u00a0"}
 
 
-def _finalize(value: Any) -> Any:
-    return "" if value is None else value
+#: what makes a card's text markup beyond icon tokens (``escape_literal`` escapes them)
+_MARKUP_CHARS = re.compile(r"[*<\\]")
+
+
+def escape_literal(value: str) -> str:
+    """Card data printed as written: ``\\``, ``*`` and ``<`` escaped (``:icon:`` tokens, checked
+    when the data loads, stay icons; :func:`escape_markup` escapes them too)."""
+    return value.replace("\\", "\\\\").replace("*", "\\*").replace("<", "\\<")
+
+
+#: id(card) → (card, its literal texts' ids): the card is kept so that its id is not reused
+_LITERALS: dict[int, tuple[Any, Any, frozenset[int]]] = {}
+
+
+def _literal_ids(card: Any, deck: Any) -> frozenset[int]:
+    """The ids of every text object in ``card``'s data (nested ones too) outside the fields
+    ``deck`` declares as markup (``DeckMeta.markup_fields``)."""
+    hit = _LITERALS.get(id(card))
+    if hit is not None and hit[0] is card and hit[1] is deck:
+        return hit[2]
+    markup_of = getattr(deck, "markup_fields", None)
+    markup = markup_of(card.kind) if markup_of is not None else frozenset()
+    found: set[int] = set()
+
+    def walk(value: Any, depth: int) -> None:
+        if isinstance(value, str):
+            found.add(id(value))
+        elif depth > 20:
+            return
+        elif isinstance(value, BaseModel):
+            for name in type(value).model_fields:
+                walk(getattr(value, name, None), depth + 1)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v, depth + 1)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                walk(v, depth + 1)
+
+    for name in type(card).model_fields:
+        if name not in markup:
+            walk(getattr(card, name, None), 0)
+    if len(_LITERALS) > 50_000:
+        _LITERALS.clear()
+    ids = frozenset(found)
+    _LITERALS[id(card)] = (card, deck, ids)
+    return ids
+
+
+@jinja2.pass_context
+def _finalize(context: Any, value: Any) -> Any:
+    """What ``{{ … }}`` prints: None as nothing; a text of the card's data as written unless its
+    field is declared as markup (deck.yaml ``markup:``): a ``*`` in data prints as ``*``.
+    A text the template made (a literal, a filter's result, a join) keeps its markup."""
+    if value is None:
+        return ""
+    if type(value) is str and _MARKUP_CHARS.search(value):
+        card = context.get("card")
+        if card is not None and hasattr(type(card), "model_fields") and id(value) in _literal_ids(
+                card, context.get("deck")):
+            return escape_literal(value)
+    return value
 
 
 # --- compiled code, kept between runs ---------------------------------------------------------

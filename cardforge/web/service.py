@@ -136,7 +136,7 @@ def context(served: Served, data_root: Path | None = None) -> GameContext:
 
 def _stamp(game: Game, data: GameData) -> tuple[tuple[str, int, int], ...]:
     """The game's files as they are now (a stat each, no reading): the data, game.yaml, rules."""
-    files: list[Path] = [Path(game.data_folder) / f for f in getattr(data.meta, "card_files", None) or ()]
+    files: list[Path] = [Path(game.data_folder) / f for f in getattr(data.meta, "card_file_names", None) or ()]
     for folder in {Path(game.folder), Path(game.data_folder)}:
         if folder.is_dir():
             files += [p for p in folder.glob("*.yaml") if p.is_file()]
