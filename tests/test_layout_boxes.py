@@ -149,7 +149,7 @@ layouts:
 """)
     lib = LayoutLibrary([game])
     messages = [str(p) for p in lib.problems]
-    assert any("boxes.b.x: expected a length such as '63mm', '2.5cm', '1in' or '12pt', got '3 apples'" in m
+    assert any("boxes.b.x: expected a length such as '63mm', '2.5cm', '1in', '12pt' or '75px', got '3 apples'" in m
                for m in messages)
 
 

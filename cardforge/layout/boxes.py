@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
@@ -26,7 +27,7 @@ from cardforge.data.validate import validate
 from cardforge.data.yamlio import YamlDoc, read_yaml
 from cardforge.layout.geometry import EPS, Rect
 from cardforge.problems import Problem
-from cardforge.units import check_points, parse_length, to_mm
+from cardforge.units import DPI_RANGE, check_points, parse_length, to_mm
 
 if TYPE_CHECKING:
     from cardforge.games.base import Game
@@ -35,22 +36,36 @@ LAYOUT_FILE = "layout.yaml"
 SHARED = "_shared"
 BOX_TYPES = ("rect", "ellipse", "text", "art", "icon", "stamp")
 DEFAULT_SAFE_ZONE_MM = 3.0
+#: the resolution ``px`` lengths are measured at when a layout does not say (Squib's default)
+DEFAULT_DPI = 300
+
+#: the ``dpi`` of the layout being validated (``px`` lengths are converted with it)
+_DPI: ContextVar[float] = ContextVar("layout_dpi", default=DEFAULT_DPI)
 
 
 def _signed_mm(value: Any) -> float:
-    return round(to_mm(parse_length(value, allow_negative=True)), 4)
+    return round(to_mm(parse_length(value, allow_negative=True, dpi=_DPI.get())), 4)
 
 
 def _mm(value: Any) -> float:
-    return round(to_mm(parse_length(value)), 4)
+    return round(to_mm(parse_length(value, dpi=_DPI.get())), 4)
+
+
+def _unit_points(value: Any) -> Any:
+    """A size in points written with a unit ('1.5mm', '6px', '9pt') → points; a bare number
+    is already points (text sizes and line widths)."""
+    if isinstance(value, str) and value.strip() and value.strip()[-1].isalpha():
+        return parse_length(value, dpi=_DPI.get())
+    return value
 
 
 def _points(value: float) -> float:
     return check_points(float(value), value)
 
 
-Points = Annotated[float, AfterValidator(_points)]
-"""A size in points (a stroke, a text size), bounded like any length (``length_mm``)."""
+Points = Annotated[float, BeforeValidator(_unit_points), AfterValidator(_points)]
+"""A size in points (a stroke, a text size; '2px', '1mm' converted), bounded like any length (``length_mm``)."""
+Dpi = Annotated[float, Field(ge=DPI_RANGE[0], le=DPI_RANGE[1])]
 SignedMM = Annotated[float, BeforeValidator(_signed_mm)]
 """A length that may be negative (a box starting in the bleed): '-3mm', -3 (mm)."""
 MM = Annotated[float, BeforeValidator(_mm)]
@@ -101,6 +116,7 @@ class BoxSpec(Model):
 
 class LayoutSpec(Model):
     extends: str | None = None
+    dpi: Dpi | None = None
     safe_zone: MM | None = None
     boxes: dict[str, BoxSpec | None] = Field(default_factory=dict)
 
@@ -109,6 +125,7 @@ class _LayoutHead(Model):
     """A layout's own fields, its boxes validated one by one (for precise messages)."""
 
     extends: str | None = None
+    dpi: Dpi | None = None
     safe_zone: MM | None = None
     boxes: dict[str, Any] = Field(default_factory=dict)
 
@@ -117,11 +134,13 @@ class LayoutFile(Model):
     """``layout.yaml``: shared template variables and named layouts."""
 
     vars: dict[str, Any] = Field(default_factory=dict)
+    dpi: Dpi | None = None
     layouts: dict[str, LayoutSpec] = Field(default_factory=dict)
 
 
 class _FileHead(Model):
     vars: dict[str, Any] = Field(default_factory=dict)
+    dpi: Dpi | None = None
     layouts: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="before")
@@ -355,29 +374,46 @@ def load_layout_file(doc: YamlDoc) -> tuple[LayoutFile | None, list[Problem]]:
     if head is None:
         return None, problems
     layouts: dict[str, LayoutSpec] = {}
+    file_dpi = head.dpi or DEFAULT_DPI
     for name, raw in head.layouts.items():
         loc = ("layouts", name)
         item = f"layout '{name}'"
-        lhead, p = check(_LayoutHead, raw if raw is not None else {}, item=item, loc_prefix=loc)
-        problems += p
-        if lhead is None:
-            continue
-        boxes: dict[str, BoxSpec | None] = {}
-        ok = True
-        for box_name, braw in lhead.boxes.items():
-            if braw is None:
-                boxes[box_name] = None
+        token = _DPI.set(file_dpi)
+        try:
+            lhead, p = check(_LayoutHead, raw if raw is not None else {}, item=item, loc_prefix=loc)
+            if lhead is not None and lhead.dpi is not None and lhead.dpi != file_dpi:
+                _DPI.set(lhead.dpi)  # its own dpi: the head again (a safe_zone in px)
+                lhead, p = check(_LayoutHead, raw, item=item, loc_prefix=loc)
+            problems += p
+            if lhead is None:
                 continue
-            bloc = loc + ("boxes", box_name)
-            spec, p = check(BoxSpec, braw, item=item, loc_prefix=bloc)
-            problems += [_prefixed(x, f"boxes.{box_name}") for x in p]
-            if spec is None:
-                ok = False
-            else:
-                boxes[box_name] = spec
-        if ok:
-            layouts[name] = LayoutSpec(extends=lhead.extends, safe_zone=lhead.safe_zone, boxes=boxes)
-    return LayoutFile(vars=head.vars, layouts=layouts), problems
+            spec = _layout_boxes(lhead, loc, item, check, problems)
+        finally:
+            _DPI.reset(token)
+        if spec is not None:
+            layouts[name] = spec
+    return LayoutFile(vars=head.vars, dpi=head.dpi, layouts=layouts), problems
+
+
+def _layout_boxes(lhead: _LayoutHead, loc: tuple[str, ...], item: str, check: Any,
+                  problems: list[Problem]) -> LayoutSpec | None:
+    """A layout's boxes validated one by one (``px`` at the dpi in force); None if one is broken."""
+    boxes: dict[str, BoxSpec | None] = {}
+    ok = True
+    for box_name, braw in lhead.boxes.items():
+        if braw is None:
+            boxes[box_name] = None
+            continue
+        bloc = loc + ("boxes", box_name)
+        spec, p = check(BoxSpec, braw, item=item, loc_prefix=bloc)
+        problems += [_prefixed(x, f"boxes.{box_name}") for x in p]
+        if spec is None:
+            ok = False
+        else:
+            boxes[box_name] = spec
+    if not ok:
+        return None
+    return LayoutSpec(extends=lhead.extends, dpi=lhead.dpi, safe_zone=lhead.safe_zone, boxes=boxes)
 
 
 def _prefixed(p: Problem, prefix: str) -> Problem:
