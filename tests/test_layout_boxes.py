@@ -109,11 +109,11 @@ layouts:
     lib = LayoutLibrary([game])
     messages = [str(p) for p in lib.problems]
     assert messages[0].endswith(
-        "g/layout.yaml:5: layout 'card': boxes.title.colour: unknown field (allowed: type, x, y, width, height, "
+        "g/layout.yaml:5: layout 'card': boxes.title.colour: unknown field (allowed: extends, type, x, y, width, height, "
         "right, bottom, bleed, fill, stroke, stroke_width, radius, padding, text, template, style, "
         "icon, src, fit, when, z, rotate)")
     assert messages[1].endswith(
-        "g/layout.yaml:6: layout 'card': boxes.other.style.font: unknown field (allowed: size, min_size, leading, "
+        "g/layout.yaml:6: layout 'card': boxes.other.style.font: unknown field (allowed: extends, size, min_size, leading, "
         "family, colour, align, valign, bold, italic, paragraph_gap)")
     assert lib.get("card") is None
 

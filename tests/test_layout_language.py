@@ -70,3 +70,88 @@ layouts:
     a = lib.get("card").box("a").fields
     assert (a["x"], a["width"]) == pytest.approx((25.4, 2.54))
     assert any("layout 'bad'" in str(p) and "dpi" in str(p) and "≥ 1" in str(p) for p in lib.problems)
+
+
+# --- box extends and named styles ------------------------------------------------------------
+SQUIBBY = """
+styles:
+  body: {size: 8, family: sans, colour: "#222222"}
+  title: {extends: body, size: 12, bold: true}
+layouts:
+  card:
+    boxes:
+      name: {type: text, x: 75px, y: 75px, width: 600px, height: 100px, text: "{{ card.name }}", style: title}
+      subtitle: {extends: name, y: 175px, style: {size: 9}}
+      cost: {extends: subtitle, x: 600px, width: 75px, style: {extends: body, align: right}}
+"""
+
+
+def test_a_box_extends_another_and_styles_are_named(tmp_path):
+    lib = LayoutLibrary([write(tmp_path / "g", SQUIBBY)])
+    assert lib.problems == []
+    card = lib.get("card")
+    name, subtitle, cost = (card.box(n).fields for n in ("name", "subtitle", "cost"))
+    assert name["style"] == {"size": 12, "family": "sans", "colour": "#222222", "bold": True}
+    # subtitle: name's fields, its own y, and title's style with size 9
+    assert subtitle["type"] == "text" and subtitle["text"] == "{{ card.name }}"
+    assert (subtitle["x"], subtitle["y"], subtitle["width"]) == pytest.approx((6.35, 14.8167, 50.8))
+    assert subtitle["style"] == {"size": 9, "family": "sans", "colour": "#222222", "bold": True}
+    assert "extends" not in subtitle
+    # cost extends subtitle (which extends name): the fields written on the boxes (size 9 from
+    # subtitle, align here) over its named style, body (not bold) instead of title
+    assert (cost["x"], cost["y"], cost["width"]) == pytest.approx((50.8, 14.8167, 6.35))
+    assert cost["style"] == {"size": 9, "family": "sans", "colour": "#222222", "align": "right"}
+
+
+def test_extends_in_a_layout_extending_another(tmp_path):
+    lib = LayoutLibrary([write(tmp_path / "g", SQUIBBY + """
+  big:
+    extends: card
+    boxes:
+      name: {height: 200px}
+""")])
+    big = lib.get("big")
+    # subtitle was written as "name but lower": it follows name's new height
+    assert big.box("subtitle").fields["height"] == pytest.approx(16.9333)
+
+
+@pytest.mark.parametrize("boxes, message", [
+    ("a: {type: rect, extends: frme}\n      frame: {type: rect}",
+     "boxes.a.extends: unknown box 'frme'; did you mean 'frame'?"),
+    ("a: {type: rect, extends: b}\n      b: {extends: c}\n      c: {extends: a}",
+     "boxes extend each other in a loop (a → b → c → a)"),
+    ("a: {type: text, text: x, style: titel}",
+     "boxes.a.style: unknown style 'titel'; did you mean 'title'? (known: body, title)"),
+    ("a: {type: text, text: x, style: {extends: body, sise: 3}}",
+     "boxes.a.style.sise: unknown field (allowed: extends, size"),
+])
+def test_box_and_style_inheritance_errors_are_located(tmp_path, boxes, message):
+    text = f"""
+styles:
+  body: {{size: 8}}
+  title: {{extends: body}}
+layouts:
+  card:
+    boxes:
+      {boxes}
+"""
+    lib = LayoutLibrary([write(tmp_path / "g", text)])
+    assert lib.get("card") is None
+    messages = [str(p) for p in lib.problems]
+    assert any(message in m and "layout.yaml:" in m and "layout 'card'" in m for m in messages), messages
+
+
+def test_a_style_loop_is_located_at_the_style(tmp_path):
+    lib = LayoutLibrary([write(tmp_path / "g", """
+styles:
+  a: {extends: b}
+  b: {extends: a}
+layouts:
+  card:
+    boxes:
+      t: {type: text, text: x, style: a}
+""")])
+    assert lib.get("card") is None
+    messages = [str(p) for p in lib.problems]
+    assert any("layout.yaml:4: style 'b': extends: styles extend each other in a loop (a → b → a)" in m
+               for m in messages), messages

@@ -12,6 +12,7 @@ orientation.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 from contextvars import ContextVar
@@ -72,8 +73,10 @@ MM = Annotated[float, BeforeValidator(_mm)]
 
 
 class StyleSpec(Model):
-    """How a text box sets its text. Sizes in points; every field optional (inherited)."""
+    """How a text box sets its text. Sizes in points; every field optional (inherited).
+    ``extends``: a named style (the file's ``styles:``) this one starts from."""
 
+    extends: str | None = None
     size: Points | None = Field(None, gt=0)
     min_size: Points | None = Field(None, gt=0)
     leading: float | None = Field(None, gt=0)
@@ -86,10 +89,17 @@ class StyleSpec(Model):
     paragraph_gap: float | None = Field(None, ge=0)
 
 
+def _style_name(value: Any) -> Any:
+    """``style: title`` names a style of the file's ``styles:``: ``{extends: title}``."""
+    return {"extends": value} if isinstance(value, str) else value
+
+
 class BoxSpec(Model):
     """One box of a layout as written in a file; every field optional so a layout that
-    ``extends`` another can change one field of an inherited box."""
+    ``extends`` another can change one field of an inherited box. ``extends``: another box
+    of the same layout whose fields this one starts from."""
 
+    extends: str | None = None
     type: Literal["rect", "ellipse", "text", "art", "icon", "stamp"] | None = None
     x: SignedMM | None = None
     y: SignedMM | None = None
@@ -105,7 +115,7 @@ class BoxSpec(Model):
     padding: MM | None = None
     text: str | None = None
     template: str | None = None
-    style: StyleSpec | None = None
+    style: Annotated[StyleSpec | None, BeforeValidator(_style_name)] = None
     icon: str | None = None
     src: str | None = None
     fit: Literal["cover", "contain"] | None = None
@@ -135,12 +145,14 @@ class LayoutFile(Model):
 
     vars: dict[str, Any] = Field(default_factory=dict)
     dpi: Dpi | None = None
+    styles: dict[str, StyleSpec] = Field(default_factory=dict)
     layouts: dict[str, LayoutSpec] = Field(default_factory=dict)
 
 
 class _FileHead(Model):
     vars: dict[str, Any] = Field(default_factory=dict)
     dpi: Dpi | None = None
+    styles: dict[str, Any] = Field(default_factory=dict)
     layouts: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="before")
@@ -175,6 +187,9 @@ class Box:
     layout: str  # the layout that last changed it
     line: int | None = None
     folder: str = ""  # the folder of that file (pictures of the layout may sit there)
+    #: its fields as written, before ``extends:`` and named styles were merged in (a layout
+    #: extending this one merges into these, so a box extending another follows it)
+    written: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def get(self, key: str, default: Any = None) -> Any:
         value = self.fields.get(key)
@@ -267,6 +282,18 @@ class LayoutLibrary:
                 out.update(src.spec.vars)
         return out
 
+    @cached_property
+    def styles(self) -> dict[str, tuple[dict[str, Any], str, int | None]]:
+        """Named styles (``styles:``): the shared file's, overridden name by name by the
+        game's; each with the file and line it is written at."""
+        out: dict[str, tuple[dict[str, Any], str, int | None]] = {}
+        for src in reversed(self._sources):
+            if src.spec is not None and src.doc is not None:
+                for name, style in src.spec.styles.items():
+                    out[name] = (style.model_dump(exclude_none=True), src.doc.display,
+                                 src.doc.line_of(("styles", name)))
+        return out
+
     def names(self) -> list[str]:
         seen: list[str] = []
         for src in self._sources:
@@ -331,7 +358,7 @@ class LayoutLibrary:
                 return None
             safe = parent.safe_zone
             for b in parent.boxes:
-                merged[b.name] = dict(b.fields)
+                merged[b.name] = dict(b.written if b.written is not None else b.fields)
                 origin[b.name] = (b.file, b.layout, b.line, b.folder)
         if spec.safe_zone is not None:
             safe = spec.safe_zone
@@ -351,19 +378,109 @@ class LayoutLibrary:
             origin[box_name] = (doc.display, name, line, str(src.folder))
         boxes: list[Box] = []
         ok = True
-        for box_name, fields_ in merged.items():
+        resolved, problems = self._inherit(merged, origin, name)
+        if problems:
+            self.problems += problems
+            return None
+        for box_name, fields_ in resolved.items():
             file, layout_name, line, folder = origin[box_name]
             problems = check_box(box_name, fields_, file=file, layout=name, line=line)
             if problems:
                 self.problems += problems
                 ok = False
                 continue
-            boxes.append(Box(box_name, fields_["type"], fields_, file, layout_name, line, folder))
+            written = merged[box_name] if merged[box_name] != fields_ else None
+            boxes.append(Box(box_name, fields_["type"], fields_, file, layout_name, line, folder, written))
         if not ok:
             return None
         order = {b.name: i for i, b in enumerate(boxes)}
         boxes.sort(key=lambda b: (b.z, order[b.name]))
         return Layout(name, doc.display, safe, tuple(boxes), self.vars)
+
+
+    def _inherit(self, merged: dict[str, dict[str, Any]], origin: dict[str, tuple[str, str, int | None, str]],
+                 layout: str) -> tuple[dict[str, dict[str, Any]], list[Problem]]:
+        """Boxes' ``extends:`` (another box of the layout) and styles' ``extends:`` (a named
+        style, ``style: title``) merged in: the result's fields hold neither."""
+        problems: list[Problem] = []
+        done: dict[str, dict[str, Any] | None] = {}
+
+        def where(box: str, field_: str) -> dict[str, Any]:
+            file, _, line, _ = origin[box]
+            return {"file": file, "item": f"layout '{layout}'", "field": f"boxes.{box}.{field_}", "line": line}
+
+        def box(box_name: str, chain: list[str]) -> dict[str, Any] | None:
+            if box_name in done:
+                return done[box_name]
+            own = merged[box_name]
+            parent_name = own.get("extends")
+            out: dict[str, Any] | None = dict(own)
+            if parent_name is not None:
+                assert out is not None
+                if parent_name in chain + [box_name]:
+                    loop = " → ".join(chain + [box_name, parent_name])
+                    problems.append(Problem(f"boxes extend each other in a loop ({loop})",
+                                            **where(box_name, "extends")))
+                    out = None
+                elif parent_name not in merged:
+                    problems.append(Problem(f"unknown box '{parent_name}'"
+                                            f"{_did_you_mean(parent_name, [n for n in merged if n != box_name])}",
+                                            **where(box_name, "extends")))
+                    out = None
+                else:
+                    parent = box(parent_name, chain + [box_name])
+                    if parent is None:
+                        out = None
+                    else:
+                        style = {**(parent.get("style") or {}), **(own.get("style") or {})}
+                        out = {**parent, **own}
+                        if style:
+                            out["style"] = style
+                if out is not None:
+                    out.pop("extends", None)
+            done[box_name] = out
+            return out
+
+        result: dict[str, dict[str, Any]] = {}
+        for box_name in merged:
+            fields_ = box(box_name, [])
+            if fields_ is None:
+                continue
+            style = fields_.get("style") or {}
+            if "extends" in style:
+                named = self._named_style(style["extends"], [], where(box_name, "style"), problems)
+                if named is None:
+                    continue
+                fields_ = {**fields_, "style": {**named, **{k: v for k, v in style.items() if k != "extends"}}}
+            result[box_name] = fields_
+        return result, problems
+
+    def _named_style(self, name: str, chain: list[str], where: dict[str, Any],
+                     problems: list[Problem]) -> dict[str, Any] | None:
+        """The named style ``name`` with what it extends merged in (None: a problem added)."""
+        styles = self.styles
+        if name in chain:
+            problems.append(Problem(f"styles extend each other in a loop ({' → '.join(chain + [name])})", **where))
+            return None
+        if name not in styles:
+            known = ", ".join(sorted(styles)) or "none: add a styles: mapping to layout.yaml"
+            problems.append(Problem(f"unknown style '{name}'{_did_you_mean(name, list(styles))} (known: {known})",
+                                    **where))
+            return None
+        own, file, line = styles[name]
+        if "extends" not in own:
+            return dict(own)
+        parent = self._named_style(own["extends"], chain + [name],
+                                   {"file": file, "item": f"style '{name}'", "field": "extends", "line": line},
+                                   problems)
+        if parent is None:
+            return None
+        return {**parent, **{k: v for k, v in own.items() if k != "extends"}}
+
+
+def _did_you_mean(name: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def load_layout_file(doc: YamlDoc) -> tuple[LayoutFile | None, list[Problem]]:
@@ -375,6 +492,17 @@ def load_layout_file(doc: YamlDoc) -> tuple[LayoutFile | None, list[Problem]]:
         return None, problems
     layouts: dict[str, LayoutSpec] = {}
     file_dpi = head.dpi or DEFAULT_DPI
+    styles: dict[str, StyleSpec] = {}
+    token = _DPI.set(file_dpi)
+    try:
+        for name, raw in head.styles.items():
+            style, p = check(StyleSpec, _style_name(raw) if raw is not None else {}, item=f"style '{name}'",
+                             loc_prefix=("styles", name))
+            problems += p
+            if style is not None:
+                styles[name] = style
+    finally:
+        _DPI.reset(token)
     for name, raw in head.layouts.items():
         loc = ("layouts", name)
         item = f"layout '{name}'"
@@ -392,7 +520,7 @@ def load_layout_file(doc: YamlDoc) -> tuple[LayoutFile | None, list[Problem]]:
             _DPI.reset(token)
         if spec is not None:
             layouts[name] = spec
-    return LayoutFile(vars=head.vars, dpi=head.dpi, layouts=layouts), problems
+    return LayoutFile(vars=head.vars, dpi=head.dpi, styles=styles, layouts=layouts), problems
 
 
 def _layout_boxes(lhead: _LayoutHead, loc: tuple[str, ...], item: str, check: Any,
