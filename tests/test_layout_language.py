@@ -155,3 +155,40 @@ layouts:
     messages = [str(p) for p in lib.problems]
     assert any("layout.yaml:4: style 'b': extends: styles extend each other in a loop (a → b → a)" in m
                for m in messages), messages
+
+
+# --- lines and polygons ----------------------------------------------------------------------
+def test_lines_and_polygons_are_measured_from_their_points(tmp_path):
+    lib = LayoutLibrary([write(tmp_path / "g", """
+layouts:
+  card:
+    boxes:
+      diag: {type: line, x1: 75px, y1: 75px, x2: 675px, y2: 975px, stroke_width: 6px, dash: [4, 2px]}
+      flat: {type: line, x1: 0, y1: 44, x2: 63, y2: 44}
+      tri: {type: polygon, points: [[375px, 600px], [525px, 900px], [225px, 900px]], fill: red}
+""")])
+    assert lib.problems == []
+    card = lib.get("card")
+    diag = card.box("diag")
+    assert diag.fields["dash"] == pytest.approx([4.0, 0.48])
+    r = box_rect(diag, 63, 88)  # 6.35 mm in, 82.55 mm down: y up from the bottom
+    assert (r.x, r.y, r.w, r.h) == pytest.approx((6.35, 88 - 82.55, 50.8, 76.2))
+    assert box_rect(card.box("flat"), 63, 88).h == 0  # a flat line is fine
+    t = box_rect(card.box("tri"), 63, 88)
+    assert (t.x, t.y, t.w, t.h) == pytest.approx((19.05, 88 - 76.2, 25.4, 25.4))
+
+
+@pytest.mark.parametrize("box, message", [
+    ("{type: line, x1: 1, y1: 2, x2: 3}", "a line needs x1, y1, x2 and y2 (its two ends; missing: y2)"),
+    ("{type: line, x1: 1, y1: 2, x2: 3, y2: 4, fill: red}", "'fill' is not used by a line box"),
+    ("{type: line, x1: 1, y1: 2, x2: 3, y2: 4, width: 3}", "'width' is not used by a line box"),
+    ("{type: polygon, points: [[1, 2], [3, 4]], fill: red}", "boxes.p.points: must have at least 3 item(s), got 2"),
+    ("{type: polygon, points: [[1, 2], [3, 4], [5]], fill: red}", "boxes.p.points[2][1]: required field is missing"),
+    ("{type: polygon, points: [[1, 2], [3, 4], [5, 6]]}", "a polygon needs fill: or stroke:"),
+    ("{type: rect, dash: [0]}", "boxes.p.dash[0]: must be > 0, got 0"),
+])
+def test_bad_lines_and_polygons_are_located(tmp_path, box, message):
+    lib = LayoutLibrary([write(tmp_path / "g", f"layouts:\n  card:\n    boxes:\n      p: {box}\n")])
+    assert lib.get("card") is None
+    messages = [str(p) for p in lib.problems]
+    assert any(message in m and "layout.yaml:4: layout 'card'" in m for m in messages), messages

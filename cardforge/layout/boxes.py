@@ -35,7 +35,9 @@ if TYPE_CHECKING:
 
 LAYOUT_FILE = "layout.yaml"
 SHARED = "_shared"
-BOX_TYPES = ("rect", "ellipse", "text", "art", "icon", "stamp")
+BOX_TYPES = ("rect", "ellipse", "text", "art", "icon", "stamp", "line", "polygon")
+#: the most corners a polygon may have
+MAX_POLYGON_POINTS = 1000
 DEFAULT_SAFE_ZONE_MM = 3.0
 #: the resolution ``px`` lengths are measured at when a layout does not say (Squib's default)
 DEFAULT_DPI = 300
@@ -100,7 +102,7 @@ class BoxSpec(Model):
     of the same layout whose fields this one starts from."""
 
     extends: str | None = None
-    type: Literal["rect", "ellipse", "text", "art", "icon", "stamp"] | None = None
+    type: Literal["rect", "ellipse", "text", "art", "icon", "stamp", "line", "polygon"] | None = None
     x: SignedMM | None = None
     y: SignedMM | None = None
     width: MM | None = None
@@ -122,6 +124,13 @@ class BoxSpec(Model):
     when: str | None = None
     z: int | None = None
     rotate: Literal[0, 90, 180, 270] | None = None
+    x1: SignedMM | None = None
+    y1: SignedMM | None = None
+    x2: SignedMM | None = None
+    y2: SignedMM | None = None
+    points: list[tuple[SignedMM, SignedMM]] | None = Field(None, min_length=3, max_length=MAX_POLYGON_POINTS)
+    dash: list[Annotated[Points, Field(gt=0)]] | None = Field(None, min_length=1, max_length=16)
+    cap: Literal["butt", "round", "square"] | None = None
 
 
 class LayoutSpec(Model):
@@ -174,6 +183,14 @@ _TYPE_FIELDS: dict[str, set[str]] = {
 }
 _COMMON = {"type", "x", "y", "width", "height", "right", "bottom", "bleed", "fill", "stroke",
            "stroke_width", "radius", "when", "z", "rotate"}
+#: a line or polygon is drawn from its own points: none of the box's rectangle
+_ALLOWED: dict[str, set[str]] = {
+    **{kind: _COMMON | extra for kind, extra in _TYPE_FIELDS.items()},
+    "line": {"type", "x1", "y1", "x2", "y2", "stroke", "stroke_width", "dash", "cap", "when", "z", "rotate"},
+    "polygon": {"type", "points", "fill", "stroke", "stroke_width", "dash", "when", "z", "rotate"},
+}
+_ALLOWED["rect"] |= {"dash"}
+_ALLOWED["ellipse"] |= {"dash"}
 
 
 @dataclass(frozen=True)
@@ -555,7 +572,7 @@ def check_box(name: str, fields_: dict[str, Any], *, file: str, layout: str, lin
     if kind is None:
         return [problem(f"type: required (one of {', '.join(BOX_TYPES)})", field=f"boxes.{name}")]
     problems: list[Problem] = []
-    allowed = _COMMON | _TYPE_FIELDS[kind]
+    allowed = _ALLOWED[kind]
     for key in sorted(set(fields_) - allowed):
         problems.append(problem(f"'{key}' is not used by a {kind} box (it uses: "
                                 f"{', '.join(sorted(allowed - {'type'}))})", field=f"boxes.{name}.{key}"))
@@ -563,6 +580,16 @@ def check_box(name: str, fields_: dict[str, Any], *, file: str, layout: str, lin
         if ("text" in fields_) == ("template" in fields_):
             problems.append(problem("a text box needs either text: (an inline template) or template: "
                                     "(a .j2 file), not both", field=f"boxes.{name}"))
+    if kind == "line" and any(k not in fields_ for k in ("x1", "y1", "x2", "y2")):
+        missing = ", ".join(k for k in ("x1", "y1", "x2", "y2") if k not in fields_)
+        problems.append(problem(f"a line needs x1, y1, x2 and y2 (its two ends; missing: {missing})",
+                                field=f"boxes.{name}"))
+    if kind == "polygon":
+        if "points" not in fields_:
+            problems.append(problem("a polygon needs points: (at least 3 [x, y] corners)", field=f"boxes.{name}"))
+        if "fill" not in fields_ and "stroke" not in fields_:
+            problems.append(problem("a polygon needs fill: or stroke: (else nothing is drawn)",
+                                    field=f"boxes.{name}"))
     if kind == "icon" and "icon" not in fields_:
         problems.append(problem("an icon box needs icon: (an icon name or a template giving one)",
                                 field=f"boxes.{name}"))
@@ -616,6 +643,10 @@ def box_rect(box: Box, card_w: float, card_h: float, bleed: float = 0.0) -> Rect
     has no area."""
     turn = box.fields.get("rotate")
     card_w, card_h = frame_size(card_w, card_h, turn)
+    if box.type in ("line", "polygon"):  # the rectangle around its points (it may be flat)
+        pts = box_points(box)
+        xs, tops = [p[0] for p in pts], [p[1] for p in pts]
+        return Rect(min(xs), card_h - max(tops), max(xs) - min(xs), max(tops) - min(tops))
     x0, x1 = _span(box.fields.get("x"), box.fields.get("width"), box.fields.get("right"), card_w)
     top0, top1 = _span(box.fields.get("y"), box.fields.get("height"), box.fields.get("bottom"), card_h)
     if box.fields.get("bleed"):
@@ -630,6 +661,14 @@ def box_rect(box: Box, card_w: float, card_h: float, bleed: float = 0.0) -> Rect
         raise ValueError(f"resolves to {w:.1f}×{h:.1f} mm on a {card_w:g}×{card_h:g} mm card{turned}: "
                          "a box needs a positive width and height")
     return Rect(x0, card_h - top1, w, h)
+
+
+def box_points(box: Box) -> list[tuple[float, float]]:
+    """A line's two ends or a polygon's corners, mm from the trim's top-left, y down (as written)."""
+    if box.type == "line":
+        f = box.fields
+        return [(f["x1"], f["y1"]), (f["x2"], f["y2"])]
+    return [(float(x), float(y)) for x, y in box.fields["points"]]
 
 
 def _span(start: float | None, size: float | None, end: float | None, total: float) -> tuple[float, float]:

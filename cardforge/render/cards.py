@@ -28,7 +28,7 @@ from cardforge.data.loading import GameData
 from cardforge.data.models import BackSpec, CardBase
 from cardforge.errors import RenderError
 from cardforge.icons import unknown_icon_note
-from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_rect, frame_matrix, frame_size
+from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_points, box_rect, frame_matrix, frame_size
 from cardforge.layout.geometry import Placement, Rect
 from cardforge.markup import MarkupError, resolve_color
 from cardforge.problems import Problem
@@ -672,6 +672,9 @@ class Painter:
         x, y, w, h = prog.rect
         kind = prog.box.type
         fill, stroke = self._colour(prog, "fill", ctx, program, card), self._colour(prog, "stroke", ctx, program, card)
+        if kind in ("line", "polygon"):
+            self._path(prog, program, fill, stroke)
+            return
         background = self.ink_saver and self._is_background(prog, program)
         if fill is not None and kind in ("rect", "ellipse") and w > 1e-9 and h > 1e-9:
             was = fill.hexval()
@@ -688,6 +691,8 @@ class Painter:
             if stroke is not None:
                 c.setStrokeColor(stroke)
                 c.setLineWidth(prog.box.get("stroke_width", 0.5))
+                if prog.box.get("dash"):
+                    c.setDash(list(prog.box.get("dash")), 0)
             path = c.beginPath()
             if kind == "ellipse":
                 path.ellipse(x, y, w, h)
@@ -714,6 +719,35 @@ class Painter:
                         light=background)
             if background:  # lightened art: as pale as paper for the text over it
                 self._behind.append(_Behind(self._upright(x, y, w, h), Color(1, 1, 1), True))
+
+    def _path(self, prog: BoxProgram, program: FaceProgram, fill: Color | None, stroke: Color | None) -> None:
+        """A line (``stroke`` black unless given) or a polygon, through its points (mm from the
+        top-left, y down, in the frame of the card as the box is turned)."""
+        box = prog.box
+        if box.type == "line" and box.get("stroke") is None:
+            stroke = Color(0, 0, 0)
+        if box.type == "line":
+            fill = None
+        if fill is None and stroke is None:
+            return
+        _, height = frame_size(*program.size_mm, box.get("rotate"))
+        c = self.c
+        c.saveState()
+        if fill is not None:
+            c.setFillColor(fill)
+        if stroke is not None:
+            c.setStrokeColor(stroke)
+            c.setLineWidth(box.get("stroke_width", 0.5))
+            c.setLineCap({"butt": 0, "round": 1, "square": 2}[box.get("cap", "butt")])
+            if box.get("dash"):
+                c.setDash(list(box.get("dash")), 0)
+        path = c.beginPath()
+        for i, (px, py) in enumerate(box_points(box)):
+            (path.lineTo if i else path.moveTo)(mm(px), mm(height - py))
+        if box.type == "polygon":
+            path.close()
+        c.drawPath(path, stroke=1 if stroke is not None else 0, fill=1 if fill is not None else 0)
+        c.restoreState()
 
     # --- the ink saver ------------------------------------------------------------------------
     def _is_background(self, prog: BoxProgram, program: FaceProgram) -> bool:
