@@ -3,6 +3,7 @@ polygons, style values from card data, and what `check` finds before `build`."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -192,3 +193,87 @@ def test_bad_lines_and_polygons_are_located(tmp_path, box, message):
     assert lib.get("card") is None
     messages = [str(p) for p in lib.problems]
     assert any(message in m and "layout.yaml:4: layout 'card'" in m for m in messages), messages
+
+
+# --- a game folder built from a layout -------------------------------------------------------
+GAME_YAML = """title: Squibby
+language: en
+players: 2-4
+categories:
+  - {id: vp, label: VP}
+deck:
+  version: "1"
+  card_size: poker
+  card_files: [cards.csv]
+  kinds:
+    hero:
+      label: Hero
+      fields:
+        colour: {type: text}
+        power: {type: int}
+"""
+
+
+def make_game(root: Path, layout: str, cards: str, game_yaml: str = GAME_YAML, **files: str) -> Path:
+    folder = root / "squibby"
+    (folder / "templates").mkdir(parents=True, exist_ok=True)
+    (folder / "game.yaml").write_text(game_yaml, encoding="utf-8")
+    (folder / "cards.csv").write_text(cards, encoding="utf-8")
+    (folder / "templates" / "layout.yaml").write_text(layout, encoding="utf-8")
+    for name, text in files.items():
+        (folder / name.replace("__", "/")).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name.replace("__", "/")).write_text(text, encoding="utf-8")
+    return folder
+
+
+def page_streams(pdf: Path) -> str:
+    """The content streams of every page and of the forms they draw, decoded."""
+    import pypdf
+
+    out: list[str] = []
+    seen: set[int] = set()
+
+    def forms(resources) -> None:
+        xobjects = resources.get_object().get("/XObject") if resources is not None else None
+        for ref in (xobjects.get_object().values() if xobjects is not None else []):
+            form = ref.get_object()
+            if id(form) in seen or form.get("/Subtype") != "/Form":
+                continue
+            seen.add(id(form))
+            out.append(form.get_data().decode("latin-1"))
+            forms(form.get("/Resources"))
+
+    for page in pypdf.PdfReader(pdf).pages:
+        out.append(page.get_contents().get_data().decode("latin-1"))
+        forms(page.get("/Resources"))
+    return "\n".join(out)
+
+
+STYLED = """
+layouts:
+  hero:
+    boxes:
+      name: {type: text, x: 75px, y: 75px, width: 600px, height: 150px, text: "{{ card.name }}",
+             style: {colour: "{{ card.colour }}", size: "{{ 8 + card.power }}", align: "{{ 'right' if card.power > 4 else 'left' }}"}}
+"""
+
+
+def test_style_values_from_card_data(tmp_path, cli):
+    game = make_game(tmp_path, STYLED, "id,kind,name,colour,power\nzap,hero,Zap,#b22222,3\nbolt,hero,Bolt,#1f5fa8,5\n")
+    r = cli("build", game, "--only", "decks", "-o", tmp_path / "out")
+    assert r.code == 0, r.err
+    streams = page_streams(tmp_path / "out" / "squibby" / "deck.pdf")
+    # #b22222 and #1f5fa8 as fill colours, at 11 pt and 13 pt
+    assert ".698039 .133333 .133333 rg" in streams and ".121569 .372549 .658824 rg" in streams
+    assert re.search(r"/F\S+ 11 Tf", streams) and re.search(r"/F\S+ 13 Tf", streams)
+
+
+def test_a_bad_style_value_from_a_card_is_located(tmp_path, cli):
+    game = make_game(tmp_path, STYLED, "id,kind,name,colour,power\nzap,hero,Zap,#b22222,3\n"
+                                       "bolt,hero,Bolt,#1f5fa8,-9\nfizz,hero,Fizz,not-a-colour,2\n")
+    r = cli("build", game, "--only", "decks", "-o", tmp_path / "out")
+    assert r.code == 1
+    assert ("cards.csv › row 3: card 'bolt' (#2): layout 'hero', box 'name': style.size: must be > 0, got '-1' "
+            "(from {{ 8 + card.power }})") in r.err
+    assert "cards.csv › row 4: card 'fizz' (#3): layout 'hero', box 'name': style: colour: unknown colour" in r.err
+    assert not (tmp_path / "out" / "squibby" / "deck.pdf").exists()

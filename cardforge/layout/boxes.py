@@ -21,7 +21,7 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, ValidatorFunctionWrapHandler, WrapValidator, model_validator
 
 from cardforge.data.models import Model
 from cardforge.data.validate import validate
@@ -74,21 +74,35 @@ SignedMM = Annotated[float, BeforeValidator(_signed_mm)]
 MM = Annotated[float, BeforeValidator(_mm)]
 
 
+def is_template_text(value: Any) -> bool:
+    """A string holding jinja syntax: a value computed per card (checked once rendered)."""
+    return isinstance(value, str) and ("{{" in value or "{%" in value or "{#" in value)
+
+
+def _or_template(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    return value if is_template_text(value) else handler(value)
+
+
+#: a style value that may instead be a template (``colour: "{{ card.TextColor }}"``), validated
+#: per card once rendered (render/cards.py)
+OrTemplate = WrapValidator(_or_template)
+
+
 class StyleSpec(Model):
     """How a text box sets its text. Sizes in points; every field optional (inherited).
     ``extends``: a named style (the file's ``styles:``) this one starts from."""
 
     extends: str | None = None
-    size: Points | None = Field(None, gt=0)
-    min_size: Points | None = Field(None, gt=0)
-    leading: float | None = Field(None, gt=0)
+    size: Annotated[Annotated[Points, Field(gt=0)] | None, OrTemplate] = None
+    min_size: Annotated[Annotated[Points, Field(gt=0)] | None, OrTemplate] = None
+    leading: Annotated[Annotated[float, Field(gt=0)] | None, OrTemplate] = None
     family: str | None = None
     colour: str | None = None
-    align: Literal["left", "center", "right", "justify"] | None = None
-    valign: Literal["top", "middle", "bottom"] | None = None
-    bold: bool | None = None
-    italic: bool | None = None
-    paragraph_gap: float | None = Field(None, ge=0)
+    align: Annotated[Literal["left", "center", "right", "justify"] | None, OrTemplate] = None
+    valign: Annotated[Literal["top", "middle", "bottom"] | None, OrTemplate] = None
+    bold: Annotated[bool | None, OrTemplate] = None
+    italic: Annotated[bool | None, OrTemplate] = None
+    paragraph_gap: Annotated[Annotated[float, Field(ge=0)] | None, OrTemplate] = None
 
 
 def _style_name(value: Any) -> Any:
@@ -307,7 +321,7 @@ class LayoutLibrary:
         for src in reversed(self._sources):
             if src.spec is not None and src.doc is not None:
                 for name, style in src.spec.styles.items():
-                    out[name] = (style.model_dump(exclude_none=True), src.doc.display,
+                    out[name] = (style.model_dump(exclude_none=True, warnings=False), src.doc.display,
                                  src.doc.line_of(("styles", name)))
         return out
 
@@ -385,7 +399,7 @@ class LayoutLibrary:
                 merged.pop(box_name, None)
                 origin.pop(box_name, None)
                 continue
-            own = box.model_dump(exclude_none=True)
+            own = box.model_dump(exclude_none=True, warnings=False)
             base = merged.get(box_name, {})
             style = {**(base.get("style") or {}), **(own.pop("style", None) or {})}
             new = {**base, **own}

@@ -28,7 +28,7 @@ from cardforge.data.loading import GameData
 from cardforge.data.models import BackSpec, CardBase
 from cardforge.errors import RenderError
 from cardforge.icons import unknown_icon_note
-from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_points, box_rect, frame_matrix, frame_size
+from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_points, is_template_text, box_rect, frame_matrix, frame_size
 from cardforge.layout.geometry import Placement, Rect
 from cardforge.markup import MarkupError, resolve_color
 from cardforge.problems import Problem
@@ -104,6 +104,8 @@ class BoxProgram:
     when: Any = None
     style: TextStyle | None = None
     padding: float = 0.0
+    #: style values computed per card (``colour: "{{ card.TextColor }}"``): field → template
+    style_templates: dict[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -348,16 +350,22 @@ class CardArt:
             self.issues.add(Problem(str(exc), **where))
             return None
         style = None
+        style_templates: dict[str, Any] = {}
         if box.type in ("text", "stamp"):
+            style_where: _Where = {**where, "field": f"boxes.{box.name}.style"}
             try:
-                style = _text_style(box, self.assets)
-            except ValueError as exc:
-                style_where: _Where = {**where, "field": f"boxes.{box.name}.style"}
+                for key, value in box.style.items():
+                    if is_template_text(value):
+                        style_templates[key] = self.templates.inline(value)
+                        uses |= self.templates.names_used(value)
+                style = _text_style(box, self.assets, skip=set(style_templates))
+            except (TemplateError, ValueError) as exc:
                 self.issues.add(Problem(str(exc), **style_where))
                 return None
         rect = (mm(r.x), mm(r.y), mm(r.w), mm(r.h))
         self._check_safe_zone(layout, box, r, frame_size(size[0], size[1], box.get("rotate")), where)
-        return BoxProgram(box, rect, frozenset(uses), values, when, style, mm(box.get("padding", 0.0)))
+        return BoxProgram(box, rect, frozenset(uses), values, when, style, mm(box.get("padding", 0.0)),
+                          style_templates)
 
     def _check_safe_zone(self, layout: Layout, box: Box, r: Rect, size: tuple[float, float], where: _Where) -> None:
         if box.type not in ("text", "icon", "stamp"):
@@ -468,11 +476,16 @@ def _default_stamp(layout: Layout) -> Box:
     return Box("stamp", "stamp", fields, layout.file, layout.name)
 
 
-def _text_style(box: Box, assets: DrawingAssets) -> TextStyle:
+def _text_style(box: Box, assets: DrawingAssets, skip: set[str] | frozenset[str] = frozenset(),
+                values: dict[str, Any] | None = None) -> TextStyle:
+    """The box's text style: the defaults, its style's fields (not those in ``skip``: templates
+    rendered per card) and ``values`` (those, rendered and validated). ValueError naming what
+    is wrong."""
     base: dict[str, Any] = dict(TEXT_DEFAULTS)
     if box.type == "stamp":
         base.update(DEFAULT_STAMP_STYLE)
-    base.update({k: v for k, v in box.style.items() if v is not None})
+    base.update({k: v for k, v in box.style.items() if v is not None and k not in skip and k != "extends"})
+    base.update(values or {})
     try:
         col = resolve_color(str(base["colour"]))
     except MarkupError as exc:
@@ -521,6 +534,7 @@ class Painter:
         self._behind: list[_Behind] = []  # the face being drawn's filled boxes (ink saver)
         self._frame_behind: dict[tuple[Any, ...], list[_Behind]] = {}  # a shared frame's, drawn once
         self._turn: tuple[float, float, float, float, float, float] | None = None  # a turned box's map
+        self._styles: dict[tuple[Any, ...], TextStyle | str] = {}  # styles from card data, or why not
 
     # --- placing cards on a sheet -------------------------------------------------------------
     def front(self, placement: Placement, card: CardBase) -> None:
@@ -708,9 +722,9 @@ class Painter:
         pad = prog.padding
         ix, iy, iw, ih = x + pad, y + pad, w - 2 * pad, h - 2 * pad
         if kind == "text":
-            self._text(prog, self._value(prog, "text", ctx), ix, iy, iw, ih, program, card)
+            self._text(prog, self._value(prog, "text", ctx), ix, iy, iw, ih, program, card, ctx)
         elif kind == "stamp" and card is not None:
-            self._text(prog, self.art.stamp_text(card, program), ix, iy, iw, ih, program, card)
+            self._text(prog, self.art.stamp_text(card, program), ix, iy, iw, ih, program, card, ctx)
         elif kind == "icon":
             self._icon(prog, str(self._value(prog, "icon", ctx) or "").strip().strip(":"), ix, iy, iw, ih,
                        program, card)
@@ -802,10 +816,16 @@ class Painter:
             return None
 
     def _text(self, prog: BoxProgram, markup: str, x: float, y: float, w: float, h: float, program: FaceProgram,
-              card: CardBase | None) -> None:
+              card: CardBase | None, ctx: dict[str, Any] | None = None) -> None:
         if not markup or not markup.strip():
             return
-        style = self._readable(prog.text_style, x, y, w, h) if self.ink_saver else prog.text_style
+        style = prog.text_style
+        if prog.style_templates:
+            found = self._templated_style(prog, ctx or {}, program, card)
+            if found is None:
+                return
+            style = found
+        style = self._readable(style, x, y, w, h) if self.ink_saver else style
         try:
             layout = fit_text(markup, w, h, style)
         except TextOverflow as exc:
@@ -815,6 +835,46 @@ class Painter:
             self._problem(prog, program, card, f"bad card-text markup: {exc}")
             return
         draw_layout(self.c, layout, x, y, w, h)
+
+    def _templated_style(self, prog: BoxProgram, ctx: dict[str, Any], program: FaceProgram,
+                         card: CardBase | None) -> TextStyle | None:
+        """A style with values from the card (templates), each rendered then checked as if
+        written in the layout; None (a problem reported for the card) when one is not allowed."""
+        rendered = {key: render(t, ctx).strip() for key, t in prog.style_templates.items()}
+        key = (id(prog), tuple(sorted(rendered.items())))
+        known = self._styles.get(key)
+        if known is not None:
+            if isinstance(known, str):
+                self._problem(prog, program, card, known)
+                return None
+            return known
+        from pydantic import ValidationError
+
+        from cardforge.data.validate import friendly_message
+        from cardforge.layout.boxes import StyleSpec
+
+        values: dict[str, Any] = {}
+        try:
+            for name, text in rendered.items():
+                checked = StyleSpec.model_validate({name: text})  # as in layout.yaml: '12', 'true', 'right'
+                values[name] = getattr(checked, name)
+            style = _text_style(prog.box, self.art.assets, values=values)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            name = str(err["loc"][0]) if err["loc"] else "style"
+            message = (f"style.{name}: {friendly_message(dict(err))} "
+                       f"(from {prog.box.style.get(name)!s})")
+            self._styles[key] = message
+            self._problem(prog, program, card, message)
+            return None
+        except ValueError as exc:
+            names = ", ".join(f"{n} = {v!r}" for n, v in rendered.items())
+            message = f"style: {exc} ({names}, from the card's data)"
+            self._styles[key] = message
+            self._problem(prog, program, card, message)
+            return None
+        self._styles[key] = style
+        return style
 
     def _icon(self, prog: BoxProgram, name: str, x: float, y: float, w: float, h: float, program: FaceProgram,
               card: CardBase | None) -> None:
