@@ -214,15 +214,16 @@ deck:
 """
 
 
-def make_game(root: Path, layout: str, cards: str, game_yaml: str = GAME_YAML, **files: str) -> Path:
+def make_game(root: Path, layout: str, cards: str, game_yaml: str = GAME_YAML,
+              files: dict[str, str] | None = None) -> Path:
     folder = root / "squibby"
     (folder / "templates").mkdir(parents=True, exist_ok=True)
     (folder / "game.yaml").write_text(game_yaml, encoding="utf-8")
     (folder / "cards.csv").write_text(cards, encoding="utf-8")
     (folder / "templates" / "layout.yaml").write_text(layout, encoding="utf-8")
-    for name, text in files.items():
-        (folder / name.replace("__", "/")).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name.replace("__", "/")).write_text(text, encoding="utf-8")
+    for name, text in (files or {}).items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
     return folder
 
 
@@ -277,3 +278,53 @@ def test_a_bad_style_value_from_a_card_is_located(tmp_path, cli):
             "(from {{ 8 + card.power }})") in r.err
     assert "cards.csv › row 4: card 'fizz' (#3): layout 'hero', box 'name': style: colour: unknown colour" in r.err
     assert not (tmp_path / "out" / "squibby" / "deck.pdf").exists()
+
+
+# --- backs from card data --------------------------------------------------------------------
+BACK_LAYOUT = STYLED + """
+  back:
+    boxes:
+      bg: {type: rect, bleed: true, fill: "{{ back.colour }}"}
+      tag: {type: text, x: 100px, y: 475px, width: 550px, height: 100px, text: "{{ back.Tagline }}",
+            style: {colour: "{{ back.Accent }}"}}
+"""
+
+
+def with_backs(game_yaml: str = GAME_YAML) -> str:
+    return game_yaml.replace("  card_files: [cards.csv]\n", "  card_files: [cards.csv]\n  back_files: [card_back.csv]\n")
+
+
+def test_backs_per_kind_and_per_card_from_a_csv(tmp_path, cli):
+    cards = "id,kind,name,colour,power,back\nzap,hero,Zap,#b22222,3,\nbolt,hero,Bolt,#1f5fa8,5,villain-back\n"
+    backs = ("name,Kind,Color,Tagline,Accent\nHero back,hero,#2f4858,Heroes of the deep,#e0b000\n"
+             "Villain back,,#6b1d1d,Villains,#ffffff\n")
+    game = make_game(tmp_path, BACK_LAYOUT, cards, with_backs(), {"card_back.csv": backs})
+    r = cli("check", game, "--json")
+    assert r.code == 0, r.out + r.err
+    r = cli("build", game, "--only", "decks", "-o", tmp_path / "out")
+    assert r.code == 0, r.err
+    streams = page_streams(tmp_path / "out" / "squibby" / "deck.pdf")
+    assert ".184314 .282353 .345098 rg" in streams  # #2f4858: zap's back, its kind's
+    assert ".419608 .113725 .113725 rg" in streams  # #6b1d1d: bolt's own back
+    assert ".878431 .690196 0 rg" in streams  # the Accent column of the hero back, as text colour
+    from cardforge.data.loading import check_game_data
+    from cardforge.games import load_game_folder
+
+    data, problems = check_game_data(load_game_folder(game))
+    assert data.meta.kinds["hero"].back == "hero-back"
+    assert data.meta.backs["villain-back"].fields == {"Tagline": "Villains", "Accent": "#ffffff"}
+
+
+@pytest.mark.parametrize("backs, message", [
+    ("name,kind\nHero back,heros\n", "card_back.csv › row 2 › column B (kind): back 'hero-back': unknown kind "
+                                     "'heros' (kinds: hero); did you mean 'hero'?"),
+    ("name,colour\nHero back,#zzz\n", "card_back.csv › row 2: back 'hero-back': colour: must be a colour"),
+    ("name\nA\nA\n", "card_back.csv › row 3: back 'a': the back 'a' is declared twice"),
+    ("colour\n#ffffff\n", "card_back.csv › row 2: a back needs an id"),
+])
+def test_bad_back_rows_are_located(tmp_path, cli, backs, message):
+    game = make_game(tmp_path, BACK_LAYOUT, "id,kind,name,colour,power\nzap,hero,Zap,#b22222,3\n", with_backs(),
+                     {"card_back.csv": backs})
+    r = cli("check", game)
+    assert r.code == 1
+    assert message in r.err, r.err

@@ -93,6 +93,14 @@ class BackInfo:
     title: str | None
     colour: str | None
     art: str | None
+    fields: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __getattr__(self, name: str) -> Any:
+        """``back.Type``: a column of the back's row (``back_files``), else jinja's undefined."""
+        fields = self.__dict__.get("fields") or {}
+        if name in fields:
+            return fields[name]
+        raise AttributeError(name)
 
 
 @dataclass
@@ -231,7 +239,7 @@ class CardArt:
 
     def back_info(self, back_id: str) -> BackInfo:
         spec = self.back_spec(back_id)
-        return BackInfo(back_id, spec.title, spec.colour, spec.art)
+        return BackInfo(back_id, spec.title, spec.colour, spec.art, dict(spec.fields))
 
     def front_layout_name(self, kind: str) -> str:
         spec = self.data.meta.kinds.get(kind)
