@@ -11,6 +11,8 @@ import pytest
 from cardforge.layout.boxes import LayoutLibrary, box_rect
 from cardforge.units import parse_length
 
+FONTS = Path(__file__).resolve().parents[1] / "cardforge" / "fonts"
+
 
 def write(folder: Path, text: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
@@ -328,3 +330,47 @@ def test_bad_back_rows_are_located(tmp_path, cli, backs, message):
     r = cli("check", game)
     assert r.code == 1
     assert message in r.err, r.err
+
+
+# --- fonts by their family name --------------------------------------------------------------
+def test_a_font_file_tells_its_family_and_style():
+    from cardforge.assets import font_family_name
+    fonts = FONTS
+    assert font_family_name(fonts / "DejaVuSansCondensed-BoldOblique.ttf") == ("DejaVu Sans Condensed", (True, True))
+    assert font_family_name(fonts / "DejaVuSans.ttf") == ("DejaVu Sans", (False, False))
+    assert font_family_name(fonts / "LICENSE-DejaVu.txt") is None
+
+
+def test_fonts_are_found_by_their_family_name(tmp_path, cli):
+    import shutil
+
+    import pypdf
+
+    layout = """
+layouts:
+  hero:
+    boxes:
+      name: {type: text, x: 5, y: 5, width: 50, height: 10, text: "{{ card.name }}",
+             style: {family: "{{ card.colour }}", bold: true}}
+"""
+    game = make_game(tmp_path, layout, "id,kind,name,colour,power\nzap,hero,Zap,DejaVu Sans Condensed,3\n")
+    for name, to in (("DejaVuSansCondensed.ttf", "pixel.ttf"), ("DejaVuSansCondensed-Bold.ttf", "pixel-heavy.ttf")):
+        (game / "fonts").mkdir(exist_ok=True)
+        shutil.copy(FONTS / name, game / "fonts" / to)
+    r = cli("build", game, "--only", "decks", "-o", tmp_path / "out")
+    assert r.code == 0, r.err
+    reader = pypdf.PdfReader(tmp_path / "out" / "squibby" / "deck.pdf")
+    names = {str(f.get_object()["/BaseFont"]) for p in reader.pages for f in
+             (p["/Resources"].get("/Font") or {}).values()}
+    forms = []
+    for p in reader.pages:
+        for x in (p["/Resources"].get("/XObject") or {}).values():
+            forms += [str(f.get_object()["/BaseFont"]) for f in (x.get_object()["/Resources"].get("/Font") or {}).values()]
+    # the bold face comes from the file whose name table says "Bold" (pixel-heavy.ttf)
+    assert any("Condensed-Bold" in n for n in names | set(forms)), names | set(forms)
+    # an unknown family (from the card) lists the families the files name, and fails the card
+    (game / "cards.csv").write_text("id,kind,name,colour,power\nzap,hero,Zap,DejaVu Sans Compressed,3\n")
+    r = cli("build", game, "--only", "decks", "-o", tmp_path / "out2")
+    assert r.code == 1
+    assert "card 'zap' (#1): layout 'hero', box 'name': style: unknown font family 'DejaVu Sans Compressed'" in r.err
+    assert "DejaVu Sans Condensed" in r.err

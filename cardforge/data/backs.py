@@ -47,16 +47,17 @@ def load_back_files(folder: Path, meta: DeckMeta, meta_doc: _Located) -> tuple[D
     declared_kinds = {k: spec.back for k, spec in meta.kinds.items()}
     claimed: dict[str, str] = {}  # kind → the back a file gave it
     for i, name in enumerate(meta.back_files):
-        where = {"file": meta_doc.display, "field": f"back_files[{i}]", "line": meta_doc.line_of(("back_files", i))}
-        path, refused = path_problem(folder, name, "back file", **where)
-        if refused is not None or path is None:
-            problems.append(refused or Problem("cannot read it", **where))  # type: ignore[arg-type]
+        path, refused = path_problem(folder, name, "back file", file=meta_doc.display, field=f"back_files[{i}]",
+                                     line=meta_doc.line_of(("back_files", i)))
+        if path is None:
+            problems.append(refused or Problem("cannot read it", file=meta_doc.display))
             continue
         display = display_path(path)
         suffix = path.suffix.lower()
         if suffix not in (".csv", ".xlsx"):
             problems.append(Problem(f"a back file is a .csv or .xlsx table (one row per back), got {name!r}; "
-                                    "backs written in YAML go in the deck's backs:", **where))
+                                    "backs written in YAML go in the deck's backs:", file=meta_doc.display,
+                                    field=f"back_files[{i}]", line=meta_doc.line_of(("back_files", i))))
             continue
         blob, problem = read_bytes(path, display, "sheet_file_bytes")
         if blob is None:

@@ -21,7 +21,14 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, ValidatorFunctionWrapHandler, WrapValidator, model_validator
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    model_validator,
+)
 
 from cardforge.data.models import Model
 from cardforge.data.validate import validate

@@ -28,7 +28,16 @@ from cardforge.data.loading import GameData
 from cardforge.data.models import BackSpec, CardBase
 from cardforge.errors import RenderError
 from cardforge.icons import unknown_icon_note
-from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_points, is_template_text, box_rect, frame_matrix, frame_size
+from cardforge.layout.boxes import (
+    Box,
+    Layout,
+    LayoutLibrary,
+    box_points,
+    box_rect,
+    frame_matrix,
+    frame_size,
+    is_template_text,
+)
 from cardforge.layout.geometry import Placement, Rect
 from cardforge.markup import MarkupError, resolve_color
 from cardforge.problems import Problem
@@ -827,12 +836,9 @@ class Painter:
               card: CardBase | None, ctx: dict[str, Any] | None = None) -> None:
         if not markup or not markup.strip():
             return
-        style = prog.text_style
-        if prog.style_templates:
-            found = self._templated_style(prog, ctx or {}, program, card)
-            if found is None:
-                return
-            style = found
+        style = self._style_for(prog, ctx, program, card)
+        if style is None:
+            return
         style = self._readable(style, x, y, w, h) if self.ink_saver else style
         try:
             layout = fit_text(markup, w, h, style)
@@ -843,6 +849,14 @@ class Painter:
             self._problem(prog, program, card, f"bad card-text markup: {exc}")
             return
         draw_layout(self.c, layout, x, y, w, h)
+
+    def _style_for(self, prog: BoxProgram, ctx: dict[str, Any] | None, program: FaceProgram,
+                   card: CardBase | None) -> TextStyle | None:
+        """A text box's style for this card: its own, or with the values its templates give
+        (None: one is wrong, reported)."""
+        if not prog.style_templates:
+            return prog.text_style
+        return self._templated_style(prog, ctx or {}, program, card)
 
     def _templated_style(self, prog: BoxProgram, ctx: dict[str, Any], program: FaceProgram,
                          card: CardBase | None) -> TextStyle | None:
