@@ -71,7 +71,7 @@ class GameAssets:
     @property
     def usable_fonts(self) -> dict[str, FontFamily]:
         """Every name a layout's ``family`` may use: the files' names first, then their family names."""
-        return {**{k: v for k, v in self.aliases.items() if self.family(k) is None}, **self.fonts}
+        return {**self.fonts, **{k: v for k, v in self.aliases.items() if self.family(k) is None}}
 
     @property
     def fonts_dir(self) -> Path:
