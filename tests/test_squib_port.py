@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pypdf
 import pytest
+from test_layout_language import page_streams
 
 from render_helpers import card_clips, line_segments, text_in
-from test_layout_language import page_streams
 
 GAME = """title: Port
 language: en

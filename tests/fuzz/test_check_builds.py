@@ -14,11 +14,23 @@ import yaml
 
 from conftest import run_cli
 from fuzz import load_bench
-from fuzz.test_surfaces import CASES, _edit, _write, new_game  # noqa: F401  (new_game: a fixture)
+from fuzz.test_surfaces import CASES, _edit, _write
 
 CORPUS = Path(__file__).parent / "corpus"
 TEMPLATE_CASES = yaml.safe_load((CORPUS / "templates.yaml").read_text(encoding="utf-8"))
 fuzz = load_bench("fuzz")
+
+
+@pytest.fixture(scope="module")
+def new_game(tmp_path_factory):
+    """A `cardforge new` game whose kind also has a list field (`tags`), as the corpus expects."""
+    folder = tmp_path_factory.mktemp("base") / "jeu"
+    assert run_cli("new", folder).code == 0
+    game = folder / "game.yaml"
+    old = "        effect: {type: text, required: true}\n"
+    game.write_text(game.read_text(encoding="utf-8").replace(old, old + "        tags: {type: list}\n"),
+                    encoding="utf-8")
+    return folder
 
 
 def problems(err: str) -> set[str]:
