@@ -17,18 +17,13 @@ from typing import TYPE_CHECKING
 
 from reportlab.pdfgen.canvas import Canvas
 
-from cardforge.layout.boxes import template_folders
-from cardforge.layout.geometry import Placement, Rect
-from cardforge.layout.imposition import SheetError
+from cardforge.layout.geometry import Placement, Rect, SheetError
 from cardforge.problems import Problem
 from cardforge.render import rl_internals as rl
-from cardforge.render.buildcache import layout_library
-from cardforge.render.cards import CardArt, Issues, Painter
-from cardforge.render.decks import _check_backs, _layout_for, _spares, group_cards
+from cardforge.render.cards import Painter
+from cardforge.render.decks import _layout_for, prepare_cards
 from cardforge.render.fonts import font_name
-from cardforge.render.reprint import templates_digest
 from cardforge.settings import BuildSettings
-from cardforge.text.templating import Templates
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -40,16 +35,8 @@ def card_problems(game: Game, data: GameData, settings: BuildSettings | None = N
     """Every problem (errors and warnings) building ``game``'s decks from ``data`` would
     report, found by drawing each printed card's faces on a canvas that is never saved."""
     settings = settings or BuildSettings()
-    folders = template_folders(game, templates_dir)
-    library = layout_library(folders)
-    issues = Issues()
-    art = CardArt(game, data, library, Templates(folders), settings.bleed_mm, issues)
-    art.templates_digest = templates_digest(folders)
-    for p in library.problems:
-        issues.add(p)
-    _check_backs(data, issues)
-    groups = group_cards(art, data)
-    spares = _spares(art, data, settings, groups, issues)
+    art, groups, spares = prepare_cards(game, data, settings, templates_dir)
+    issues = art.issues
     if issues.errors:
         return issues.items
     # the sheets, as build plans them (their edges are not sampled: that decides butting only)

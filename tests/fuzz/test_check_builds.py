@@ -14,7 +14,7 @@ import yaml
 
 from conftest import run_cli
 from fuzz import load_bench
-from fuzz.test_surfaces import CASES, _edit, _write
+from fuzz.test_surfaces import CASES, _edit, case_game
 
 CORPUS = Path(__file__).parent / "corpus"
 TEMPLATE_CASES = yaml.safe_load((CORPUS / "templates.yaml").read_text(encoding="utf-8"))
@@ -59,23 +59,6 @@ def check_then_build(folder: Path, out: Path, *extra: str) -> None:
         assert not missing, f"build said what check did not: {missing}\ncheck said:\n{checked.err[-3000:]}"
 
 
-def _case_game(case: dict, new_game: Path, tmp_path: Path) -> Path:
-    folder = tmp_path / "jeu"
-    shutil.copytree(new_game, folder)
-    for name, spec in (case.get("files") or {}).items():
-        _write(folder, name, spec)
-    if "card_files" in case:
-        _edit(folder / "game.yaml", "card_files: [cards.yaml]", f"card_files: [{', '.join(case['card_files'])}]")
-    if "art" in case:
-        _edit(folder / "cards.yaml", "    copies: 4\n", f"    copies: 4\n    art: {case['art']}\n")
-    if "family" in case:
-        _edit(folder / "templates" / "layout.yaml", "style: {size: 11, min_size: 6",
-              f"style: {{family: {case['family']}, size: 11, min_size: 6")
-    for edit in case.get("edits", []):
-        _edit(folder / edit["file"], *edit["replace"])
-    return folder
-
-
 SURFACES = [c for c in CASES if c.get("command", ["check"])[0] in ("check", "build")
             and not any("fifo" in (spec if isinstance(spec, dict) else {}) for spec in (c.get("files") or {}).values())]
 
@@ -83,7 +66,7 @@ SURFACES = [c for c in CASES if c.get("command", ["check"])[0] in ("check", "bui
 @pytest.mark.slow
 @pytest.mark.parametrize("case", SURFACES, ids=lambda c: c["name"])
 def test_check_ok_means_build_ok_over_the_surface_corpus(case, new_game, tmp_path):
-    check_then_build(_case_game(case, new_game, tmp_path), tmp_path / "out")
+    check_then_build(case_game(case, new_game, tmp_path), tmp_path / "out")
 
 
 @pytest.mark.parametrize("case", TEMPLATE_CASES, ids=lambda c: c["source"][:40])
