@@ -2,7 +2,9 @@
 
 ``fonts/``  TrueType/OpenType files usable as a layout ``family`` (``family: Garamond``):
             ``Garamond-Regular.ttf``, ``Garamond-Bold.ttf``, ``Garamond-Italic.ttf``,
-            ``Garamond-BoldItalic.ttf`` (a family with one file uses it for every style);
+            ``Garamond-BoldItalic.ttf`` (a family with one file uses it for every style); a
+            file is also found by the family its ``name`` table gives (``family: Pixel Mono``
+            for ``fonts/pxm.ttf``), its style from the subfamily there;
 ``icons/``  ``name.svg`` or ``name.png``: the ``:name:`` icon token in card text, beside the
             built-in icons (a file named like a built-in icon replaces it for this game); an
             SVG's ``<title>`` is the icon's label in legends;
@@ -62,6 +64,14 @@ class GameAssets:
     #: files of fonts/ and icons/ breaking the game folder's rule (a link leading out, a FIFO):
     #: never opened, never used
     refused: tuple[Problem, ...] = ()
+    #: families by the name inside their files (the ``name`` table: ``family: Pixel Mono`` for
+    #: ``fonts/pxm.ttf``), for the names no file name gives
+    aliases: dict[str, FontFamily] = field(default_factory=dict)
+
+    @property
+    def usable_fonts(self) -> dict[str, FontFamily]:
+        """Every name a layout's ``family`` may use: the files' names first, then their family names."""
+        return {**self.fonts, **{k: v for k, v in self.aliases.items() if self.family(k) is None}}
 
     @property
     def fonts_dir(self) -> Path:
@@ -106,7 +116,7 @@ def game_assets(data_or_root: GameData | Path | str, game_folder: Path | None = 
         base, own = _folder_assets(Path(game_folder)), _folder_assets(root)
         fonts = {**base.fonts, **own.fonts}
         return GameAssets(root, fonts, {**base.icons, **own.icons}, base.problems + own.problems,
-                          base.refused + own.refused)
+                          base.refused + own.refused, {**base.aliases, **own.aliases})
     return _folder_assets(root)
 
 
@@ -122,6 +132,14 @@ def _folder_assets(root: Path) -> GameAssets:
                             f"'{family}' (first: fonts/{fam.faces[style].name}); ignored")
             continue
         fam.faces[style] = path
+    aliases: dict[str, FontFamily] = {}
+    for path in font_files:
+        named = font_family_name(path)
+        if named is None:
+            continue
+        family, style = named
+        fam = aliases.setdefault(family, FontFamily(family))
+        fam.faces.setdefault(style, path)
     icons: dict[str, Path] = {}
     icon_files, refused_icons = folder_entries(root, "icons", ICON_SUFFIXES, "icon")
     for path in icon_files:
@@ -135,7 +153,7 @@ def _folder_assets(root: Path) -> GameAssets:
                             f"the {icons[name].suffix[1:].upper()} file is used")
             continue
         icons[name] = path
-    return GameAssets(root, fonts, icons, tuple(problems), tuple(refused + refused_icons))
+    return GameAssets(root, fonts, icons, tuple(problems), tuple(refused + refused_icons), aliases)
 
 
 def icon_files(folder: Path, game_folder: Path | None = None) -> dict[str, Path]:
@@ -149,6 +167,62 @@ def icon_files(folder: Path, game_folder: Path | None = None) -> dict[str, Path]
 def icon_names(folder: Path, game_folder: Path | None = None) -> frozenset[str]:
     """The ``:name:`` tokens the game in ``folder`` brings (:func:`icon_files`)."""
     return frozenset(icon_files(folder, game_folder))
+
+
+def font_family_name(path: Path) -> tuple[str, tuple[bool, bool]] | None:
+    """The family and style a TrueType/OpenType file names itself by (its ``name`` table: the
+    family and subfamily, IDs 1/2 — the regular/bold/italic model layouts use — else the
+    typographic ones, 16/17; Windows Unicode English first, then
+    any Windows, then Macintosh Roman). None when the file cannot tell (a collection, a broken
+    table): the file's name still works. Pure and bounded (the ``font_bytes`` limit, as every
+    font read)."""
+    import struct
+
+    blob, _ = read_regular(path, str(path), limit("font_bytes"))
+    if not blob or len(blob) < 12 or blob[:4] not in (b"\x00\x01\x00\x00", b"OTTO", b"true"):
+        return None
+    try:
+        (count,) = struct.unpack_from(">H", blob, 4)
+        table = next(((off, length) for tag, _, off, length in
+                      (struct.unpack_from(">4sIII", blob, 12 + 16 * i) for i in range(min(count, 256)))
+                      if tag == b"name"), None)
+        if table is None:
+            return None
+        base, length = table
+        _, n, strings = struct.unpack_from(">HHH", blob, base)
+        found: dict[tuple[int, int], str] = {}  # (name id, preference) → text
+        for i in range(min(n, 2048)):
+            platform, encoding, language, name_id, size, offset = struct.unpack_from(">HHHHHH", blob, base + 6 + 12 * i)
+            if name_id not in (1, 2, 16, 17):
+                continue
+            start = base + strings + offset
+            raw = blob[start:start + size]
+            if len(raw) != size or start + size > base + length:
+                continue
+            if platform == 3 and encoding in (0, 1, 10):
+                rank, text = (0 if language == 0x409 else 1), raw.decode("utf-16-be", "replace")
+            elif platform == 1 and encoding == 0:
+                rank, text = 2, raw.decode("mac_roman", "replace")
+            else:
+                continue
+            key = (name_id, rank)
+            if key not in found and text.strip():
+                found[key] = text.strip()
+    except (struct.error, ValueError):
+        return None
+
+    def best(*ids: int) -> str | None:
+        for name_id in ids:
+            for rank in (0, 1, 2):
+                if (name_id, rank) in found:
+                    return found[(name_id, rank)]
+        return None
+
+    family, sub = best(1, 16), best(2, 17)  # the four-style family (regular, bold, italic) first
+    if not family or len(family) > 200:
+        return None
+    style = STYLE_SUFFIXES.get((sub or "regular").lower().replace(" ", "").replace("-", ""), (False, False))
+    return family, style
 
 
 def _family_and_style(stem: str) -> tuple[str, tuple[bool, bool]]:

@@ -1,6 +1,7 @@
-"""Lengths: "63mm", "2.5 cm", "1in", "12pt" → PDF points. Nonsense is rejected, never guessed.
+"""Lengths: "63mm", "2.5 cm", "1in", "12pt", "825px" → PDF points. Nonsense is rejected, never guessed.
 
-A bare number is millimetres (the unit of every layout and data file).
+A bare number is millimetres (the unit of every layout and data file). Pixels need a
+resolution (a layout's ``dpi``, 300 by default as in Squib): ``parse_length("75px", dpi=300)``.
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ from cardforge.problems import short_repr
 
 MM = 72.0 / 25.4  # points per millimetre
 UNITS = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0}
-_LENGTH = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(mm|cm|in|pt)?\s*$")
+_LENGTH = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(mm|cm|in|pt|px)?\s*$")
+#: the bounds of a resolution in dots per inch (a layout's ``dpi``)
+DPI_RANGE = (1, 10_000)
 
 
-def parse_length(value: str | int | float, *, allow_negative: bool = False) -> float:
-    """Return the length in points. Raises ValueError with what was allowed."""
+def parse_length(value: str | int | float, *, allow_negative: bool = False, dpi: float | None = None) -> float:
+    """Return the length in points. Raises ValueError with what was allowed. ``dpi``: the
+    resolution pixels (``px``) are measured at; without it ``px`` is refused."""
     if isinstance(value, bool):
         raise ValueError(f"expected a length such as '63mm', got {short_repr(value)}")
     if isinstance(value, (int, float)):
@@ -25,12 +29,19 @@ def parse_length(value: str | int | float, *, allow_negative: bool = False) -> f
         m = _LENGTH.match(str(value))
         if not m:
             raise ValueError(
-                f"expected a length such as '63mm', '2.5cm', '1in' or '12pt', got {short_repr(value)}"
+                "expected a length such as '63mm', '2.5cm', '1in'"
+                + (", '12pt' or '75px'" if dpi is not None else " or '12pt'") + f", got {short_repr(value)}"
             )
         number, unit = float(m.group(1)), m.group(2) or "mm"
     if number < 0 and not allow_negative:
         raise ValueError(f"a length must not be negative, got {short_repr(value)}")
-    points = number * UNITS[unit]
+    if unit == "px":
+        if dpi is None:
+            raise ValueError(f"pixels ('px') are only known in a layout (its dpi), got {short_repr(value)}; "
+                             "use mm, cm, in or pt here")
+        points = number * 72.0 / dpi
+    else:
+        points = number * UNITS[unit]
     check_points(points, value)
     return points
 

@@ -203,7 +203,7 @@ def test_a_layout_problem_is_located(fixture_cli, tmp_path):
                       encoding="utf-8")
     r = fixture_cli("-o", tmp_path / "out", "--only", "decks", "--templates", templates)
     assert r.code == 1
-    assert "fixture_deck/layout.yaml:15: layout 'spell': boxes.cost.rotation: unknown field (allowed: type, x," in r.err
+    assert "fixture_deck/layout.yaml:15: layout 'spell': boxes.cost.rotation: unknown field (allowed: extends, type, x," in r.err
     assert "did you mean 'rotate'?" in r.err
 
 

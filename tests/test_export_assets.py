@@ -142,7 +142,9 @@ def test_an_unknown_family_names_the_bundled_and_the_games_fonts(cli, game_folde
                            encoding="utf-8")
     r = _build(cli, data, templates, tmp_path / "out")
     assert r.code == 1
-    assert "unknown font family 'Garamond' (bundled: sans, condensed; the game's fonts/: Vera)" in r.err
+    # the files' names, then the family names inside them
+    assert "unknown font family 'Garamond' (bundled: sans, condensed; the game's fonts/: Vera, Bitstream Vera Sans)" \
+        in r.err
     assert "boxes.motto.style" in r.err
 
 

@@ -109,11 +109,11 @@ layouts:
     lib = LayoutLibrary([game])
     messages = [str(p) for p in lib.problems]
     assert messages[0].endswith(
-        "g/layout.yaml:5: layout 'card': boxes.title.colour: unknown field (allowed: type, x, y, width, height, "
+        "g/layout.yaml:5: layout 'card': boxes.title.colour: unknown field (allowed: extends, type, x, y, width, height, "
         "right, bottom, bleed, fill, stroke, stroke_width, radius, padding, text, template, style, "
-        "icon, src, fit, when, z, rotate)")
+        "icon, src, fit, when, z, rotate, x1, y1, x2, y2, points, dash, cap)")
     assert messages[1].endswith(
-        "g/layout.yaml:6: layout 'card': boxes.other.style.font: unknown field (allowed: size, min_size, leading, "
+        "g/layout.yaml:6: layout 'card': boxes.other.style.font: unknown field (allowed: extends, size, min_size, leading, "
         "family, colour, align, valign, bold, italic, paragraph_gap)")
     assert lib.get("card") is None
 
@@ -132,11 +132,11 @@ layouts:
     assert lib.get("card") is None
     messages = [str(p) for p in lib.problems]
     assert any(m.endswith("layout.yaml:5: layout 'card': boxes.frame.text: 'text' is not used by a rect box "
-                          "(it uses: bleed, bottom, fill, height, radius, right, rotate, stroke, stroke_width, when, "
+                          "(it uses: bleed, bottom, dash, fill, height, radius, right, rotate, stroke, stroke_width, when, "
                           "width, x, y, z)") for m in messages), messages
     assert any("boxes.name: a text box needs either text: (an inline template) or template:" in m for m in messages)
     assert any("boxes.pos: give at most two of x, width, right" in m for m in messages)
-    assert any("boxes.kind: type: required (one of rect, ellipse, text, art, icon, stamp)" in m for m in messages)
+    assert any("boxes.kind: type: required (one of rect, ellipse, text, art, icon, stamp, line, polygon)" in m for m in messages)
 
 
 def test_lengths_with_units_and_nonsense(tmp_path):
@@ -149,7 +149,7 @@ layouts:
 """)
     lib = LayoutLibrary([game])
     messages = [str(p) for p in lib.problems]
-    assert any("boxes.b.x: expected a length such as '63mm', '2.5cm', '1in' or '12pt', got '3 apples'" in m
+    assert any("boxes.b.x: expected a length such as '63mm', '2.5cm', '1in', '12pt' or '75px', got '3 apples'" in m
                for m in messages)
 
 

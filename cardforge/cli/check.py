@@ -10,6 +10,8 @@ from cardforge.cli.common import GAME, echo_json
 from cardforge.problems import plural
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from cardforge.data.loading import GameData
     from cardforge.games.base import Game
 
@@ -19,32 +21,40 @@ Examples:
   cardforge check my-game other-game
   cardforge --data ./my_card_data check my_game
   cardforge check my-game --strict     # warnings fail too
+  cardforge check my-game --templates ./my_templates
 """
 
 
 @click.command(epilog=EPILOG)
 @click.argument("games", metavar="[GAME]...", nargs=-1, type=GAME)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--templates", "templates_dir", type=click.Path(file_okay=False, exists=True),
+              help="Check with the layouts and templates of DIR/<game>/ and DIR/_shared/ (as build --templates).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the counts and problems as JSON (one object for one GAME; else {ok, games: [...]}).")
 @click.pass_context
-def check(ctx: click.Context, games: tuple[Game, ...], strict: bool, as_json: bool) -> None:
-    """Load and validate each GAME's card data (every game when none is given); print problems
-    and counts per card kind.
+def check(ctx: click.Context, games: tuple[Game, ...], strict: bool, templates_dir: str | None,
+          as_json: bool) -> None:
+    """Load and validate each GAME's card data (every game when none is given), then draw every
+    card's front and back as build would, without writing a PDF (layouts, templates, markup,
+    fonts, icons, art, text that does not fit); print problems and counts per card kind.
 
     Exits 0 when the data is valid, 1 when any problem is found in any game.
     """
     from cardforge.cli.common import every_game
 
     chosen = list(dict.fromkeys(games)) if games else every_game()
-    results = [_check_one(game, strict, as_json) for game in chosen]
+    from pathlib import Path
+
+    templates = Path(templates_dir) if templates_dir else None
+    results = [_check_one(game, strict, as_json, templates) for game in chosen]
     failed = any(not r["ok"] for r in results)
     if as_json:
         echo_json(results[0] if len(games) == 1 else {"ok": not failed, "games": results})
     ctx.exit(1 if failed else 0)
 
 
-def _check_one(game: Game, strict: bool, as_json: bool) -> dict[str, Any]:
+def _check_one(game: Game, strict: bool, as_json: bool, templates_dir: Path | None = None) -> dict[str, Any]:
     """Check one game; prints its text report unless ``as_json``; returns its JSON object."""
     from cardforge.cli import STATE, problems_json
     from cardforge.data.loading import check_game_data, game_dir
@@ -60,6 +70,13 @@ def _check_one(game: Game, strict: bool, as_json: bool) -> dict[str, Any]:
         from cardforge.render.game_assets import asset_problems
 
         problems = problems + asset_problems(data)
+    if data is not None and not any(not p.is_warning for p in problems):
+        # every card drawn as build draws it, on a canvas never saved (render/preflight.py)
+        from cardforge.render.preflight import card_problems
+
+        seen = {(p.message, p.file, p.item, p.field) for p in problems}
+        problems = problems + [p for p in card_problems(game, data, templates_dir=templates_dir)
+                               if (p.message, p.file, p.item, p.field) not in seen]
     errors = [p for p in problems if not p.is_warning]
     warnings = [p for p in problems if p.is_warning]
     failed = bool(errors) or (strict and bool(warnings))

@@ -189,6 +189,11 @@ def check_game_data(game: GameSource, root: Path | None = None) -> tuple[GameDat
     problems += folder_name_problems(game, folder)
     meta, meta_doc, p = _load_meta(game, folder)
     problems += p
+    if meta is not None and meta.back_files:  # back designs as rows of a table (data/backs.py)
+        from cardforge.data.backs import load_back_files
+
+        meta, p = load_back_files(folder, meta, meta_doc)
+        problems += p
     cards: list[CardBase] = []
     sources: dict[str, CardSource] = {}
     if meta is not None:

@@ -176,6 +176,8 @@ class BackSpec(Model):
     title: str | None = None
     colour: BackColour | None = None
     art: str | None = None  # image path relative to the game's data folder, for the back layout
+    #: the back's own data (the extra columns of a ``back_files`` row): ``back.<name>`` in layouts
+    fields: dict[str, Any] = Field(default_factory=dict)
 
 
 class CardFile(Model):
@@ -211,6 +213,8 @@ class DeckMeta(Model):
     card_files: list[CardFileEntry] = Field(min_length=1)
     kinds: dict[str, KindSpec] = Field(default_factory=dict)
     backs: dict[str, BackSpec] = Field(default_factory=lambda: {"default": BackSpec()})
+    #: tables of back designs, one row per back (``data/backs.py``): Squib's ``card_back.csv``
+    back_files: list[str] = Field(default_factory=list)
     provenance: Provenance = "provisional"
     #: cards must say where their text comes from (``provenance``); optional otherwise
     require_provenance: bool = False

@@ -12,70 +12,118 @@ orientation.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    model_validator,
+)
 
 from cardforge.data.models import Model
 from cardforge.data.validate import validate
 from cardforge.data.yamlio import YamlDoc, read_yaml
 from cardforge.layout.geometry import EPS, Rect
 from cardforge.problems import Problem
-from cardforge.units import check_points, parse_length, to_mm
+from cardforge.units import DPI_RANGE, check_points, parse_length, to_mm
 
 if TYPE_CHECKING:
     from cardforge.games.base import Game
 
 LAYOUT_FILE = "layout.yaml"
 SHARED = "_shared"
-BOX_TYPES = ("rect", "ellipse", "text", "art", "icon", "stamp")
+BOX_TYPES = ("rect", "ellipse", "text", "art", "icon", "stamp", "line", "polygon")
+#: the most corners a polygon may have
+MAX_POLYGON_POINTS = 1000
 DEFAULT_SAFE_ZONE_MM = 3.0
+#: the resolution ``px`` lengths are measured at when a layout does not say (Squib's default)
+DEFAULT_DPI = 300
+
+#: the ``dpi`` of the layout being validated (``px`` lengths are converted with it)
+_DPI: ContextVar[float] = ContextVar("layout_dpi", default=DEFAULT_DPI)
 
 
 def _signed_mm(value: Any) -> float:
-    return round(to_mm(parse_length(value, allow_negative=True)), 4)
+    return round(to_mm(parse_length(value, allow_negative=True, dpi=_DPI.get())), 4)
 
 
 def _mm(value: Any) -> float:
-    return round(to_mm(parse_length(value)), 4)
+    return round(to_mm(parse_length(value, dpi=_DPI.get())), 4)
+
+
+def _unit_points(value: Any) -> Any:
+    """A size in points written with a unit ('1.5mm', '6px', '9pt') → points; a bare number
+    is already points (text sizes and line widths)."""
+    if isinstance(value, str) and value.strip() and value.strip()[-1].isalpha():
+        return parse_length(value, dpi=_DPI.get())
+    return value
 
 
 def _points(value: float) -> float:
     return check_points(float(value), value)
 
 
-Points = Annotated[float, AfterValidator(_points)]
-"""A size in points (a stroke, a text size), bounded like any length (``length_mm``)."""
+Points = Annotated[float, BeforeValidator(_unit_points), AfterValidator(_points)]
+"""A size in points (a stroke, a text size; '2px', '1mm' converted), bounded like any length (``length_mm``)."""
+Dpi = Annotated[float, Field(ge=DPI_RANGE[0], le=DPI_RANGE[1])]
 SignedMM = Annotated[float, BeforeValidator(_signed_mm)]
 """A length that may be negative (a box starting in the bleed): '-3mm', -3 (mm)."""
 MM = Annotated[float, BeforeValidator(_mm)]
 
 
-class StyleSpec(Model):
-    """How a text box sets its text. Sizes in points; every field optional (inherited)."""
+def is_template_text(value: Any) -> bool:
+    """A string holding jinja syntax: a value computed per card (checked once rendered)."""
+    return isinstance(value, str) and ("{{" in value or "{%" in value or "{#" in value)
 
-    size: Points | None = Field(None, gt=0)
-    min_size: Points | None = Field(None, gt=0)
-    leading: float | None = Field(None, gt=0)
+
+def _or_template(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    return value if is_template_text(value) else handler(value)
+
+
+#: a style value that may instead be a template (``colour: "{{ card.TextColor }}"``), validated
+#: per card once rendered (render/cards.py)
+OrTemplate = WrapValidator(_or_template)
+
+
+class StyleSpec(Model):
+    """How a text box sets its text. Sizes in points; every field optional (inherited).
+    ``extends``: a named style (the file's ``styles:``) this one starts from."""
+
+    extends: str | None = None
+    size: Annotated[Annotated[Points, Field(gt=0)] | None, OrTemplate] = None
+    min_size: Annotated[Annotated[Points, Field(gt=0)] | None, OrTemplate] = None
+    leading: Annotated[Annotated[float, Field(gt=0)] | None, OrTemplate] = None
     family: str | None = None
     colour: str | None = None
-    align: Literal["left", "center", "right", "justify"] | None = None
-    valign: Literal["top", "middle", "bottom"] | None = None
-    bold: bool | None = None
-    italic: bool | None = None
-    paragraph_gap: float | None = Field(None, ge=0)
+    align: Annotated[Literal["left", "center", "right", "justify"] | None, OrTemplate] = None
+    valign: Annotated[Literal["top", "middle", "bottom"] | None, OrTemplate] = None
+    bold: Annotated[bool | None, OrTemplate] = None
+    italic: Annotated[bool | None, OrTemplate] = None
+    paragraph_gap: Annotated[Annotated[float, Field(ge=0)] | None, OrTemplate] = None
+
+
+def _style_name(value: Any) -> Any:
+    """``style: title`` names a style of the file's ``styles:``: ``{extends: title}``."""
+    return {"extends": value} if isinstance(value, str) else value
 
 
 class BoxSpec(Model):
     """One box of a layout as written in a file; every field optional so a layout that
-    ``extends`` another can change one field of an inherited box."""
+    ``extends`` another can change one field of an inherited box. ``extends``: another box
+    of the same layout whose fields this one starts from."""
 
-    type: Literal["rect", "ellipse", "text", "art", "icon", "stamp"] | None = None
+    extends: str | None = None
+    type: Literal["rect", "ellipse", "text", "art", "icon", "stamp", "line", "polygon"] | None = None
     x: SignedMM | None = None
     y: SignedMM | None = None
     width: MM | None = None
@@ -90,17 +138,25 @@ class BoxSpec(Model):
     padding: MM | None = None
     text: str | None = None
     template: str | None = None
-    style: StyleSpec | None = None
+    style: Annotated[StyleSpec | None, BeforeValidator(_style_name)] = None
     icon: str | None = None
     src: str | None = None
     fit: Literal["cover", "contain"] | None = None
     when: str | None = None
     z: int | None = None
     rotate: Literal[0, 90, 180, 270] | None = None
+    x1: SignedMM | None = None
+    y1: SignedMM | None = None
+    x2: SignedMM | None = None
+    y2: SignedMM | None = None
+    points: list[tuple[SignedMM, SignedMM]] | None = Field(None, min_length=3, max_length=MAX_POLYGON_POINTS)
+    dash: list[Annotated[Points, Field(gt=0)]] | None = Field(None, min_length=1, max_length=16)
+    cap: Literal["butt", "round", "square"] | None = None
 
 
 class LayoutSpec(Model):
     extends: str | None = None
+    dpi: Dpi | None = None
     safe_zone: MM | None = None
     boxes: dict[str, BoxSpec | None] = Field(default_factory=dict)
 
@@ -109,6 +165,7 @@ class _LayoutHead(Model):
     """A layout's own fields, its boxes validated one by one (for precise messages)."""
 
     extends: str | None = None
+    dpi: Dpi | None = None
     safe_zone: MM | None = None
     boxes: dict[str, Any] = Field(default_factory=dict)
 
@@ -117,11 +174,15 @@ class LayoutFile(Model):
     """``layout.yaml``: shared template variables and named layouts."""
 
     vars: dict[str, Any] = Field(default_factory=dict)
+    dpi: Dpi | None = None
+    styles: dict[str, StyleSpec] = Field(default_factory=dict)
     layouts: dict[str, LayoutSpec] = Field(default_factory=dict)
 
 
 class _FileHead(Model):
     vars: dict[str, Any] = Field(default_factory=dict)
+    dpi: Dpi | None = None
+    styles: dict[str, Any] = Field(default_factory=dict)
     layouts: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="before")
@@ -143,6 +204,14 @@ _TYPE_FIELDS: dict[str, set[str]] = {
 }
 _COMMON = {"type", "x", "y", "width", "height", "right", "bottom", "bleed", "fill", "stroke",
            "stroke_width", "radius", "when", "z", "rotate"}
+#: a line or polygon is drawn from its own points: none of the box's rectangle
+_ALLOWED: dict[str, set[str]] = {
+    **{kind: _COMMON | extra for kind, extra in _TYPE_FIELDS.items()},
+    "line": {"type", "x1", "y1", "x2", "y2", "stroke", "stroke_width", "dash", "cap", "when", "z", "rotate"},
+    "polygon": {"type", "points", "fill", "stroke", "stroke_width", "dash", "when", "z", "rotate"},
+}
+_ALLOWED["rect"] |= {"dash"}
+_ALLOWED["ellipse"] |= {"dash"}
 
 
 @dataclass(frozen=True)
@@ -156,6 +225,9 @@ class Box:
     layout: str  # the layout that last changed it
     line: int | None = None
     folder: str = ""  # the folder of that file (pictures of the layout may sit there)
+    #: its fields as written, before ``extends:`` and named styles were merged in (a layout
+    #: extending this one merges into these, so a box extending another follows it)
+    written: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def get(self, key: str, default: Any = None) -> Any:
         value = self.fields.get(key)
@@ -248,6 +320,18 @@ class LayoutLibrary:
                 out.update(src.spec.vars)
         return out
 
+    @cached_property
+    def styles(self) -> dict[str, tuple[dict[str, Any], str, int | None]]:
+        """Named styles (``styles:``): the shared file's, overridden name by name by the
+        game's; each with the file and line it is written at."""
+        out: dict[str, tuple[dict[str, Any], str, int | None]] = {}
+        for src in reversed(self._sources):
+            if src.spec is not None and src.doc is not None:
+                for name, style in src.spec.styles.items():
+                    out[name] = (style.model_dump(exclude_none=True, warnings=False), src.doc.display,
+                                 src.doc.line_of(("styles", name)))
+        return out
+
     def names(self) -> list[str]:
         seen: list[str] = []
         for src in self._sources:
@@ -312,7 +396,7 @@ class LayoutLibrary:
                 return None
             safe = parent.safe_zone
             for b in parent.boxes:
-                merged[b.name] = dict(b.fields)
+                merged[b.name] = dict(b.written if b.written is not None else b.fields)
                 origin[b.name] = (b.file, b.layout, b.line, b.folder)
         if spec.safe_zone is not None:
             safe = spec.safe_zone
@@ -322,7 +406,7 @@ class LayoutLibrary:
                 merged.pop(box_name, None)
                 origin.pop(box_name, None)
                 continue
-            own = box.model_dump(exclude_none=True)
+            own = box.model_dump(exclude_none=True, warnings=False)
             base = merged.get(box_name, {})
             style = {**(base.get("style") or {}), **(own.pop("style", None) or {})}
             new = {**base, **own}
@@ -332,19 +416,109 @@ class LayoutLibrary:
             origin[box_name] = (doc.display, name, line, str(src.folder))
         boxes: list[Box] = []
         ok = True
-        for box_name, fields_ in merged.items():
+        resolved, problems = self._inherit(merged, origin, name)
+        if problems:
+            self.problems += problems
+            return None
+        for box_name, fields_ in resolved.items():
             file, layout_name, line, folder = origin[box_name]
             problems = check_box(box_name, fields_, file=file, layout=name, line=line)
             if problems:
                 self.problems += problems
                 ok = False
                 continue
-            boxes.append(Box(box_name, fields_["type"], fields_, file, layout_name, line, folder))
+            written = merged[box_name] if merged[box_name] != fields_ else None
+            boxes.append(Box(box_name, fields_["type"], fields_, file, layout_name, line, folder, written))
         if not ok:
             return None
         order = {b.name: i for i, b in enumerate(boxes)}
         boxes.sort(key=lambda b: (b.z, order[b.name]))
         return Layout(name, doc.display, safe, tuple(boxes), self.vars)
+
+
+    def _inherit(self, merged: dict[str, dict[str, Any]], origin: dict[str, tuple[str, str, int | None, str]],
+                 layout: str) -> tuple[dict[str, dict[str, Any]], list[Problem]]:
+        """Boxes' ``extends:`` (another box of the layout) and styles' ``extends:`` (a named
+        style, ``style: title``) merged in: the result's fields hold neither."""
+        problems: list[Problem] = []
+        done: dict[str, dict[str, Any] | None] = {}
+
+        def where(box: str, field_: str) -> dict[str, Any]:
+            file, _, line, _ = origin[box]
+            return {"file": file, "item": f"layout '{layout}'", "field": f"boxes.{box}.{field_}", "line": line}
+
+        def box(box_name: str, chain: list[str]) -> dict[str, Any] | None:
+            if box_name in done:
+                return done[box_name]
+            own = merged[box_name]
+            parent_name = own.get("extends")
+            out: dict[str, Any] | None = dict(own)
+            if parent_name is not None:
+                assert out is not None
+                if parent_name in chain + [box_name]:
+                    loop = " → ".join(chain + [box_name, parent_name])
+                    problems.append(Problem(f"boxes extend each other in a loop ({loop})",
+                                            **where(box_name, "extends")))
+                    out = None
+                elif parent_name not in merged:
+                    problems.append(Problem(f"unknown box '{parent_name}'"
+                                            f"{_did_you_mean(parent_name, [n for n in merged if n != box_name])}",
+                                            **where(box_name, "extends")))
+                    out = None
+                else:
+                    parent = box(parent_name, chain + [box_name])
+                    if parent is None:
+                        out = None
+                    else:
+                        style = {**(parent.get("style") or {}), **(own.get("style") or {})}
+                        out = {**parent, **own}
+                        if style:
+                            out["style"] = style
+                if out is not None:
+                    out.pop("extends", None)
+            done[box_name] = out
+            return out
+
+        result: dict[str, dict[str, Any]] = {}
+        for box_name in merged:
+            fields_ = box(box_name, [])
+            if fields_ is None:
+                continue
+            style = fields_.get("style") or {}
+            if "extends" in style:
+                named = self._named_style(style["extends"], [], where(box_name, "style"), problems)
+                if named is None:
+                    continue
+                fields_ = {**fields_, "style": {**named, **{k: v for k, v in style.items() if k != "extends"}}}
+            result[box_name] = fields_
+        return result, problems
+
+    def _named_style(self, name: str, chain: list[str], where: dict[str, Any],
+                     problems: list[Problem]) -> dict[str, Any] | None:
+        """The named style ``name`` with what it extends merged in (None: a problem added)."""
+        styles = self.styles
+        if name in chain:
+            problems.append(Problem(f"styles extend each other in a loop ({' → '.join(chain + [name])})", **where))
+            return None
+        if name not in styles:
+            known = ", ".join(sorted(styles)) or "none: add a styles: mapping to layout.yaml"
+            problems.append(Problem(f"unknown style '{name}'{_did_you_mean(name, list(styles))} (known: {known})",
+                                    **where))
+            return None
+        own, file, line = styles[name]
+        if "extends" not in own:
+            return dict(own)
+        parent = self._named_style(own["extends"], chain + [name],
+                                   {"file": file, "item": f"style '{name}'", "field": "extends", "line": line},
+                                   problems)
+        if parent is None:
+            return None
+        return {**parent, **{k: v for k, v in own.items() if k != "extends"}}
+
+
+def _did_you_mean(name: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def load_layout_file(doc: YamlDoc) -> tuple[LayoutFile | None, list[Problem]]:
@@ -355,29 +529,57 @@ def load_layout_file(doc: YamlDoc) -> tuple[LayoutFile | None, list[Problem]]:
     if head is None:
         return None, problems
     layouts: dict[str, LayoutSpec] = {}
+    file_dpi = head.dpi or DEFAULT_DPI
+    styles: dict[str, StyleSpec] = {}
+    token = _DPI.set(file_dpi)
+    try:
+        for name, raw in head.styles.items():
+            style, p = check(StyleSpec, _style_name(raw) if raw is not None else {}, item=f"style '{name}'",
+                             loc_prefix=("styles", name))
+            problems += p
+            if style is not None:
+                styles[name] = style
+    finally:
+        _DPI.reset(token)
     for name, raw in head.layouts.items():
         loc = ("layouts", name)
         item = f"layout '{name}'"
-        lhead, p = check(_LayoutHead, raw if raw is not None else {}, item=item, loc_prefix=loc)
-        problems += p
-        if lhead is None:
-            continue
-        boxes: dict[str, BoxSpec | None] = {}
-        ok = True
-        for box_name, braw in lhead.boxes.items():
-            if braw is None:
-                boxes[box_name] = None
+        token = _DPI.set(file_dpi)
+        try:
+            lhead, p = check(_LayoutHead, raw if raw is not None else {}, item=item, loc_prefix=loc)
+            if lhead is not None and lhead.dpi is not None and lhead.dpi != file_dpi:
+                _DPI.set(lhead.dpi)  # its own dpi: the head again (a safe_zone in px)
+                lhead, p = check(_LayoutHead, raw, item=item, loc_prefix=loc)
+            problems += p
+            if lhead is None:
                 continue
-            bloc = loc + ("boxes", box_name)
-            spec, p = check(BoxSpec, braw, item=item, loc_prefix=bloc)
-            problems += [_prefixed(x, f"boxes.{box_name}") for x in p]
-            if spec is None:
-                ok = False
-            else:
-                boxes[box_name] = spec
-        if ok:
-            layouts[name] = LayoutSpec(extends=lhead.extends, safe_zone=lhead.safe_zone, boxes=boxes)
-    return LayoutFile(vars=head.vars, layouts=layouts), problems
+            spec = _layout_boxes(lhead, loc, item, check, problems)
+        finally:
+            _DPI.reset(token)
+        if spec is not None:
+            layouts[name] = spec
+    return LayoutFile(vars=head.vars, dpi=head.dpi, styles=styles, layouts=layouts), problems
+
+
+def _layout_boxes(lhead: _LayoutHead, loc: tuple[str, ...], item: str, check: Any,
+                  problems: list[Problem]) -> LayoutSpec | None:
+    """A layout's boxes validated one by one (``px`` at the dpi in force); None if one is broken."""
+    boxes: dict[str, BoxSpec | None] = {}
+    ok = True
+    for box_name, braw in lhead.boxes.items():
+        if braw is None:
+            boxes[box_name] = None
+            continue
+        bloc = loc + ("boxes", box_name)
+        spec, p = check(BoxSpec, braw, item=item, loc_prefix=bloc)
+        problems += [_prefixed(x, f"boxes.{box_name}") for x in p]
+        if spec is None:
+            ok = False
+        else:
+            boxes[box_name] = spec
+    if not ok:
+        return None
+    return LayoutSpec(extends=lhead.extends, dpi=lhead.dpi, safe_zone=lhead.safe_zone, boxes=boxes)
 
 
 def _prefixed(p: Problem, prefix: str) -> Problem:
@@ -391,7 +593,7 @@ def check_box(name: str, fields_: dict[str, Any], *, file: str, layout: str, lin
     if kind is None:
         return [problem(f"type: required (one of {', '.join(BOX_TYPES)})", field=f"boxes.{name}")]
     problems: list[Problem] = []
-    allowed = _COMMON | _TYPE_FIELDS[kind]
+    allowed = _ALLOWED[kind]
     for key in sorted(set(fields_) - allowed):
         problems.append(problem(f"'{key}' is not used by a {kind} box (it uses: "
                                 f"{', '.join(sorted(allowed - {'type'}))})", field=f"boxes.{name}.{key}"))
@@ -399,6 +601,16 @@ def check_box(name: str, fields_: dict[str, Any], *, file: str, layout: str, lin
         if ("text" in fields_) == ("template" in fields_):
             problems.append(problem("a text box needs either text: (an inline template) or template: "
                                     "(a .j2 file), not both", field=f"boxes.{name}"))
+    if kind == "line" and any(k not in fields_ for k in ("x1", "y1", "x2", "y2")):
+        missing = ", ".join(k for k in ("x1", "y1", "x2", "y2") if k not in fields_)
+        problems.append(problem(f"a line needs x1, y1, x2 and y2 (its two ends; missing: {missing})",
+                                field=f"boxes.{name}"))
+    if kind == "polygon":
+        if "points" not in fields_:
+            problems.append(problem("a polygon needs points: (at least 3 [x, y] corners)", field=f"boxes.{name}"))
+        if "fill" not in fields_ and "stroke" not in fields_:
+            problems.append(problem("a polygon needs fill: or stroke: (else nothing is drawn)",
+                                    field=f"boxes.{name}"))
     if kind == "icon" and "icon" not in fields_:
         problems.append(problem("an icon box needs icon: (an icon name or a template giving one)",
                                 field=f"boxes.{name}"))
@@ -452,6 +664,10 @@ def box_rect(box: Box, card_w: float, card_h: float, bleed: float = 0.0) -> Rect
     has no area."""
     turn = box.fields.get("rotate")
     card_w, card_h = frame_size(card_w, card_h, turn)
+    if box.type in ("line", "polygon"):  # the rectangle around its points (it may be flat)
+        pts = box_points(box)
+        xs, tops = [p[0] for p in pts], [p[1] for p in pts]
+        return Rect(min(xs), card_h - max(tops), max(xs) - min(xs), max(tops) - min(tops))
     x0, x1 = _span(box.fields.get("x"), box.fields.get("width"), box.fields.get("right"), card_w)
     top0, top1 = _span(box.fields.get("y"), box.fields.get("height"), box.fields.get("bottom"), card_h)
     if box.fields.get("bleed"):
@@ -466,6 +682,14 @@ def box_rect(box: Box, card_w: float, card_h: float, bleed: float = 0.0) -> Rect
         raise ValueError(f"resolves to {w:.1f}×{h:.1f} mm on a {card_w:g}×{card_h:g} mm card{turned}: "
                          "a box needs a positive width and height")
     return Rect(x0, card_h - top1, w, h)
+
+
+def box_points(box: Box) -> list[tuple[float, float]]:
+    """A line's two ends or a polygon's corners, mm from the trim's top-left, y down (as written)."""
+    if box.type == "line":
+        f = box.fields
+        return [(f["x1"], f["y1"]), (f["x2"], f["y2"])]
+    return [(float(x), float(y)) for x, y in box.fields["points"]]
 
 
 def _span(start: float | None, size: float | None, end: float | None, total: float) -> tuple[float, float]:

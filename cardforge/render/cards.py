@@ -28,7 +28,16 @@ from cardforge.data.loading import GameData
 from cardforge.data.models import BackSpec, CardBase
 from cardforge.errors import RenderError
 from cardforge.icons import unknown_icon_note
-from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_rect, frame_matrix, frame_size
+from cardforge.layout.boxes import (
+    Box,
+    Layout,
+    LayoutLibrary,
+    box_points,
+    box_rect,
+    frame_matrix,
+    frame_size,
+    is_template_text,
+)
 from cardforge.layout.geometry import Placement, Rect
 from cardforge.markup import MarkupError, resolve_color
 from cardforge.problems import Problem
@@ -93,6 +102,14 @@ class BackInfo:
     title: str | None
     colour: str | None
     art: str | None
+    fields: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __getattr__(self, name: str) -> Any:
+        """``back.Type``: a column of the back's row (``back_files``), else jinja's undefined."""
+        fields = self.__dict__.get("fields") or {}
+        if name in fields:
+            return fields[name]
+        raise AttributeError(name)
 
 
 @dataclass
@@ -104,6 +121,8 @@ class BoxProgram:
     when: Any = None
     style: TextStyle | None = None
     padding: float = 0.0
+    #: style values computed per card (``colour: "{{ card.TextColor }}"``): field → template
+    style_templates: dict[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -256,7 +275,7 @@ class CardArt:
 
     def back_info(self, back_id: str) -> BackInfo:
         spec = self.back_spec(back_id)
-        return BackInfo(back_id, spec.title, spec.colour, spec.art)
+        return BackInfo(back_id, spec.title, spec.colour, spec.art, dict(spec.fields))
 
     def front_layout_name(self, kind: str) -> str:
         spec = self.data.meta.kinds.get(kind)
@@ -375,16 +394,22 @@ class CardArt:
             self.issues.add(Problem(str(exc), **where))
             return None
         style = None
+        style_templates: dict[str, Any] = {}
         if box.type in ("text", "stamp"):
+            style_where: _Where = {**where, "field": f"boxes.{box.name}.style"}
             try:
-                style = _text_style(box, self.assets)
-            except ValueError as exc:
-                style_where: _Where = {**where, "field": f"boxes.{box.name}.style"}
+                for key, value in box.style.items():
+                    if is_template_text(value):
+                        style_templates[key] = self.templates.inline(value)
+                        uses |= self.templates.names_used(value)
+                style = _text_style(box, self.assets, skip=set(style_templates))
+            except (TemplateError, ValueError) as exc:
                 self.issues.add(Problem(str(exc), **style_where))
                 return None
         rect = (mm(r.x), mm(r.y), mm(r.w), mm(r.h))
         self._check_safe_zone(layout, box, r, frame_size(size[0], size[1], box.get("rotate")), where)
-        return BoxProgram(box, rect, frozenset(uses), values, when, style, mm(box.get("padding", 0.0)))
+        return BoxProgram(box, rect, frozenset(uses), values, when, style, mm(box.get("padding", 0.0)),
+                          style_templates)
 
     def _check_safe_zone(self, layout: Layout, box: Box, r: Rect, size: tuple[float, float], where: _Where) -> None:
         if box.type not in ("text", "icon", "stamp") or box.fields.get("bleed"):  # bleed: true: meant to
@@ -501,11 +526,16 @@ def _default_stamp(layout: Layout) -> Box:
     return Box("stamp", "stamp", fields, layout.file, layout.name)
 
 
-def _text_style(box: Box, assets: DrawingAssets) -> TextStyle:
+def _text_style(box: Box, assets: DrawingAssets, skip: set[str] | frozenset[str] = frozenset(),
+                values: dict[str, Any] | None = None) -> TextStyle:
+    """The box's text style: the defaults, its style's fields (not those in ``skip``: templates
+    rendered per card) and ``values`` (those, rendered and validated). ValueError naming what
+    is wrong."""
     base: dict[str, Any] = dict(TEXT_DEFAULTS)
     if box.type == "stamp":
         base.update(DEFAULT_STAMP_STYLE)
-    base.update({k: v for k, v in box.style.items() if v is not None})
+    base.update({k: v for k, v in box.style.items() if v is not None and k not in skip and k != "extends"})
+    base.update(values or {})
     try:
         col = resolve_color(str(base["colour"]))
     except MarkupError as exc:
@@ -554,6 +584,7 @@ class Painter:
         self._behind: list[_Behind] = []  # the face being drawn's filled boxes (ink saver)
         self._frame_behind: dict[tuple[Any, ...], list[_Behind]] = {}  # a shared frame's, drawn once
         self._turn: tuple[float, float, float, float, float, float] | None = None  # a turned box's map
+        self._styles: dict[tuple[Any, ...], TextStyle | str] = {}  # styles from card data, or why not
 
     # --- placing cards on a sheet -------------------------------------------------------------
     def front(self, placement: Placement, card: CardBase) -> None:
@@ -709,6 +740,9 @@ class Painter:
         x, y, w, h = prog.rect
         kind = prog.box.type
         fill, stroke = self._colour(prog, "fill", ctx, program, card), self._colour(prog, "stroke", ctx, program, card)
+        if kind in ("line", "polygon"):
+            self._path(prog, program, fill, stroke)
+            return
         background = self.ink_saver and self._is_background(prog, program)
         if fill is not None and kind in ("rect", "ellipse") and w > 1e-9 and h > 1e-9:
             was = fill.hexval()
@@ -725,6 +759,8 @@ class Painter:
             if stroke is not None:
                 c.setStrokeColor(stroke)
                 c.setLineWidth(prog.box.get("stroke_width", 0.5))
+                if prog.box.get("dash"):
+                    c.setDash(list(prog.box.get("dash")), 0)
             path = c.beginPath()
             if kind == "ellipse":
                 path.ellipse(x, y, w, h)
@@ -740,9 +776,9 @@ class Painter:
         pad = prog.padding
         ix, iy, iw, ih = x + pad, y + pad, w - 2 * pad, h - 2 * pad
         if kind == "text":
-            self._text(prog, self._value(prog, "text", ctx), ix, iy, iw, ih, program, card)
+            self._text(prog, self._value(prog, "text", ctx), ix, iy, iw, ih, program, card, ctx)
         elif kind == "stamp" and card is not None:
-            self._text(prog, self.art.stamp_text(card, program), ix, iy, iw, ih, program, card)
+            self._text(prog, self.art.stamp_text(card, program), ix, iy, iw, ih, program, card, ctx)
         elif kind == "icon":
             self._icon(prog, str(self._value(prog, "icon", ctx) or "").strip().strip(":"), ix, iy, iw, ih,
                        program, card)
@@ -751,6 +787,35 @@ class Painter:
                         light=background)
             if background:  # lightened art: as pale as paper for the text over it
                 self._behind.append(_Behind(self._upright(x, y, w, h), Color(1, 1, 1), True))
+
+    def _path(self, prog: BoxProgram, program: FaceProgram, fill: Color | None, stroke: Color | None) -> None:
+        """A line (``stroke`` black unless given) or a polygon, through its points (mm from the
+        top-left, y down, in the frame of the card as the box is turned)."""
+        box = prog.box
+        if box.type == "line" and box.get("stroke") is None:
+            stroke = Color(0, 0, 0)
+        if box.type == "line":
+            fill = None
+        if fill is None and stroke is None:
+            return
+        _, height = frame_size(*program.size_mm, box.get("rotate"))
+        c = self.c
+        c.saveState()
+        if fill is not None:
+            c.setFillColor(fill)
+        if stroke is not None:
+            c.setStrokeColor(stroke)
+            c.setLineWidth(box.get("stroke_width", 0.5))
+            c.setLineCap({"butt": 0, "round": 1, "square": 2}[box.get("cap", "butt")])
+            if box.get("dash"):
+                c.setDash(list(box.get("dash")), 0)
+        path = c.beginPath()
+        for i, (px, py) in enumerate(box_points(box)):
+            (path.lineTo if i else path.moveTo)(mm(px), mm(height - py))
+        if box.type == "polygon":
+            path.close()
+        c.drawPath(path, stroke=1 if stroke is not None else 0, fill=1 if fill is not None else 0)
+        c.restoreState()
 
     # --- the ink saver ------------------------------------------------------------------------
     def _is_background(self, prog: BoxProgram, program: FaceProgram) -> bool:
@@ -805,10 +870,13 @@ class Painter:
             return None
 
     def _text(self, prog: BoxProgram, markup: str, x: float, y: float, w: float, h: float, program: FaceProgram,
-              card: CardBase | None) -> None:
+              card: CardBase | None, ctx: dict[str, Any] | None = None) -> None:
         if not markup or not markup.strip():
             return
-        style = self._readable(prog.text_style, x, y, w, h) if self.ink_saver else prog.text_style
+        style = self._style_for(prog, ctx, program, card)
+        if style is None:
+            return
+        style = self._readable(style, x, y, w, h) if self.ink_saver else style
         try:
             layout = fit_text(markup, w, h, style)
         except TextOverflow as exc:
@@ -818,6 +886,54 @@ class Painter:
             self._problem(prog, program, card, f"bad card-text markup: {exc}")
             return
         draw_layout(self.c, layout, x, y, w, h)
+
+    def _style_for(self, prog: BoxProgram, ctx: dict[str, Any] | None, program: FaceProgram,
+                   card: CardBase | None) -> TextStyle | None:
+        """A text box's style for this card: its own, or with the values its templates give
+        (None: one is wrong, reported)."""
+        if not prog.style_templates:
+            return prog.text_style
+        return self._templated_style(prog, ctx or {}, program, card)
+
+    def _templated_style(self, prog: BoxProgram, ctx: dict[str, Any], program: FaceProgram,
+                         card: CardBase | None) -> TextStyle | None:
+        """A style with values from the card (templates), each rendered then checked as if
+        written in the layout; None (a problem reported for the card) when one is not allowed."""
+        rendered = {key: render(t, ctx).strip() for key, t in prog.style_templates.items()}
+        key = (id(prog), tuple(sorted(rendered.items())))
+        known = self._styles.get(key)
+        if known is not None:
+            if isinstance(known, str):
+                self._problem(prog, program, card, known)
+                return None
+            return known
+        from pydantic import ValidationError
+
+        from cardforge.data.validate import friendly_message
+        from cardforge.layout.boxes import StyleSpec
+
+        values: dict[str, Any] = {}
+        try:
+            for name, text in rendered.items():
+                checked = StyleSpec.model_validate({name: text})  # as in layout.yaml: '12', 'true', 'right'
+                values[name] = getattr(checked, name)
+            style = _text_style(prog.box, self.art.assets, values=values)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            name = str(err["loc"][0]) if err["loc"] else "style"
+            message = (f"style.{name}: {friendly_message(dict(err))} "
+                       f"(from {prog.box.style.get(name)!s})")
+            self._styles[key] = message
+            self._problem(prog, program, card, message)
+            return None
+        except ValueError as exc:
+            names = ", ".join(f"{n} = {v!r}" for n, v in rendered.items())
+            message = f"style: {exc} ({names}, from the card's data)"
+            self._styles[key] = message
+            self._problem(prog, program, card, message)
+            return None
+        self._styles[key] = style
+        return style
 
     def _icon(self, prog: BoxProgram, name: str, x: float, y: float, w: float, h: float, program: FaceProgram,
               card: CardBase | None) -> None:

@@ -156,16 +156,8 @@ def build_decks(game: Game, data: GameData, settings: BuildSettings, game_dir: P
     """Build the game's deck PDFs into ``game_dir``; returns their manifest entries and the
     warnings. Raises RenderError listing every problem (each card that does not fit, each
     missing image under ``strict``…) and then writes nothing."""
-    folders = template_folders(game, templates_dir)
-    library = layout_library(folders)  # validated and resolved, cached by content
-    issues = Issues()
-    art = CardArt(game, data, library, Templates(folders), settings.bleed_mm, issues)
-    art.templates_digest = templates_digest(folders)
-    for p in library.problems:
-        issues.add(p)
-    _check_backs(data, issues)
-    groups = group_cards(art, data)
-    spares = _spares(art, data, settings, groups, issues)
+    art, groups, spares = prepare_cards(game, data, settings, templates_dir)
+    issues = art.issues
     _raise_if_failed(game, issues, settings)
     layouts: dict[str, Layout] = {}
     for group in groups:
@@ -253,6 +245,24 @@ def build_decks(game: Game, data: GameData, settings: BuildSettings, game_dir: P
         if f.backs is not None:
             described[f.backs] = f.how
     return DeckResult(entries, issues.warnings, changes, described, files)
+
+
+def prepare_cards(game: Game, data: GameData, settings: BuildSettings, templates_dir: Path | None = None
+                  ) -> tuple[CardArt, list[DeckGroup], dict[str, list[CardBase]]]:
+    """What drawing a game's cards starts from (``build_decks`` and ``check``'s
+    ``render/preflight.py``): the layouts (validated and resolved, cached by content) and the
+    card art, the cards grouped by size, and each group's spares; problems in ``art.issues``."""
+    folders = template_folders(game, templates_dir)
+    library = layout_library(folders)
+    issues = Issues()
+    art = CardArt(game, data, library, Templates(folders), settings.bleed_mm, issues)
+    art.templates_digest = templates_digest(folders)
+    for p in library.problems:
+        issues.add(p)
+    _check_backs(data, issues)
+    groups = group_cards(art, data)
+    spares = _spares(art, data, settings, groups, issues)
+    return art, groups, spares
 
 
 def _entry(tmp: Path, final: Path, game_dir: Path, kind: str, pages: int, cards: int, paper: str) -> ManifestEntry:

@@ -91,7 +91,7 @@ def drawing_assets(data: GameData | Path | str,
                 custom[name] = _custom_icon(name, path, programs.get(name))
             except ArtError as exc:
                 problems.append(Problem(f"icon '{name}': {exc}", file=display_path(path)))
-        made = _MADE[key] = (DrawingAssets(assets.root, assets.fonts, custom, key, files=assets.icons),
+        made = _MADE[key] = (DrawingAssets(assets.root, assets.usable_fonts, custom, key, files=assets.icons),
                              tuple(problems))
         while len(_MADE) > _KEPT:
             _MADE.popitem(last=False)

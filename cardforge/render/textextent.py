@@ -38,11 +38,14 @@ class _Measuring(Painter):
         draw()
 
     def _text(self, prog: BoxProgram, markup: str, x: float, y: float, w: float, h: float, program: FaceProgram,
-              card: CardBase | None) -> None:
+              card: CardBase | None, ctx: dict[str, Any] | None = None) -> None:
         if not markup or not markup.strip() or prog.box.fields.get("bleed"):  # bleed: true: meant to
             return
+        style = self._style_for(prog, ctx, program, card)  # values from the card's data too
+        if style is None:
+            return
         try:
-            layout = fit_text(markup, w, h, prog.text_style)
+            layout = fit_text(markup, w, h, style)
         except (TextOverflow, MarkupError):
             return  # reported by the print itself
         box = _lines_box(layout, x, y, w, h)

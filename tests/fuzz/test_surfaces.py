@@ -76,8 +76,8 @@ def _args(command: list[str], folder: Path, out: Path) -> list[str]:
     return [str(folder) if a == "GAME" else a.replace("OUT", str(out)) for a in command]
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c["name"])
-def test_surface_corpus(case, new_game, tmp_path):
+def case_game(case: dict, new_game: Path, tmp_path: Path) -> Path:
+    """The game folder of a corpus case: ``new_game`` copied, then the case's files and edits."""
     folder = tmp_path / "jeu"
     shutil.copytree(new_game, folder)
     for name, spec in (case.get("files") or {}).items():
@@ -91,6 +91,12 @@ def test_surface_corpus(case, new_game, tmp_path):
               f"style: {{family: {case['family']}, size: 11, min_size: 6")
     for edit in case.get("edits", []):
         _edit(folder / edit["file"], *edit["replace"])
+    return folder
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c["name"])
+def test_surface_corpus(case, new_game, tmp_path):
+    folder = case_game(case, new_game, tmp_path)
     out = tmp_path / "out"
     r = run_cli(*_args(case.get("command", ["check", "GAME"]), folder, out))
     assert "internal error" not in r.err and "Traceback" not in r.err, r.err[-3000:]
