@@ -172,8 +172,10 @@ class CardArt:
     """Compiles layouts for a game and knows which layout and back each card uses."""
 
     def __init__(self, game: Game, data: GameData, library: LayoutLibrary, templates: Templates,
-                 bleed_mm: float, issues: Issues):
+                 bleed_mm: float, issues: Issues, lang: str | None = None):
         self.game = game
+        #: the edition printed: its typography (``lang``, else the game's language)
+        self.lang = lang or game.language
         self.data = data
         self.library = library
         self.templates = templates
@@ -181,7 +183,7 @@ class CardArt:
         self.issues = issues
         #: the game's own fonts/ and icons/ (render/game_assets.py; the game's folder's when the data
         #: comes from elsewhere): in every text style, and the icon boxes
-        self.assets: DrawingAssets = drawing_assets(data, issues.add, game.folder)
+        self.assets: DrawingAssets = drawing_assets(data, issues.add, game.folder, self.lang)
         self.vars = library.vars
         self.deck_file = display_path(data.root / "deck.yaml")
         meta = data.meta

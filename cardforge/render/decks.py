@@ -159,7 +159,7 @@ def build_decks(game: Game, data: GameData, settings: BuildSettings, game_dir: P
     folders = template_folders(game, templates_dir)
     library = layout_library(folders)  # validated and resolved, cached by content
     issues = Issues()
-    art = CardArt(game, data, library, Templates(folders), settings.bleed_mm, issues)
+    art = CardArt(game, data, library, Templates(folders), settings.bleed_mm, issues, settings.lang)
     art.templates_digest = templates_digest(folders)
     for p in library.problems:
         issues.add(p)

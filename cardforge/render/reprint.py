@@ -564,7 +564,8 @@ def build_printables_pack(game: Game, data: GameData, settings: BuildSettings, g
     if not kinds:
         return []
     # the game's own fonts and icons, as the printables' build draws them (a game's :icon: tokens)
-    ctx = PrintContext(game, data, settings, drawing_assets(data, game_folder=game.folder))
+    ctx = PrintContext(game, data, settings, drawing_assets(data, game_folder=game.folder,
+                                                        lang=settings.lang or game.language))
     plans = pr.plan_printables(ctx, kinds)
     if plans.problems:
         return []
