@@ -4,6 +4,7 @@ game with `language: fr` prints them in French, and `--lang` overrides game.yaml
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -110,3 +111,123 @@ def test_score_speaks_the_game_s_language_or_lang(cli, english_game):
     fr = cli("score", english_game, final, "--lang", "fr").out.splitlines()
     assert fr[7].split() == ["Coins", "(départage)", "5", "2"] and fr[8].split() == ["Rang", "1", "2"]
     assert fr[-1].startswith("Vainqueur\u202f: Alice")
+
+
+# --- multilingual cards: one value per language, one edition printed ------------------------------
+
+MULTILINGUAL = """\
+defaults: {kind: action}
+cards:
+  - id: merchant
+    name: {en: Merchant, fr: Marchand}
+    cost: 2
+    effect: {en: "Gain 2 :coin:.", fr: "Gagnez 2 :coin:."}
+    copies: 1
+  - id: scout
+    name: Scout
+    name.fr: Éclaireur
+    cost: 1
+    effect: Draw a card.
+  - id: architect
+    name: {en: Architect}
+    cost: 4
+    effect: "Score 1 :objective:."
+"""
+CSV = "id,kind,name,name.fr,cost,effect,effect.fr\nshoring,action,Shoring,Étayage,3,Hold the roof.,Tenez le toit.\n"
+
+
+@pytest.fixture
+def multilingual(tmp_path, english_game) -> Path:
+    folder = tmp_path / "m"
+    for path in english_game.rglob("*"):
+        if path.is_file():
+            target = folder / path.relative_to(english_game)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
+    (folder / "cards.yaml").write_text(MULTILINGUAL, encoding="utf-8")
+    (folder / "more.csv").write_text(CSV, encoding="utf-8")
+    game_yaml = folder / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("card_files: [cards.yaml]",
+                                                                       "card_files: [cards.yaml, more.csv]"),
+                         encoding="utf-8")
+    return folder
+
+
+def deck(cli, folder: Path, out: Path, *extra: str):
+    r = cli("build", folder, "-o", out, "--only", "decks", *extra)
+    assert r.code == 0, r.err
+    record = json.loads((out / folder.name / "cards.json").read_text(encoding="utf-8"))
+    return pdf_text(out / folder.name / "deck.pdf"), record, r
+
+
+def test_a_multilingual_card_prints_each_edition(cli, tmp_path, multilingual):
+    en, en_record, r = deck(cli, multilingual, tmp_path / "en")
+    assert "Merchant" in en and "Gain 2" in en and "Scout" in en and "Shoring" in en and "Hold the roof." in en
+    assert not words_in(en, ["Marchand", "Gagnez", "Éclaireur", "Étayage", "Tenez"])
+    assert "warning" not in r.err  # the game's own edition: every text there
+    fr, fr_record, r = deck(cli, multilingual, tmp_path / "fr", "--lang", "fr")
+    assert "Marchand" in fr and "Gagnez 2" in fr and "Éclaireur" in fr and "Étayage" in fr and "Tenez le toit." in fr
+    assert not words_in(fr, ["Merchant", "Gain", "Shoring"])
+    # what the fr edition lacks prints as given, with a warning naming the card and the field
+    assert "Architect" in fr and "Draw a card." in fr
+    assert "card 'architect' (#3): name: no 'fr' text: the fr edition prints its 'en' one" in r.err
+    assert "card 'scout' (#2): effect: no 'fr' text (other cards of its kind have one)" in r.err
+    # the stamp and the record tell the editions apart
+    assert en_record["edition"] == "en" and fr_record["edition"] == "fr"
+    assert en_record["cards"]["merchant"]["name"] == "Merchant" and fr_record["cards"]["merchant"]["name"] == "Marchand"
+    assert re.fullmatch(r"v0\.1 · [0-9a-f]{6}", en_record["cards"]["merchant"]["stamp"])
+    assert re.fullmatch(r"v0\.1 · FR · [0-9a-f]{6}", fr_record["cards"]["merchant"]["stamp"])
+    assert "v0.1 · FR · " in fr and " · FR · " not in en
+
+
+def test_a_reprint_compares_like_editions_only(cli, tmp_path, multilingual):
+    deck(cli, multilingual, tmp_path / "en")
+    r = cli("build", multilingual, "-o", tmp_path / "fr", "--only", "decks", "--lang", "fr",
+            "--changed-since", tmp_path / "en" / "m")
+    assert r.code == 1
+    assert "this record is of the 'en' edition; this build prints the 'fr' one" in r.err
+    _, _, r = deck(cli, multilingual, tmp_path / "en2", "--changed-since", tmp_path / "en" / "m")
+    changes = json.loads((tmp_path / "en2" / "m" / "changes.json").read_text(encoding="utf-8"))
+    assert changes["take_out"] == [] and changes["add"] == []  # the same edition, nothing changed
+
+
+def test_check_lists_what_each_language_lacks(cli, multilingual):
+    r = cli("check", multilingual)
+    assert r.code == 0, r.err
+    assert "  en edition: 1 text missing: card 'shoring' effect" not in r.out  # en is complete
+    assert "  en edition: every multilingual text given" in r.out
+    assert "  fr edition: 3 texts missing: card 'scout' effect, card 'architect' name, card 'architect' effect" \
+        in r.out
+    out = cli("check", multilingual, "--json").json
+    assert out["editions"]["fr"]["missing"] == ["card 'scout' effect", "card 'architect' name",
+                                                "card 'architect' effect"]
+    assert out["editions"]["en"]["missing"] == []
+
+
+def test_a_game_without_multilingual_texts_lists_no_edition(cli, english_game):
+    r = cli("check", english_game)
+    assert r.code == 0 and "edition" not in r.out
+
+
+def test_only_text_fields_take_one_value_per_language():
+    from pydantic import BaseModel
+
+    from cardforge.data.editions import gather, resolve, text_fields
+
+    class Card(BaseModel):
+        id: str
+        name: str
+        effect: str | None = None
+        logos: dict[str, int] = {}
+        cost: int = 0
+
+    text = text_fields(Card)
+    assert text == {"name", "effect"}
+    raw = gather({"id": "x", "name": "Shoring", "name.fr": "Étayage", "logos": {"red": 1, "en": 2},
+                  "effect": {"en": "Hold.", "fr": "Tenez."}}, "en", text)
+    assert raw["name"] == {"en": "Shoring", "fr": "Étayage"}
+    printed, fallbacks = resolve(raw, "fr", "en", text)
+    assert printed == {"id": "x", "name": "Étayage", "logos": {"red": 1, "en": 2}, "effect": "Tenez."}
+    assert fallbacks == []
+    printed, fallbacks = resolve(raw, "de", "en", text)
+    assert printed["name"] == "Shoring" and fallbacks == [("name", "en"), ("effect", "en")]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cardforge.cli.common import GAME, echo_json
+from cardforge.i18n import languages
 from cardforge.problems import plural
 
 if TYPE_CHECKING:
@@ -25,10 +26,13 @@ Examples:
 @click.command(epilog=EPILOG)
 @click.argument("games", metavar="[GAME]...", nargs=-1, type=GAME)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--lang", type=click.Choice(list(languages())), default=None,
+              help="Check this edition: each multilingual card text in this language (default: the "
+                   "game's `language`). Every check lists the texts each language lacks.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the counts and problems as JSON (one object for one GAME; else {ok, games: [...]}).")
 @click.pass_context
-def check(ctx: click.Context, games: tuple[Game, ...], strict: bool, as_json: bool) -> None:
+def check(ctx: click.Context, games: tuple[Game, ...], strict: bool, as_json: bool, lang: str | None) -> None:
     """Load and validate each GAME's card data (every game when none is given); print problems
     and counts per card kind.
 
@@ -37,20 +41,20 @@ def check(ctx: click.Context, games: tuple[Game, ...], strict: bool, as_json: bo
     from cardforge.cli.common import every_game
 
     chosen = list(dict.fromkeys(games)) if games else every_game()
-    results = [_check_one(game, strict, as_json) for game in chosen]
+    results = [_check_one(game, strict, as_json, lang) for game in chosen]
     failed = any(not r["ok"] for r in results)
     if as_json:
         echo_json(results[0] if len(games) == 1 else {"ok": not failed, "games": results})
     ctx.exit(1 if failed else 0)
 
 
-def _check_one(game: Game, strict: bool, as_json: bool) -> dict[str, Any]:
+def _check_one(game: Game, strict: bool, as_json: bool, lang: str | None = None) -> dict[str, Any]:
     """Check one game; prints its text report unless ``as_json``; returns its JSON object."""
     from cardforge.cli import STATE, problems_json
     from cardforge.data.loading import check_game_data, game_dir
     from cardforge.resources import display_path
 
-    data, problems = check_game_data(game)
+    data, problems = check_game_data(game, lang=lang)
     from cardforge.assets import has_assets
     from cardforge.transaction import checkpoint
 
@@ -70,6 +74,12 @@ def _check_one(game: Game, strict: bool, as_json: bool) -> dict[str, Any]:
         "problems": problems_json(problems),
         **(_summary(data) if data is not None else {}),
     }
+    if data is not None:
+        from cardforge.data.editions import missing_by_language
+
+        editions = missing_by_language(data.translations, game.language)
+        if editions:  # the texts each language lacks, when any card text has several
+            result["editions"] = {code: {"missing": missing} for code, missing in editions.items()}
     if as_json:
         return result
     for p in problems:
@@ -91,6 +101,11 @@ def _check_one(game: Game, strict: bool, as_json: bool) -> dict[str, Any]:
                    f"(the rest from the rulebook)")
         if s["not_printed"]:
             click.echo(f"  not printed (copies: 0): {', '.join(s['not_printed'])}")
+        for code, entry in result.get("editions", {}).items():
+            missing = entry["missing"]
+            shown = ", ".join(missing[:8]) + (f", … ({len(missing) - 8} more)" if len(missing) > 8 else "")
+            click.echo(f"  {code} edition: " + (f"{plural(len(missing), 'text')} missing: {shown}" if missing
+                                                 else "every multilingual text given"))
     if failed:
         n = len(errors) + (len(warnings) if strict else 0)
         click.echo(f"{game.id}: {plural(n, 'problem')} found", err=True)

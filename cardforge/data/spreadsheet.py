@@ -4,7 +4,9 @@ path produces (and written back by ``cardforge export-data``).
 A sheet is a header row naming fields, then one row per card:
 
 - a header is a card field (``id``, ``name``, ``cost``…); a dotted header fills a nested
-  mapping (``cost.red``, ``planet.name``); ``qty`` is another name for ``copies``;
+  mapping (``cost.red``, ``planet.name``); ``qty`` is another name for ``copies``; a text
+  field's header with a language code, ``name.en``, is that field's text in that language
+  (the plain column holds the game's language: data/editions.py);
 - an empty cell is "not given" (the field's default applies);
 - numbers are numbers (``3`` → 3, ``2.0`` in a workbook → 2), ``true``/``false`` are booleans,
   unless the field is text: a ``name`` of ``7`` stays the text ``7``;
@@ -38,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from cardforge.data.editions import language_column
 from cardforge.limits import at_most, env_name, limit
 from cardforge.problems import Problem
 
@@ -407,12 +410,17 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
         raw: dict[str, Any] = {} if "kind" in columns or row_kind is None else {"kind": row_kind}
         for col, value in cells.items():
             name = headers[col]
+            path = name.split(".")
+            in_language = language_column(name)  # `name.en`: a text field's English (data/editions.py)
+            if in_language is not None and _kind_of(_annotation_at(model, [in_language[0]])) == "text":
+                path = [name]
             try:
-                converted = _convert(value, _annotation_at(model, name.split(".")))
+                converted = _convert(value, _annotation_at(model, [in_language[0]] if len(path) == 1 and in_language
+                                                           else path))
             except ValueError as exc:
                 doc.problems.append(Problem(str(exc), file=Cell(sheet, r, col, name).where(display)))
                 continue
-            _put(raw, name.split("."), converted)
+            _put(raw, path, converted)
         copies = raw.pop("copies", None) if "copies" in raw else None
         key = tuple(sorted((k, repr(v)) for k, v in raw.items()))
         if key in merged:  # a repeated row: one more copy (or as many as its copies say)

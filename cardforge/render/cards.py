@@ -423,7 +423,10 @@ class CardArt:
         return _COPIES.sub("", content, count=1)
 
     def stamp_text(self, card: CardBase, program: FaceProgram) -> str:
-        return f"v{self.data.meta.version} · {self.fingerprint(card, program)}"
+        """``v0.3 · 1a2b3c``; in an edition other than the game's language, its language too
+        (``v0.3 · EN · 1a2b3c``): the printed cards of two editions are told apart."""
+        edition = f"{self.lang.upper()} · " if self.lang != self.game.language else ""
+        return f"v{self.data.meta.version} · {edition}{self.fingerprint(card, program)}"
 
 
 _COPIES = re.compile(r',"copies":\d+')

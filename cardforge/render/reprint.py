@@ -468,6 +468,13 @@ def wrap_text(c: Canvas, text: str, font: str, size: float, width: float) -> lis
     return lines + [line]
 
 
+def display_path_of(path: Path) -> str:
+    from cardforge.resources import display_path
+
+    path = Path(path)
+    return display_path(path / RECORD if path.is_dir() else path)
+
+
 # --- in the deck build ------------------------------------------------------------------------------
 def build_record(game: Game, data: GameData, art: CardArt, cards: list[CardBase],
                  with_printables: bool = True) -> dict[str, Any]:
@@ -475,6 +482,7 @@ def build_record(game: Game, data: GameData, art: CardArt, cards: list[CardBase]
     by a decks-only build, which then does not pay for the printables' code: ~0.15 s for
     ten player boards; a later comparison then leaves them out)."""
     return {"format": RECORD_FORMAT, "game": game.id, "version": data.meta.version,
+            "edition": art.lang,  # the language printed: two editions are not two versions
             "cards": card_record(art, cards),
             "printables": printables_record(game, data) if with_printables else None}
 
@@ -490,6 +498,12 @@ def plan_against(record: dict[str, Any], path: Path, game_id: str, restamp: bool
     if earlier is None:  # then there is a problem saying why
         if problem is not None:
             issues.add(problem)
+        return None
+    if earlier.get("edition", record.get("edition")) != record.get("edition"):
+        # a record written before editions were recorded is taken as this build's edition
+        issues.add(Problem(f"this record is of the {earlier['edition']!r} edition; this build prints the "
+                           f"{record.get('edition')!r} one: compare a build with a record of the same edition "
+                           f"(--lang {earlier['edition']})", file=display_path_of(path), field="--changed-since"))
         return None
     out = plan(record, earlier, restamp)
     for p in out.printables:
