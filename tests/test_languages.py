@@ -189,6 +189,8 @@ def test_a_reprint_compares_like_editions_only(cli, tmp_path, multilingual):
     _, _, r = deck(cli, multilingual, tmp_path / "en2", "--changed-since", tmp_path / "en" / "m")
     changes = json.loads((tmp_path / "en2" / "m" / "changes.json").read_text(encoding="utf-8"))
     assert changes["take_out"] == [] and changes["add"] == []  # the same edition, nothing changed
+    md = (tmp_path / "en2" / "m" / "changes.md").read_text(encoding="utf-8")
+    assert md.startswith("# Reprint of m: v0.1 → v0.1\n") and "Take out of the box" in md  # English game
 
 
 def test_check_lists_what_each_language_lacks(cli, multilingual):

@@ -451,7 +451,7 @@ def _echo_changes(game_id: str, changes: Reprint) -> None:
     if changes.empty:
         click.echo(f"{game_id}: nothing prints differently; nothing to reprint")
         return
-    for style, text in changelog_lines(changes)[1:]:
+    for style, text in changelog_lines(changes, "en")[1:]:  # the tool speaks English
         click.echo(f"{game_id}: {'  - ' if style == 'item' else ''}{text}")
 
 
