@@ -247,3 +247,20 @@ def test_deck_sheet_labels_and_cutting_order_speak_the_game_s_language(cli, tmp_
     assert "(g) · deck.pdf · feuille 1/2 · RECTO" in fr and "50 mm à 100 %" in fr
     assert "Ordre de coupe : 1. les 4 lignes horizontales sur toute la feuille" in fr
     assert not words_in(fr, ["sheet", "FRONT", "BACK", "Cutting"])
+
+
+def test_a_language_cardforge_cannot_print_is_a_located_error(cli, tmp_path, english_game):
+    folder = tmp_path / "d"
+    folder.mkdir()
+    for path in english_game.rglob("*"):
+        if path.is_file():
+            target = folder / path.relative_to(english_game)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
+    game_yaml = folder / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("language: en ", "language: de "),
+                         encoding="utf-8")
+    r = cli("check", folder)
+    assert r.code == 1
+    assert "game.yaml:6: language: cardforge prints en, fr (not 'de')" in r.err
+    assert "Traceback" not in r.err
