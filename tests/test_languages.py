@@ -245,7 +245,7 @@ def test_deck_sheet_labels_and_cutting_order_speak_the_game_s_language(cli, tmp_
     assert r.code == 0, r.err
     fr = " ".join(pdf_text(tmp_path / "fr" / "g" / "deck.pdf").split())
     assert "(g) · deck.pdf · feuille 1/2 · RECTO" in fr and "50 mm à 100 %" in fr
-    assert "Ordre de coupe : 1. les 4 lignes horizontales sur toute la feuille" in fr
+    assert "Ordre de coupe : 1. les 4 lignes horizontales, toute la feuille (traits à gauche et à droite)" in fr
     assert not words_in(fr, ["sheet", "FRONT", "BACK", "Cutting"])
 
 

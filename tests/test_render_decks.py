@@ -309,7 +309,7 @@ def test_fold_puts_backs_beside_their_fronts(fixture, tmp_path):
     assert ticks == corners
     top = " ".join(text_in(tmp_path / "fixture_deck" / deck.path, 0, (0, 200, 297, 10)).split())
     assert top.startswith("Ordre de coupe : pliez sur la ligne pointillée, puis coupez les deux épaisseurs : "
-                          "1. les 4 lignes verticales sur toute la feuille (traits de coupe en haut et en bas)"), top
+                          "1. les 4 lignes verticales, toute la feuille (traits en haut et en bas)"), top
 
 
 def test_a_later_build_removes_deck_files_of_another_mode(fixture, tmp_path):

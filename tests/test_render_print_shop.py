@@ -96,8 +96,8 @@ def test_sheet_label_scale_bar_and_cutting_order(fixture, tmp_path):
     # in the game's language (French; English: tests/test_languages.py)
     assert "fixture_deck" in bottom and "deck.pdf · feuille 1/2 · RECTO" in bottom
     assert "50 mm à 100 %" in bottom
-    assert top.startswith("Ordre de coupe : 1. les 4 lignes horizontales sur toute la feuille (traits de coupe "
-                          "à gauche et à droite) ; 2. sur chaque bande, les 4 lignes verticales")
+    assert top.startswith("Ordre de coupe : 1. les 4 lignes horizontales, toute la feuille (traits à gauche et "
+                          "à droite) ; 2. sur chaque bande, les 4 lignes verticales")
     # the last back page holds one row of 3 at the top: its label sits under that row
     back = " ".join(text_in(path, 3, (0, 0, 210, 188)).split())
     assert "deck.pdf · feuille 2/2 · VERSO" in back
