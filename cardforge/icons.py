@@ -14,15 +14,18 @@ import re
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 
-#: the built-in icons, shared by every game: name → (French legend label, English
-#: description). A game's own icons are files in its folder's ``icons/`` (``cardforge/assets.py``):
-#: an SVG's ``<title>`` is its legend label.
+from cardforge.i18n import N_, messages
+
+#: the built-in icons, shared by every game: name → (legend label, English description); the
+#: label is a message id, printed in the game's language (``cardforge/i18n.py``). A game's own
+#: icons are files in its folder's ``icons/`` (``cardforge/assets.py``): an SVG's ``<title>`` is
+#: its legend label.
 ICONS: dict[str, tuple[str, str]] = {
-    "coin": ("pièce", "a coin"),
-    "vp": ("point de victoire", "a victory point"),
-    "card": ("carte", "a card"),
-    "die": ("dé", "the die"),
-    "hand": ("main", "the hand"),
+    "coin": (N_("coin"), "a coin"),
+    "vp": (N_("victory point"), "a victory point"),
+    "card": (N_("card"), "a card"),
+    "die": (N_("die"), "the die"),
+    "hand": (N_("hand"), "the hand"),
 }
 
 #: ``:name:`` — lowercase letters, digits and hyphens between colons, no spaces.
@@ -57,9 +60,9 @@ def unknown_icon_note(name: str, extra: Collection[str], token: bool = True) -> 
     return f" (built in: {', '.join(ICONS)}; {where}){hint}"
 
 
-def icon_label(name: str, files: Mapping[str, Path] | None = None) -> str:
+def icon_label(name: str, files: Mapping[str, Path] | None = None, lang: str = "fr") -> str:
     """The legend label of an icon: a game's SVG icon's ``<title>`` (``files``: the game's
-    icons, name → file), else a built-in icon's French name, else the icon's name."""
+    icons, name → file), else a built-in icon's name in ``lang``, else the icon's name."""
     path = (files or {}).get(name)
     if path is not None and path.suffix.lower() == ".svg":
         from cardforge.assets import svg_title
@@ -68,5 +71,5 @@ def icon_label(name: str, files: Mapping[str, Path] | None = None) -> str:
         if title:
             return title
     if name in ICONS:
-        return ICONS[name][0]
+        return messages(lang).gettext(ICONS[name][0])
     return name.replace("-", " ")

@@ -130,10 +130,17 @@ def _punctuation(text: str) -> str:
     return text
 
 
+def typeset(text: str, lang: str) -> str:
+    """``text`` with the typography of ``lang``: French spacing (:func:`french`) only in French;
+    any other language as written."""
+    return french(text) if lang == "fr" else text
+
+
 @lru_cache(maxsize=4096)
-def parse(markup: str, icons: frozenset[str] = frozenset()) -> tuple[Paragraph, ...]:
+def parse(markup: str, icons: frozenset[str] = frozenset(), lang: str = "fr") -> tuple[Paragraph, ...]:
     """Parse ``markup``; raises MarkupError naming the problem and its position. ``icons``: the
-    game's own icon names, known besides the built-in ones."""
+    game's own icon names, known besides the built-in ones; ``lang``: the language printed
+    (its typography: :func:`typeset`)."""
     paragraphs: list[list[Piece]] = [[]]
     bold = italic = False
     small = 0
@@ -147,7 +154,7 @@ def parse(markup: str, icons: frozenset[str] = frozenset()) -> tuple[Paragraph, 
 
     def flush() -> None:
         if buf:
-            text = french(re.sub(r"[ \t\r]+", " ", "".join(buf)))
+            text = typeset(re.sub(r"[ \t\r]+", " ", "".join(buf)), lang)
             if text:
                 paragraphs[-1].append(Text(text, style()))
             buf.clear()

@@ -86,6 +86,9 @@ class BuildSettings:
     sheet_labels: bool = True  # sheet N/M, side, game and file, a scale bar and the cutting order
     cmyk: bool = False  # every file CMYK PDF/X-1a (render/colour.py): colours through the FOGRA39 profile
     ink_saver: bool = False  # cards' backgrounds keep a quarter of their ink; frames, icons, text kept
+    # the edition printed (``--lang``): cardforge's words and each card's text in this language;
+    # None: the game's own language (game.yaml ``language``)
+    lang: str | None = None
 
     def __post_init__(self) -> None:
         paper_size(self.paper)

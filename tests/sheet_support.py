@@ -70,7 +70,7 @@ EXPECTED = {
 
 def treasure_game(folder: Path, title: str = "Trésors") -> Path:
     """`cardforge new FOLDER`, then the edits a designer makes in game.yaml and cards.yaml."""
-    create_game(folder, title)
+    create_game(folder, title, lang="fr")
     spec = folder / "game.yaml"
     text = spec.read_text(encoding="utf-8")
     start = text.index("categories:")

@@ -36,7 +36,7 @@ def cardforge(tmp_path: Path, *args, **extra: str) -> subprocess.CompletedProces
 
 def new_game(tmp_path: Path, name: str = "g") -> Path:
     folder = tmp_path / name
-    assert run_cli("new", folder).code == 0
+    assert run_cli("new", folder, "--lang", "fr").code == 0
     return folder
 
 

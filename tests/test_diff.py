@@ -151,7 +151,7 @@ def test_a_damaged_build_record_is_refused_cleanly(tmp_path, damage, expect):
     from conftest import run_cli
 
     folder = tmp_path / "jeu"
-    assert run_cli("new", folder).code == 0
+    assert run_cli("new", folder, "--lang", "fr").code == 0
     assert run_cli("build", folder, "--only", "decks", "-q", "-o", tmp_path / "out").code == 0
     record = tmp_path / "out" / "jeu" / "cards.json"
     if damage == "fifo":

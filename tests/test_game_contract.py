@@ -32,7 +32,7 @@ def score(data, state):
 def game_with_rules(cli, tmp_path):
     """``cardforge new`` then a ``rules.py`` named in its game.yaml; returns (folder, write)."""
     folder = tmp_path / "jeu"
-    assert cli("new", folder).code == 0
+    assert cli("new", folder, "--lang", "fr").code == 0
     spec = folder / "game.yaml"
     spec.write_text(spec.read_text(encoding="utf-8") + "\nrules: rules.py\n", encoding="utf-8")
 
@@ -198,7 +198,7 @@ def test_a_plug_in_gets_the_same_check(monkeypatch, tmp_path, cli):
     from cardforge import games
 
     folder = tmp_path / "plugin"
-    assert cli("new", folder).code == 0
+    assert cli("new", folder, "--lang", "fr").code == 0
     source = GOOD_RULES.replace("def score(", "def scroe(")
     module = types.ModuleType("reliques_plugin")
     module.__file__ = str(folder / "reliques_plugin.py")

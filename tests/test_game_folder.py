@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from types import SimpleNamespace
 
 import pypdf
@@ -30,7 +30,7 @@ def manifest(out: Path, game: str) -> dict[str, dict]:
 @pytest.fixture
 def new_game(cli, tmp_path) -> Path:
     folder = tmp_path / "mon-jeu"
-    r = cli("new", folder)
+    r = cli("new", folder, "--lang", "fr")
     assert r.code == 0, r.err
     assert "game.yaml" in r.out and "cards.yaml" in r.out and "examples/final.yaml" in r.out
     return folder
@@ -46,15 +46,20 @@ def test_shipped_games_and_the_scaffold_have_one_shape():
     """A shipped game is a folder like the one `cardforge new` makes: its looks, icons and
     examples in it; the top-level templates/ keeps only what every game shares."""
     from cardforge.games import find_game, game_ids
-    from cardforge.games.scaffold import SKELETON
+    from cardforge.games.scaffold import scaffold_languages, skeleton_files
 
     from conftest import ROOT
 
     folders = {gid: find_game(gid).folder for gid in game_ids() if find_game(gid).origin == "shipped"}
     assert len(folders) >= 5
-    for name, folder in [*folders.items(), ("cardforge new", SKELETON)]:
+    for name, folder in folders.items():
         for entry in SHAPE:
             assert list(folder.glob(entry)), f"{name}: no {entry}"
+    assert scaffold_languages() == ("en", "fr")
+    for lang in scaffold_languages():  # what `cardforge new --lang LANG` writes
+        made = [PurePosixPath(p.as_posix()) for p in skeleton_files(lang)]
+        for entry in SHAPE:
+            assert any(p.match(entry) for p in made), f"cardforge new --lang {lang}: no {entry}"
     assert sorted(p.name for p in (ROOT / "templates").iterdir()) == ["_shared"]
     assert not (ROOT / "examples").exists()
 
@@ -95,7 +100,7 @@ def test_new_game_checks_builds_and_scores(cli, new_game, tmp_path):
 
 
 def test_new_refuses_a_folder_that_holds_files(cli, new_game):
-    r = cli("new", new_game)
+    r = cli("new", new_game, "--lang", "fr")
     assert r.code == 1
     assert "is not empty; give a new or empty folder (nothing was written)" in r.err
 

@@ -36,9 +36,11 @@ def test_wheel_carries_data_templates_and_fonts(wheel):
         assert f"cardforge/_bundled/card_data/{gid}/templates/layout.yaml" in names
         assert f"cardforge/_bundled/card_data/{gid}/examples/final.yaml" in names
         assert any(n.startswith(f"cardforge/_bundled/card_data/{gid}/icons/") and n.endswith(".svg") for n in names)
-    for skeleton in ("game.yaml", "cards.yaml", "templates/layout.yaml", "examples/final.yaml", "README.md",
-                     "icons/objectif.svg", "RULES.md"):
+    for skeleton in ("en/game.yaml", "en/cards.yaml", "templates/layout.yaml", "en/examples/final.yaml", "README.md",
+                     "en/icons/objective.svg", "en/RULES.md", "fr/game.yaml", "fr/icons/objectif.svg"):
         assert f"cardforge/games/newgame/{skeleton}" in names  # `cardforge new` from an installed wheel
+    # the words cardforge prints, compiled (read with gettext at run time)
+    assert "cardforge/locale/fr/LC_MESSAGES/cardforge.mo" in names
     assert any(n.startswith("cardforge/_bundled/templates/_shared/") for n in names)
     for face in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSans-BoldOblique.ttf"):
         assert f"cardforge/fonts/{face}" in names

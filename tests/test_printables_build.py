@@ -230,7 +230,7 @@ def test_setup_sheet_of_a_designers_modes(cli, tmp_path):
     """A game of one's own with ``expert: {label: Expert}`` prints « Expert » (it printed
     « mode expert »); a mode without a label prints its id."""
     folder = tmp_path / "mon-jeu"
-    assert cli("new", folder).code == 0
+    assert cli("new", folder, "--lang", "fr").code == 0
     game_yaml = folder / "game.yaml"
     game_yaml.write_text(game_yaml.read_text(encoding="utf-8") + "\nmodes:\n  normal: {label: Partie normale}\n"
                          "  expert: {label: Expert}\n  tres_dur: {}\ndefault_mode: normal\n", encoding="utf-8")

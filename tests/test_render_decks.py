@@ -308,8 +308,8 @@ def test_fold_puts_backs_beside_their_fronts(fixture, tmp_path):
              if s[1] == s[3] and s[2] - s[0] == pytest.approx(3.0)}
     assert ticks == corners
     top = " ".join(text_in(tmp_path / "fixture_deck" / deck.path, 0, (0, 200, 297, 10)).split())
-    assert top.startswith("Cutting order: fold on the dashed line, then cut both layers: 1. the 4 vertical "
-                          "lines across the whole sheet (crop marks top and bottom)"), top
+    assert top.startswith("Ordre de coupe : pliez sur la ligne pointillée, puis coupez les deux épaisseurs : "
+                          "1. les 4 lignes verticales, toute la feuille (traits en haut et en bas)"), top
 
 
 def test_a_later_build_removes_deck_files_of_another_mode(fixture, tmp_path):

@@ -293,9 +293,9 @@ def test_a_narrow_margin_moves_the_labels_beside_the_cards(fixture_run, tmp_path
     assert r.code == 0 and "warning" not in r.err, r.err
     assert "3 × 3 = 9 a sheet" in r.out
     left = " ".join(text_in(tmp_path / "fixture_deck" / "deck.pdf", 0, (6.35, 0, 4.1, 279.4)).split())
-    assert "deck.pdf · sheet 1/2 · FRONT" in left.replace(" ", " ")
+    assert "deck.pdf · feuille 1/2 · RECTO" in left.replace(" ", " ")  # the game's language
     right = " ".join(text_in(tmp_path / "fixture_deck" / "deck.pdf", 0, (205.45, 0, 4.1, 279.4)).split())
-    assert "Cutting order" in right or "Cut:" in right
+    assert "Ordre de coupe" in right or "Coupez :" in right
 
 
 def test_no_room_for_the_marks_is_said_with_what_to_change(fixture_run, tmp_path):

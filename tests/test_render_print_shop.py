@@ -93,13 +93,14 @@ def test_sheet_label_scale_bar_and_cutting_order(fixture, tmp_path):
     # the bottom margin, below the grid (13.5 mm), and the top margin above it
     bottom = " ".join(text_in(path, 0, (0, 0, 210, 13)).split())
     top = " ".join(text_in(path, 0, (0, 284, 210, 13)).split())
-    assert "fixture_deck" in bottom and "deck.pdf · sheet 1/2 · FRONT" in bottom
-    assert "50 mm at 100 %" in bottom
-    assert top.startswith("Cutting order: 1. the 4 horizontal lines across the whole sheet (crop marks left "
-                          "and right); 2. on each strip, the 4 vertical lines")
+    # in the game's language (French; English: tests/test_languages.py)
+    assert "fixture_deck" in bottom and "deck.pdf · feuille 1/2 · RECTO" in bottom
+    assert "50 mm à 100 %" in bottom
+    assert top.startswith("Ordre de coupe : 1. les 4 lignes horizontales, toute la feuille (traits à gauche et "
+                          "à droite) ; 2. sur chaque bande, les 4 lignes verticales")
     # the last back page holds one row of 3 at the top: its label sits under that row
     back = " ".join(text_in(path, 3, (0, 0, 210, 188)).split())
-    assert "deck.pdf · sheet 2/2 · BACK" in back
+    assert "deck.pdf · feuille 2/2 · VERSO" in back
     # the scale bar: a filled bar exactly 50 mm long, with a tick at each end
     fills = [tuple(float(v) / MM for v in args) for args, op in operations(pypdf.PdfReader(path).pages[0])
              if op == b"re"]

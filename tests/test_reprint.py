@@ -119,19 +119,20 @@ def test_the_pack_holds_the_changed_faces_and_extra_copies(game_copy, tmp_path):
     # the changelog and its blank back (long-edge duplex), then one sheet: fronts, backs
     assert len(pages) == 2 + 2 == pack.pages
     changelog = _text(pages[0])
-    assert "Take out of the box" in changelog and "Add (printed in this pack)" in changelog
-    assert f"3 × Boule de feu — stamp {before['boule-de-feu']['stamp']} (its face changed)" in changelog
-    assert f"1 × Éclair — stamp {before['eclair']['stamp']} (fewer copies)" in changelog
-    assert f"1 × Bouclier — stamp {before['bouclier']['stamp']} (no longer in the deck)" in changelog
-    assert f"1 × Jeton d'or — stamp {after['jeton-or']['stamp']} (more copies)" in changelog
+    # in the game's language (French), as the cards it goes with
+    assert "À retirer de la boîte" in changelog and "À ajouter (imprimé dans ce paquet)" in changelog
+    assert f"3 × Boule de feu — tampon {before['boule-de-feu']['stamp']} (sa face a changé)" in changelog
+    assert f"1 × Éclair — tampon {before['eclair']['stamp']} (moins d'exemplaires)" in changelog  # _text: plain apostrophes
+    assert f"1 × Bouclier — tampon {before['bouclier']['stamp']} (n'est plus dans le paquet)" in changelog
+    assert f"1 × Jeton d'or — tampon {after['jeton-or']['stamp']} (plus d'exemplaires)" in changelog
     assert _text(pages[1]) == ""
     fronts = _text(pages[2])
     assert fronts.count("Boule de feu") == 3 and fronts.count("Jeton d'or") == 1
     assert "Infligez 4 dégâts" in fronts and "Éclair" not in fronts and "Bouclier" not in fronts
     # the same list beside it, in Markdown and JSON
     md = (out / game.id / "changes.md").read_text(encoding="utf-8")
-    assert md.startswith("# Reprint of fixture_deck: v1.3 → v1.3\n")
-    assert f"- 1 × Bouclier — stamp {before['bouclier']['stamp']} (no longer in the deck)" in md
+    assert md.startswith("# Réimpression de fixture_deck\u202f: v1.3 → v1.3\n")
+    assert f"- 1 × Bouclier — tampon {before['bouclier']['stamp']} (n’est plus dans le paquet)" in md
     js = json.loads((out / game.id / "changes.json").read_text(encoding="utf-8"))
     assert [(x["id"], x["count"]) for x in js["take_out"]] == [("boule-de-feu", 3), ("eclair", 1), ("bouclier", 1)]
     # the full deck is still built beside it
@@ -150,7 +151,7 @@ def test_a_version_bump_alone_reprints_nothing_unless_restamped(game_copy, tmp_p
     assert not (out / game.id / "reprint.pdf").exists()
     assert _record(out)["cards"]["eclair"]["stamp"].startswith("v1.4 · ")
     md = (out / game.id / "changes.md").read_text(encoding="utf-8")
-    assert "7 card(s) only changed version (v1.3 → v1.4 in the stamp): not reprinted" in md
+    assert "7 carte(s) n’ont changé que de version (v1.3 → v1.4 sur le tampon)\u202f: non réimprimées" in md
     result = _build(game, data_root, templates, out, changed_since=kept, restamp=True)
     assert sum(x.count for x in result.changes.add) == 3 + 1 + 2 + 4 + 1 + 1 + 1  # every copy
     assert {x.why for x in result.changes.add} == {"restamped"}
@@ -214,7 +215,7 @@ def test_changed_aids_and_boards_are_listed_and_quiet_still_writes_the_lists(cli
     assert js["add"] == [] and js["take_out"] == []
     pages = pypdf.PdfReader(out / "tunhell" / "reprint.pdf").pages
     assert len(pages) == 2  # the changelog (and its back): no card to reprint
-    assert f"aid '{aid['title']} (révisé)' changed: printed in reprint-aids.pdf" in _text(pages[0])
+    assert f"aide de jeu « {aid['title']} (révisé) » modifiée : imprimée dans reprint-aids.pdf" in _text(pages[0])
     # the changed aid alone, as many copies as aids.pdf prints of it (one per player), with its back
     manifest = {f["path"]: f for f in json.loads((out / "tunhell" / "manifest.json").read_text())["files"]}
     assert manifest["reprint-aids.pdf"]["cards"] == manifest["aids.pdf"]["cards"]

@@ -95,7 +95,7 @@ ITEM = st.one_of(st.sampled_from(NASTY), st.text(_CHARS, min_size=1, max_size=8)
 def _game(tmp: Path) -> Path:
     """A `cardforge new` game with a deck.yaml whose kind has text, list, int and number fields."""
     folder = tmp / "src" / "roundtrip"
-    assert run_cli("new", folder).code == 0
+    assert run_cli("new", folder, "--lang", "fr").code == 0
     game = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
     deck = game.pop("deck")
     deck["title"] = game["title"]

@@ -206,7 +206,7 @@ def test_a_data_folder_without_game_yaml_draws_with_the_game_s_icons(cli, tmp_pa
 def test_a_broken_svg_icon_fails_check_naming_the_file(cli, tmp_path):
     """A truncated icon file is an error of `check` (its program is recorded only once it reads)."""
     folder = tmp_path / "mon-jeu"
-    assert cli("new", folder).code == 0
+    assert cli("new", folder, "--lang", "fr").code == 0
     icon = folder / "icons" / "objectif.svg"
     assert cli("check", folder).code == 0
     icon.write_text(icon.read_text(encoding="utf-8")[:200], encoding="utf-8")

@@ -21,7 +21,7 @@ def two_games(cli, tmp_path):
     folders = []
     for name, svg in (("rouge", RED_WIDE), ("bleu", BLUE_SQUARE)):
         folder = tmp_path / name
-        assert cli("new", folder).code == 0
+        assert cli("new", folder, "--lang", "fr").code == 0
         (folder / "icons").mkdir(exist_ok=True)  # `new` makes it (its objectif.svg)
         (folder / "icons" / "coin.svg").write_text(svg, encoding="utf-8")  # replaces the built-in coin
         folders.append(folder)

@@ -52,7 +52,7 @@ def petit_jeu(tmp_path):
 
     # a game is known by its id for the server's life: each test's folder gets its own
     folder = tmp_path / f"petit-jeu-{next(_GAME_NUMBERS)}"
-    create_game(folder, "Petit jeu")
+    create_game(folder, "Petit jeu", lang="fr")
     return find_game(folder)
 
 

@@ -275,7 +275,7 @@ def test_a_data_only_game_sheet_keeps_pad_sums(server, browser, cli, tmp_path):
     from cardforge.games.scaffold import create_game
 
     folder = tmp_path / "petit-jeu-browser"
-    create_game(folder, "Petit jeu")
+    create_game(folder, "Petit jeu", lang="fr")
     game = find_game(folder)
     example = folder / "examples" / "final.yaml"
     state = yaml.safe_load(example.read_text(encoding="utf-8"))

@@ -483,7 +483,7 @@ def test_a_play_of_a_game_no_longer_served_shows_its_saved_score(tmp_path):
     from cardforge.games.scaffold import create_game
 
     folder = tmp_path / "petit-jeu-gone"
-    create_game(folder, "Petit jeu")
+    create_game(folder, "Petit jeu", lang="fr")
     c = client(tmp_path, games=[folder])
     example = (folder / "examples" / "final.yaml").read_text(encoding="utf-8")
     play = save(c, {"csrf": csrf(c), "yaml": example}, game="petit_jeu_gone")

@@ -74,7 +74,7 @@ def test_a_folder_named_when_the_server_starts_is_served(tmp_path, monkeypatch):
     from cardforge.games.scaffold import create_game
 
     folder = tmp_path / "mon-jeu"
-    create_game(folder, "Mon jeu")
+    create_game(folder, "Mon jeu", lang="fr")
     monkeypatch.chdir(tmp_path / "..")
     c = client(tmp_path, games=[folder])
     home = unescape(c.get("/").text)
@@ -90,7 +90,7 @@ def test_the_command_serves_the_folders_it_names(tmp_path, cli, monkeypatch):
     from cardforge.games.scaffold import create_game
 
     folder = tmp_path / "jeu-cli"
-    create_game(folder, "Jeu CLI")
+    create_game(folder, "Jeu CLI", lang="fr")
     seen = {}
 
     class Stop(Exception):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from cardforge.cli.common import GAME, ParamType, echo_json, echo_problem, is_tty
+from cardforge.i18n import languages
 from cardforge.problems import Problem, plural
 from cardforge.settings import DUPLEX_MODES, PAPER_HELP, PRINTABLE_KINDS, BuildSettings
 
@@ -204,6 +205,11 @@ OPTIONS: list[tuple[str, Callable[[F], F]]] = [
     ("only", click.option(
         "--only", type=KindList(), default=",".join(PRINTABLE_KINDS), show_default=True,
         help="Build only these, comma-separated: decks, boards, pads, aids.")),
+    ("lang", click.option(
+        "--lang", type=click.Choice(list(languages())), default=None,
+        help="The edition to print: cardforge's words (pads, setup sheets, sheet labels…) and each "
+             "card's text in this language (a multilingual field's value for it). Default: the "
+             "game's `language` (game.yaml).")),
     ("templates_dir", click.option(
         "--templates", "templates_dir", type=click.Path(file_okay=False, exists=True),
         help="Use layouts and templates from DIR/<game>/ and DIR/_shared/.")),
@@ -263,7 +269,7 @@ def build(ctx: click.Context, /, games: tuple[Any, ...], **options: Any) -> None
 def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, gutter, margin, printer_margin, spares,
               ignore_edges, duplex, back_offset, landscape_turn, fold, no_crop_marks, cut_lines, pure_black, per_card,
               no_sheet_labels, strict, only, templates_dir, quiet, changed_since, restamp, cmyk=False, ink_saver=False,
-              watch=False, poll=False, as_json=False) -> None:
+              watch=False, poll=False, as_json=False, lang=None) -> None:
     """`cardforge build` and `cardforge watch` (``watch=True``): the options parsed, build each
     game, print, and exit (or watch on)."""
     from cardforge.cli.common import every_game
@@ -283,7 +289,7 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
                              ink_saver=ink_saver,
                              sheet_labels=not no_sheet_labels, per_card=per_card,
                              changed_since=Path(changed_since) if changed_since else None, restamp=restamp,
-                             templates_dir=Path(templates_dir) if templates_dir else None)
+                             templates_dir=Path(templates_dir) if templates_dir else None, lang=lang)
     if restamp and not changed_since:
         raise click.UsageError("--restamp goes with --changed-since RECORD")
     chosen = list(dict.fromkeys(games)) if games else every_game()
@@ -445,7 +451,7 @@ def _echo_changes(game_id: str, changes: Reprint) -> None:
     if changes.empty:
         click.echo(f"{game_id}: nothing prints differently; nothing to reprint")
         return
-    for style, text in changelog_lines(changes)[1:]:
+    for style, text in changelog_lines(changes, "en")[1:]:  # the tool speaks English
         click.echo(f"{game_id}: {'  - ' if style == 'item' else ''}{text}")
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cardforge.cli.common import GAME, echo_json
+from cardforge.i18n import languages
 from cardforge.problems import plural
 
 if TYPE_CHECKING:
@@ -30,11 +31,14 @@ Examples:
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--templates", "templates_dir", type=click.Path(file_okay=False, exists=True),
               help="Check with the layouts and templates of DIR/<game>/ and DIR/_shared/ (as build --templates).")
+@click.option("--lang", type=click.Choice(list(languages())), default=None,
+              help="Check this edition: each multilingual card text in this language (default: the "
+                   "game's `language`). Every check lists the texts each language lacks.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the counts and problems as JSON (one object for one GAME; else {ok, games: [...]}).")
 @click.pass_context
 def check(ctx: click.Context, games: tuple[Game, ...], strict: bool, templates_dir: str | None,
-          as_json: bool) -> None:
+          as_json: bool, lang: str | None) -> None:
     """Load and validate each GAME's card data (every game when none is given), then draw every
     card's front and back as build would, without writing a PDF (layouts, templates, markup,
     fonts, icons, art, text that does not fit); print problems and counts per card kind.
@@ -44,23 +48,22 @@ def check(ctx: click.Context, games: tuple[Game, ...], strict: bool, templates_d
     from cardforge.cli.common import every_game
 
     chosen = list(dict.fromkeys(games)) if games else every_game()
-    from pathlib import Path
-
     templates = Path(templates_dir) if templates_dir else None
-    results = [_check_one(game, strict, as_json, templates) for game in chosen]
+    results = [_check_one(game, strict, as_json, templates, lang) for game in chosen]
     failed = any(not r["ok"] for r in results)
     if as_json:
         echo_json(results[0] if len(games) == 1 else {"ok": not failed, "games": results})
     ctx.exit(1 if failed else 0)
 
 
-def _check_one(game: Game, strict: bool, as_json: bool, templates_dir: Path | None = None) -> dict[str, Any]:
+def _check_one(game: Game, strict: bool, as_json: bool, templates_dir: Path | None = None,
+               lang: str | None = None) -> dict[str, Any]:
     """Check one game; prints its text report unless ``as_json``; returns its JSON object."""
     from cardforge.cli import STATE, problems_json
     from cardforge.data.loading import check_game_data, game_dir
     from cardforge.resources import display_path
 
-    data, problems = check_game_data(game)
+    data, problems = check_game_data(game, lang=lang)
     from cardforge.assets import has_assets
     from cardforge.transaction import checkpoint
 
@@ -75,7 +78,10 @@ def _check_one(game: Game, strict: bool, as_json: bool, templates_dir: Path | No
         from cardforge.render.preflight import card_problems
 
         seen = {(p.message, p.file, p.item, p.field) for p in problems}
-        problems = problems + [p for p in card_problems(game, data, templates_dir=templates_dir)
+        from cardforge.settings import BuildSettings
+
+        drawn = card_problems(game, data, BuildSettings(lang=lang), templates_dir=templates_dir)
+        problems = problems + [p for p in drawn
                                if (p.message, p.file, p.item, p.field) not in seen]
     errors = [p for p in problems if not p.is_warning]
     warnings = [p for p in problems if p.is_warning]
@@ -87,6 +93,12 @@ def _check_one(game: Game, strict: bool, as_json: bool, templates_dir: Path | No
         "problems": problems_json(problems),
         **(_summary(data) if data is not None else {}),
     }
+    if data is not None:
+        from cardforge.data.editions import missing_by_language
+
+        editions = missing_by_language(data.translations, game.language)
+        if editions:  # the texts each language lacks, when any card text has several
+            result["editions"] = {code: {"missing": missing} for code, missing in editions.items()}
     if as_json:
         return result
     for p in problems:
@@ -108,6 +120,11 @@ def _check_one(game: Game, strict: bool, as_json: bool, templates_dir: Path | No
                    f"(the rest from the rulebook)")
         if s["not_printed"]:
             click.echo(f"  not printed (copies: 0): {', '.join(s['not_printed'])}")
+        for code, entry in result.get("editions", {}).items():
+            missing = entry["missing"]
+            shown = ", ".join(missing[:8]) + (f", … ({len(missing) - 8} more)" if len(missing) > 8 else "")
+            click.echo(f"  {code} edition: " + (f"{plural(len(missing), 'text')} missing: {shown}" if missing
+                                                 else "every multilingual text given"))
     if failed:
         n = len(errors) + (len(warnings) if strict else 0)
         click.echo(f"{game.id}: {plural(n, 'problem')} found", err=True)

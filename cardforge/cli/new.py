@@ -7,14 +7,16 @@ import click
 EPILOG = """\b
 Examples:
   cardforge new my-game
-  cardforge new ~/jeux/carto --title "Carto"
+  cardforge new ~/jeux/carto --title "Carto" --lang fr
 """
 
 
 @click.command(epilog=EPILOG)
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.option("--title", help="The game's title (default: from the folder's name).")
-def new(folder: str, title: str | None) -> None:
+@click.option("--lang", type=click.Choice(["en", "fr"]), default="en", show_default=True,
+              help="The game's language: its example cards, aid, setup and score pad.")
+def new(folder: str, title: str | None, lang: str) -> None:
     """Create a new game in FOLDER that checks, builds and scores at once.
 
     FOLDER must be new or empty. It gets a game.yaml (players, score pad, setup, the deck and
@@ -26,7 +28,7 @@ def new(folder: str, title: str | None) -> None:
 
     from cardforge.games.scaffold import create_game
 
-    written = create_game(Path(folder), title)
+    written = create_game(Path(folder), title, lang=lang)
     click.echo(f"created {folder}/ with {len(written)} files:")
     for path in written:
         click.echo(f"  {path.relative_to(folder).as_posix()}")

@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING
 import click
 
 from cardforge.cli.common import GAME, echo_json, load_data
+from cardforge.i18n import languages
+
+LANGUAGES = list(languages())
 
 if TYPE_CHECKING:
     from cardforge.games.base import Game
@@ -26,9 +29,10 @@ The file format of each game is in docs/at-the-table.md ("Score files").
 @click.argument("game", type=GAME)
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (the score contract).")
-@click.option("--lang", type=click.Choice(["fr", "en"]), default="fr", show_default=True,
-              help="Row labels as printed on the score pad (fr) or in English.")
-def score(game: Game, file: str, as_json: bool, lang: str) -> None:
+@click.option("--lang", type=click.Choice(LANGUAGES), default=None,
+              help="The table's language (its words and row labels). Default: the game's (game.yaml's "
+                   "`language`).")
+def score(game: Game, file: str, as_json: bool, lang: str | None) -> None:
     """Score a finished game of GAME from its final-state YAML FILE.
 
     Prints the breakdown per score category, the totals, ranks and winner(s).
@@ -55,45 +59,41 @@ def score(game: Game, file: str, as_json: bool, lang: str) -> None:
     if as_json:
         echo_json(sheet.to_json())
     else:
-        click.echo(render_table(sheet, lang))
+        click.echo(render_table(sheet, lang or game.language, game.language))
 
 
-TEXT = {
-    "fr": {"score": "score", "mode": "mode", "partial": "partie incomplète", "total": "Total", "rank": "Rang",
-           "tiebreak": "départage"},
-    "en": {"score": "score", "mode": "mode", "partial": "partial game", "total": "Total", "rank": "Rank",
-           "tiebreak": "tie-break"},
-}
-
-
-def render_table(sheet: ScoreSheet, lang: str = "fr") -> str:
-    """The score pad as text: categories as rows (labels as on the printed pad, or English),
-    players as columns, a total row, then the tie-break values that decide equal totals."""
+def render_table(sheet: ScoreSheet, lang: str, game_lang: str) -> str:
+    """The score pad as text, in ``lang``: categories as rows (labels as on the printed pad in
+    the game's language ``game_lang``, else their English labels), players as columns, a total
+    row, then the tie-break values that decide equal totals."""
+    from cardforge.i18n import messages
     from cardforge.scores import format_number
 
-    t = TEXT[lang]
+    _ = messages(lang).gettext
+    native = lang == game_lang
     names = [p.name for p in sheet.players]
-    labels = [c.label if lang == "fr" else c.label_en for c in sheet.categories]
-    tb_labels = [f"{tb.row_label(lang)} ({t['tiebreak']})" for tb in sheet.tie_breakers]
-    label_w = max([len(x) for x in labels + tb_labels] + [len(t["total"]), len(t["rank"]), 5])
+    labels = [c.label if native else c.label_en for c in sheet.categories]
+    tb_labels = [_("{label} (tie-break)", label=tb.row_label("fr" if native else "en")) for tb in sheet.tie_breakers]
+    total, rank = _("Total"), _("Rank")
+    label_w = max([len(x) for x in labels + tb_labels] + [len(total), len(rank), 5])
     col_w = max([len(n) for n in names] + [5])
-    head = f"{sheet.title} — {t['score']}"
+    head = _("{title} — score", title=sheet.title)
     if sheet.mode:
-        head += f" ({t['mode']} {sheet.mode})"
+        head += _(" (mode {mode})", mode=sheet.mode)
     if sheet.partial:
-        head += f" — {t['partial']}"
+        head += _(" — partial game")
     lines = [head, ""]
     lines.append(" " * label_w + "".join(f"  {n:>{col_w}}" for n in names))
     for c, label in zip(sheet.categories, labels):
         cells = "".join(f"  {format_number(p.breakdown.get(c.id, 0)):>{col_w}}" for p in sheet.players)
         lines.append(f"{label:<{label_w}}{cells}")
     lines.append("-" * (label_w + (col_w + 2) * len(names)))
-    lines.append(f"{t['total']:<{label_w}}" + "".join(f"  {format_number(p.total):>{col_w}}" for p in sheet.players))
+    lines.append(f"{total:<{label_w}}" + "".join(f"  {format_number(p.total):>{col_w}}" for p in sheet.players))
     for i, label in enumerate(tb_labels):
         lines.append(f"{label:<{label_w}}" + "".join(
             f"  {format_number(p.tiebreak[i]) if i < len(p.tiebreak) else '':>{col_w}}" for p in sheet.players))
     if len(sheet.players) > 1:
-        lines.append(f"{t['rank']:<{label_w}}" + "".join(f"  {p.rank:>{col_w}}" for p in sheet.players))
+        lines.append(f"{rank:<{label_w}}" + "".join(f"  {p.rank:>{col_w}}" for p in sheet.players))
     extras = sorted({k for p in sheet.players for k in p.extra})
     if len(sheet.players) > 1:
         for key in extras:
@@ -103,11 +103,12 @@ def render_table(sheet: ScoreSheet, lang: str = "fr") -> str:
     if len(sheet.players) == 1:  # a solo game has a grade (or just a score), no winner
         p = sheet.players[0]
         grade = p.extra.get("grade")
-        lines.append(f"{p.name}: {format_number(p.total)}" + (f" — grade: {grade}" if grade else ""))
+        lines.append(_("{name}: {total}", name=p.name, total=format_number(p.total))
+                     + (_(" — grade: {grade}", grade=grade) if grade else ""))
     else:
-        who = " and ".join(sheet.winners)
-        verb = "Winners" if len(sheet.winners) > 1 else "Winner"
-        lines.append(f"{verb}: {who}" + (f" ({sheet.tie_break})" if sheet.tie_break else ""))
+        who = _(" and ").join(sheet.winners)
+        verb = _("Winners: {names}", names=who) if len(sheet.winners) > 1 else _("Winner: {names}", names=who)
+        lines.append(verb + (f" ({sheet.tie_break})" if sheet.tie_break else ""))
     if sheet.report:
         lines.append("")
         lines.extend(sheet.report)

@@ -43,9 +43,11 @@ def code_files(game: GameSource) -> list[Path]:
     return shared_code() + game.code_files()
 
 
-def fingerprint(game: GameSource, folder: Path) -> str:
-    """Changes when any data file's bytes, any code that shapes the data, or a version changes."""
-    parts: list[bytes | str] = [game.id, str(folder.resolve())]
+def fingerprint(game: GameSource, folder: Path, edition: str = "") -> str:
+    """Changes when any data file's bytes, any code that shapes the data, a version, or the
+    edition loaded (its language) changes."""
+    other = edition and edition != game.language  # the game's own edition keys as it always did
+    parts: list[bytes | str] = [game.id, str(folder.resolve()), *([f"edition:{edition}"] if other else [])]
     for rel in _data_files(folder):
         parts += [rel, _content(folder / rel)]
     spec_file = game.folder / "game.yaml"  # outside ``folder`` when --data borrows a game's slot
@@ -81,13 +83,14 @@ def _path(game: GameSource, key: str) -> Path | None:
     return _cache.entry("", f"{game.id}-{key}.pickle")
 
 
-def load(game: GameSource, folder: Path,
-         prepare: Callable[[], None] | None = None) -> tuple[str | None, GameData[CardBase] | None]:
+def load(game: GameSource, folder: Path, prepare: Callable[[], None] | None = None,
+         edition: str = "") -> tuple[str | None, GameData[CardBase] | None]:
     """(key, data) — data is None on a miss; key is None when caching is off or impossible.
+    ``edition``: the language the data is loaded in (one entry per edition).
     ``prepare()`` makes the card models of kinds declared in data, which an entry's cards need
     to be read back (the loader gives it: this module does not call the loader)."""
     try:
-        key = fingerprint(game, folder)
+        key = fingerprint(game, folder, edition)
     except OSError:
         return None, None
     path = _path(game, key)

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, model_validator
 
 from cardforge.data.models import DeckMeta, Model
+from cardforge.i18n import language_problem
 from cardforge.sheet import Holding
 
 _IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -280,12 +281,20 @@ class SetupSpec(Model):
     first_player: bool = True  # pick a random first player
 
 
+def _printable_language(value: str) -> str:
+    problem = language_problem(value)
+    if problem is not None:
+        raise ValueError(f"{problem}; a language is added as a message catalog (DEVELOPING.md, 'Languages')")
+    return value
+
+
 class GameSpec(Model):
     """The whole ``game.yaml``."""
 
     id: GameId | None = None  # default: the folder's name
     title: str = Field(min_length=1)
-    language: str = "fr"
+    #: what cards, pads and aids print in: cardforge's words come from this language's catalog
+    language: Annotated[str, AfterValidator(_printable_language)] = "fr"
     players: Players
     status: Literal["prototype", "published"] = "prototype"
     prints: str = ""  # what cardforge prints for it, one English line

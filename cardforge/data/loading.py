@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from typing_extensions import TypeVar  # a default for the type variable on Python 3.11
 
 from cardforge.assets import icon_names
+from cardforge.data.editions import gather, plain_texts, resolve, same_kind_gaps, text_fields, translations
 from cardforge.data.kinds import field_problems
 from cardforge.data.models import CardBase, DeckMeta
 from cardforge.data.spreadsheet import SheetOptions, is_spreadsheet, load_card_file
@@ -78,6 +79,10 @@ class GameData(Generic[CardT]):
     sources: dict[str, CardSource]
     sections: dict[str, Any] = field(default_factory=dict)
     warnings: list[Problem] = field(default_factory=list)
+    #: the edition loaded: each multilingual text (data/editions.py) in this language
+    edition: str = ""
+    #: card id → its multilingual fields → the languages each is given in
+    translations: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
     #: each card's data as JSON (``model_dump_json``), taken by ``load_game_data`` when it
     #: validates: a build served from the cache prints version stamps without building
     #: pydantic's serialisers (~25 ms)
@@ -148,6 +153,10 @@ class GameSource(Protocol):
         """where the data files are read (the folder, or ``DIR/<id>/`` with ``--data DIR``)"""
 
     @property
+    def language(self) -> str:
+        """the game's language (``game.yaml``'s ``language``): its texts' when they give several"""
+
+    @property
     def id_declared(self) -> bool:
         """whether ``game.yaml`` sets ``id:`` (else the id is the folder's name)"""
 
@@ -177,9 +186,13 @@ def game_dir(game: GameSource, root: Path | None = None) -> Path:
     return game.data_folder
 
 
-def check_game_data(game: GameSource, root: Path | None = None) -> tuple[GameData[CardBase] | None, list[Problem]]:
-    """Load and validate; returns (data or None, problems including warnings)."""
+def check_game_data(game: GameSource, root: Path | None = None,
+                    lang: str | None = None) -> tuple[GameData[CardBase] | None, list[Problem]]:
+    """Load and validate the edition in ``lang`` (default: the game's language: each
+    multilingual text in it, data/editions.py); returns (data or None, problems including
+    warnings)."""
     folder = game_dir(game, root)
+    edition = Edition(lang or game.language, game.language)
     problems: list[Problem] = []
     if not folder.is_dir():
         return None, [Problem(f"no data folder for {game.id}", file=display_path(folder))]
@@ -225,9 +238,11 @@ def check_game_data(game: GameSource, root: Path | None = None) -> tuple[GameDat
             options = SheetOptions(kind=entry.kind, columns=entry.columns, titles=titles, taken=sources,
                                    entry=f"{meta_doc.display} › card_files[{i}]")
             problems += load_card_file(folder / name,
-                                       lambda doc: _load_cards(models, doc, meta, cards, sources, icons, titles),
+                                       lambda doc: _load_cards(models, doc, meta, cards, sources, icons, titles,
+                                                                        edition),
                                        models=models, sources=sources, options=options,
                                        require_provenance=meta.require_provenance, inside=folder)
+    problems += edition.gaps()
     from cardforge.data.validate import deck_problems  # issue 21: check finds what build fails on
 
     problems += deck_problems(meta_doc, meta, cards, folder, any(not p.is_warning for p in problems))
@@ -239,7 +254,8 @@ def check_game_data(game: GameSource, root: Path | None = None) -> tuple[GameDat
             sections[section.name] = value
     data = None
     if meta is not None:
-        data = GameData(game.id, folder, meta, cards, sources, sections)
+        data = GameData(game.id, folder, meta, cards, sources, sections, edition=edition.lang,
+                        translations=edition.found)
         if not any(not p.is_warning for p in problems):
             problems += game.check_data(data)
         data.warnings = [p for p in problems if p.is_warning]
@@ -329,15 +345,16 @@ class _Shifted:
         return self.doc.line_of(self.prefix + tuple(loc))
 
 
-def load_game_data(game: GameSource, root: Path | None = None) -> GameData[CardBase]:
-    """Validated data, from the cache when the files and code are unchanged (data/cache.py)."""
+def load_game_data(game: GameSource, root: Path | None = None, lang: str | None = None) -> GameData[CardBase]:
+    """Validated data of the edition in ``lang`` (default: the game's language), from the
+    cache when the files and code are unchanged (data/cache.py)."""
     from cardforge.data import cache
 
     folder = game_dir(game, root)
-    key, data = cache.load(game, folder, lambda: _prepare_models(game, folder))
+    key, data = cache.load(game, folder, lambda: _prepare_models(game, folder), lang or game.language)
     if data is not None:
         return data
-    data, problems = check_game_data(game, root)
+    data, problems = check_game_data(game, root, lang)
     errors = [p for p in problems if not p.is_warning]
     if errors or data is None:
         raise DataError(f"card data for {game.id} is invalid", problems)
@@ -356,10 +373,39 @@ def _prepare_models(game: GameSource, folder: Path) -> None:
         game.card_models_for(meta)
 
 
+@dataclass
+class Edition:
+    """The language a load prints (``lang``), the game's own, and what the cards hold."""
+
+    lang: str
+    game_lang: str
+    #: card id → its multilingual fields → the languages each is given in
+    found: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
+    #: card id → (its kind, the fields it gives as one text, where it is: file, item, line of)
+    cards: dict[str, tuple[str, frozenset[str], str, str, LineOf, Loc]] = field(default_factory=dict)
+
+    def gaps(self) -> list[Problem]:
+        """Texts of a translated field given as one text: in the game's language only (and a
+        warning each when this edition is another language)."""
+        kinds = {cid: c[0] for cid, c in self.cards.items()}
+        plain = {cid: c[1] for cid, c in self.cards.items()}
+        added = same_kind_gaps(self.found, plain, kinds, self.game_lang)
+        if self.lang == self.game_lang:
+            return []
+        out = []
+        for card_id, name in added:
+            _, _, file, item, line_of, loc = self.cards[card_id]
+            out.append(Problem(f"no {self.lang!r} text (other cards of its kind have one): the {self.lang} "
+                               f"edition prints it as written", file=file, item=item, field=name,
+                               line=line_of(loc + (name,)), severity="warning"))
+        return out
+
+
 def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMeta, cards: list[CardBase],
                 sources: dict[str, CardSource], icons: frozenset[str] = frozenset(),
-                titles: dict[str, str] | None = None) -> list[Problem]:
-    """Validate the cards of one file (a list, or ``{defaults: {...}, cards: [...]}``)."""
+                titles: dict[str, str] | None = None, edition: Edition | None = None) -> list[Problem]:
+    """Validate the cards of one file (a list, or ``{defaults: {...}, cards: [...]}``), each
+    multilingual text in ``edition``'s language."""
     problems: list[Problem] = []
     data = doc.data
     defaults: dict[Any, Any] = {}
@@ -403,9 +449,24 @@ def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMet
                 raw["name"] = raw.pop(title)
             elif raw.get("name") is None and isinstance(raw[title], (str, int, float)):
                 raw["name"] = str(raw[title])
+        every_language = raw  # icons are checked in every language's text
+        if edition is not None:
+            text = text_fields(model)
+            raw = every_language = gather(raw, edition.game_lang, text)
+            given = translations(raw, text)
+            if isinstance(card_id, str):
+                if given:
+                    edition.found[card_id] = given
+                edition.cards[card_id] = (str(kind), plain_texts(raw, text), doc.display, item, doc.line_of, loc)
+            raw, fallbacks = resolve(raw, edition.lang, edition.game_lang, text)
+            for name, instead in fallbacks:
+                problems.append(Problem(f"no {edition.lang!r} text: the {edition.lang} edition prints its "
+                                        f"{instead!r} one", file=doc.display, item=item, field=name,
+                                        line=doc.line_of(loc + (name,)), severity="warning"))
         card, p = validate(model, raw, file=doc.display, item=item, line_of=doc.line_of, loc_prefix=loc)
         problems += sorted(p, key=lambda x: x.line or 0)
-        problems += icon_problems(raw, file=doc.display, item=item, line_of=doc.line_of, loc=loc, icons=icons)
+        problems += icon_problems(every_language, file=doc.display, item=item, line_of=doc.line_of, loc=loc,
+                                  icons=icons)
         if isinstance(card_id, str):
             if card_id in sources:
                 first = sources[card_id]

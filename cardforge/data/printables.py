@@ -184,12 +184,12 @@ class LegendItem(Model):
     label: Markup | None = None
     text: Markup | None = None
 
-    def shown_label(self, files: Mapping[str, Path] | None = None) -> str:
+    def shown_label(self, files: Mapping[str, Path] | None = None, lang: str = "fr") -> str:
         """The label printed: the one given, else the icon's (``files``: the game's icon files,
-        an SVG's ``<title>`` is its label; a built-in icon's French name; the icon's name)."""
+        an SVG's ``<title>`` is its label; a built-in icon's name in ``lang``; the icon's name)."""
         if self.label is not None:
             return self.label
-        name = icon_label(self.icon, files)
+        name = icon_label(self.icon, files, lang)
         return name[:1].upper() + name[1:]
 
 

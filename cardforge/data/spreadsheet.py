@@ -9,6 +9,8 @@ A sheet is a header row naming fields, then one row per card:
   the file may map its own headers to fields (``{file: x.csv, columns: {Action: name}}``);
 - a header naming the game's title field (``title_field:``) fills ``name`` when the kind has no
   such field;
+- a text field's header with a language code, ``name.en``, is that field's text in that
+  language (the plain column holds the game's language: data/editions.py);
 - an empty cell is "not given" (the field's default applies);
 - numbers are numbers (``3`` → 3, ``2.0`` in a workbook → 2), ``true``/``false`` are booleans,
   unless the field is text: a ``name`` of ``7`` stays the text ``7``;
@@ -45,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from cardforge.data.editions import language_column
 from cardforge.limits import at_most, env_name, limit
 from cardforge.problems import Problem
 
@@ -497,12 +500,17 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
         raw: dict[str, Any] = {} if "kind" in columns or row_kind is None else {"kind": row_kind}
         for col, value in cells.items():
             name = headers[col]
+            path = name.split(".")
+            in_language = language_column(name)  # `name.en`: a text field's English (data/editions.py)
+            if in_language is not None and _kind_of(_annotation_at(model, [in_language[0]])) == "text":
+                path = [name]
             try:
-                converted = _convert(value, _annotation_at(model, name.split(".")))
+                converted = _convert(value, _annotation_at(model, [in_language[0]] if len(path) == 1 and in_language
+                                                           else path))
             except ValueError as exc:
                 doc.problems.append(Problem(str(exc), file=Cell(sheet, r, col, name).where(display)))
                 continue
-            _put(raw, name.split("."), converted)
+            _put(raw, path, converted)
         copies = raw.pop("copies", None) if "copies" in raw else None
         key = tuple(sorted((k, repr(v)) for k, v in raw.items()))
         if key in merged:  # a repeated row: one more copy (or as many as its copies say)

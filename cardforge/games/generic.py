@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import BeforeValidator, Field, create_model
 
 from cardforge.data.models import Model
+from cardforge.i18n import messages
 from cardforge.problems import Problem, plural
 from cardforge.scores import Number, PlayerResult, ScoreResult
 
@@ -236,7 +237,8 @@ def setup_steps(game: Game, players: int, mode: str, options: dict[str, Any], co
         except KeyError as exc:  # checked by check_spec; a line naming nothing known stays as written
             del exc
             out.append(line)
-    return out or [f"Distribuez le matériel pour {plural(players, 'joueur')}."]
+    return out or [messages(game.language).ngettext("Deal the components for {n} player.",
+                                                     "Deal the components for {n} players.", players)]
 
 
 def hand_size(game: Game, counts: dict[str, Any]) -> int:

@@ -21,6 +21,7 @@ from typing import Any
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge.i18n import messages
 from cardforge.render.drawing_assets import BUILT_IN, DrawingAssets
 from cardforge.render.fonts import font_name, metrics
 from cardforge.render.richtext import TextLayout, TextOverflow, TextStyle, draw_layout, fit_text, measure
@@ -354,7 +355,9 @@ def _legend(block: Any, width: float, size: float, theme: Theme) -> Laid:
     lead = 1.2 * size
     entries = []
     for item in block.icons:
-        text = f"**{item.shown_label(theme.assets.files)}**" + (f" : {item.text}" if item.text else "")
+        label = f"**{item.shown_label(theme.assets.files, theme.assets.lang)}**"
+        text = messages(theme.assets.lang).gettext("{key}: {value}", key=label, value=item.text) if item.text \
+            else label
         lay = text_layout(text, width - col, size, color=theme.ink, assets=theme.assets)
         entries.append((item.icon, lay, max(lay.height, icon)))
     gap = 0.3 * size

@@ -216,9 +216,10 @@ def draw_board(c: Canvas, plan: BoardPlan, ctx: PrintContext, x: float, y: float
         draw_layout(c, layout, bx + dx, by + bh * 0.1, lw, bh * 0.8)
     for zp in plan.zones:
         _draw_zone(c, zp, theme)
-    label = plan.name if plan.name.lower().startswith("plateau") else f"plateau {plan.name}"
+    _ = ctx.t.gettext
+    label = plan.name if plan.name.lower().startswith(_("board")) else _("board {name}", name=plan.name)
     draw_stamp(c, f"{ctx.game.title} · {label}",
-               stamp_right(ctx.version, plan.board.provenance), m, m + mm(0.8), W - 2 * m)
+               stamp_right(ctx.version, plan.board.provenance, ctx.t), m, m + mm(0.8), W - 2 * m, lang=ctx.t.lang)
     c.restoreState()
 
 

@@ -155,7 +155,7 @@ def _build_locked(game: Game, settings: BuildSettings, progress: Progress, out_d
                   previous: list[dict[str, Any]]) -> BuildResult:
     from cardforge.data.loading import load_game_data
 
-    data = load_game_data(game, settings.data_root)
+    data = load_game_data(game, settings.data_root, settings.lang)
     warnings = list(data.warnings)
     if settings.strict and warnings:
         strict = [Problem(p.message + " (--strict)", p.file, p.item, p.field, p.line) for p in warnings]

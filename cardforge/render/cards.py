@@ -218,8 +218,10 @@ class CardArt:
     """Compiles layouts for a game and knows which layout and back each card uses."""
 
     def __init__(self, game: Game, data: GameData, library: LayoutLibrary, templates: Templates,
-                 bleed_mm: float, issues: Issues):
+                 bleed_mm: float, issues: Issues, lang: str | None = None):
         self.game = game
+        #: the edition printed: its typography (``lang``, else the game's language)
+        self.lang = lang or game.language
         self.data = data
         self.library = library
         self.templates = templates
@@ -227,7 +229,7 @@ class CardArt:
         self.issues = issues
         #: the game's own fonts/ and icons/ (render/game_assets.py; the game's folder's when the data
         #: comes from elsewhere): in every text style, and the icon boxes
-        self.assets: DrawingAssets = drawing_assets(data, issues.add, game.folder)
+        self.assets: DrawingAssets = drawing_assets(data, issues.add, game.folder, self.lang)
         self.vars = library.vars
         self.deck_file = display_path(data.root / "deck.yaml")
         meta = data.meta
@@ -473,7 +475,10 @@ class CardArt:
         return _COPIES.sub("", content, count=1)
 
     def stamp_text(self, card: CardBase, program: FaceProgram) -> str:
-        return f"v{self.data.meta.version} · {self.fingerprint(card, program)}"
+        """``v0.3 · 1a2b3c``; in an edition other than the game's language, its language too
+        (``v0.3 · EN · 1a2b3c``): the printed cards of two editions are told apart."""
+        edition = f"{self.lang.upper()} · " if self.lang != self.game.language else ""
+        return f"v{self.data.meta.version} · {edition}{self.fingerprint(card, program)}"
 
 
 _COPIES = re.compile(r',"copies":\d+')

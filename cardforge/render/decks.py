@@ -30,6 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 from cardforge.data.loading import GameData
 from cardforge.data.models import CardBase
 from cardforge.errors import RenderError
+from cardforge.i18n import messages
 from cardforge.layout.boxes import template_folders
 from cardforge.layout.geometry import (
     Placement,
@@ -255,7 +256,7 @@ def prepare_cards(game: Game, data: GameData, settings: BuildSettings, templates
     folders = template_folders(game, templates_dir)
     library = layout_library(folders)
     issues = Issues()
-    art = CardArt(game, data, library, Templates(folders), settings.bleed_mm, issues)
+    art = CardArt(game, data, library, Templates(folders), settings.bleed_mm, issues, settings.lang)
     art.templates_digest = templates_digest(folders)
     for p in library.problems:
         issues.add(p)
@@ -510,7 +511,8 @@ class _Labels:
 
     def info(self, index: int, side: str) -> SheetInfo:
         return SheetInfo(self.data.meta.title, self.game.id, self.file, index, self.total, side,
-                         self.settings.paper, self.sheet.orientation, self.duplex)
+                         self.settings.paper, self.sheet.orientation, self.duplex,
+                         messages(self.settings.lang or self.game.language))
 
 
 def _canvas(path: Path, page: tuple[float, float], title: str, compress: bool, s: BuildSettings,

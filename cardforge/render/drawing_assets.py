@@ -30,10 +30,15 @@ if TYPE_CHECKING:
 class DrawingAssets:
     """A game's own font families and icons, ready to draw."""
 
-    __slots__ = ("root", "families", "custom", "names", "files", "key", "_hash", "_faces")
+    __slots__ = ("root", "families", "custom", "names", "files", "key", "_hash", "_faces", "lang")
 
     def __init__(self, root: Path | None, families: Mapping[str, FontFamily],
-                 custom: Mapping[str, CustomIcon], key: tuple[Any, ...], files: Mapping[str, Path] | None = None):
+                 custom: Mapping[str, CustomIcon], key: tuple[Any, ...], files: Mapping[str, Path] | None = None,
+                 lang: str = "fr"):
+        #: the language printed with these assets: its typography (French spacing only in
+        #: French) and the built-in icons' legend labels
+        self.lang = lang
+        key = (*key, lang)
         self.root = root
         self.families = dict(families)
         #: the game's icons by name: each draws into its ``width × 100`` box (render/icons.py)
@@ -53,7 +58,14 @@ class DrawingAssets:
         return isinstance(other, DrawingAssets) and other.key == self.key
 
     def __repr__(self) -> str:
-        return f"<DrawingAssets {self.root or 'built-in'}: {len(self.families)} families, {len(self.custom)} icons>"
+        return (f"<DrawingAssets {self.root or 'built-in'} ({self.lang}): {len(self.families)} families, "
+                f"{len(self.custom)} icons>")
+
+    def in_language(self, lang: str) -> DrawingAssets:
+        """The same fonts and icons, printing in ``lang``."""
+        if lang == self.lang:
+            return self
+        return DrawingAssets(self.root, self.families, self.custom, self.key[:-1], self.files, lang)
 
     # --- fonts ---------------------------------------------------------------------------------
     def font_name(self, family: str = fonts.DEFAULT_FAMILY, bold: bool = False, italic: bool = False) -> str:
@@ -70,8 +82,9 @@ class DrawingAssets:
         return name in ICONS or name in self.custom
 
     def icon_label(self, name: str) -> str:
-        """The legend label of an icon (an SVG's ``<title>``, a built-in icon's French name)."""
-        return icon_label(name, self.files)
+        """The legend label of an icon (an SVG's ``<title>``, a built-in icon's name in the
+        language printed)."""
+        return icon_label(name, self.files, self.lang)
 
     def icon_width(self, name: str) -> float:
         """Advance width of an icon, in em."""

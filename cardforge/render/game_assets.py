@@ -70,11 +70,12 @@ _KEPT = 8
 
 def drawing_assets(data: GameData | Path | str,
                    report: Callable[[Problem], None] | None = None,
-                   game_folder: Path | None = None) -> DrawingAssets:
+                   game_folder: Path | None = None, lang: str = "fr") -> DrawingAssets:
     """The fonts and icons of the game whose data is ``data`` (or in that folder), ready to be
     passed to what draws for it. Icon files that cannot be read are reported through
     ``report(Problem)`` and left out. ``game_folder``: the game's own folder, when the data
-    comes from elsewhere (``--data DIR`` without a ``game.yaml``: ``assets.game_assets``)."""
+    comes from elsewhere (``--data DIR`` without a ``game.yaml``: ``assets.game_assets``).
+    ``lang``: the language printed (typography, built-in icons' labels)."""
     assets = game_assets(data, game_folder)
     key = (str(assets.root), assets.signature())
     made = _MADE.get(key)
@@ -98,7 +99,7 @@ def drawing_assets(data: GameData | Path | str,
     if report is not None:
         for problem in made[1]:
             report(problem)
-    return made[0]
+    return made[0].in_language(lang)
 
 
 def _custom_icon(name: str, path: Path, program: SvgProgram | None = None) -> CustomIcon:

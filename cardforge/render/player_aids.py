@@ -128,7 +128,9 @@ def draw_aid_side(c: Canvas, plan: AidPlan, side: str, ctx: PrintContext, x: flo
     cx, cy, cw, ch = geo.content
     sp.flow.paint(c, cx, cy + ch)
     title = plan.aid.title if side == "front" else (plan.aid.back_title or plan.aid.title)
-    label = f"{ctx.game.title} · aide de jeu · {plain_text(title)}" + (" · verso" if side == "back" else "")
-    draw_stamp(c, label, stamp_right(ctx.version, plan.aid.provenance), geo.inset + mm(2.5), geo.footer_y,
-               W - 2 * geo.inset - mm(5), size=geo.stamp_size)
+    _ = ctx.t.gettext
+    label = _("{title} · player aid · {aid}", title=ctx.game.title, aid=plain_text(title)) \
+        + (_(" · back") if side == "back" else "")
+    draw_stamp(c, label, stamp_right(ctx.version, plan.aid.provenance, ctx.t), geo.inset + mm(2.5), geo.footer_y,
+               W - 2 * geo.inset - mm(5), size=geo.stamp_size, lang=ctx.t.lang)
     c.restoreState()

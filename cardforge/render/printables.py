@@ -251,7 +251,7 @@ def _groups(items: list[tuple[Any, SheetPlan]], copies: Callable[[Any], int]) ->
 def _write_boards(ctx: PrintContext, plans: Plans, path: Path) -> tuple[int, int]:
     pages = count = 0
     with atomic_path(path) as tmp:
-        c = new_canvas(tmp, plans.boards[0][1].page, f"{ctx.game.title} — plateaux", "boards",
+        c = new_canvas(tmp, plans.boards[0][1].page, ctx.t.gettext("{title} — boards", title=ctx.game.title), "boards",
                        cmyk=ctx.settings.cmyk)
         for sheet, items in _groups(plans.boards, lambda p: p.board.copies):
             for start in range(0, len(items), sheet.per_sheet):
@@ -279,9 +279,11 @@ def _write_aids(ctx: PrintContext, plans: Plans, path: Path, backs_path: Path) -
     first_page = plans.aids[0][1].page
     with ExitStack() as stack:
         c = new_canvas(stack.enter_context(atomic_path(path)), first_page,
-                       f"{ctx.game.title} — aides de jeu", "player aids", cmyk=ctx.settings.cmyk)
+                       ctx.t.gettext("{title} — player aids", title=ctx.game.title), "player aids",
+                       cmyk=ctx.settings.cmyk)
         backs = (new_canvas(stack.enter_context(atomic_path(backs_path)), first_page,
-                            f"{ctx.game.title} — aides de jeu (versos)", "player aid backs", cmyk=ctx.settings.cmyk)
+                            ctx.t.gettext("{title} — player aids (backs)", title=ctx.game.title),
+                            "player aid backs", cmyk=ctx.settings.cmyk)
                  if separate else c)
         if any_back and inline:  # the print dialog preselects two-sided, flipped as the backs are laid out
             print_preferences(c, ctx.settings.duplex)
@@ -318,7 +320,7 @@ def _write_aids(ctx: PrintContext, plans: Plans, path: Path, backs_path: Path) -
 
 def _write_pads(ctx: PrintContext, plans: Plans, path: Path) -> tuple[int, int]:
     with atomic_path(path) as tmp:
-        c = new_canvas(tmp, plans.pads.page, f"{ctx.game.title} — feuille de score", "score pad",
+        c = new_canvas(tmp, plans.pads.page, ctx.t.gettext("{title} — score pad", title=ctx.game.title), "score pad",
                        cmyk=ctx.settings.cmyk)
         draw_pad_sheet(c, plans.pads, ctx)
         c.showPage()
@@ -349,7 +351,7 @@ def _write_setup(ctx: PrintContext, results: list[dict[str, Any]], path: Path) -
     pages = 0
     with atomic_path(path) as tmp:
         c = new_canvas(tmp, (mm(ctx.settings.paper_mm[0]), mm(ctx.settings.paper_mm[1])),
-                       f"{ctx.game.title} — mise en place",
+                       ctx.t.gettext("{title} — setup", title=ctx.game.title),
                        "setup sheets", cmyk=ctx.settings.cmyk)
         pages += draw_setup_pages(c, ctx, results, with_deal=False)
         c.save()
@@ -369,7 +371,8 @@ def build_printables(game: Game, data: GameData, settings: BuildSettings, game_d
     from cardforge.render.game_assets import drawing_assets
 
     # the game's own fonts/ and icons/ (render/game_assets.py), passed to all that draws for it
-    ctx = PrintContext(game, data, settings, drawing_assets(data, game_folder=game.folder))
+    ctx = PrintContext(game, data, settings, drawing_assets(data, game_folder=game.folder,
+                                                        lang=settings.lang or game.language))
     kinds = frozenset(settings.only) & {"boards", "pads", "aids"}
     plans = plan_printables(ctx, kinds)
     results = setup_results(game) if "aids" in kinds else []

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from cardforge.markup import MarkupError, french, resolve_color
+from cardforge.i18n import Messages, messages
+from cardforge.markup import MarkupError, resolve_color, typeset
 from cardforge.problems import Problem
 from cardforge.render.blocks import fit_box_text
 from cardforge.render.drawing_assets import BUILT_IN, DrawingAssets
@@ -67,6 +68,11 @@ class PrintContext:
         return None
 
     @property
+    def t(self) -> Messages:
+        """The words cardforge prints, in the build's language (``--lang``), else the game's."""
+        return messages(self.settings.lang or self.game.language)
+
+    @property
     def version(self) -> str:
         return self.data.meta.version
 
@@ -95,18 +101,19 @@ def draw_band(c: Canvas, x: float, y: float, w: float, h: float, colour: str, ra
 
 
 def draw_stamp(c: Canvas, left: str, right: str, x: float, y: float, w: float, size: float = 5.5,
-               colour: str = "#5f5f5f") -> None:
-    """The small footer: what it is on the left, version and provenance on the right."""
+               colour: str = "#5f5f5f", *, lang: str) -> None:
+    """The small footer: what it is on the left, version and provenance on the right (with
+    ``lang``'s typography)."""
     c.saveState()
     c.setFillColor(HexColor(colour))
     c.setFont(font_name("sans"), size)
-    c.drawString(x, y, french(left))
-    c.drawRightString(x + w, y, french(right))
+    c.drawString(x, y, typeset(left, lang))
+    c.drawRightString(x + w, y, typeset(right, lang))
     c.restoreState()
 
 
-def stamp_right(version: str, provenance: str | None) -> str:
-    mark = " · provisoire" if provenance == "provisional" else ""
+def stamp_right(version: str, provenance: str | None, t: Messages) -> str:
+    mark = t.gettext(" · provisional") if provenance == "provisional" else ""
     return f"v{version}{mark}"
 
 

@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardforge.data.models import CardBase
+from cardforge.i18n import N_, languages, messages
 from cardforge.problems import Problem
 
 if TYPE_CHECKING:
@@ -49,7 +51,7 @@ RECORD_FORMAT = 2
 CHANGES_MD, CHANGES_JSON = "changes.md", "changes.json"
 PRINTABLE_SECTIONS = ("boards", "aids", "pad", "setup")
 SECTION_FILES = {"boards": "boards.pdf", "aids": "aids.pdf", "pad": "score-pad.pdf", "setup": "setup.pdf"}
-SECTION_NOUNS = {"boards": "board", "aids": "aid", "pad": "score pad", "setup": "setup sheet"}
+SECTION_NOUNS = {"boards": N_("board"), "aids": N_("aid"), "pad": N_("score pad"), "setup": N_("setup sheet")}
 
 
 def templates_digest(folders: list[Path]) -> str:
@@ -292,6 +294,7 @@ class Reprint:
     printables: list[dict[str, Any]] = field(default_factory=list)  # {section, id, title, why, file}
     restamp_skipped: int = 0  # cards whose stamp only changed version (not reprinted)
     printables_compared: bool = True  # False when either build was decks only
+    lang: str = "en"  # the edition's language: the changelog's (page and changes.md)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -312,6 +315,9 @@ class Reprint:
 def plan(now: dict[str, Any], earlier: dict[str, Any], restamp: bool = False) -> Reprint:
     """Compare this build's record with an earlier one (both as :func:`read_record` gives)."""
     out = Reprint(str(now.get("game")), str(earlier.get("version")), str(now.get("version")))
+    edition = now.get("edition")
+    if isinstance(edition, str) and edition in languages():
+        out.lang = edition
     cards, old = now["cards"], earlier["cards"]
     for cid, c in cards.items():
         o = old.get(cid)
@@ -356,44 +362,56 @@ def plan(now: dict[str, Any], earlier: dict[str, Any], restamp: bool = False) ->
 
 
 # --- the changelog ----------------------------------------------------------------------------------
-def changelog_lines(r: Reprint) -> list[tuple[str, str]]:
-    """(style, text) lines: 'h1', 'h2', 'item', 'note'."""
-    lines: list[tuple[str, str]] = [("h1", f"Reprint of {r.game}: v{r.version_from} → v{r.version_to}")]
+def changelog_lines(r: Reprint, lang: str | None = None) -> list[tuple[str, str]]:
+    """(style, text) lines: 'h1', 'h2', 'item', 'note', in ``lang`` (default: the edition's
+    language, as on the printed changelog and in changes.md; the terminal's summary is English)."""
+    _ = messages(lang or r.lang).gettext
+    lines: list[tuple[str, str]] = [("h1", _("Reprint of {game}: v{old} → v{new}", game=r.game, old=r.version_from,
+                                             new=r.version_to))]
     taken, added = sum(x.count for x in r.take_out), sum(x.count for x in r.add)
-    lines.append(("note", f"Take out {taken} card(s), add {added} printed in this pack."))
-    lines.append(("h2", "Take out of the box"))
+    lines.append(("note", _("Take out {taken} card(s), add {added} printed in this pack.", taken=taken, added=added)))
+    lines.append(("h2", _("Take out of the box")))
     if not r.take_out:
-        lines.append(("item", "nothing"))
+        lines.append(("item", _("nothing")))
     for x in r.take_out:
-        lines.append(("item", f"{x.count} × {x.name} — stamp {x.stamp} ({_why(x)})"))
-    lines.append(("h2", "Add (printed in this pack)"))
+        lines.append(("item", _("{count} × {name} — stamp {stamp} ({why})", count=x.count, name=x.name,
+                                stamp=x.stamp, why=_why(x, _))))
+    lines.append(("h2", _("Add (printed in this pack)")))
     if not r.add:
-        lines.append(("item", "nothing"))
+        lines.append(("item", _("nothing")))
     for x in r.add:
-        lines.append(("item", f"{x.count} × {x.name} — stamp {x.stamp} ({_why(x)})"))
+        lines.append(("item", _("{count} × {name} — stamp {stamp} ({why})", count=x.count, name=x.name,
+                                stamp=x.stamp, why=_why(x, _))))
     if r.printables:
-        lines.append(("h2", "Boards, aids, score pad and setup sheets"))
+        lines.append(("h2", _("Boards, aids, score pad and setup sheets")))
         for p in r.printables:
             if p["why"] == "removed":
-                verb = "throw away"
+                verb = _("throw away")
             elif p.get("pack"):
-                verb = f"printed in {p['pack']}"
+                verb = _("printed in {pack}", pack=p["pack"])
             else:
-                verb = f"not built by this build: build with --only {KIND_OF_SECTION[p['section']]}"
-            lines.append(("item", f"{SECTION_NOUNS[p['section']]} '{p['title']}' {p['why']}: {verb}"))
+                verb = _("not built by this build: build with --only {kind}", kind=KIND_OF_SECTION[p["section"]])
+            noun, why = SECTION_NOUNS[p["section"]], WHY_PRINTABLE.get(p["why"], p["why"])
+            lines.append(("item", _("{what} '{title}' {why}: {verb}", what=_(noun), title=p["title"], why=_(why),
+                                    verb=verb)))
     if not r.printables_compared:
-        lines.append(("note", "Boards, aids, score pad and setup sheets not compared: the record was "
-                              "written by a decks-only build (--only decks)."))
+        lines.append(("note", _("Boards, aids, score pad and setup sheets not compared: the record was "
+                                "written by a decks-only build (--only decks).")))
     if r.restamp_skipped:
-        lines.append(("note", f"{r.restamp_skipped} card(s) only changed version (v{r.version_from} → "
-                              f"v{r.version_to} in the stamp): not reprinted; build with --restamp to reprint them."))
+        lines.append(("note", _("{n} card(s) only changed version (v{old} → v{new} in the stamp): not reprinted; "
+                                "build with --restamp to reprint them.", n=r.restamp_skipped, old=r.version_from,
+                                new=r.version_to)))
     return lines
 
 
-def _why(x: Line) -> str:
-    return {"new": "new card", "changed": "its face changed", "more copies": "more copies",
-            "fewer copies": "fewer copies", "removed": "no longer in the deck",
-            "restamped": "restamped"}[x.why]
+#: how the changelog says why a printable is listed (message ids)
+WHY_PRINTABLE = {"new": N_("new"), "changed": N_("changed"), "removed": N_("removed")}
+
+
+def _why(x: Line, _: Callable[..., str]) -> str:
+    return {"new": _("new card"), "changed": _("its face changed"), "more copies": _("more copies"),
+            "fewer copies": _("fewer copies"), "removed": _("no longer in the deck"),
+            "restamped": _("restamped")}[x.why]
 
 
 def changes_markdown(r: Reprint) -> str:
@@ -468,6 +486,13 @@ def wrap_text(c: Canvas, text: str, font: str, size: float, width: float) -> lis
     return lines + [line]
 
 
+def display_path_of(path: Path) -> str:
+    from cardforge.resources import display_path
+
+    path = Path(path)
+    return display_path(path / RECORD if path.is_dir() else path)
+
+
 # --- in the deck build ------------------------------------------------------------------------------
 def build_record(game: Game, data: GameData, art: CardArt, cards: list[CardBase],
                  with_printables: bool = True) -> dict[str, Any]:
@@ -475,6 +500,7 @@ def build_record(game: Game, data: GameData, art: CardArt, cards: list[CardBase]
     by a decks-only build, which then does not pay for the printables' code: ~0.15 s for
     ten player boards; a later comparison then leaves them out)."""
     return {"format": RECORD_FORMAT, "game": game.id, "version": data.meta.version,
+            "edition": art.lang,  # the language printed: two editions are not two versions
             "cards": card_record(art, cards),
             "printables": printables_record(game, data) if with_printables else None}
 
@@ -490,6 +516,12 @@ def plan_against(record: dict[str, Any], path: Path, game_id: str, restamp: bool
     if earlier is None:  # then there is a problem saying why
         if problem is not None:
             issues.add(problem)
+        return None
+    if earlier.get("edition", record.get("edition")) != record.get("edition"):
+        # a record written before editions were recorded is taken as this build's edition
+        issues.add(Problem(f"this record is of the {earlier['edition']!r} edition; this build prints the "
+                           f"{record.get('edition')!r} one: compare a build with a record of the same edition "
+                           f"(--lang {earlier['edition']})", file=display_path_of(path), field="--changed-since"))
         return None
     out = plan(record, earlier, restamp)
     for p in out.printables:
@@ -564,7 +596,8 @@ def build_printables_pack(game: Game, data: GameData, settings: BuildSettings, g
     if not kinds:
         return []
     # the game's own fonts and icons, as the printables' build draws them (a game's :icon: tokens)
-    ctx = PrintContext(game, data, settings, drawing_assets(data, game_folder=game.folder))
+    ctx = PrintContext(game, data, settings, drawing_assets(data, game_folder=game.folder,
+                                                        lang=settings.lang or game.language))
     plans = pr.plan_printables(ctx, kinds)
     if plans.problems:
         return []

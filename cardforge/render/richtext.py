@@ -96,7 +96,7 @@ def measure(markup: str, family: str = "sans", bold: bool = False, italic: bool 
     """Parse and measure at 1 pt: paragraphs → segments → words (``assets``: the game's own
     fonts and icons)."""
     out = []
-    for para in parse(markup, assets.names):
+    for para in parse(markup, assets.names, assets.lang):
         atoms: list[Any] = []
         for piece in para:
             if isinstance(piece, Break):

@@ -14,6 +14,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.games.base import Game
+from cardforge.i18n import Messages, messages
 from cardforge.problems import Problem
 from cardforge.render.blocks import fit_box_text
 from cardforge.render.fonts import font_name
@@ -35,17 +36,19 @@ GAP = 2.0
 MAX_PER_SHEET = 4
 
 
-def tie_break_lines(game: Game) -> list[str]:
-    """What prints under the total: the tie-breakers in order, or that ties are shared."""
+def tie_break_lines(game: Game, t: Messages | None = None) -> list[str]:
+    """What prints under the total: the tie-breakers in order, or that ties are shared (in
+    ``t``'s language; default: the game's)."""
+    _ = (t or messages(game.language)).gettext
     if not game.tie_breakers:
-        return ["Égalité : les joueurs à égalité partagent la place."]
-    labels = [t.label for t in game.tie_breakers]
+        return [_("Ties: players who tie share the place.")]
+    labels = [tb.label for tb in game.tie_breakers]
     text = labels[0] + "".join(f", {label}" for label in labels[1:])
-    return [text + " ; sinon, les joueurs à égalité partagent la place."]
+    return [_("{tie_breakers}; otherwise, players who tie share the place.", tie_breakers=text)]
 
 
 def row_labels(game: Game) -> list[str]:
-    """Each category's label as printed: its icon (when set) then its French label."""
+    """Each category's label as printed: its icon (when set) then its label (the game's words)."""
     return [(f":{c.icon}: " if c.icon else "") + c.label for c in game.categories]
 
 
@@ -130,6 +133,7 @@ def pad_margin(settings: BuildSettings) -> float:
 
 def plan_pads(ctx: PrintContext) -> tuple[PadPlan | None, list[Problem]]:
     game = ctx.game
+    _ = ctx.t.gettext
     problems: list[Problem] = []
     item = "score pad"
     pw, ph = (mm(v) for v in ctx.settings.paper_mm)
@@ -153,22 +157,22 @@ def plan_pads(ctx: PrintContext) -> tuple[PadPlan | None, list[Problem]]:
                                     field=f"category '{cat.id}'"))
     title = None
     try:
-        title = band_title(f"{game.title} — feuille de score", usable_w - mm(6), layout.band_h * 0.8, 13.0,
+        title = band_title(_("{title} — score pad", title=game.title), usable_w - mm(6), layout.band_h * 0.8, 13.0,
                            assets=ctx.assets)
     except TextOverflow as exc:
         problems.append(Problem(f"title does not fit ({exc.describe()})", item=item))
-    players = [fit_box_text(f"Joueur {i}", layout.col_w - mm(2), mm(3.2), 6.5, 6.0, color="#5f5f5f",
+    players = [fit_box_text(_("Player {number}", number=i), layout.col_w - mm(2), mm(3.2), 6.5, 6.0, color="#5f5f5f",
                             align="left", valign="top", assets=ctx.assets) for i in range(1, layout.players + 1)]
     tie = []
-    for line in tie_break_lines(game):
+    for line in tie_break_lines(game, ctx.t):
         try:
             tie.append(fit_box_text(f"*{line}*", usable_w - mm(2), mm(TIE_LINE), 8.5, 6.0, color="#3a3a3a",
                                     align="left", assets=ctx.assets))
         except TextOverflow as exc:
             problems.append(Problem(f"tie-breaker does not fit ({exc.describe()})", item=item))
-    total = fit_box_text("**Total**", layout.label_w - mm(4), layout.total_h - mm(2), 10.5, 6.0, align="left",
-                         assets=ctx.assets)
-    joueurs = fit_box_text("**Joueurs**", layout.label_w - mm(4), layout.header_h - mm(2), 9.5, 6.0,
+    total = fit_box_text("**" + _("Total") + "**", layout.label_w - mm(4), layout.total_h - mm(2), 10.5, 6.0,
+                         align="left", assets=ctx.assets)
+    joueurs = fit_box_text("**" + _("Players") + "**", layout.label_w - mm(4), layout.header_h - mm(2), 9.5, 6.0,
                            align="left", assets=ctx.assets)
     if problems or title is None:  # no title: a problem was reported
         return None, problems
@@ -206,7 +210,7 @@ def _draw_pad(c: Canvas, plan: PadPlan, ctx: PrintContext, x: float, top: float)
     c.setFont(font_name("sans"), 9)
     c.setFillColor(HexColor("#1a1a1a"))
     base = Y(L.band_h + L.date_h * 0.62)
-    c.drawString(x + mm(1), base, "Date\u202f:")
+    c.drawString(x + mm(1), base, ctx.t.gettext("Date:"))
     c.setStrokeColor(HexColor("#8a8a8a"))
     c.setLineWidth(0.5)
     c.line(x + mm(13), base - 1.5, x + mm(70), base - 1.5)
@@ -251,5 +255,5 @@ def _draw_pad(c: Canvas, plan: PadPlan, ctx: PrintContext, x: float, top: float)
     for lay in plan.tie:
         draw_layout(c, lay, x + mm(1), Y(ty + mm(TIE_LINE)), L.width - mm(2), mm(TIE_LINE))
         ty += mm(TIE_LINE)
-    draw_stamp(c, f"{ctx.game.title} · feuille de score", stamp_right(ctx.version, None), x + mm(1),
-               Y(L.height) + mm(1.2), L.width - mm(2), size=5.5)
+    draw_stamp(c, ctx.t.gettext("{title} · score pad", title=ctx.game.title), stamp_right(ctx.version, None, ctx.t),
+               x + mm(1), Y(L.height) + mm(1.2), L.width - mm(2), size=5.5, lang=ctx.t.lang)

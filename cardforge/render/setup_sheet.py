@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.errors import RenderError
+from cardforge.i18n import N_, Messages, messages
 from cardforge.problems import Problem
 from cardforge.render.blocks import Laid, Overflow, Theme, _TooWide, lay_block
 from cardforge.render.output import atomic_path, new_canvas
@@ -23,15 +24,18 @@ if TYPE_CHECKING:
     from cardforge.data.loading import GameData
     from cardforge.games.base import Game
 
-#: French labels of the setup numbers most games share; a game adds its own with the
-#: ``SETUP_LABELS`` hook (``cardforge/games/contract.py``; the sheet is printed in French).
-COUNT_LABELS = {"hand_limit": "Limite de cartes en main", "rounds": "Manches", "cards_each": "Cartes par joueur",
-                "coins_each": "Pièces par joueur"}
+#: labels of the setup numbers most games share (message ids, printed in the sheet's language);
+#: a game adds its own, in its own language, with the ``SETUP_LABELS`` hook
+#: (``cardforge/games/contract.py``).
+COUNT_LABELS = {"hand_limit": N_("Hand limit"), "rounds": N_("Rounds"), "cards_each": N_("Cards per player"),
+                "coins_each": N_("Coins per player")}
 
 
-def count_labels(game: Game) -> dict[str, str]:
-    """How the sheet names each setup number: the shared labels, then the game's own."""
-    return {**COUNT_LABELS, **(game.printables().SETUP_LABELS or {})}
+def count_labels(game: Game, t: Messages | None = None) -> dict[str, str]:
+    """How the sheet names each setup number: the shared labels (in ``t``'s language, default
+    the game's), then the game's own."""
+    _ = (t or messages(game.language)).gettext
+    return {**{k: _(v) for k, v in COUNT_LABELS.items()}, **(game.printables().SETUP_LABELS or {})}
 
 
 def mode_label(game: Game, mode: str) -> str:
@@ -46,15 +50,16 @@ def _b(kind: str, **fields: Any) -> SimpleNamespace:
     return SimpleNamespace(kind=kind, size=None, align=None, **fields)
 
 
-def _value(value: Any) -> str:
+def _value(value: Any, t: Messages) -> str:
     if isinstance(value, bool):
-        return "oui" if value else "non"
+        return t.gettext("yes") if value else t.gettext("no")
     if isinstance(value, (int, float, str)):
         return str(value)
     if isinstance(value, list):
-        return ", ".join(_value(v) for v in value) or "—"
+        return ", ".join(_value(v, t) for v in value) or "—"
     if isinstance(value, dict):
-        return " ; ".join(f"{k} : {_value(v)}" for k, v in value.items()) or "—"
+        return t.gettext("; ").join(t.gettext("{key}: {value}", key=k, value=_value(v, t))
+                                    for k, v in value.items()) or "—"
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -62,38 +67,49 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("*", "\\*").replace("<", "\\<")
 
 
-def sheet_blocks(game: Game, result: dict[str, Any], with_deal: bool = True) -> list[SimpleNamespace]:
-    """The sheet's content as blocks: the checklist, the numbers, the deal (if any)."""
+def players_label(players: int, t: Messages) -> str:
+    """"2 players" in ``t``'s language."""
+    return t.ngettext("{n} player", "{n} players", players)
+
+
+def sheet_blocks(game: Game, result: dict[str, Any], with_deal: bool = True,
+                 t: Messages | None = None) -> list[SimpleNamespace]:
+    """The sheet's content as blocks: the checklist, the numbers, the deal (if any), in ``t``'s
+    language (default: the game's)."""
+    t = t or messages(game.language)
+    _ = t.gettext
     players = result["player_count"]
     mode = result.get("mode")
-    head = f"{players} joueur{'s' if players > 1 else ''}"
+    head = players_label(players, t)
     if len(game.modes) > 1 and mode:
         head += f" · {_escape(mode_label(game, mode))}"
     blocks = [_b("text", text=f"**{head}**")]
-    blocks.append(_b("heading", text="Mise en place", level=1))
+    blocks.append(_b("heading", text=_("Setup"), level=1))
     for i, step in enumerate(result.get("steps", []), start=1):
         blocks.append(_b("checklist", items=[step], start=i))
     counts = result.get("counts") or {}
     if counts:
-        blocks.append(_b("heading", text="Chiffres pour cette partie", level=2))
-        labels = count_labels(game)
-        rows = [[_escape(labels.get(str(k), str(k).replace("_", " "))), _escape(_value(v))]
+        blocks.append(_b("heading", text=_("Numbers for this game"), level=2))
+        labels = count_labels(game, t)
+        rows = [[_escape(labels.get(str(k), str(k).replace("_", " "))), _escape(_value(v, t))]
                 for k, v in counts.items()]
         blocks.append(_b("table", rows=rows, columns=None, widths=None, header_column=True))
     deal = {k: v for k, v in (result.get("deal") or {}).items() if k != "seed"}
     if with_deal and deal:
         seed = (result.get("deal") or {}).get("seed")
-        blocks.append(_b("heading", text=f"Distribution tirée (graine {seed})", level=2))
+        blocks.append(_b("heading", text=_("Deal drawn (seed {seed})", seed=seed), level=2))
         items = []
         for key, value in deal.items():
             if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
                 for i, entry in enumerate(value, start=1):
-                    items.append(f"**{_escape(str(key))} {i}** : {_escape(_value(entry))}")
+                    items.append(_("{key}: {value}", key=f"**{_escape(str(key))} {i}**",
+                                   value=_escape(_value(entry, t))))
             elif isinstance(value, dict):
                 for sub, v in value.items():
-                    items.append(f"**{_escape(str(key))} › {_escape(str(sub))}** : {_escape(_value(v))}")
+                    items.append(_("{key}: {value}", key=f"**{_escape(str(key))} › {_escape(str(sub))}**",
+                                   value=_escape(_value(v, t))))
             else:
-                items.append(f"**{_escape(str(key))}** : {_escape(_value(value))}")
+                items.append(_("{key}: {value}", key=f"**{_escape(str(key))}**", value=_escape(_value(value, t))))
         blocks += [_b("bullets", items=[item]) for item in items]  # one per item: they may flow on
     return blocks
 
@@ -125,9 +141,9 @@ def _flow(laid: list[Laid], blocks: list[Any], height: float, theme: Theme,
 RESULT_GAP_MM = 7.0  # between two setups sharing a page
 
 
-def _head(game: Game, result: dict[str, Any]) -> str:
+def _head(game: Game, result: dict[str, Any], t: Messages) -> str:
     players = result["player_count"]
-    head = f"{players} joueur{'s' if players > 1 else ''}"
+    head = players_label(players, t)
     mode = result.get("mode")
     if len(game.modes) > 1 and mode:
         head += f" ({mode_label(game, mode)})"
@@ -162,16 +178,17 @@ def draw_setup_pages(c: Canvas, ctx: PrintContext, results: dict[str, Any] | lis
     except Overflow as exc:
         raise RenderError(f"setup sheet for {ctx.game.id} cannot be printed",
                           [Problem(exc.describe(), item="setup sheet")]) from None
-    title = band_title(f"{ctx.game.title} — mise en place", width - mm(8), band_h * 0.8, 16.0, assets=ctx.assets)
+    _ = ctx.t.gettext
+    title = band_title(_("{title} — setup", title=ctx.game.title), width - mm(8), band_h * 0.8, 16.0, assets=ctx.assets)
     for number, (page, heads) in enumerate(placed, start=1):
         c.setPageSize((pw, ph))
         draw_band(c, margin, ph - margin - band_h, width, band_h, ctx.accent, mm(1.5),
                   [(title, mm(4), width - mm(8))])
         for dx, dy, laid in page:
             laid.paint(c, margin + dx, top - dy)
-        more = f" · page {number}/{len(placed)}" if len(placed) > 1 else ""
-        draw_stamp(c, f"{ctx.game.title} · mise en place · {', '.join(dict.fromkeys(heads))}{more}",
-                   stamp_right(ctx.version, None), margin, margin, width, size=6.5)
+        more = _(" · page {number}/{count}", number=number, count=len(placed)) if len(placed) > 1 else ""
+        draw_stamp(c, _("{title} · setup · {setups}", title=ctx.game.title, setups=", ".join(dict.fromkeys(heads)))
+                   + more, stamp_right(ctx.version, None, ctx.t), margin, margin, width, size=6.5, lang=ctx.t.lang)
         c.showPage()
     return len(placed)
 
@@ -191,10 +208,10 @@ def _columns(ctx: PrintContext, results: list[dict[str, Any]], with_deal: bool, 
     col = (width - mm(COLUMN_GAP_MM)) / 2
     laid = []
     for result in results:
-        items = [lay_block(block, col, 1.0, theme) for block in sheet_blocks(ctx.game, result, with_deal)]
+        items = [lay_block(block, col, 1.0, theme) for block in sheet_blocks(ctx.game, result, with_deal, ctx.t)]
         if _stack(items) > height:
             return None
-        laid.append((_head(ctx.game, result), items))
+        laid.append((_head(ctx.game, result, ctx.t), items))
     pages: list[Placed] = []
     column, used = 2, 0.0  # start on a fresh page
     gap = mm(RESULT_GAP_MM)
@@ -222,7 +239,7 @@ def _across(ctx: PrintContext, results: list[dict[str, Any]], with_deal: bool, w
     used = 0.0
     gap = mm(RESULT_GAP_MM)
     for result in results:
-        blocks = sheet_blocks(ctx.game, result, with_deal)
+        blocks = sheet_blocks(ctx.game, result, with_deal, ctx.t)
         laid = [lay_block(block, width, 1.0, theme) for block in blocks]
         if pages[-1] and used + gap + _stack(laid) > height:  # not whole on this page: a page of its own
             pages.append([])
@@ -235,7 +252,7 @@ def _across(ctx: PrintContext, results: list[dict[str, Any]], with_deal: bool, w
         pages = _flow(laid, blocks, height, theme, pages, used)
         heads += [[] for _ in range(len(pages) - before)]
         for k in range(before - 1, len(pages)):
-            heads[k].append(_head(ctx.game, result))
+            heads[k].append(_head(ctx.game, result, ctx.t))
         used = _stack(pages[-1])
     out: list[Placed] = []
     for page, names in zip(pages, heads):
@@ -253,11 +270,14 @@ def render_setup_sheet(game: Game, data: GameData, result: dict[str, Any], path:
     """Print the setup sheet of ``result`` (the setup contract) to ``path``; returns its pages."""
     from cardforge.render.game_assets import drawing_assets
 
-    ctx = PrintContext(game, data, settings or BuildSettings(), drawing_assets(data, game_folder=game.folder))
+    settings = settings or BuildSettings()
+    ctx = PrintContext(game, data, settings, drawing_assets(data, game_folder=game.folder,
+                                                            lang=settings.lang or game.language))
     path = Path(path)
     with atomic_path(path) as tmp:
         c = new_canvas(tmp, (mm(ctx.settings.paper_mm[0]), mm(ctx.settings.paper_mm[1])),
-                       f"{game.title} — mise en place ({result['player_count']} joueurs)", "setup sheet",
+                       ctx.t.gettext("{title} — setup ({players} players)", title=game.title,
+                                     players=result["player_count"]), "setup sheet",
                        cmyk=ctx.settings.cmyk)
         pages = draw_setup_pages(c, ctx, result)
         c.save()

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge.i18n import Messages, messages
 from cardforge.layout.geometry import Rect
 from cardforge.layout.imposition import Area, CuttingPlan, free_areas
 from cardforge.render.canvas import K_BLACK, mark_colour, shared
@@ -53,40 +54,69 @@ class SheetInfo:
     paper: str
     orientation: str
     duplex: str  # long-edge | short-edge | none | fold
+    #: the language printed (the build's ``--lang``, else the game's)
+    t: Messages = field(default_factory=lambda: messages("en"))
 
     def parts(self) -> list[str]:
         """The label, most important first (trailing parts are dropped when space is short)."""
-        how = {"long-edge": "two-sided, flip on long edge", "short-edge": "two-sided, flip on short edge",
-               "none": "backs printed separately", "fold": "fold along the dashed line"}[self.duplex]
-        return [f"{self.title} ({self.game})", self.file, f"sheet {self.index}/{self.total}",
-                "FRONT" if self.side == "front" else "BACK", f"{self.paper.upper()} {self.orientation}", how]
+        _ = self.t.gettext
+        how = {"long-edge": _("two-sided, flip on long edge"), "short-edge": _("two-sided, flip on short edge"),
+               "none": _("backs printed separately"), "fold": _("fold along the dashed line")}[self.duplex]
+        orientation = {"landscape": _("landscape"), "portrait": _("portrait")}.get(self.orientation, self.orientation)
+        sheet = _("sheet {index}/{total}", index=self.index, total=self.total)
+        return [f"{self.title} ({self.game})", self.file, sheet,
+                _("FRONT") if self.side == "front" else _("BACK"), f"{self.paper.upper()} {orientation}", how]
 
 
-def cutting_text(plan: CuttingPlan, fold: bool = False) -> str:
-    """The cutting order; on a gutter-fold sheet, folding and cutting the folded sheet."""
-    start = "Cutting order: fold on the dashed line, then cut both layers: " if fold else "Cutting order: "
+def _lines(t: Messages, direction: str, counts: tuple[int, ...]) -> str:
+    if direction == "mixed":
+        return t.gettext("the lines")
+    if len(set(counts)) != 1:
+        return t.gettext("the horizontal lines") if direction == "horizontal" else t.gettext("the vertical lines")
+    if direction == "horizontal":
+        return t.ngettext("the {n} horizontal line", "the {n} horizontal lines", counts[0])
+    return t.ngettext("the {n} vertical line", "the {n} vertical lines", counts[0])
+
+
+def cutting_text(plan: CuttingPlan, fold: bool = False, t: Messages | None = None) -> str:
+    """The cutting order (in ``t``'s language; English by default); on a gutter-fold sheet,
+    folding and cutting the folded sheet."""
+    t = t or messages("en")
+    _ = t.gettext
+    start = _("Cutting order: fold on the dashed line, then cut both layers: ") if fold else _("Cutting order: ")
     steps = []
     for depth, direction, counts in plan.steps():
-        many = len(set(counts)) == 1
-        n = f"{counts[0]} " if many else ""
-        lines = f"{n}{direction} line{'s' if not many or counts[0] != 1 else ''}" if direction != "mixed" \
-            else "lines"
+        lines = _lines(t, direction, counts)
         if depth == 0:
-            ends = "left and right" if direction == "horizontal" else "top and bottom"
-            steps.append(f"{depth + 1}. the {lines} across the whole sheet (crop marks {ends})")
+            steps.append(_("{step}. {lines} across the whole sheet (crop marks left and right)", step=depth + 1,
+                           lines=lines) if direction == "horizontal" else
+                         _("{step}. {lines} across the whole sheet (crop marks top and bottom)", step=depth + 1,
+                           lines=lines))
         elif depth == 1:
-            steps.append(f"{depth + 1}. on each strip, the {lines} (ticks on the edges of each strip)")
+            steps.append(_("{step}. on each strip, {lines} (ticks on the edges of each strip)", step=depth + 1,
+                           lines=lines))
         else:
-            steps.append(f"{depth + 1}. on each piece, the {lines} (ticks)")
-    return start + "; ".join(steps) + ". Print at 100 % (actual size)."
+            steps.append(_("{step}. on each piece, {lines} (ticks)", step=depth + 1, lines=lines))
+    return start + _("; ").join(steps) + _(". Print at 100 % (actual size).")
 
 
-def short_cutting_text(plan: CuttingPlan, fold: bool = False) -> str:
+def short_cutting_text(plan: CuttingPlan, fold: bool = False, t: Messages | None = None) -> str:
     """The cutting order in a few words, where the whole sentence does not fit."""
+    t = t or messages("en")
     first = plan.steps()[0] if plan.steps() else (0, "horizontal", (0,))
     n = first[2][0]
-    start = "Fold, then cut: " if fold else "Cut: "
-    return f"{start}{n} {first[1]} line{'s' if n != 1 else ''} first, then each strip · at 100 %"
+    if first[1] == "horizontal":
+        text = t.ngettext("{n} horizontal line first, then each strip · at 100 %",
+                          "{n} horizontal lines first, then each strip · at 100 %", n)
+    else:
+        text = t.ngettext("{n} vertical line first, then each strip · at 100 %",
+                          "{n} vertical lines first, then each strip · at 100 %", n)
+    return (t.gettext("Fold, then cut: ") if fold else t.gettext("Cut: ")) + text
+
+
+def bar_caption(length: int, t: Messages) -> str:
+    """What the scale bar says: "50 mm at 100 %"."""
+    return t.gettext("{length} mm at 100 %", length=length)
 
 
 def _width(text: str, font: str, size: float) -> float:
@@ -110,8 +140,8 @@ def _fit(parts: list[str], width: float, font: str, reserve: float, depth: float
     return None
 
 
-def _bar_width(length: int, font: str, size: float) -> float:
-    return length + 1.2 + _width(f"{length} mm at 100 %", font, size)
+def _bar_width(length: int, font: str, size: float, caption: str) -> float:
+    return length + 1.2 + _width(caption, font, size)
 
 
 def _bar_depth(size: float) -> float:
@@ -126,12 +156,12 @@ class Placed:
     area: Area
     offset: float  # mm along the area from its start (left, or bottom for the upright bands)
     size: float
-    text: str = ""
+    text: str = ""  # a bar's: its caption
     length: int = 0  # the bar's
 
     @property
     def extent(self) -> float:
-        return self.length + 1.2 + _width(f"{self.length} mm at 100 %", font_name("sans"), self.size) \
+        return self.length + 1.2 + _width(self.text, font_name("sans"), self.size) \
             if self.what == "bar" else _width(self.text, font_name("sans"), self.size)
 
     def box(self) -> Rect:
@@ -184,13 +214,15 @@ def plan_extras(page: tuple[float, float], printer: float, ink: Sequence[Rect], 
     if bar:  # the label and the bar side by side, below the cards as before
         for area in areas(("bottom", "top")):
             for length in SCALE_BARS_MM:
-                reserve = GAP_MM + _bar_width(length, font, LABEL_PT)
+                caption = bar_caption(length, info.t)
+                reserve = GAP_MM + _bar_width(length, font, LABEL_PT, caption)
                 fitted = _fit(parts, area.length, font, reserve, area.depth)
                 if fitted is None or _bar_depth(fitted[1]) > area.depth + 1e-9:
                     continue
                 text, size = fitted
                 put(Placed("label", area, 0.0, size, text))
-                put(Placed("bar", area, area.length - _bar_width(length, font, size), size, length=length))
+                put(Placed("bar", area, area.length - _bar_width(length, font, size, caption), size, caption,
+                           length=length))
                 label_done = bar_done = True
                 break
             if label_done:
@@ -206,9 +238,11 @@ def plan_extras(page: tuple[float, float], printer: float, ink: Sequence[Rect], 
         for area in areas(SIDES_LABEL):
             placed = False
             for length in SCALE_BARS_MM:
+                caption = bar_caption(length, info.t)
                 for size in (LABEL_PT, LABEL_MIN_PT):
-                    if _bar_width(length, font, size) <= area.length and _bar_depth(size) <= area.depth + 1e-9:
-                        put(Placed("bar", area, area.length - _bar_width(length, font, size), size, length=length))
+                    if _bar_width(length, font, size, caption) <= area.length and _bar_depth(size) <= area.depth + 1e-9:
+                        put(Placed("bar", area, area.length - _bar_width(length, font, size, caption), size, caption,
+                                   length=length))
                         placed = bar_done = True
                         break
                 if placed:
@@ -218,7 +252,7 @@ def plan_extras(page: tuple[float, float], printer: float, ink: Sequence[Rect], 
     order_done = plan is None
     if plan is not None:
         fold = info.duplex == "fold"
-        texts = [cutting_text(plan, fold), short_cutting_text(plan, fold)]
+        texts = [cutting_text(plan, fold, info.t), short_cutting_text(plan, fold, info.t)]
         for area in areas(SIDES_ORDER):
             for text in texts:
                 fits = [s for s in (LABEL_PT, LABEL_MIN_PT)
@@ -245,7 +279,7 @@ def _text(c: Canvas, text: str, x: float, baseline: float, font: str, size: floa
 
 
 def scale_bar(c: Canvas, x: float, baseline: float, length: int, font: str, size: float,
-              k_black: bool, registration: bool) -> float:
+              k_black: bool, registration: bool, caption: str | None = None) -> float:
     """A ``length`` mm bar from x, ticks every 10 mm, its length written after it. Returns its
     right end (mm)."""
     c.saveState()
@@ -257,7 +291,7 @@ def scale_bar(c: Canvas, x: float, baseline: float, length: int, font: str, size
         tall = BAR_TALL_MM if d in (0, length) else 1.0
         r(mm(x + d - 0.1), mm(y), mm(0.2), mm(tall), stroke=0, fill=1)
     c.restoreState()
-    text = f"{length} mm at 100 %"
+    text = caption or f"{length} mm at 100 %"
     _text(c, text, x + length + 1.2, baseline, font, size, k_black)
     return x + length + 1.2 + _width(text, font, size)
 
@@ -299,12 +333,12 @@ def draw_sheet_extras(c: Canvas, page: tuple[float, float], printer: float, ink:
             _text(c, p.text, x, y, font, p.size, k_black)
 
         def bar_at(x: float, y: float, p: Placed = p) -> None:
-            scale_bar(c, x, y, p.length, font, p.size, k_black, registration)
+            scale_bar(c, x, y, p.length, font, p.size, k_black, registration, p.text)
 
         if p.what == "label":  # its sheet number changes on every page: drawn in place
             _draw_at(c, p, text_at, None)
         elif p.what == "bar":  # a separation colour: ReportLab lists it in a page's own resources only
-            _draw_at(c, p, bar_at, None if registration else ("scale bar", p.length, k_black))
+            _draw_at(c, p, bar_at, None if registration else ("scale bar", p.length, p.text, k_black))
         else:
             _draw_at(c, p, text_at, ("cutting order", p.text, k_black))
     c.restoreState()

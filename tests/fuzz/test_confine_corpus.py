@@ -115,7 +115,7 @@ def test_confine_corpus(case, tmp_path):
     if base == "new":
         game_dir, game, prefix = work / "g", str(work / "g"), []
         env = _env(cache)
-        subprocess.run([sys.executable, "-m", "cardforge", "new", str(game_dir)], cwd=work, env=env,
+        subprocess.run([sys.executable, "-m", "cardforge", "new", str(game_dir), "--lang", "fr"], cwd=work, env=env,
                        capture_output=True, check=True, timeout=TIMEOUT)
     else:
         game_dir, game, prefix = work / "data" / base, base, ["--data", str(work / "data")]

@@ -26,7 +26,7 @@ CASES = yaml.safe_load(CORPUS.read_text(encoding="utf-8"))
 def new_game(tmp_path_factory):
     """A `cardforge new` game whose kind also has a list field (`tags`)."""
     folder = tmp_path_factory.mktemp("base") / "jeu"
-    assert run_cli("new", folder).code == 0
+    assert run_cli("new", folder, "--lang", "fr").code == 0
     game = folder / "game.yaml"
     text = game.read_text(encoding="utf-8")
     old = "        effect: {type: text, required: true}\n"

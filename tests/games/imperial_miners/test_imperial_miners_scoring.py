@@ -43,7 +43,7 @@ def test_rulebook_example_in_text(cli, write_yaml):
     assert lines[7].split() == ["Pièces", "(départage)", "7", "20"]
     assert lines[8].split() == ["Chariots", "(départage)", "8", "8"]
     assert lines[9].split() == ["Rang", "1", "2"]
-    assert "Winner: Aurore" in r.out
+    assert "Vainqueur\u202f: Aurore" in r.out  # the table speaks the game's language
     assert "Coins score nothing; they only break ties: Aurore 7, Bruno 20." in r.out
 
 
@@ -105,8 +105,8 @@ def test_solo_shows_the_grade_not_a_winner(cli, write_yaml):
     path = write_yaml("final.yaml", "players:\n  - {name: Aurore, vp: 31, coins: 7, carts: 8}\n")
     r = cli("score", "imperial_miners", path)
     assert r.code == 0, r.err
-    assert "Winner" not in r.out and "Rang" not in r.out
-    assert "Aurore: 39 — grade: Responsable des sous-sols" in r.out
+    assert "Vainqueur" not in r.out and "Rang" not in r.out
+    assert "Aurore\u202f: 39 — grade\u202f: Responsable des sous-sols" in r.out  # the game's language
 
 
 def test_the_events_played_are_named_in_the_report_and_kept_in_the_details(cli, write_yaml):

@@ -43,7 +43,7 @@ def test_cli_table_names_the_tie_break_and_the_race(cli, write_yaml):
     path = write_yaml("final.yaml", yaml.safe_dump(case["state"], allow_unicode=True, sort_keys=False))
     r = cli("score", "maphr", path)
     assert r.code == 0, r.err
-    assert "Winner: Ben (tie on 67 broken by more coins)" in r.out
+    assert "Vainqueur\u202f: Ben (tie on 67 broken by more coins)" in r.out  # the game's language
     assert "Gallery race: Alice first to reach 12/12 (+25); Ben 11/12, one short (+10); Cid 9/12" in r.out
 
 

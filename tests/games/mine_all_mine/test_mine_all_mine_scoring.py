@@ -78,7 +78,7 @@ def test_text_report(cli, write_yaml):
     r = score(cli, write_yaml, case_state("three-players"))
     assert r.code == 0, r.err
     lines = r.out.splitlines()
-    assert "Winner: Cy" in lines
+    assert "Vainqueur\u202f: Cy" in lines  # the game's language
     assert "Round 1 — a planet given by its resources (2, 2, 2) then a planet given by its resources (1, 1, 1), 6 turns" in lines
     # issue 18: locations named as on the cards, equal-attack contests said
     assert ("  Arrival: location 1 « Premier » Ana and Ben (speed 6); location 2 « Deuxième » left empty (a lead "

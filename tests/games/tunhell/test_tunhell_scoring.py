@@ -41,7 +41,7 @@ def test_text_output_reports_the_trophies(cli, write_yaml):
     issue_example = vector("tunhell", "the-issue-s-example-with-a-tie-on-terre-settled-by-ana")["state"]
     r = cli("score", "tunhell", write_yaml("final.yaml", yaml.safe_dump(issue_example)))
     assert r.code == 0, r.err
-    assert "Winner: Ana" in r.out
+    assert "Vainqueur\u202f: Ana" in r.out  # the game's language
     assert "Employé du mois (1 VP): Ana, tied with Ben on 5 Terre cards (named in trophies:)" in r.out
     assert "Dératiseur (2 VP): Ben, most Rat cards (3)" in r.out
 
@@ -50,7 +50,7 @@ def test_a_shared_win_says_there_is_no_tie_breaker(cli, write_yaml):
     four_players = vector("tunhell", "a-full-game-for-4-with-three-winners-sharing-the-rank")["state"]
     r = cli("score", "tunhell", write_yaml("final.yaml", yaml.safe_dump(four_players)))
     assert r.code == 0, r.err
-    assert "Winners: Ana and Ben and Cleo (shared: no tie-breaker)" in r.out
+    assert "Vainqueurs\u202f: Ana et Ben et Cleo (shared: no tie-breaker)" in r.out
 
 
 @settings(max_examples=40, deadline=None)
