@@ -70,7 +70,7 @@ def _no_plugin_search() -> None:
 
         loader = importlib.import_module("pydantic.plugin._loader")
         if getattr(loader, "_plugins", {}) is None:
-            loader._plugins = {}
+            loader._plugins = {}  # type: ignore[attr-defined]
     except ImportError:  # another pydantic layout: it searches for its plugins itself
         pass
     finally:
