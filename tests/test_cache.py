@@ -328,6 +328,7 @@ def test_font_from_the_cache_is_the_parsed_font(folder):
 
 # --- what is installed: read once per environment (issue 32) -----------------------------------
 
+@pytest.mark.slow
 def test_a_new_install_is_seen_on_the_next_run(tmp_path):
     """The games registry reads the entry points from the cache of what is installed; a
     distribution installed since (a new ``*.dist-info`` on ``sys.path``) changes the key, so
@@ -387,6 +388,7 @@ def cache_module_attr(module: str, attr: str) -> object:
     return getattr(importlib.import_module(module), attr)
 
 
+@pytest.mark.slow
 def test_pydantic_finds_its_plugins_as_it_would_itself():
     """cardforge tells pydantic there are no plugins only when none is installed."""
     code = ("from cardforge.startup import import_pydantic; import_pydantic(); import sys;"

@@ -353,6 +353,7 @@ def test_the_png_bench_runs(tmp_path):
     assert len(list(tmp_path.glob("*.png"))) == 80
 
 
+@pytest.mark.slow
 def test_png_export_over_processes_writes_the_bytes_of_one_process(tmp_path):
     """Issue 32: the export rasterises and encodes in forked workers; every PNG (and
     faces.json) is the same bytes as one process writes, in the same order, with progress
