@@ -3,7 +3,9 @@ drawing (``render/faces.py``). Sizes are exact: round((trim + 2 × bleed) in inc
 
 Rasterising and encoding run over the machine's cores (issue 32): the faces' PDF is drawn once,
 then worker processes (forked, so they share it and the loaded rasteriser without a copy or an
-import) each render a run of its pages and write their PNGs; the parent only waits, in order.
+import) each render and encode runs of its pages; this process writes the PNGs they send back,
+in order, into the export's transaction (a worker never writes a file: an interrupt or a crash
+leaves what one process would).
 A face's PNG depends on its page alone, so the files are the same bytes whichever process
 made them (a test compares against one process). A small export (fewer than
 :data:`MIN_FACES_PER_WORKER` faces a worker) stays in one process, where pdfium renders the
@@ -128,21 +130,27 @@ _DOC: Any = None
 
 def _write_in_workers(pdf: bytes, sizes: list[tuple[int, int]], targets: list[Path], dpi: float,
                       level: int, count: int) -> Iterator[int]:
-    """``count`` forked processes, each rendering and writing runs of consecutive pages; yields
-    the faces written, run by run in order (so progress and the first-file checkpoint come as
-    in one process). An error in a worker is raised here; leaving early ends the workers."""
+    """``count`` forked processes, each rendering and encoding runs of consecutive pages; this
+    process writes their PNGs, run by run in order, and yields the faces written (so progress,
+    the first-file checkpoint and every file of the transaction are this process's, as with
+    one process: a worker never touches the file system). An error in a worker is raised
+    here; leaving early ends the workers."""
     import multiprocessing
 
     import pypdfium2  # noqa: F401  # loaded once here, inherited by the forked workers
 
     global _PDF
     chunk = max(1, min(16, math.ceil(len(targets) / (count * 4))))  # a few runs each: even finish
-    runs = [(i, min(i + chunk, len(targets))) for i in range(0, len(targets), chunk)]
-    tasks = [(a, b, [str(t) for t in targets[a:b]], sizes[a:b], dpi, level) for a, b in runs]
+    runs = [(a, min(a + chunk, len(targets))) for a in range(0, len(targets), chunk)]
     _PDF = pdf
     try:
         with multiprocessing.get_context("fork").Pool(count, initializer=_worker_start) as pool:
-            yield from pool.imap(_worker_run, tasks)
+            tasks = [(a, sizes[a:b], dpi, level) for a, b in runs]
+            for (a, b), blobs in zip(runs, pool.imap(_worker_run, tasks)):
+                for path, blob in zip(targets[a:b], blobs):
+                    with atomic_path(path) as tmp:
+                        tmp.write_bytes(blob)
+                yield b - a
     finally:
         _PDF = b""
 
@@ -162,9 +170,8 @@ def _worker_start() -> None:
     _DOC = pdfium.PdfDocument(_PDF)
 
 
-def _worker_run(task: tuple[int, int, list[str], list[tuple[int, int]], float, int]) -> int:
-    """Render pages ``a``..``b`` of the inherited PDF and write their PNGs; the number written."""
-    a, b, paths, sizes, dpi, level = task
-    for path, size, (raw, stride) in zip(paths, sizes, rasterise(_DOC, sizes, raw=True, first=a)):
-        _write_png(Path(path), raw, stride, size, dpi, level)
-    return b - a
+def _worker_run(task: tuple[int, list[tuple[int, int]], float, int]) -> list[bytes]:
+    """The PNGs of pages ``a``… of the inherited PDF, one a size given."""
+    a, sizes, dpi, level = task
+    return [png_bytes(raw, size, dpi, level, stride)
+            for size, (raw, stride) in zip(sizes, rasterise(_DOC, sizes, raw=True, first=a))]
