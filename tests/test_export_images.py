@@ -347,10 +347,12 @@ def test_the_png_bench_runs(tmp_path):
     try:
         spec.loader.exec_module(module)
         parts = module.breakdown("maphr", 36, 0.0, tmp_path)
+        pool = module.compare_workers("maphr", 36, 0.0, tmp_path / "workers", 1)
     finally:
         sys.modules.pop("bench_export_png", None)
     assert (parts["faces"], parts["cards"], parts["size"]) == (80, 250, (px(70, 36), px(70, 36)))
     assert len(list(tmp_path.glob("*.png"))) == 80
+    assert pool["faces"] == 80 and pool["workers"] >= 1 and len(list((tmp_path / "workers" / "w1").glob("*.png"))) == 80
 
 
 @pytest.mark.slow
