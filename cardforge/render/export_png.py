@@ -9,11 +9,11 @@ leaves what one process would).
 A face's PNG depends on its page alone, so the files are the same bytes whichever process
 made them (a test compares against one process). A small export (fewer than
 :data:`MIN_FACES_PER_WORKER` faces a worker) stays in one process, where pdfium renders the
-next face while a thread compresses the last one. Encoder settings, measured on Maphr's 80
-faces at 300 dpi (827 px, CPU per face; rasterising is 4.9 ms): rows unfiltered, zlib level 3
-— 7.4 ms and 62.7 KiB; level 1 is 6.9 ms and 65.2 KiB, level 4 12.0 ms and 57.2 KiB, level 6
-13.8 ms and 55.1 KiB, level 9 53.6 ms and 51.9 KiB: level 3 is the knee (4 % bigger than 6 for
-half the time)."""
+next face while a thread compresses the last one. Encoder settings, measured on a 250-card
+shipped deck's 80 faces at 300 dpi (827 px, CPU per face; rasterising is 4.9 ms): rows
+unfiltered, zlib level 3 — 7.4 ms and 62.7 KiB; level 1 is 6.9 ms and 65.2 KiB, level 4
+12.0 ms and 57.2 KiB, level 6 13.8 ms and 55.1 KiB, level 9 53.6 ms and 51.9 KiB: level 3 is
+the knee (4 % bigger than 6 for half the time). DEVELOPING.md has the figures."""
 
 from __future__ import annotations
 
