@@ -13,6 +13,9 @@ Reported:
 - the same export in-process, split (CPU seconds): drawing the faces' PDF (the print's painter, one page per
   face), pypdfium2 rendering those pages (the rasteriser alone: what the export cannot go
   below), and encoding + writing the PNGs;
+- ``workers``: the export's own rasterise-encode-write step (``export_pngs``, the faces drawn
+  once beforehand) with one process and with its worker processes (one a core), alternating,
+  medians of ``--runs`` wall seconds: what the processes buy on this machine now;
 - ``print PDF``: pypdfium2 rendering the print's own ``deck.pdf`` (250 cards on A4 sheets, at
   the same dpi) — the rasteriser's speed on the same cards, per card.
 """
@@ -71,6 +74,28 @@ def breakdown(game_id: str, dpi: int, bleed: float, out: Path) -> dict:
             "raster": t2 - t1, "png": t3 - t2, "bytes": total, "size": sizes[0]}
 
 
+def compare_workers(game_id: str, dpi: int, bleed: float, out: Path, runs: int) -> dict:
+    """Median wall seconds of ``export_pngs`` with one process and with its default workers,
+    alternating (the faces' drawing done once, outside the timing)."""
+    from cardforge.data.loading import load_game_data
+    from cardforge.games import find_game
+    from cardforge.render.export_png import export_pngs, worker_count
+    from cardforge.render.faces import deck_faces
+
+    game = find_game(game_id)
+    faces = deck_faces(game, load_game_data(game), bleed)
+    default = worker_count(len(faces.all))
+    times: dict[int, list[float]] = {1: [], default: []}
+    for i in range(runs + 1):
+        for workers in ((1, default) if i % 2 == 0 else (default, 1)):
+            t = time.perf_counter()
+            export_pngs(faces, out / f"w{workers}", dpi, workers=workers)
+            if i:  # the first round warms up
+                times[workers].append(time.perf_counter() - t)
+    return {"faces": len(faces.all), "workers": default,
+            "one": statistics.median(times[1]), "pool": statistics.median(times[default])}
+
+
 def print_pdf_raster(game_id: str, dpi: int, workdir: Path, env: dict) -> tuple[float, int]:
     """Seconds for pypdfium2 to render every page of the print's deck.pdf at ``dpi``; cards."""
     import pypdfium2 as pdfium
@@ -104,6 +129,7 @@ def main() -> None:
         cli_run(export, env)  # warm-up: caches, bytecode, file system
         runs = [cli_run(export, env) for _ in range(args.runs)]
         parts = breakdown(args.game, args.dpi, 3.0 if args.bleed else 0.0, work / "png-inproc")
+        pool = compare_workers(args.game, args.dpi, 3.0 if args.bleed else 0.0, work / "png-workers", args.runs)
         raster_print, pages = print_pdf_raster(args.game, args.dpi, work, env)
     n, cards = parts["faces"], parts["cards"]
     wall = statistics.median(r[0] for r in runs)
@@ -119,6 +145,10 @@ def main() -> None:
     print(f"  rasteriser alone on the faces' PDF: {parts['raster'] / n * 1000:6.1f} ms CPU a face; "
           f"export: {cpu / n * 1000:6.1f} ms CPU a face ({cpu / parts['raster']:.1f}× the rasteriser, start-up "
           f"and data loading included)")
+    print(f"  rasterise + encode + write, wall (median of {args.runs}, alternating): one process "
+          f"{pool['one']:.2f} s ({pool['faces'] / pool['one']:.0f} faces/s), {pool['workers']} worker processes "
+          f"{pool['pool']:.2f} s ({pool['faces'] / pool['pool']:.0f} faces/s); load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(f"  rasteriser on the print's deck.pdf ({pages} A4 pages, {cards} cards): {raster_print:6.2f} s CPU, "
           f"{raster_print / cards * 1000:6.1f} ms a card printed")
 

@@ -24,6 +24,11 @@ up to the size asked, written to a temporary folder built with ``cardforge --dat
 ``--cold`` also times cardforge with its caches off (``CARDFORGE_NO_CACHE=1``): a first build
 after an edit to the data.
 
+``--startup`` times only start-up: ``cardforge --help``, ``cardforge score GAME
+card_data/GAME/examples/final.yaml`` and ``cardforge check GAME`` for each game, each run
+alternating with ``python -c "import reportlab"`` (the floor any PDF tool pays); medians and
+the median per-run ratio to that floor. Targets (issue 32): ``--help`` ≤ 0.1 s, ``score`` ≤ 0.25 s.
+
 ``--in-process`` also times the library function itself, ``build_game(game, settings)``
 (``cardforge/render/build.py``, what the CLI and watch mode run), called again and again in one
 long-lived process as watch mode or a web page would: the first call is a warm-up, the others
@@ -219,6 +224,49 @@ def in_process_child(game_id: str, data_root: str, out: str, runs: int) -> None:
         print(f"{time.perf_counter() - t0:.6f},{time.process_time() - c0:.6f}", flush=True)
 
 
+def startup_commands(games: list[str]) -> list[tuple[str, list[str]]]:
+    """(label, argv) of each start-up command timed by ``--startup``."""
+    cf = [sys.executable, "-m", "cardforge"]
+    cmds = [("cardforge --help", [*cf, "--help"])]
+    for game in games:
+        for example in sorted((ROOT / "card_data" / game / "examples").glob("*.yaml"))[:1]:
+            cmds.append((f"score {game}", [*cf, "score", game, str(example)]))
+    cmds += [(f"check {game}", [*cf, "check", game, "-q"]) for game in games]
+    return cmds
+
+
+def bench_startup(games: list[str], runs: int, tmp: Path) -> list[dict]:
+    """Start-up of the commands of :func:`startup_commands`, alternating with importing
+    ReportLab alone (see the docstring)."""
+    env = child_env(tmp / "cache")
+    floor_cmd = [sys.executable, "-c", "import reportlab"]
+    rows = []
+    for label, cmd in startup_commands(games):
+        measure(cmd, env)  # warm-up: bytecode, caches
+        measure(floor_cmd, env)
+        cf: list[Sample] = []
+        fl: list[Sample] = []
+        for i in range(runs):
+            order = ((cf, cmd), (fl, floor_cmd)) if i % 2 == 0 else ((fl, floor_cmd), (cf, cmd))
+            for samples, argv in order:
+                samples.append(measure(argv, env))
+        rows.append({"command": label, "seconds": statistics.median(s.wall for s in cf),
+                     "floor": statistics.median(s.wall for s in fl),
+                     "ratio": statistics.median(a.wall / b.wall for a, b in zip(cf, fl)),
+                     "cpu": statistics.median(s.cpu for s in cf),
+                     "peak MiB": max(s.peak_mib for s in cf)})
+    return rows
+
+
+def format_startup(rows: list[dict]) -> str:
+    header = f"{'command':<26}{'seconds':>9}{'import reportlab':>18}{'ratio':>7}{'cpu s':>8}{'peak MiB':>10}"
+    lines = [header, "-" * len(header)]
+    for r in rows:
+        lines.append(f"{r['command']:<26}{r['seconds']:>9.3f}{r['floor']:>18.3f}{r['ratio']:>7.2f}"
+                     f"{r['cpu']:>8.3f}{r['peak MiB']:>10.1f}")
+    return "\n".join(lines)
+
+
 def measure_sizes(deck: Deck, tmp: Path) -> None:
     """The PDFs' sizes, read once every deck was timed (reading them grows this process)."""
     out = tmp / deck.label
@@ -272,6 +320,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cold", action="store_true", help="also time cardforge without its caches")
     parser.add_argument("--in-process", action="store_true",
                         help="also time build_game called again and again in one process (as watch mode)")
+    parser.add_argument("--startup", action="store_true",
+                        help="time only start-up: --help, score and check of each game, against importing ReportLab")
     parser.add_argument("--make-synthetic", nargs=2, metavar=("DIR", "CARDS"), help=argparse.SUPPRESS)
     parser.add_argument("--in-process-child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -285,6 +335,13 @@ def main(argv: list[str] | None = None) -> int:
     runs = 1 if args.quick else max(1, args.runs)
     games = args.games if args.games is not None else (["maphr"] if args.quick else list(GAMES))
     sizes = args.sizes if args.sizes is not None else ([1000] if args.quick else list(SIZES))
+    if args.startup:
+        with tempfile.TemporaryDirectory(prefix="cardforge-bench-") as tmp:
+            print(format_startup(bench_startup(args.games if args.games is not None else list(GAMES),
+                                               max(runs, 3) if not args.quick else 1, Path(tmp))))
+        print(f"\nmedians of {runs} alternating runs against `python -c \"import reportlab\"`; "
+              f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
+        return 0
     rows = []
     with tempfile.TemporaryDirectory(prefix="cardforge-bench-") as tmp:
         tmp = Path(tmp)

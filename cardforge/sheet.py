@@ -25,6 +25,7 @@ located like any other field); on a Python model they travel in ``json_schema_ex
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
@@ -40,7 +41,9 @@ GRID_BOUND = 30
 class Declaration(BaseModel):
     """What every declaration may say: how the input is labelled."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: a declaration's schema is built when one is first made or read (a game's
+    # final-state model uses a few of the twelve; a run that only unpickles a game.yaml none)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     label: str | None = Field(None, min_length=1, max_length=80)  # default: from the field's name
     help: str | None = Field(None, min_length=1, max_length=200)  # one line beside the label
@@ -220,7 +223,12 @@ AnyDeclaration = Annotated[
 #: what a data-only game's ``holdings:`` may declare: the fields its scoring rules read
 Holding = Annotated[Cards | Counts | Number, Field(discriminator="widget")]
 
-_ADAPTER: TypeAdapter[Any] = TypeAdapter(AnyDeclaration)
+
+
+@lru_cache(maxsize=1)
+def _adapter() -> TypeAdapter[Any]:
+    """The validator of any declaration, built on first use (it builds every declaration's schema)."""
+    return TypeAdapter(AnyDeclaration)
 
 
 def declaration(info: FieldInfo) -> Any:
@@ -237,7 +245,7 @@ def parse(value: Any) -> Any:
     """A declaration from its mapping (``{"widget": "cards", "kinds": ["relic"]}``)."""
     if isinstance(value, Declaration):
         return value
-    return _ADAPTER.validate_python(value)
+    return _adapter().validate_python(value)
 
 
 def extra(decl: Declaration) -> JsonDict:

@@ -7,6 +7,13 @@ whole asyncio package (ssl, sockets, subprocess, concurrent.futures): ~50 ms of 
 never uses. :func:`import_pydantic` imports pydantic with a two-attribute stand-in for
 ``asyncio.coroutines`` (only ``iscoroutinefunction``, which is all ``@deprecated`` asks) and
 removes the stand-in at once: a later ``import asyncio`` gets the real package.
+
+Likewise pydantic looks for its plugins (the ``pydantic`` entry point group) when it builds
+its first schema: it imports ``importlib.metadata`` and reads every installed distribution
+(~15-20 ms). When cardforge's record of what is installed (:func:`cardforge.cache.installed`,
+kept under a key of the environment) says no pydantic plugin is installed, pydantic's plugin
+loader is given that answer (no plugins), as its own search would find; with a plugin
+installed, pydantic searches as usual.
 """
 
 from __future__ import annotations
@@ -43,3 +50,29 @@ def import_pydantic() -> None:
         for name, stub in (("asyncio.coroutines", coroutines), ("asyncio", package)):
             if sys.modules.get(name) is stub:
                 del sys.modules[name]
+    _no_plugin_search()
+
+
+def _no_plugin_search() -> None:
+    """No pydantic plugin installed (per :func:`cardforge.cache.installed`): pydantic's plugin
+    loader is imported with an empty plugin table, without ``importlib.metadata``."""
+    if "pydantic.plugin._loader" in sys.modules or "importlib.metadata" in sys.modules:
+        return
+    from cardforge.cache import installed
+
+    if installed()["entry_points"].get("pydantic"):
+        return
+    metadata = types.ModuleType("importlib.metadata")
+    metadata.entry_points = lambda **_: ()  # type: ignore[attr-defined]  # never called: _plugins is set
+    sys.modules["importlib.metadata"] = metadata
+    try:
+        import importlib
+
+        loader = importlib.import_module("pydantic.plugin._loader")
+        if getattr(loader, "_plugins", {}) is None:
+            loader._plugins = {}  # type: ignore[attr-defined]
+    except ImportError:  # another pydantic layout: it searches for its plugins itself
+        pass
+    finally:
+        if sys.modules.get("importlib.metadata") is metadata:
+            del sys.modules["importlib.metadata"]

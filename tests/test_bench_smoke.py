@@ -54,3 +54,17 @@ def test_a_quick_run_prints_the_table(bench, tmp_path, capsys, monkeypatch):
         assert float(fonts) > 10  # the embedded DejaVu subsets, counted apart
     assert ce.split(")")[1].split()[3] == "1.00"
     assert re.search(r"medians of 1 alternating run;", out)
+
+
+def test_the_startup_bench_times_help_score_and_check_of_every_game(bench):
+    """``bench/run.py --startup``'s commands (listed, not timed): --help, then score of each
+    game's example and check of each game."""
+    games = ["maphr", "tunhell", "mine_all_mine", "cristaux", "imperial_miners"]
+    cmds = dict(bench.startup_commands(games))
+    assert list(cmds)[0] == "cardforge --help" and cmds["cardforge --help"][-1] == "--help"
+    for game in games:
+        score = cmds[f"score {game}"]
+        assert score[-3:-1] == ["score", game] and score[-1].endswith(f"{game}/examples/final.yaml")
+        assert cmds[f"check {game}"][-3:] == ["check", game, "-q"]
+    rows = [{"command": "score x", "seconds": 0.2, "floor": 0.05, "ratio": 4.0, "cpu": 0.19, "peak MiB": 40.0}]
+    assert "score x" in bench.format_startup(rows) and "4.00" in bench.format_startup(rows)

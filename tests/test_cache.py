@@ -14,7 +14,7 @@ import pytest
 
 from cardforge import cache
 
-from conftest import ROOT
+from conftest import FIXTURES, ROOT
 
 
 @pytest.fixture
@@ -324,3 +324,80 @@ def test_font_from_the_cache_is_the_parsed_font(folder):
     entries[0].write_bytes(b"damaged")
     again = fonts._load_ttf("T-Bold", path)  # a miss: parsed again
     assert again.face.charWidths == parsed.face.charWidths
+
+
+# --- what is installed: read once per environment (issue 32) -----------------------------------
+
+@pytest.mark.slow
+def test_a_new_install_is_seen_on_the_next_run(tmp_path):
+    """The games registry reads the entry points from the cache of what is installed; a
+    distribution installed since (a new ``*.dist-info`` on ``sys.path``) changes the key, so
+    the next run finds its game without being told."""
+    import shutil
+
+    site = tmp_path / "site"
+    game = site / "reliques_plugin"
+    shutil.copytree(FIXTURES / "games" / "chasse_aux_reliques", game)
+    (game / "__init__.py").write_text("GAME_FOLDER = __path__[0]\n", encoding="utf-8")
+    env = {**os.environ, "CARDFORGE_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(site)}
+    env.pop("CARDFORGE_NO_CACHE", None)
+
+    def games() -> str:
+        run = subprocess.run([sys.executable, "-m", "cardforge", "games"], env=env, cwd=tmp_path,
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        return run.stdout
+
+    assert "chasse_aux_reliques" not in games()
+    assert "chasse_aux_reliques" not in games()  # now from the cache
+    assert list((tmp_path / "cache").glob("installed-*.json"))
+    dist = site / "reliques_plugin-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: reliques-plugin\nVersion: 1.0\n", encoding="utf-8")
+    (dist / "entry_points.txt").write_text("[cardforge.games]\nchasse_aux_reliques = reliques_plugin\n",
+                                           encoding="utf-8")
+    assert "chasse_aux_reliques" in games()
+    shutil.rmtree(dist)  # uninstalled: gone again
+    assert "chasse_aux_reliques" not in games()
+
+
+def test_installed_matches_the_package_metadata(folder):
+    from importlib.metadata import entry_points, version
+
+    cache.installed.cache_clear()
+    first = cache.installed()
+    cache.installed.cache_clear()
+    again = cache.installed()  # from the entry written by the first
+    assert first == again and list(folder.glob("installed-*.json"))
+    assert again["versions"]["pydantic"] == version("pydantic")
+    for group, found in again["entry_points"].items():
+        assert found == sorted([ep.name, ep.value] for ep in entry_points(group=group))
+
+
+def test_an_entry_point_loads_as_importlib_metadata_does():
+    from cardforge.games import _EntryPoint
+
+    assert _EntryPoint("x", "cardforge.units").load().__name__ == "cardforge.units"
+    assert _EntryPoint("x", "cardforge.units:parse_length").load() is cache_module_attr("cardforge.units",
+                                                                                         "parse_length")
+
+
+def cache_module_attr(module: str, attr: str) -> object:
+    import importlib
+
+    return getattr(importlib.import_module(module), attr)
+
+
+@pytest.mark.slow
+def test_pydantic_finds_its_plugins_as_it_would_itself():
+    """cardforge tells pydantic there are no plugins only when none is installed."""
+    code = ("from cardforge.startup import import_pydantic; import_pydantic(); import sys;"
+            "import pydantic.plugin._loader as l; searched = 'importlib.metadata' in sys.modules;"
+            "from importlib.metadata import entry_points;"
+            "print(searched, l._plugins, [e.value for e in entry_points(group='pydantic')])")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    searched, plugins, installed = run.stdout.strip().split(" ", 2)
+    if installed == "[]":  # none installed: none looked for, and pydantic knows there are none
+        assert (searched, plugins) == ("False", "{}"), run.stderr
+    else:  # pydantic searches itself
+        assert searched == "True" and plugins == "None", run.stderr

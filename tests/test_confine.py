@@ -160,6 +160,7 @@ def test_export_writes_into_a_folder_named_through_a_link(tmp_path, monkeypatch)
     assert (tmp_path / "link").is_symlink() and (tmp_path / "real" / "marchand.png").is_file()
 
 
+@pytest.mark.slow  # a fresh process (or five games' data) a run: ~2 s alone
 def test_exports_are_byte_identical_run_to_run(tmp_path):
     """Same cards, same bytes: every PNG's sRGB profile carried the time it was made."""
     game = new_game(tmp_path)
@@ -282,6 +283,7 @@ def test_a_signal_stops_a_command_busy_in_a_long_call_within_a_second(tmp_path, 
 
 # --- temporary files --------------------------------------------------------------------------
 
+@pytest.mark.slow  # a fresh process (or five games' data) a run: ~2 s alone
 def test_a_cff_font_with_caches_off_leaves_nothing_in_the_temp_folder(tmp_path):
     """With CARDFORGE_NO_CACHE=1 each run with a CFF .otf font left a cardforge-otf-* folder."""
     from test_export_assets import build_cff_font

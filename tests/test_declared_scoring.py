@@ -366,6 +366,7 @@ def test_every_shipped_sheet_is_declared_and_checked():
         assert build_sheet(game, data) is not None, game_id
 
 
+@pytest.mark.slow  # a fresh process (or five games' data) a run: ~2 s alone
 def test_the_web_layer_names_no_shipped_game_nor_its_fields():
     """Every widget is declared by its game: cardforge/web holds no game id, card kind, section or
     field name of the shipped games' final states (but the sheet's own words: a player's name, the

@@ -360,7 +360,37 @@ def test_the_png_bench_runs(tmp_path):
     try:
         spec.loader.exec_module(module)
         parts = module.breakdown("maphr", 36, 0.0, tmp_path)
+        pool = module.compare_workers("maphr", 36, 0.0, tmp_path / "workers", 1)
     finally:
         sys.modules.pop("bench_export_png", None)
     assert (parts["faces"], parts["cards"], parts["size"]) == (80, 250, (px(70, 36), px(70, 36)))
     assert len(list(tmp_path.glob("*.png"))) == 80
+    assert pool["faces"] == 80 and pool["workers"] >= 1 and len(list((tmp_path / "workers" / "w1").glob("*.png"))) == 80
+
+
+@pytest.mark.slow
+def test_png_export_over_processes_writes_the_bytes_of_one_process(tmp_path):
+    """Issue 32: the export rasterises and encodes in forked workers; every PNG (and
+    faces.json) is the same bytes as one process writes, in the same order, with progress
+    counted face by face."""
+    import hashlib
+
+    from cardforge.data.loading import load_game_data
+    from cardforge.games import find_game
+    from cardforge.render.export_png import export_pngs, worker_count
+    from cardforge.render.faces import deck_faces
+
+    game = find_game("tunhell")
+    faces = deck_faces(game, load_game_data(game), 3.0)
+    assert len(faces.all) >= 20  # enough for several runs of pages per worker
+    results, ticks = {}, {}
+    for workers in (1, 3):
+        out = tmp_path / f"w{workers}"
+        counted: list[int] = []
+        written = export_pngs(faces, out, 60, workers=workers, progress=counted.append)
+        assert [w.face.name for w in written] == [f.name for f in faces.all]
+        results[workers] = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(out.iterdir())}
+        ticks[workers] = sum(counted)
+    assert results[1] == results[3] and len(results[1]) == len(faces.all) + 1
+    assert ticks[1] == ticks[3] == len(faces.all)
+    assert worker_count(3) == 1 and worker_count(500, 2) == 2 and worker_count(2, 8) == 2

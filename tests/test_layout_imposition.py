@@ -164,6 +164,7 @@ def test_a_turned_column_beside_the_grid_when_it_fits_more():
     assert backs[2].trim == mirror(sheet.slots[2], A4, "x")
 
 
+@pytest.mark.slow  # 150 impositions: ~2 s alone
 @settings(max_examples=150, deadline=None)
 @given(w=st.floats(30, 130), h=st.floats(30, 130), bleed=st.floats(0, 5), margin=st.floats(0, 15),
        paper=st.sampled_from([A4, LETTER, (297.0, 420.0), (279.4, 431.8)]),

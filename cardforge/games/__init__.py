@@ -22,14 +22,12 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardforge.errors import DataError, UnknownGameError
 from cardforge.problems import Problem
 
 if TYPE_CHECKING:
-    from importlib.metadata import EntryPoint
-
     from cardforge.data.gamespec import GameSpec
     from cardforge.games.base import Game
 
@@ -55,11 +53,29 @@ def _shipped() -> dict[str, Path]:
     return found
 
 
-@lru_cache(maxsize=None)
-def _entry_points() -> dict[str, EntryPoint]:
-    from importlib.metadata import entry_points
+class _EntryPoint:
+    """An entry point of the ``cardforge.games`` group, as ``importlib.metadata.EntryPoint``
+    loads it (``module`` or ``module:attr.attr``), read from the cache of what is installed
+    (:func:`cardforge.cache.installed`): finding the games scans no distribution on a run whose
+    environment did not change."""
 
-    return {normalise_game_id(ep.name): ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    def __init__(self, name: str, value: str) -> None:
+        self.name, self.value = name, value
+
+    def load(self) -> Any:
+        module, _, attrs = self.value.partition(":")
+        obj: Any = importlib.import_module(module.strip())
+        for attr in filter(None, attrs.split("[")[0].strip().split(".")):
+            obj = getattr(obj, attr)
+        return obj
+
+
+@lru_cache(maxsize=None)
+def _entry_points() -> dict[str, _EntryPoint]:
+    from cardforge.cache import installed
+
+    found = installed()["entry_points"].get(ENTRY_POINT_GROUP, [])
+    return {normalise_game_id(name): _EntryPoint(name, value) for name, value in found}
 
 
 #: games found by path in this process (``cardforge build ./my-game``), by id

@@ -177,16 +177,19 @@ def check_pixels(sizes: list[tuple[int, int]], game_id: str, what: str, hint: st
             f"{what} would be {w:,}×{h:,} = {w * h:,} pixels, {at_most('export_pixels', ' pixels')}: {hint}")])
 
 
-def rasterise(pdf: bytes, sizes: list[tuple[int, int]], raw: bool = False) -> Iterator[Any]:
+def rasterise(pdf: bytes | Any, sizes: list[tuple[int, int]], raw: bool = False, first: int = 0) -> Iterator[Any]:
     """Yield each page of ``pdf`` as an RGB PIL image of exactly ``sizes[i]`` pixels (``raw``:
-    as ``(bytes, stride)``, the RGB rows as pdfium wrote them, no image object)."""
+    as ``(bytes, stride)``, the RGB rows as pdfium wrote them, no image object). ``pdf``: the
+    bytes, or a ``pypdfium2.PdfDocument`` already open (left open); ``first``: the page of
+    ``sizes[0]``."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
-    doc = pdfium.PdfDocument(pdf)
+    own = isinstance(pdf, (bytes, bytearray))
+    doc: Any = pdfium.PdfDocument(pdf) if own else pdf
     try:
-        for i, (w, h) in enumerate(sizes):
-            page = doc[i]
+        for i, (w, h) in enumerate(sizes, start=first):
+            page: Any = doc[i]
             bitmap = pdfium.PdfBitmap.new_native(w, h, pdfium_c.FPDFBitmap_BGR, rev_byteorder=True)
             pdfium_c.FPDFBitmap_FillRect(bitmap.raw, 0, 0, w, h, 0xFFFFFFFF)
             pdfium_c.FPDF_RenderPageBitmap(bitmap.raw, page.raw, 0, 0, w, h, 0,
@@ -198,7 +201,8 @@ def rasterise(pdf: bytes, sizes: list[tuple[int, int]], raw: bool = False) -> It
                 yield image.copy() if image.readonly else image
             page.close()
     finally:
-        doc.close()
+        if own:
+            doc.close()
 
 
 _SRGB: bytes | None = None
