@@ -99,7 +99,7 @@ def new_game(folder: Path, deck_file: bool = False) -> Path:
         made = BASES / f"tmp-{os.getpid()}" / GAME
         shutil.rmtree(made.parent, ignore_errors=True)
         with _quiet():
-            assert main(["new", str(made)]) == 0
+            assert main(["new", str(made), "--lang", "fr"]) == 0  # the makers edit the French scaffold
         game = yaml.safe_load((made / "game.yaml").read_text(encoding="utf-8"))
         fields = {"cost": {"type": "int", "min": 0, "max": 10, "required": True}, "effect": {"type": "text"},
                   "tags": {"type": "list"}, "weight": {"type": "number"}}

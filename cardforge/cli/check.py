@@ -45,6 +45,8 @@ def check(ctx: click.Context, games: tuple[Game, ...], strict: bool, templates_d
 
     Exits 0 when the data is valid, 1 when any problem is found in any game.
     """
+    from pathlib import Path
+
     from cardforge.cli.common import every_game
 
     chosen = list(dict.fromkeys(games)) if games else every_game()

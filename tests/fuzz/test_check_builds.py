@@ -25,7 +25,7 @@ fuzz = load_bench("fuzz")
 def new_game(tmp_path_factory):
     """A `cardforge new` game whose kind also has a list field (`tags`), as the corpus expects."""
     folder = tmp_path_factory.mktemp("base") / "jeu"
-    assert run_cli("new", folder).code == 0
+    assert run_cli("new", folder, "--lang", "fr").code == 0  # the corpus edits the French scaffold
     game = folder / "game.yaml"
     old = "        effect: {type: text, required: true}\n"
     game.write_text(game.read_text(encoding="utf-8").replace(old, old + "        tags: {type: list}\n"),
