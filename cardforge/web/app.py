@@ -29,7 +29,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardforge.data.yamlio import parse_text
 from cardforge.errors import CardforgeError
-from cardforge.web import logbook, service
+from cardforge.lab.facts import deck_of_data, facts_of_yaml
+from cardforge.web import lab, logbook, service
 from cardforge.web.forms import GRID_STATES, MAX_PLAYERS_ON_SHEET, player_names, problems_json, state_players
 from cardforge.web.store import Details, PlayLog, details_from_form, parse_id, today
 
@@ -307,12 +308,15 @@ def create_app(settings: Settings) -> Guard:
         text = yaml_text if yaml_text is not None else service.state_yaml(ctx.game.id, outcome.state)
         mode = outcome.state.get("mode") if isinstance(outcome.state, dict) else None
         key = form.get("request_key") or None  # the same form sent twice: one play
+        # what was on the table (the playtest lab): the served data's deck, each seat's choices and cards
+        facts = facts_of_yaml(ctx.game, ctx.data, text, [p.name for p in outcome.sheet.players])
         if edit is not None:  # the play changed in place; the version it replaces is kept
             store.update_play(edit, mode=mode, state_yaml=text, result=outcome.sheet.to_json(), details=details,
-                              request_key=key)
+                              request_key=key, facts=facts)
             return RedirectResponse(f"/plays/{edit}", status_code=303)
         play_id = store.add_play(game=ctx.game.id, title=ctx.game.title, mode=mode, state_yaml=text,
-                                 result=outcome.sheet.to_json(), details=details, request_key=key)
+                                 result=outcome.sheet.to_json(), details=details, request_key=key,
+                                 deck=deck_of_data(ctx.game.id, ctx.data), facts=facts)
         return RedirectResponse(f"/plays/{play_id}", status_code=303)
 
     async def setup(request: Request) -> Response:
@@ -359,6 +363,7 @@ def create_app(settings: Settings) -> Guard:
         Route("/g/{game}/save", save, methods=["POST"]),
         Route("/g/{game}/setup", setup),
         *logbook.routes(site, CSRF_COOKIE),
+        *lab.routes(site),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
