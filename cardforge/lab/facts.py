@@ -1,8 +1,8 @@
 """What was on the table: the deck a play used and what each player chose and held.
 
 - A **deck** is identified by its version (``deck.yaml``'s ``version``, printed on every card's
-  stamp) and its **fingerprint**: a digest of every card's data and copies (not the layouts:
-  a new look plays the same). The working data's and a build record's (``cards.json``, see
+  stamp) and its **fingerprint**: a digest of that version and every card's data and copies
+  (not the layouts: a new look plays the same). The working data's and a build record's (``cards.json``, see
   ``render/reprint.py``) of the same cards are the same fingerprint, so plays of the printed
   deck and of the data it was printed from are one deck.
 - A play's **facts**: per seat, the choices the game declares (``choices:`` in game.yaml: a
@@ -49,9 +49,10 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def fingerprint(cards: dict[str, dict[str, Any]]) -> str:
-    """8 hex digits of every card's id, copies and data (sorted by id)."""
+def fingerprint(cards: dict[str, dict[str, Any]], version: str) -> str:
+    """8 hex digits of the deck's version and every card's id, copies and data (sorted by id)."""
     h = hashlib.blake2b(digest_size=4)
+    h.update(f"version\t{version}\n".encode())
     for cid in sorted(cards):
         c = cards[cid]
         h.update(f"{cid}\t{c.get('copies', 0)}\t{_canonical(c.get('data') or {})}\n".encode())
@@ -69,14 +70,15 @@ def card_data(data: GameData[CardBase], card: CardBase) -> dict[str, Any]:
 def deck_of_data(game_id: str, data: GameData[CardBase]) -> Deck:
     cards = {c.id: {"name": c.name, "kind": c.kind, "copies": c.copies, "data": card_data(data, c)}
              for c in data.cards}
-    return Deck(game_id, data.meta.version, fingerprint(cards), "data", cards)
+    return Deck(game_id, data.meta.version, fingerprint(cards, data.meta.version), "data", cards)
 
 
 def deck_of_record(record: dict[str, Any], label: str) -> Deck:
     """The deck of a build record (as ``render.reprint.read_record`` gives it)."""
     cards = {cid: {"name": c.get("name", cid), "kind": c.get("kind", ""), "copies": c.get("copies", 0),
                    "data": c.get("data") or {}} for cid, c in record["cards"].items()}
-    return Deck(str(record.get("game")), str(record.get("version")), fingerprint(cards), f"printed {label}", cards)
+    version = str(record.get("version"))
+    return Deck(str(record.get("game")), version, fingerprint(cards, version), f"printed {label}", cards)
 
 
 def printed_data(game: Game, data: GameData[CardBase], deck: Deck, label: str) -> GameData[CardBase]:
@@ -153,17 +155,18 @@ def seat_facts(game: Game, data: GameData[CardBase], state: Any) -> dict[str, Se
     return out
 
 
-def facts_json(facts: dict[str, SeatFacts], names: list[str]) -> dict[str, Any]:
-    """The facts to store with a play: lists in seat order (``names``: the score's players);
-    ``cards`` left out when they are not known."""
-    seats = [facts.get(n) or SeatFacts({}, None) for n in names]
+def facts_json(facts: dict[str, SeatFacts], names: list[str] | None) -> dict[str, Any]:
+    """The facts to store with a play: lists in seat order (``names``: the score's players;
+    None: the final state's order); ``cards`` left out when they are not known."""
+    seats = [facts.get(n) or SeatFacts({}, None) for n in names] if names is not None else list(facts.values())
     out: dict[str, Any] = {"format": FACTS_FORMAT, "choices": [s.choices for s in seats]}
     if all(s.cards is not None for s in seats):
         out["cards"] = [s.cards for s in seats]
     return out
 
 
-def facts_of_yaml(game: Game, data: GameData[CardBase], text: str, names: list[str]) -> dict[str, Any] | None:
+def facts_of_yaml(game: Game, data: GameData[CardBase], text: str, names: list[str] | None
+                  ) -> dict[str, Any] | None:
     """The facts of a final-state YAML text (None when it does not read as one: a play imported
     with its scores only, or a final state that no longer fits the game)."""
     from cardforge.engine.inputs import load_input_text

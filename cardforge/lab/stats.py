@@ -60,9 +60,14 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float] | No
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def whole_percent(value: float) -> int:
+    """A rate in whole percent, halves rounded up (3 of 8 → 38, 5 of 8 → 63)."""
+    return math.floor(value * 100 + 0.5 + 1e-9)
+
+
 def percent(value: float | None) -> str:
     """A rate as a whole percentage, halves rounded up (3 of 8 → 38 %, 5 of 8 → 63 %)."""
-    return "–" if value is None else f"{math.floor(value * 100 + 0.5 + 1e-9):.0f} %"
+    return "–" if value is None else f"{whole_percent(value)} %"
 
 
 def number(value: float) -> str:
@@ -162,6 +167,7 @@ class Play:
     deck_fp: str | None
     deck_source: str | None
     seats: list[SeatResult]
+    state_yaml: str = ""  # its final state, when its facts were not recorded (a play saved before)
 
     @property
     def players(self) -> int:
@@ -369,17 +375,27 @@ class Group:
         return _ranked(held, lambda c: c.holders, lambda c: c.name)
 
 
+def sort_name(name: str) -> str:
+    """A name as it is alphabetised: accents and case aside (Émeraude between Dragon and Perle)."""
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).casefold()
+
+
 def _ranked(rows: Sequence[Any], rate: Callable[[Any], Rate], name: Callable[[Any], str]
             ) -> tuple[list[Any], list[Any]]:
     enough = sorted((r for r in rows if not rate(r).too_few),
-                    key=lambda r: (-(rate(r).value or 0), -rate(r).n, name(r).casefold()))
-    few = sorted((r for r in rows if rate(r).too_few), key=lambda r: (-rate(r).n, name(r).casefold()))
+                    key=lambda r: (-(rate(r).value or 0), -rate(r).n, sort_name(name(r))))
+    few = sorted((r for r in rows if rate(r).too_few), key=lambda r: (-rate(r).n, sort_name(name(r))))
     return enough, few
 
 
 def _expected(plays_seats: Iterable[tuple[Play, SeatResult]]) -> float | None:
-    shares = [1 / p.players for p, _ in plays_seats]
-    return sum(shares) / len(shares) if shares else None
+    """The fair share of these seats: the mean of 1/players (exact fractions, then a float)."""
+    from fractions import Fraction
+
+    shares = [Fraction(1, p.players) for p, _ in plays_seats]
+    return float(sum(shares, Fraction(0)) / len(shares)) if shares else None
 
 
 def _rate(pairs: Sequence[tuple[Play, SeatResult]], min_count: int) -> Rate:
@@ -419,7 +435,7 @@ def group_stats(label: str, plays: Sequence[Play], info: GameInfo, decks: dict[s
                     continue
                 by_value.setdefault(_key(value), []).append((p, s))
         choices[cid] = [RateRow(k, info.value_label(cid, k), _rate(v, min_count))
-                        for k, v in sorted(by_value.items(), key=lambda kv: info.value_label(cid, kv[0]).casefold())]
+                        for k, v in sorted(by_value.items(), key=lambda kv: sort_name(info.value_label(cid, kv[0])))]
     # the winner's margin
     margins = []
     for p in multi:
@@ -476,7 +492,7 @@ def _card_rows(multi: Sequence[Play], info: GameInfo, decks: dict[str, Deck], mi
         for cid, n in s.facts.held().items():
             held_by.setdefault(cid, []).append((p, s, n))
     rows = []
-    for cid in sorted(set(held_by) | set(offered), key=lambda c: (_name(catalogue, c).casefold(), c)):
+    for cid in sorted(set(held_by) | set(offered), key=lambda c: (sort_name(_name(catalogue, c)), c)):
         holders = held_by.get(cid, [])
         pairs = [(p, s) for p, s, _ in holders]
         points, by = _points(cid, holders, info, decks)
@@ -489,7 +505,7 @@ def _card_rows(multi: Sequence[Play], info: GameInfo, decks: dict[str, Deck], mi
                             Rate(in_others, len(others), None, min_count),
                             sum(n for _, _, n in holders), points, by))
     never = [(cid, _name(catalogue, cid)) for cid in offered if cid not in held_by]
-    never.sort(key=lambda x: (x[1].casefold(), x[0]))
+    never.sort(key=lambda x: (sort_name(x[1]), x[0]))
     return rows, never, len(seats), plays_with
 
 
@@ -565,7 +581,7 @@ class Comparison:
     def choice_pairs(self, cid: str) -> list[tuple[str, Rate | None, Rate | None]]:
         old = {r.key: r for r in self.old.choices.get(cid, [])}
         new = {r.key: r for r in self.new.choices.get(cid, [])}
-        keys = sorted(set(old) | set(new), key=lambda k: ((old.get(k) or new[k]).label.casefold(), k))
+        keys = sorted(set(old) | set(new), key=lambda k: (sort_name((old.get(k) or new[k]).label), k))
         return [((old.get(k) or new[k]).label, old[k].rate if k in old else None, new[k].rate if k in new else None)
                 for k in keys]
 
@@ -601,5 +617,5 @@ def trends(groups: Sequence[tuple[str | None, Group]], info: GameInfo) -> list[T
             for row in g.choices.get(cid, []):
                 series.setdefault(row.label, []).append((i, row.rate))
         if series:
-            out.append(Trend(cid, clabel, sorted(series.items(), key=lambda kv: kv[0].casefold()), labels))
+            out.append(Trend(cid, clabel, sorted(series.items(), key=lambda kv: sort_name(kv[0])), labels))
     return out

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from cardforge.lab import stats
 from cardforge.lab.balance import Fit, fits
 from cardforge.lab.changes import Snapshot, compare
-from cardforge.lab.facts import Deck, deck_of_data
+from cardforge.lab.facts import Deck
 from cardforge.lab.versions import ALL, Selection, label, version_key
 
 if TYPE_CHECKING:
@@ -81,6 +81,7 @@ def build_view(game: Game, data: GameData[CardBase], plays: Sequence[stats.Play]
     ``versus``: the two versions to compare (default: the last two of the selection)."""
     info = stats.game_info(game, data)
     current = info.current
+    plays = [_with_facts(game, data, p) for p in plays]
     per_version = stats.by_version(plays)
     versions = []
     for v, ps in per_version.items():
@@ -124,6 +125,8 @@ def build_view(game: Game, data: GameData[CardBase], plays: Sequence[stats.Play]
                                                 [(f["field"], f["old"], f["new"]) for f in c["fields"]], copies))
             changes += [stats.CardChange(c["id"], c["name"], "added", []) for c in d.added]
             changes += [stats.CardChange(c["id"], c["name"], "removed", []) for c in d.removed]
+            order = {"changed": 0, "added": 1, "removed": 2}
+            changes.sort(key=lambda ch: (order[ch.status], stats.sort_name(ch.name), ch.id))
             head = f"the decks compared: {old_deck.label} → {new_deck.label}"
             if old_deck.fingerprint == new_deck.fingerprint:
                 head += " (the same cards)"
@@ -135,5 +138,16 @@ def build_view(game: Game, data: GameData[CardBase], plays: Sequence[stats.Play]
                    fits(game, data), len(plays))
 
 
-def current_deck(game: Game, data: GameData[CardBase]) -> Deck:
-    return deck_of_data(game.id, data)
+def _with_facts(game: Game, data: GameData[CardBase], play: stats.Play) -> stats.Play:
+    """A play saved before the log recorded facts: its choices and cards read from its final
+    state with today's data (never stored; a state that no longer reads leaves them unknown)."""
+    from dataclasses import replace
+
+    from cardforge.lab.facts import facts_of_yaml, seats_of
+
+    if not play.state_yaml or any(s.facts is not None for s in play.seats):
+        return play
+    facts = seats_of(facts_of_yaml(game, data, play.state_yaml, None), len(play.seats))  # in seat order
+    if facts is None:
+        return play
+    return replace(play, seats=[replace(s, facts=f) for s, f in zip(play.seats, facts)])

@@ -83,12 +83,12 @@ def parts(view: LabView, width: float = charts.WIDTH) -> list[Part]:
         f"Below {view.min_count} seats a rate says “too few plays” and is not ranked (grey bars). "
         "Solo plays count in the plays, never in a rate.", "note"))
     out += _versions(view)
-    for g in view.groups:
-        out += _group(view, g, width)
     if view.comparison is not None:
-        out += _comparison(view, view.comparison)
+        out += _comparison(view, view.comparison, width)
     if view.trends:
         out += _trends(view, width)
+    for g in view.groups:
+        out += _group(view, g, width)
     if view.fits:
         out += _balance(view.fits, width)
     return out
@@ -108,11 +108,9 @@ def _versions(view: LabView) -> list[Part]:
 
 
 def _source(source: str) -> str:
-    if source == "data":
-        return "working data"
     if source.startswith("printed "):
-        return "printed " + source[8:]
-    return source or "?"
+        return f"printed: {source[8:]}"
+    return "working data" if source == "data" else source or "?"
 
 
 def _pct(value: float | None) -> str:
@@ -120,11 +118,11 @@ def _pct(value: float | None) -> str:
 
 
 def _rate_cells(rate: stats.Rate) -> list[str]:
-    return [stats.number(round(rate.wins, 2)), str(rate.n), _pct(rate.value), rate.interval_text(),
-            _pct(rate.expected), rate.flag()]
+    return [rate.text(), rate.interval_text(), _pct(rate.expected), rate.flag()]
 
 
-RATE_COLUMNS = ["Wins", "Seats", "Rate", "95 % interval", "Fair share", ""]
+RATE_COLUMNS = ["Win rate · wins of seats", "95 % interval", "Fair share", "Note"]
+RATE_NUMERIC = frozenset({1, 2, 3})
 
 
 def _rate_bars(rows: Sequence[tuple[str, stats.Rate]]) -> list[charts.Bar]:
@@ -157,7 +155,7 @@ def _group(view: LabView, g: stats.Group, w: float) -> list[Part]:
                                  [(r.label, r.rate) for r in ordered]), max_value=100, unit=" %",
                                  note=f"{g.label}; tick: fair share; grey: too few plays", width=w)))
         out.append(Table(f"{gid}-choice-{cid}", [clabel, *RATE_COLUMNS],
-                         [[r.label, *_rate_cells(r.rate)] for r in ordered], frozenset({1, 2, 3, 5})))
+                         [[r.label, *_rate_cells(r.rate)] for r in ordered], RATE_NUMERIC))
         if g.choice_missing.get(cid):
             m = g.choice_missing[cid]
             out.append(Text(f"{m} seat{'s' if m != 1 else ''} did not say their {clabel.casefold()} (not counted).",
@@ -171,7 +169,7 @@ def _group(view: LabView, g: stats.Group, w: float) -> list[Part]:
                              note=f"{g.plays_with_first} play{'s' if g.plays_with_first != 1 else ''} with the "
                                   "first player recorded", width=w)))
         out.append(Table(f"{gid}-positions", ["Turn", *RATE_COLUMNS],
-                         [[r.label, *_rate_cells(r.rate)] for r in g.positions], frozenset({1, 2, 3, 5})))
+                         [[r.label, *_rate_cells(r.rate)] for r in g.positions], RATE_NUMERIC))
     else:
         out.append(Text("No play of this version recorded its first player.", "note"))
     out.append(Heading("Winner's margin", 3, f"{gid}-margin"))
@@ -239,11 +237,11 @@ def _cards(view: LabView, g: stats.Group, gid: str, w: float) -> list[Part]:
                              note=f"tick: fair share; grey: too few plays{more}", width=w)))
     rows = []
     for c in enough + few:
-        rows.append([c.name, c.held.text(), *(_rate_cells(c.holders)[2:5]), c.among_winners.text(),
+        rows.append([c.name, c.held.text(), *_rate_cells(c.holders)[:3], c.among_winners.text(),
                      c.among_others.text(), _points(c), c.holders.flag()])
-    out.append(Table(f"{gid}-cards", ["Card", "Held (seats)", "Holders won", "95 % interval", "Fair share",
-                                      "Among winners", "Among others", "Points per holder", ""], rows,
-                     frozenset({7})))
+    out.append(Table(f"{gid}-cards", ["Card", "Held · of seats", "Holders won", "95 % interval", "Fair share",
+                                      "Among winners' cards", "Among others'", "Points per holder", "Note"], rows,
+                     frozenset({1, 2, 3, 4, 5, 6, 7})))
     if g.never:
         names = ", ".join(name for _, name in g.never)
         out.append(Text(f"Never held ({len(g.never)}): {names}.", "body"))
@@ -267,13 +265,14 @@ def _change_text(ch: stats.CardChange) -> str:
 
 
 def _moved(old: stats.Rate | None, new: stats.Rate | None) -> str:
+    """The change in points of percentage, of the rates as shown (``38 %`` → ``50 %``: +12 pts)."""
     if old is None or new is None or old.value is None or new.value is None:
         return "–"
-    delta = round(100 * new.value) - round(100 * old.value)
+    delta = stats.whole_percent(new.value) - stats.whole_percent(old.value)
     return f"{'+' if delta > 0 else '−' if delta < 0 else '±'}{abs(delta)} pts"
 
 
-def _comparison(view: LabView, c: stats.Comparison) -> list[Part]:
+def _comparison(view: LabView, c: stats.Comparison, w: float) -> list[Part]:
     from cardforge.lab.versions import label
 
     a, b = label(c.old_version), label(c.new_version)
@@ -294,6 +293,17 @@ def _comparison(view: LabView, c: stats.Comparison) -> list[Part]:
         pairs = c.choice_pairs(cid)
         if pairs:
             out.append(Heading(f"Win rate by {clabel.casefold()}", 3, f"compare-choice-{cid}"))
+            bars = []
+            for name, o, n in pairs:
+                for version, rate, colour in ((a, o, charts.PALETTE[0]), (b, n, charts.PALETTE[1])):
+                    if rate is not None:
+                        bar = _rate_bars([(f"{name} · {version}", rate)])[0]
+                        bars.append(charts.Bar(bar.label, bar.value, bar.text, GREY if rate.too_few else colour,
+                                               bar.interval, bar.mark))
+            out.append(Chart(f"compare-choice-{cid}", f"Win rate by {clabel.casefold()}: {a} and {b}",
+                             f"Each {clabel.casefold()}'s win rate in both versions, with the 95 % intervals.",
+                             charts.bar_chart(f"{a} → {b}: win rate by {clabel.casefold()}", bars, max_value=100,
+                                              unit=" %", note="tick: fair share; grey: too few plays", width=w)))
             out.append(Table(f"compare-choice-{cid}", [clabel, a, b, "Moved"],
                              [[name, o.text() if o else "–", n.text() if n else "–", _moved(o, n)]
                               for name, o, n in pairs]))
