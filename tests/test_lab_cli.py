@@ -11,11 +11,12 @@ import pytest
 import yaml
 from lab_support import example_final
 
-from conftest import FIXTURES
 from cardforge.data.loading import load_game_data
 from cardforge.games import find_game
 from cardforge.lab.facts import deck_of_data, fingerprint
 from cardforge.web.store import SCHEMA_VERSION, PlayLog
+
+from conftest import FIXTURES
 
 EXAMPLE = example_final("maphr")
 

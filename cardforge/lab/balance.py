@@ -11,9 +11,8 @@ costs are all the same is fitted by its mean value.
 Each card is judged against the **other** cards of its group (leave-one-out), so that a card
 priced far off cannot drag the line to itself:
 
-- its *expected* value is what the line through the others gives for its cost, its
-  *residual* its value minus that (the deleted residual ``e / (1 − h)``, ``e`` its ordinary
-  residual and ``h`` its leverage);
+- its *expected* value is what the line fitted to the others gives for its cost, its
+  *residual* its value minus that (statisticians' deleted residual);
 - its *score* is that residual in units of the others' scatter about their own line (their
   residual standard deviation). Not divided by the line's own uncertainty at that cost: a
   card priced outside its group's range is the case to catch, and widening the band there
@@ -24,8 +23,8 @@ priced far off cannot drag the line to itself:
   high).
 
 A score beyond ``flag`` (3 by default) is **flagged**: positive, more value than its cost buys
-(too cheap, or too strong); negative, too dear. A group needs two cards more than its line's
-parameters (4 for a line, 3 for a mean) to judge any card.
+(too cheap, or too strong); negative, too dear. The others must be one more than their line's
+parameters (3 others for a line, 2 for a mean) for a card to be judged.
 
 The curve drawn is each group's line through its cards that are not flagged.
 """
@@ -213,30 +212,25 @@ def _tiny(values: list[float]) -> float:
 
 
 def _judge_values(points: list[Point]) -> bool:
-    """Each card's value against the line through the others (its deleted residual), in units
-    of the others' scatter about their line. False when the group is too small to judge."""
-    xs, ys = [p.cost for p in points], [p.value for p in points]
-    n = len(points)
-    a, b, model = _ols(xs, ys)
-    k = 2 if model == "line" else 1
-    mx = sum(xs) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    residuals = [y - (a + b * x) for x, y in zip(xs, ys)]
-    sse = sum(e * e for e in residuals)
-    tiny = _tiny(ys)
-    judged = n - k - 1 >= 1
-    for p, e in zip(points, residuals):
-        h = 1 / n + ((p.cost - mx) ** 2 / sxx if k == 2 else 0.0)  # the card's leverage
-        if h >= 1 - 1e-12:
+    """Each card's value against the line fitted to the others (least squares), in units of the
+    others' scatter about their line (its residual standard deviation). False when the group is
+    too small to judge."""
+    tiny = _tiny([p.value for p in points])
+    judged = False
+    for p in points:
+        others = [q for q in points if q is not p]
+        a, b, model = _ols([q.cost for q in others], [q.value for q in others])
+        k = 2 if model == "line" else 1
+        p.expected = a + b * p.cost
+        p.residual = p.value - p.expected
+        if abs(p.residual) <= tiny:
+            p.residual, p.expected = 0.0, p.value
+        if len(others) - k < 1:
             continue
-        deleted = e / (1 - h)  # its value minus the line through the others at its cost
-        if abs(deleted) <= tiny:
-            deleted = 0.0
-        p.residual, p.expected = deleted, p.value - deleted
-        if judged:
-            others = math.sqrt(max(0.0, sse - e * e / (1 - h)) / (n - k - 1))
-            p.score = _score(deleted, others, tiny)
-            p.flagged = abs(p.score) > p.threshold
+        judged = True
+        spread = math.sqrt(sum((q.value - a - b * q.cost) ** 2 for q in others) / (len(others) - k))
+        p.score = _score(p.residual, spread, tiny)
+        p.flagged = abs(p.score) > p.threshold
     return judged
 
 
