@@ -298,12 +298,11 @@ def _comparison(view: LabView, c: stats.Comparison, w: float) -> list[Part]:
                 for version, rate, colour in ((a, o, charts.PALETTE[0]), (b, n, charts.PALETTE[1])):
                     if rate is not None:
                         bar = _rate_bars([(f"{name} · {version}", rate)])[0]
-                        bars.append(charts.Bar(bar.label, bar.value, bar.text, GREY if rate.too_few else colour,
-                                               bar.interval, bar.mark))
+                        bars.append(charts.Bar(bar.label, bar.value, bar.text, colour, bar.interval, bar.mark))
             out.append(Chart(f"compare-choice-{cid}", f"Win rate by {clabel.casefold()}: {a} and {b}",
                              f"Each {clabel.casefold()}'s win rate in both versions, with the 95 % intervals.",
                              charts.bar_chart(f"{a} → {b}: win rate by {clabel.casefold()}", bars, max_value=100,
-                                              unit=" %", note="tick: fair share; grey: too few plays", width=w)))
+                                              unit=" %", note="a colour per version; tick: fair share", width=w)))
             out.append(Table(f"compare-choice-{cid}", [clabel, a, b, "Moved"],
                              [[name, o.text() if o else "–", n.text() if n else "–", _moved(o, n)]
                               for name, o, n in pairs]))
