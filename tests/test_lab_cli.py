@@ -236,3 +236,21 @@ def test_report_options_are_checked(cli, tmp_path, args, message):
     r = cli("report", "maphr", "--db", db, "-o", tmp_path / "r.pdf", *args)
     assert r.code == 2 and message in r.err, r.err
     assert not (tmp_path / "r.pdf").exists()
+
+
+@pytest.mark.parametrize("game", ["maphr", "tunhell", "mine_all_mine", "cristaux", "imperial_miners"])
+def test_every_shipped_example_is_added_with_what_its_game_declares(cli, tmp_path, game):
+    db = tmp_path / "plays.db"
+    r = cli("plays", "add", game, example_final(game), "--db", db, "--json")
+    assert r.code == 0, r.err
+    play = PlayLog(db).play(1)
+    facts = json.loads(play["facts_json"])
+    assert play["deck_version"] == load_game_data(find_game(game)).meta.version
+    seats = len(play["result"]["players"])
+    assert len(facts["choices"]) == seats
+    if game == "cristaux":  # the ♚ is the choice it declares: the example's Gurts holds it
+        assert [c["king"] for c in facts["choices"]] == [True] + [False] * (seats - 1)
+    if game == "tunhell":  # loot counted per card, the hand and the trophies by card
+        assert set(facts["cards"][0]) <= {"loot", "hand", "trophies"} and facts["cards"][0]["loot"]
+    if game == "mine_all_mine":  # a final state of rounds: no player's cards to read
+        assert "cards" not in facts
