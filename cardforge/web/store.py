@@ -649,9 +649,9 @@ class PlayLog:
 
         records = {r.id: r for r in self.records(game)}
         with self._read() as db:
-            rows = db.execute("SELECT id, duration_min, deck_version, deck_fp, deck_source, facts_json,"
-                              " CASE WHEN facts_json IS NULL THEN state_yaml ELSE '' END AS state_yaml FROM plays"
-                              " WHERE deleted_at IS NULL AND game = ? ORDER BY played_on, id", (game,)).fetchall()
+            rows = db.execute("SELECT id, duration_min, deck_version, deck_fp, deck_source, facts_json, state_yaml"
+                              " FROM plays WHERE deleted_at IS NULL AND game = ? ORDER BY played_on, id",
+                              (game,)).fetchall()
         out = []
         for r in rows:
             rec = records.get(r["id"])
@@ -662,7 +662,7 @@ class PlayLog:
                                 facts[i] if facts is not None and i < len(facts) else None)
                      for i, s in enumerate(rec.seats)]
             out.append(Play(rec.id, rec.played_on, rec.mode, rec.first_seat, r["duration_min"], r["deck_version"],
-                            r["deck_fp"], r["deck_source"], seats, r["state_yaml"]))
+                            r["deck_fp"], r["deck_source"], seats, "" if r["facts_json"] else r["state_yaml"]))
         return out
 
     def csv(self, game: str | None = None) -> str:
