@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from lab_support import maphr_two_versions
 from test_web_browser import CHROMIUM, DRIVER, ServerThread, webdriver
-from test_web_browser_log import PHONE, TARGETS
+from test_web_browser_log import TARGETS, phone  # noqa: F401  (the phone fixture)
 
 from conftest import ROOT, run_cli
 
@@ -19,23 +19,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(
 LAB_TARGETS = TARGETS.replace("a.button';", "a.button, details > summary';")
 
 
-@pytest.fixture(scope="module")
-def phone():
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=en",
-                "--hide-scrollbars"):
-        options.add_argument(arg)
-    options.add_experimental_option("mobileEmulation", {"deviceMetrics": PHONE})
-    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
-    driver.set_page_load_timeout(60)
-    yield driver
-    driver.quit()
-
-
-def test_the_lab_page_on_a_phone_and_the_report(tmp_path, phone, update_goldens):
+def test_the_lab_page_on_a_phone_and_the_report(tmp_path, phone, update_goldens):  # noqa: F811
     from PIL import Image
     from selenium.webdriver.common.by import By
 

@@ -333,3 +333,38 @@ def test_a_lower_threshold_ranks_and_a_selection_narrows(lab):
     assert both.label == "v0.1 – v0.2 pooled" and both.plays == 6
     nord = {r.key: r.rate for r in both.choices["faction"]}["nord"]
     assert (nord.wins, nord.n) == (3.5, 6)  # 1.5 of 4, then 2 of 2
+
+
+def test_the_web_sheet_records_the_deck_and_the_facts(tmp_path):
+    """A play saved on `cardforge serve`'s sheet is tied to the served data's deck, with each seat's
+    faction and cards; corrected in place, its facts follow (the deck stays the one it was played with)."""
+    import json
+
+    import yaml
+
+    game, data = _game(tmp_path)
+    c = TestClient(create_app(Settings(db_path=tmp_path / "plays.db", games=[game.folder])),
+                   base_url="http://127.0.0.1:8000")
+    assert c.get(f"/g/{game.id}/sheet?yaml=1").status_code == 200
+    csrf = c.cookies.get("cf_csrf")
+    state = {"players": [{"name": "Ana", "faction": "nord", "cartes": ["rubis", "diamant"]},
+                         {"name": "Ben", "faction": "sud", "cartes": ["perle"]}]}
+    r = c.post(f"/g/{game.id}/save", data={"csrf": csrf, "yaml": yaml.safe_dump(state)}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    number = int(r.headers["location"].rsplit("/", 1)[1])
+    log = PlayLog(tmp_path / "plays.db")
+    play = log.play(number)
+    deck = deck_of_data(game.id, data)
+    assert (play["deck_version"], play["deck_fp"], play["deck_source"]) == ("0.2", deck.fingerprint, "data")
+    assert json.loads(play["facts_json"]) == {"format": 1, "choices": [{"faction": "nord"}, {"faction": "sud"}],
+                                              "cards": [{"cartes": {"diamant": 1, "rubis": 1}},
+                                                        {"cartes": {"perle": 1}}]}
+    state["players"][1]["faction"] = "nord"
+    r = c.post(f"/g/{game.id}/save", data={"csrf": csrf, "yaml": yaml.safe_dump(state), "edit_play": str(number)},
+               follow_redirects=False)
+    assert r.status_code == 303
+    edited = log.play(number)
+    assert json.loads(edited["facts_json"])["choices"] == [{"faction": "nord"}, {"faction": "nord"}]
+    assert edited["deck_fp"] == deck.fingerprint and edited["version"] == 2
+    assert c.get(f"/g/{game.id}/lab").status_code == 200
+    assert c.get("/g/no-such-game/lab").status_code == 404
