@@ -14,7 +14,7 @@ caches (kept in a temporary ``CARDFORGE_CACHE``). Reported per deck, medians:
 - ``seconds`` (wall), ``cards/s``; ``ratio``: the median of the per-run ratios cardforge /
   ceiling; ``cpu ratio``: the same on user+system CPU time, steadier on a busy machine;
 - ``peak MiB``: the child's maximum resident set (``wait4``);
-- ``bytes/card``: the PDFs' bytes, less the embedded font programs, per card printed;
+- ``bytes/card``: the deck PDFs' bytes, less the embedded font programs, per card printed;
   ``fonts KiB``: those font subsets.
 
 The synthetic decks are Maphr's data folder (its 250 cards) plus generated cards (improvements,
@@ -97,9 +97,12 @@ def measure(cmd: list[str], env: dict) -> Sample:
 
 
 def pdf_sizes(folder: Path) -> tuple[int, int]:
-    """(all PDF bytes, bytes of the embedded font programs) under ``folder``."""
+    """(all PDF bytes, bytes of the embedded font programs) under ``folder``: the cards' files
+    (not instructions.pdf, the build's page on how to print them)."""
     total = fonts = 0
     for path in folder.rglob("*.pdf"):
+        if path.name == "instructions.pdf":
+            continue
         data = path.read_bytes()
         total += len(data)
         for num in set(re.findall(rb"/FontFile2 (\d+) 0 R", data)):

@@ -80,7 +80,7 @@ def flatten(prefix: str, value, out: list[tuple[str, str]]) -> None:
 def forms(csrf: str) -> dict[str, list[tuple[str, str]]]:
     out = {}
     for game in ("maphr", "cristaux"):
-        state = yaml.safe_load((ROOT / "examples" / game / "final.yaml").read_text(encoding="utf-8"))
+        state = yaml.safe_load((ROOT / "card_data" / game / "examples" / "final.yaml").read_text(encoding="utf-8"))
         pairs = [("csrf", csrf)]
         flatten("", state, pairs)
         out[game] = pairs
@@ -89,7 +89,8 @@ def forms(csrf: str) -> dict[str, list[tuple[str, str]]]:
     for r, row in enumerate([["R", "L", "R", "LR"], ["R", "", "L", "none", "L"]]):
         im += [(f"players[1].mine[{r}].cell[{i}]", st) for i, st in enumerate(row)]
     out["imperial_miners"] = im + [("players[1].mine[1].token[0]", "1")]
-    out["mine_all_mine"] = [("csrf", csrf), ("yaml", (ROOT / "examples" / "mine_all_mine" / "final.yaml").read_text())]
+    example = ROOT / "card_data" / "mine_all_mine" / "examples" / "final.yaml"
+    out["mine_all_mine"] = [("csrf", csrf), ("yaml", example.read_text())]
     return out
 
 

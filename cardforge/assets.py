@@ -4,7 +4,8 @@
             ``Garamond-Regular.ttf``, ``Garamond-Bold.ttf``, ``Garamond-Italic.ttf``,
             ``Garamond-BoldItalic.ttf`` (a family with one file uses it for every style);
 ``icons/``  ``name.svg`` or ``name.png``: the ``:name:`` icon token in card text, beside the
-            built-in icons (a file named like a built-in icon replaces it for this game);
+            built-in icons (a file named like a built-in icon replaces it for this game); an
+            SVG's ``<title>`` is the icon's label in legends;
 art         any image path a card or layout names (PNG, JPEG or SVG), relative to the folder.
 
 Pure Python (no ReportLab): the data layer checks icon tokens against these names, the
@@ -16,10 +17,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardforge.paths import folder_entries
+from cardforge.limits import env_name, limit
+from cardforge.paths import folder_entries, read_regular
 from cardforge.problems import Problem
 
 if TYPE_CHECKING:
@@ -91,11 +94,23 @@ class GameAssets:
         return tuple(out)
 
 
-def game_assets(data_or_root: GameData | Path | str) -> GameAssets:
+def game_assets(data_or_root: GameData | Path | str, game_folder: Path | None = None) -> GameAssets:
     """The fonts and icons in a game's data folder (a ``GameData`` or the folder's path). Only
     files obeying the game folder's rule are used (:func:`cardforge.paths.folder_entries`:
-    inside the folder once links are resolved, regular files); the others are in ``refused``."""
+    inside the folder once links are resolved, regular files); the others are in ``refused``.
+    ``game_folder``: the game's own folder when its data is read from elsewhere (``--data DIR``
+    without a ``game.yaml`` there): its fonts and icons come first, the data folder's replace
+    them name by name."""
     root = Path(data_or_root) if isinstance(data_or_root, (str, Path)) else Path(data_or_root.root)
+    if game_folder is not None and Path(game_folder).resolve() != root.resolve():
+        base, own = _folder_assets(Path(game_folder)), _folder_assets(root)
+        fonts = {**base.fonts, **own.fonts}
+        return GameAssets(root, fonts, {**base.icons, **own.icons}, base.problems + own.problems,
+                          base.refused + own.refused)
+    return _folder_assets(root)
+
+
+def _folder_assets(root: Path) -> GameAssets:
     problems: list[str] = []
     fonts: dict[str, FontFamily] = {}
     font_files, refused = folder_entries(root, "fonts", FONT_SUFFIXES, "font")
@@ -123,12 +138,17 @@ def game_assets(data_or_root: GameData | Path | str) -> GameAssets:
     return GameAssets(root, fonts, icons, tuple(problems), tuple(refused + refused_icons))
 
 
-def icon_names(folder: Path) -> frozenset[str]:
-    """The ``:name:`` tokens the game in ``folder`` brings in its ``icons/`` (one listing)."""
-    icons_dir = Path(folder) / "icons"
-    if not icons_dir.is_dir():
-        return frozenset()
-    return frozenset(game_assets(folder).icons)
+def icon_files(folder: Path, game_folder: Path | None = None) -> dict[str, Path]:
+    """The icons the game in ``folder`` brings in its ``icons/`` (and its own folder's, see
+    :func:`game_assets`): ``:name:`` token → file (one listing a folder)."""
+    if not any((Path(f) / "icons").is_dir() for f in (folder, game_folder) if f is not None):
+        return {}
+    return game_assets(folder, game_folder).icons
+
+
+def icon_names(folder: Path, game_folder: Path | None = None) -> frozenset[str]:
+    """The ``:name:`` tokens the game in ``folder`` brings (:func:`icon_files`)."""
+    return frozenset(icon_files(folder, game_folder))
 
 
 def _family_and_style(stem: str) -> tuple[str, tuple[bool, bool]]:
@@ -152,6 +172,33 @@ def art_file(root: Path, src: str) -> Path:
     art path into a file). Where it is opened, :func:`cardforge.paths.regular_inside` checks it
     first (``check`` and the build say why a path is refused)."""
     return Path(root) / src
+
+
+def svg_title(path: Path) -> str | None:
+    """The ``<title>`` of an SVG icon (its legend label, as SVG editors show it), or None."""
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return None
+    return _svg_title(str(path), st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=256)
+def _svg_title(path: str, mtime_ns: int, size: int) -> str | None:
+    from lxml import etree
+
+    blob, problem = read_regular(path, path, limit("svg_bytes"), env_name("svg_bytes"))
+    if blob is None or problem is not None:
+        return None  # the drawing reports the file
+    try:
+        root = etree.fromstring(blob, etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False))
+    except etree.XMLSyntaxError:
+        return None  # the drawing reports the broken file
+    for child in root:
+        if isinstance(child.tag, str) and etree.QName(child).localname == "title":
+            text = " ".join("".join(child.itertext()).split())
+            return text or None
+    return None
 
 
 def has_assets(data: GameData) -> bool:

@@ -39,6 +39,7 @@ _LIBRARIES: dict[str, tuple[str, str]] = {
     "reportlab": ("reportlab", "Version"),
     "openpyxl": ("openpyxl", "__version__"),
     "fontTools": ("fonttools", "version"),
+    "svglib": ("svglib", "__version__"),
 }
 
 

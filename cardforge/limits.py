@@ -22,7 +22,7 @@ LIMITS: dict[str, tuple[int, str]] = {
     "yaml_depth": (64, "nesting depth of lists and mappings in one file (aliases included)"),
     "yaml_nodes": (200_000, "values in one file once its aliases and merge keys are expanded"),
     "int_digits": (4_000, "digits of one whole number in a file"),
-    "copies": (1_000, "copies of one card"),
+    "copies": (1_000, "copies of one card, board or aid"),
     "cards_per_deck": (10_000, "printed cards in one game (copies counted)"),
     "pages_per_build": (2_000, "pages in one PDF file"),
     "players": (100, "players in a score or setup file"),
@@ -34,7 +34,31 @@ LIMITS: dict[str, tuple[int, str]] = {
     "template_ops": (100_000, "loop iterations in one template rendering, all loops together"),
     "template_build_ops": (2_000_000, "loop iterations of all the templates of one build together"),
     "template_depth": (20, "nested macro calls and includes in one template rendering"),
-    "image_pixels": (100_000_000, "pixels in one image (width × height)"),
+    "image_pixels": (50_000_000, "pixels in one image (width × height): art, icons, an SVG's embedded images"),
+    "image_bytes": (100_000_000, "bytes in one PNG or JPEG file (art, icons, an SVG's embedded images)"),
+    # spreadsheets (data/spreadsheet.py)
+    "sheet_file_bytes": (20_000_000, "bytes in one .csv or .xlsx card file"),
+    "xlsx_inflated_bytes": (50_000_000, "bytes of one .xlsx workbook once unzipped (all its parts together)"),
+    "xlsx_part_bytes": (20_000_000, "bytes of one part of an .xlsx workbook once unzipped (a sheet, its texts…)"),
+    "sheet_rows": (1_048_576, "the row number of a row in a sheet (rows with content are also cards)"),
+    "sheet_columns": (1_000, "columns in one sheet or CSV file"),
+    "csv_line_chars": (1_000_000, "characters in one line of a CSV file"),
+    "sheet_cell_chars": (100_000, "characters in one spreadsheet cell (its texts each within text_chars)"),
+    # SVG (render/images.py)
+    "svg_bytes": (10_000_000, "bytes in one SVG file"),
+    "svg_elements": (10_000, "elements of one SVG, each <use> counted as the elements it copies, one more per "
+                             "16 levels of nesting past 4 (svglib takes ~0.5 ms an element)"),
+    "svg_text_chars": (50_000, "characters of text in one SVG"),
+    "svg_css_work": (2_000_000, "steps one SVG's CSS selectors may take to match its elements (estimated)"),
+    # fonts (render/fonts.py, render/otf.py)
+    "font_bytes": (50_000_000, "bytes in one font file"),
+    "font_cmap_codes": (300_000, "character codes mapped by a font's cmap (a full Unicode font maps ~100,000)"),
+    "font_cff_ops": (4_000_000, "charstring operations run to convert one CFF font's outlines"),
+    "font_glyph_ops": (100_000, "charstring operations run to convert one glyph of a CFF font"),
+    # sizes on paper and in pixels
+    "length_mm": (2_000, "millimetres in any length of a data, layout or profile file (points alike)"),
+    "bleed_mm": (10, "millimetres of bleed in a print-on-demand profile"),
+    "export_pixels": (40_000_000, "pixels in one exported image (width × height)"),
 }
 
 HARD_MAX_DEPTH = 200
@@ -68,3 +92,9 @@ def over(name: str, got: int | None = None, what: str | None = None) -> str:
     return (f"too many {head}: at most {n:,}{got_text}; set {env_name(name)} to allow more"
             if name != "yaml_depth" else
             f"nested too deep: at most {n} levels of lists and mappings{got_text}")
+
+
+def at_most(name: str, unit: str = "") -> str:
+    """``at most 20,000 characters (set CARDFORGE_LIMIT_TEXT_CHARS to allow more)``: the tail of
+    a message for a value past the limit ``name`` (``unit`` with its leading space)."""
+    return f"at most {limit(name):,}{unit} (set {env_name(name)} to allow more)"

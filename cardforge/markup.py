@@ -19,8 +19,10 @@ already has them is left as it is (:func:`french`).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from cardforge.icons import closest_icon, icon_label, is_icon
 from cardforge.problems import short_repr
@@ -38,8 +40,6 @@ PALETTE: dict[str, str] = {
     "brown": "#6d4c2f",
     "purple": "#6a3d9a",
     "orange": "#d9661f",
-    "coal": "#333333",
-    "mithril": "#4f8fb0",
 }
 
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -252,8 +252,9 @@ def _unknown_icon(name: str, offset: int, icons: frozenset[str]) -> str:
     return f"unknown icon ':{name}:' at character {offset}{hint}"
 
 
-def plain_text(markup: str, icons: frozenset[str] = frozenset()) -> str:
-    """The text a reader sees, icons as their French label in brackets (for search and tests)."""
+def plain_text(markup: str, icons: frozenset[str] = frozenset(), files: Mapping[str, Path] | None = None) -> str:
+    """The text a reader sees, icons as their label in brackets (for search and tests; ``icons``:
+    the game's own icon names, ``files``: its icon files, an SVG's ``<title>`` is its label)."""
     out = []
     for para in parse(markup, icons):
         parts = []
@@ -261,7 +262,7 @@ def plain_text(markup: str, icons: frozenset[str] = frozenset()) -> str:
             if isinstance(piece, Text):
                 parts.append(piece.text)
             elif isinstance(piece, Icon):
-                parts.append(f"[{icon_label(piece.name)}]")
+                parts.append(f"[{icon_label(piece.name, files)}]")
             else:
                 parts.append("\n")
         out.append("".join(parts))

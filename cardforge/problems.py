@@ -16,7 +16,7 @@ class Problem:
     """One problem, located as precisely as the input allows.
 
     ``str(problem)`` reads ``file:line: item: field: message`` with the empty parts left out,
-    e.g. ``card_data/maphr/cards.yaml:34: card 'etayage' (#12): cost: must be ≥ 0, got -3``.
+    e.g. ``my-game/cards.yaml:34: card 'marchand' (#12): cost: must be ≥ 0, got -3``.
     """
 
     message: str

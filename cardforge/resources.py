@@ -1,8 +1,11 @@
-"""Where the shipped data, templates and fonts are.
+"""Where the shipped games, the shared templates and the fonts are.
 
-In a source checkout (or an editable install) they sit at the top of the repository; an
-installed wheel carries them in ``cardforge/_bundled/``. ``CARDFORGE_DATA`` (or the CLI's
-``--data DIR``) points at a designer's own ``card_data`` folder instead.
+In a source checkout (or an editable install) ``card_data/`` (one folder a game: its data,
+``templates/``, ``icons/``, ``examples/``) and ``templates/`` (what every game shares:
+``templates/_shared/``) sit at the top of the repository; an installed wheel carries them in
+``cardforge/_bundled/``. ``CARDFORGE_DATA`` (or the CLI's ``--data DIR``) points at a
+designer's own ``card_data`` folder instead; ``CARDFORGE_TEMPLATES`` replaces the shared
+templates folder (its ``_shared/``, and any ``<game>/`` beside it, read after the game's own).
 """
 
 from __future__ import annotations

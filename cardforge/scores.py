@@ -60,7 +60,7 @@ class ScoreResult:
     details: Any = None  # JSON-able explanation (issue-specific), added as "details" to --json
     report: list[str] = field(default_factory=list)  # human lines printed after the table
     mode: str | None = None  # the rule set scored (printed in the header), None: the game has one
-    partial: bool = False  # a game scored before its end (e.g. Mine, All Mine! after 1 or 2 rounds)
+    partial: bool = False  # a game scored before its end (e.g. after some of its rounds)
 
 
 @dataclass

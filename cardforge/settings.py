@@ -29,6 +29,18 @@ def paper_size(paper: str) -> tuple[float, float]:
     if not (lo <= w <= hi and lo <= h <= hi):
         raise ValueError(f"paper {paper!r}: each side must be between {lo:g} and {hi:g} mm")
     return (w, h)
+#: the band along each paper edge a home printer cannot print, by default: 5 mm; 1/4 in on the US
+#: papers (Letter lasers and inkjets leave about 6 mm)
+PRINTER_MARGIN_MM = 5.0
+US_PAPERS = ("letter", "legal", "tabloid")
+US_PRINTER_MARGIN_MM = 6.35
+
+
+def default_printer_margin(paper: str) -> float:
+    """The printer margin assumed for ``paper`` when ``--printer-margin`` is not given."""
+    return US_PRINTER_MARGIN_MM if str(paper).strip().lower() in US_PAPERS else PRINTER_MARGIN_MM
+
+
 DUPLEX_MODES = ("long-edge", "short-edge", "none")
 ORIENTATIONS = ("portrait", "landscape", "auto")
 PRINTABLE_KINDS = ("decks", "boards", "pads", "aids")
@@ -42,7 +54,17 @@ class BuildSettings:
     # None: cards butted (shared bleed) where that fits more per sheet; a number: each card its
     # own bleed, this far apart (``--gutter``)
     gutter_mm: float | None = None
-    margin_mm: float = 5.0  # unprintable border kept clear on every side (crop marks live here)
+    # the border kept clear of cards and their bleed; None: automatic (every card's trim inside
+    # the printable area, its bleed free to run into the printer margin, where it is cut off)
+    margin_mm: float | None = None
+    # the band along every paper edge the printer cannot print: no mark, label or caption goes
+    # there (only card bleed); None: the paper's default (default_printer_margin)
+    printer_margin_mm: float | None = None
+    # card ids whose extra copies fill the empty slots of each deck file's last sheet
+    spares: tuple[str, ...] = ()
+    # butt neighbouring cards whatever their edges look like (fewer sheets; a mis-cut may then
+    # show a sliver of the neighbour); default: only where their edges meet (render/edges.py)
+    ignore_edges: bool = False
     crop_marks: bool = True
     cut_lines: bool = False
     duplex: str = "long-edge"  # long-edge | short-edge | none (backs in a separate file)
@@ -76,11 +98,17 @@ class BuildSettings:
         unknown = set(self.only) - set(PRINTABLE_KINDS)
         if unknown:
             raise ValueError(f"unknown printables {sorted(unknown)} (allowed: {', '.join(PRINTABLE_KINDS)})")
-        if self.bleed_mm < 0 or (self.gutter_mm or 0) < 0 or self.margin_mm < 0:
-            raise ValueError("bleed, gutter and margin must not be negative")
+        if self.bleed_mm < 0 or (self.gutter_mm or 0) < 0 or (self.margin_mm or 0) < 0 \
+                or (self.printer_margin_mm or 0) < 0:
+            raise ValueError("bleed, gutter, margin and printer margin must not be negative")
         if self.lock_wait < 0:
             raise ValueError("lock_wait must not be negative")
 
     @property
     def paper_mm(self) -> tuple[float, float]:
         return paper_size(self.paper)
+
+    @property
+    def printer_margin(self) -> float:
+        """The printer margin in mm: ``--printer-margin``, else the paper's default."""
+        return self.printer_margin_mm if self.printer_margin_mm is not None else default_printer_margin(self.paper)

@@ -5,6 +5,7 @@ A bare number is millimetres (the unit of every layout and data file).
 
 from __future__ import annotations
 
+import math
 import re
 
 from cardforge.problems import short_repr
@@ -29,7 +30,23 @@ def parse_length(value: str | int | float, *, allow_negative: bool = False) -> f
         number, unit = float(m.group(1)), m.group(2) or "mm"
     if number < 0 and not allow_negative:
         raise ValueError(f"a length must not be negative, got {short_repr(value)}")
-    return number * UNITS[unit]
+    points = number * UNITS[unit]
+    check_points(points, value)
+    return points
+
+
+def check_points(points: float, value: object = None) -> float:
+    """``points`` if it is a length a sheet of paper can have: finite, at most the
+    ``length_mm`` limit either way (a 5000 mm card passed check, then an export asked for
+    gigabytes; ``stroke_width: 1e25`` crashed the build). ValueError otherwise."""
+    from cardforge.limits import env_name, limit
+
+    most = limit("length_mm")
+    if not math.isfinite(points) or abs(points) > most * MM:
+        got = short_repr(value) if value is not None else f"{points:g} pt"
+        raise ValueError(f"a length must be at most {most:,} mm ({most * MM:,.0f} pt) either way, got {got} "
+                         f"(set {env_name('length_mm')} to allow more)")
+    return points
 
 
 def to_mm(points: float) -> float:

@@ -207,7 +207,7 @@ def game_target(game, settings, build: Callable[[], Any] | None = None) -> Targe
     :func:`cardforge.render.build.build_game` with ``settings``, a failure (bad input) being
     returned as (game id, problems, title)."""
     from cardforge.data.loading import game_dir
-    from cardforge.render.decks import template_folders
+    from cardforge.layout.boxes import template_folders
 
     if build is None:
         from cardforge.errors import CardforgeError

@@ -21,11 +21,8 @@ from conftest import ROOT, run_cli
 
 
 def example_final(game: str) -> Path:
-    """A shipped game's example end state, wherever the game folder keeps its examples."""
-    for path in (ROOT / "card_data" / game / "examples" / "final.yaml", ROOT / "examples" / game / "final.yaml"):
-        if path.is_file():
-            return path
-    raise FileNotFoundError(f"no example final state of {game}")
+    """A shipped game's example end state (card_data/<game>/examples/final.yaml)."""
+    return ROOT / "card_data" / game / "examples" / "final.yaml"
 
 
 # The example's three mines (tests/games/maphr: Alice's 67 points and 47 coins, Ben's 67 and 53 — he

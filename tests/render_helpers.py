@@ -40,24 +40,39 @@ def _apply(m, x, y):
 
 @dataclass(frozen=True)
 class Clip:
-    """A card's bleed box on the page (mm) and whether it is drawn turned 180°."""
+    """A card's bleed box on the page (mm), whether it is drawn turned 180°, and where the
+    card's own origin (its trim's bottom-left corner, as the card sees it) lands on the page."""
 
     x: float
     y: float
     w: float
     h: float
     rotated: bool
+    origin: tuple[float, float] = (0.0, 0.0)
+    turn: int = 0  # quarter turns anticlockwise
 
     def trim(self, bleed: float) -> tuple[float, float, float, float]:
         return (round(self.x + bleed, 3), round(self.y + bleed, 3), round(self.w - 2 * bleed, 3),
                 round(self.h - 2 * bleed, 3))
 
 
-def card_trims(clips: list[Clip], bleed: float) -> list[tuple[float, float, float, float]]:
-    """Trim boxes (x, y, w, h, mm) of the cards of a sheet whose cards may be butted: an edge of a
-    clip that meets another card's clip edge to edge is the shared cut line itself (the card is
-    clipped to its trim there); every other edge is the trim plus ``bleed``. Only for sheets
-    built without a gutter between separate bleeds (there, neighbours' bleed boxes also meet)."""
+def card_trims(clips: list[Clip], bleed: float, size: tuple[float, float] | None = None
+               ) -> list[tuple[float, float, float, float]]:
+    """Trim boxes (x, y, w, h, mm) of the cards of a sheet. With the cards' ``size``: exactly,
+    from where each card's origin lands and how it is turned. Without: for sheets whose cards
+    are butted or not at all, an edge of a clip that meets another card's clip edge to edge is
+    the shared cut line itself (the card is clipped to its trim there), every other edge is the
+    trim plus ``bleed`` (not for sheets with separate bleeds meeting: there, neighbours' bleed
+    boxes also meet)."""
+    if size is not None:
+        exact = []
+        for c in clips:
+            w, h = (size[1], size[0]) if c.turn % 2 else size
+            ox, oy = c.origin
+            x0 = {0: ox, 1: ox - w, 2: ox - w, 3: ox}[c.turn]
+            y0 = {0: oy, 1: oy, 2: oy - h, 3: oy - h}[c.turn]
+            exact.append((round(x0, 3), round(y0, 3), round(w, 3), round(h, 3)))
+        return exact
     out = []
     for c in clips:
         x0, y0, x1, y1 = c.x, c.y, c.x + c.w, c.y + c.h
@@ -104,8 +119,11 @@ def card_clips(page) -> list[Clip]:
             x, y, w, h = (float(a) for a in previous[0])
             corners = [_apply(ctm, x, y), _apply(ctm, x + w, y + h)]
             xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+            ox, oy = _apply(ctm, 0, 0)
+            turn = {(1, 0): 0, (0, 1): 1, (-1, 0): 2, (0, -1): 3}[(round(ctm[0]), round(ctm[1]))]
             out.append(Clip(round(min(xs) / MM, 3), round(min(ys) / MM, 3), round((max(xs) - min(xs)) / MM, 3),
-                            round((max(ys) - min(ys)) / MM, 3), rotated=ctm[0] < 0))
+                            round((max(ys) - min(ys)) / MM, 3), rotated=ctm[0] < 0,
+                            origin=(round(ox / MM, 3), round(oy / MM, 3)), turn=turn))
         previous = (args, op)
     return out
 

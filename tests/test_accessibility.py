@@ -40,14 +40,16 @@ MIN_CONTRAST = 4.5
 MARKS = [
     # version stamps « v0.1 · b3f93f » (a stamp turned 90° or 180° may be read in pieces)
     re.compile(r"(v\d[\w.]*|·|[0-9a-f]{6}|provisoire)+"),
-    re.compile(r".*·(aidedejeu|plateau|feuilledescore|misenplace).*"),  # printables' footers
+    re.compile(r".*·(aidedejeu|plateau|feuilledescore|misenplace).*", re.IGNORECASE),  # printables' footers
+    # a deck sheet's own label, cutting order and scale bar caption (beside the cards, 5 or 6 pt)
+    re.compile(r".*\.pdf·sheet\d+/\d+.*|(Cuttingorder|Cut|Fold,thencut):.*|\d+mmat100%"),
     # captions of the blank fields of Imperial Miners' blank card; Maphr's « niveau » under a
     # mine level; TunHell's « Partie complète » beside its :plus: mark
     re.compile(r"Nomdelacarte|coût|(faction)+|Effet[12]?|niveau|Partiecomplète"),
 ]
 
 
-#: glyphs that are icons (cardforge/render/icons.py draws them from the font: ♚ ♬ ♯ ♪), not text
+#: glyphs that are icons (game icons whose SVG draws them as text in DejaVu Sans: ♚ ♬ ♯ ♪), not text
 ICON_GLYPHS = set("♚♬♯♪")
 
 
@@ -60,6 +62,8 @@ def is_mark(text: str, game: str) -> bool:
     title = _squeeze(TITLES[game])
     if flat.startswith(title):  # a deck's name, alone or on the line of the version stamp
         flat = flat[len(title):]
+    elif flat.endswith(title):  # …or after it (a card turned upside down beside its neighbour)
+        flat = flat[:-len(title)]
     return not flat or any(m.fullmatch(flat) for m in MARKS)
 
 
@@ -189,14 +193,18 @@ def icon_images(tmp_path_factory):
     """Every icon of FAMILIES drawn at ICON_PT on white and rasterised: name → RGB image."""
     from reportlab.pdfgen.canvas import Canvas
 
-    from cardforge.render.icons import draw_icon
+    from cardforge.data.loading import check_game_data
+    from cardforge.games import find_game
+    from cardforge.render.game_assets import drawing_assets
 
+    data, _ = check_game_data(find_game("cristaux"))
+    assets = drawing_assets(data)  # the icons are Cristaux's own (card_data/cristaux/icons/)
     names = [n for family in FAMILIES.values() for n in family]
     pdf = tmp_path_factory.mktemp("icons") / "icons.pdf"
     step = ICON_PT * 2
     c = Canvas(str(pdf), pagesize=(step * len(names), step * 2))
     for i, name in enumerate(names):
-        draw_icon(c, name, i * step + ICON_PT / 2, ICON_PT / 2, ICON_PT)
+        assets.draw_icon(c, name, i * step + ICON_PT / 2, ICON_PT / 2, ICON_PT)
     c.showPage()
     c.save()
     doc = pdfium.PdfDocument(str(pdf))
@@ -271,7 +279,7 @@ def test_every_forge_square_carries_its_colours_shape():
     icon: no square is told by its colour alone."""
     import yaml
 
-    layout = yaml.safe_load((Path(__file__).parent.parent / "templates" / "cristaux" / "layout.yaml")
+    layout = yaml.safe_load((Path(__file__).parent.parent / "card_data" / "cristaux" / "templates" / "layout.yaml")
                             .read_text(encoding="utf-8"))
     icons = layout["vars"]["square_icon"]
     colours = ["red", "green", "blue", "gold"]
@@ -353,18 +361,19 @@ def test_frames_and_panels_stand_well_inside_the_trim():
     against 7 mm (not 3 against 5) rather than as a lopsided card."""
     import yaml
 
-    root = Path(__file__).parent.parent / "templates"
+    root = Path(__file__).parent.parent
     seen = []
-    for path in sorted(root.glob("*/layout.yaml")):
+    for folder, path in [("_shared", root / "templates" / "_shared" / "layout.yaml"),
+                         *((p.parent.parent.name, p) for p in sorted(root.glob("card_data/*/templates/layout.yaml")))]:
         layouts = yaml.safe_load(path.read_text(encoding="utf-8"))["layouts"]
         for name, layout in layouts.items():
             for box_name, box in (layout.get("boxes") or {}).items():
                 if box_name not in ("frame", "inner_frame", "panel") or not box or box.get("bleed"):
                     continue
                 insets = [_mm(box[k]) for k in ("x", "y", "right", "bottom") if k in box]
-                assert len(insets) == 4, (path.parent.name, name, box_name)
-                assert min(insets) >= FRAME_INSET, (path.parent.name, name, box_name, insets)
-                seen.append((path.parent.name, name, box_name))
+                assert len(insets) == 4, (folder, name, box_name)
+                assert min(insets) >= FRAME_INSET, (folder, name, box_name, insets)
+                seen.append((folder, name, box_name))
     assert ("_shared", "back", "frame") in seen and ("imperial_miners", "carte-vierge", "panel") in seen
     assert ("maphr", "maphr-back", "frame") in seen
     # the ship back, turned to keep a secret, has no frame at all: a star field

@@ -14,7 +14,7 @@ import pytest
 
 from cardforge.data.loading import load_game_data
 from cardforge.games import find_game, game_ids
-from cardforge.layout.geometry import impose
+from cardforge.layout.imposition import impose
 from cardforge.settings import PAPERS_MM
 
 from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, card_clips, operations, register_fixture_game
@@ -70,12 +70,16 @@ def test_unknown_game_is_a_usage_error(cli, tmp_path):
 def test_build_writes_the_decks_and_the_manifest(fixture_cli, tmp_path):
     r = fixture_cli("-o", tmp_path, "--only", "decks")
     assert r.code == 0, r.err
-    assert (f"fixture_deck: {tmp_path.as_posix()}/fixture_deck/deck.pdf (4 pages, 12 cards): portrait, "
-            "3 × 3 = 9 a sheet, butted\n") in r.out
+    # the fixture's cards differ along their edges (a title band on top, another back per kind):
+    # butted, a cut off the line would show a sliver of the neighbour. 12 cards take 2 sheets 3 × 3
+    # with bleed between the rows (no room left for the label above and below) or 4 × 2 with every
+    # card its own bleed: the latter
+    assert (f"fixture_deck: {tmp_path.as_posix()}/fixture_deck/deck.pdf (4 pages, 12 cards): landscape, "
+            "4 × 2 = 8 a sheet, each card its own bleed\n") in r.out
     manifest = json.loads((tmp_path / "fixture_deck" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["game"] == "fixture_deck"
     files = {f["path"]: f for f in manifest["files"]}
-    assert set(files) == {"deck.pdf", "deck-board.pdf"}
+    assert set(files) == {"deck.pdf", "deck-board.pdf", "instructions.pdf"}
     deck = files["deck.pdf"]
     assert (deck["kind"], deck["pages"], deck["cards"], deck["paper"]) == ("deck", 4, 12, "a4")
     import hashlib
@@ -221,8 +225,8 @@ def test_calibrate_writes_two_pages(cli, tmp_path):
 @pytest.mark.slow
 def test_every_shipped_game_builds_its_deck(cli, tmp_path, game_id):
     """Whatever the data holds today: the deck builds, the manifest counts match the data and
-    the pages follow from the imposition."""
-    r = cli("build", game_id, "-o", tmp_path, "--only", "decks", "-q")
+    the pages follow from the imposition (every card butted: --ignore-edges)."""
+    r = cli("build", game_id, "-o", tmp_path, "--only", "decks", "-q", "--ignore-edges")
     assert r.code == 0, r.err
     game = find_game(game_id)
     data = load_game_data(game)

@@ -283,7 +283,7 @@ def test_stale_files_of_another_mode_are_removed(tmp_path, monkeypatch, cli):
     assert "deck-backs.pdf" not in files and "aids-backs.pdf" not in files
     manifest = json.loads((out / GAME / "manifest.json").read_text(encoding="utf-8"))
     assert sorted(f["path"] for f in manifest["files"]) == ["aids.pdf", "boards.pdf", "deck-ship.pdf", "deck.pdf",
-                                                             "score-pad.pdf", "setup.pdf"]
+                                                             "instructions.pdf", "score-pad.pdf", "setup.pdf"]
     # a build of the pads alone keeps the other printables (and their manifest entries)
     deck = snapshot(out / GAME)["deck.pdf"]
     assert cli("build", GAME, "-o", out, "-q", "--only", "pads", "--paper", "letter").code == 0
@@ -380,7 +380,8 @@ def test_files_follow_the_umask(tmp_path, umask, mode):
     r = run(tmp_path, out, "--only", "decks,pads", umask=umask)
     assert r.returncode == 0, r.stderr
     files = list((out / GAME).iterdir())
-    assert {p.name for p in files} == {"deck.pdf", "deck-ship.pdf", "score-pad.pdf", "manifest.json", "cards.json"}
+    assert {p.name for p in files} == {"deck.pdf", "deck-ship.pdf", "score-pad.pdf", "manifest.json", "cards.json",
+                                       "instructions.pdf"}
     assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in files} == {p.name: mode for p in files}
     assert stat.S_IMODE((out / GAME).stat().st_mode) == 0o777 & ~umask
 
@@ -478,18 +479,20 @@ def test_build_game_returns_what_it_wrote(tmp_path, monkeypatch):
     out = tmp_path / "out"
     game = find_game(GAME)
     first = build_game(game, BuildSettings(out_dir=out, data_root=data, duplex="none", only=frozenset({"decks"})))
-    assert [e.path for e in first.entries] == ["deck.pdf", "deck-backs.pdf", "deck-ship.pdf", "deck-ship-backs.pdf"]
+    assert [e.path for e in first.entries] == ["deck.pdf", "deck-backs.pdf", "deck-ship.pdf", "deck-ship-backs.pdf",
+                                               "instructions.pdf"]
     assert first.folder == out / GAME and first.files == [out / GAME / e.path for e in first.entries]
-    # 6 poker cards, 9 a sheet: 1 page of fronts and 1 of backs; 12 square ships, 8 a sheet: 2 and 2
-    assert first.pages == sum(len(pypdf.PdfReader(f).pages) for f in first.files) == 6
+    # 6 poker cards, 8 a sheet: 1 page of fronts and 1 of backs; 12 square ships, 6 a sheet (each
+    # its own bleed: their brown and navy edges differ): 2 and 2; the instructions page
+    assert first.pages == sum(len(pypdf.PdfReader(f).pages) for f in first.files) == 7
     assert first.removed == [] and "CARDFORGE_DATA" not in os.environ
     record = json.loads((out / GAME / "cards.json").read_text(encoding="utf-8"))
     assert record["version"] == "9.9.9-test"  # built from settings.data_root
     second = build_game(game, BuildSettings(out_dir=out, data_root=data, only=frozenset({"decks"})))
-    assert [e.path for e in second.entries] == ["deck.pdf", "deck-ship.pdf"]
+    assert [e.path for e in second.entries] == ["deck.pdf", "deck-ship.pdf", "instructions.pdf"]
     assert second.removed == ["deck-backs.pdf", "deck-ship-backs.pdf"]
     assert sorted(p.name for p in (out / GAME).iterdir()) == ["cards.json", "deck-ship.pdf", "deck.pdf",
-                                                             "manifest.json"]
+                                                             "instructions.pdf", "manifest.json"]
 
 
 def test_stale_removal_touches_only_listed_files_of_the_printables_built(previous):
@@ -506,7 +509,8 @@ def test_stale_removal_touches_only_listed_files_of_the_printables_built(previou
     assert result.removed == []
     assert (out / GAME / "cards.json").is_file() and (out / GAME / "notes.txt").read_text(encoding="utf-8") == "mine"
     listed = [f["path"] for f in json.loads(manifest.read_text(encoding="utf-8"))["files"]]
-    assert listed == ["aids.pdf", "boards.pdf", "deck-ship.pdf", "deck.pdf", "score-pad.pdf", "setup.pdf"]
+    assert listed == ["aids.pdf", "boards.pdf", "deck-ship.pdf", "deck.pdf", "instructions.pdf", "score-pad.pdf",
+                      "setup.pdf"]
 
 
 def test_part_files_a_killed_process_left_in_the_cache_are_swept(tmp_path, monkeypatch):

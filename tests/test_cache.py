@@ -208,6 +208,16 @@ def test_layout_key_covers_every_module_the_library_imports():
     assert [f for f in used if f not in keyed] == []
 
 
+def test_svg_program_key_covers_every_module_its_recording_imports():
+    """An SVG icon's recorded drawing (render/svgdraw.py) is keyed on every module it reads."""
+    from cardforge.render import svgdraw
+
+    used = _modules_used("from pathlib import Path\nfrom cardforge.render.svgdraw import svg_program\n"
+                         "svg_program(Path('card_data/cristaux/icons/king.svg'))")
+    keyed = {str(p.resolve()) for p in cache.code_files(*svgdraw._CODE)}
+    assert [f for f in used if f not in keyed] == []
+
+
 def test_a_change_to_a_module_validation_uses_gives_fresh_data(folder, monkeypatch):
     """End to end: after a change to markup.py (where the palette lives), load_game_data
     validates again instead of returning the cached data."""

@@ -9,7 +9,7 @@ from cardforge.games import game_ids
 
 from conftest import FIXTURES, ROOT
 
-MAPHR = ROOT / "examples" / "maphr" / "final.yaml"
+MAPHR = ROOT / "card_data" / "maphr" / "examples" / "final.yaml"
 
 
 @pytest.mark.parametrize("command", [
@@ -119,11 +119,11 @@ def test_score_json_has_the_tie_break_values(cli):
 
 
 def test_the_mode_is_in_the_header(cli):
-    r = cli("score", "tunhell", ROOT / "examples" / "tunhell" / "final.yaml")
+    r = cli("score", "tunhell", ROOT / "card_data" / "tunhell" / "examples" / "final.yaml")
     assert r.out.splitlines()[0] == "TunHell — score (mode full)"
-    r = cli("score", "cristaux", ROOT / "examples" / "cristaux" / "final.yaml", "--lang", "en")
+    r = cli("score", "cristaux", ROOT / "card_data" / "cristaux" / "examples" / "final.yaml", "--lang", "en")
     assert r.out.splitlines()[0] == "Cristaux Élémentaires Joailliers — score (mode classique)"
-    assert cli("score", "tunhell", ROOT / "examples" / "tunhell" / "final.yaml", "--json").json["mode"] == "full"
+    assert cli("score", "tunhell", ROOT / "card_data" / "tunhell" / "examples" / "final.yaml", "--json").json["mode"] == "full"
 
 
 def test_setup_text_is_a_readable_list(cli):

@@ -261,7 +261,7 @@ def test_a_score_hook_scoring_a_declared_category_is_a_bug_said_plainly(tmp_path
     game = find_game("tunhell")
     data = load_game_data(game)
     state = game.score_model.model_validate(yaml.safe_load(
-        (ROOT / "examples" / "tunhell" / "final.yaml").read_text(encoding="utf-8")))
+        (ROOT / "card_data" / "tunhell" / "examples" / "final.yaml").read_text(encoding="utf-8")))
 
     class Rules:
         def __getattr__(self, name):

@@ -13,9 +13,7 @@ import yaml
 
 from conftest import ROOT, run_cli
 
-FINAL = ROOT / "examples" / "maphr" / "final.yaml"
-if not FINAL.exists():  # the examples live in the game folder (card_data/<game>/examples/)
-    FINAL = ROOT / "card_data" / "maphr" / "examples" / "final.yaml"
+FINAL = ROOT / "card_data" / "maphr" / "examples" / "final.yaml"
 
 
 @pytest.fixture

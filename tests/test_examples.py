@@ -1,4 +1,4 @@
-"""The finished games in examples/ (the README's tour scores them) give the results worked out
+"""The finished games in card_data/<game>/examples/ (the README's tour scores them) give the results worked out
 by hand from the rules: each example is one of the hand-worked scoring vectors of its game, and
 scoring it through the CLI gives that vector's totals, ranks and winners."""
 
@@ -36,7 +36,7 @@ def _expected(game: str, case: dict) -> tuple[dict[str, int], dict[str, int], li
 
 @pytest.mark.parametrize("game", sorted(EXAMPLES))
 def test_example_is_the_hand_worked_vector(game, cli):
-    path = ROOT / "examples" / game / "final.yaml"
+    path = ROOT / "card_data" / game / "examples" / "final.yaml"
     case = _case(game)
     assert yaml.safe_load(path.read_text("utf-8")) == case["state"]
     r = cli("score", game, str(path), "--json")

@@ -178,7 +178,7 @@ def test_the_pixel_limit_and_pillows_own_bomb_guard(tmp_path):
     path.write_bytes(bomb_png(8000, 8000))  # 64 MP: over our limit, under Pillow's
     with pytest.raises(ArtError) as err:
         load_art(path)
-    assert err.value.broken and "8000×8000 = 64,000,000 pixels; at most 50,000,000" in str(err.value)
+    assert err.value.broken and "8000×8000 = 64,000,000 pixels), at most 50,000,000 pixels (set CARDFORGE_LIMIT_IMAGE_PIXELS" in str(err.value)
     assert MAX_PIXELS == 50_000_000
     path.write_bytes(bomb_png(20000, 20000))  # Pillow refuses it before we read the size
     with pytest.raises(ArtError, match="too large"):
@@ -217,33 +217,12 @@ def test_game_assets_reads_families_and_icons(game_folder):
 
 
 def build_cff_font(path: Path) -> None:
-    """A small OpenType font with PostScript (CFF) outlines: every glyph a rounded slab."""
-    from fontTools.fontBuilder import FontBuilder
-    from fontTools.pens.t2CharStringPen import T2CharStringPen
+    """A small OpenType font with PostScript (CFF) outlines: every glyph a rounded slab
+    (bench/bombs.py's maker, which also makes the subroutine bomb)."""
+    from fuzz import load_bench
 
     chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyzéèàç0123456789.,:;!?'-"
-    order = [".notdef", "space"] + [f"uni{ord(c):04X}" for c in chars]
-    cmap = {32: "space", **{ord(c): f"uni{ord(c):04X}" for c in chars}}
-    fb = FontBuilder(1000, isTTF=False)
-    fb.setupGlyphOrder(order)
-    fb.setupCharacterMap(cmap)
-    strings = {}
-    for name in order:
-        pen = T2CharStringPen(600, None)
-        if name != "space":
-            pen.moveTo((50, 0))
-            pen.lineTo((550, 0))
-            pen.curveTo((550, 300), (450, 700), (300, 700))
-            pen.lineTo((50, 700))
-            pen.closePath()
-        strings[name] = pen.getCharString()
-    fb.setupCFF("Slab-Regular", {"FullName": "Slab Regular"}, strings, {})
-    fb.setupHorizontalMetrics({name: (600, 50) for name in order})
-    fb.setupHorizontalHeader(ascent=800, descent=-200)
-    fb.setupNameTable({"familyName": "Slab", "styleName": "Regular", "psName": "Slab-Regular"})
-    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
-    fb.setupPost()
-    fb.save(str(path))
+    path.write_bytes(load_bench("bombs").font_cff(chars=chars, family="Slab"))
 
 
 def test_an_opentype_cff_font_is_converted_and_embedded(cli, game_folder, tmp_path):
@@ -343,21 +322,21 @@ def test_a_game_icon_named_like_a_built_in_replaces_it(cli, game_folder, tmp_pat
 
 def test_svg_links_images_beside_it_but_not_outside(tmp_path):
     """An SVG may use an image next to it (with text: the fonts pinned keep the link working);
-    a link out of its folder is refused (a crafted SVG cannot read other files)."""
+    a link out of its folder is refused, with a message (a crafted SVG cannot read other
+    files, and a designer learns why the image would be missing)."""
     from PIL import Image
     from reportlab.graphics.shapes import Image as RLImage
 
-    from cardforge.render.images import load_art, svg_drawing
+    from cardforge.render.images import ArtError, load_art, svg_drawing
 
     art = tmp_path / "art"
     art.mkdir()
     Image.new("RGB", (10, 10), (0, 200, 0)).save(art / "vert.png")
     Image.new("RGB", (10, 10), (200, 0, 0)).save(tmp_path / "secret.png")
     svg = art / "carte.svg"
-    svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-                   'width="100" height="50"><image x="0" y="0" width="40" height="40" xlink:href="vert.png"/>'
-                   '<image x="50" y="0" width="40" height="40" xlink:href="../secret.png"/>'
-                   '<text x="0" y="48" font-family="Arial">ok</text></svg>', encoding="utf-8")
+    head = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+            'width="100" height="50"><image x="0" y="0" width="40" height="40" xlink:href="vert.png"/>')
+    svg.write_text(head + '<text x="0" y="48" font-family="Arial">ok</text></svg>', encoding="utf-8")
     drawing = svg_drawing(load_art(svg))
 
     def images(node):
@@ -367,4 +346,9 @@ def test_svg_links_images_beside_it_but_not_outside(tmp_path):
             yield from images(child)
 
     found = list(images(drawing))
-    assert len(found) == 1 and found[0].x == 0  # vert.png drawn, ../secret.png refused
+    assert len(found) == 1 and found[0].x == 0  # vert.png drawn
+    outside = art / "dehors.svg"
+    outside.write_text(head + '<image x="50" y="0" width="40" height="40" xlink:href="../secret.png"/></svg>',
+                       encoding="utf-8")
+    with pytest.raises(ArtError, match="the image '../secret.png' is outside the SVG's folder"):
+        load_art(outside)

@@ -36,6 +36,29 @@ def new_game(cli, tmp_path) -> Path:
     return folder
 
 
+# --- one shape for every game folder (issue 27) -------------------------------------------------
+
+#: what every game folder holds: what it is, its rules note, its looks, its icons, a game to score
+SHAPE = ("game.yaml", "RULES.md", "templates/layout.yaml", "icons/*.svg", "examples/final.yaml")
+
+
+def test_shipped_games_and_the_scaffold_have_one_shape():
+    """A shipped game is a folder like the one `cardforge new` makes: its looks, icons and
+    examples in it; the top-level templates/ keeps only what every game shares."""
+    from cardforge.games import find_game, game_ids
+    from cardforge.games.scaffold import SKELETON
+
+    from conftest import ROOT
+
+    folders = {gid: find_game(gid).folder for gid in game_ids() if find_game(gid).origin == "shipped"}
+    assert len(folders) >= 5
+    for name, folder in [*folders.items(), ("cardforge new", SKELETON)]:
+        for entry in SHAPE:
+            assert list(folder.glob(entry)), f"{name}: no {entry}"
+    assert sorted(p.name for p in (ROOT / "templates").iterdir()) == ["_shared"]
+    assert not (ROOT / "examples").exists()
+
+
 # --- cardforge new: a game that checks, builds and scores at once ------------------------------
 
 def test_new_game_checks_builds_and_scores(cli, new_game, tmp_path):

@@ -32,7 +32,12 @@ def test_wheel_carries_data_templates_and_fonts(wheel):
         assert f"cardforge/_bundled/card_data/{gid}/deck.yaml" in names
         assert f"cardforge/_bundled/card_data/{gid}/game.yaml" in names  # how the installed game is found
         assert f"cardforge/_bundled/card_data/{gid}/RULES.md" in names
-    for skeleton in ("game.yaml", "cards.yaml", "templates/layout.yaml", "examples/final.yaml", "README.md"):
+        # the game's own looks, icons and examples travel in its folder (issue 27)
+        assert f"cardforge/_bundled/card_data/{gid}/templates/layout.yaml" in names
+        assert f"cardforge/_bundled/card_data/{gid}/examples/final.yaml" in names
+        assert any(n.startswith(f"cardforge/_bundled/card_data/{gid}/icons/") and n.endswith(".svg") for n in names)
+    for skeleton in ("game.yaml", "cards.yaml", "templates/layout.yaml", "examples/final.yaml", "README.md",
+                     "icons/objectif.svg", "RULES.md"):
         assert f"cardforge/games/newgame/{skeleton}" in names  # `cardforge new` from an installed wheel
     assert any(n.startswith("cardforge/_bundled/templates/_shared/") for n in names)
     for face in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSans-BoldOblique.ttf"):

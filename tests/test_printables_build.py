@@ -15,7 +15,7 @@ from cardforge.settings import BuildSettings
 from cardforge.units import mm
 
 from printables_support import FIXTURES, GAME, HOOKS, use_hooks
-from render_helpers import plain
+from render_helpers import plain, text_in
 
 BOARDS_AIDS = frozenset({"boards", "aids"})
 
@@ -102,15 +102,16 @@ def test_backs_mirror_the_fronts():
     ((210.0, 148.5), "a4", 2, (210.0, 297.0), False),  # or stacked on a portrait one
     ((190.0, 130.0), "a4", 2, (210.0, 297.0), True),  # a clan board: two per sheet, in the margins
     ((63.0, 88.0), "a4", 9, (210.0, 297.0), True),  # 3 × 3 portrait
-    ((63.0, 88.0), "letter", 9, (215.9, 279.4), True),  # letter, 5 mm margins: 3 × 3 portrait (3 × 88 ≤ 269.4)
+    # letter: 3 × 3 portrait, the items 6.85 mm (printer margin 6.35 + 0.5) from the edge: 3 × 88 ≤ 265.7
+    ((63.0, 88.0), "letter", 9, (215.9, 279.4), True),
 ])
 def test_sheet_plans(size, paper, per_sheet, page, crop):
     settings = BuildSettings(paper=paper)
     plan = plan_sheet(size, settings)
     assert plan.per_sheet == per_sheet
     assert plan.page == pytest.approx((mm(page[0]), mm(page[1])))
-    for x, y in plan.slots:  # every item on the sheet; inside the margins when imposed
-        inner = mm(settings.margin_mm) if plan.crop_marks else 0.0
+    for x, y in plan.slots:  # every item on the sheet; inside the printable area when imposed
+        inner = mm(settings.printer_margin + 0.5) if plan.crop_marks else 0.0
         assert x >= inner - 0.01 and y >= inner - 0.01
         assert x + plan.item[0] <= plan.page[0] - inner + 0.01 and y + plan.item[1] <= plan.page[1] - inner + 0.01
     assert plan.crop_marks == crop
@@ -196,15 +197,50 @@ def test_setup_sheet_for_a_player_count(tmp_path):
     assert "Distribution tirée (graine 42)" in text and "une-carte" in text
 
 
-def test_setup_sheets_in_a_build_one_page_per_count(monkeypatch, tmp_path):
+def test_setup_sheets_in_a_build_share_pages(monkeypatch, tmp_path):
     use_hooks(monkeypatch)
     entries = {e.path: e for e in build_printables(GAME, load("good"), BuildSettings(only=frozenset({"aids"})),
                                                    tmp_path)}
-    assert entries["setup.pdf"].kind == "setup" and entries["setup.pdf"].pages == 2  # 2 and 3 players
-    pages = [plain(p.extract_text()) for p in PdfReader(tmp_path / "setup.pdf").pages]
-    assert "2 joueurs" in pages[0] and "Chaque joueur prend 4 pièces." in pages[0]
-    assert "3 joueurs" in pages[1] and "Chaque joueur prend 5 pièces." in pages[1]
-    assert "Distribution" not in pages[0]  # no random deal in a build
+    # 2 and 3 players, each a third of a column high: both in the left column of one page, the
+    # footer naming both
+    assert entries["setup.pdf"].kind == "setup" and (entries["setup.pdf"].pages, entries["setup.pdf"].cards) == (1, 2)
+    reader = PdfReader(tmp_path / "setup.pdf")
+    page = plain(reader.pages[0].extract_text())
+    assert "Chaque joueur prend 4 pièces." in page and "Chaque joueur prend 5 pièces." in page
+    assert "mise en place · 2 joueurs, 3 joueurs" in page
+    assert "Distribution" not in page  # no random deal in a build
+    # the left column (12 mm margin, (186 - 8) / 2 = 89 mm wide) holds both
+    left = text_in(tmp_path / "setup.pdf", 0, (11, 20, 91, 250))
+    assert "4 pièces" in left and "5 pièces" in left
+
+
+def test_setup_sheet_names_the_mode_as_game_yaml_does(cli, tmp_path):
+    """The mode comes from game.yaml's label (TunHell's « Partie complète », not a label the core
+    held for it: « jeu complet »)."""
+    for mode, label in (("full", "Partie complète"), ("initiation", "Partie d'initiation")):
+        path = tmp_path / f"tunhell-{mode}.pdf"
+        r = cli("setup", "tunhell", "--players", "3", "--mode", mode, "--seed", "7", "--pdf", str(path))
+        assert r.code == 0, r.err
+        text = plain(text_of(path))
+        assert f"3 joueurs · {label}" in text, text[:200]
+        assert "jeu complet" not in text and f"mode {label.lower()}" not in text
+
+
+def test_setup_sheet_of_a_designers_modes(cli, tmp_path):
+    """A game of one's own with ``expert: {label: Expert}`` prints « Expert » (it printed
+    « mode expert »); a mode without a label prints its id."""
+    folder = tmp_path / "mon-jeu"
+    assert cli("new", folder).code == 0
+    game_yaml = folder / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8") + "\nmodes:\n  normal: {label: Partie normale}\n"
+                         "  expert: {label: Expert}\n  tres_dur: {}\ndefault_mode: normal\n", encoding="utf-8")
+    for mode, shown in (("expert", "Expert"), ("normal", "Partie normale"), ("tres_dur", "Tres dur")):
+        path = tmp_path / f"{mode}.pdf"
+        r = cli("setup", folder, "--players", "2", "--mode", mode, "--pdf", str(path))
+        assert r.code == 0, r.err
+        text = plain(text_of(path))
+        assert f"2 joueurs · {shown}" in text, text[:200]
+        assert f"mode {mode}" not in text
 
 
 def test_setup_command_prints_the_sheet(cli, tmp_path):

@@ -69,10 +69,11 @@ def test_summary_counts_boards_pads_aids_and_sheets_not_cards(built):
     assert lines["maphr/boards.pdf"] == "5 pages, 10 boards)"  # 10 clan boards, two to a sheet
     assert lines["maphr/score-pad.pdf"] == "1 page, 2 pads)"
     assert lines["maphr/aids.pdf"] == "6 pages, 5 aids)"  # 4 turn aids (2 sheets, duplex) + 1 card
-    assert lines["maphr/setup.pdf"] == "3 pages, 3 sheets)"  # 2, 3 and 4 players
+    # setups for 2, 3 and 4 players: two columns a page, each setup whole in a column
+    assert lines["maphr/setup.pdf"] == "2 pages, 3 setups)"
     assert lines["tunhell/boards.pdf"] == "1 page, 1 board)"  # singular
-    assert lines["tunhell/setup.pdf"] == "6 pages, 6 sheets)"  # 2 modes × 3 counts
-    assert lines["cristaux/setup.pdf"] == "12 pages, 12 sheets)"  # 3 modes × 4 counts
+    assert lines["tunhell/setup.pdf"] == "3 pages, 6 setups)"  # 2 modes × 3 counts
+    assert lines["cristaux/setup.pdf"] == "6 pages, 12 setups)"  # 3 modes × 4 counts, was 12 pages
     assert lines["imperial_miners/score-pad.pdf"] == "1 page, 4 pads)"
     assert " cards)" not in summary and " card)" not in summary
 
@@ -82,7 +83,7 @@ def test_manifest_counts_match_the_summary(built):
     files = manifest(out / "maphr")
     assert [(files[p]["kind"], files[p]["pages"], files[p]["cards"]) for p in
             ("boards.pdf", "score-pad.pdf", "aids.pdf", "setup.pdf")] == [
-        ("board", 5, 10), ("pad", 1, 2), ("aid", 6, 5), ("setup", 3, 3)]
+        ("board", 5, 10), ("pad", 1, 2), ("aid", 6, 5), ("setup", 2, 3)]
 
 
 def test_aid_backs_file_counts_no_fronts(cli, tmp_path):

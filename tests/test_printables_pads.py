@@ -11,7 +11,7 @@ from cardforge.data.loading import check_game_data
 from cardforge.games import all_games
 from cardforge.markup import french
 from cardforge.render.printables import build_printables
-from cardforge.render.score_pads import natural_height, pad_layout, pads_per_sheet, tie_break_lines
+from cardforge.render.score_pads import natural_height, pad_layout, pad_margin, pads_per_sheet, tie_break_lines
 from cardforge.settings import BuildSettings
 from cardforge.units import mm
 
@@ -84,7 +84,10 @@ def test_pad_geometry(game):
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_several_pads_per_sheet_when_they_fit(game, paper):
     settings = BuildSettings(paper=paper)
-    usable = mm(settings.paper_mm[1] - 2 * settings.margin_mm)
+    # the pads keep 5 mm from the paper's edge, and the printer margin with 0.5 mm to spare:
+    # 5.5 mm on A4, 6.85 on Letter
+    assert pad_margin(settings) == (5.5 if paper == "a4" else 6.85)
+    usable = mm(settings.paper_mm[1] - 2 * pad_margin(settings))
     k = pads_per_sheet(game, usable)
     assert 1 <= k <= 4
     assert k * natural_height(game) <= usable

@@ -36,6 +36,7 @@ from render_helpers import (
 
 GOLDEN = ROOT / "tests" / "golden" / "fixture_deck_sheet1.txt"
 BLEED = 3.0
+POKER = (63.0, 88.0)
 
 
 @pytest.fixture
@@ -50,6 +51,9 @@ def fixture(monkeypatch):
 def build(fixture, out: Path, **options):
     game, data = fixture
     compress = options.pop("compress", True)
+    # the fixture's cards differ at their edges (a title band on top): these tests check the
+    # butted grid as such, so they butt every card (test_render_edges.py weighs the edges)
+    options.setdefault("ignore_edges", True)
     settings = BuildSettings(out_dir=out, **options)
     return build_decks(game, data, settings, out / game.id, templates_dir=FIXTURE_TEMPLATES, compress=compress)
 
@@ -63,7 +67,7 @@ def expected_names(kinds_excluded=("board",)) -> list[str]:
 def title_rects(clips, bleed=BLEED):
     """The generic layout's title box (x 4 mm, y 3 mm, right 4 mm, 5.8 mm high) in page mm."""
     out = []
-    for x, y, w, h in card_trims(clips, bleed):
+    for x, y, w, h in card_trims(clips, bleed, POKER):
         out.append((x + 4, y + h - 3 - 5.8, w - 8, 5.8))
     return out
 
@@ -74,8 +78,10 @@ def test_page_size_cards_per_page_and_page_order(fixture, tmp_path):
     assert (deck.path, deck.kind, deck.cards) == ("deck.pdf", "deck", 12)
     assert (board.path, board.cards) == ("deck-board.pdf", 1)
     reader = pypdf.PdfReader(tmp_path / "fixture_deck" / deck.path)
-    # poker on A4, butted: portrait 3 × 3 = 9 per sheet (3 × 63 + 6 = 195 ≤ 210 - 10 wide,
-    # 3 × 88 + 6 = 270 ≤ 297 - 10 high); 12 cards → 2 sheets → front, back, front, back
+    # poker on A4, butted: portrait 3 × 3 = 9 per sheet (3 × 63 = 189 ≤ 210 - 2 × 5 wide and
+    # 3 × 88 = 264 ≤ 297 - 2 × 5 high: the trims inside the printable area). Rows 6 mm apart,
+    # each with its own bleed, would hold as many (3 × 88 + 2 × 6 = 276 ≤ 287) but leave 7.5 mm
+    # above and below the cards, no room for the label; 12 cards → 2 sheets → front, back, front, back
     assert len(reader.pages) == deck.pages == 4
     for page in reader.pages:
         w, h = (float(v) / 72 * 25.4 for v in page.mediabox[2:])
@@ -83,7 +89,7 @@ def test_page_size_cards_per_page_and_page_order(fixture, tmp_path):
     assert [len(card_clips(p)) for p in reader.pages] == [9, 9, 3, 3]
     # the grid, bleed included, centred: (210 - 195) / 2 = 7.5 mm left, (297 - 270) / 2 = 13.5 mm
     # below; the first card (top left) trims at x 10.5, top 297 - 13.5 - 3 = 280.5
-    trims = card_trims(card_clips(reader.pages[0]), BLEED)
+    trims = card_trims(card_clips(reader.pages[0]), BLEED, POKER)
     assert trims[0] == (10.5, 192.5, 63.0, 88.0)
     assert trims[1] == (73.5, 192.5, 63.0, 88.0) and trims[3] == (10.5, 104.5, 63.0, 88.0)
     # the tarot-size kind gets its own file: 70×120 + 6 mm → A4 portrait 2 × 2
@@ -189,7 +195,7 @@ def test_crop_marks_at_every_trim_line_and_only_in_the_margins(fixture, tmp_path
         segments = line_segments(page)
         marks = [s for s in segments if in_margin(*s)]
         assert all(outside(*s) for s in marks)
-        trims = card_trims(clips, BLEED)
+        trims = card_trims(clips, BLEED, POKER)
         xs = {round(v, 2) for x, y, w, h in trims for v in (x, x + w)}
         ys = {round(v, 2) for x, y, w, h in trims for v in (y, y + h)}
         vertical = Counter(round(s[0], 2) for s in marks if s[0] == s[2])
@@ -215,7 +221,7 @@ def test_no_crop_marks_and_cut_lines(fixture, tmp_path):
     clips = card_clips(page)
     # cut lines: one rectangle per card on its trim line, drawn on the page after the cards
     rects = [tuple(round(float(v) / 72 * 25.4, 2) for v in args) for args, op in operations(page) if op == b"re"]
-    for x, y, w, h in card_trims(clips, BLEED):
+    for x, y, w, h in card_trims(clips, BLEED, POKER):
         assert (round(x, 2), round(y, 2), round(w, 2), round(h, 2)) in rects
     assert line_segments(page) == [s for s in line_segments(page)
                                    if any(c.x <= s[0] <= c.x + c.w and c.y <= s[1] <= c.y + c.h for c in clips)]
@@ -293,16 +299,17 @@ def test_fold_puts_backs_beside_their_fronts(fixture, tmp_path):
     dashes = [args for args, op in operations(reader.pages[0]) if op == b"d" and args[0]]
     assert dashes
     assert any(s[0] == s[2] == 148.5 for s in line_segments(reader.pages[0]))
-    # folded, the sheet is its front half: a tick on each of the fronts' vertical cut lines at
-    # every strip edge (rows are cut first), and the cutting order says to fold first
-    trims = [(f.x + BLEED, f.y + BLEED, f.w - 2 * BLEED, f.h - 2 * BLEED) for f in fronts]  # each its own bleed
+    # folded, the sheet is its front half, and the fold its edge, with no margin for crop marks:
+    # the lines parallel to the fold go first (crop marks top and bottom), then on each strip the
+    # horizontal lines, a tick on each at every strip edge: at every corner of the fronts
+    trims = card_trims(fronts, BLEED, POKER)
     corners = {(round(x, 2), round(y, 2)) for x0, y0, w, h in trims for x in (x0, x0 + w) for y in (y0, y0 + h)}
-    ticks = {(round(s[0], 2), round(s[1] + 1.5, 2)) for s in line_segments(reader.pages[0], forms=True)
-             if s[0] == s[2] and s[3] - s[1] == pytest.approx(3.0)}
+    ticks = {(round(s[0] + 1.5, 2), round(s[1], 2)) for s in line_segments(reader.pages[0], forms=True)
+             if s[1] == s[3] and s[2] - s[0] == pytest.approx(3.0)}
     assert ticks == corners
     top = " ".join(text_in(tmp_path / "fixture_deck" / deck.path, 0, (0, 200, 297, 10)).split())
-    assert top.startswith("Cutting order: fold on the dashed line, then cut both layers: 1. the 4 horizontal "
-                          "lines across the whole sheet"), top
+    assert top.startswith("Cutting order: fold on the dashed line, then cut both layers: 1. the 4 vertical "
+                          "lines across the whole sheet (crop marks top and bottom)"), top
 
 
 def test_a_later_build_removes_deck_files_of_another_mode(fixture, tmp_path):
@@ -320,7 +327,7 @@ def test_the_stamp_prints_version_and_fingerprint_in_the_safe_zone(fixture, tmp_
     path = tmp_path / "fixture_deck" / "deck.pdf"
     clips = card_clips(pypdf.PdfReader(path).pages[0])
     # the safe zone's bottom strip, 3 to 6 mm above the bottom trim, right half of the card
-    strips = [(x + w / 2, y + 3, w / 2 - 3, 3) for x, y, w, h in card_trims(clips, BLEED)]
+    strips = [(x + w / 2, y + 3, w / 2 - 3, 3) for x, y, w, h in card_trims(clips, BLEED, POKER)]
     stamps = page_texts_by_rect(path, 0, strips)
     assert all(s.startswith("v1.3 · ") and len(s) == len("v1.3 · ") + 6 for s in stamps), stamps
     assert stamps[0] == stamps[1] == stamps[2]  # copies of one card

@@ -199,3 +199,143 @@ def test_a_repeated_header_a_date_and_an_unreadable_file(game):
     ]
     assert shown[2].startswith("broken.xlsx: cannot read it as an .xlsx workbook: ")
     assert len(shown) == 3
+
+
+# --- CSV as spreadsheet programs write it; workbooks read exactly (issue 31) -------------------------
+
+def _csv_cards(root, raw: bytes):
+    from cardforge.games import find_game
+
+    g = find_game("fixture_deck")
+    (root / "fixture_deck" / "cards.csv").write_bytes(raw)
+    _use(root, "cards.csv")
+    data, problems = check_game_data(g, root=root)
+    assert data is not None, [str(p) for p in problems]
+    return {c.id: c for c in data.cards}, [str(p) for p in problems if not p.is_warning]
+
+
+EXCEL_TEXT = 'Il dit "bonjour", puis part ; fin\nDeuxième ligne'
+
+
+@pytest.mark.parametrize("raw", [
+    # Excel (English): commas, CRLF records, quotes doubled, a comma inside a quoted field
+    b'id,kind,name,cost,text\r\nb,spell,"Boule, de feu",3,"Il dit ""bonjour"", puis part ; fin\nDeuxi\xc3\xa8me ligne"\r\n',
+    # Excel (French) / LibreOffice: ';', a UTF-8 BOM
+    b'\xef\xbb\xbfid;kind;name;cost;text\r\nb;spell;"Boule, de feu";3;"Il dit ""bonjour"", puis part ; fin\nDeuxi\xc3\xa8me ligne"\r\n',
+    # Excel's "sep=" line, then tabs; a quoted header
+    b'sep=\t\r\n"id"\t"kind"\t"name"\t"cost"\t"text"\r\nb\tspell\t"Boule, de feu"\t3\t"Il dit ""bonjour"", puis part ; fin\nDeuxi\xc3\xa8me ligne"\r\n',
+    # the header's separators only inside quotes: not counted
+    b'"id;x",kind\n',
+], ids=["excel-comma-crlf", "excel-fr-semicolon-bom", "sep-line-tabs", "quoted-separator"])
+def test_csv_as_excel_and_libreoffice_write_it(game, raw):
+    _, root = game
+    if raw.startswith(b'"id;x"'):  # the separator is ',' (the ';' is inside quotes): one header, unknown
+        (root / "fixture_deck" / "cards.csv").write_bytes(raw)
+        _use(root, "cards.csv")
+        _, problems = check_game_data(game[0], root=root)
+        assert any("cards.csv › row 1 › column A (id;x): unknown field" in str(p) for p in problems)
+        return
+    cards, errors = _csv_cards(root, raw)
+    assert errors == []
+    card = cards["b"]
+    assert (card.name, card.cost, card.text) == ("Boule, de feu", 3, EXCEL_TEXT)
+
+
+def test_a_workbook_as_a_spreadsheet_program_saves_it(game, tmp_path):
+    """Shared texts with rich runs and phonetic guides, a text typed with a leading ', a
+    formula's saved value, a text starting with '=' (a text cell: never evaluated), OOXML's
+    _x000D_ escape, a formula's error and a date cell located."""
+    import sys
+
+    sys.path.insert(0, str(FIXTURE_DATA.parents[3] / "bench"))
+    from bombs import NS, xlsx
+
+    g, root = game
+    shared = (f'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="{NS}">'
+              '<si><t>id</t></si><si><t>name</t></si><si><t>text</t></si><si><t>cost</t></si>'
+              '<si><r><t>Boule </t></r><r><rPr><b/></rPr><t xml:space="preserve">de feu</t></r>'
+              '<rPh><t>ruby</t></rPh></si>'
+              '<si><t>=HYPERLINK("http://x","clic")</t></si><si><t>a_x000D_b</t></si></sst>')
+    styles = ('<?xml version="1.0" encoding="UTF-8"?><styleSheet xmlns="' + NS + '"><numFmts count="1">'
+              '<numFmt numFmtId="164" formatCode="dd/mm/yyyy"/></numFmts><cellXfs count="2"><xf numFmtId="0"/>'
+              '<xf numFmtId="164"/></cellXfs></styleSheet>')
+    sheet = ('<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c>'
+             '<c r="D1" t="s"><v>3</v></c></row>'
+             '<row r="2"><c r="A2" t="inlineStr"><is><t>b</t></is></c><c r="B2" t="s"><v>4</v></c>'
+             '<c r="C2" t="s"><v>5</v></c><c r="D2"><f>1+2</f><v>3</v></c></row>'
+             '<row r="4"><c r="A4" t="str"><f>"e"&amp;"c"</f><v>ec</v></c><c r="B4" t="inlineStr"><is><t>Éclair'
+             '</t></is></c><c r="C4" t="s"><v>6</v></c><c r="D4" t="e"><v>#DIV/0!</v></c></row>'
+             '<row r="5"><c r="A5" t="inlineStr"><is><t>d</t></is></c><c r="B5" t="inlineStr"><is><t>Date</t></is>'
+             '</c><c r="D5" s="1"><v>45352</v></c></row>')
+    blob = xlsx(sheet, shared=shared, name="spell")
+    import io
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(blob)) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == "xl/_rels/workbook.xml.rels":
+                data = data.replace(b"</Relationships>", b'<Relationship Id="rId3" Type="http://schemas.openxml'
+                                    b'formats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>'
+                                    b"</Relationships>")
+            dst.writestr(info, data)
+        dst.writestr("xl/styles.xml", styles)
+    (root / "fixture_deck" / "cards.xlsx").write_bytes(out.getvalue())
+    _use(root, "cards.xlsx")
+    data, problems = check_game_data(g, root=root)
+    shown = [str(p).split("fixture_deck/", 1)[1] for p in problems if not p.is_warning]
+    assert shown == [
+        "cards.xlsx › spell › row 4 › column D (cost): the cell shows the error #DIV/0! (a formula that failed): "
+        "fix the formula or type the value",
+        "cards.xlsx › spell › row 5 › column D (cost): a date or time (2024-03-01 00:00:00) where a number or "
+        "text was expected; format the cell as text"]
+
+
+def test_a_workbook_read_exactly(game):
+    from cardforge.data.spreadsheet import read_sheet
+
+    g, root = game
+    _workbook(root / "fixture_deck" / "cards.xlsx", {
+        "spell": [["id", "name", "cost", "text"], ["b", "Boule de feu", 3, "x"], [], [None, None],
+                  ["c", "Éclair", 2.0, "  deux espaces  "]]})
+    doc = read_sheet(root / "fixture_deck" / "cards.xlsx", g.card_models)
+    assert doc.problems == []
+    assert doc.data == [{"kind": "spell", "id": "b", "name": "Boule de feu", "cost": 3, "text": "x"},
+                        {"kind": "spell", "id": "c", "name": "Éclair", "cost": 2, "text": "  deux espaces  "}]
+    assert [r.row for r in doc.rows] == [2, 5]  # the blank rows are counted, as the spreadsheet shows them
+
+
+# --- exports are inert ---------------------------------------------------------------------------------
+
+TRIGGERS = ["=HYPERLINK(\"http://evil\",\"clic\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(1)", "\tx", "\rx",
+            "'=déjà échappé", "'", "  ", "", "-3", "+4.5"]
+
+
+def test_exports_are_inert_and_read_back_as_the_original_text(tmp_path):
+    import csv
+    import io
+    import zipfile
+
+    from cardforge.data.spreadsheet import Table, read_sheet, write_csv, write_xlsx
+
+    rows = [[f"c{i}", "spell", "Nom", text] for i, text in enumerate(TRIGGERS)]
+    table = Table("spell", ["id", "kind", "name", "text"], rows)
+    write_csv(tmp_path / "spell.csv", table)
+    write_xlsx(tmp_path / "spell.xlsx", [table])
+    cells = list(csv.reader(io.StringIO((tmp_path / "spell.csv").read_text(encoding="utf-8"), newline="")))
+    for (_, _, _, text), written in zip(rows, cells[1:]):
+        # OWASP: no cell starts with = + - @ tab or CR (a number like -3 is a number, not a formula)
+        assert written[3][:1] not in ("=", "+", "-", "@", "\t", "\r") or written[3] in ("-3", "+4.5"), written
+    with zipfile.ZipFile(tmp_path / "spell.xlsx") as z:
+        sheet = z.read("xl/worksheets/sheet1.xml").decode("utf-8")
+    assert "<f>" not in sheet and "<f " not in sheet  # no formula in the workbook
+    assert 'HYPERLINK(&quot;http://evil&quot;,&quot;clic&quot;)' in sheet or "HYPERLINK(\"http://evil\"" in sheet
+
+    from pydantic import create_model
+
+    model = create_model("Spell", id=(str, ...), kind=(str, ...), name=(str, ...), text=(str, ...))
+    for name in ("spell.csv", "spell.xlsx"):
+        doc = read_sheet(tmp_path / name, {"spell": model})
+        assert doc.problems == []
+        assert [raw["text"] for raw in doc.data] == TRIGGERS, name

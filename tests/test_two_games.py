@@ -22,7 +22,7 @@ def two_games(cli, tmp_path):
     for name, svg in (("rouge", RED_WIDE), ("bleu", BLUE_SQUARE)):
         folder = tmp_path / name
         assert cli("new", folder).code == 0
-        (folder / "icons").mkdir()
+        (folder / "icons").mkdir(exist_ok=True)  # `new` makes it (its objectif.svg)
         (folder / "icons" / "coin.svg").write_text(svg, encoding="utf-8")  # replaces the built-in coin
         folders.append(folder)
     return folders
@@ -98,10 +98,30 @@ def test_two_games_drawn_interleaved_each_print_their_own_icon(two_games):
     red, blue = (buffer.getvalue() for buffer in buffers)
     assert _red(_colours(red)) and not _blue(_colours(red))
     assert _blue(_colours(blue)) and not _red(_colours(blue))
-    (red_form, red_box), = _coin_forms(red).items()
-    (blue_form, blue_box), = _coin_forms(blue).items()
-    assert red_form != blue_form  # named after each file's content
+    (_, red_box), = _coin_forms(red).items()
+    (_, blue_box), = _coin_forms(blue).items()
     assert red_box == [0, 0, 200, 100] and blue_box == [0, 0, 100, 100]  # 2 em wide, 1 em wide
+
+
+def test_two_games_icons_of_one_name_in_one_pdf_are_two_forms(two_games):
+    """A form is named after its icon (``icon-coin``); another drawing of that name in the same
+    PDF (another game's, or the built-in one) gets its content's digest in its name."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.render.drawing_assets import BUILT_IN
+    from cardforge.render.game_assets import drawing_assets
+
+    wide, square = (drawing_assets(folder) for folder in two_games)
+    buffer = io.BytesIO()
+    c = Canvas(buffer, pagesize=(400, 100), invariant=1)
+    for i, assets in enumerate((wide, square, BUILT_IN, wide)):
+        assets.draw_icon(c, "coin", 10 + 90 * i, 10, 20)
+    c.showPage()
+    c.save()
+    forms = _coin_forms(buffer.getvalue())
+    assert sorted(forms.values()) == [[0, 0, 100, 100], [0, 0, 100, 100], [0, 0, 200, 100]]  # three, reused once
+    assert "/FormXob.icon-coin" in forms  # the first drawn keeps the short name
+    assert forms["/FormXob.icon-coin"] == [0, 0, 200, 100]
 
 
 def test_the_laid_out_text_of_one_game_is_not_served_to_the_other(two_games):
@@ -146,7 +166,7 @@ def test_the_drawing_assets_of_a_folder_are_equal_while_its_files_are(two_games)
     first = drawing_assets(two_games[0])
     assert drawing_assets(Path(two_games[0])) == first and hash(drawing_assets(two_games[0])) == hash(first)
     assert first != drawing_assets(two_games[1]) and first != BUILT_IN
-    assert first.names == frozenset({"coin"}) and BUILT_IN.has_icon("coin") and not BUILT_IN.names
+    assert first.names == frozenset({"coin", "objectif"}) and BUILT_IN.has_icon("coin") and not BUILT_IN.names
 
 
 def test_a_hook_built_aid_is_checked_against_the_games_icons(cli, tmp_path):
@@ -164,7 +184,7 @@ def test_a_hook_built_aid_is_checked_against_the_games_icons(cli, tmp_path):
     def game(icon: str):
         folder = tmp_path / icon / "chasse_aux_reliques"
         shutil.copytree(FIXTURES / "games" / "chasse_aux_reliques", folder)
-        (folder / "icons").mkdir()
+        (folder / "icons").mkdir(exist_ok=True)
         (folder / "icons" / "relique.svg").write_text(BLUE_SQUARE, encoding="utf-8")
         hooks = folder / "rules" / "printables.py"
         hooks.write_text(hooks.read_text(encoding="utf-8") + legend.replace("ICON", icon), encoding="utf-8")
@@ -174,4 +194,5 @@ def test_a_hook_built_aid_is_checked_against_the_games_icons(cli, tmp_path):
     assert r.code == 0, r.err
     r = cli("build", game("reliqe"), "--only", "aids", "-o", tmp_path / "bad")
     assert r.code == 1
-    assert "printables.py: aid 'legende': front[0].icons[1].icon: unknown icon 'reliqe'; did you mean 'relique'?" in r.err
+    assert "printables.py: aid 'legende': front[0].icons[1].icon: unknown icon 'reliqe' (built in: " in r.err
+    assert "the game's icons/ folder has 1); did you mean 'relique'?" in r.err

@@ -27,7 +27,26 @@ def test_negative_only_when_allowed():
     assert parse_length("-1.5mm", allow_negative=True) == pytest.approx(-1.5 * MM)
 
 
-@given(st.decimals(min_value=0, max_value=10000, places=3), st.sampled_from(["mm", "cm", "in", "pt"]))
+@given(st.decimals(min_value=0, max_value=78, places=3), st.sampled_from(["mm", "cm", "in", "pt"]))
 def test_round_trip_through_millimetres(value, unit):
     points = parse_length(f"{value}{unit}")
     assert parse_length(f"{to_mm(points)!r}mm") == pytest.approx(points)
+
+
+def test_a_length_is_bounded_either_way(monkeypatch):
+    """Past 2,000 mm (a 5000 mm card passed check, then an export asked for gigabytes; a stroke
+    of 1e25 pt crashed the build): refused, with the limit and how to raise it."""
+    from cardforge.units import check_points
+
+    assert parse_length("2000mm") == pytest.approx(2000 * MM)
+    assert parse_length("-2000mm", allow_negative=True) == pytest.approx(-2000 * MM)
+    for bad in ("2001mm", "78.75in", 2000.5, float("inf"), float("nan")):
+        with pytest.raises(ValueError, match=r"a length must be at most 2,000 mm \(5,669 pt\) either way, got .*"
+                                             r"\(set CARDFORGE_LIMIT_LENGTH_MM to allow more\)"):
+            parse_length(bad)
+    with pytest.raises(ValueError, match="either way"):
+        parse_length("-2001mm", allow_negative=True)
+    with pytest.raises(ValueError, match="got 1e\\+25 pt"):
+        check_points(1e25)
+    monkeypatch.setenv("CARDFORGE_LIMIT_LENGTH_MM", "6000")
+    assert parse_length("5000mm") == pytest.approx(5000 * MM)

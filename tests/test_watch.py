@@ -42,7 +42,7 @@ def maphr(tmp_path, monkeypatch):
     game = find_game("maphr")
     settings = BuildSettings(only=frozenset({"decks"}), out_dir=tmp_path / "out")
     target = watch.Target("maphr", lambda: build_one(game, settings, Progress(False), True),
-                          [tmp_path / "data" / "maphr", ROOT / "templates" / "maphr"])
+                          [tmp_path / "data" / "maphr", ROOT / "templates" / "_shared"])
     return watch.WatchSession([target]), target, tmp_path / "data" / "maphr", tmp_path / "out" / "maphr" / "deck.pdf"
 
 

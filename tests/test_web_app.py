@@ -224,7 +224,7 @@ def test_the_yaml_sheet_scores_mine_all_mine_like_the_cli(tmp_path, cli):
     r = c.get("/g/mine_all_mine/sheet?players=3&yaml=1")  # any game: the file typed or pasted
     assert r.status_code == 200 and '<textarea name="yaml"' in r.text
     csrf = c.cookies.get("cf_csrf")
-    example = ROOT / "examples" / "mine_all_mine" / "final.yaml"
+    example = ROOT / "card_data" / "mine_all_mine" / "examples" / "final.yaml"
     r = c.post("/g/mine_all_mine/score", data={"csrf": csrf, "yaml": example.read_text(encoding="utf-8")})
     assert r.json()["score"] == cli("score", "mine_all_mine", str(example), "--json").json
     deep = "rounds: " + "{a: " * 5000 + "1" + "}" * 5000  # past libyaml's own limit: cardforge's message
@@ -245,7 +245,7 @@ def test_mine_all_mine_rounds_of_planets_and_fleets_score_like_the_cli(tmp_path,
     two = c.get("/g/mine_all_mine/sheet?name=Ana&name=Ben").text
     assert 'name="rounds[0].planets[0].card"' in two and 'name="rounds[0].planets[1].card"' not in two
     csrf = c.cookies.get("cf_csrf")
-    example = ROOT / "examples" / "mine_all_mine" / "final.yaml"
+    example = ROOT / "card_data" / "mine_all_mine" / "examples" / "final.yaml"
     state = yaml.safe_load(example.read_text(encoding="utf-8"))
     names = list(state["rounds"][0]["fleets"])
     form = {"csrf": csrf, **{f"players[{i}].name": n for i, n in enumerate(names)}}
@@ -278,7 +278,7 @@ def test_imperial_miners_grid_counts_carts_like_the_cli(tmp_path, cli):
             form[f"players[1].mine[{r_}].cell[{i}]"] = st
     form["players[1].mine[1].token[0]"] = "1"
     r = c.post("/g/imperial_miners/score", data=form)
-    example = ROOT / "examples" / "imperial_miners" / "final.yaml"
+    example = ROOT / "card_data" / "imperial_miners" / "examples" / "final.yaml"
     assert r.json()["score"] == cli("score", "imperial_miners", str(example), "--json").json
 
 
@@ -539,7 +539,7 @@ def test_a_saved_play_reopened_in_the_sheet_scores_the_same(tmp_path, game, cli)
     page holds, posted back as a browser would, score as the CLI scores the example."""
     c = client(tmp_path)
     csrf = csrf_of(c, f"/g/{game}/sheet?yaml=1")
-    example = ROOT / "examples" / game / "final.yaml"
+    example = ROOT / "card_data" / game / "examples" / "final.yaml"
     r = c.post(f"/g/{game}/save", data={"csrf": csrf, "yaml": example.read_text(encoding="utf-8")},
                follow_redirects=False)
     assert r.status_code == 303, r.text

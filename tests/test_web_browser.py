@@ -174,7 +174,7 @@ def type_maphr(driver, state: dict) -> None:
 
 
 def test_maphr_scored_in_the_page_as_by_the_cli(server, browser, cli, tmp_path, update_goldens):
-    example = ROOT / "examples" / "maphr" / "final.yaml"
+    example = ROOT / "card_data" / "maphr" / "examples" / "final.yaml"
     state = yaml.safe_load(example.read_text(encoding="utf-8"))
     open_sheet(browser, server, "maphr", [p["name"] for p in state["players"]])
     first = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
@@ -226,7 +226,7 @@ def test_maphr_scored_in_the_page_as_by_the_cli(server, browser, cli, tmp_path, 
 
 
 def test_cristaux_scored_in_the_page_as_by_the_cli(server, browser, cli):
-    example = ROOT / "examples" / "cristaux" / "final.yaml"
+    example = ROOT / "card_data" / "cristaux" / "examples" / "final.yaml"
     state = yaml.safe_load(example.read_text(encoding="utf-8"))
     names = card_names("cristaux", "cards")
     open_sheet(browser, server, "cristaux", [p["name"] for p in state["players"]], mode=state["mode"])
@@ -323,7 +323,7 @@ def test_a_request_without_the_token_is_refused(tmp_path, browser):
 
 def test_imperial_miners_mine_tapped_into_the_grid(server, browser, cli):
     """The example's mine built by taps: a card, its half-carts, a cart token between two cards."""
-    example = ROOT / "examples" / "imperial_miners" / "final.yaml"
+    example = ROOT / "card_data" / "imperial_miners" / "examples" / "final.yaml"
     open_sheet(browser, server, "imperial_miners", ["Aurore", "Chloé"])
     first = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
     for key, value in (("vp", 31), ("coins", 7), ("carts", 8)):

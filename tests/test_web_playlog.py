@@ -431,7 +431,7 @@ def test_how_it_was_counted_names_the_cards(tmp_path):
     """Cristaux's report names cards by id ("autel-du-feu (Autel du feu): religion 26"); the
     page shows the names, the two Warhammer sides told apart by what their ids add."""
     c = client(tmp_path)
-    example = ROOT / "examples" / "cristaux" / "final.yaml"
+    example = ROOT / "card_data" / "cristaux" / "examples" / "final.yaml"
     r = c.post("/g/cristaux/score", data={"csrf": csrf(c), "yaml": example.read_text(encoding="utf-8")})
     html = unescape(re.search(r"<pre>(.*?)</pre>", r.json()["html"], re.S).group(1))  # How it was counted
     assert "Autel du feu: religion 26 (top 5 red costs 3+3+3+2+2 = 13 × 2)" in html
@@ -443,13 +443,13 @@ def test_how_it_was_counted_names_the_cards(tmp_path):
 def test_filters_show_titles_not_ids(tmp_path):
     c = client(tmp_path)
     save(c, im_form(csrf(c), ("A", 1, 0), ("B", 0, 0)))
-    example = (ROOT / "examples" / "mine_all_mine" / "final.yaml").read_text(encoding="utf-8")
+    example = (ROOT / "card_data" / "mine_all_mine" / "examples" / "final.yaml").read_text(encoding="utf-8")
     save(c, {"csrf": csrf(c), "yaml": example}, game="mine_all_mine")
     for url in ("/plays", "/stats"):
         page = unescape(c.get(url).text)
         assert ">Mine, All Mine!</a>" in page and ">mine_all_mine<" not in page, url
     mode = unescape(c.get("/plays").text)
-    tunhell = yaml.safe_load((ROOT / "examples" / "tunhell" / "final.yaml").read_text(encoding="utf-8"))
+    tunhell = yaml.safe_load((ROOT / "card_data" / "tunhell" / "examples" / "final.yaml").read_text(encoding="utf-8"))
     save(c, {"csrf": csrf(c), "yaml": yaml.safe_dump(tunhell)}, game="tunhell")
     mode = unescape(c.get("/plays").text)
     assert "TunHell</strong> · Partie complète" in mode  # the mode's label, not `full`

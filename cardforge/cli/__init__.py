@@ -115,11 +115,12 @@ def _add_common_options(command: click.Command) -> None:
 EPILOG = """\b
 Examples:
   cardforge games
-  cardforge check maphr
+  cardforge new my-game                # a game folder that checks, builds and scores
+  cardforge check my-game
   cardforge build                      # every game's printables into output/
-  cardforge build tunhell --paper letter --duplex short-edge
-  cardforge setup tunhell --players 3 --mode initiation --seed 7
-  cardforge score maphr final.yaml --json
+  cardforge build my-game --paper letter --duplex short-edge
+  cardforge setup my-game --players 3 --seed 7
+  cardforge score my-game my-game/examples/final.yaml --json
 
 Exit codes: 0 ok, 1 bad data, setup or score input (problems listed), 2 usage.
 """

@@ -26,15 +26,15 @@ Failure = tuple[str, list[Problem], str]
 EPILOG = """\b
 Examples:
   cardforge build                          # every game, into output/<game>/
-  cardforge build tunhell --paper letter --duplex short-edge
-  cardforge build maphr --fold --cut-lines -o ~/print
-  cardforge build maphr --duplex none      # backs in their own file
-  cardforge build maphr --back-offset 0.8,-0.5   # after printing `cardforge calibrate`
+  cardforge build my-game --paper letter --duplex short-edge
+  cardforge build my-game --fold --cut-lines -o ~/print
+  cardforge build my-game --duplex none      # backs in their own file
+  cardforge build my-game --back-offset 0.8,-0.5   # after printing `cardforge calibrate`
   cardforge build --only boards,pads
-  cardforge build maphr --only decks --watch   # rebuild on every save, Ctrl-C to stop
-  cardforge build maphr --changed-since printed-v3.json   # reprint.pdf: changelog + what changed
-  cardforge build tunhell --per-card --cmyk    # one card side a page, CMYK PDF/X-1a, for a print shop
-  cardforge build maphr --ink-saver            # pale backgrounds for a home printer
+  cardforge build my-game --only decks --watch   # rebuild on every save, Ctrl-C to stop
+  cardforge build my-game --changed-since printed-v3.json   # reprint.pdf: changelog + what changed
+  cardforge build my-game --per-card --cmyk    # one card side a page, CMYK PDF/X-1a, for a print shop
+  cardforge build my-game --ink-saver          # pale backgrounds for a home printer
 
 \b
 Duplex: the back page of each sheet is mirrored so every back lands behind its front when
@@ -45,7 +45,7 @@ drawn upside down on a back page is intended: it reads upright once cut and turn
 F = TypeVar("F", bound=Callable[..., Any])
 
 # What a manifest entry's count counts, per kind, for the summary ("10 boards", "1 pad").
-COUNT_NOUNS = {"deck": "card", "backs": "card", "board": "board", "pad": "pad", "aid": "aid", "setup": "sheet"}
+COUNT_NOUNS = {"deck": "card", "backs": "card", "board": "board", "pad": "pad", "aid": "aid", "setup": "setup"}
 
 
 class LengthMM(ParamType[float]):
@@ -102,6 +102,17 @@ class Paper(ParamType[str]):
         return str(value).strip().lower()
 
 
+class CardList(ParamType[tuple[str, ...]]):
+    """Card ids, comma-separated (checked against the game's cards when it builds)."""
+
+    name = "IDS"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[str, ...]:
+        if isinstance(value, tuple):
+            return value
+        return tuple(dict.fromkeys(v.strip() for v in str(value).split(",") if v.strip()))
+
+
 class KindList(ParamType[frozenset[str]]):
     name = "KINDS"
 
@@ -135,8 +146,24 @@ OPTIONS: list[tuple[str, Callable[[F], F]]] = [
              "cards butted with one shared cut and bleed only around the grid, where that "
              "fits more cards per sheet.")),
     ("margin", click.option(
-        "--margin", type=LengthMM(), default="5", show_default=True,
-        help="Border of the sheet kept clear of cards (crop marks go there), in mm.")),
+        "--margin", type=LengthMM(), default=None,
+        help="Border of the sheet kept clear of cards and their bleed, in mm. Default: automatic, "
+             "every card inside the printable area (its bleed may run into the printer margin, "
+             "where it is cut off anyway).")),
+    ("printer_margin", click.option(
+        "--printer-margin", type=LengthMM(), default=None,
+        help="The band along every paper edge your printer cannot print, in mm: no mark, label or "
+             "caption goes there. Default: 5, or 6.35 (1/4 in) on Letter, Legal and Tabloid.")),
+    ("spares", click.option(
+        "--spares", type=CardList(), default="",
+        help="Fill the empty slots of each deck file's last sheet with extra copies of these "
+             "cards, comma-separated ids, taken in turn (where their edges suit their "
+             "neighbours).")),
+    ("ignore_edges", click.option(
+        "--ignore-edges", is_flag=True,
+        help="Butt cards whatever their edges look like: as many a sheet as fit, in data order (a "
+             "cut off the line may show a sliver of the neighbour). Default: cards are butted only "
+             "where their edges match, else given bleed between them or kept apart.")),
     ("duplex", click.option(
         "--duplex", type=click.Choice(list(DUPLEX_MODES)), default="long-edge", show_default=True,
         help="How the sheet turns over when printed two-sided; none: backs in their own file.")),
@@ -233,10 +260,10 @@ def build(ctx: click.Context, /, games: tuple[Any, ...], **options: Any) -> None
     run_build(ctx, games, **options)
 
 
-def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, gutter, margin, duplex, back_offset,
-              landscape_turn, fold, no_crop_marks, cut_lines, pure_black, per_card, no_sheet_labels, strict, only,
-              templates_dir, quiet, changed_since, restamp, cmyk=False, ink_saver=False, watch=False, poll=False,
-              as_json=False) -> None:
+def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, gutter, margin, printer_margin, spares,
+              ignore_edges, duplex, back_offset, landscape_turn, fold, no_crop_marks, cut_lines, pure_black, per_card,
+              no_sheet_labels, strict, only, templates_dir, quiet, changed_since, restamp, cmyk=False, ink_saver=False,
+              watch=False, poll=False, as_json=False) -> None:
     """`cardforge build` and `cardforge watch` (``watch=True``): the options parsed, build each
     game, print, and exit (or watch on)."""
     from cardforge.cli.common import every_game
@@ -247,7 +274,9 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
     if problem is not None:
         raise click.BadParameter(f"{problem}", param_hint="'-o' / '--out'")
     settings = BuildSettings(paper=paper, orientation=orientation, bleed_mm=bleed, gutter_mm=gutter,
-                             margin_mm=margin, crop_marks=not no_crop_marks, cut_lines=cut_lines,
+                             margin_mm=margin, printer_margin_mm=printer_margin, spares=spares,
+                             ignore_edges=ignore_edges,
+                             crop_marks=not no_crop_marks, cut_lines=cut_lines,
                              duplex=duplex, back_offset_mm=back_offset, landscape_turn=landscape_turn,
                              fold=fold, strict=strict,
                              only=only, out_dir=Path(out_dir), pure_black=pure_black, cmyk=cmyk,

@@ -16,9 +16,9 @@ if TYPE_CHECKING:
 EPILOG = """\b
 Examples:
   cardforge check                      # every game
-  cardforge check maphr tunhell
-  cardforge --data ./my_card_data check tunhell
-  cardforge check tunhell --strict     # warnings fail too
+  cardforge check my-game other-game
+  cardforge --data ./my_card_data check my_game
+  cardforge check my-game --strict     # warnings fail too
 """
 
 

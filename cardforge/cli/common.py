@@ -28,7 +28,7 @@ else:
 
 
 class GameType(ParamType["Game"]):
-    """A game: an id (``mine-all-mine`` and ``mine_all_mine`` alike) or a folder holding a
+    """A game: an id (``my-game`` and ``my_game`` alike) or a folder holding a
     ``game.yaml`` (``./my-game``). Unknown: exit 2; a broken game.yaml: exit 1."""
 
     name = "GAME"

@@ -18,9 +18,9 @@ by every `cardforge build`, or its folder). B defaults to the working data.
 
 \b
 Examples:
-  cardforge diff maphr --from HEAD~1                  # since the last commit
-  cardforge diff maphr --from v0.2 --to v0.3          # between two tags
-  cardforge diff maphr --from printed-v3.json --json  # since the build that was printed
+  cardforge diff my-game --from HEAD~1                  # since the last commit
+  cardforge diff my-game --from v0.2 --to v0.3          # between two tags
+  cardforge diff my-game --from printed-v3.json --json  # since the build that was printed
 """
 
 

@@ -17,15 +17,15 @@ FORMATS = ("png", "tts", "pod")
 
 EPILOG = """\b
 Examples:
-  cardforge export maphr png                    # output/maphr/png/<card id>.png at 300 dpi
-  cardforge export maphr png --dpi 600 --bleed -o ~/maphr-png
-  cardforge export maphr tts                    # sheets + maphr.json for Tabletop Simulator
-  cardforge export maphr tts --url-base https://example.org/maphr
-  cardforge export cristaux pod --profile thegamecrafter-poker
-  cardforge export cristaux pod --profile ./my-printer.yaml
-  cardforge export cristaux pod --list-profiles
-  cardforge export tunhell pod --profile thegamecrafter-bridge
-  cardforge export maphr pod --profile thegamecrafter-square --scale   # 70 mm cards printed ×1.27
+  cardforge export my-game png                  # output/my_game/png/<card id>.png at 300 dpi
+  cardforge export my-game png --dpi 600 --bleed -o ~/my-game-png
+  cardforge export my-game tts                  # sheets + my_game.json for Tabletop Simulator
+  cardforge export my-game tts --url-base https://example.org/my-game
+  cardforge export my-game pod --profile thegamecrafter-poker
+  cardforge export my-game pod --profile ./my-printer.yaml
+  cardforge export my-game pod --list-profiles
+  cardforge export my-game pod --profile thegamecrafter-bridge
+  cardforge export my-game pod --profile thegamecrafter-square --scale   # 70 mm cards printed ×1.27
 
 \b
 png: one image per card face (fronts by card id, backs by back design), drawn from the same

@@ -14,8 +14,8 @@ if TYPE_CHECKING:
 
 EPILOG = """\b
 Examples:
-  cardforge export-data maphr --format xlsx -o sheets      # sheets/maphr/*.xlsx + deck.yaml…
-  cardforge --data sheets build maphr                      # the same PDFs, from the workbooks
+  cardforge export-data my-game --format xlsx -o sheets    # sheets/my_game/*.xlsx + deck.yaml…
+  cardforge --data sheets build my_game                    # the same PDFs, from the workbooks
 """
 
 

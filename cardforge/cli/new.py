@@ -18,8 +18,9 @@ def new(folder: str, title: str | None) -> None:
     """Create a new game in FOLDER that checks, builds and scores at once.
 
     FOLDER must be new or empty. It gets a game.yaml (players, score pad, setup, the deck and
-    its card kinds), three example cards, a layout, a player aid, a finished game to score,
-    build settings (cardforge.toml) and a README with the next steps.
+    its card kinds), three example cards, a layout, an icon of its own, a player aid, a
+    finished game to score, build settings (cardforge.toml), a rules note and a README with
+    the next steps: the same shape as the games cardforge ships.
     """
     from pathlib import Path
 

@@ -15,9 +15,9 @@ if TYPE_CHECKING:
 
 EPILOG = """\b
 Examples:
-  cardforge preview maphr                      # every card: output/maphr/preview.png
-  cardforge preview maphr arsenal caserne --open
-  cardforge preview tunhell -o /tmp/sheet.png --dpi 150
+  cardforge preview my-game                    # every card: output/my_game/preview.png
+  cardforge preview my-game marchand eclaireur --open
+  cardforge preview my-game -o /tmp/sheet.png --dpi 150
 """
 
 

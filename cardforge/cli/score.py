@@ -14,9 +14,9 @@ if TYPE_CHECKING:
 
 EPILOG = """\b
 Examples:
-  cardforge score maphr final.yaml
-  cardforge score imperial_miners final.yaml --json
-  cardforge score tunhell -  < final.yaml      # read the file from stdin
+  cardforge score my-game final.yaml
+  cardforge score my-game final.yaml --json
+  cardforge score my-game -  < final.yaml      # read the file from stdin
 
 The file format of each game is in its issue and in README.md.
 """

@@ -14,14 +14,12 @@ if TYPE_CHECKING:
 
 EPILOG = """\b
 Examples:
-  cardforge setup maphr --players 3 --seed 42
-  cardforge setup tunhell --players 4 --mode initiation --json
-  cardforge setup tunhell --players 2 --short 6
-  cardforge setup cristaux --players 5 --mode avance --opale
-  cardforge setup imperial_miners --players 1 --first-game
-  cardforge setup maphr --check my_deal.yaml
-  cardforge setup tunhell --players 3 --json > deal.json; cardforge setup tunhell --check deal.json
-  cardforge setup tunhell --players 3 --json | cardforge setup tunhell --check -
+  cardforge setup my-game --players 3 --seed 42
+  cardforge setup my-game --players 4 --mode expert --json   # a mode of its game.yaml
+  cardforge setup my-game --players 2 --short 6              # an option of its game.yaml
+  cardforge setup my-game --check my_deal.yaml
+  cardforge setup my-game --players 3 --json > deal.json; cardforge setup my-game --check deal.json
+  cardforge setup my-game --players 3 --json | cardforge setup my-game --check -
 """
 
 
@@ -53,7 +51,7 @@ def _metavar(option: OptionSpec) -> str:
                context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.argument("game", type=GAME)
 @click.option("-p", "--players", type=int, help="Number of players.")
-@click.option("--mode", help="Rule set (e.g. initiation, full, classique, avance); `cardforge games` lists them.")
+@click.option("--mode", help="Rule set: one of the game's modes (its game.yaml); `cardforge games` lists them.")
 @click.option("--seed", type=int, help="Seed for the random deal (same seed, same deal).")
 @click.option("--check", "check_file", type=click.Path(dir_okay=False, allow_dash=True),
               help="Check a described deal (YAML or JSON: what --json prints, whole or its deal part; "
@@ -66,7 +64,7 @@ def setup(ctx: click.Context, game: Game, players: int | None, mode: str | None,
           check_file: str | None, as_json: bool, pdf_path: str | None) -> None:
     """Counts, checklist and a random legal deal for GAME with N players.
 
-    GAME is a game id or a game folder. Its own options (e.g. --short for tunhell) follow it;
+    GAME is a game id or a game folder. Its own options (game.yaml `options:`) follow it;
     see the list below. With --check FILE, check a described deal instead (what --json
     prints, whole or its "deal" part, or one written by hand): exits 1 listing every rule it
     breaks, derived fields included.

@@ -11,10 +11,10 @@ from cardforge.cli.common import GAME
 
 EPILOG = """\b
 Examples:
-  cardforge watch maphr                    # build, then rebuild on every save; Ctrl-C stops
-  cardforge watch maphr --only decks --paper letter
+  cardforge watch my-game                  # build, then rebuild on every save; Ctrl-C stops
+  cardforge watch my-game --only decks --paper letter
   cardforge watch ./my-game -o ~/print
-  cardforge watch maphr --poll             # a folder on a network drive
+  cardforge watch my-game --poll           # a folder on a network drive
 
 \b
 The game's data folder and its templates are watched (YAML, CSV, XLSX, templates, pictures,

@@ -346,7 +346,7 @@ class GameSpec(Model):
     players: Players
     status: Literal["prototype", "published"] = "prototype"
     prints: str = ""  # what cardforge prints for it, one English line
-    #: Python rule hooks: a module path (``cardforge.games.maphr``) or a file or package in
+    #: Python rule hooks: a module path (``mypackage.rules``) or a file or package in
     #: the folder (``rules.py``, ``rules/``). None: the game is data only.
     rules: str | None = None
     modes: dict[str, ModeSpec] = Field(default_factory=lambda: {"standard": ModeSpec()})

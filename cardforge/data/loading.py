@@ -183,7 +183,9 @@ def check_game_data(game: GameSource, root: Path | None = None) -> tuple[GameDat
     problems: list[Problem] = []
     if not folder.is_dir():
         return None, [Problem(f"no data folder for {game.id}", file=display_path(folder))]
-    icons = icon_names(folder)  # the game's own icons/ are known :name: tokens (cardforge/assets.py)
+    # the game's own icons/ are known :name: tokens (cardforge/assets.py; with --data DIR and no
+    # game.yaml there, the game's folder's too)
+    icons = icon_names(folder, game.folder)
     problems += folder_name_problems(game, folder)
     meta, meta_doc, p = _load_meta(game, folder)
     problems += p
@@ -459,17 +461,15 @@ def icon_problems(raw: Any, *, file: str, item: str | None, line_of: LineOf, loc
                   icons: frozenset[str] = frozenset()) -> list[Problem]:
     """Unknown ``:icon:`` tokens in any text of a raw entry, each with its field; ``icons``: the
     game's own icon names."""
-    from cardforge.icons import ICONS, closest_icon, unknown_icons
+    from cardforge.icons import unknown_icon_note, unknown_icons
 
     problems: list[Problem] = []
 
     def walk(value: Any, path: Loc) -> None:
         if isinstance(value, str):
             for name in unknown_icons(value, icons):
-                close = closest_icon(name, icons)
-                hint = f"; did you mean ':{close}:'?" if close else ""
                 problems.append(Problem(
-                    f"unknown icon ':{name}:' (see cardforge/icons.py for the {len(ICONS)} icons){hint}",
+                    f"unknown icon ':{name}:'{unknown_icon_note(name, icons)}",
                     file=file, item=item, field=_dotted(path), line=line_of(loc + path)))
         elif isinstance(value, dict):
             for k, v in value.items():

@@ -127,7 +127,7 @@ class KindSpec(Model):
 
     label: str  # French, singular: "Aménagement"
     plural: str | None = None
-    layout: str | None = None  # layout name in templates/<game>/layout.yaml; default: the kind
+    layout: str | None = None  # layout name in the game's templates/layout.yaml; default: the kind
     back: str | None = None  # a key of DeckMeta.backs; default: "default"
     card_size: CardSize | None = None  # overrides the deck's size for this kind
     #: two-sided cards listed as two entries: the name of a card field holding the id of the
@@ -180,14 +180,15 @@ class DeckMeta(Model):
     require_provenance: bool = False
 
 
-def _check_copies(value: int) -> int:
+def check_copies(value: int) -> int:
+    """``copies:`` of a card, board or aid: at most the ``copies`` limit."""
     most = limit("copies")
     if value > most:
         raise ValueError(f"must be ≤ {most:,} (set {env_name('copies')} to allow more), got {short_repr(value)}")
     return value
 
 
-Copies = Annotated[int, Field(ge=0), AfterValidator(_check_copies)]
+Copies = Annotated[int, Field(ge=0), AfterValidator(check_copies)]
 
 
 class CardBase(Model):

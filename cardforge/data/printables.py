@@ -21,13 +21,15 @@ are pure data: the renderer (``cardforge.render.printables``) decides sizes, fon
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
 from cardforge.assets import ICON_NAME
-from cardforge.data.models import CARD_SIZE_PRESETS, Entry, LengthMM, Model, Slug
-from cardforge.icons import ICON_TOKEN, ICONS, closest_icon, icon_label, is_icon
+from cardforge.data.models import CARD_SIZE_PRESETS, Copies, Entry, LengthMM, Model, Slug, check_copies
+from cardforge.icons import ICON_TOKEN, ICONS, icon_label, is_icon, unknown_icon_note
 from cardforge.problems import short_repr
 
 
@@ -75,10 +77,8 @@ def _known_icon(name: str, info: ValidationInfo) -> str:
             return name
     elif is_icon(name, context.get("icons") or ()):
         return name
-    extra = (context or {}).get("icons") or ()
-    close = closest_icon(name, extra)
-    hint = f"; did you mean '{close}'?" if close else ""
-    raise ValueError(f"unknown icon {short_repr(name)} (see cardforge/icons.py for the {len(ICONS)} icons){hint}")
+    extra = (context or {}).get("icons") or frozenset()
+    raise ValueError(f"unknown icon {short_repr(name)}{unknown_icon_note(name, extra, token=False)}")
 
 
 IconName = Annotated[str, AfterValidator(_known_icon)]
@@ -177,18 +177,19 @@ CONTENT_FIELDS = tuple(sorted({f for req, opt in KIND_FIELDS.values() for f in (
 
 
 class LegendItem(Model):
-    """One line of an icon legend: the icon, its label (default: the icon's French name)
-    and what it means."""
+    """One line of an icon legend: the icon, its label (default: the icon's label, see
+    :meth:`shown_label`) and what it means."""
 
     icon: IconName
     label: Markup | None = None
     text: Markup | None = None
 
-    @property
-    def shown_label(self) -> str:
+    def shown_label(self, files: Mapping[str, Path] | None = None) -> str:
+        """The label printed: the one given, else the icon's (``files``: the game's icon files,
+        an SVG's ``<title>`` is its label; a built-in icon's French name; the icon's name)."""
         if self.label is not None:
             return self.label
-        name = icon_label(self.icon)
+        name = icon_label(self.icon, files)
         return name[:1].upper() + name[1:]
 
 
@@ -383,7 +384,7 @@ class Board(Entry):
     subtitle: Markup | None = None
     size: SizeField = Field(default_factory=lambda: SheetSize(preset="page"))
     landscape: bool = False
-    copies: int = Field(1, ge=0)
+    copies: Copies = 1
     margin: LengthMM = 10.0  # inside the trim: the frame sits at about half of it
     grid: Grid | None = None
     colour: Colour | None = None
@@ -427,6 +428,8 @@ class Aid(Entry):
     def _copies(cls, value: Any) -> Any:
         if isinstance(value, int) and value < 0:
             raise ValueError(f"must be ≥ 0 or 'per-player', got {value}")
+        if isinstance(value, int):
+            check_copies(value)  # 1,000,000,000 copies of an aid grew a build to 8.9 GB
         return value
 
     @property

@@ -9,6 +9,7 @@ back_offset = "0.8,-0.5"  # mm, as measured with `cardforge calibrate`
 bleed = "3mm"
 gutter = "0"
 margin = "8mm"
+printer_margin = "4mm"    # what your printer cannot print (default 5 mm; 6.35 on Letter)
 crop_marks = true
 cut_lines = false
 output = "output"         # relative to the game folder
@@ -52,6 +53,7 @@ class BuildTable(Model):
     bleed: float | None = None
     gutter: float | None = None
     margin: float | None = None
+    printer_margin: float | None = None
     crop_marks: bool | None = None
     cut_lines: bool | None = None
     output: str | None = None
@@ -65,7 +67,7 @@ class BuildTable(Model):
             raise ValueError(f"unknown paper {value!r} (allowed: {', '.join(PAPERS_MM)})")
         return value
 
-    @field_validator("bleed", "gutter", "margin", mode="before")
+    @field_validator("bleed", "gutter", "margin", "printer_margin", mode="before")
     @classmethod
     def _length(cls, value: Any) -> Any:
         return None if value is None else _mm(value)
@@ -90,6 +92,7 @@ _FIELDS = {
     "paper": ("paper", "paper"), "orientation": ("orientation", "orientation"), "duplex": ("duplex", "duplex"),
     "back_offset": ("back_offset_mm", "back_offset"), "bleed": ("bleed_mm", "bleed"),
     "gutter": ("gutter_mm", "gutter"), "margin": ("margin_mm", "margin"),
+    "printer_margin": ("printer_margin_mm", "printer_margin"),
 }
 
 

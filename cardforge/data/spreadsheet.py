@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import os
 import re
 import typing
@@ -37,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from cardforge.limits import at_most, env_name, limit
 from cardforge.problems import Problem
 
 if TYPE_CHECKING:
@@ -185,21 +187,33 @@ def _missing_provenance(doc: LocatedDoc) -> list[Problem]:
     return out
 
 
+class _SheetError(Exception):
+    """A spreadsheet that cannot be read (``where``: the file, or a cell of it)."""
+
+    def __init__(self, message: str, where: Cell | None = None):
+        super().__init__(message)
+        self.message, self.where = message, where
+
+
 def read_sheet(path: Path, models: Mapping[str, type[BaseModel]]) -> SheetDoc:
     """A CSV or XLSX card file → raw cards (see the module's docstring)."""
+    from cardforge.data.yamlio import read_bytes
     from cardforge.resources import display_path
 
     path = Path(path)
     display = display_path(path)
     doc = SheetDoc(path, display, None)
-    try:
-        tables = _read_xlsx(path) if path.suffix.lower() == ".xlsx" else [(None, _read_csv(path))]
-    except FileNotFoundError:
-        doc.problems.append(Problem("file not found", file=display))
+    is_xlsx = path.suffix.lower() == ".xlsx"
+    blob, problem = read_bytes(path, display, "sheet_file_bytes")
+    if problem is not None or blob is None:
+        doc.problems.append(problem or Problem("cannot read the file", file=display))
         return doc
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, zipfile.BadZipFile) as exc:
-        what = "an .xlsx workbook" if path.suffix.lower() == ".xlsx" else "a UTF-8 CSV file"
-        doc.problems.append(Problem(f"cannot read it as {what}: {exc}", file=display))
+    try:
+        tables = _read_xlsx(blob) if is_xlsx else [(None, _read_csv(blob, display))]
+    except _SheetError as exc:
+        what = "an .xlsx workbook" if is_xlsx else "a CSV file"
+        where = exc.where.where(display) if exc.where is not None else display
+        doc.problems.append(Problem(f"cannot read it as {what}: {exc.message}", file=where))
         return doc
     default_kind = path.stem if path.stem in models else None
     raws: list[dict[str, Any]] = []
@@ -217,38 +231,139 @@ def read_sheet(path: Path, models: Mapping[str, type[BaseModel]]) -> SheetDoc:
     return doc
 
 
-def _read_csv(path: Path) -> list[list[Any]]:
-    text = path.read_text(encoding="utf-8-sig")
+#: a sheet's rows with content: (row number, {column: value}); blank cells are left out
+Rows = list[tuple[int, dict[int, Any]]]
+#: characters that make a spreadsheet program read a cell as a formula (OWASP, "CSV injection")
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _escaped(text: str) -> bool:
+    """Whether a cell's text carries cardforge's leading ``'`` (see :func:`escape_cell`)."""
+    return text[:1] == "'" and (text[1:2] in FORMULA_TRIGGERS or text[1:2] == "'" or not text[1:].strip())
+
+
+def escape_cell(text: str, csv_file: bool) -> str:
+    """A text as a cell. A leading ``'`` is added, as spreadsheet programs do (and OWASP's
+    CSV-injection guidance asks), when the text would otherwise be misread: in a CSV file, text
+    starting with a formula trigger (``= + - @``, tab, carriage return) and not a plain number;
+    in any file, text that is empty or only spaces (a blank cell is "not given") or that itself
+    looks escaped. :func:`unescape_cell` takes exactly that ``'`` away."""
+    if (csv_file and text[:1] in FORMULA_TRIGGERS and not (_INT.match(text) or _FLOAT.match(text))) \
+            or not text.strip() or _escaped(text):
+        return "'" + text
+    return text
+
+
+def unescape_cell(text: str) -> str:
+    """A cell's text without the leading ``'`` of :func:`escape_cell` (``'=1+1`` → ``=1+1``,
+    ``'`` → an empty text, ``'  `` → two spaces); any other text as it is."""
+    return text[1:] if _escaped(text) else text
+
+
+def _content(values: Any) -> dict[int, Any]:
+    """The row's non-blank cells, 1-based column → value (texts unescaped)."""
+    out = {}
+    for col, value in enumerate(values, start=1):
+        if _blank(value):
+            continue
+        out[col] = unescape_cell(value) if isinstance(value, str) else value
+    return out
+
+
+def _delimiter(text: str) -> tuple[str, int]:
+    """The CSV file's separator and how many characters to skip: Excel's ``sep=;`` first line,
+    else the most frequent of ``,`` ``;`` tab outside quotes in the header line (``,`` on a tie
+    or when there is none): a French Excel or LibreOffice writes ``;``."""
+    first = re.match(r"sep=([,;\t|])[ \t]*(\r\n|\r|\n|$)", text)
+    if first:
+        return first.group(1), first.end()
+    counts = {",": 0, ";": 0, "\t": 0}
+    quoted = False
+    for ch in text[:limit("csv_line_chars")]:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted:
+            if ch in counts:
+                counts[ch] += 1
+            elif ch in "\r\n":
+                break
+    best = max(counts.values())
+    return (next(d for d, n in counts.items() if n == best) if best else ","), 0
+
+
+def _read_csv(blob: bytes, display: str) -> Rows:
+    from cardforge.data.yamlio import decode
+
+    text, problem = decode(blob, display)
+    if text is None:
+        why = problem.message if problem else "not UTF-8 text"
+        line = f" (line {problem.line})" if problem and problem.line else ""
+        raise _SheetError(why.replace("; save the file as UTF-8", "") + line
+                          + "; save it as UTF-8 (Excel: \"CSV UTF-8\"; LibreOffice: character set Unicode UTF-8)")
+    delimiter, skip = _delimiter(text)
+    max_line, max_cols, max_text = limit("csv_line_chars"), limit("sheet_columns"), limit("sheet_cell_chars")
+    max_content = limit("cards_per_deck")
+    lines = io.StringIO(text[skip:], newline="")
+    number = 0
+
+    def checked() -> Any:
+        for n, line in enumerate(lines, start=1):
+            if len(line) > max_line:
+                raise _SheetError(f"line {n} has {len(line):,} characters, "
+                                  + at_most("csv_line_chars", " characters in a line"))
+            yield line
+
+    rows: Rows = []
+    previous = csv.field_size_limit(max_text)
     try:
-        dialect = csv.Sniffer().sniff(text.split("\n", 1)[0], delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    return [list(r) for r in csv.reader(io.StringIO(text, newline=""), dialect)]
-
-
-def _read_xlsx(path: Path) -> list[tuple[str, list[list[Any]]]]:
-    import openpyxl
-
-    wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    try:
-        return [(ws.title, [list(r) for r in ws.iter_rows(values_only=True)])
-                for ws in wb.worksheets if not ws.title.startswith("_")]
+        reader = csv.reader(checked(), delimiter=delimiter, quotechar='"', doublequote=True, strict=False)
+        for number, record in enumerate(reader, start=1):
+            values = _content(record)
+            if not values:
+                continue
+            if max(values) > max_cols:
+                raise _SheetError(f"{len(record):,} columns, " + at_most("sheet_columns", " columns"),
+                                  Cell(None, number, max(values)))
+            rows.append((number, values))
+            if len(rows) > max_content:
+                raise _SheetError(f"more than {max_content:,} rows with content (each is a card): "
+                                  + at_most("cards_per_deck", " cards in a game"), Cell(None, number))
+    except csv.Error as exc:
+        if "field larger than field limit" in str(exc):
+            raise _SheetError(f"a field longer than {max_text:,} characters (set {env_name('sheet_cell_chars')} to "
+                              "allow more)", Cell(None, number + 1)) from None
+        raise _SheetError(f"{exc} (line {reader.line_num})", Cell(None, number + 1)) from None
     finally:
-        wb.close()
+        csv.field_size_limit(previous)
+    return rows
+
+
+def _read_xlsx(blob: bytes) -> list[tuple[str | None, Rows]]:
+    from cardforge.data.xlsx import XlsxError, read_workbook
+
+    try:
+        sheets = read_workbook(blob, skip=lambda name: name.startswith("_"))
+    except XlsxError as exc:
+        where = Cell(exc.sheet, exc.row, exc.column) if exc.row is not None else None
+        raise _SheetError(exc.message, where) from None
+    except Exception as exc:  # a damaged archive: zipfile's and zlib's errors have no common type
+        # (BadZipFile, zlib.error, struct.error, EOFError, NotImplementedError, RuntimeError…)
+        raise _SheetError(f"the archive is damaged ({str(exc)[:200] or type(exc).__name__})") from None
+    return [(s.name, [(r, {c: unescape_cell(v) if type(v) is str else v for c, v in values.items()})
+                      for r, values in s.rows]) for s in sheets]
 
 
 def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def _read_table(doc: SheetDoc, sheet: str | None, rows: list[list[Any]], kind: str | None,
+def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
                 models: Mapping[str, type[BaseModel]], raws: list[dict[str, Any]], names_seen: dict[str, int]) -> bool:
     """Append the cards of one sheet; returns whether ids were derived."""
     display = doc.display
-    start = next((i for i, r in enumerate(rows) if not all(_blank(v) for v in r)), None)
-    if start is None:
+    if not rows:
         return False
-    header_row = rows[start]
+    header_number, header_row = rows[0]
     headers: dict[int, str] = {}
     candidates = {kind: models[kind]} if kind else models
     allowed: list[str] = []
@@ -257,13 +372,11 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: list[list[Any]], kind: s
             if name not in allowed:
                 allowed.append(name)
     allowed_text = ", ".join(allowed + ["qty"])
-    for col, value in enumerate(header_row, start=1):
-        if _blank(value):
-            continue
+    for col, value in sorted(header_row.items()):
         name = str(value).strip()
         if name == "qty":
             name = "copies"
-        cell = Cell(sheet, start + 1, col, name)
+        cell = Cell(sheet, header_number, col, name)
         top = name.split(".", 1)[0]
         if name in headers.values():
             doc.problems.append(Problem(f"the column {name!r} appears twice", file=cell.where(display)))
@@ -280,10 +393,10 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: list[list[Any]], kind: s
     columns = {name: col for col, name in headers.items()}
     has_id = "id" in columns
     merged: dict[tuple[Any, ...], dict[str, Any]] = {}
-    for r, values in enumerate(rows[start + 1:], start=start + 2):
-        cells = {col: values[col - 1] for col in headers if col - 1 < len(values) and not _blank(values[col - 1])}
-        for col, value in enumerate(values, start=1):
-            if col not in headers and not _blank(value) and (col > len(header_row) or _blank(header_row[col - 1])):
+    for r, values in rows[1:]:
+        cells = {col: v for col, v in sorted(values.items()) if col in headers}
+        for col in sorted(values):
+            if col not in headers and col not in header_row:
                 doc.problems.append(Problem("a value in a column without a header",
                                             file=Cell(sheet, r, col).where(display)))
         if not cells:
@@ -391,12 +504,17 @@ def _kind_of(annotation: Any) -> str | None:
     return None
 
 
+_SPECIAL_FLOATS = {".inf": math.inf, "+.inf": math.inf, "-.inf": -math.inf, ".nan": math.nan}
+
+
 def _scalar(text: str) -> Any:
     t = text.strip()
     if _INT.match(t):
         return int(t)
     if _FLOAT.match(t):
         return float(t)
+    if t.lower() in _SPECIAL_FLOATS:
+        return _SPECIAL_FLOATS[t.lower()]
     if t.lower() in _TRUE:
         return True
     if t.lower() in _FALSE:
@@ -418,13 +536,18 @@ def _flow(text: str) -> Any:
 
 
 def _convert(value: Any, annotation: Any) -> Any:
+    from cardforge.data.xlsx import CellError
+
+    if isinstance(value, CellError):
+        raise ValueError(f"the cell shows the error {value} (a formula that failed): fix the formula "
+                         "or type the value")
     kind = _kind_of(annotation)
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if kind == "text":
         if isinstance(value, bool):
             return "true" if value else "false"
-        return value if isinstance(value, str) else str(value)
+        return _text(value if isinstance(value, str) else str(value))
     if not isinstance(value, str):
         if hasattr(value, "isoformat"):
             raise ValueError(f"a date or time ({value}) where a number or text was expected; "
@@ -432,10 +555,19 @@ def _convert(value: Any, annotation: Any) -> Any:
         return value
     stripped = value.strip()
     if stripped[:1] in ("[", "{", "'", '"'):
-        return _flow(stripped)
+        return _flow(stripped)  # (each text in it bounded by the YAML reader)
     if kind == "list":
-        return [_scalar(v.strip()) for v in stripped.split(LIST_SEPARATOR) if v.strip()]
-    return _scalar(value)
+        return [_scalar(_text(v.strip())) for v in stripped.split(LIST_SEPARATOR) if v.strip()]
+    return _scalar(_text(value))
+
+
+def _text(text: str) -> str:
+    """A text of a cell within ``text_chars``, as a YAML file's texts are (a cell itself may be
+    longer: a list or mapping written in one cell holds several texts)."""
+    most = limit("text_chars")
+    if len(text) > most:
+        raise ValueError(f"a text of {len(text):,} characters, " + at_most("text_chars", " characters"))
+    return text
 
 
 # --- writing ------------------------------------------------------------------------------------
@@ -462,8 +594,8 @@ def _flatten(out: dict[str, Any], path: list[str], value: Any, model: type[BaseM
     if isinstance(value, (dict, list)):
         simple = (kind == "list" and value and all(
             isinstance(v, (str, int, float)) and not isinstance(v, bool)
-            and _scalar(str(v)) == v and LIST_SEPARATOR not in str(v) and str(v).strip() == str(v)
-            and str(v)[:1] not in ("[", "{", "'", '"') for v in value))
+            and _scalar(str(v)) == v and LIST_SEPARATOR not in str(v) and str(v).strip() == str(v) != ""
+            and str(v)[:1] not in ("[", "{", "'", '"') for v in value))  # (an empty item: flow syntax)
         out[name] = f"{LIST_SEPARATOR} ".join(str(v) for v in value) if simple else _dump_flow(value)
         return
     if isinstance(value, str) and kind != "text":
@@ -529,13 +661,69 @@ def split_by_kind(cards: list[CardBase]) -> list[list[CardBase]]:
     return runs
 
 
+def _special_float(value: Any) -> str | None:
+    """YAML's spelling of a float a cell cannot hold as a number (``.inf``, ``-.inf``, ``.nan``)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return ".nan" if math.isnan(value) else (".inf" if value > 0 else "-.inf")
+    return None
+
+
+def _csv_cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return escape_cell(value, csv_file=True)
+    return _special_float(value) or value
+
+
 def write_csv(path: Path, table: Table) -> None:
-    buf = io.StringIO(newline="")
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(table.headers)
-    for row in table.rows:
-        w.writerow(["" if v is None else ("true" if v is True else "false" if v is False else v) for v in row])
-    Path(path).write_bytes(buf.getvalue().encode("utf-8"))
+    """One CSV file (UTF-8, ``,``, quotes doubled), inert: no cell starts with a formula
+    trigger (see :func:`escape_cell`); :func:`read_sheet` reads back every value exactly."""
+    lines = [",".join(_csv_field(_csv_cell(h)) for h in table.headers)]
+    lines += [",".join(_csv_field(_csv_cell(v)) for v in row) for row in table.rows]
+    Path(path).write_bytes(("\n".join(lines) + "\n").encode("utf-8"))
+
+
+def _csv_field(value: Any) -> str:
+    """RFC 4180: a field holding a comma, a quote, a line feed or a carriage return is quoted,
+    its quotes doubled (Python's csv module leaves a lone carriage return unquoted when lines
+    end with a line feed, and a reader then splits the record there)."""
+    text = str(value)
+    if any(ch in text for ch in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+#: the most characters a workbook's cell holds (Excel's limit; openpyxl cuts a longer text short)
+XLSX_CELL_CHARS = 32_767
+
+
+def _xlsx_cell(ws: Any, row: int, column: int, value: Any) -> str | None:
+    """A cell of the type of its value; a text always a text cell (never a formula, whatever
+    it starts with), escaped as OOXML and :func:`escape_cell` say. Returns why the value cannot
+    be written (a text longer than a cell holds), else None."""
+    from cardforge.data.xlsx import escape
+
+    if value is None:
+        return None
+    special = _special_float(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 2 ** 53:
+        special = str(value)  # past a double's exact integers: a spreadsheet would round it
+    elif isinstance(value, float) and special is None and float("%.16g" % value) != value:
+        special = repr(value)  # openpyxl writes 16 digits; the 17th of this float would be lost
+    cell = ws.cell(row=row, column=column)
+    if isinstance(value, str) or special is not None:
+        text = escape(escape_cell(special or value, csv_file=False))
+        if len(text) > XLSX_CELL_CHARS:
+            return (f"{len(text):,} characters in one cell, more than an .xlsx cell holds "
+                    f"({XLSX_CELL_CHARS:,}): export as csv")
+        cell.value = text
+        cell.data_type = "s"
+    else:
+        cell.value = value
+    return None
 
 
 def write_xlsx(path: Path, tables: list[Table]) -> None:
@@ -552,16 +740,27 @@ def write_xlsx(path: Path, tables: list[Table]) -> None:
     wb.properties.modified = stamp
     wb.properties.creator = "cardforge"
     bold = Font(bold=True)
+    too_long: list[Problem] = []
     for t in tables:
         ws = wb.create_sheet(t.name[:31])
-        ws.append(t.headers)
-        for cell in ws[1]:
-            cell.font = bold
-        for row in t.rows:
-            ws.append(row)
+        for c, h in enumerate(t.headers, start=1):
+            _xlsx_cell(ws, 1, c, h)
+            ws.cell(row=1, column=c).font = bold
+        id_col = t.headers.index("id") if "id" in t.headers else None
+        for r, row in enumerate(t.rows, start=2):
+            for c, value in enumerate(row, start=1):
+                why = _xlsx_cell(ws, r, c, value)
+                if why:
+                    card = row[id_col] if id_col is not None else None
+                    too_long.append(Problem(why, file=Path(path).name, item=f"card '{card}'" if card else None,
+                                            field=t.headers[c - 1]))
         ws.freeze_panes = "A2"
         for i, h in enumerate(t.headers, start=1):
             ws.column_dimensions[column_letter(i)].width = max(8, min(40, len(h) + 2))
+    if too_long:
+        from cardforge.errors import DataError
+
+        raise DataError(f"cannot write {Path(path).name}", too_long)
     buf = io.BytesIO()
     wb.save(buf)
     # openpyxl stamps each zip entry with the current time, and the core properties' "modified"

@@ -1,6 +1,6 @@
 """Pydantic validation errors → located, readable problems.
 
-``card_data/maphr/cards.yaml:34: card 'etayage' (#12): cost: must be ≥ 0, got -3``
+``my-game/cards.yaml:34: card 'marchand' (#12): cost: must be ≥ 0, got -3``
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def friendly_message(err: dict[str, Any], model: type[BaseModel] | None = None) 
 
 
 def format_loc(loc: Loc) -> str:
-    """('veins', 'coal') → 'veins.coal'; ('players', 2, 'coins') → 'players[2].coins'."""
+    """('stock', 'wood') → 'stock.wood'; ('players', 2, 'coins') → 'players[2].coins'."""
     out = ""
     for part in loc:
         if isinstance(part, int):

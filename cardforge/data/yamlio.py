@@ -76,13 +76,14 @@ class YamlRefused(Exception):
 
 # --- reading bytes -------------------------------------------------------------------------------
 
-def read_bytes(path: Path, display: str) -> tuple[bytes | None, Problem | None]:
-    """The file's bytes, at most the ``file_bytes`` limit; or a problem (missing, not a
-    regular file, too large, unreadable). A FIFO or device is never read
+def read_bytes(path: Path, display: str, limit_name: str = "file_bytes") -> tuple[bytes | None, Problem | None]:
+    """The file's bytes, at most the limit ``limit_name`` (``file_bytes``: a YAML/JSON file); or
+    a problem (missing, not a regular file, too large, unreadable). A FIFO or device is never
+    read, and a file over the limit is refused from its size before any byte is read
     (:func:`cardforge.paths.read_regular`)."""
     from cardforge.paths import read_regular
 
-    return read_regular(path, display, limit("file_bytes"), env_name("file_bytes"))
+    return read_regular(path, display, limit(limit_name), env_name(limit_name))
 
 
 def read_stream(stream: IO[Any], display: str = "<stdin>") -> tuple[bytes | None, Problem | None]:
@@ -98,10 +99,10 @@ def read_stream(stream: IO[Any], display: str = "<stdin>") -> tuple[bytes | None
     return data, None
 
 
-def _too_big(size: int | None, max_bytes: int) -> str:
+def _too_big(size: int | None, max_bytes: int, limit_name: str = "file_bytes") -> str:
     got = f"{size:,} bytes" if size is not None else "more"
     return (f"file too large: {got}, at most {max_bytes:,} bytes "
-            f"(set {env_name('file_bytes')} to allow more)")
+            f"(set {env_name(limit_name)} to allow more)")
 
 
 def decode(data: bytes, display: str) -> tuple[str | None, Problem | None]:

@@ -195,7 +195,7 @@ def _check_contract(game: Game, contract: SetupContract, setup: Any, doc: YamlDo
 
 
 def _request_label(game: Game, players: int, mode: str, options: dict[str, Any]) -> str:
-    """«for 4 players, mode initiation, --short 3»: what the counts and checklist follow from."""
+    """«for 4 players, mode expert, --short 3»: what the counts and checklist follow from."""
     label = f"for {players} player{'s' if players != 1 else ''}"
     if len(game.modes) > 1:
         label += f", mode {mode}"

@@ -38,7 +38,7 @@ ENTRY_POINT_GROUP = "cardforge.games"
 
 
 def normalise_game_id(name: str) -> str:
-    """'Mine-All-Mine' → 'mine_all_mine'."""
+    """'My-Big Game' → 'my_big_game'."""
     return name.strip().lower().replace("-", "_").replace(" ", "_")
 
 

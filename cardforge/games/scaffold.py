@@ -1,8 +1,9 @@
 """``cardforge new DIR``: a game folder that checks, builds and scores at once.
 
 The files are in ``cardforge/games/newgame/`` (a working example game: three cards of one kind
-with declared fields, a layout, a player aid, a score pad of two rows and a tie-breaker, a
-setup table and checklist, a finished game to score, a README for the designer); ``__TITLE__``,
+with declared fields, a layout, an icon of its own, a player aid, a score pad of two rows and a
+tie-breaker, a setup table and checklist, a finished game to score, a rules note, a README for
+the designer), the shape of the shipped games' folders in ``card_data/``; ``__TITLE__``,
 ``__ID__`` and ``__DIR__`` in them are filled in.
 """
 

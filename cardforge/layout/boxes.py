@@ -3,10 +3,11 @@
 Pure: no ReportLab, no jinja2. Templates and colours inside boxes are strings here; the
 renderer compiles them. The format is documented in DEVELOPING.md ("Layouts and templates").
 
-A layout is looked up by name in ``templates/<game>/layout.yaml`` first, then in
-``templates/_shared/layout.yaml``. Box positions are millimetres from the top-left corner of
-the card's trim box, y pointing down (as a designer measures a card); :func:`box_rect` turns
-them into a rectangle in PDF orientation.
+A layout is looked up by name in the game folder's ``templates/layout.yaml`` first, then in
+the shared ``templates/_shared/layout.yaml`` (``render/decks.py``'s ``template_folders``).
+Box positions are millimetres from the top-left corner of the card's trim box, y pointing
+down (as a designer measures a card); :func:`box_rect` turns them into a rectangle in PDF
+orientation.
 """
 
 from __future__ import annotations
@@ -16,16 +17,19 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
 from cardforge.data.models import Model
 from cardforge.data.validate import validate
 from cardforge.data.yamlio import YamlDoc, read_yaml
 from cardforge.layout.geometry import EPS, Rect
 from cardforge.problems import Problem
-from cardforge.units import parse_length, to_mm
+from cardforge.units import check_points, parse_length, to_mm
+
+if TYPE_CHECKING:
+    from cardforge.games.base import Game
 
 LAYOUT_FILE = "layout.yaml"
 SHARED = "_shared"
@@ -41,6 +45,12 @@ def _mm(value: Any) -> float:
     return round(to_mm(parse_length(value)), 4)
 
 
+def _points(value: float) -> float:
+    return check_points(float(value), value)
+
+
+Points = Annotated[float, AfterValidator(_points)]
+"""A size in points (a stroke, a text size), bounded like any length (``length_mm``)."""
 SignedMM = Annotated[float, BeforeValidator(_signed_mm)]
 """A length that may be negative (a box starting in the bleed): '-3mm', -3 (mm)."""
 MM = Annotated[float, BeforeValidator(_mm)]
@@ -49,8 +59,8 @@ MM = Annotated[float, BeforeValidator(_mm)]
 class StyleSpec(Model):
     """How a text box sets its text. Sizes in points; every field optional (inherited)."""
 
-    size: float | None = Field(None, gt=0)
-    min_size: float | None = Field(None, gt=0)
+    size: Points | None = Field(None, gt=0)
+    min_size: Points | None = Field(None, gt=0)
     leading: float | None = Field(None, gt=0)
     family: str | None = None
     colour: str | None = None
@@ -75,7 +85,7 @@ class BoxSpec(Model):
     bleed: bool | None = None
     fill: str | None = None
     stroke: str | None = None
-    stroke_width: float | None = Field(None, ge=0)
+    stroke_width: Points | None = Field(None, ge=0)
     radius: MM | None = None
     padding: MM | None = None
     text: str | None = None
@@ -465,3 +475,32 @@ def _span(start: float | None, size: float | None, end: float | None, total: flo
     if size is None:
         size = total - (end or 0.0) - start
     return start, start + size
+
+
+def template_folders(game: Game | str, templates_dir: Path | None = None) -> list[Path]:
+    """Where a game's layouts and ``*.j2`` files are looked up, first match wins:
+    ``<dir>/<game>/`` and ``<dir>/_shared/`` (``--templates DIR``), the game folder's own
+    ``templates/`` (every shipped game has one, as ``cardforge new`` makes), a
+    ``CARDFORGE_TEMPLATES`` folder's ``<game>/`` (unless ``--templates`` is given), then the
+    shared ``templates/_shared/`` (or ``CARDFORGE_TEMPLATES``'s) — so a designer's folder may
+    hold only their game's layouts. ``game``: a Game, or the id of a game already found."""
+    from cardforge.games import loaded_game
+
+    game_id = game if isinstance(game, str) else game.id
+    found = loaded_game(game_id) if isinstance(game, str) else game
+    from cardforge.resources import templates_root
+
+    shipped = Path(templates_root())
+    folders: list[Path] = []
+    if templates_dir:
+        folders += [Path(templates_dir) / game_id, Path(templates_dir) / SHARED]
+    if found is not None and (found.folder / "templates").is_dir():
+        folders.append(found.folder / "templates")
+    if not templates_dir:
+        folders.append(shipped / game_id)
+    folders.append(shipped / SHARED)
+    out: list[Path] = []
+    for f in folders:
+        if f.resolve() not in [o.resolve() for o in out]:
+            out.append(f)
+    return out

@@ -354,7 +354,7 @@ def _legend(block: Any, width: float, size: float, theme: Theme) -> Laid:
     lead = 1.2 * size
     entries = []
     for item in block.icons:
-        text = f"**{item.shown_label}**" + (f" : {item.text}" if item.text else "")
+        text = f"**{item.shown_label(theme.assets.files)}**" + (f" : {item.text}" if item.text else "")
         lay = text_layout(text, width - col, size, color=theme.ink, assets=theme.assets)
         entries.append((item.icon, lay, max(lay.height, icon)))
     gap = 0.3 * size

@@ -14,6 +14,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.data.printables import Board, Zone
+from cardforge.markup import plain_text
 from cardforge.problems import Problem
 from cardforge.render.blocks import Flow, Overflow, Theme, fit_box_text, fit_flow
 from cardforge.render.drawing_assets import BUILT_IN, DrawingAssets
@@ -49,6 +50,9 @@ class BoardPlan:
     band: tuple[float, float, float, float]  # x, y, w, h in points
     zones: list[ZonePlan] = field(default_factory=list)
     origin: str = ""
+    frame: float = 0.0  # the frame's inset from the board's edge, points
+    margin: float = 0.0  # the content's, points
+    name: str = ""  # what the footer calls it: its title (and subtitle where titles repeat)
 
 
 def board_theme(board: Board, size_mm: tuple[float, float], accent: str,
@@ -59,9 +63,12 @@ def board_theme(board: Board, size_mm: tuple[float, float], accent: str,
 
 
 def plan_board(board: Board, size_mm: tuple[float, float], ctx: PrintContext, content: dict[str, list[Any]],
-               origin: str) -> tuple[BoardPlan | None, list[Problem]]:
+               origin: str, edge: float = 0.0, name: str | None = None) -> tuple[BoardPlan | None, list[Problem]]:
     """Lay ``board`` out at ``size_mm``. ``content``: zone id → its blocks (generated blocks
-    already resolved). Returns (plan, problems); the plan is None when anything is wrong."""
+    already resolved). ``edge`` (mm): how far inside its edge the board's ink must stay (a
+    board printed edge to edge with the paper: the printer margin); the frame, drawn at about
+    half the board's margin, moves in to it, and the content with it if it must. Returns
+    (plan, problems); the plan is None when anything is wrong."""
     problems: list[Problem] = []
     item = f"board '{board.id}'"
 
@@ -70,7 +77,8 @@ def plan_board(board: Board, size_mm: tuple[float, float], ctx: PrintContext, co
 
     W, H = mm(size_mm[0]), mm(size_mm[1])
     theme = board_theme(board, size_mm, ctx.accent, ctx.assets)
-    m = mm(board.margin)
+    frame = max(mm(board.margin) * 0.55, mm(edge) + 0.6)  # 0.6 pt: half the frame's line
+    m = max(mm(board.margin), frame + mm(1.5))
     if 2 * m >= min(W, H):
         problem(f"margin {board.margin:g} mm leaves no room on a {size_mm[0]:g}×{size_mm[1]:g} mm board")
         return None, problems
@@ -89,7 +97,8 @@ def plan_board(board: Board, size_mm: tuple[float, float], ctx: PrintContext, co
                                     band_h * 0.26, 5.5, color="#ffffff", align="right", assets=ctx.assets)
         except TextOverflow as exc:
             problem(f"subtitle does not fit the title band ({exc.describe()})")
-    plan = BoardPlan(board, size_mm, theme, title, subtitle, band, origin=origin)
+    plan = BoardPlan(board, size_mm, theme, title, subtitle, band, origin=origin, frame=frame, margin=m,
+                     name=name if name is not None else plain_text(board.title))
 
     # the content area, below the band and above the footer
     left, right = m, W - m
@@ -189,10 +198,10 @@ def draw_board(c: Canvas, plan: BoardPlan, ctx: PrintContext, x: float, y: float
     theme = plan.theme
     c.saveState()
     c.translate(x, y)
-    m = mm(plan.board.margin)
+    m = plan.margin
     c.setStrokeColor(HexColor(theme.accent))
     c.setLineWidth(1.2)
-    inset = m * 0.55
+    inset = plan.frame
     c.roundRect(inset, inset, W - 2 * inset, H - 2 * inset, mm(2.5), stroke=1, fill=0)
     bx, by, bw, bh = plan.band
     pad = bh * 0.3
@@ -207,7 +216,8 @@ def draw_board(c: Canvas, plan: BoardPlan, ctx: PrintContext, x: float, y: float
         draw_layout(c, layout, bx + dx, by + bh * 0.1, lw, bh * 0.8)
     for zp in plan.zones:
         _draw_zone(c, zp, theme)
-    draw_stamp(c, f"{ctx.game.title} · plateau {plan.board.id}",
+    label = plan.name if plan.name.lower().startswith("plateau") else f"plateau {plan.name}"
+    draw_stamp(c, f"{ctx.game.title} · {label}",
                stamp_right(ctx.version, plan.board.provenance), m, m + mm(0.8), W - 2 * m)
     c.restoreState()
 

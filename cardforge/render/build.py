@@ -67,6 +67,8 @@ MANIFEST = "manifest.json"
 #: the manifest kinds each ``--only`` printable produces (what a build of it replaces)
 BUILD_KINDS: dict[str, tuple[str, ...]] = {"decks": ("deck", "backs"), "boards": ("board",), "pads": ("pad",),
                                            "aids": ("aid", "setup")}
+#: every build writes instructions.pdf (render/instructions.py) for the files it wrote
+INSTRUCTIONS = "instructions"
 PRINTABLES_MODULE = "cardforge.render.printables"
 COMMITTING = transaction.COMMITTING  # in a staging folder switched file by file: the plan
 MAX_MANIFEST_BYTES = 8 << 20  # a manifest lists a few files: anything larger is not one
@@ -165,7 +167,7 @@ def _build_locked(game: Game, settings: BuildSettings, progress: Progress, out_d
     try:
         with transaction.staged(out_dir, game.id) as staging:
             entries, changes, covered, deck_warnings, layouts = _render(game, data, settings, staging, progress,
-                                                                        warnings)
+                                                                        warnings, previous, folder)
             checkpoint("staged")
             names = sorted(p.name for p in staging.iterdir() if not _PART.match(p.name))
             manifest, stale = _next_manifest(game.id, folder, previous, entries, covered)
@@ -185,8 +187,8 @@ def _build_locked(game: Game, settings: BuildSettings, progress: Progress, out_d
 
 
 def _render(game: Game, data: GameData, settings: BuildSettings, staging: Path, progress: Progress,
-            warnings: list[Problem]) -> tuple[list[ManifestEntry], Reprint | None, set[str], list[Problem],
-                                              dict[str, str]]:
+            warnings: list[Problem], previous: list[dict[str, Any]] | None = None, folder: Path | None = None
+            ) -> tuple[list[ManifestEntry], Reprint | None, set[str], list[Problem], dict[str, str]]:
     """Every file of the build, written into ``staging``: (entries, changes, kinds covered,
     the decks' warnings, the decks' sheet layouts)."""
     entries: list[ManifestEntry] = []
@@ -194,6 +196,7 @@ def _render(game: Game, data: GameData, settings: BuildSettings, staging: Path, 
     covered: set[str] = set()
     changes = None
     deck_warnings: list[Problem] = []
+    deck_files: list[Any] = []
     try:
         if "decks" in settings.only:
             from cardforge.render.decks import build_decks, deck_card_count
@@ -205,6 +208,7 @@ def _render(game: Game, data: GameData, settings: BuildSettings, staging: Path, 
             changes = result.changes
             deck_warnings = list(result.warnings)
             layouts = dict(result.layouts)
+            deck_files = result.files
             covered.update(BUILD_KINDS["decks"])
             checkpoint("decks")
         kinds = settings.only & {"boards", "pads", "aids"}
@@ -217,6 +221,14 @@ def _render(game: Game, data: GameData, settings: BuildSettings, staging: Path, 
             entries += printables.build_printables(game, data, settings, staging, progress=progress)
             for kind in kinds:
                 covered.update(BUILD_KINDS[kind])
+        if "decks" in settings.only:  # a build of the decks says how to print the folder's files
+            from cardforge.render.instructions import write_instructions
+
+            kept = [ManifestEntry(**e) for e in previous or ()
+                    if e.get("kind") not in covered and e.get("kind") != INSTRUCTIONS
+                    and e.get("path") not in {x.path for x in entries}]
+            entries.append(write_instructions(game, data, settings, deck_files, entries, staging, kept, folder))
+            covered.add(INSTRUCTIONS)
     except CardforgeError as exc:
         exc.problems = [*warnings, *deck_warnings, *(exc.problems or [Problem(exc.title)])]
         raise

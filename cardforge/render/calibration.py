@@ -113,13 +113,14 @@ def render_calibration(path: Path, paper_mm: tuple[float, float], orientation: s
             c.drawPath(p, stroke=1, fill=0)
         c.setFillColor(HexColor("#9a9a9a"))
         c.setFont(font, 6)
-        c.drawCentredString(mm(page[0] / 2), mm(6),
+        c.drawCentredString(mm(page[0] / 2), mm(CAPTION_MM),
                             f"cardforge calibration — {_orientation(page).upper()} sheet, back page ({duplex})")
         c.showPage()
         c.save()
     return 2
 
 
+CAPTION_MM = 8.5  # the back page's caption baseline: above every printer margin (6.35 mm on Letter)
 LABEL_PT = 5.0  # the scales' numbers: the smallest text cardforge prints anywhere
 LABEL_GAP_MM = 0.6  # at least this between two numbers side by side
 RULER_GAP_MM = 9.0  # each ruler sits this far from its target, clear of the other one

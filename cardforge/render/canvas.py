@@ -45,23 +45,27 @@ def mark_colour(registration: bool = False) -> Color:
 
 
 def begin_card(c: Canvas, placement: Placement, bleed_pt: float) -> None:
-    """Move the origin to the card's trim bottom-left (turned 180° if asked) and clip to its
-    bleed box (or to ``placement.clip``: the trim on edges shared with a butted neighbour), so
-    nothing a layout draws can spill onto a neighbour. Pair with ``c.restoreState()``."""
+    """Move the origin to the card's trim bottom-left, turned as the placement says (a
+    quarter turn lays the card on its side: its trim box on the page is then as wide as the
+    card is tall), and clip to its bleed box (or to ``placement.clip``: the trim on edges shared
+    with a butted neighbour), so nothing a layout draws can spill onto a neighbour. Pair with
+    ``c.restoreState()``."""
     t = placement.trim
-    w, h = mm(t.w), mm(t.h)
+    x, y, w, h = mm(t.x), mm(t.y), mm(t.w), mm(t.h)  # on the page
+    turn = placement.turn % 4
     c.saveState()
-    if placement.rotated:
-        c.transform(-1, 0, 0, -1, mm(t.x) + w, mm(t.y) + h)
-    else:
-        c.transform(1, 0, 0, 1, mm(t.x), mm(t.y))
+    c.transform(*((1, 0, 0, 1, x, y), (0, 1, -1, 0, x + w, y), (-1, 0, 0, -1, x + w, y + h),
+                  (0, -1, 1, 0, x, y + h))[turn])
+    cw, ch = (h, w) if turn % 2 else (w, h)  # the card's own size
     path = c.beginPath()
     k = placement.clip
     if k is None:
-        path.rect(-bleed_pt, -bleed_pt, w + 2 * bleed_pt, h + 2 * bleed_pt)
-    else:  # in the card's own frame: turned 180°, the page's left edge is the card's right
-        left, bottom = (t.right - k.right, t.top - k.top) if placement.rotated else (k.x - t.x, k.y - t.y)
-        path.rect(mm(left), mm(bottom), mm(k.w), mm(k.h))
+        path.rect(-bleed_pt, -bleed_pt, cw + 2 * bleed_pt, ch + 2 * bleed_pt)
+    else:  # the clip in the card's own frame (turned 180°, the page's left edge is the card's right)
+        left, bottom, kw, kh = ((k.x - t.x, k.y - t.y, k.w, k.h), (k.y - t.y, t.right - k.right, k.h, k.w),
+                                (t.right - k.right, t.top - k.top, k.w, k.h),
+                                (t.top - k.top, k.x - t.x, k.h, k.w))[turn]
+        path.rect(mm(left), mm(bottom), mm(kw), mm(kh))
     c.clipPath(path, stroke=0, fill=0)
 
 

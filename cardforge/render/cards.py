@@ -1,4 +1,4 @@
-"""Card faces and backs drawn from resolved layouts (``templates/**/layout.yaml``).
+"""Card faces and backs drawn from resolved layouts (a game's ``templates/layout.yaml``, ``templates/_shared/``).
 
 A layout is compiled once per card size into a :class:`FaceProgram`: box rectangles in points,
 templates compiled, and the boxes that do not read ``card`` grouped into *frames*: runs of boxes
@@ -27,6 +27,7 @@ from cardforge.assets import art_file
 from cardforge.data.loading import GameData
 from cardforge.data.models import BackSpec, CardBase
 from cardforge.errors import RenderError
+from cardforge.icons import unknown_icon_note
 from cardforge.layout.boxes import Box, Layout, LayoutLibrary, box_rect, frame_matrix, frame_size
 from cardforge.layout.geometry import Placement, Rect
 from cardforge.markup import MarkupError, resolve_color
@@ -178,8 +179,9 @@ class CardArt:
         self.templates = templates
         self.bleed_mm = bleed_mm
         self.issues = issues
-        #: the game's own fonts/ and icons/ (render/game_assets.py): in every text style, and the icon boxes
-        self.assets: DrawingAssets = drawing_assets(data, issues.add)
+        #: the game's own fonts/ and icons/ (render/game_assets.py; the game's folder's when the data
+        #: comes from elsewhere): in every text style, and the icon boxes
+        self.assets: DrawingAssets = drawing_assets(data, issues.add, game.folder)
         self.vars = library.vars
         self.deck_file = display_path(data.root / "deck.yaml")
         meta = data.meta
@@ -504,9 +506,12 @@ class Painter:
     """Draws cards on one canvas (one PDF): forms are per document. ``ink_saver``: backgrounds
     lightened (``render/colour.py``), text over them kept readable."""
 
-    def __init__(self, canvas: Canvas, art: CardArt, *, ink_saver: bool = False):
+    def __init__(self, canvas: Canvas, art: CardArt, *, ink_saver: bool = False, edges_only: float | None = None):
+        """``edges_only`` (mm): draw only what may reach that close to the trim (boxes lying
+        further inside are left out), for sampling the card's edges (render/edges.py)."""
         self.c = canvas
         self.art = art
+        self.edges_only = mm(edges_only) if edges_only is not None else None
         self.issues = art.issues
         self.bleed_pt = mm(art.bleed_mm)
         self.ink_saver = ink_saver
@@ -606,6 +611,8 @@ class Painter:
     def _boxes(self, boxes: list[BoxProgram], ctx: dict[str, Any], program: FaceProgram,
                card: CardBase | None) -> None:
         for prog in boxes:
+            if self.edges_only is not None and self._inside(prog, program):
+                continue
             try:
                 if prog.box.get("rotate"):
                     self._turned(prog, ctx, program, card)
@@ -613,6 +620,17 @@ class Painter:
                     self._box(prog, ctx, program, card)
             except TemplateError as exc:
                 self._problem(prog, program, card, str(exc))
+
+    def _inside(self, prog: BoxProgram, program: FaceProgram) -> bool:
+        """The box's ink stays ``edges_only`` inside the trim (pictures and turned boxes are
+        always drawn: a picture may cover more than its box)."""
+        if prog.box.get("rotate") or prog.box.type == "art":
+            return False
+        assert self.edges_only is not None
+        z = self.edges_only + float(prog.box.get("stroke_width", 0.5) or 0)
+        x, y, w, h = prog.rect
+        W, H = (mm(v) for v in program.size_mm)
+        return x >= z and y >= z and x + w <= W - z and y + h <= H - z
 
     def _turned(self, prog: BoxProgram, ctx: dict[str, Any], program: FaceProgram, card: CardBase | None) -> None:
         """A box with ``rotate``: its rect is in the frame of the card turned that way, so it is
@@ -770,8 +788,8 @@ class Painter:
             return
         assets = self.art.assets
         if not assets.has_icon(name):
-            self._problem(prog, program, card, f"unknown icon '{name}' (see cardforge/icons.py, "
-                          f"or add icons/{name}.svg or .png to the game folder)")
+            self._problem(prog, program, card,
+                          f"unknown icon '{name}'{unknown_icon_note(name, assets.names, token=False)}")
             return
         iw = assets.icon_width(name)
         size = min(h, w / iw)
@@ -812,3 +830,21 @@ class Painter:
             if beside.exists():
                 return beside
         return path
+
+
+def back_face_name(art: CardArt, card: CardBase) -> str:
+    """The back face's name, as ``Painter.back`` decides what a back shows."""
+    if art.back_face(card) is not None:
+        return f"{card.id}-back"
+    back_id = art.back_id(card)
+    size = art.card_size(card)
+    program = art.program(art.back_layout_name(back_id), size, "back")
+    suffix = "" if size == (art.data.meta.card_size.width, art.data.meta.card_size.height) else \
+        f"-{size[0]:g}x{size[1]:g}"
+    if program is None:
+        return f"back-{back_id}{suffix}"
+    if "card" in program.uses:
+        return f"{card.id}-back"
+    if "kind" in program.uses:
+        return f"back-{back_id}-{card.kind.replace('_', '-')}{suffix}"
+    return f"back-{back_id}{suffix}"

@@ -17,9 +17,11 @@ errors: a failed build leaves no partial PDF (and keeps the previous good one).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from difflib import get_close_matches
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,24 +30,35 @@ from reportlab.pdfgen.canvas import Canvas
 from cardforge.data.loading import GameData
 from cardforge.data.models import CardBase
 from cardforge.errors import RenderError
-from cardforge.layout.boxes import SHARED
+from cardforge.layout.boxes import template_folders
 from cardforge.layout.geometry import (
-    CuttingPlan,
-    FoldSheet,
     Placement,
     Rect,
     Segment,
-    Sheet,
     SheetError,
     back_offset_for,
-    back_placements,
     chunks,
     clip_boxes,
-    crop_marks,
+)
+from cardforge.layout.imposition import (
+    Contacts,
+    CuttingPlan,
+    FoldSheet,
+    Sheet,
+    best_by_count,
+    choose,
+    contacts,
     cutting_plan,
     fold_marks,
-    fold_sheet,
-    impose,
+    fold_options,
+    marks_print,
+    no_fit_message,
+    printable_area,
+    segment_box,
+    sequence,
+    sheet_options,
+    sheet_plan,
+    sheets_needed,
 )
 from cardforge.paths import output_file
 from cardforge.problems import Problem, short_repr
@@ -53,10 +66,11 @@ from cardforge.render import reprint
 from cardforge.render.buildcache import layout_library
 from cardforge.render.canvas import draw_crop_marks, draw_cut_lines, draw_cut_ticks, draw_fold_marks, shared
 from cardforge.render.cards import CardArt, Issues, Painter
+from cardforge.render.edges import EdgeBook, edge_book
 from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas, print_preferences, set_boxes
 from cardforge.render.reprint import Reprint, templates_digest
-from cardforge.render.sheetmarks import SheetInfo, draw_sheet_extras
-from cardforge.resources import display_path, templates_root
+from cardforge.render.sheetmarks import SheetInfo, cutting_text, draw_sheet_extras, plan_extras
+from cardforge.resources import display_path
 from cardforge.settings import BuildSettings
 from cardforge.text.templating import Templates
 from cardforge.units import mm
@@ -98,6 +112,7 @@ class DeckResult:
     # per file: how its sheets are laid out ("landscape, 4 × 2 = 8 per sheet, butted…"), for the
     # build's summary (the orientation tells which way --back-offset was turned for it)
     layouts: dict[str, str] = field(default_factory=dict)
+    files: list[FilePlan] = field(default_factory=list)  # for the instructions page
 
 
 def deck_card_count(data: GameData) -> int:
@@ -145,21 +160,23 @@ def build_decks(game: Game, data: GameData, settings: BuildSettings, game_dir: P
     library = layout_library(folders)  # validated and resolved, cached by content
     issues = Issues()
     art = CardArt(game, data, library, Templates(folders), settings.bleed_mm, issues)
+    art.templates_digest = templates_digest(folders)
     for p in library.problems:
         issues.add(p)
     _check_backs(data, issues)
     groups = group_cards(art, data)
-    sheets: dict[str, Sheet | FoldSheet] = {}
+    spares = _spares(art, data, settings, groups, issues)
+    _raise_if_failed(game, issues, settings)
+    layouts: dict[str, Layout] = {}
     for group in groups:
         try:
-            sheets[group.name] = _sheet_for(group.size, settings)
+            layouts[group.name] = _layout_for(group, settings, art, spares.get(group.name, []))
         except SheetError as exc:
             issues.add(Problem(f"{exc}", item=f"{', '.join(group.kinds)} cards"))
     _raise_if_failed(game, issues, settings)
 
     # what this build prints, recorded beside the PDFs (render/reprint.py); with
     # ``changed_since``, the reprint pack: a changelog and pull list, then the cards to add
-    art.templates_digest = templates_digest(folders)
     record = reprint.build_record(game, data, art, data.cards,  # copies: 0 too (a diff shows them)
                                   with_printables=bool(settings.only - {"decks"}) or settings.changed_since is not None)
     changes = None
@@ -167,87 +184,75 @@ def build_decks(game: Game, data: GameData, settings: BuildSettings, game_dir: P
         changes = reprint.plan_against(record, settings.changed_since, game.id, settings.restamp, issues,
                                        settings.only)
         _raise_if_failed(game, issues, settings)
-        groups += reprint.pack_groups(changes, groups, sheets, settings, DeckGroup)
+        sheets = {name: layout.sheet for name, layout in layouts.items()}
+        for pack in reprint.pack_groups(changes, groups, sheets, settings, DeckGroup):
+            deck = next(g for g in groups if g.size == pack.size and g.name in layouts)
+            layouts[pack.name] = layouts[deck.name].again(pack, settings)
+            groups.append(pack)
 
     entries: list[ManifestEntry] = []
+    files: list[FilePlan] = []
     game_dir = Path(game_dir)
     with ExitStack() as stack:
         written: list[tuple[Path, Path, str, int, int]] = []  # (tmp, final, kind, pages, cards)
         for group in groups:
-            sheet = sheets[group.name]
+            layout = layouts[group.name]
+            sheet = layout.sheet
             stem = group.name
             title = f"{data.meta.title} — {group.name} (v{data.meta.version})"
-            total = -(-group.count // sheet.per_page)
+            total = len(layout.pages)
+            count = layout.count
             if settings.per_card:
                 final = output_file(game_dir, f"{stem}-cards.pdf")
                 tmp = stack.enter_context(atomic_path(final))
                 pages = _draw_per_card(tmp, title, group, art, settings, progress, compress)
                 written.append((tmp, final, "deck", pages, group.count))
-            elif isinstance(sheet, FoldSheet):
+                files.append(FilePlan(final.name, None, group, None, _per_card_how(group, settings), 0, pages, 0,
+                                      group.count, 0, ""))
+                continue
+            if isinstance(sheet, FoldSheet):
                 final = output_file(game_dir, f"{stem}-fold.pdf")
                 tmp = stack.enter_context(atomic_path(final))
                 labels = _Labels(game, data, final.name, total, sheet, settings, "fold")
-                pages = _draw_fold(tmp, title, sheet, group, art, settings, progress, compress, labels)
-                written.append((tmp, final, "deck", pages, group.count))
+                pages, preface = _draw_fold(tmp, title, layout, group, art, settings, progress, compress, labels)
+                written.append((tmp, final, "deck", pages, count))
+                back_name = None
             elif settings.duplex == "none":
                 final, final_b = output_file(game_dir, f"{stem}.pdf"), output_file(game_dir, f"{stem}-backs.pdf")
                 tmp = stack.enter_context(atomic_path(final))
                 tmp_b = stack.enter_context(atomic_path(final_b))
                 pair = (_Labels(game, data, final.name, total, sheet, settings, "none"),
                         _Labels(game, data, final_b.name, total, sheet, settings, "none"))
-                pages, pages_b = _draw_separate(tmp, tmp_b, title, sheet, group, art, settings, progress,
-                                                compress, pair)
-                written += [(tmp, final, "deck", pages, group.count), (tmp_b, final_b, "backs", pages_b, 0)]
+                pages, pages_b, preface = _draw_separate(tmp, tmp_b, title, layout, group, art, settings, progress,
+                                                         compress, pair)
+                written += [(tmp, final, "deck", pages, count), (tmp_b, final_b, "backs", pages_b, 0)]
+                back_name = final_b.name
             else:
                 final = output_file(game_dir, f"{stem}.pdf")
                 tmp = stack.enter_context(atomic_path(final))
                 labels = _Labels(game, data, final.name, total, sheet, settings, settings.duplex)
-                pages = _draw_duplex(tmp, title, sheet, group, art, settings, progress, compress, labels)
-                written.append((tmp, final, "deck", pages, group.count))
+                pages, preface = _draw_duplex(tmp, title, layout, group, art, settings, progress, compress, labels)
+                written.append((tmp, final, "deck", pages, count))
+                back_name = None
+            files.append(FilePlan(final.name, back_name, group, layout, _describe(sheet, settings), total, pages,
+                                  preface, count, layout.spares, cutting_text(sheet_plan(sheet),
+                                                                             fold=isinstance(sheet, FoldSheet))))
+            if layout.missing:
+                hint = _room_hint(group, settings, art, spares.get(group.name, []), layout)
+                for what, n in layout.missing.items():
+                    issues.add(_missing_problem(f"{game.id}/{final.name}", what, n, total, settings, hint))
         _raise_if_failed(game, issues, settings)
         for tmp, final, kind, pages, cards in written:
             entries.append(_entry(tmp, final, game_dir, kind, pages, cards, settings.paper))
     entries += reprint.build_printables_pack(game, data, settings, game_dir, changes)
     _remove_stale(game_dir, {e.path for e in entries})
     reprint.write_outputs(game_dir, record, changes)
-    layouts = {}
-    for group in groups:
-        if group.name not in sheets:  # the reprint pack's groups are laid out like their deck's
-            continue
-        how = _describe(sheets[group.name], settings)
-        if settings.per_card:
-            w, h = (v + 2 * settings.bleed_mm for v in group.size)
-            how = f"one card side a page, {w:g} × {h:g} mm with its bleed"
-        for e in entries:
-            if Path(e.path).stem.removesuffix("-backs").removesuffix("-fold").removesuffix("-cards") == group.name:
-                layouts[e.path] = how
-    return DeckResult(entries, issues.warnings, changes, layouts)
-
-
-def template_folders(game: Game | str, templates_dir: Path | None = None) -> list[Path]:
-    """Where a game's layouts and ``*.j2`` files are looked up, first match wins:
-    ``<dir>/<game>/`` and ``<dir>/_shared/`` (``--templates DIR``), the game folder's own
-    ``templates/``, the shipped ``templates/<game>/`` (unless ``--templates`` replaces it),
-    then the shipped ``templates/_shared/`` — so a designer's folder may hold only their
-    game's layouts. ``game``: a Game, or the id of a game already found."""
-    from cardforge.games import loaded_game
-
-    game_id = game if isinstance(game, str) else game.id
-    found = loaded_game(game_id) if isinstance(game, str) else game
-    shipped = Path(templates_root())
-    folders: list[Path] = []
-    if templates_dir:
-        folders += [Path(templates_dir) / game_id, Path(templates_dir) / SHARED]
-    if found is not None and (found.folder / "templates").is_dir():
-        folders.append(found.folder / "templates")
-    if not templates_dir:
-        folders.append(shipped / game_id)
-    folders.append(shipped / SHARED)
-    out: list[Path] = []
-    for f in folders:
-        if f.resolve() not in [o.resolve() for o in out]:
-            out.append(f)
-    return out
+    described = {}
+    for f in files:
+        described[f.file] = f.how
+        if f.backs is not None:
+            described[f.backs] = f.how
+    return DeckResult(entries, issues.warnings, changes, described, files)
 
 
 def _entry(tmp: Path, final: Path, game_dir: Path, kind: str, pages: int, cards: int, paper: str) -> ManifestEntry:
@@ -292,20 +297,189 @@ def _raise_if_failed(game: Game, issues: Issues, settings: BuildSettings) -> Non
         raise RenderError(f"cannot build the deck of {game.id}; no PDF written", as_errors)
 
 
-def _sheet_for(size: tuple[float, float], s: BuildSettings) -> Sheet | FoldSheet:
-    kwargs: dict[str, Any] = {"bleed": s.bleed_mm, "gutter": s.gutter_mm, "margin": s.margin_mm,
-                              "orientation": s.orientation}
+def _spares(art: CardArt, data: GameData, s: BuildSettings, groups: list[DeckGroup],
+            issues: Issues) -> dict[str, list[CardBase]]:
+    """``--spares``: each id's card, in the file of its size (group name → cards, in the
+    order given); an unknown id is a problem saying which ids there are."""
+    out: dict[str, list[CardBase]] = {}
+    ids = [c.id for c in data.cards]
+    for spare in s.spares:
+        if not data.has_card(spare):
+            close = get_close_matches(spare, ids, n=3)
+            hint = f"did you mean {', '.join(repr(c) for c in close)}?" if close else \
+                f"cards of {data.meta.title}: {', '.join(ids[:6])}{'…' if len(ids) > 6 else ''}"
+            issues.add(Problem(f"--spares: no card '{spare}' ({hint})", field="--spares"))
+            continue
+        card = data.card(spare)
+        size = art.card_size(card)
+        group = next((g for g in groups if g.size == size), None)
+        if group is None:
+            issues.add(Problem(f"--spares: '{spare}' is {size[0]:g}×{size[1]:g} mm and no deck file holds cards of "
+                               "that size: no spare printed", field="--spares", severity="warning"))
+            continue
+        out.setdefault(group.name, []).append(card)
+    return out
+
+
+@dataclass
+class Layout:
+    """How one deck file is laid out: the sheet, and which card each slot of each sheet
+    holds (``None``: empty, for lack of cards or to keep unlike edges apart)."""
+
+    sheet: Sheet | FoldSheet
+    pages: list[list[CardBase | None]]
+    book: EdgeBook | None = None  # the cards' edges, when the layout weighed them
+    spares: int = 0  # copies added to fill the last sheet (--spares)
+    missing: dict[str, int] = field(default_factory=dict)  # sheet extras left out → pages
+
+    @property
+    def count(self) -> int:
+        return sum(1 for page in self.pages for c in page if c is not None)
+
+    def again(self, group: DeckGroup, s: BuildSettings) -> Layout:
+        """Another file's cards (the reprint pack's) on this file's sheet."""
+        return Layout(self.sheet, _place(group, self.sheet, self.book, [], s)[0], self.book)
+
+
+def _layout_for(group: DeckGroup, s: BuildSettings, art: CardArt, spares: list[CardBase],
+                book: EdgeBook | None = None) -> Layout:
+    """The sheet for a group of cards and the card in each slot. With ``--gutter`` every card
+    has its own bleed and the cards go in data order; with ``--ignore-edges``, as many as fit,
+    in data order. Otherwise the layout weighs the cards'
+    edges (render/edges.py): of every layout that fits, the one needing fewest sheets once the
+    cards are placed so that no butted neighbours' edges differ (imposition.sequence); a
+    deck whose edges all meet prints as many a sheet as fit, in data order."""
+    common: dict[str, Any] = {"bleed": s.bleed_mm, "gutter": s.gutter_mm, "margin": s.margin_mm,
+                              "printer": s.printer_margin, "orientation": s.orientation}
+    weigh = s.gutter_mm is None and not s.per_card and not s.ignore_edges
+    options: list[Sheet | FoldSheet]
     if s.fold:
-        kwargs["gutter"] = s.gutter_mm or 0.0
-        return fold_sheet(s.paper_mm, size, **kwargs)
-    return impose(s.paper_mm, size, **kwargs)
+        options = list(fold_options(s.paper_mm, group.size, patterns=weigh, **common))
+        fail = "does not fit twice (gutter fold)"
+    else:
+        options = list(sheet_options(s.paper_mm, group.size, patterns=weigh, **common))
+        fail = "does not fit"
+    if not options:
+        raise SheetError(no_fit_message(s.paper_mm, group.size, s.bleed_mm, s.margin_mm, s.printer_margin,
+                                        s.orientation, fail))
+    plain = [o for o in options if not o.pattern]
+    if book is None and weigh:
+        book = edge_book(art, group.cards + spares, group.size, s.bleed_mm)
+    if not weigh:
+        book = None
+    if book is None or book.uniform:
+        sheet = best_by_count(plain, s.crop_marks, s.sheet_labels)
+        book = None
+    else:
+        counts: dict[int, int] = {}
+        for card in group.printed():
+            key = book.key(card)
+            counts[key] = counts.get(key, 0) + 1
+        order = list(counts.items())
+        edges = book
+
+        def needed(option: Sheet | FoldSheet) -> int:
+            return sheets_needed(order, _contacts(option, s), edges)
+
+        sheet = choose(options, group.count, needed, s.crop_marks, s.sheet_labels)
+    pages, added = _place(group, sheet, book, spares, s)
+    layout = Layout(sheet, pages, book, added)
+    if s.crop_marks and not marks_print(sheet):  # no layout of these cards has room for them
+        layout.missing[MARKS_MISSING] = len(pages)
+    return layout
+
+
+MARKS_MISSING = "crop marks of the first cuts"
+
+
+def _contacts(sheet: Sheet | FoldSheet, s: BuildSettings) -> Contacts:
+    backs = sheet.backs if isinstance(sheet, FoldSheet) else sheet.back_placements(s.duplex)
+    return contacts(sheet.placements(), backs)
+
+
+def _place(group: DeckGroup, sheet: Sheet | FoldSheet, book: EdgeBook | None, spares: list[CardBase],
+           s: BuildSettings) -> tuple[list[list[CardBase | None]], int]:
+    """The cards of each sheet, slot by slot; and how many spares filled the last one."""
+    n = sheet.per_page
+    if book is None:
+        pages: list[list[CardBase | None]] = [[*batch, *([None] * (n - len(batch)))]
+                                              for batch in chunks(group.printed(), n)]
+        added = 0
+        if spares and pages:
+            last = pages[-1]
+            for i in range(n):
+                if last[i] is None:
+                    last[i] = spares[added % len(spares)]
+                    added += 1
+        return pages, added
+    edges = book
+    placed = sequence([(edges.key(c), c) for c in group.printed()], _contacts(sheet, s), edges,
+                      [(edges.key(c), c) for c in spares])
+    pages = [[x[1] if x is not None else None for x in page] for page in placed]
+    return pages, max(0, sum(1 for page in pages for c in page if c is not None) - group.count)
+
+
+@dataclass
+class FilePlan:
+    """What the instructions page says about one deck file."""
+
+    file: str
+    backs: str | None  # its backs file (--duplex none)
+    group: DeckGroup
+    layout: Layout | None  # None: --per-card
+    how: str  # "landscape, 4 × 2 = 8 a sheet, butted"
+    sheets: int
+    pages: int
+    preface: int  # pages before the first sheet (the reprint pack's changelog)
+    cards: int  # printed, spares included
+    spares: int
+    cutting: str  # the cutting order of a full sheet
+
+
+def _per_card_how(group: DeckGroup, s: BuildSettings) -> str:
+    w, h = (v + 2 * s.bleed_mm for v in group.size)
+    return f"one card side a page, {w:g} × {h:g} mm with its bleed"
+
+
+def _missing_problem(where: str, what: str, pages: int, total: int, s: BuildSettings, hint: str) -> Problem:
+    """A warning that some sheet extras found no room, saying what would make room."""
+    on = "every sheet" if pages >= total else f"{pages} of {total} sheets"
+    margin = "automatic" if s.margin_mm is None else f"{s.margin_mm:g} mm"
+    return Problem(f"no room for the {what} on {on} inside the printable area ({s.printer_margin:g} mm printer "
+                   f"margin, margin {margin}); {hint}, or leave the labels out with --no-sheet-labels",
+                   item=where, severity="warning")
+
+
+def _room_hint(group: DeckGroup, s: BuildSettings, art: CardArt, spares: list[CardBase], layout: Layout) -> str:
+    """The smallest ``--margin`` (whole mm) whose layout of these cards holds every sheet extra,
+    if one up to 25 mm more does."""
+    sheet = layout.sheet
+    now = s.margin_mm if s.margin_mm is not None else max(0.0, s.printer_margin - s.bleed_mm)
+    for m in range(math.floor(now) + 1, math.floor(now) + 26):
+        trial = replace(s, margin_mm=float(m))
+        try:
+            other = _layout_for(group, trial, art, spares, layout.book).sheet
+        except SheetError:
+            break
+        if not _extras_missing(other, trial) and (not trial.crop_marks or marks_print(other)):
+            n = other.per_page
+            return f"--margin {m} leaves room ({n} card{'s' if n != 1 else ''} a sheet against {sheet.per_page})"
+    return "no --margin leaves room: a smaller --printer-margin or --bleed, or larger --paper, may"
+
+
+def _extras_missing(sheet: Sheet | FoldSheet, s: BuildSettings) -> list[str]:
+    plan = sheet_plan(sheet, crop_marks=s.crop_marks)
+    info = SheetInfo("Game title of some length", "game", "deck.pdf", 10, 10, "front", s.paper, sheet.orientation,
+                     "fold" if isinstance(sheet, FoldSheet) else s.duplex)
+    trims = list(sheet.fronts) + [p.trim for p in sheet.backs] if isinstance(sheet, FoldSheet) else list(sheet.slots)
+    obstacles = _obstacles(plan, fold_marks(sheet) if isinstance(sheet, FoldSheet) else [])
+    return plan_extras(sheet.page, s.printer_margin, clip_boxes(trims, sheet.bleed), obstacles, info,
+                       plan if s.crop_marks else None, True).missing
 
 
 def _describe(sheet: Sheet | FoldSheet, s: BuildSettings) -> str:
     """'landscape, 4 × 2 = 8 a sheet, butted; backs shifted 0.5, -1 mm on the page'."""
-    how = "gutter fold" if isinstance(sheet, FoldSheet) else (
-        "butted" if sheet.shared else "each card its own bleed")
-    out = f"{sheet.orientation}, {sheet.cols} × {sheet.rows} = {sheet.per_page} a sheet, {how}"
+    out = f"{sheet.orientation}, {sheet.describe()}"
     if any(s.back_offset_mm) and not isinstance(sheet, FoldSheet):
         dx, dy = back_offset_for(s, sheet.page)
         out += f"; backs shifted {dx:g}, {dy:g} mm on the page"
@@ -350,119 +524,162 @@ def _bounds(trims: Sequence[Rect], bleed: float) -> Rect:
     return Rect(x0, y0, x1 - x0, y1 - y0)
 
 
-def _marks(c: Canvas, marks: list[Segment], plan: CuttingPlan, registration: bool) -> None:
+def _marks(c: Canvas, plan: CuttingPlan, registration: bool) -> None:
     """Crop marks and cut ticks: alike on every full sheet of a file, so drawn once (shared)."""
     def draw() -> None:
-        draw_crop_marks(c, marks, registration)
+        draw_crop_marks(c, list(plan.marks), registration)
         draw_cut_ticks(c, plan.ticks, registration)
 
     if registration:  # a separation colour: ReportLab lists colour spaces in a page's resources only
         draw()
     else:
-        shared(c, ("marks", tuple(marks), plan.ticks), draw)
+        shared(c, ("marks", plan.marks, plan.ticks), draw)
 
 
-def _front_page(c: Canvas, painter: Painter, sheet: Sheet, batch: list[CardBase], s: BuildSettings,
+def _obstacles(plan: CuttingPlan | None, more: Sequence[Segment] = ()) -> list[Rect]:
+    """What the sheet's labels keep clear of: its marks, ticks and fold line."""
+    segs = list(plan.marks) + list(plan.ticks) if plan is not None else []
+    return [segment_box(m) for m in segs + list(more)]
+
+
+def _extras(c: Canvas, layout: Layout, sheet: Sheet | FoldSheet, ink: Sequence[Rect], obstacles: Sequence[Rect],
+            info: SheetInfo, plan: CuttingPlan | None, bar: bool, s: BuildSettings) -> None:
+    missing = draw_sheet_extras(c, sheet.page, s.printer_margin, ink, obstacles, info, plan=plan, bar=bar,
+                                k_black=s.pure_black, registration=s.pure_black)
+    for what in missing:
+        layout.missing[what] = layout.missing.get(what, 0) + 1
+
+
+def _used(page: list[CardBase | None]) -> list[int]:
+    return [i for i, card in enumerate(page) if card is not None]
+
+
+def _front_page(c: Canvas, painter: Painter, layout: Layout, page: list[CardBase | None], s: BuildSettings,
                 progress: Progress | None, labels: _Labels | None = None, index: int = 0) -> None:
-    slots = sheet.slots[:len(batch)]
+    sheet = layout.sheet
+    used = _used(page)
+    slots = [sheet.slots[i] for i in used]
+    clips = clip_boxes(slots, sheet.bleed)
     _sheet_boxes(c, sheet, slots, sheet.bleed)
-    for slot, clip, card in zip(slots, clip_boxes(slots, sheet.bleed), batch):
-        painter.front(Placement(slot, clip=clip), card)
+    for i, clip in zip(used, clips):
+        card = page[i]
+        assert card is not None
+        painter.front(Placement(sheet.slots[i], sheet.turn(i), clip), card)
     if s.cut_lines:
-        draw_cut_lines(c, list(slots))
-    plan = cutting_plan(slots) if s.crop_marks else None
-    if plan is not None:  # crop marks
-        _marks(c, crop_marks(slots, sheet.bleed, sheet.page), plan, s.pure_black)
+        draw_cut_lines(c, slots)
+    plan = sheet_plan(sheet, used, crop_marks=s.crop_marks)
+    if s.crop_marks:
+        _marks(c, plan, s.pure_black)
     if s.sheet_labels and labels is not None:
-        draw_sheet_extras(c, sheet.page, slots, sheet.bleed, labels.info(index, "front"), marks=s.crop_marks,
-                          plan=plan, k_black=s.pure_black, registration=s.pure_black)
+        _extras(c, layout, sheet, clips, _obstacles(plan if s.crop_marks else None), labels.info(index, "front"),
+                plan if s.crop_marks else None, True, s)
     if progress:
-        progress(len(batch))
+        progress(len(used))
     c.showPage()
 
 
-def _back_page(c: Canvas, painter: Painter, sheet: Sheet, backs: tuple[Placement, ...], batch: list[CardBase],
-               marks: bool, s: BuildSettings, labels: _Labels | None = None, index: int = 0) -> None:
-    placed = backs[:len(batch)]
+def _back_page(c: Canvas, painter: Painter, layout: Layout, backs: tuple[Placement, ...],
+               page: list[CardBase | None], marks: bool, s: BuildSettings, labels: _Labels | None = None,
+               index: int = 0) -> None:
+    sheet = layout.sheet
+    used = _used(page)
+    placed = [backs[i] for i in used]
     trims = [p.trim for p in placed]
+    clips = clip_boxes(trims, sheet.bleed)
     _sheet_boxes(c, sheet, trims, sheet.bleed)
-    for placement, clip, card in zip(placed, clip_boxes(trims, sheet.bleed), batch):
-        painter.back(Placement(placement.trim, placement.rotated, clip), card)
-    plan = cutting_plan(trims) if marks else None
-    if plan is not None:  # marks
-        _marks(c, crop_marks(trims, sheet.bleed, sheet.page), plan, s.pure_black)
+    for i, placement, clip in zip(used, placed, clips):
+        card = page[i]
+        assert card is not None
+        painter.back(Placement(placement.trim, placement.turn, clip), card)
+    plan = None
+    if marks:  # a backs file of its own (--duplex none) is cut from its own marks
+        plan = cutting_plan(trims, clips, page=sheet.page, printable=printable_area(sheet.page, s.printer_margin))
+        _marks(c, plan, s.pure_black)
     if s.sheet_labels and labels is not None:
-        draw_sheet_extras(c, sheet.page, trims, sheet.bleed, labels.info(index, "back"), marks=marks,
-                          plan=plan, bar=marks, k_black=s.pure_black, registration=s.pure_black)
+        _extras(c, layout, sheet, clips, _obstacles(plan), labels.info(index, "back"), plan, marks, s)
     c.showPage()
 
 
-def _draw_duplex(path: Path, title: str, sheet: Sheet, group: DeckGroup, art: CardArt, s: BuildSettings,
-                 progress: Progress | None, compress: bool, labels: _Labels | None = None) -> int:
+def _draw_duplex(path: Path, title: str, layout: Layout, group: DeckGroup, art: CardArt, s: BuildSettings,
+                 progress: Progress | None, compress: bool, labels: _Labels | None = None) -> tuple[int, int]:
     """Front page, back page, front page… The back page mirrors the front for the duplex mode;
-    back pages carry no crop marks (the sheet is cut from the front)."""
+    back pages carry no crop marks (the sheet is cut from the front). Returns (pages, of
+    which before the first sheet)."""
+    sheet = layout.sheet
+    assert isinstance(sheet, Sheet)
     c = _canvas(path, sheet.page, title, compress, s, s.duplex)
     painter = Painter(c, art, ink_saver=s.ink_saver)
-    backs = back_placements(sheet.slots, sheet.page, s.duplex, back_offset_for(s, sheet.page))
-    pages = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), True) if group.preface else 0
-    for n, batch in enumerate(chunks(group.printed(), sheet.per_page), 1):
-        _front_page(c, painter, sheet, batch, s, progress, labels, n)
-        _back_page(c, painter, sheet, backs, batch, False, s, labels, n)
+    backs = sheet.back_placements(s.duplex, back_offset_for(s, sheet.page))
+    preface = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), True) if group.preface else 0
+    pages = preface
+    for n, page in enumerate(layout.pages, 1):
+        _front_page(c, painter, layout, page, s, progress, labels, n)
+        _back_page(c, painter, layout, backs, page, False, s, labels, n)
         pages += 2
     c.save()
-    return pages
+    return pages, preface
 
 
-def _draw_separate(path: Path, path_b: Path, title: str, sheet: Sheet, group: DeckGroup, art: CardArt,
+def _draw_separate(path: Path, path_b: Path, title: str, layout: Layout, group: DeckGroup, art: CardArt,
                    s: BuildSettings, progress: Progress | None, compress: bool,
-                   labels: tuple[_Labels, _Labels] | None = None) -> tuple[int, int]:
+                   labels: tuple[_Labels, _Labels] | None = None) -> tuple[int, int, int]:
     """Fronts in one file, backs (laid out as for long-edge duplex, with crop marks) in another."""
+    sheet = layout.sheet
+    assert isinstance(sheet, Sheet)
     c = _canvas(path, sheet.page, title, compress, s, "none")
     cb = _canvas(path_b, sheet.page, title + " — backs", compress, s, "none")
     painter, painter_b = Painter(c, art, ink_saver=s.ink_saver), Painter(cb, art, ink_saver=s.ink_saver)
-    backs = back_placements(sheet.slots, sheet.page, "none", back_offset_for(s, sheet.page))
+    backs = sheet.back_placements("none", back_offset_for(s, sheet.page))
     preface = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), False) if group.preface else 0
     front_labels, back_labels = labels if labels else (None, None)
     pages = 0
-    for n, batch in enumerate(chunks(group.printed(), sheet.per_page), 1):
-        _front_page(c, painter, sheet, batch, s, progress, front_labels, n)
-        _back_page(cb, painter_b, sheet, backs, batch, s.crop_marks, s, back_labels, n)
+    for n, page in enumerate(layout.pages, 1):
+        _front_page(c, painter, layout, page, s, progress, front_labels, n)
+        _back_page(cb, painter_b, layout, backs, page, s.crop_marks, s, back_labels, n)
         pages += 1
     c.save()
     cb.save()
-    return preface + pages, pages
+    return preface + pages, pages, preface
 
 
-def _draw_fold(path: Path, title: str, sheet: FoldSheet, group: DeckGroup, art: CardArt, s: BuildSettings,
-               progress: Progress | None, compress: bool, labels: _Labels | None = None) -> int:
+def _draw_fold(path: Path, title: str, layout: Layout, group: DeckGroup, art: CardArt, s: BuildSettings,
+               progress: Progress | None, compress: bool, labels: _Labels | None = None) -> tuple[int, int]:
     """Fronts on one half, backs mirrored on the other; fold marks on the fold line."""
+    sheet = layout.sheet
+    assert isinstance(sheet, FoldSheet)
     c = _canvas(path, sheet.page, title, compress, s, "none")
     painter = Painter(c, art, ink_saver=s.ink_saver)
-    pages = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), False) if group.preface else 0
-    for n, batch in enumerate(chunks(group.printed(), sheet.per_page), 1):
-        fronts = sheet.fronts[:len(batch)]
-        backs = sheet.backs[:len(batch)]
-        trims = list(fronts) + [b.trim for b in backs]
+    preface = group.preface(c, (mm(sheet.page[0]), mm(sheet.page[1])), False) if group.preface else 0
+    pages = preface
+    for n, page in enumerate(layout.pages, 1):
+        used = _used(page)
+        fronts = [sheet.fronts[i] for i in used]
+        backs = [sheet.backs[i] for i in used]
+        trims = fronts + [b.trim for b in backs]
+        clips = clip_boxes(trims, sheet.bleed)
         _sheet_boxes(c, sheet, trims, sheet.bleed)
-        for slot, back, card in zip(fronts, backs, batch):
-            painter.front(Placement(slot), card)
-            painter.back(back, card)
+        for k, i in enumerate(used):
+            card = page[i]
+            assert card is not None
+            painter.front(Placement(sheet.fronts[i], sheet.turn(i), clips[k]), card)
+            painter.back(Placement(backs[k].trim, backs[k].turn, clips[len(used) + k]), card)
         if s.cut_lines:
             draw_cut_lines(c, trims)
         # folded, the sheet is its front half: the cutting order and the ticks are the fronts'
-        plan = cutting_plan(fronts) if s.crop_marks else None
-        if plan is not None:
-            _marks(c, crop_marks(trims, sheet.bleed, sheet.page), plan, s.pure_black)
-        draw_fold_marks(c, fold_marks(sheet))
+        plan = sheet_plan(sheet, used, crop_marks=s.crop_marks)
+        if s.crop_marks:
+            _marks(c, plan, s.pure_black)
+        folds = fold_marks(sheet, used)
+        draw_fold_marks(c, folds)
         if s.sheet_labels and labels is not None:
-            draw_sheet_extras(c, sheet.page, trims, sheet.bleed, labels.info(n, "front"), marks=s.crop_marks,
-                              plan=plan, k_black=s.pure_black, registration=s.pure_black)
+            _extras(c, layout, sheet, clips, _obstacles(plan if s.crop_marks else None, folds),
+                    labels.info(n, "front"), plan if s.crop_marks else None, True, s)
         if progress:
-            progress(len(batch))
+            progress(len(used))
         c.showPage()
         pages += 1
     c.save()
-    return pages
+    return pages, preface
 
 
 def _draw_per_card(path: Path, title: str, group: DeckGroup, art: CardArt, s: BuildSettings,

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from reportlab.pdfgen.canvas import Canvas
 
-from cardforge.icons import ICONS
+from cardforge.icons import ICONS, icon_label
 from cardforge.render import fonts, icons
 
 if TYPE_CHECKING:
@@ -30,16 +30,18 @@ if TYPE_CHECKING:
 class DrawingAssets:
     """A game's own font families and icons, ready to draw."""
 
-    __slots__ = ("root", "families", "custom", "names", "key", "_hash", "_faces")
+    __slots__ = ("root", "families", "custom", "names", "files", "key", "_hash", "_faces")
 
     def __init__(self, root: Path | None, families: Mapping[str, FontFamily],
-                 custom: Mapping[str, CustomIcon], key: tuple[Any, ...]):
+                 custom: Mapping[str, CustomIcon], key: tuple[Any, ...], files: Mapping[str, Path] | None = None):
         self.root = root
         self.families = dict(families)
         #: the game's icons by name: each draws into its ``width × 100`` box (render/icons.py)
         self.custom = dict(custom)
         #: the game's own ``:name:`` tokens (markup parsing knows them besides the built-in ones)
         self.names = frozenset(custom)
+        #: the game's icon files by name (an SVG's ``<title>`` is its legend label)
+        self.files = dict(files or {})
         self.key = key
         self._hash = hash(key)
         self._faces: dict[tuple[str, bool, bool], str] = {}
@@ -66,6 +68,10 @@ class DrawingAssets:
     # --- icons ---------------------------------------------------------------------------------
     def has_icon(self, name: str) -> bool:
         return name in ICONS or name in self.custom
+
+    def icon_label(self, name: str) -> str:
+        """The legend label of an icon (an SVG's ``<title>``, a built-in icon's French name)."""
+        return icon_label(name, self.files)
 
     def icon_width(self, name: str) -> float:
         """Advance width of an icon, in em."""

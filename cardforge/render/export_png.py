@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardforge.paths import check_output_names, output_file
-from cardforge.render.faces import DeckFaces, Face, faces_pdf, png_bytes, rasterise
+from cardforge.render.faces import DeckFaces, Face, check_pixels, faces_pdf, png_bytes, rasterise
 from cardforge.render.output import atomic_path
 from cardforge.transaction import checkpoint, folder_transaction
 
@@ -36,8 +36,9 @@ def export_pngs(faces: DeckFaces, out_dir: Path, dpi: float, *, compress_level: 
     out_dir = Path(out_dir)
     which = faces.all
     check_output_names(out_dir, [f"{f.name}.png" for f in which] + [FACES_JSON], "PNG export")
-    pdf = faces_pdf(faces, which, strict=faces.strict)  # RenderError before any file is written
     sizes = [f.pixels(dpi, faces.bleed_mm) for f in which]
+    check_pixels(sizes, faces.game_id, "a card's image", "export at a lower --dpi")
+    pdf = faces_pdf(faces, which, strict=faces.strict)  # RenderError before any file is written
     written: list[Written] = []
 
     def write(path: Path, raw: bytes, stride: int, size: tuple[int, int]) -> None:

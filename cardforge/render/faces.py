@@ -27,7 +27,7 @@ from cardforge.errors import RenderError
 from cardforge.layout.geometry import Placement, Rect
 from cardforge.problems import Problem
 from cardforge.render.buildcache import layout_library
-from cardforge.render.cards import CardArt, Issues, Painter
+from cardforge.render.cards import CardArt, Issues, Painter, back_face_name
 from cardforge.render.output import new_canvas
 from cardforge.text.templating import Templates
 from cardforge.units import mm
@@ -84,7 +84,7 @@ def deck_faces(game: Game, data: GameData, bleed_mm: float, *, templates_dir: Pa
                only: list[str] | None = None) -> DeckFaces:
     """The faces of the game's printed cards (``only``: these card ids, in that order).
     RenderError listing every problem of the layouts."""
-    from cardforge.render.decks import template_folders
+    from cardforge.layout.boxes import template_folders
 
     folders = template_folders(game.id, templates_dir)
     library = layout_library(folders)
@@ -106,7 +106,7 @@ def deck_faces(game: Game, data: GameData, bleed_mm: float, *, templates_dir: Pa
     ids = {c.id for c in data.cards}
     for card in cards:
         size = art.card_size(card)
-        back_name = _back_name(art, card)
+        back_name = back_face_name(art, card)
         while back_name in ids:  # a card whose id is "back-default": its file name stays its own
             back_name += "-back"
         front = Face(card.id, "front", card, size, [card.id], back_name)
@@ -116,24 +116,6 @@ def deck_faces(game: Game, data: GameData, bleed_mm: float, *, templates_dir: Pa
             back = backs[back_name] = Face(back_name, "back", card, size)
         back.cards.append(card.id)
     return DeckFaces(game.id, art, issues, fronts, list(backs.values()), bleed_mm)
-
-
-def _back_name(art: CardArt, card: CardBase) -> str:
-    """The back face's name, as ``Painter.back`` decides what a back shows."""
-    if art.back_face(card) is not None:
-        return f"{card.id}-back"
-    back_id = art.back_id(card)
-    size = art.card_size(card)
-    program = art.program(art.back_layout_name(back_id), size, "back")
-    suffix = "" if size == (art.data.meta.card_size.width, art.data.meta.card_size.height) else \
-        f"-{size[0]:g}x{size[1]:g}"
-    if program is None:
-        return f"back-{back_id}{suffix}"
-    if "card" in program.uses:
-        return f"{card.id}-back"
-    if "kind" in program.uses:
-        return f"back-{back_id}-{card.kind.replace('_', '-')}{suffix}"
-    return f"back-{back_id}{suffix}"
 
 
 def faces_pdf(faces: DeckFaces, which: list[Face], *, scale_to: dict[str, tuple[float, float]] | None = None,
@@ -181,6 +163,18 @@ def _set_boxes(c: Canvas, w: float, h: float, b: float) -> None:
     """TrimBox and BleedBox on the page being drawn (MediaBox = the bleed box)."""
     c.setTrimBox((mm(b), mm(b), mm(b + w), mm(b + h)))
     c.setBleedBox((0, 0, mm(w + 2 * b), mm(h + 2 * b)))
+
+
+def check_pixels(sizes: list[tuple[int, int]], game_id: str, what: str, hint: str) -> None:
+    """RenderError, before anything is drawn or written, when an image of ``sizes`` would be
+    over the ``export_pixels`` limit (a 5000 mm card exported at 300 dpi asked for gigabytes)."""
+    from cardforge.limits import at_most, limit
+
+    most = limit("export_pixels")
+    w, h = max(sizes, key=lambda s: s[0] * s[1], default=(0, 0))
+    if w * h > most:
+        raise RenderError(f"cannot export {game_id}; nothing written", [Problem(
+            f"{what} would be {w:,}×{h:,} = {w * h:,} pixels, {at_most('export_pixels', ' pixels')}: {hint}")])
 
 
 def rasterise(pdf: bytes, sizes: list[tuple[int, int]], raw: bool = False) -> Iterator[Any]:
@@ -236,7 +230,7 @@ def save_png(image: Image.Image, target: BinaryIO, dpi: float, compress_level: i
 def png_bytes(raw: bytes, size: tuple[int, int], dpi: float, level: int = 3, stride: int | None = None) -> bytes:
     """An RGB PNG written directly: rows unfiltered, zlib at ``level``, the sRGB profile and
     the dpi. For flat card art this is smaller than Pillow's adaptive filtering at level 6
-    (58 against 64 KiB for a Maphr card) and three times faster (15 against 48 ms), and zlib
+    (58 against 64 KiB for a 70 mm square card) and three times faster (15 against 48 ms), and zlib
     lets other threads run while it works."""
     import struct
     import zlib

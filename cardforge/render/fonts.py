@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import io
 import marshal
-import os
 import pickle
 from collections.abc import Mapping
 from functools import lru_cache
@@ -19,6 +18,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
 from cardforge import cache
+from cardforge.limits import at_most, limit
 from cardforge.render import rl_internals as rl
 from cardforge.resources import FONTS_DIR
 
@@ -71,22 +71,19 @@ def _game_font(family: str, bold: bool, italic: bool, families: Mapping[str, Fon
     problem = font_file_problem(path)
     if problem:
         raise ValueError(f"font family {family!r}: fonts/{path.name}: {problem}")
-    digest = hashlib.blake2b(path.read_bytes(), digest_size=4).hexdigest()
+    digest = hashlib.blake2b(read_font(path), digest_size=4).hexdigest()
     name = f"{path.stem.replace(' ', '')}-{digest}"
     try:
         if name not in pdfmetrics.getRegisteredFontNames():
             if is_cff(path):  # PostScript outlines: a TrueType copy, made once (render/otf.py)
                 from cardforge.render.otf import truetype_copy
 
-                source = truetype_copy(path)
-                font = (_load_ttf(name, source) if isinstance(source, Path)
-                        else TTFont(name, io.BytesIO(source), asciiReadable=False))  # caches off: in memory
+                font = _load_face(name, truetype_copy(path))
             else:
-                font = _load_ttf(name, path)
+                font = _load_ttf(name, path, validate=True)
             pdfmetrics.registerFont(font)
     except Exception as exc:  # ReportLab's TTFError, a failed conversion, a damaged file
-        raise ValueError(f"font family {family!r}: fonts/{path.name} cannot be used "
-                         f"({str(exc).strip() or type(exc).__name__})") from None
+        raise ValueError(f"font family {family!r}: fonts/{path.name} cannot be used ({_reason(exc)})") from None
     return name
 
 
@@ -96,25 +93,162 @@ def is_cff(path: Path) -> bool:
         return f.read(4) == b"OTTO"
 
 
-def font_file_problem(path: Path) -> str | None:
-    """Why a font file cannot be embedded (read from its first bytes; a regular file of a
-    bounded size: it is read whole when used), or None."""
-    from cardforge.limits import env_name, limit
-    from cardforge.paths import read_head, too_big
+class FontRefused(ValueError):
+    """A font file that cannot be read, or asks for too much (the message says which)."""
 
-    head, why = read_head(path, 4)  # a FIFO: refused, never waited on
-    if head is None:
-        return why
-    size = os.stat(path).st_size
-    if size > limit("game_file_bytes"):
-        return too_big(size, limit("game_file_bytes"), env_name("game_file_bytes"))
-    if head == b"OTTO":  # PostScript outlines: converted to TrueType when drawn (render/otf.py)
-        return None
-    if head in (b"ttcf",):
+
+def read_font(path: Path) -> bytes:
+    """The font file's bytes, within the ``font_bytes`` limit (refused from its size before
+    reading: a 3 GB file was read whole for its digest); never a FIFO or a device."""
+    from cardforge.data.yamlio import read_bytes
+
+    blob, problem = read_bytes(Path(path), Path(path).name, "font_bytes")
+    if problem is not None or blob is None:
+        raise FontRefused(problem.message if problem is not None else "cannot read the file")
+    return blob
+
+
+def font_file_problem(path: Path) -> str | None:
+    """Why a font file cannot be embedded, or None: its size, its kind (from its first bytes),
+    its table directory (every table inside the file) and its character map (cmap: at most
+    ``font_cmap_codes`` codes; a 3.9 KB font mapping 0..0xFFFFFFFE took all memory, as did
+    randomly damaged copies of DejaVu Sans). Cheap: nothing is parsed beyond the headers."""
+    try:
+        blob = read_font(path)
+    except FontRefused as exc:
+        return str(exc)
+    head = blob[:4]
+    if head == b"ttcf":
         return "a font collection (.ttc); extract the face you want as a .ttf"
-    if head not in (b"\x00\x01\x00\x00", b"true"):
+    if head not in (b"\x00\x01\x00\x00", b"true", b"OTTO"):
         return "not a TrueType/OpenType font file"
+    try:
+        tables = _table_directory(blob)
+        if head != b"OTTO":  # PostScript outlines are converted by fontTools (render/otf.py), bounded there
+            _check_cmap(blob, tables)
+    except FontRefused as exc:
+        return str(exc)
     return None
+
+
+def font_problem(path: Path) -> str | None:
+    """:func:`font_file_problem`, then the font loaded as a build would (parsed, or converted
+    from PostScript outlines): what ``check`` reports, so a font that passes check builds."""
+    problem = font_file_problem(path)
+    if problem:
+        return problem
+    try:
+        source: Path | bytes = path
+        if is_cff(path):
+            from cardforge.render.otf import truetype_copy
+
+            source = truetype_copy(path)
+        digest = hashlib.blake2b(read_font(path), digest_size=4).hexdigest()
+        _load_face(f"{path.stem.replace(' ', '')}-{digest}", source)  # the build's cache entry
+    except Exception as exc:  # ReportLab's TTFError, a failed conversion, a damaged file
+        return f"cannot be used ({_reason(exc)})"
+    return None
+
+
+def _load_face(name: str, source: Path | bytes) -> TTFont:
+    """A designer's face, validated: from a file (cached), or from the bytes of a converted CFF
+    font held in memory (caches off: render/otf.py)."""
+    if isinstance(source, Path):
+        return _load_ttf(name, source, validate=True)
+    return _validated(TTFont(name, io.BytesIO(source), asciiReadable=False))
+
+
+def _reason(exc: BaseException) -> str:
+    """An exception as a reason: its text, with its kind when the text alone says nothing
+    (ReportLab's ``KeyError(32)`` on a damaged font)."""
+    text = str(exc).strip()
+    return text if len(text) > 12 else f"{type(exc).__name__}{': ' + text if text else ''}; the file is damaged"
+
+
+def _table_directory(blob: bytes) -> dict[bytes, tuple[int, int]]:
+    """tag → (offset, length) of each table; FontRefused when one lies outside the file."""
+    import struct
+
+    if len(blob) < 12:
+        raise FontRefused("the file is damaged (shorter than a font's header)")
+    count = struct.unpack_from(">H", blob, 4)[0]
+    if 12 + 16 * count > len(blob):
+        raise FontRefused(f"the file is damaged (its directory lists {count} tables past the end of the file)")
+    tables = {}
+    for i in range(count):
+        tag, _, offset, length = struct.unpack_from(">4sIII", blob, 12 + 16 * i)
+        if offset + length > len(blob):
+            name = tag.decode("latin-1").strip()
+            raise FontRefused(f"the file is damaged (its table '{name}' of {length:,} bytes at offset "
+                              f"{offset:,} runs past the end of the file, {len(blob):,} bytes)")
+        tables[tag] = (offset, length)
+    return tables
+
+
+def _check_cmap(blob: bytes, tables: dict[bytes, tuple[int, int]]) -> None:
+    """The character map ReportLab will read (the same subtable it picks) maps at most
+    ``font_cmap_codes`` codes, each at most U+10FFFF, from data inside the table."""
+    import struct
+
+    if b"cmap" not in tables:
+        raise FontRefused("it has no character map (cmap table)")
+    base, size = tables[b"cmap"]
+    end = base + size
+
+    def u16(at: int) -> int:
+        if at + 2 > end:
+            raise FontRefused("the file is damaged (its character map is cut short)")
+        return int(struct.unpack_from(">H", blob, at)[0])
+
+    def u32(at: int) -> int:
+        if at + 4 > end:
+            raise FontRefused("the file is damaged (its character map is cut short)")
+        return int(struct.unpack_from(">I", blob, at)[0])
+
+    version, count = u16(base), u16(base + 2)
+    if count == 0 and version != 0:
+        count = version
+    chosen, enc = None, 0
+    for i in range(count):  # ReportLab's choice (pdfbase/ttfonts.py, extractInfo)
+        platform, encoding, offset = u16(base + 4 + 8 * i), u16(base + 6 + 8 * i), u32(base + 8 + 8 * i)
+        if platform == 3 or (platform == 1 and encoding == 1) or (platform == 0 and encoding != 5):
+            enc, chosen = 1, offset
+        elif platform == 1 and encoding == 0 and enc != 1:
+            enc, chosen = 2, offset
+    if chosen is None:
+        return  # ReportLab refuses it with its own message
+    at = base + chosen
+    fmt = u16(at)
+    codes = 0
+    if fmt == 4:
+        segments = u16(at + 6) // 2
+        for n in range(segments):
+            first, last = u16(at + 16 + 2 * segments + 2 * n), u16(at + 14 + 2 * n)
+            codes += max(0, last - first + 1)
+    elif fmt in (12, 13):
+        groups = u32(at + 12)
+        if at + 16 + 12 * groups > end:
+            raise FontRefused(f"the file is damaged (its character map lists {groups:,} ranges past its end)")
+        for n in range(groups):
+            first, last = u32(at + 16 + 12 * n), u32(at + 20 + 12 * n)
+            if last > 0x10FFFF and last >= first:
+                raise FontRefused(f"the file is damaged (its character map reaches code {last:#x}, past "
+                                  "Unicode's last, U+10FFFF)")
+            codes += max(0, last - first + 1)
+    elif fmt == 10:
+        codes = u32(at + 16)
+        if at + 20 + 2 * codes > end:
+            raise FontRefused("the file is damaged (its character map is cut short)")
+    elif fmt == 6:
+        codes = u16(at + 8)
+    elif fmt == 2:  # ReportLab takes each key as a subheader's index
+        for k in [u16(at + 6 + 2 * i) for i in range(256)]:
+            if k:
+                codes += u16(at + 6 + 512 + 8 * k + 2)
+    most = limit("font_cmap_codes")
+    if codes > most:
+        raise FontRefused(f"its character map (cmap) maps {codes:,} codes, more than a font can use: "
+                          + at_most("font_cmap_codes", " codes") + " (the file is probably damaged)")
 
 
 #: the face's large tables, stored with marshal (twice as fast to read as pickle)
@@ -143,25 +277,46 @@ def _parse(name: str, path: Path) -> TTFont:
     return TTFont(name, str(path), asciiReadable=False)
 
 
-def _load_ttf(name: str, path: Path) -> TTFont:
-    """A parsed TrueType font, from the cache when the file is unchanged.
+def _validated(font: TTFont) -> TTFont:
+    """``font`` after embedding every glyph its character map reaches, in subsets as the PDF
+    would (0.07 s for DejaVu Sans): a damaged font fails here, with a message, rather than
+    when a PDF is saved (an IndexError on a glyph past the font's count)."""
+    face = font.face
+    chars = sorted(face.charToGlyph)
+    glyphs = len(face.glyphPos) - 1
+    bad = next((c for c in chars if not 0 <= face.charToGlyph[c] < glyphs), None)
+    if bad is not None:
+        raise FontRefused(f"the file is damaged (character U+{bad:04X} maps to glyph {face.charToGlyph[bad]}, "
+                          f"and it has {glyphs})")
+    for i in range(0, len(chars), 255):
+        face.makeSubset(chars[i:i + 255])
+    return font
+
+
+def _load_ttf(name: str, path: Path, validate: bool = False) -> TTFont:
+    """A parsed TrueType font, from the cache when the file is unchanged; ``validate``: a
+    designer's font, every glyph tried once (:func:`_validated`) before it is used or cached.
 
     ReportLab parses the whole file (cmap, widths, glyph offsets) on every start: ~12 ms a
     face, four faces a build. The parsed state is stored once in the cache
     (:mod:`cardforge.cache`: ``CARDFORGE_NO_CACHE``, ``CARDFORGE_CACHE``) and read back in
     ~2 ms; the font, and so every PDF, is the same either way."""
+    def parse() -> TTFont:
+        font = _parse(name, path)
+        return _validated(font) if validate else font
+
     try:
         key = cache.key("fonts", [name, str(path.resolve())], [path, Path(__file__), Path(rl.__file__)],
                         ("reportlab",))
     except OSError:
-        return _parse(name, path)
+        return parse()
     cached = cache.entry("fonts", f"{name}-{key[:16]}.bin")
     if cached is None:
-        return _parse(name, path)
+        return parse()
     font = cache.read(cached, _font_from_blob)  # missing, stale or damaged: parse the file
     if font is not None:
         return font
-    font = _parse(name, path)
+    font = parse()
     cache.prune(cached.parent, f"{name}-*", 0)
     cache.write(cached, lambda: _font_blob(font))  # an unpicklable font or a read-only home: no cache
     return font

@@ -20,8 +20,9 @@ from cardforge.assets import art_file, game_assets
 from cardforge.problems import Problem
 from cardforge.render import icons as icon_drawing
 from cardforge.render.drawing_assets import DrawingAssets
-from cardforge.render.fonts import font_file_problem
+from cardforge.render.fonts import font_problem
 from cardforge.render.images import Art, ArtError, load_art
+from cardforge.render.svgdraw import SvgProgram, play, svg_program, svg_programs
 from cardforge.resources import display_path
 
 if TYPE_CHECKING:
@@ -42,12 +43,23 @@ class CustomIcon:
     path: Path
     width: float  # em
     key: str  # content digest: names the form, so another game's icon of that name never clashes
-    art: Art
+    art: Art | SvgProgram  # a PNG; an SVG as a program (render/svgdraw.py)
 
     def draw(self, canvas: Canvas) -> None:
-        from cardforge.render.images import draw_art
+        if isinstance(self.art, Art):
+            from cardforge.render.images import draw_art
 
-        draw_art(canvas, self.art, 0, 0, self.width * UNIT, UNIT, fit="contain")
+            draw_art(canvas, self.art, 0, 0, self.width * UNIT, UNIT, fit="contain")
+            return
+        # an SVG is drawn straight into the icon's form (one XObject an icon, as for the
+        # built-in ones), its whole drawing centred in the box
+        program = self.art
+        w, h = self.width * UNIT, UNIT
+        scale = min(w / program.width, h / program.height)
+        dx, dy = (w - program.width * scale) / 2, (h - program.height * scale) / 2
+        if (scale, dx, dy) != (1, 0, 0):
+            canvas.transform(scale, 0, 0, scale, dx, dy)
+        play(canvas, program, self.path)
 
 
 #: the assets made lately, by their files' signature: a rebuild (watch mode, the web) does not
@@ -57,22 +69,30 @@ _KEPT = 8
 
 
 def drawing_assets(data: GameData | Path | str,
-                   report: Callable[[Problem], None] | None = None) -> DrawingAssets:
+                   report: Callable[[Problem], None] | None = None,
+                   game_folder: Path | None = None) -> DrawingAssets:
     """The fonts and icons of the game whose data is ``data`` (or in that folder), ready to be
     passed to what draws for it. Icon files that cannot be read are reported through
-    ``report(Problem)`` and left out."""
-    assets = game_assets(data)
+    ``report(Problem)`` and left out. ``game_folder``: the game's own folder, when the data
+    comes from elsewhere (``--data DIR`` without a ``game.yaml``: ``assets.game_assets``)."""
+    assets = game_assets(data, game_folder)
     key = (str(assets.root), assets.signature())
     made = _MADE.get(key)
     if made is None:
         custom: dict[str, icon_drawing.CustomIcon] = {}
         problems = []
+        svgs = {name: path for name, path in assets.icons.items() if path.suffix.lower() == ".svg"}
+        try:  # one cache entry for all: a game has dozens of icons
+            programs = dict(zip(svgs, svg_programs(list(svgs.values()))))
+        except (ArtError, OSError):
+            programs = {}  # one at a time, to report the broken ones
         for name, path in assets.icons.items():
             try:
-                custom[name] = _custom_icon(name, path)
+                custom[name] = _custom_icon(name, path, programs.get(name))
             except ArtError as exc:
                 problems.append(Problem(f"icon '{name}': {exc}", file=display_path(path)))
-        made = _MADE[key] = (DrawingAssets(assets.root, assets.fonts, custom, key), tuple(problems))
+        made = _MADE[key] = (DrawingAssets(assets.root, assets.fonts, custom, key, files=assets.icons),
+                             tuple(problems))
         while len(_MADE) > _KEPT:
             _MADE.popitem(last=False)
     if report is not None:
@@ -81,11 +101,20 @@ def drawing_assets(data: GameData | Path | str,
     return made[0]
 
 
-def _custom_icon(name: str, path: Path) -> CustomIcon:
-    art = load_art(path)
-    ratio = art.width_px / art.height_px if art.height_px else 1.0
+def _custom_icon(name: str, path: Path, program: SvgProgram | None = None) -> CustomIcon:
+    art: Art | SvgProgram
+    if path.suffix.lower() == ".svg":
+        try:
+            art = program or svg_program(path)
+        except OSError as exc:
+            raise ArtError(f"cannot read the file ({exc.strerror or exc.__class__.__name__})", broken=True) from None
+        w, h, digest = art.width, art.height, art.digest
+    else:
+        art = load_art(path)
+        w, h, digest = art.width_px, art.height_px, art.digest
+    ratio = w / h if h else 1.0
     width = min(MAX_ICON_WIDTH, max(MIN_ICON_WIDTH, ratio))
-    return CustomIcon(name, path, round(width, 4), art.digest[:8], art)
+    return CustomIcon(name, path, round(width, 4), digest[:8], art)
 
 
 def asset_problems(data: GameData) -> list[Problem]:
@@ -98,12 +127,12 @@ def asset_problems(data: GameData) -> list[Problem]:
                  for p in assets.refused]  # outside the folder, a FIFO…: never opened
     for fam in assets.fonts.values():
         for path in fam.faces.values():
-            why = font_file_problem(path)
+            why = font_problem(path)
             if why:
                 problems.append(Problem(f"font family '{fam.name}': {why}", file=display_path(path)))
     for name, path in assets.icons.items():
         try:
-            load_art(path)
+            _custom_icon(name, path)  # an SVG read before is its recorded program (no svglib)
         except ArtError as exc:
             problems.append(Problem(f"icon ':{name}:': {exc}", file=display_path(path)))
     checked: dict[str, ArtError | None] = {}

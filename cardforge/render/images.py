@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from cardforge.limits import env_name, limit
+from cardforge.limits import LIMITS, at_most, env_name, limit
 from cardforge.paths import too_big
 from cardforge.render.fonts import font_name
 
@@ -26,10 +26,11 @@ if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
 
 FORMATS = ("PNG", "JPEG")
-#: the largest raster image accepted (width × height): 50 megapixels, a tarot card with bleed
-#: at 1200 dpi (~3,500 × 6,000). Above it decoding alone takes seconds and hundreds of MiB;
-#: Pillow's own bomb limit (89 MP warns, 179 MP fails) is kept as a second fence.
-MAX_PIXELS = 50_000_000
+#: the largest raster image accepted by default (width × height; the ``image_pixels`` limit):
+#: 50 megapixels, a tarot card with bleed at 1200 dpi (~3,500 × 6,000). Above it decoding alone
+#: takes seconds and hundreds of MiB; Pillow's own bomb limit (89 MP warns, 179 MP fails) is
+#: kept as a second fence.
+MAX_PIXELS = LIMITS["image_pixels"][0]
 PLACEHOLDER_FILL = HexColor("#e4e0d8")
 PLACEHOLDER_INK = HexColor("#8a847a")
 
@@ -84,18 +85,32 @@ def load_art(path: Path) -> Art:
     return _load(str(path), stat.st_mtime_ns, stat.st_size)
 
 
+def _read(path: str, svg: bool) -> bytes:
+    """The file's bytes, within its limit (``svg_bytes`` or ``image_bytes``); never a FIFO."""
+    from cardforge.data.yamlio import read_bytes
+
+    blob, problem = read_bytes(Path(path), path, "svg_bytes" if svg else "image_bytes")
+    if problem is not None or blob is None:
+        reason = problem.message if problem is not None else "cannot read the file"
+        raise ArtError(reason.replace("file too large", "the file is too large"), broken=True)
+    return blob
+
+
+def _is_svg(path: str, blob: bytes) -> bool:
+    return path.lower().endswith(".svg") or blob.lstrip()[:5] in (b"<?xml", b"<svg ", b"<svg\n")
+
+
 @lru_cache(maxsize=512)
 def _load(path: str, mtime_ns: int, size: int) -> Art:
     import hashlib
     import warnings
 
-    try:
-        with open(path, "rb") as f:
-            blob = f.read()
-    except OSError as exc:
-        raise ArtError(f"cannot read the file ({exc.strerror or exc.__class__.__name__})", broken=True) from None
+    blob = _read(path, path.lower().endswith(".svg"))
     digest = hashlib.blake2b(blob, digest_size=16).hexdigest()
-    if path.lower().endswith(".svg") or blob.lstrip()[:5] in (b"<?xml", b"<svg ", b"<svg\n"):
+    if _is_svg(path, blob):
+        if len(blob) > limit("svg_bytes"):
+            raise ArtError(f"the SVG is too large ({len(blob):,} bytes), " + at_most("svg_bytes", " bytes"),
+                           broken=True)
         drawing = _svg_drawing(path, mtime_ns, size)
         return Art(Path(path), drawing.width, drawing.height, digest, "SVG")
     from io import BytesIO
@@ -109,7 +124,7 @@ def _load(path: str, mtime_ns: int, size: int) -> Art:
                 fmt, (w, h) = im.format, im.size
                 if fmt not in FORMATS:
                     raise ArtError(f"unsupported image format {fmt} (allowed: PNG, JPEG, SVG)", broken=True)
-                if w * h > MAX_PIXELS:
+                if w * h > limit("image_pixels"):
                     raise ArtError(_too_big(w, h), broken=True)
                 if fmt == "JPEG":
                     im.draft("RGB", (max(1, w // 8), max(1, h // 8)))  # decode at 1/8: the whole file is read
@@ -118,8 +133,8 @@ def _load(path: str, mtime_ns: int, size: int) -> Art:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         size_txt = re.search(r"\((\d+) pixels\)", str(exc))
-        raise ArtError(f"the image is too large ({size_txt.group(1) if size_txt else 'too many'} pixels; "
-                       f"at most {MAX_PIXELS:,} allowed)", broken=True) from None
+        raise ArtError(f"the image is too large ({size_txt.group(1) if size_txt else 'too many'} pixels), "
+                       + at_most("image_pixels", " pixels"), broken=True) from None
     except UnidentifiedImageError:
         raise ArtError("not an image Pillow can read (allowed: PNG, JPEG, SVG)", broken=True) from None
     except (OSError, SyntaxError, ValueError, EOFError) as exc:  # truncated, bad CRC, bad header
@@ -128,7 +143,7 @@ def _load(path: str, mtime_ns: int, size: int) -> Art:
 
 
 def _too_big(w: int, h: int) -> str:
-    return (f"the image is too large ({w}×{h} = {w * h:,} pixels; at most {MAX_PIXELS:,} allowed): "
+    return (f"the image is too large ({w}×{h} = {w * h:,} pixels), {at_most('image_pixels', ' pixels')}: "
             "scale it down to the size it prints at (300–600 dpi)")
 
 
@@ -145,15 +160,25 @@ def _svg_drawing(path: str, mtime_ns: int, size: int) -> Drawing:
     from lxml import etree
     from svglib.svglib import SvgRenderer
 
+    from cardforge.render.svg import SvgRefused, check_tree, count_elements, trial_render
+
+    blob = _read(path, True)
+    try:
+        count_elements(blob)
+    except SvgRefused as exc:
+        raise ArtError(f"the SVG cannot be used: {exc}", broken=True) from None
     try:  # svglib parses in lxml's recover mode: a truncated file would pass as an empty drawing
-        with open(path, "rb") as f:
-            root = etree.fromstring(f.read(), etree.XMLParser(resolve_entities=False, no_network=True,
-                                                              huge_tree=False))
+        root = etree.fromstring(blob, etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False,
+                                                      load_dtd=False))
     except etree.XMLSyntaxError as exc:
         raise ArtError(f"the SVG cannot be read (not well-formed XML: {_reason(exc)})", broken=True) from None
     if etree.QName(root).localname != "svg":
         raise ArtError(f"the SVG cannot be read (its root element is <{etree.QName(root).localname}>, not <svg>)",
                        broken=True)
+    try:  # bounded: elements, <use> copies, selectors, embedded images (render/svg.py)
+        check_tree(root, Path(path).parent)
+    except SvgRefused as exc:
+        raise ArtError(f"the SVG cannot be used: {exc}", broken=True) from None
     _pin_fonts(root, etree)  # text in the SVG: no font looked up on this machine
     logger = logging.getLogger("svglib.svglib")
     previous = logger.level
@@ -174,6 +199,13 @@ def _svg_drawing(path: str, mtime_ns: int, size: int) -> Drawing:
         raise ArtError("the SVG cannot be read (not well-formed XML, or no <svg> root)", broken=True)
     if not (drawing.width > 0 and drawing.height > 0):
         raise ArtError("the SVG has no size (give the <svg> a width and height, or a viewBox)", broken=True)
+    if not (drawing.width < 1e6 and drawing.height < 1e6):
+        raise ArtError(f"the SVG's size ({drawing.width:g} × {drawing.height:g} pt) is beyond any page: "
+                       "give the <svg> a width and height in points, pixels or mm", broken=True)
+    try:
+        trial_render(drawing)
+    except SvgRefused as exc:
+        raise ArtError(f"the SVG cannot be used: {exc}", broken=True) from None
     return drawing
 
 
@@ -224,9 +256,8 @@ def ensure_svg_form(c: Canvas, art: Art, light: bool = False) -> str:
     the ink saver's variant, every colour lightened (``render/colour.py``), a form of its own."""
     from contextlib import nullcontext
 
-    from reportlab.graphics import renderPDF
-
     from cardforge.render.colour import lightened
+    from cardforge.render.svg import draw_drawing
 
     defined = c.__dict__.setdefault("_cardforge_svgs", set())
     name = "svg-" + art.digest + ("-light" if light else "")
@@ -234,7 +265,7 @@ def ensure_svg_form(c: Canvas, art: Art, light: bool = False) -> str:
         drawing = svg_drawing(art)
         c.beginForm(name, 0, 0, drawing.width, drawing.height)
         with lightened(c) if light else nullcontext():
-            renderPDF.draw(drawing, c, 0, 0, showBoundary=False)
+            draw_drawing(drawing, c)  # raster images inside as image XObjects (a form holds no inline image)
         c.endForm()
         defined.add(name)
     return name

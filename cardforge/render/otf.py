@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 from cardforge import cache
+from cardforge.limits import at_most, limit
 from cardforge.paths import write_atomic
 
 MAX_ERR = 1.0  # font units (of 1000 or 2048 per em)
@@ -21,7 +23,11 @@ def truetype_copy(path: Path) -> Path | bytes:
     the cache, or — caches off — the converted font's bytes, kept in memory for the process
     (nothing is left in the temporary folder). ValueError with the reason when it cannot be
     converted."""
-    blob = Path(path).read_bytes()  # its size checked by fonts.font_file_problem first
+    from cardforge.data.yamlio import read_bytes
+
+    blob, problem = read_bytes(Path(path), Path(path).name, "font_bytes")  # as fonts.read_font
+    if blob is None:
+        raise ValueError(problem.message if problem is not None else "cannot read the file")
     try:  # the font's bytes, this module (the conversion's options) and fontTools' version
         digest = cache.key("otf", [blob], [Path(__file__)], ("fontTools",))[:20]
     except OSError:
@@ -51,12 +57,54 @@ def _converted(blob: bytes) -> bytes:
     except ImportError:
         raise ValueError("an OpenType font with PostScript (CFF) outlines needs fontTools to be embedded "
                          "(pip install fonttools), or use its .ttf version") from None
+    except TooMuchWork as exc:
+        raise ValueError(str(exc)) from None
     except Exception as exc:  # a damaged font: fontTools' own errors
         raise ValueError(f"cannot convert its PostScript outlines ({type(exc).__name__}: {exc})") from None
 
 
+#: what ReportLab reads of a TrueType font (and what the copy keeps: layout tables such as
+#: GSUB/GPOS are never used, and a damaged one could cost minutes to compile)
+KEEP_TABLES = {"head", "hhea", "maxp", "hmtx", "cmap", "name", "OS/2", "post", "glyf", "loca", "CFF "}
+#: CFF's own limit on nested subroutine calls (Adobe Technical Note #5177)
+MAX_SUBR_DEPTH = 10
+
+
+class TooMuchWork(Exception):
+    """The font's charstrings ask for more work than ``font_cff_ops`` allows."""
+
+
+def _bounded_extractor(budget: list[int]) -> type:
+    """fontTools' outline extractor, counting the charstring bytes it runs (subroutines as
+    often as they are called) against ``budget`` — [whole font, this glyph], reset per glyph
+    to ``font_glyph_ops`` — and their nesting against CFF's limit: a 1 KB font whose
+    subroutines call each other 30 times, 9 deep, took 47 s and 1.9 GB."""
+    from fontTools.misc.psCharStrings import T2OutlineExtractor
+
+    class Bounded(T2OutlineExtractor):
+        def execute(self, charString: Any) -> Any:
+            code = charString.bytecode if charString.bytecode is not None else charString.program
+            cost = len(code or ()) + 1
+            budget[0] -= cost
+            budget[1] -= cost
+            if budget[1] < 0:
+                raise TooMuchWork("a glyph of its PostScript outlines asks for more than "
+                                  f"{limit('font_glyph_ops'):,} charstring operations: "
+                                  + at_most("font_glyph_ops") + " (the file is probably damaged)")
+            if budget[0] < 0:
+                raise TooMuchWork("its PostScript outlines ask for more than "
+                                  f"{limit('font_cff_ops'):,} charstring operations to convert: "
+                                  + at_most("font_cff_ops") + " (a font this large takes minutes)")
+            if len(self.callingStack) > MAX_SUBR_DEPTH:
+                raise TooMuchWork(f"its PostScript outlines nest subroutines more than {MAX_SUBR_DEPTH} deep "
+                                  "(CFF's own limit): the file is damaged")
+            return super().execute(charString)
+
+    return Bounded
+
+
 def _convert(blob: bytes) -> bytes:
-    """CFF → glyf, as fontTools' ``otf2ttf`` recipe does."""
+    """CFF → glyf, as fontTools' ``otf2ttf`` recipe does, within ``font_cff_ops``."""
     import io
 
     from fontTools.pens.cu2quPen import Cu2QuPen
@@ -66,10 +114,19 @@ def _convert(blob: bytes) -> bytes:
     font = TTFont(io.BytesIO(blob))
     if font.sfntVersion != "OTTO" or "CFF " not in font:
         raise ValueError("not a CFF OpenType font")
+    for tag in list(font.keys()):
+        if tag not in KEEP_TABLES and tag != "GlyphOrder":
+            del font[tag]
     order = font.getGlyphOrder()
     glyph_set = font.getGlyphSet()
+    char_strings = font["CFF "].cff.topDictIndex[0].CharStrings
+    budget = [limit("font_cff_ops"), 0]
+    extractor = _bounded_extractor(budget)
+    per_glyph = limit("font_glyph_ops")
     glyphs = {}
     for name in order:
+        budget[1] = per_glyph
+        char_strings[name].outlineExtractor = extractor
         pen = TTGlyphPen(glyph_set)
         glyph_set[name].draw(Cu2QuPen(pen, MAX_ERR, reverse_direction=True))
         glyphs[name] = pen.glyph()

@@ -25,7 +25,7 @@ from cardforge.render import rl_internals as rl
 if TYPE_CHECKING:
     from cardforge.layout.geometry import Rect
 
-MANIFEST_KINDS = ("deck", "backs", "board", "pad", "aid", "setup")
+MANIFEST_KINDS = ("deck", "backs", "board", "pad", "aid", "setup", "instructions")
 
 # Streams are Flate-compressed binary: ReportLab's default ASCII85 wrapping (for 7-bit-clean
 # transports nobody uses any more) made every stream a quarter larger.
@@ -43,7 +43,7 @@ class ManifestEntry:
     ``cards`` = card fronts in it, copies counted."""
 
     path: str
-    kind: str  # deck | backs | board | pad | aid | setup
+    kind: str  # deck | backs | board | pad | aid | setup | instructions
     pages: int
     cards: int
     paper: str

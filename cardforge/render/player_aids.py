@@ -10,6 +10,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.data.printables import Aid
+from cardforge.markup import plain_text
 from cardforge.problems import Problem
 from cardforge.render.blocks import Flow, Overflow, Theme, fit_flow
 from cardforge.render.drawing_assets import BUILT_IN, DrawingAssets
@@ -40,6 +41,7 @@ class AidPlan:
     front: SidePlan
     back: SidePlan | None
     origin: str = ""
+    edge: float = 0.0  # mm: how far inside its edge the aid's ink stays (printed edge to edge with the paper)
 
 
 @dataclass(frozen=True)
@@ -53,10 +55,12 @@ class AidGeometry:
     stamp_size: float
 
 
-def aid_geometry(size_mm: tuple[float, float]) -> AidGeometry:
+def aid_geometry(size_mm: tuple[float, float], edge: float = 0.0) -> AidGeometry:
+    """The aid's frame, band and content box; ``edge`` (mm): the frame stays at least that far
+    inside the aid's edge (and half its line more)."""
     W, H = mm(size_mm[0]), mm(size_mm[1])
     short = min(size_mm)
-    inset = mm(clamp(short * 0.05, 2.2, 8.0))
+    inset = max(mm(clamp(short * 0.05, 2.2, 8.0)), mm(edge) + 0.5)
     band_h = mm(clamp(short * 0.1, 6.5, 12.0))
     pad = mm(clamp(short * 0.035, 2.0, 5.0))
     stamp = 5.0 if short < 90 else 5.5
@@ -74,10 +78,10 @@ def aid_theme(aid: Aid, size_mm: tuple[float, float], accent: str, assets: Drawi
 
 
 def plan_aid(aid: Aid, size_mm: tuple[float, float], ctx: PrintContext, front: list[Any], back: list[Any] | None,
-             origin: str) -> tuple[AidPlan | None, list[Problem]]:
+             origin: str, edge: float = 0.0) -> tuple[AidPlan | None, list[Problem]]:
     """Lay out both sides; every side that does not fit is a problem naming the aid and side."""
     problems: list[Problem] = []
-    geo = aid_geometry(size_mm)
+    geo = aid_geometry(size_mm, edge)
     theme = aid_theme(aid, size_mm, ctx.accent, ctx.assets)
     titles: dict[str, TextLayout] = {}
     flows: dict[str, Flow] = {}
@@ -98,7 +102,7 @@ def plan_aid(aid: Aid, size_mm: tuple[float, float], ctx: PrintContext, front: l
     if problems:
         return None, problems
     sides = {side: SidePlan(titles[side], flows[side]) for side in flows}
-    return AidPlan(aid, size_mm, theme, sides["front"], sides.get("back"), origin), []
+    return AidPlan(aid, size_mm, theme, sides["front"], sides.get("back"), origin, edge), []
 
 
 def draw_aid_side(c: Canvas, plan: AidPlan, side: str, ctx: PrintContext, x: float, y: float,
@@ -107,7 +111,7 @@ def draw_aid_side(c: Canvas, plan: AidPlan, side: str, ctx: PrintContext, x: flo
     sp = plan.front if side == "front" else plan.back
     if sp is None:
         return
-    geo = aid_geometry(plan.size)
+    geo = aid_geometry(plan.size, plan.edge)
     W, H = mm(plan.size[0]), mm(plan.size[1])
     theme = plan.theme
     c.saveState()
@@ -123,7 +127,8 @@ def draw_aid_side(c: Canvas, plan: AidPlan, side: str, ctx: PrintContext, x: flo
     draw_band(c, bx, by, bw, bh, theme.accent, mm(1.6), [(sp.title, bh * 0.3, bw - 2 * bh * 0.3)])
     cx, cy, cw, ch = geo.content
     sp.flow.paint(c, cx, cy + ch)
-    label = f"{ctx.game.title} · aide de jeu" + (" · verso" if side == "back" else "")
+    title = plan.aid.title if side == "front" else (plan.aid.back_title or plan.aid.title)
+    label = f"{ctx.game.title} · aide de jeu · {plain_text(title)}" + (" · verso" if side == "back" else "")
     draw_stamp(c, label, stamp_right(ctx.version, plan.aid.provenance), geo.inset + mm(2.5), geo.footer_y,
                W - 2 * geo.inset - mm(5), size=geo.stamp_size)
     c.restoreState()

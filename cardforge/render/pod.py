@@ -8,7 +8,7 @@ named by path (``--profile ./my-printer.yaml``).
 
 The cards are drawn at their own size and scaled onto the profile's trim when the two are
 within ``MAX_SIZE_CHANGE`` (3 %) of each other (a 63 × 88 mm deck on a 2.5 × 3.5 in template:
-+0.8 %, +1 %; TunHell's 56 × 88 mm on a bridge template: +2.1 %, +1 %). A shape that differs by
++0.8 %, +1 %; a 56 × 88 mm deck on a bridge template: +2.1 %, +1 %). A shape that differs by
 more than 4 % is refused; so is a size that differs by more than 3 % (a 70 mm card on a 3.5 in
 template would print ×1.27) unless the export is asked to scale (``scale=True``, the CLI's
 ``--scale``), and the error names the profiles of the cards' own size. Text laid out closer to
@@ -22,14 +22,15 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from cardforge.data.models import LengthMM, Model
 from cardforge.data.validate import validate
 from cardforge.data.yamlio import read_yaml
 from cardforge.errors import DataError, RenderError
+from cardforge.limits import at_most, env_name, limit
 from cardforge.paths import check_output_names, folder_entries, name_problem, output_file, regular_inside
 from cardforge.problems import Problem, short_name
 from cardforge.render.faces import MM_PER_INCH, DeckFaces, Face, faces_pdf, rasterise, save_png
@@ -53,12 +54,20 @@ class Size(Model):
     height: LengthMM = Field(gt=0)
 
 
+def _bleed(value: float) -> float:
+    most = limit("bleed_mm")
+    if value > most:
+        raise ValueError(f"must be at most {most:,} mm (set {env_name('bleed_mm')} to allow more), "
+                         f"got {value:g} mm")
+    return value
+
+
 class Profile(Model):
     """A print service's card template."""
 
     name: str
     trim: Size
-    bleed: LengthMM = Field(ge=0)
+    bleed: Annotated[LengthMM, AfterValidator(_bleed)] = Field(ge=0)
     safe: LengthMM = Field(ge=0)  # inside the trim
     dpi: int = Field(300, ge=72, le=1200)
     pixels: Pixels | None = None  # the image with its bleed, as the service states it
@@ -75,21 +84,34 @@ class Profile(Model):
 
     @model_validator(mode="after")
     def _pixels_agree(self) -> Profile:
-        if self.pixels is not None:
-            want = self.pixel_size
-            if abs(want[0] - self.pixels.width) > 1 or abs(want[1] - self.pixels.height) > 1:
-                raise ValueError(
-                    f"pixels {self.pixels.width}×{self.pixels.height} do not match trim + 2 × bleed at "
-                    f"{self.dpi} dpi ({want[0]}×{want[1]})")
+        """``pixels`` (as the service states them) must be round((trim + 2 × bleed) × dpi),
+        each side, within a pixel (services round either way); and the image within the
+        ``export_pixels`` limit."""
+        want = self.expected_pixels
+        if self.pixels is not None and (abs(want[0] - self.pixels.width) > 1 or abs(want[1] - self.pixels.height) > 1):
+            raise ValueError(
+                f"pixels {self.pixels.width}×{self.pixels.height} do not match trim + 2 × bleed at "
+                f"{self.dpi} dpi ({want[0]}×{want[1]}): the images would be stretched")
+        w, h = self.pixel_size
+        if w * h > limit("export_pixels"):
+            raise ValueError(f"an image of {w:,}×{h:,} = {w * h:,} pixels (trim + 2 × bleed at {self.dpi} dpi), "
+                             + at_most("export_pixels", " pixels"))
         return self
 
     @property
-    def pixel_size(self) -> tuple[int, int]:
-        if self.pixels is not None:
-            return (self.pixels.width, self.pixels.height)
+    def expected_pixels(self) -> tuple[int, int]:
+        """round((trim + 2 × bleed) in inches × dpi), each side."""
         w, h = self.trim.width, self.trim.height
         return (round((w + 2 * self.bleed) / MM_PER_INCH * self.dpi),
                 round((h + 2 * self.bleed) / MM_PER_INCH * self.dpi))
+
+    @property
+    def pixel_size(self) -> tuple[int, int]:
+        """The images' size: ``pixels`` when the profile gives them (they agree with
+        :attr:`expected_pixels` within a pixel), else the expected size."""
+        if self.pixels is not None:
+            return (self.pixels.width, self.pixels.height)
+        return self.expected_pixels
 
 
 @dataclass

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cardforge.errors import OutputError
 from cardforge.paths import output_file
-from cardforge.render.faces import DeckFaces, faces_pdf, rasterise, save_png
+from cardforge.render.faces import DeckFaces, check_pixels, faces_pdf, rasterise, save_png
 from cardforge.render.output import atomic_path
 from cardforge.resources import FONTS_DIR
 from cardforge.transaction import build_folder_lock, interrupts, os_problem
@@ -29,14 +29,16 @@ def contact_sheet(faces: DeckFaces, target: Path, dpi: float = DEFAULT_DPI) -> t
     for front in faces.fronts:
         which += [front, faces.back_of(front)]
     sizes = [f.pixels(dpi, 0.0) for f in which]
-    pdf = faces_pdf(faces, which, strict=faces.strict)
-    images = list(rasterise(pdf, sizes))
-    cell_w = max(a.width + GAP + b.width for a, b in zip(images[::2], images[1::2]))
-    cell_h = max(im.height for im in images) + CAPTION
+    cell_w = max(a[0] + GAP + b[0] for a, b in zip(sizes[::2], sizes[1::2]))
+    cell_h = max(s[1] for s in sizes) + CAPTION
     per_row = max(1, min(len(faces.fronts), (MAX_WIDTH - 2 * MARGIN + PAIR_GAP) // (cell_w + PAIR_GAP)))
     rows = math.ceil(len(faces.fronts) / per_row)
     width = 2 * MARGIN + per_row * cell_w + (per_row - 1) * PAIR_GAP
     height = 2 * MARGIN + rows * cell_h + (rows - 1) * PAIR_GAP
+    check_pixels([(width, height)], faces.game_id, f"the contact sheet of {len(faces.fronts):,} cards",
+                 "preview fewer cards (CARD_ID…) or at a lower --dpi")
+    pdf = faces_pdf(faces, which, strict=faces.strict)
+    images = list(rasterise(pdf, sizes))
     sheet = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(sheet)
     font = ImageFont.truetype(str(FONTS_DIR / "DejaVuSans.ttf"), 13)

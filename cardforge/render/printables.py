@@ -7,7 +7,7 @@ rule change reaches cards, boards and aids in one build. That module may define:
 
 - ``boards(data) -> list[Board]`` and ``aids(data) -> list[Aid]`` — whole printables;
 - ``blocks(data) -> dict[str, list[Block]]`` — named content that YAML aids and boards insert
-  with ``{kind: generated, source: NAME}`` (e.g. Maphr's die table from ``draw_modes.yaml``).
+  with ``{kind: generated, source: NAME}`` (e.g. a table made from one of the game's data files).
 
 Everything is laid out first; if any text does not fit (or anything else is wrong) the build
 fails listing every problem, and no file is written. Then each file is drawn to a temporary
@@ -27,11 +27,12 @@ from pydantic import ValidationError
 from cardforge.data.printables import Aid, Block, Board
 from cardforge.data.validate import validation_problems
 from cardforge.errors import RenderError
+from cardforge.markup import plain_text
 from cardforge.problems import Problem
 from cardforge.render.boards import BoardPlan, draw_board, plan_board
 from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas, print_preferences
 from cardforge.render.player_aids import AidPlan, draw_aid_side, plan_aid
-from cardforge.render.printing import PrintContext
+from cardforge.render.printing import PrintContext, ink_inset
 from cardforge.render.score_pads import draw_pad_sheet, plan_pads
 from cardforge.render.sheets import DoesNotFit, SheetPlan, back_slot, draw_sheet_marks, plan_sheet
 from cardforge.resources import display_path
@@ -93,7 +94,7 @@ def collect(game: Game, data: GameData) -> Collected:
                 out.sources = dict(fn(data))
             except ValidationError as exc:
                 out.problems += validation_problems(exc, Block, file=origin, item="blocks() from the game's data")
-        out.problems += _hook_icon_problems(out, origin, data)
+        out.problems += _hook_icon_problems(out, origin, data, game.folder)
     for what, items in (("board", out.boards), ("aid", out.aids)):
         seen: dict[str, str] = {}
         for p in items:
@@ -104,16 +105,16 @@ def collect(game: Game, data: GameData) -> Collected:
     return out
 
 
-def _hook_icon_problems(found: Collected, origin: str, data: GameData) -> list[Problem]:
+def _hook_icon_problems(found: Collected, origin: str, data: GameData, game_folder: Path) -> list[Problem]:
     """The icons named by what the hooks made, against the game's (the data files' are checked
     when they load; a hook's boards and aids are built in code, with no game to check them)."""
     import re
 
     from cardforge.assets import icon_names
     from cardforge.data.loading import icon_problems
-    from cardforge.icons import ICON_TOKEN, closest_icon, is_icon
+    from cardforge.icons import ICON_TOKEN, is_icon, unknown_icon_note
 
-    icons = icon_names(data.root)
+    icons = icon_names(data.root, game_folder)
     made: list[tuple[str, Any]] = [(f"board '{p.model.id}'", p.model) for p in found.boards if p.origin == origin]
     made += [(f"aid '{p.model.id}'", p.model) for p in found.aids if p.origin == origin]
     made += [(f"blocks() '{name}'", blocks) for name, blocks in found.sources.items()]
@@ -129,8 +130,7 @@ def _hook_icon_problems(found: Collected, origin: str, data: GameData) -> list[P
             for key, sub in value.items():
                 where = f"{path}.{key}" if path else str(key)
                 if key == "icon" and isinstance(sub, str) and not is_icon(sub, icons):
-                    close = closest_icon(sub, icons)
-                    problems.append(Problem(f"unknown icon '{sub}'" + (f"; did you mean '{close}'?" if close else ""),
+                    problems.append(Problem(f"unknown icon '{sub}'{unknown_icon_note(sub, icons, token=False)}",
                                             file=origin, item=item, field=where))
                 else:
                     icon_fields(sub, item, where)
@@ -183,6 +183,7 @@ def plan_printables(ctx: PrintContext, kinds: frozenset[str]) -> Plans:
         plans.problems.append(accent)
         return plans
     paper = ctx.settings.paper_mm
+    titles = [plain_text(p.model.title) for p in found.boards]
     if "boards" in kinds:
         for p in found.boards:
             board: Board = p.model
@@ -199,7 +200,11 @@ def plan_printables(ctx: PrintContext, kinds: frozenset[str]) -> Plans:
                 content[zone.id] = expand(zone.content if zone.kind != "generated" else [zone], found.sources,
                                           origin=p.origin, item=item, field=f"zone '{zone.id}'",
                                           problems=plans.problems)
-            plan, problems = plan_board(board, size, ctx, content, p.origin)
+            edge = 0.0 if sheet.crop_marks or sheet.grid is not None else ink_inset(ctx.settings)
+            name = plain_text(board.title)
+            if titles.count(name) > 1 and board.subtitle:  # "Progrès 1 · recto", not twice "Progrès 1"
+                name += f" · {plain_text(board.subtitle)}"
+            plan, problems = plan_board(board, size, ctx, content, p.origin, edge, name)
             plans.problems += problems
             if plan is not None:
                 plans.boards.append((plan, sheet))
@@ -218,7 +223,8 @@ def plan_printables(ctx: PrintContext, kinds: frozenset[str]) -> Plans:
                            problems=plans.problems)
             back = (expand(aid.back, found.sources, origin=p.origin, item=item, field="back",
                            problems=plans.problems) if aid.back is not None else None)
-            aid_plan, problems = plan_aid(aid, size, ctx, front, back, p.origin)
+            edge = 0.0 if sheet.grid is not None else ink_inset(ctx.settings)
+            aid_plan, problems = plan_aid(aid, size, ctx, front, back, p.origin, edge)
             plans.problems += problems
             if aid_plan is not None:
                 plans.aids.append((aid_plan, sheet))
@@ -345,8 +351,7 @@ def _write_setup(ctx: PrintContext, results: list[dict[str, Any]], path: Path) -
         c = new_canvas(tmp, (mm(ctx.settings.paper_mm[0]), mm(ctx.settings.paper_mm[1])),
                        f"{ctx.game.title} — mise en place",
                        "setup sheets", cmyk=ctx.settings.cmyk)
-        for result in results:
-            pages += draw_setup_pages(c, ctx, result, with_deal=False)
+        pages += draw_setup_pages(c, ctx, results, with_deal=False)
         c.save()
     return pages
 
@@ -364,7 +369,7 @@ def build_printables(game: Game, data: GameData, settings: BuildSettings, game_d
     from cardforge.render.game_assets import drawing_assets
 
     # the game's own fonts/ and icons/ (render/game_assets.py), passed to all that draws for it
-    ctx = PrintContext(game, data, settings, drawing_assets(data))
+    ctx = PrintContext(game, data, settings, drawing_assets(data, game_folder=game.folder))
     kinds = frozenset(settings.only) & {"boards", "pads", "aids"}
     plans = plan_printables(ctx, kinds)
     results = setup_results(game) if "aids" in kinds else []

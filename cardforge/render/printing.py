@@ -23,6 +23,13 @@ if TYPE_CHECKING:
     from cardforge.games.base import Game
 
 DEFAULT_ACCENT = "#3d4b5c"
+INK_CLEARANCE_MM = 0.5  # printables' ink keeps this far inside the printable area (a stroke's half width)
+
+
+def ink_inset(settings: BuildSettings) -> float:
+    """How far (mm) from the paper's edge what a printable draws must stay: the printer margin
+    and a little more."""
+    return settings.printer_margin + INK_CLEARANCE_MM
 
 
 @dataclass(frozen=True)

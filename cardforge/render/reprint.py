@@ -4,8 +4,8 @@ Every deck build records, beside its PDFs, ``cards.json``: for each printed card
 fingerprint (its data without ``copies``, the layouts of its faces, the card-text templates,
 its back), its copies, the version stamp it carries and its data; and for the game's boards,
 aids, score pad and setup sheets a fingerprint and their data. A designer keeps the record of
-the build they printed (``cp output/maphr/cards.json printed-v3.json``); after changing rules,
-``cardforge build maphr --changed-since printed-v3.json`` plans a reprint (:func:`plan`):
+the build they printed (``cp output/my_game/cards.json printed-v3.json``); after changing rules,
+``cardforge build my-game --changed-since printed-v3.json`` plans a reprint (:func:`plan`):
 
 - a card whose face changed: its new copies are printed, its old ones taken out (by stamp);
 - a card whose copies went up: only the extra copies; down: "take out N", nothing printed;
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
     from cardforge.data.loading import GameData
     from cardforge.games.base import Game
-    from cardforge.layout.geometry import FoldSheet, Sheet
+    from cardforge.layout.imposition import FoldSheet, Sheet
     from cardforge.render.cards import CardArt, Issues
     from cardforge.render.decks import DeckGroup
     from cardforge.render.output import ManifestEntry
@@ -190,13 +190,22 @@ def read_record(path: Path, game_id: str,
         path = path / RECORD
     where = display_path(path)
     allowed = f"a {RECORD} written by an earlier `cardforge build` of {game_id}, or its folder"
+    from cardforge.data.yamlio import read_bytes
+
+    blob, problem = read_bytes(path, where)  # bounded, a regular file (never a FIFO)
+    if problem is not None or blob is None:
+        if problem is not None and problem.message == "file not found":
+            return None, Problem(f"no such file (allowed: {allowed})", file=where, field=option)
+        return None, Problem(f"{problem.message if problem else 'cannot read it'} (allowed: {allowed})",
+                             file=where, field=option)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None, Problem(f"no such file (allowed: {allowed})", file=where, field=option)
-    except (OSError, ValueError) as exc:
-        return None, Problem(f"cannot read it as a build record ({exc}); allowed: {allowed}", file=where,
-                             field=option)
+        data = json.loads(blob.decode("utf-8"))
+    except ValueError as exc:
+        return None, Problem(f"cannot read it as a build record ({str(exc)[:200]}); allowed: {allowed}",
+                             file=where, field=option)
+    except RecursionError:
+        return None, Problem(f"cannot read it as a build record (nested too deep); allowed: {allowed}",
+                             file=where, field=option)
     if isinstance(data, dict) and data.get("format") == 1:
         return None, Problem("this record was written by an older cardforge (format 1: fingerprints only, "
                              "which this version computes differently); rebuild from the data you printed "
@@ -208,7 +217,52 @@ def read_record(path: Path, game_id: str,
     if data.get("game") != game_id:
         return None, Problem(f"this record is of the game {data.get('game')!r}, not {game_id!r}", file=where,
                              field=option)
+    damaged = _record_damage(data)
+    if damaged:
+        return None, Problem(f"not a build record of this version of cardforge ({damaged}; allowed: {allowed})",
+                             file=where, field=option)
     return data, None
+
+
+def _record_damage(data: dict[str, Any]) -> str | None:
+    """What in a record read from a file is not as a build writes it (a card entry that is not
+    a mapping, copies that are not a whole number…), or None; its data nested at most
+    ``yaml_depth`` deep (the comparison walks it)."""
+    from cardforge.limits import limit
+
+    for cid, c in data["cards"].items():
+        if not isinstance(c, dict):
+            return f"card {str(cid)[:40]!r} is not a mapping"
+        for key, kind in (("name", str), ("kind", str), ("stamp", str), ("face", str)):
+            if not isinstance(c.get(key), kind):
+                return f"card {str(cid)[:40]!r}: {key} is not a text"
+        if not isinstance(c.get("copies"), int) or isinstance(c.get("copies"), bool) or c["copies"] < 0:
+            return f"card {str(cid)[:40]!r}: copies is not a whole number ≥ 0"
+        if c.get("data") is not None and not isinstance(c.get("data"), dict):
+            return f"card {str(cid)[:40]!r}: data is not a mapping"
+    printables = data.get("printables")
+    if printables is not None:
+        if not isinstance(printables, dict):
+            return "printables is not a mapping"
+        for section, items in printables.items():
+            if items is None:
+                continue
+            if not isinstance(items, dict):
+                return f"printables.{str(section)[:40]} is not a mapping"
+            for key, item in items.items():
+                if not isinstance(item, dict) or not isinstance(item.get("fp"), str) \
+                        or not isinstance(item.get("title"), str):
+                    return f"printables.{str(section)[:40]}.{str(key)[:40]}: not an entry with fp and title"
+    most, stack = limit("yaml_depth"), [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > most:
+            return f"nested deeper than {most} levels"
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return None
 
 
 # --- planning -------------------------------------------------------------------------------------
@@ -380,7 +434,7 @@ def draw_changelog(c: Canvas, r: Reprint, page: tuple[float, float], duplex: boo
     y = h - margin
     for style, text in changelog_lines(r):
         font, size, step = sizes[style]
-        for chunk in _wrap(c, text, font, size, w - 2 * margin - (10 if style == "item" else 0)):
+        for chunk in wrap_text(c, text, font, size, w - 2 * margin - (10 if style == "item" else 0)):
             if y - step < margin:
                 c.showPage()
                 pages += 1
@@ -400,7 +454,8 @@ def draw_changelog(c: Canvas, r: Reprint, page: tuple[float, float], duplex: boo
     return pages
 
 
-def _wrap(c: Canvas, text: str, font: str, size: float, width: float) -> list[str]:
+def wrap_text(c: Canvas, text: str, font: str, size: float, width: float) -> list[str]:
+    """``text`` in lines no wider than ``width`` (points), broken between words."""
     words, line = text.split(" "), ""
     lines: list[str] = []
     for word in words:
@@ -418,7 +473,7 @@ def build_record(game: Game, data: GameData, art: CardArt, cards: list[CardBase]
                  with_printables: bool = True) -> dict[str, Any]:
     """This build's record: its printed cards and the game's printables (left out, as None,
     by a decks-only build, which then does not pay for the printables' code: ~0.15 s for
-    Maphr's clan boards; a later comparison then leaves them out)."""
+    ten player boards; a later comparison then leaves them out)."""
     return {"format": RECORD_FORMAT, "game": game.id, "version": data.meta.version,
             "cards": card_record(art, cards),
             "printables": printables_record(game, data) if with_printables else None}
@@ -491,6 +546,7 @@ def build_printables_pack(game: Game, data: GameData, settings: BuildSettings, g
     their manifest entries. Earlier ones are removed first. A printable that cannot be laid
     out is left out here: the build of the printables reports it."""
     from cardforge.render import printables as pr
+    from cardforge.render.game_assets import drawing_assets
     from cardforge.render.output import entry_for
     from cardforge.render.printing import PrintContext
 
@@ -507,7 +563,8 @@ def build_printables_pack(game: Game, data: GameData, settings: BuildSettings, g
                       if s in wanted and k in settings.only)
     if not kinds:
         return []
-    ctx = PrintContext(game, data, settings)
+    # the game's own fonts and icons, as the printables' build draws them (a game's :icon: tokens)
+    ctx = PrintContext(game, data, settings, drawing_assets(data, game_folder=game.folder))
     plans = pr.plan_printables(ctx, kinds)
     if plans.problems:
         return []

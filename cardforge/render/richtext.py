@@ -6,7 +6,7 @@ costs a few cheap passes, and the same text on 50 copies is laid out once (``fit
 
 French typography: no break before ``: ; ! ? »`` or after ``«``, nor between a number and the
 icon after it ("2 :coin:" stays together), nor between an icon and the number after it
-(":gold: 2/4/6").
+(":coin: 2/4/6").
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def _french_glue(atoms: list[Any]) -> None:
         elif prev and nxt and prev[0] == "t" and nxt[0] == "i" and _NUMBER_END.search(prev[1]):
             atom[3] = False
         elif prev and nxt and prev[0] == "i" and nxt[0] == "t" and _NUMBER_START.match(nxt[1]):
-            atom[3] = False  # ":gold: 2/4/6": an icon stays with the number it labels
+            atom[3] = False  # ":coin: 2/4/6": an icon stays with the number it labels
 
 
 def _segments(atoms: list[Any]) -> Para:

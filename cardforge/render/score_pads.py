@@ -17,8 +17,9 @@ from cardforge.games.base import Game
 from cardforge.problems import Problem
 from cardforge.render.blocks import fit_box_text
 from cardforge.render.fonts import font_name
-from cardforge.render.printing import PrintContext, band_title, clamp, draw_band, draw_stamp, stamp_right
+from cardforge.render.printing import PrintContext, band_title, clamp, draw_band, draw_stamp, ink_inset, stamp_right
 from cardforge.render.richtext import TextLayout, TextOverflow, draw_layout
+from cardforge.settings import BuildSettings
 from cardforge.units import mm
 
 # natural heights in mm; rows stretch (up to ROW_MAX) when a sheet holds fewer pads
@@ -121,12 +122,18 @@ class PadPlan:
     joueurs: TextLayout
 
 
+def pad_margin(settings: BuildSettings) -> float:
+    """The sheet's border around the pads (mm): ``--margin`` (5 by default), and at least the
+    printer margin with a little to spare."""
+    return max(settings.margin_mm if settings.margin_mm is not None else 5.0, ink_inset(settings))
+
+
 def plan_pads(ctx: PrintContext) -> tuple[PadPlan | None, list[Problem]]:
     game = ctx.game
     problems: list[Problem] = []
     item = "score pad"
     pw, ph = (mm(v) for v in ctx.settings.paper_mm)
-    m = mm(ctx.settings.margin_mm)
+    m = mm(pad_margin(ctx.settings))
     usable_w, usable_h = pw - 2 * m, ph - 2 * m
     k = pads_per_sheet(game, usable_h)
     slot_h = (usable_h - (k - 1) * mm(GAP) * 2) / k
@@ -181,7 +188,8 @@ def draw_pad_sheet(c: Canvas, plan: PadPlan, ctx: PrintContext) -> None:
             c.setLineWidth(0.5)
             c.setDash(4, 3)
             y = top + mm(GAP)
-            c.line(mm(4), y, plan.page[0] - mm(4), y)
+            inset = mm(ink_inset(ctx.settings))
+            c.line(inset, y, plan.page[0] - inset, y)
             c.restoreState()
 
 

@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from cardforge.data.loading import GameData
     from cardforge.games.base import Game
 
-MODE_LABELS = {"standard": None, "full": "jeu complet", "initiation": "initiation", "classique": "classique",
-               "avance": "avancé"}
 #: French labels of the setup numbers most games share; a game adds its own with the
 #: ``SETUP_LABELS`` hook (``cardforge/games/contract.py``; the sheet is printed in French).
 COUNT_LABELS = {"hand_limit": "Limite de cartes en main", "rounds": "Manches", "cards_each": "Cartes par joueur",
@@ -34,6 +32,14 @@ COUNT_LABELS = {"hand_limit": "Limite de cartes en main", "rounds": "Manches", "
 def count_labels(game: Game) -> dict[str, str]:
     """How the sheet names each setup number: the shared labels, then the game's own."""
     return {**COUNT_LABELS, **(game.printables().SETUP_LABELS or {})}
+
+
+def mode_label(game: Game, mode: str) -> str:
+    """How the sheet names a mode: its ``label`` in game.yaml (the game's words), else its id,
+    first letter capitalised (``modes: {expert: {label: partie experte}}`` → "Partie experte")."""
+    spec = game.spec.modes.get(mode)
+    label = (spec.label if spec is not None else None) or mode.replace("_", " ")
+    return label[:1].upper() + label[1:]
 
 
 def _b(kind: str, **fields: Any) -> SimpleNamespace:
@@ -62,7 +68,7 @@ def sheet_blocks(game: Game, result: dict[str, Any], with_deal: bool = True) -> 
     mode = result.get("mode")
     head = f"{players} joueur{'s' if players > 1 else ''}"
     if len(game.modes) > 1 and mode:
-        head += f" · mode {MODE_LABELS.get(mode) or mode}"
+        head += f" · {_escape(mode_label(game, mode))}"
     blocks = [_b("text", text=f"**{head}**")]
     blocks.append(_b("heading", text="Mise en place", level=1))
     for i, step in enumerate(result.get("steps", []), start=1):
@@ -94,9 +100,14 @@ def sheet_blocks(game: Game, result: dict[str, Any], with_deal: bool = True) -> 
 
 def _pages(blocks: list[Any], width: float, height: float, theme: Theme) -> list[list[Laid]]:
     """Blocks laid at full size, broken into pages at block boundaries."""
-    laid = [lay_block(block, width, 1.0, theme) for block in blocks]
-    pages: list[list[Laid]] = [[]]
-    used = 0.0
+    return _flow([lay_block(block, width, 1.0, theme) for block in blocks], blocks, height, theme)
+
+
+def _flow(laid: list[Laid], blocks: list[Any], height: float, theme: Theme,
+          pages: list[list[Laid]] | None = None, used: float = 0.0) -> list[list[Laid]]:
+    """``laid`` added to ``pages`` (the last one filled ``used`` high), a new page where the
+    next block does not fit; a heading stays with what follows it."""
+    pages = pages if pages is not None else [[]]
     for i, (block, item) in enumerate(zip(blocks, laid)):
         need = item.height
         if block.kind == "heading" and i + 1 < len(laid):  # keep a heading with what follows
@@ -111,8 +122,28 @@ def _pages(blocks: list[Any], width: float, height: float, theme: Theme) -> list
     return pages
 
 
-def draw_setup_pages(c: Canvas, ctx: PrintContext, result: dict[str, Any], with_deal: bool = True) -> int:
-    """Draw the sheet for one setup result; returns the number of pages drawn."""
+RESULT_GAP_MM = 7.0  # between two setups sharing a page
+
+
+def _head(game: Game, result: dict[str, Any]) -> str:
+    players = result["player_count"]
+    head = f"{players} joueur{'s' if players > 1 else ''}"
+    mode = result.get("mode")
+    if len(game.modes) > 1 and mode:
+        head += f" ({mode_label(game, mode)})"
+    return head
+
+
+COLUMN_GAP_MM = 8.0
+
+
+def draw_setup_pages(c: Canvas, ctx: PrintContext, results: dict[str, Any] | list[dict[str, Any]],
+                     with_deal: bool = True) -> int:
+    """Draw the sheets of one setup result or several; returns the number of pages drawn.
+    Several results are packed: in two columns, as many to a column as fit whole, when each
+    fits a column; else one after the other across the page, a result starting a new page only
+    when the rest of the page cannot hold it whole. The footer names the setups on the page."""
+    results = [results] if isinstance(results, dict) else results
     pw, ph = (mm(v) for v in ctx.settings.paper_mm)
     margin = mm(12)
     band_h = mm(13)
@@ -120,8 +151,11 @@ def draw_setup_pages(c: Canvas, ctx: PrintContext, result: dict[str, Any], with_
     width = pw - 2 * margin
     top = ph - margin - band_h - mm(5)
     bottom = margin + mm(6)
+    height = top - bottom
     try:
-        pages = _pages(sheet_blocks(ctx.game, result, with_deal), width, top - bottom, theme)
+        placed = _columns(ctx, results, with_deal, width, height, theme) if len(results) > 1 else None
+        if placed is None:
+            placed = _across(ctx, results, with_deal, width, height, theme)
     except _TooWide as exc:
         raise RenderError(f"setup sheet for {ctx.game.id} cannot be printed",
                           [Problem(f"{exc.word!r} is too wide for the page", item="setup sheet")]) from None
@@ -129,19 +163,89 @@ def draw_setup_pages(c: Canvas, ctx: PrintContext, result: dict[str, Any], with_
         raise RenderError(f"setup sheet for {ctx.game.id} cannot be printed",
                           [Problem(exc.describe(), item="setup sheet")]) from None
     title = band_title(f"{ctx.game.title} — mise en place", width - mm(8), band_h * 0.8, 16.0, assets=ctx.assets)
-    for number, page in enumerate(pages, start=1):
+    for number, (page, heads) in enumerate(placed, start=1):
         c.setPageSize((pw, ph))
         draw_band(c, margin, ph - margin - band_h, width, band_h, ctx.accent, mm(1.5),
                   [(title, mm(4), width - mm(8))])
-        y = top
-        for laid in page:
-            laid.paint(c, margin, y)
-            y -= laid.height + laid.gap_after
-        more = f" · page {number}/{len(pages)}" if len(pages) > 1 else ""
-        draw_stamp(c, f"{ctx.game.title} · mise en place · {result['player_count']} joueurs{more}",
+        for dx, dy, laid in page:
+            laid.paint(c, margin + dx, top - dy)
+        more = f" · page {number}/{len(placed)}" if len(placed) > 1 else ""
+        draw_stamp(c, f"{ctx.game.title} · mise en place · {', '.join(dict.fromkeys(heads))}{more}",
                    stamp_right(ctx.version, None), margin, margin, width, size=6.5)
         c.showPage()
-    return len(pages)
+    return len(placed)
+
+
+#: a page: each block laid with its offset (x from the left margin, y down from the top), and
+#: the setups it shows
+Placed = tuple[list[tuple[float, float, Laid]], list[str]]
+
+
+def _stack(laid: list[Laid]) -> float:
+    return sum(item.height + item.gap_after for item in laid)
+
+
+def _columns(ctx: PrintContext, results: list[dict[str, Any]], with_deal: bool, width: float, height: float,
+             theme: Theme) -> list[Placed] | None:
+    """Two columns, each result whole in one; None when a result is taller than a column."""
+    col = (width - mm(COLUMN_GAP_MM)) / 2
+    laid = []
+    for result in results:
+        items = [lay_block(block, col, 1.0, theme) for block in sheet_blocks(ctx.game, result, with_deal)]
+        if _stack(items) > height:
+            return None
+        laid.append((_head(ctx.game, result), items))
+    pages: list[Placed] = []
+    column, used = 2, 0.0  # start on a fresh page
+    gap = mm(RESULT_GAP_MM)
+    for head, items in laid:
+        need = _stack(items)
+        if column < 2 and used and used + gap + need > height:
+            column, used = column + 1, 0.0
+        if column >= 2:
+            pages.append(([], []))
+            column, used = 0, 0.0
+        y = used + (gap if used else 0.0)
+        for item in items:
+            pages[-1][0].append((column * (col + mm(COLUMN_GAP_MM)), y, item))
+            y += item.height + item.gap_after
+        pages[-1][1].append(head)
+        used = y
+    return pages
+
+
+def _across(ctx: PrintContext, results: list[dict[str, Any]], with_deal: bool, width: float, height: float,
+            theme: Theme) -> list[Placed]:
+    """Full width, one result after another."""
+    pages: list[list[Laid]] = [[]]
+    heads: list[list[str]] = [[]]
+    used = 0.0
+    gap = mm(RESULT_GAP_MM)
+    for result in results:
+        blocks = sheet_blocks(ctx.game, result, with_deal)
+        laid = [lay_block(block, width, 1.0, theme) for block in blocks]
+        if pages[-1] and used + gap + _stack(laid) > height:  # not whole on this page: a page of its own
+            pages.append([])
+            heads.append([])
+            used = 0.0
+        elif pages[-1]:
+            pages[-1].append(Laid(gap, lambda c, x, y: None))
+            used += gap
+        before = len(pages)
+        pages = _flow(laid, blocks, height, theme, pages, used)
+        heads += [[] for _ in range(len(pages) - before)]
+        for k in range(before - 1, len(pages)):
+            heads[k].append(_head(ctx.game, result))
+        used = _stack(pages[-1])
+    out: list[Placed] = []
+    for page, names in zip(pages, heads):
+        y = 0.0
+        placed = []
+        for item in page:
+            placed.append((0.0, y, item))
+            y += item.height + item.gap_after
+        out.append((placed, names))
+    return out
 
 
 def render_setup_sheet(game: Game, data: GameData, result: dict[str, Any], path: str | Path,
@@ -149,7 +253,7 @@ def render_setup_sheet(game: Game, data: GameData, result: dict[str, Any], path:
     """Print the setup sheet of ``result`` (the setup contract) to ``path``; returns its pages."""
     from cardforge.render.game_assets import drawing_assets
 
-    ctx = PrintContext(game, data, settings or BuildSettings(), drawing_assets(data))
+    ctx = PrintContext(game, data, settings or BuildSettings(), drawing_assets(data, game_folder=game.folder))
     path = Path(path)
     with atomic_path(path) as tmp:
         c = new_canvas(tmp, (mm(ctx.settings.paper_mm[0]), mm(ctx.settings.paper_mm[1])),

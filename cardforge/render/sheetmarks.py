@@ -1,25 +1,29 @@
-"""What a sheet of cards carries besides the cards, in its margins and outside every bleed:
+"""What a sheet of cards carries besides the cards, all inside the printable area (never in the
+printer margin) and outside every card's bleed:
 
 - a **label**: game, file, sheet N/M, front or back, paper and duplex mode, so loose sheets
   find their file and a back page its front;
-- a **scale bar** (50 mm, else 30 or 20 where the margin is short) with its length printed
-  beside it: a sheet printed with "fit to page" shows a bar that does not measure what it says;
-- the **cutting order** (:func:`cardforge.layout.geometry.cutting_plan`).
+- a **scale bar** (50 mm, else 30 or 20 where room is short) with its length printed beside
+  it: a sheet printed with "fit to page" shows a bar that does not measure what it says;
+- the **cutting order** (:func:`cardforge.layout.imposition.cutting_plan`).
 
-Where they go comes from :func:`cardforge.layout.geometry.label_areas`; the scale bar is drawn
-as filled rectangles (no stroked lines), so it is never mistaken for a crop mark.
+Where they go comes from :func:`cardforge.layout.imposition.free_areas`: the label and the bar
+below the cards, the cutting order above, as long as those bands hold them; else any free band,
+those left and right of the cards with the text running upwards. What fits nowhere is left out
+and reported (:func:`plan_extras` returns it), so the build can say what to change. The scale
+bar is drawn as filled rectangles (no stroked lines), so it is never mistaken for a crop mark.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from cardforge.layout.geometry import CuttingPlan, Rect, label_areas
+from cardforge.layout.geometry import Rect
+from cardforge.layout.imposition import Area, CuttingPlan, free_areas
 from cardforge.render.canvas import K_BLACK, mark_colour, shared
 from cardforge.render.fonts import font_name, unit_width
 from cardforge.units import mm
@@ -27,9 +31,13 @@ from cardforge.units import mm
 LABEL_PT = 6.0
 LABEL_MIN_PT = 5.0
 SCALE_BARS_MM = (50, 30, 20)
+BAR_TALL_MM = 1.6  # the end ticks of the scale bar
 GAP_MM = 5.0
 TEXT_COLOUR = "#1a1a1a"
 PT_MM = 25.4 / 72
+ASCENT, DESCENT = 0.93, 0.24  # DejaVu Sans, in em
+SIDES_LABEL = ("bottom", "top", "left", "right")
+SIDES_ORDER = ("top", "bottom", "right", "left")
 
 
 @dataclass(frozen=True)
@@ -56,38 +64,184 @@ class SheetInfo:
 
 def cutting_text(plan: CuttingPlan, fold: bool = False) -> str:
     """The cutting order; on a gutter-fold sheet, folding and cutting the folded sheet."""
-    first, second = plan.first, plan.second
-    ends = "left and right" if first == "horizontal" else "top and bottom"
     start = "Cutting order: fold on the dashed line, then cut both layers: " if fold else "Cutting order: "
-    return (f"{start}1. the {len(plan.first_lines)} {first} lines across the whole sheet "
-            f"(crop marks {ends}); 2. on each strip, the {len(plan.second_lines)} {second} lines "
-            f"(ticks on the edges of each strip). Print at 100 % (actual size).")
+    steps = []
+    for depth, direction, counts in plan.steps():
+        many = len(set(counts)) == 1
+        n = f"{counts[0]} " if many else ""
+        lines = f"{n}{direction} line{'s' if not many or counts[0] != 1 else ''}" if direction != "mixed" \
+            else "lines"
+        if depth == 0:
+            ends = "left and right" if direction == "horizontal" else "top and bottom"
+            steps.append(f"{depth + 1}. the {lines} across the whole sheet (crop marks {ends})")
+        elif depth == 1:
+            steps.append(f"{depth + 1}. on each strip, the {lines} (ticks on the edges of each strip)")
+        else:
+            steps.append(f"{depth + 1}. on each piece, the {lines} (ticks)")
+    return start + "; ".join(steps) + ". Print at 100 % (actual size)."
+
+
+def short_cutting_text(plan: CuttingPlan, fold: bool = False) -> str:
+    """The cutting order in a few words, where the whole sentence does not fit."""
+    first = plan.steps()[0] if plan.steps() else (0, "horizontal", (0,))
+    n = first[2][0]
+    start = "Fold, then cut: " if fold else "Cut: "
+    return f"{start}{n} {first[1]} line{'s' if n != 1 else ''} first, then each strip · at 100 %"
 
 
 def _width(text: str, font: str, size: float) -> float:
     return unit_width(text, font) * size * PT_MM
 
 
-def _text(c: Canvas, text: str, x: float, baseline: float, font: str, size: float, k_black: bool) -> None:
-    c.setFillColor(K_BLACK if k_black else HexColor(TEXT_COLOUR))
-    c.setFont(font, size)
-    c.drawString(mm(x), mm(baseline), text)
+def text_depth(size: float) -> float:
+    """The height a line of text at ``size`` pt needs (ascender to descender), in mm."""
+    return (ASCENT + DESCENT) * size * PT_MM
 
 
-def _baseline(area: Rect, side: str, size: float) -> float:
-    """Next to the grid: the top of the bottom margin's area, the bottom of the top one's."""
-    h = size * PT_MM
-    return area.top - 0.8 * h if side == "bottom" else area.y + 0.25 * h
-
-
-def _fit(parts: list[str], width: float, font: str, reserve: float) -> tuple[str, float] | None:
+def _fit(parts: list[str], width: float, font: str, reserve: float, depth: float) -> tuple[str, float] | None:
     """The label at the largest size (6, then 5 pt) with as many parts as fit in ``width``."""
     for size in (LABEL_PT, LABEL_MIN_PT):
+        if text_depth(size) > depth + 1e-9:
+            continue
         for n in range(len(parts), 1, -1):
             text = " · ".join(parts[:n])
             if _width(text, font, size) + reserve <= width:
                 return text, size
     return None
+
+
+def _bar_width(length: int, font: str, size: float) -> float:
+    return length + 1.2 + _width(f"{length} mm at 100 %", font, size)
+
+
+def _bar_depth(size: float) -> float:
+    return max(BAR_TALL_MM + 0.2 + DESCENT * size * PT_MM, text_depth(size))
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One item put in an area: where its text starts along the area and its size."""
+
+    what: str  # label | bar | order
+    area: Area
+    offset: float  # mm along the area from its start (left, or bottom for the upright bands)
+    size: float
+    text: str = ""
+    length: int = 0  # the bar's
+
+    @property
+    def extent(self) -> float:
+        return self.length + 1.2 + _width(f"{self.length} mm at 100 %", font_name("sans"), self.size) \
+            if self.what == "bar" else _width(self.text, font_name("sans"), self.size)
+
+    def box(self) -> Rect:
+        """The rectangle it covers (to keep other items off it)."""
+        a = self.area.rect
+        depth = _bar_depth(self.size) if self.what == "bar" else text_depth(self.size)
+        d0 = _depth_start(self.area, depth)
+        if self.area.along == "x":
+            return Rect(a.x + self.offset, d0, self.extent, depth)
+        return Rect(d0, a.y + self.offset, depth, self.extent)
+
+
+def _depth_start(area: Area, depth: float) -> float:
+    """Where an item of ``depth`` starts across the area: next to the cards."""
+    r = area.rect
+    if area.side == "bottom":
+        return r.top - depth
+    if area.side == "top":
+        return r.y
+    if area.side == "left":
+        return r.right - depth
+    return r.x
+
+
+@dataclass
+class Extras:
+    placed: list[Placed] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+
+
+def plan_extras(page: tuple[float, float], printer: float, ink: Sequence[Rect], obstacles: Sequence[Rect],
+                info: SheetInfo, plan: CuttingPlan | None, bar: bool) -> Extras:
+    """Where the label, the scale bar (``bar``) and the cutting order (``plan``) go, and what
+    found no room (named in ``missing``: "sheet label", "scale bar", "cutting order")."""
+    font = font_name("sans")
+    out = Extras()
+    taken: list[Rect] = list(obstacles)
+
+    def areas(sides: Sequence[str]) -> list[Area]:
+        found = free_areas(page, printer, ink, taken)
+        return sorted((a for a in found if a.side in sides),
+                      key=lambda a: (sides.index(a.side), -a.length, -a.depth))
+
+    def put(p: Placed) -> None:
+        out.placed.append(p)
+        taken.append(p.box())
+
+    parts = info.parts()
+    label_done, bar_done = False, not bar
+    if bar:  # the label and the bar side by side, below the cards as before
+        for area in areas(("bottom", "top")):
+            for length in SCALE_BARS_MM:
+                reserve = GAP_MM + _bar_width(length, font, LABEL_PT)
+                fitted = _fit(parts, area.length, font, reserve, area.depth)
+                if fitted is None or _bar_depth(fitted[1]) > area.depth + 1e-9:
+                    continue
+                text, size = fitted
+                put(Placed("label", area, 0.0, size, text))
+                put(Placed("bar", area, area.length - _bar_width(length, font, size), size, length=length))
+                label_done = bar_done = True
+                break
+            if label_done:
+                break
+    if not label_done:
+        for area in areas(SIDES_LABEL):
+            fitted = _fit(parts, area.length, font, 0.0, area.depth)
+            if fitted is not None:
+                put(Placed("label", area, 0.0, fitted[1], fitted[0]))
+                label_done = True
+                break
+    if not bar_done:
+        for area in areas(SIDES_LABEL):
+            placed = False
+            for length in SCALE_BARS_MM:
+                for size in (LABEL_PT, LABEL_MIN_PT):
+                    if _bar_width(length, font, size) <= area.length and _bar_depth(size) <= area.depth + 1e-9:
+                        put(Placed("bar", area, area.length - _bar_width(length, font, size), size, length=length))
+                        placed = bar_done = True
+                        break
+                if placed:
+                    break
+            if placed:
+                break
+    order_done = plan is None
+    if plan is not None:
+        fold = info.duplex == "fold"
+        texts = [cutting_text(plan, fold), short_cutting_text(plan, fold)]
+        for area in areas(SIDES_ORDER):
+            for text in texts:
+                fits = [s for s in (LABEL_PT, LABEL_MIN_PT)
+                        if _width(text, font, s) <= area.length and text_depth(s) <= area.depth + 1e-9]
+                if fits:
+                    put(Placed("order", area, 0.0, fits[0], text))
+                    order_done = True
+                    break
+            if order_done:
+                break
+    if not label_done:
+        out.missing.append("sheet label")
+    if not bar_done:
+        out.missing.append("scale bar")
+    if not order_done:
+        out.missing.append("cutting order")
+    return out
+
+
+def _text(c: Canvas, text: str, x: float, baseline: float, font: str, size: float, k_black: bool) -> None:
+    c.setFillColor(K_BLACK if k_black else HexColor(TEXT_COLOUR))
+    c.setFont(font, size)
+    c.drawString(mm(x), mm(baseline), text)
 
 
 def scale_bar(c: Canvas, x: float, baseline: float, length: int, font: str, size: float,
@@ -100,7 +254,7 @@ def scale_bar(c: Canvas, x: float, baseline: float, length: int, font: str, size
     r = c.rect
     r(mm(x), mm(y), mm(length), mm(0.3), stroke=0, fill=1)
     for d in range(0, length + 1, 10):
-        tall = 1.6 if d in (0, length) else 1.0
+        tall = BAR_TALL_MM if d in (0, length) else 1.0
         r(mm(x + d - 0.1), mm(y), mm(0.2), mm(tall), stroke=0, fill=1)
     c.restoreState()
     text = f"{length} mm at 100 %"
@@ -108,56 +262,52 @@ def scale_bar(c: Canvas, x: float, baseline: float, length: int, font: str, size
     return x + length + 1.2 + _width(text, font, size)
 
 
-def _bar_width(length: int, font: str, size: float) -> float:
-    return length + 1.2 + _width(f"{length} mm at 100 %", font, size)
+def _draw_at(c: Canvas, p: Placed, draw: Callable[[float, float], None], key: tuple[object, ...] | None) -> None:
+    """Draw an item with its text baseline where it belongs in its area; upright in the bands
+    above and below the cards, running upwards in those beside them."""
+    a = p.area.rect
+    h = p.size * PT_MM
+    depth = _bar_depth(p.size) if p.what == "bar" else text_depth(p.size)
+    d0 = _depth_start(p.area, depth)
+    descent = DESCENT * h
+    if p.area.along == "x":
+        def go() -> None:
+            draw(a.x + p.offset, d0 + descent)
+    else:  # turned a quarter anticlockwise: the glyphs' tops point left
+        def go() -> None:
+            c.saveState()
+            c.translate(mm(d0 + depth - descent), mm(a.y + p.offset))
+            c.rotate(90)
+            draw(0.0, 0.0)
+            c.restoreState()
+    if key is None:
+        go()
+    else:
+        shared(c, (*key, p.area.rect, p.area.side, p.offset, p.size), go)
 
 
-def draw_sheet_extras(c: Canvas, page: tuple[float, float], trims: Sequence[Rect], bleed: float, info: SheetInfo, *,
-                      marks: bool, plan: CuttingPlan | None = None, bar: bool = True,
-                      k_black: bool = False, registration: bool = False) -> None:
-    """The label (and on a front page the scale bar and cutting order) in the margins."""
-    areas = label_areas(page, trims, bleed, True)  # placed as with crop marks: the same on every page
+def draw_sheet_extras(c: Canvas, page: tuple[float, float], printer: float, ink: Sequence[Rect],
+                      obstacles: Sequence[Rect], info: SheetInfo, *, plan: CuttingPlan | None = None,
+                      bar: bool = True, k_black: bool = False, registration: bool = False) -> list[str]:
+    """The label (and on a front page the scale bar and cutting order) beside the cards, in the
+    printable area. Returns what found no room (see :func:`plan_extras`)."""
+    extras = plan_extras(page, printer, ink, obstacles, info, plan, bar)
     font = font_name("sans")
-    bottom, top = areas["bottom"], areas["top"]
     c.saveState()
-    if bottom is not None:
-        placed = False
-        for length in (SCALE_BARS_MM if bar else (0,)):
-            reserve = (GAP_MM + _bar_width(length, font, LABEL_PT)) if length else 0.0
-            fitted = _fit(info.parts(), bottom.w, font, reserve)
-            if fitted is None:
-                continue
-            text, size = fitted
-            base = _baseline(bottom, "bottom", size)
-            _text(c, text, bottom.x, base, font, size, k_black)
-            if length:
-                x = bottom.right - _bar_width(length, font, size)
-                if registration:  # a separation colour: see render/decks.py _marks
-                    scale_bar(c, x, base, length, font, size, k_black, registration)
-                else:
-                    shared(c, ("scale bar", x, base, length, font, size, k_black),
-                           lambda: scale_bar(c, x, base, length, font, size, k_black, False))
-            placed = True
-            break
-        if not placed and bar:  # room for the label alone
-            fitted = _fit(info.parts(), bottom.w, font, 0.0)
-            if fitted:
-                _text(c, fitted[0], bottom.x, _baseline(bottom, "bottom", fitted[1]), font, fitted[1], k_black)
-    if top is not None and plan is not None:
-        fitted = _cutting_order(cutting_text(plan, fold=info.duplex == "fold"), top.w, font)
-        if fitted is not None:
-            text, size = fitted
-            where = (top.x, _baseline(top, "top", size))
-            shared(c, ("cutting order", text, where, size, k_black),
-                   lambda: _text(c, text, *where, font, size, k_black))
+    for p in extras.placed:
+        def text_at(x: float, y: float, p: Placed = p) -> None:
+            _text(c, p.text, x, y, font, p.size, k_black)
+
+        def bar_at(x: float, y: float, p: Placed = p) -> None:
+            scale_bar(c, x, y, p.length, font, p.size, k_black, registration)
+
+        if p.what == "label":  # its sheet number changes on every page: drawn in place
+            _draw_at(c, p, text_at, None)
+        elif p.what == "bar":  # a separation colour: ReportLab lists it in a page's own resources only
+            _draw_at(c, p, bar_at, None if registration else ("scale bar", p.length, k_black))
+        else:
+            _draw_at(c, p, text_at, ("cutting order", p.text, k_black))
     c.restoreState()
+    return extras.missing
 
 
-def _cutting_order(text: str, width: float, font: str) -> tuple[str, float] | None:
-    """The cutting order at 6 or 5 pt, else its short form at 5 pt, if it fits in ``width``."""
-    for size in (LABEL_PT, LABEL_MIN_PT):
-        if _width(text, font, size) <= width:
-            return text, size
-    short = re.sub(r"Cutting order: (.*)1\.", r"\1cut first", text.split("; 2.")[0]) + ", then each strip"
-    short = short[0].upper() + short[1:]
-    return (short, LABEL_MIN_PT) if _width(short, font, LABEL_MIN_PT) <= width else None

@@ -3,9 +3,11 @@
 - an item the size of the page prints alone on a page of its own size;
 - an item half the page (``half-page``) prints two to a sheet, edge to edge, with a dashed
   cut line between them;
-- anything smaller is imposed in a grid inside the margins (portrait or landscape, whichever
-  holds more, unless the settings fix the orientation), crop marks in the margins aligned to
-  every trim line.
+- anything smaller is imposed in a grid (``layout/imposition.py``, as cards without bleed:
+  portrait or landscape, whichever holds more, unless the settings fix the orientation), crop
+  marks and cut ticks of its cutting plan inside the printable area.
+
+Nothing is drawn in the printer margin: the dashed cut line between two halves stops at it.
 
 Backs land behind their fronts as the decks' do: the back page mirrors the slots across the
 axis the sheet turns over (``--duplex long-edge`` or ``short-edge``), a back mirrored top to
@@ -19,7 +21,10 @@ from dataclasses import dataclass
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from cardforge.layout.geometry import Rect, back_offset_for, back_placements
+from cardforge.layout.geometry import Rect, Segment, SheetError, back_offset_for, back_placements
+from cardforge.layout.imposition import Sheet, cutting_plan, impose, printable_area
+from cardforge.render.canvas import draw_crop_marks, draw_cut_ticks
+from cardforge.render.printing import ink_inset
 from cardforge.settings import BuildSettings
 from cardforge.units import mm
 
@@ -35,6 +40,7 @@ class SheetPlan:
     slots: tuple[tuple[float, float], ...]  # bottom-left corner of each item, in fill order
     crop_marks: bool
     cut_lines: tuple[tuple[float, float, float, float], ...] = ()
+    grid: Sheet | None = None  # an imposed grid (mm): its cutting plan places the marks
 
     @property
     def per_sheet(self) -> int:
@@ -65,29 +71,16 @@ def plan_sheet(item_mm: tuple[float, float], settings: BuildSettings) -> SheetPl
         page = (mm(pw), mm(ph))
         slots = ((0.0, mm(h)), (0.0, 0.0))
         return SheetPlan(page, (mm(w), mm(h)), slots, False, ((0.0, mm(h), mm(w), mm(h)),))
-    margin, gutter = settings.margin_mm, settings.gutter_mm or 0.0
-    options = []
-    orientations = {"portrait": [(pw, ph)], "landscape": [(ph, pw)],
-                    "auto": [(pw, ph), (ph, pw)]}[settings.orientation]
-    for sw, sh in orientations:
-        cols = int((sw - 2 * margin + gutter + 1e-6) // (w + gutter))
-        rows = int((sh - 2 * margin + gutter + 1e-6) // (h + gutter))
-        options.append((cols * rows, cols, rows, sw, sh))
-    count, cols, rows, sw, sh = max(options, key=lambda o: o[0])
-    if count == 0:
-        raise DoesNotFit(f"{w:g}×{h:g} mm does not fit on {settings.paper} paper inside the "
-                         f"{margin:g} mm margins")
-    grid_w = cols * w + (cols - 1) * gutter
-    grid_h = rows * h + (rows - 1) * gutter
-    x0 = (sw - grid_w) / 2
-    y0 = (sh - grid_h) / 2
-    cells: list[tuple[float, float]] = []
-    for r in range(rows):  # top row first
-        for c in range(cols):
-            x = x0 + c * (w + gutter)
-            y = sh - y0 - (r + 1) * h - r * gutter
-            cells.append((mm(x), mm(y)))
-    return SheetPlan((mm(sw), mm(sh)), (mm(w), mm(h)), tuple(cells), settings.crop_marks)
+    try:
+        grid = impose(settings.paper_mm, (w, h), bleed=0.0, gutter=settings.gutter_mm or 0.0,
+                      margin=settings.margin_mm, printer=ink_inset(settings), orientation=settings.orientation,
+                      mixed=False, marks=settings.crop_marks, labels=False)
+    except SheetError:
+        room = (f"the {settings.margin_mm:g} mm margins" if settings.margin_mm is not None
+                else f"its printable area ({settings.printer_margin:g} mm printer margin)")
+        raise DoesNotFit(f"{w:g}×{h:g} mm does not fit on {settings.paper} paper inside {room}") from None
+    cells = tuple((mm(t.x), mm(t.y)) for t in grid.slots)
+    return SheetPlan((mm(grid.page[0]), mm(grid.page[1])), (mm(w), mm(h)), cells, settings.crop_marks, (), grid)
 
 
 def back_slot(plan: SheetPlan, index: int, settings: BuildSettings) -> tuple[float, float, bool]:
@@ -104,41 +97,40 @@ def back_slot(plan: SheetPlan, index: int, settings: BuildSettings) -> tuple[flo
 
 def draw_sheet_marks(c: Canvas, plan: SheetPlan, used: int, settings: BuildSettings,
                      slots: list[tuple[float, float]] | None = None) -> None:
-    """Crop marks in the margins at every trim line of the used slots, cut lines if asked.
-    Also the page's boxes: a sheet (or a page-sized board) is printed and cut whole, so its
-    TrimBox and BleedBox are the page."""
+    """Crop marks and cut ticks of the used slots' cutting plan (inside the printable area),
+    cut lines if asked. Also the page's boxes: a sheet (or a page-sized board) is printed and
+    cut whole, so its TrimBox and BleedBox are the page."""
     page = [0, 0, round(plan.page[0], 4), round(plan.page[1], 4)]
     c.setTrimBox(page)
     c.setBleedBox(page)
     slots = slots if slots is not None else list(plan.slots[:used])
     iw, ih = plan.item
-    pw, ph = plan.page
+    k = 1 / mm(1)
+    page_mm = (plan.page[0] * k, plan.page[1] * k)
+    printable = printable_area(page_mm, ink_inset(settings))
     c.saveState()
     if plan.cut_lines:
         c.setStrokeColor(HexColor("#9a9a9a"))
         c.setLineWidth(0.5)
         c.setDash(4, 3)
-        for x0, y0, x1, y1 in plan.cut_lines:
-            c.line(x0, y0, x1, y1)
+        for x0, y0, x1, y1 in plan.cut_lines:  # only where the printer prints
+            seg = _inside(Segment(x0 * k, y0 * k, x1 * k, y1 * k), printable)
+            c.line(mm(seg.x1), mm(seg.y1), mm(seg.x2), mm(seg.y2))
         c.setDash()
     if plan.crop_marks and slots:
-        xs = sorted({round(x, 3) for x, _ in slots} | {round(x + iw, 3) for x, _ in slots})
-        ys = sorted({round(y, 3) for _, y in slots} | {round(y + ih, 3) for _, y in slots})
-        left, right = min(xs), max(xs)
-        bottom, top = min(ys), max(ys)
-        gap = mm(1)
-        length = max(min(mm(5), left - gap - mm(0.5), bottom - gap - mm(0.5)), mm(1.5))
-        c.setStrokeColor(HexColor("#000000"))
-        c.setLineWidth(0.3)
-        for x in xs:
-            c.line(x, top + gap, x, min(top + gap + length, ph))
-            c.line(x, bottom - gap, x, max(bottom - gap - length, 0))
-        for y in ys:
-            c.line(left - gap, y, max(left - gap - length, 0), y)
-            c.line(right + gap, y, min(right + gap + length, pw), y)
+        trims = [Rect(x * k, y * k, iw * k, ih * k) for x, y in slots]
+        cut = cutting_plan(trims, trims, page=page_mm, printable=printable)
+        draw_crop_marks(c, list(cut.marks))
+        draw_cut_ticks(c, cut.ticks)
     if settings.cut_lines and slots:
         c.setStrokeColor(HexColor("#c8c8c8"))
         c.setLineWidth(0.25)
         for x, y in slots:
             c.rect(x, y, iw, ih, stroke=1, fill=0)
     c.restoreState()
+
+
+def _inside(s: Segment, r: Rect) -> Segment:
+    """A horizontal or vertical segment cut to the rectangle ``r``."""
+    return Segment(max(min(s.x1, s.x2), r.x), max(min(s.y1, s.y2), r.y), min(max(s.x1, s.x2), r.right),
+                   min(max(s.y1, s.y2), r.top))

@@ -1,7 +1,7 @@
 """Card text templates: jinja2, sandboxed, strict. The only module that imports jinja2.
 
 A layout box's ``text:`` (inline) or ``template:`` (a ``*.j2`` file, looked up in
-``templates/<game>/`` then ``templates/_shared/``) turns a card's data into card-text markup
+the game folder's ``templates/`` then ``templates/_shared/``) turns a card's data into card-text markup
 (:mod:`cardforge.markup`). Templates see ``card`` (the card's model: its fields and
 properties), ``kind`` (id, label, plural), ``deck`` (deck.yaml), ``game`` (id, title, players),
 ``vars`` (the layout files' ``vars:``) and, on backs, ``back``.

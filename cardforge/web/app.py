@@ -406,12 +406,9 @@ def setup_options(game: Game, query: Mapping[str, str]) -> tuple[dict[str, Any],
 
 def skeleton_yaml(ctx: service.GameContext, state: dict[str, Any]) -> str:
     """A starting final-state file for the YAML sheet: the game's own example when it has one
-    (a game folder's ``examples/final.yaml``, a shipped game's in the repository's
-    ``examples/``), else the players' names."""
+    (its folder's ``examples/final.yaml``, shipped games included), else the players' names."""
     example = ctx.game.folder / "examples" / "final.yaml"
-    repo_example = ctx.game.folder.parent.parent / "examples" / ctx.game.id / "final.yaml"
-    for path in (example, repo_example):
-        if path.is_file():
-            text = path.read_text(encoding="utf-8")
-            return "\n".join(line for line in text.splitlines() if not line.startswith("#")).strip() + "\n"
+    if example.is_file():
+        text = example.read_text(encoding="utf-8")
+        return "\n".join(line for line in text.splitlines() if not line.startswith("#")).strip() + "\n"
     return service.state_yaml(ctx.game.id, state)

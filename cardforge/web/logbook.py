@@ -78,7 +78,7 @@ class Site:
         return {p["id"]: p for p in self.store.players()}
 
     def mode_label(self, game: str, mode: str | None) -> str:
-        """A mode as the game names it ("Partie complète", not ``full``)."""
+        """A mode as the game names it (its game.yaml label, "Mode expert", not ``expert``)."""
         if not mode or not self.served(game):
             return mode or ""
         try:

@@ -1,0 +1,23 @@
+"""The fuzz tests: bench/'s campaign modules, loaded by path (bench/ is not a package)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def load_bench(name: str) -> ModuleType:
+    """``bench/<name>.py`` as the module ``bench_<name>`` (loaded once)."""
+    key = f"bench_{name}"
+    if key in sys.modules:
+        return sys.modules[key]
+    spec = importlib.util.spec_from_file_location(key, BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[key] = module
+    spec.loader.exec_module(module)
+    return module

@@ -5,7 +5,6 @@ campaign (bounded time and memory per input, thousands of inputs) is ``python be
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
 from pathlib import Path
@@ -15,21 +14,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT
+from fuzz import load_bench
 
 GAMES = ("maphr", "tunhell", "cristaux", "mine_all_mine", "imperial_miners")
 QUICK = settings(max_examples=12, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 
-def _load_fuzz():
-    spec = importlib.util.spec_from_file_location("bench_fuzz", ROOT / "bench" / "fuzz.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_fuzz"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-fuzz = _load_fuzz()
+fuzz = load_bench("fuzz")
 _SEEDS: dict = {}
 
 
@@ -112,3 +104,24 @@ def test_mutators_are_deterministic():
     a, b = random.Random(5), random.Random(5)
     seed = seeds("score", "maphr")[0]
     assert fuzz.make_file(a, seed) == fuzz.make_file(b, seed)
+
+
+@pytest.mark.slow
+def test_the_surface_campaign_runs_clean(tmp_path):
+    """bench/fuzz.py over issue 31's surfaces, three inputs each, in its own worker (memory limit,
+    audit hook, decoy folder): every outcome clean, nothing touched outside. Nothing is timed
+    here (the campaign's numbers are DEVELOPING's)."""
+    import json
+    import subprocess
+
+    out = tmp_path / "report.json"
+    counts = [arg for surface in ("sheets", "svg", "fonts", "pod", "export-data", "diff")
+              for arg in (f"--{surface}", "3")]
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "fuzz.py"), "--only", *counts, "--workers", "1",
+                        "--seed", "3", "--json", str(out)], capture_output=True, text=True, cwd=tmp_path)
+    report = json.loads(out.read_text(encoding="utf-8"))
+    results = report["results"]
+    assert sorted({r["kind"] for r in results}) == ["diff", "export-data", "fonts", "pod", "sheets", "svg"]
+    assert len(results) == 18
+    assert [r for r in results if r["bad"] or r.get("outside")] == [], r.stdout[-3000:]
+    assert "0 crashes" in r.stdout and "0 with a file touched outside" in r.stdout

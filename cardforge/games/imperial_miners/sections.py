@@ -9,25 +9,17 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import Field
 
 from cardforge.data.loading import Section
 from cardforge.data.models import Entry, Model, Slug
-from cardforge.icons import ICONS
-from cardforge.problems import short_repr
+from cardforge.data.printables import IconName  # a built-in icon or the game's own (the loader's context)
 
 #: the four mine-card levels, as printed on the cards
 Numeral = Literal["I", "II", "III", "IV"]
 NUMERALS: tuple[str, ...] = ("I", "II", "III", "IV")
 
 
-def _known_icon(name: str) -> str:
-    if name not in ICONS:
-        raise ValueError(f"unknown icon {short_repr(name)} (see cardforge/icons.py for the {len(ICONS)} icons)")
-    return name
-
-
-IconName = Annotated[str, AfterValidator(_known_icon)]
 Text = Annotated[str, Field(min_length=1)]
 
 

@@ -3,7 +3,7 @@
 The rulebook's «galeries et filons» are two kinds here (``gallery``, ``vein``) because a vein
 prints an ore and a richness a plain gallery does not have. Each model holds what its card
 prints (French name and texts with ``:icon:`` tokens, values) and what the rules engine needs.
-Enumerated values are English ids (the icon names of ``cardforge/icons.py`` for ores, colours
+Enumerated values are English ids (the icon names of ``card_data/maphr/icons/`` for ores, colours
 and actions, whose legends give the French words).
 """
 
@@ -21,7 +21,7 @@ Colour = Literal["blue", "green", "yellow", "red", "grey"]
 Action = Literal["prospect", "exploit", "build"]
 Caravan = Literal["drow", "orc", "human", "elf"]
 
-#: Colours and actions in the order the rules list them (French words: ``cardforge/icons.py``).
+#: Colours and actions in the order the rules list them (French words: the icons' titles, ``card_data/maphr/icons/``).
 COLOURS: tuple[str, ...] = get_args(Colour)
 ACTIONS: tuple[str, ...] = get_args(Action)
 ROMAN: dict[int, str] = {1: "I", 2: "II", 3: "III", 4: "IV"}

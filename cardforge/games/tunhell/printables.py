@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from cardforge.data.printables import Block, build_blocks
 from cardforge.games.tunhell.cards import Dwarf, FoundCard, Trophy, TunhellCard
-from cardforge.icons import ICONS
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -27,7 +26,9 @@ DESTINATIONS = {"loot": "butin", "hand": "main", "discard": "défausse", "mine":
 
 
 def _icon(name: str) -> str:
-    return f":{name}: " if name in ICONS else ""
+    """The token of one of the game's icons (``card_data/tunhell/icons/``; the build checks
+    the names against the game's icons)."""
+    return f":{name}: " if name else ""
 
 
 def _marks(card: Any) -> str:

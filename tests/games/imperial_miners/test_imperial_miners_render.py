@@ -1,4 +1,4 @@
-"""Imperial Miners' blank mine-card frames (templates/imperial_miners/layout.yaml), read back from
+"""Imperial Miners' blank mine-card frames (card_data/imperial_miners/templates/layout.yaml), read back from
 the built PDF: the parts to fill (name, cost, factions, effects, level) in French inside each
 card's trim box, the cost printed only when the level fixes it, the half-carts on the edges the
 data names, one back per level deck, no English field name, page counts."""

@@ -193,7 +193,9 @@ def test_an_improvement_prints_an_effect_or_an_action(cli, broken):
 
 
 def test_every_text_is_card_markup():
-    """The deck renderer prints straight from the data: every French text parses as markup."""
+    """The deck renderer prints straight from the data: every French text parses as markup
+    (with the game's own icons, ``card_data/maphr/icons/``)."""
+    from cardforge.assets import icon_names
     from cardforge.markup import parse
 
     texts = [getattr(e, name) for e in DATA.entries()
@@ -201,5 +203,7 @@ def test_every_text_is_card_markup():
              if isinstance(getattr(e, name, None), str)]
     texts += [o.condition for m in DATA.sections["mine_levels"] for o in m.options]
     assert len(texts) > len(DATA.cards)  # every card name and text, every section text
+    icons = icon_names(GAME.folder)
+    assert {"coal", "impediment"} <= icons
     for text in texts:
-        assert parse(text), text
+        assert parse(text, icons), text

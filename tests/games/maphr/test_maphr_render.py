@@ -1,4 +1,4 @@
-"""Les Mines de Maphr's card faces (templates/maphr/layout.yaml), read back from the built PDF:
+"""Les Mines de Maphr's card faces (card_data/maphr/templates/layout.yaml), read back from the built PDF:
 250 fronts with their French text, no English field name, the tunnels of galleries and veins
 opening on the right edges (so that neighbouring cards line up), and the one shared back."""
 
@@ -22,7 +22,7 @@ GAME = find_game("maphr")
 BLEED = 3.0
 PER_PAGE = 6  # 70 × 70 mm + 3 mm bleed on portrait A4: 2 × 3
 
-# the edges a tunnel opens on, as the layout draws each shape (templates/maphr/layout.yaml)
+# the edges a tunnel opens on, as the layout draws each shape (card_data/maphr/templates/layout.yaml)
 OPENINGS = {"straight": {"n", "s"}, "corner": {"s", "e"}, "tee": {"w", "e", "s"},
             "cross": {"n", "s", "e", "w"}, "dead-end": {"s"}}
 FLOOR = (0xEF, 0xE3, 0xC8)  # the tunnel floor

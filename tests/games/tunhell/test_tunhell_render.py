@@ -1,4 +1,4 @@
-"""TunHell's card faces and backs (templates/tunhell/layout.yaml), read back from the built PDF:
+"""TunHell's card faces and backs (card_data/tunhell/templates/layout.yaml), read back from the built PDF:
 each card's French text inside its own trim box, no English field name on any face, the layouts
 named in deck.yaml found, one back design per deck, page counts."""
 

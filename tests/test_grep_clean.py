@@ -1,0 +1,128 @@
+"""No module outside a game's own package names a shipped game (issue 27): its id or title, its
+icons or its modes. A shipped game is a folder like a designer's (``card_data/<game>/``: data,
+templates, icons, examples) plus its rule code in ``cardforge/games/<game>/``; the core serves
+every game alike, so it never needs to know one by name.
+
+The scan reads every text file of the package. A game's names: its id (also written with
+hyphens or spaces) and its title, any case, in the core and in the other games' packages. Its
+vocabulary: its icon names (the files of its ``icons/``, less cardforge's built-in ones) as
+``:icon:`` tokens or quoted strings, its mode ids as quoted strings and its mode labels
+anywhere, in the core (the other games' packages are left out of this part: their own
+vocabulary shares ordinary words with it — Cristaux's crystals are "red" and "gold" as
+Maphr's colour icons are, both have an "initiation"). ``ALLOWED`` lists the few hits in the
+core that are its own words, each with why."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cardforge.games import find_game, game_ids
+from cardforge.icons import ICONS
+
+from conftest import ROOT
+
+PACKAGE = ROOT / "cardforge"
+SHIPPED = game_ids()
+#: folders left out of the scan (none: the web sheet renders every game's declarations alike)
+NOT_YET: tuple[str, ...] = ()
+
+#: (file, term) → why the core may say it: the core's own words that a game also uses
+ALLOWED: dict[tuple[str, str], str] = {
+    # colour names of the card-text palette (`<color=red>`), also Maphr's colour icons
+    **{("cardforge/markup.py", c): "a palette colour" for c in ("red", "green", "blue", "yellow", "grey", "gold")},
+    ("cardforge/render/canvas.py", "red"): "a palette colour, in a docstring",
+    ("cardforge/render/canvas.py", "gold"): "a palette colour, in a docstring",
+    ("cardforge/cli/__init__.py", "build"): "the `cardforge build` command",
+    ("cardforge/data/printables.py", "level"): "a heading block's field",
+    ("cardforge/render/blocks.py", "level"): "a heading block's field",
+    ("cardforge/render/reprint.py", "note"): "a line style of the reprint instructions",
+    ("cardforge/transaction.py", "build"): "the build lock's default name",
+    # the play log's free-text note on a play (also Cristaux's music icon)
+    **{(f"cardforge/web/{f}", "note"): "a play's note field"
+       for f in ("app.py", "importer.py", "service.py", "store.py", "templates/play.html",
+                 "templates/play_fields.html")},
+    # the players' colours (Okabe–Ito), also Maphr's colour icons
+    **{("cardforge/web/store.py", c): "a player colour" for c in ("blue", "green", "yellow")},
+}
+
+
+def _names(game_id: str) -> list[tuple[str, re.Pattern[str]]]:
+    """A game's id (as an id, with hyphens, with spaces) and its title."""
+    game = find_game(game_id)
+    words = {game_id, game_id.replace("_", "-"), game_id.replace("_", " "), game.title}
+    return [(w, re.compile(re.escape(w).replace(r"\ ", r"[\s,-]+"), re.I)) for w in sorted(words)]
+
+
+def _vocabulary(game_id: str) -> list[tuple[str, re.Pattern[str]]]:
+    """A game's icons and modes."""
+    game = find_game(game_id)
+    terms = []
+    icons = sorted(p.stem for p in (game.folder / "icons").glob("*.*") if p.stem not in ICONS)
+    terms += [(name, re.compile(rf"(?<![\w-])(:{re.escape(name)}:|[\"']{re.escape(name)}[\"'])")) for name in icons]
+    for mode_id, spec in game.spec.modes.items():
+        if mode_id != "standard":
+            terms.append((mode_id, re.compile(rf"[\"']{re.escape(mode_id)}[\"']")))
+        if spec.label:
+            terms.append((spec.label, re.compile(re.escape(spec.label), re.I)))
+    return terms
+
+
+def _files() -> list[tuple[str, str]]:
+    out = []
+    for path in sorted(PACKAGE.rglob("*")):
+        rel = path.relative_to(ROOT).as_posix()
+        if not path.is_file() or "__pycache__" in rel or rel.startswith(NOT_YET):
+            continue
+        try:
+            out.append((rel, path.read_text(encoding="utf-8")))
+        except UnicodeDecodeError:
+            continue  # fonts
+    return out
+
+
+def _hits(game_id: str) -> list[str]:
+    games = tuple(f"cardforge/games/{g}/" for g in SHIPPED)
+    found = []
+    for rel, text in _files():
+        if rel.startswith(f"cardforge/games/{game_id}/"):
+            continue
+        terms = _names(game_id) + ([] if rel.startswith(games) else _vocabulary(game_id))
+        for term, pattern in terms:
+            for m in pattern.finditer(text):
+                if (rel, term) in ALLOWED:
+                    continue
+                line = text.count("\n", 0, m.start()) + 1
+                found.append(f"{rel}:{line}: {term!r}: {text.splitlines()[line - 1].strip()[:100]}")
+    return found
+
+
+def test_the_scan_finds_the_games_and_their_terms():
+    """The scan is not vacuous: five games, their names, icons and mode labels; a line naming
+    Maphr and its coal icon is found twice."""
+    assert set(SHIPPED) >= {"maphr", "tunhell", "mine_all_mine", "cristaux", "imperial_miners"}
+    terms = {g: [t for t, _ in _names(g) + _vocabulary(g)] for g in SHIPPED}
+    assert "coal" in terms["maphr"] and "coin" not in terms["maphr"]  # built-in icons are shared
+    assert "Partie complète" in terms["tunhell"] and "avancé" in terms["cristaux"]
+    assert "Imperial Miners" in terms["imperial_miners"] and "mine all mine" in terms["mine_all_mine"]
+    line = 'draw(":coal:")  # as in Les Mines de Maphr'
+    assert sorted(t for t, p in _names("maphr") + _vocabulary("maphr") if p.search(line)) == \
+        ["Les Mines de Maphr", "coal", "maphr"]
+    assert [t for t, p in _names("mine_all_mine") if p.search("(e.g. Mine, All Mine! after a round)")]
+    scanned = {rel for rel, _ in _files()}
+    assert {"cardforge/games/declared.py", "cardforge/sheet.py", "cardforge/render/charts.py",
+            "cardforge/web/app.py", "cardforge/web/templates/sheet.html", "cardforge/web/static/sheet.js",
+            "cardforge/pod_profiles/thegamecrafter-bridge.yaml"} <= scanned  # web/ and data files too
+
+
+@pytest.mark.parametrize("game_id", SHIPPED)
+def test_no_core_module_names_a_shipped_game(game_id):
+    assert _hits(game_id) == []
+
+
+def test_every_allowance_is_still_needed():
+    """An allow-list entry whose word is gone from its file is dropped, not kept."""
+    texts = dict(_files())
+    for (rel, term), why in ALLOWED.items():
+        assert rel in texts and re.search(rf"[\"':]{re.escape(term)}[\"':]", texts[rel]), (rel, term, why)
