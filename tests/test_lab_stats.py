@@ -368,3 +368,55 @@ def test_the_web_sheet_records_the_deck_and_the_facts(tmp_path):
     assert edited["deck_fp"] == deck.fingerprint and edited["version"] == 2
     assert c.get(f"/g/{game.id}/lab").status_code == 200
     assert c.get("/g/no-such-game/lab").status_code == 404
+
+
+def test_serve_printed_scores_with_the_printed_deck_and_records_it(tmp_path):
+    """`cardforge serve --printed GAME=RECORD`: the printed v0.1 is on the table while the data is
+    at v0.2 (Rubis 3 → 4 points, Diamant added). The sheet scores with the printed cards (Ana's
+    Rubis + Émeraude: 3 + 2 = 5 points, not 4 + 2), refuses Diamant (not in that deck), and the
+    play records the printed deck; without --printed the same sheet gives 6 and the working deck."""
+    import json
+
+    import yaml
+
+    from conftest import run_cli
+
+    printed_folder = treasure_lab_game(tmp_path / "v01" / "tresors")
+    r = run_cli("build", printed_folder, "--only", "decks", "-o", tmp_path / "out", "-q")
+    assert r.code == 0, r.err
+    record = tmp_path / "out" / "tresors" / "cards.json"
+    game, data = _game(tmp_path)
+    assert json.loads(record.read_text(encoding="utf-8"))["version"] == "0.1"
+    state = {"players": [{"name": "Ana", "faction": "nord", "cartes": ["rubis", "emeraude"]},
+                         {"name": "Ben", "faction": "sud", "cartes": ["perle"]}]}
+    points = {}
+    for label, printed in (("printed", {game.id: record}), ("working", {})):
+        db = tmp_path / f"{label}.db"
+        c = TestClient(create_app(Settings(db_path=db, games=[game.folder], printed=printed)),
+                       base_url="http://127.0.0.1:8000")
+        home = c.get(f"/g/{game.id}")
+        assert home.status_code == 200
+        csrf = c.cookies.get("cf_csrf")
+        r = c.post(f"/g/{game.id}/save", data={"csrf": csrf, "yaml": yaml.safe_dump(state)}, follow_redirects=False)
+        assert r.status_code == 303, r.text
+        play = PlayLog(db).play(int(r.headers["location"].rsplit("/", 1)[1]))
+        points[label] = [p["breakdown"]["points"] for p in play["result"]["players"]]
+        if printed:
+            assert "The deck played: printed tresors/cards.json, v0.1 · " in unescape(home.text)
+            assert (play["deck_version"], play["deck_source"]) == ("0.1", "printed tresors/cards.json")
+            assert play["deck_fp"] == PlayLog(db).decks(game.id)[play["deck_fp"]].fingerprint != \
+                deck_of_data(game.id, data).fingerprint
+            bad = {"players": [{**state["players"][0], "cartes": ["diamant"]}, state["players"][1]]}
+            refused = c.post(f"/g/{game.id}/save", data={"csrf": csrf, "yaml": yaml.safe_dump(bad)})
+            assert refused.status_code == 422 and "diamant" in unescape(refused.text)
+        else:
+            assert "The deck played: the working data, v0.2 · " in unescape(home.text)
+            assert (play["deck_version"], play["deck_fp"]) == ("0.2", deck_of_data(game.id, data).fingerprint)
+    assert points == {"printed": [5, 1], "working": [6, 1]}
+    # the command line: a record that is not GAME=RECORD, or cannot be read, stops the server from starting
+    r = run_cli("serve", "--printed", str(record), game.folder)
+    assert r.code == 2 and "GAME=RECORD" in r.err
+    r = run_cli("serve", "--printed", f"{game.folder}={tmp_path / 'nope.json'}", game.folder)
+    assert r.code == 1 and "nope.json" in r.err and "no such file" in r.err
+    r = run_cli("serve", "--printed", f"maphr={record}")
+    assert r.code == 1 and "this record is of the game 'tresors', not 'maphr'" in r.err

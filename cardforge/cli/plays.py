@@ -11,7 +11,6 @@ import click
 from cardforge.cli.common import GAME, echo_json, find_game, load_data
 
 if TYPE_CHECKING:
-    from cardforge.data.loading import GameData
     from cardforge.games.base import Game
     from cardforge.web.store import PlayLog
 
@@ -71,22 +70,16 @@ def add(game: Game, file: str, db_path: str | None, played_on: str | None, print
     from cardforge.data.yamlio import parse_text, read_yaml
     from cardforge.engine.inputs import load_doc
     from cardforge.engine.scoring import score_doc
-    from cardforge.errors import DataError, ScoreInputError
-    from cardforge.lab.facts import deck_of_data, deck_of_record, facts_json, printed_data, seat_facts
+    from cardforge.errors import ScoreInputError
+    from cardforge.lab.facts import deck_of_data, facts_json, seat_facts
     from cardforge.problems import Problem
     from cardforge.web.store import details_from_form, uid_of
 
     data = load_data(game)
     if printed is not None:
-        from cardforge.render.reprint import read_record
+        from cardforge.render.printed_deck import printed_deck
 
-        record, problem = read_record(Path(printed), game.id, option="--printed")
-        if record is None:
-            raise DataError(f"cannot read {printed}", [problem] if problem else [])
-        label = Path(printed).name if Path(printed).name != "cards.json" or not Path(printed).parent.name else \
-            f"{Path(printed).parent.name}/cards.json"
-        deck = deck_of_record(record, label)
-        played_data: GameData = printed_data(game, data, deck, printed)
+        deck, played_data = printed_deck(game, data, printed)
     else:
         deck = deck_of_data(game.id, data)
         played_data = data
