@@ -73,4 +73,4 @@ def report(game: Game, db_path: str | None, versions: str | None, pool: bool, co
                 if view.comparison else "")
     balance = f"; balance: {flagged} card{'s' if flagged != 1 else ''} flagged" if view.fits else ""
     click.echo(f"{game.id}: {target}, {pages[0]} page{'s' if pages[0] != 1 else ''} — {view.selected_plays} "
-               f"plays ({versions_text}){compared}{balance}")
+               f"play{'s' if view.selected_plays != 1 else ''} ({versions_text}){compared}{balance}")
