@@ -14,8 +14,8 @@ if TYPE_CHECKING:
 
 EPILOG = """\b
 Examples:
-  cardforge balance maphr
-  cardforge balance maphr --json
+  cardforge balance my-game
+  cardforge balance my-game --json
   cardforge balance ./my-game -o balance.pdf      # with the scatter of value against cost
 
 What is compared is declared in game.yaml:

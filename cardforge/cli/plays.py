@@ -16,9 +16,9 @@ if TYPE_CHECKING:
 
 EPILOG = """\b
 Examples:
-  cardforge plays add maphr final.yaml                        # played with the working data
-  cardforge plays add maphr final.yaml --printed printed-v2.json --date 2026-11-26 --first 2
-  cardforge plays list maphr --version 0.3
+  cardforge plays add my-game final.yaml                        # played with the working data
+  cardforge plays add my-game final.yaml --printed printed-v2.json --date 2026-11-26 --first 2
+  cardforge plays list my-game --version 0.3
   cardforge plays export -o plays.csv                         # or plays.json: the whole log
   cardforge plays import plays.csv                            # a spreadsheet's plays, or a backup
 
@@ -41,8 +41,8 @@ def plays() -> None:
 
 ADD_EPILOG = """\b
 Examples:
-  cardforge plays add maphr final.yaml
-  cardforge plays add maphr final.yaml --printed output/maphr/cards.json   # the printed deck
+  cardforge plays add my-game final.yaml
+  cardforge plays add my-game final.yaml --printed output/my-game/cards.json   # the printed deck
   cardforge plays add ./my-game final.yaml --date 2026-11-26 --first Ana --minutes 75
 
 The play records the deck's version and fingerprint: the working data's, or with --printed the

@@ -14,9 +14,9 @@ if TYPE_CHECKING:
 
 EPILOG = """\b
 Examples:
-  cardforge report maphr                          # output/maphr/report.pdf, every version
-  cardforge report maphr --version "since 0.3" -o report.pdf
-  cardforge report maphr --compare 0.2,0.3 --min-plays 5
+  cardforge report my-game                          # output/my-game/report.pdf, every version
+  cardforge report my-game --version "since 0.3" -o report.pdf
+  cardforge report my-game --compare 0.2,0.3 --min-plays 5
   cardforge report ./my-game --db plays.db
 
 Per deck version (or --pool: the selection as one): win rates per seat and per declared choice

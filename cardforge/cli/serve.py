@@ -16,7 +16,7 @@ Examples:
   cardforge serve --host 0.0.0.0           # phones on the table's Wi-Fi: scan the QR code
   cardforge serve --db plays.db --port 8080
   cardforge serve ./my-game                # your own game folder too
-  cardforge serve --printed maphr=output/maphr/cards.json   # the printed deck is on the table
+  cardforge serve --printed my-game=output/my-game/cards.json   # the printed deck is on the table
 
 \b
 With --host other than 127.0.0.1 a random access token is made; the printed address and
@@ -115,7 +115,7 @@ def _printed_decks(printed: tuple[str, ...], extra: list[str | Path]) -> tuple[d
     for value in printed:
         name, sep, record = value.partition("=")
         if not sep or not name.strip() or not record.strip():
-            raise click.BadParameter(f"{value!r}: GAME=RECORD, e.g. maphr=output/maphr/cards.json",
+            raise click.BadParameter(f"{value!r}: GAME=RECORD, e.g. my-game=output/my-game/cards.json",
                                      param_hint="'--printed'")
         game = find_game(name.strip())
         if game.id in tables:

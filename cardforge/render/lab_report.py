@@ -315,7 +315,9 @@ def _comparison(view: LabView, c: stats.Comparison, w: float) -> list[Part]:
     mo, mn = c.old.margin_summary, c.new.margin_summary
     if mo or mn:
         def text(m: dict[str, float] | None) -> str:
-            return "–" if m is None else f"mean {_n1(m['mean'])} ({int(m['plays'])} play{'s' if m['plays'] != 1 else ''})"
+            if m is None:
+                return "–"
+            return f"mean {_n1(m['mean'])} ({int(m['plays'])} play{'s' if m['plays'] != 1 else ''})"
         out.append(Text(f"Winner's margin: {text(mo)} → {text(mn)}.", "body"))
     return out
 
