@@ -43,6 +43,11 @@ ALLOWED: dict[tuple[str, str], str] = {
     **{(f"cardforge/web/{f}", "note"): "a play's note field"
        for f in ("app.py", "importer.py", "service.py", "store.py", "templates/play.html",
                  "templates/play_fields.html")},
+    # the playtest lab's own words: a report part's note style, a heading's level, a fit's note
+    # and a play's note (also Cristaux's music icon, Maphr's level icons)
+    **{(f"cardforge/{f}", "note"): "a lab report's note paragraph, a fit's note, a play's --note"
+       for f in ("render/lab_report.py", "web/templates/lab.html", "cli/balance.py", "cli/plays.py")},
+    ("cardforge/web/lab.py", "level"): "a report heading's level",
     # the players' colours (Okabe–Ito), also Maphr's colour icons
     **{("cardforge/web/store.py", c): "a player colour" for c in ("blue", "green", "yellow")},
 }

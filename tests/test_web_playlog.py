@@ -73,7 +73,7 @@ def test_a_log_of_schema_2_migrates(tmp_path):
     with sqlite3.connect(path) as db:
         db.executescript(FIXTURES.joinpath("schema2.sql").read_text(encoding="utf-8"))
     log = PlayLog(path)
-    assert log.version() == SCHEMA_VERSION == 3
+    assert log.version() == SCHEMA_VERSION == 4
     plays = {p.id: p for p in log.plays()}
     assert sorted(plays) == [1, 3]
     assert (plays[1].played_on, plays[1].note, plays[1].version) == ("2026-10-03", "chez Ben", 1)
@@ -105,13 +105,14 @@ def test_a_migration_that_breaks_a_reference_is_rolled_back(tmp_path, monkeypatc
     log = PlayLog.__new__(PlayLog)
     log.path = path
     log.migrate(upto=2)
-    bad = [*store.MIGRATIONS, (4, "INSERT INTO scores (play_id, seat, player, total, rank, winner)"
-                                  " VALUES (99, 0, 'x', 1, 1, 1)")]
+    broken = store.SCHEMA_VERSION + 1
+    bad = [*store.MIGRATIONS, (broken, "INSERT INTO scores (play_id, seat, player, total, rank, winner)"
+                                       " VALUES (99, 0, 'x', 1, 1, 1)")]
     monkeypatch.setattr(store, "MIGRATIONS", bad)
-    monkeypatch.setattr(store, "SCHEMA_VERSION", 4)
+    monkeypatch.setattr(store, "SCHEMA_VERSION", broken)
     with pytest.raises(StoreError, match="cannot migrate"):
         log.migrate()
-    assert log.version() == 3  # the migrations before it stay; the broken one left nothing
+    assert log.version() == broken - 1  # the migrations before it stay; the broken one left nothing
 
 
 # --- the roster -----------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import click
 
 if TYPE_CHECKING:
     import socket
+    from pathlib import Path
 
 EPILOG = """\b
 Examples:
@@ -15,11 +16,15 @@ Examples:
   cardforge serve --host 0.0.0.0           # phones on the table's Wi-Fi: scan the QR code
   cardforge serve --db plays.db --port 8080
   cardforge serve ./my-game                # your own game folder too
+  cardforge serve --printed my-game=output/my-game/cards.json   # the printed deck is on the table
 
 \b
 With --host other than 127.0.0.1 a random access token is made; the printed address and
 QR code carry it and requests without it are refused (403).
 The play log is an SQLite file in your data folder (see the first line printed), or --db PATH.
+Every play saved records its deck's version and fingerprint (the playtest lab): the working
+data's, or with --printed GAME=RECORD the printed build's (its cards.json), whose cards the
+sheet then scores with.
 """
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
@@ -33,7 +38,11 @@ LOCAL = ("127.0.0.1", "localhost", "::1")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
               help="The play log (SQLite). Default: cardforge.db in your user data folder.")
 @click.option("--no-qr", is_flag=True, help="Do not print the QR code.")
-def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_qr: bool) -> None:
+@click.option("--printed", "printed", multiple=True, metavar="GAME=RECORD",
+              help="The printed deck of GAME on the table: its build record (cards.json, or its folder). "
+                   "Repeatable.")
+def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_qr: bool,
+          printed: tuple[str, ...]) -> None:
     """Serve the score sheets, setups and play log on a local web server.
 
     GAMES: game folders (or ids) to offer besides the shipped games, e.g. your own game. The
@@ -57,11 +66,12 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
     # the shipped games, nothing else (a folder by its absolute path, never looked up again by name)
     found = [find_game(g) for g in games]
     extra: list[str | Path] = [g.folder.resolve() if g.origin == "folder" else g.id for g in found]
+    tables, lines = _printed_decks(printed, extra)
     local = host in LOCAL
     token = None if local else secrets.token_urlsafe(16)
     db = Path(db_path) if db_path else default_path()
     settings = Settings(db_path=db, token=token, data_root=Path(STATE.data_root) if STATE.data_root else None,
-                        local_only=local, games=extra)
+                        local_only=local, games=extra, printed=tables)
     app = create_app(settings)
 
     sock = _listen(host, port)  # before printing the address: a port in use is said plainly
@@ -71,6 +81,8 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
     url = f"http://{shown_host}:{port}/" + (f"?token={token}" if token else "")
     click.echo(f"play log: {db}")
     click.echo(f"cardforge serve: open {url}")
+    for line in lines:
+        click.echo(line)
     if token:
         click.echo("other devices need this address (it carries the access token); Ctrl-C stops.")
         if not no_qr:
@@ -87,6 +99,33 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
     except KeyboardInterrupt:  # uvicorn stops cleanly on Ctrl-C, then raises it again
         pass
     click.echo("cardforge serve: stopped.")
+
+
+def _printed_decks(printed: tuple[str, ...], extra: list[str | Path]) -> tuple[dict[str, Path], list[str]]:
+    """``--printed GAME=RECORD``: each record read and checked against its game's card models now
+    (a bad one stops the server from starting: exit 1, the file and what is wrong); a game folder
+    named there is served too. Returns game id → record and a line per deck to print."""
+    from pathlib import Path
+
+    from cardforge.cli.common import find_game, load_data
+    from cardforge.render.printed_deck import printed_deck
+
+    tables: dict[str, Path] = {}
+    lines = []
+    for value in printed:
+        name, sep, record = value.partition("=")
+        if not sep or not name.strip() or not record.strip():
+            raise click.BadParameter(f"{value!r}: GAME=RECORD, e.g. my-game=output/my-game/cards.json",
+                                     param_hint="'--printed'")
+        game = find_game(name.strip())
+        if game.id in tables:
+            raise click.BadParameter(f"{game.id} is given twice: one printed deck per game", param_hint="'--printed'")
+        deck, _ = printed_deck(game, load_data(game), record.strip())
+        tables[game.id] = Path(record.strip()).resolve()
+        if game.origin == "folder" and game.folder.resolve() not in extra:
+            extra.append(game.folder.resolve())
+        lines.append(f"{game.id}: plays saved record the {deck.source} deck, {deck.label}")
+    return tables, lines
 
 
 def _listen(host: str, port: int) -> socket.socket:

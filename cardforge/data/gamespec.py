@@ -288,6 +288,63 @@ def _printable_language(value: str) -> str:
     return value
 
 
+#: a choice's value: a word, a number or yes/no (a clan's id, a faction, whether a player was king)
+ChoiceValue = Annotated[str, Field(min_length=1, max_length=80)] | int | bool
+
+
+class ChoiceSpec(Model):
+    """A choice each player makes that plays are compared by (``cardforge report``, the lab
+    page: the win rate of each value) — a clan, a faction, a school, a role. ``field``: the
+    final state's player field that holds it (default: the choice's id; a dotted path into a
+    nested model). A data-only game lists the ``values`` a player may choose: its final state
+    then has that field (optional), and its web sheet a choice for it. A game with rules names
+    a field of its own final-state model (and its values come from there: a section's entries,
+    a ``Literal``, yes/no)."""
+
+    label: str | None = Field(None, min_length=1, max_length=80)  # as shown (default: the id)
+    field: FieldPath | None = None
+    values: Annotated[list[ChoiceValue], Field(min_length=1, max_length=200)] | None = None
+
+    @model_validator(mode="after")
+    def _distinct(self) -> ChoiceSpec:
+        if self.values is not None:
+            seen = [str(v) for v in self.values]
+            dupes = sorted({v for v in seen if seen.count(v) > 1})
+            if dupes:
+                raise ValueError(f"values: each once, repeated: {', '.join(dupes)}")
+        return self
+
+
+#: a cost or a value: one card field, several added up, or fields with weights
+#: (``{cost.red: 1, cost.gold: 2}``)
+Measure = FieldPath | Annotated[list[FieldPath], Field(min_length=1, max_length=20)] | \
+    Annotated[dict[FieldPath, Annotated[float, Field(ge=-1000, le=1000)]], Field(min_length=1, max_length=20)]
+
+
+class BalanceSpec(Model):
+    """``cardforge balance``: the cards of ``kinds`` compared by what they cost and what they
+    are worth, one least-squares line of ``value`` against ``cost`` per ``group`` (a card
+    field: level, colour…; none: one line for them all); the cards far off their group's line
+    are flagged. ``flag``: how many of the group's typical residuals away a card must be
+    (its studentised residual; DEVELOPING.md, "The playtest lab")."""
+
+    label: str | None = Field(None, min_length=1, max_length=80)
+    kinds: Annotated[list[str], Field(min_length=1, max_length=50)] | None = None  # default: every card
+    cost: Measure
+    value: Measure
+    group: FieldPath | None = None
+    flag: float = Field(3.0, gt=0, le=100)
+
+    def fields(self, which: str) -> dict[str, float]:
+        """``cost`` or ``value`` as {field path: weight}."""
+        measure = self.cost if which == "cost" else self.value
+        if isinstance(measure, str):
+            return {measure: 1.0}
+        if isinstance(measure, list):
+            return dict.fromkeys(measure, 1.0)
+        return dict(measure)
+
+
 class GameSpec(Model):
     """The whole ``game.yaml``."""
 
@@ -312,6 +369,10 @@ class GameSpec(Model):
     setup: SetupSpec | None = None
     #: the deck (deck.yaml's fields); or a deck.yaml file beside game.yaml
     deck: DeckMeta | None = None
+    #: choices players make that plays are compared by (the playtest lab: clan, faction…)
+    choices: dict[Ident, ChoiceSpec] = Field(default_factory=dict)
+    #: cost against value of the cards (``cardforge balance``), by a name of the designer's
+    balance: dict[Ident, BalanceSpec] = Field(default_factory=dict)
 
     @model_validator(mode="before")
     @classmethod
@@ -340,6 +401,18 @@ class GameSpec(Model):
             if key in ids:
                 raise ValueError(f"'{key}' is both a holding and a category: a category is given or "
                                  "computed, a holding is what the rules read; give them different ids")
+        for key, choice in self.choices.items():
+            if key in ids:
+                raise ValueError(f"'{key}' is both a choice and a category: give them different ids")
+            name = choice.field or key
+            if name in RESERVED_STATE_KEYS:
+                raise ValueError(f"choice '{key}': '{name}' cannot be a choice's field (reserved)")
+            if choice.values is not None and (name in ids or name in self.holdings):
+                raise ValueError(f"choice '{key}': '{name}' is already a {'category' if name in ids else 'holding'}; "
+                                 "a choice with values: is a field of its own")
+            if choice.values is not None and "." in name:
+                raise ValueError(f"choice '{key}': a choice with values: is a field of the player, "
+                                 f"not a path ({name!r})")
         flags = [o.flag or "--" + oid.replace("_", "-") for oid, o in self.options.items()]
         for flag in flags:
             if flag in RESERVED_FLAGS:

@@ -502,6 +502,109 @@ def check(game: Game, data: GameData[CardBase]) -> list[Problem]:
     if declared_categories(game):
         spec_where = spec_where or _spec_where(game)
         problems += _check_rules(game, data, spec_where)
+    if game.spec.choices:
+        spec_where = spec_where or _spec_where(game)
+        problems += _check_choices(game, spec_where)
+    if game.spec.balance:
+        spec_where = spec_where or _spec_where(game)
+        problems += _check_balance(game, data, spec_where)
+    return problems
+
+
+# --- the playtest lab's declarations: choices and balance --------------------------------------
+
+def field_at(entry: Any, path: str) -> Any:
+    """The value at a dotted ``path`` (``cost.red``) of a model or mapping; None when absent."""
+    current = entry
+    for part in path.split("."):
+        if current is None:
+            return None
+        current = _field_of(current, part)
+    return current
+
+
+def choice_field_problem(model: type[BaseModel], path: str) -> str | None:
+    """Why ``path`` is not a field of the player model that a choice can be (one value: a word,
+    a number, yes/no); None when it is."""
+    current: Any = model
+    parts = path.split(".")
+    for i, part in enumerate(parts):
+        if not _is_model(current) or part not in current.model_fields:
+            known = list(current.model_fields) if _is_model(current) else []
+            where = ".".join(parts[:i]) or "the player"
+            return (f"'{part}' is not a field of {where} in the final state (fields: {', '.join(known)})"
+                    + _did_you_mean(part, known))
+        current = _strip(current.model_fields[part].annotation)
+    if current in (str, int, bool) or typing.get_origin(current) is typing.Literal:
+        return None
+    return f"'{path}' holds {_type_name(current)}; a choice is one value per player (a word, a number, yes/no)"
+
+
+def _check_choices(game: Game, where: _Where) -> list[Problem]:
+    model = player_model(game)
+    problems = []
+    for cid, choice in game.spec.choices.items():
+        loc: tuple[Any, ...] = ("choices", cid)
+        path = choice.field or cid
+        if model is None:
+            problems.append(where.problem("a choice is a field of each player, and this game's final state has no "
+                                          "players: [{name, …}] list", f"choices.{cid}", loc))
+            continue
+        if choice.values is not None and _python_model(game):
+            problems.append(where.problem("values: are for a data-only game; the rules' final-state model says "
+                                          "what this field holds", f"choices.{cid}.values", (*loc, "values")))
+            continue
+        if choice.values is None and not _python_model(game):
+            problems.append(where.problem("a data-only game lists the values a player may choose: values: [a, b, …]",
+                                          f"choices.{cid}", loc))
+            continue
+        why = choice_field_problem(model, path)
+        if why:
+            problems.append(where.problem(why, f"choices.{cid}.field" if choice.field else f"choices.{cid}",
+                                          (*loc, "field") if choice.field else loc))
+    return problems
+
+
+def balance_cards(game: Game, data: GameData[CardBase], kinds: Sequence[str] | None) -> list[CardBase]:
+    return [c for c in data.cards if not kinds or c.kind in kinds]
+
+
+def _check_balance(game: Game, data: GameData[CardBase], where: _Where) -> list[Problem]:
+    problems: list[Problem] = []
+    known = _known_kinds(game, data)
+    for bid, spec in game.spec.balance.items():
+        loc: tuple[Any, ...] = ("balance", bid)
+        bad = [k for k in spec.kinds or () if k not in known]
+        for kind in bad:
+            problems.append(where.problem(f"unknown card kind '{kind}' (kinds: {', '.join(known)})"
+                                          + _did_you_mean(kind, known), f"balance.{bid}.kinds", (*loc, "kinds")))
+        if bad:
+            continue
+        cards = balance_cards(game, data, spec.kinds)
+        if not cards:
+            problems.append(where.problem("no card to compare", f"balance.{bid}", loc))
+            continue
+        fields = _fields_of(cards)
+        for which in ("cost", "value"):
+            for path in spec.fields(which):
+                values = [(c, field_at(c, path)) for c in cards]
+                given = [(c, v) for c, v in values if v is not None]
+                at = f"balance.{bid}.{which}"
+                if not given:
+                    head = path.split(".")[0]
+                    problems.append(where.problem(
+                        f"no card here has a field '{path}' (fields: {', '.join(fields)})"
+                        + (_did_you_mean(head, fields) if head not in fields else ""), at, (*loc, which)))
+                    continue
+                wrong = next(((c, v) for c, v in given if isinstance(v, bool) or not isinstance(v, int | float)),
+                             None)
+                if wrong is not None:
+                    problems.append(where.problem(f"'{path}' is not a number on every card (card '{wrong[0].id}': "
+                                                  f"{wrong[1]!r})", at, (*loc, which)))
+        if spec.group is not None and all(field_at(c, spec.group) is None for c in cards):
+            head = spec.group.split(".")[0]
+            problems.append(where.problem(f"no card here has a field '{spec.group}' (fields: {', '.join(fields)})"
+                                          + _did_you_mean(head, fields), f"balance.{bid}.group", (*loc, "group")))
     return problems
 
 

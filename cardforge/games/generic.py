@@ -15,7 +15,7 @@ import random
 import re
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, create_model
 
@@ -97,6 +97,9 @@ def _state_models(game: Game) -> type[Model]:
         fields[c.id] = (PadValue | None, None) if c.optional else (PadValue, ...)
     for hid, decl in game.spec.holdings.items():
         fields[hid] = _holding_field(decl)
+    for cid, choice in game.spec.choices.items():  # a faction, a role: one of its values, or not said
+        if choice.values is not None:
+            fields[choice.field or cid] = (Literal[tuple(choice.values)] | None, None)
     cats = {c.id for c in game.spec.categories}
     for t in game.spec.tie_breakers:
         if t.id not in cats and t.id not in game.spec.holdings:
@@ -107,8 +110,8 @@ def _state_models(game: Game) -> type[Model]:
 
 
 def final_state_model(game: Game) -> type[Model]:
-    """``{mode?, players: [{name, <category>: value…, <holding>: …, <tie-breaker>: value…}]}``
-    (a category computed by a declared rule is not given)."""
+    """``{mode?, players: [{name, <category>: value…, <holding>: …, <choice>: value, <tie-breaker>:
+    value…}]}`` (a category computed by a declared rule is not given; a choice is optional)."""
     return _state_models(game)
 
 

@@ -56,6 +56,7 @@ class Bar:
     text: str = ""
     colour: str | None = None
     interval: tuple[float, float] | None = None
+    mark: float | None = None  # a reference drawn as a dashed tick across the bar (a fair share)
 
 
 @dataclass(frozen=True)
@@ -146,8 +147,11 @@ def bar_chart(title: str, bars: Sequence[Bar], *, max_value: float | None = None
             d.add(Line(lo, mid, hi, mid, strokeColor=INK, strokeWidth=1.2))
             for x in (lo, hi):
                 d.add(Line(x, mid - 5, x, mid + 5, strokeColor=INK, strokeWidth=1.2))
+        if b.mark is not None:
+            x = x0 + b.mark * scale
+            d.add(Line(x, y - 3, x, y + row + 3, strokeColor=INK, strokeWidth=1.1, strokeDashArray=[2.5, 1.5]))
         if b.text:
-            end = x0 + max(w, (b.interval[1] * scale if b.interval else 0)) + 4
+            end = x0 + max(w, (b.interval[1] * scale if b.interval else 0), (b.mark or 0) * scale) + 4
             d.add(String(min(end, x1 + 2), y + row / 2 - 4, b.text, fontName=FONT, fontSize=SIZE, fillColor=INK))
     d.add(Line(x0, y_axis, x0, height - top, strokeColor=INK, strokeWidth=0.8))
     return d
@@ -234,9 +238,9 @@ def stacked_bars(title: str, rows: Sequence[tuple[str, Sequence[float]]], segmen
     return d
 
 
-def _marker(kind: str, x: float, y: float, colour: colors.Color) -> Group:
+def _marker(kind: str, x: float, y: float, colour: colors.Color, scale: float = 1.0) -> Group:
     g = Group()
-    r = 3.6
+    r = 3.6 * scale
     if kind == "circle":
         g.add(Circle(x, y, r, fillColor=colour, strokeColor=colors.white, strokeWidth=0.8))
     elif kind == "square":
@@ -312,6 +316,119 @@ def line_chart(title: str, series: Sequence[Series], *, x_labels: Sequence[tuple
         d.add(_marker(MARKERS[k % len(MARKERS)], left + plot_w + 9, y, colour))
         d.add(String(left + plot_w + 16, y - 4, fit(s.name, name_w - 18), fontName=FONT, fontSize=SIZE, fillColor=INK))
     return d
+
+
+@dataclass(frozen=True)
+class ScatterGroup:
+    """Points of one group (``(x, y)``), drawn with the group's marker and colour, and its
+    line (``(x0, y0, x1, y1)``) when it has one."""
+
+    name: str
+    points: Sequence[tuple[float, float]]
+    line: tuple[float, float, float, float] | None = None
+    colour: str | None = None
+
+
+def scatter_chart(title: str, groups: Sequence[ScatterGroup], *, labels: Sequence[tuple[float, float, str]] = (),
+                  x_label: str = "", y_label: str = "", width: float = WIDTH, note: str = "") -> Drawing:
+    """Points by group (a marker shape and colour each, named in a legend under the plot), each
+    group's line, and the points of ``labels`` ringed and named (an outlier); points that fall
+    on the same spot are drawn once, the marker's area times their count."""
+    plot_h = 190.0
+    bottom = 30.0 + (12.0 if x_label else 0.0)
+    legend_h = len(groups) * 15.0 + 4
+    d, _ = _start(title, note, width, plot_h + bottom + legend_h + (12.0 if y_label else 0.0))
+    xs = [x for g in groups for x, _ in g.points] + [v for g in groups if g.line for v in (g.line[0], g.line[2])]
+    ys = [y for g in groups for _, y in g.points] + [v for g in groups if g.line for v in (g.line[1], g.line[3])]
+    xs, ys = xs or [0.0, 1.0], ys or [0.0, 1.0]
+    x_step = nice_step(max(xs) - min(0.0, min(xs)) or 1, 5)
+    y_step = nice_step(max(ys) - min(0.0, min(ys)) or 1, 4)
+    x_lo, x_hi = math.floor(min(0.0, min(xs)) / x_step) * x_step, math.ceil(max(xs) / x_step) * x_step
+    y_lo, y_hi = math.floor(min(0.0, min(ys)) / y_step) * y_step, math.ceil(max(ys) / y_step) * y_step
+    x_hi, y_hi = max(x_hi, x_lo + x_step), max(y_hi, y_lo + y_step)
+    base = legend_h
+    left = max(text_width(_label(y_hi), SIZE - 2), text_width(_label(y_lo), SIZE - 2)) + 8
+    plot_w = width - left - 6
+
+    def px(x: float) -> float:
+        return left + (x - x_lo) / (x_hi - x_lo) * plot_w
+
+    def py(y: float) -> float:
+        return base + bottom + (y - y_lo) / (y_hi - y_lo) * plot_h
+
+    tick = y_lo
+    while tick <= y_hi + 1e-9:
+        d.add(Line(left, py(tick), left + plot_w, py(tick), strokeColor=GRID, strokeWidth=0.6))
+        d.add(String(left - 4, py(tick) - 4, _label(tick), fontName=FONT, fontSize=SIZE - 2, fillColor=MUTED,
+                     textAnchor="end"))
+        tick += y_step
+    tick = x_lo
+    while tick <= x_hi + 1e-9:
+        d.add(Line(px(tick), base + bottom, px(tick), base + bottom + plot_h, strokeColor=GRID, strokeWidth=0.6))
+        d.add(String(px(tick), base + bottom - 13, _label(tick), fontName=FONT, fontSize=SIZE - 2, fillColor=MUTED,
+                     textAnchor="middle"))
+        tick += x_step
+    d.add(Line(left, base + bottom, left + plot_w, base + bottom, strokeColor=INK, strokeWidth=0.8))
+    d.add(Line(left, base + bottom, left, base + bottom + plot_h, strokeColor=INK, strokeWidth=0.8))
+    if x_label:
+        d.add(String(left + plot_w / 2, base + 6, x_label, fontName=FONT, fontSize=SIZE - 1, fillColor=MUTED,
+                     textAnchor="middle"))
+    if y_label:
+        d.add(String(0, base + bottom + plot_h + 6, y_label, fontName=FONT, fontSize=SIZE - 1, fillColor=MUTED))
+    for k, g in enumerate(groups):
+        colour = colors.HexColor(g.colour or PALETTE[k % len(PALETTE)])
+        if g.line is not None:
+            x0, y0, x1, y1 = g.line
+            d.add(Line(px(x0), py(y0), px(x1), py(y1), strokeColor=colour, strokeWidth=1.4))
+        spots: dict[tuple[float, float], int] = {}
+        for x, y in g.points:
+            spots[(x, y)] = spots.get((x, y), 0) + 1
+        for (x, y), n in sorted(spots.items()):  # a marker's area grows with the cards on its spot
+            d.add(_marker(MARKERS[k % len(MARKERS)], px(x), py(y), colour, math.sqrt(n)))
+        yl = legend_h - 14 - k * 15.0
+        d.add(_marker(MARKERS[k % len(MARKERS)], 6, yl + 5, colour))
+        d.add(String(16, yl + 1, fit(g.name, width - 16), fontName=FONT, fontSize=SIZE - 1, fillColor=INK))
+    placed: list[tuple[float, float]] = []  # each outlier's name beside it, never over another's
+    for x, y, text in sorted(labels, key=lambda t: (-t[1], t[0], t[2])):
+        cx, cy = px(x), py(y)
+        d.add(Circle(cx, cy, 8, fillColor=None, strokeColor=INK, strokeWidth=1.2))
+        room_right = left + plot_w - cx - 10
+        shown = fit(text, max(room_right, cx - left - 10, 40.0), SIZE - 1)
+        w = text_width(shown, SIZE - 1)
+        ty = cy - 4
+        while any(abs(ty - other) < 12 and abs(cx - ox) < w + 20 for ox, other in placed):
+            ty -= 12
+        placed.append((cx, ty))
+        if w <= room_right:
+            d.add(String(cx + 10, ty, shown, fontName=BOLD, fontSize=SIZE - 1, fillColor=INK))
+        else:
+            d.add(String(cx - 10, ty, shown, fontName=BOLD, fontSize=SIZE - 1, fillColor=INK, textAnchor="end"))
+    return d
+
+
+def for_pdf(drawing: Drawing) -> Drawing:
+    """``drawing`` with its text in the bundled DejaVu Sans (embedded: every character prints,
+    as in every other PDF cardforge writes), each string at the size that keeps the width the
+    chart was laid out for in Helvetica (never wider, so nothing overlaps). Changes it in place."""
+    from cardforge.render.fonts import font_name
+
+    faces = {FONT: font_name(), BOLD: font_name(bold=True)}
+
+    def walk(node: object) -> None:
+        for child in getattr(node, "contents", []):
+            if isinstance(child, String):
+                face = faces.get(child.fontName)
+                if face is not None:
+                    laid = text_width(child.text, child.fontSize, child.fontName)
+                    real = float(stringWidth(child.text, face, child.fontSize))
+                    if real > laid > 0:
+                        child.fontSize = round(child.fontSize * laid / real, 2)
+                    child.fontName = face
+            else:
+                walk(child)
+
+    walk(drawing)
+    return drawing
 
 
 # --- SVG ---------------------------------------------------------------------------------------

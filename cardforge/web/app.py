@@ -29,12 +29,22 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardforge.data.yamlio import parse_text
 from cardforge.errors import CardforgeError
-from cardforge.web import logbook, service
-from cardforge.web.forms import GRID_STATES, MAX_PLAYERS_ON_SHEET, SCALARS, player_names, problems_json, state_players
+from cardforge.lab.facts import deck_of_data, facts_of_yaml
+from cardforge.web import lab, logbook, service
+from cardforge.web.forms import (
+    GRID_STATES,
+    MAX_PLAYERS_ON_SHEET,
+    SCALARS,
+    build_sheet,
+    player_names,
+    problems_json,
+    state_players,
+)
 from cardforge.web.store import Details, PlayLog, details_from_form, parse_id, today
 
 if TYPE_CHECKING:
     from cardforge.games.base import Game
+    from cardforge.lab.facts import Deck
     from cardforge.problems import Problem
 
 HERE = Path(__file__).parent
@@ -65,6 +75,9 @@ class Settings:
     local_only: bool = True  # the Host header must name this machine (DNS rebinding)
     #: game folders (or ids) named on the command line, served besides the shipped games
     games: list[str | Path] = field(default_factory=list)
+    #: the playtest lab: game id → the build record (cards.json) of the printed deck on the table;
+    #: that game's sheet scores with those cards and its plays record that deck (else the working data's)
+    printed: dict[str, Path] = field(default_factory=dict)
 
 
 def _env() -> Environment:
@@ -195,6 +208,29 @@ def create_app(settings: Settings) -> Guard:
             response.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="lax")
         return response
 
+    tables: dict[str, tuple[service.GameContext, service.GameContext, Deck]] = {}
+
+    def table_of(game_id: str) -> tuple[service.GameContext, Deck]:
+        """The game as it is on the table: with ``--printed``, its data holds the printed deck's
+        cards (the sheet scores with them, a play records that deck); else the working data."""
+        from cardforge.render.printed_deck import printed_deck
+
+        ctx = ctx_of(game_id)
+        record = settings.printed.get(ctx.game.id)
+        if record is None:
+            return ctx, deck_of_data(ctx.game.id, ctx.data)
+        cached = tables.get(ctx.game.id)
+        if cached is not None and cached[0] is ctx:  # rebuilt when the served data changes
+            return cached[1], cached[2]
+        try:
+            deck, data = printed_deck(ctx.game, ctx.data, record)
+        except CardforgeError as exc:
+            raise HTTPException(409, f"the printed deck of {ctx.game.id} ({record.name}) does not fit the "
+                                     f"game's data now: {exc.render()[:2000]}") from None
+        table = service.GameContext(ctx.game, data, build_sheet(ctx.game, data), ctx.stamp)
+        tables[ctx.game.id] = (ctx, table, deck)
+        return table, deck
+
     site = logbook.Site(store, ctx_of, page, read_form, lambda g: catalogue.get(g) is not None, catalogue.ids)
 
     async def home(request: Request) -> Response:
@@ -207,9 +243,11 @@ def create_app(settings: Settings) -> Guard:
         return page(request, "home.html", games=games, broken=broken, recent=site.labelled(store.plays(limit=5)))
 
     async def game_page(request: Request) -> Response:
-        ctx = ctx_of(request.path_params["game"])
+        ctx, deck = table_of(request.path_params["game"])
         roster = store.players()  # most plays first: picked with one tap
+        deck_text = f"the working data, {deck.label}" if deck.source == "data" else f"{deck.source}, {deck.label}"
         return page(request, "game.html", game=ctx.game, has_sheet=ctx.sheet is not None, roster=roster[:60],
+                    deck_text=deck_text,
                     known=[p["name"] for p in roster[:200]], groups=store.recent_groups(ctx.game.id),
                     slots=max(2, min(ctx.game.max_players, 8) - min(len(roster), 8)))
 
@@ -258,7 +296,7 @@ def create_app(settings: Settings) -> Guard:
                                           ensure_ascii=False).replace("</", "<\\/"))
 
     async def sheet(request: Request) -> Response:
-        ctx = ctx_of(request.path_params["game"])
+        ctx, _ = table_of(request.path_params["game"])
         source = request.query_params.get("play", "")
         if source:  # a saved play back in the sheet, to correct it
             number = parse_id(source)
@@ -282,7 +320,7 @@ def create_app(settings: Settings) -> Guard:
         return service.score_form(ctx, pairs), None
 
     async def live(request: Request) -> Response:
-        ctx = ctx_of(request.path_params["game"])
+        ctx, _ = table_of(request.path_params["game"])
         pairs = await read_form(request)
         outcome, yaml_text = outcome_of(ctx, pairs)
         result = service.sheet_view(outcome.sheet, ctx) if outcome.sheet is not None else None
@@ -298,7 +336,7 @@ def create_app(settings: Settings) -> Guard:
                              "standing": standing["json"] if standing is not None else None})
 
     async def save(request: Request) -> Response:
-        ctx = ctx_of(request.path_params["game"])
+        ctx, deck = table_of(request.path_params["game"])
         pairs = await read_form(request)
         outcome, yaml_text = outcome_of(ctx, pairs)
         form = dict(pairs)
@@ -315,16 +353,20 @@ def create_app(settings: Settings) -> Guard:
         text = yaml_text if yaml_text is not None else service.state_yaml(ctx.game.id, outcome.state)
         mode = outcome.state.get("mode") if isinstance(outcome.state, dict) else None
         key = form.get("request_key") or None  # the same form sent twice: one play
+        # what was on the table (the playtest lab): the served deck (--printed, else the working
+        # data's), each seat's choices and cards
+        facts = facts_of_yaml(ctx.game, ctx.data, text, [p.name for p in outcome.sheet.players])
         if edit is not None:  # the play changed in place; the version it replaces is kept
             store.update_play(edit, mode=mode, state_yaml=text, result=outcome.sheet.to_json(), details=details,
-                              request_key=key)
+                              request_key=key, facts=facts)
             return RedirectResponse(f"/plays/{edit}", status_code=303)
         play_id = store.add_play(game=ctx.game.id, title=ctx.game.title, mode=mode, state_yaml=text,
-                                 result=outcome.sheet.to_json(), details=details, request_key=key)
+                                 result=outcome.sheet.to_json(), details=details, request_key=key,
+                                 deck=deck, facts=facts)
         return RedirectResponse(f"/plays/{play_id}", status_code=303)
 
     async def setup(request: Request) -> Response:
-        ctx = ctx_of(request.path_params["game"])
+        ctx, _ = table_of(request.path_params["game"])
         q = request.query_params
         result, problems = None, []
         if "players" in q:
@@ -367,6 +409,7 @@ def create_app(settings: Settings) -> Guard:
         Route("/g/{game}/save", save, methods=["POST"]),
         Route("/g/{game}/setup", setup),
         *logbook.routes(site, CSRF_COOKIE),
+        *lab.routes(site),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})

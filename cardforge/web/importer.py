@@ -42,6 +42,9 @@ COLUMNS: list[tuple[str, bool, str]] = [
     ("seat", False, "the seat order (1, 2…); the row order when left out"),
     ("first", False, "1 on the first player's row"),
     ("mode", False, "the mode played, when the game has modes"),
+    ("version", False, "the deck version played (0.3, as printed on the cards' stamps): the playtest lab's "
+                       "numbers per version"),
+    ("<choice>", False, "a choice the game declares (a faction, a role…), by id or label: this player's"),
     ("duration", False, "minutes (90) or hours:minutes (1:30)"),
     ("location", False, "where"),
     ("note", False, "a note"),
@@ -205,6 +208,7 @@ def _play(label: str, members: Sequence[tuple[int, list[str]]], cell: Any, index
         problems.append(Problem(f"a date is 2026-11-26 or 26/11/2026, got {day_text[:20]!r}",
                                 **where(first_row, index["played_on"])))
     categories = [c.id for c in game.categories]
+    choice_cols, choice_values = _choice_columns(game, norm, site)
     by_name = {c.id.casefold(): c.id for c in game.categories}
     by_name.update({c.label.casefold().replace(" ", "_"): c.id for c in game.categories})
     for cat in game.categories:
@@ -212,7 +216,7 @@ def _play(label: str, members: Sequence[tuple[int, list[str]]], cell: Any, index
             by_name.setdefault(cat.label_en.casefold().replace(" ", "_"), cat.id)
     cat_cols = {col: by_name[name] for col, name in enumerate(norm) if name in by_name and name not in KNOWN}
     for col, name in enumerate(norm):
-        if name in KNOWN or col in cat_cols:
+        if name in KNOWN or col in cat_cols or col in choice_cols:
             continue
         for r, row in members:  # a column of another game's categories: empty on this game's rows
             if col < len(row) and row[col].strip():
@@ -253,7 +257,19 @@ def _play(label: str, members: Sequence[tuple[int, list[str]]], cell: Any, index
             problems.append(Problem(f"{_n(total)}, but the categories add up to {_n(sum(breakdown.values()))}",
                                     **where(r, index["total"])))
         score = total if total is not None else sum(breakdown.values())
-        seat: dict[str, Any] = {"row": r, "name": name, "total": score, "breakdown": breakdown}
+        chosen: dict[str, Any] = {}
+        for col, cid in choice_cols.items():
+            raw = _text(row[col].strip()) if col < len(row) else ""
+            if not raw:
+                continue
+            value = _choice_value(raw, choice_values[cid])
+            if value is None:
+                shown = ", ".join(sorted({lbl for lbl in choice_values[cid].values()}, key=str.casefold)[:12])
+                problems.append(Problem(f"{raw[:40]!r} is not a {header[col]} of {game.title} (known: {shown})",
+                                        **where(r, col)))
+            else:
+                chosen[cid] = value
+        seat: dict[str, Any] = {"row": r, "name": name, "total": score, "breakdown": breakdown, "choices": chosen}
         for key in ("rank", "seat"):
             raw = cell(row, key)
             if raw:
@@ -317,9 +333,63 @@ def _play(label: str, members: Sequence[tuple[int, list[str]]], cell: Any, index
         "winners": winners, "imported": True,
         "labels": {c.id: c.label for c in game.categories if c.id in used},
     }
-    uid = uid_of([game.id, details.played_on, mode, [(name_key(s["name"]), s["total"], s["breakdown"]) for s in seats]])
+    version = same("version") or None
+    if version is not None:
+        from cardforge.lab.versions import is_version, normal
+
+        if not is_version(version):
+            return None, [Problem(f"a version as on the cards' stamps (0.3, v1.2), got {version[:40]!r}",
+                                  **where(first_row, index["version"]))]
+        version = normal(version)
+    parts: list[Any] = [game.id, details.played_on, mode,
+                        [(name_key(s["name"]), s["total"], s["breakdown"]) for s in seats]]
+    if version is not None or choice_cols:  # (a file without them keeps the uids it always had)
+        parts += [version, [s["choices"] for s in seats]]
+    facts = {"format": 1, "choices": [s["choices"] for s in seats]} if choice_cols else None
     return {"game": game.id, "title": game.title, "mode": mode, "state_yaml": "", "result": result,
-            "details": details, "source": "import", "uid": uid}, []
+            "details": details, "source": "import", "uid": uid_of(parts), "deck_version": version,
+            "facts": facts}, []
+
+
+def _choice_columns(game: Game, norm: list[str], site: Site) -> tuple[dict[int, str], dict[str, dict[str, Any]]]:
+    """The columns naming a choice the game declares (by id or label), and each choice's known
+    values: what a cell may say (its id, its label, case aside) → the value recorded."""
+    if not game.spec.choices:
+        return {}, {}
+    from cardforge.lab.stats import game_info
+
+    info = game_info(game, site.ctx_of(game.id).data)
+    cols: dict[int, str] = {}
+    names = {cid.casefold(): cid for cid in game.spec.choices}
+    names.update({lbl.casefold().replace(" ", "_"): cid for cid, lbl in info.choices})
+    for col, name in enumerate(norm):
+        if name in names and name not in KNOWN:
+            cols[col] = names[name]
+    values: dict[str, dict[str, Any]] = {}
+    for cid, spec in game.spec.choices.items():
+        known: dict[str, Any] = {}
+        for key, lbl in info.value_labels.get(cid, {}).items():
+            raw: Any = key
+            if spec.values is not None:
+                raw = next((v for v in spec.values if str(v) == key or (isinstance(v, bool) and
+                                                                          ("yes" if v else "no") == key)), key)
+            known[key.casefold()] = raw
+            known[lbl.casefold()] = raw
+        values[cid] = known
+    return cols, values
+
+
+def _choice_value(text: str, known: dict[str, Any]) -> Any:
+    """A cell's choice: one of the known values (by id or label), or — when the game says no
+    list (a free field) — the text itself; yes/no for a choice that is one."""
+    key = text.strip().casefold()
+    if not known:
+        if key in YES - {"1"}:
+            return True
+        if key in NO - {"", "0"}:
+            return False
+        return text.strip()
+    return known.get(key)
 
 
 def _num(value: float) -> int | float:

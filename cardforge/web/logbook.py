@@ -418,7 +418,7 @@ def routes(site: Site, csrf_cookie: str) -> list[Route]:
             title = site.title_of(game, dict(games).get(game, ""))
             g = stats.game_stats(game, title, store.records(game), roster, site.labels_of(game))
             return site.page(request, "stats.html", game=game, title=title, g=g, games=games, stats=stats,
-                             charts=chart_svgs(game_drawings(g)))
+                             charts=chart_svgs(game_drawings(g)), served=site.served(game))
         o = stats.overview(store.records(), roster)
         return site.page(request, "stats.html", game=None, o=o, games=games, stats=stats,
                          charts=chart_svgs(overview_drawings(o)),

@@ -17,13 +17,15 @@ Conventions:
 
 from __future__ import annotations
 
-import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardforge.lab.stats import bins_of, number, percent, wilson
 from cardforge.web.store import PlayRecord, Seat
+
+__all__ = ["bins_of", "number", "percent", "wilson"]  # the lab's, shared with these pages
 
 TREND_PLAYS = 30  # plays a trend line shows, the latest
 
@@ -44,30 +46,6 @@ class Rate:
         if not self.plays:
             return "–"
         return f"{percent(self.value)} · {number(self.wins)} of {self.plays}"
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float] | None:
-    """The Wilson score interval of a rate (95 % with z = 1.96): honest with few plays, where
-    the plain ± is not (it can leave 0–1)."""
-    if n <= 0:
-        return None
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def percent(value: float | None) -> str:
-    """A rate as a whole percentage, halves rounded up (3 of 8 → 38 %, 5 of 8 → 63 %)."""
-    return "–" if value is None else f"{math.floor(value * 100 + 0.5 + 1e-9):.0f} %"
-
-
-def number(value: float) -> str:
-    """1, 2.5, 3.33: as few digits as the value needs (at most 2 decimals)."""
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def beaten_share(play: PlayRecord, seat: Seat) -> float | None:
@@ -234,30 +212,6 @@ def game_stats(game: str, title: str, records: Sequence[PlayRecord], roster: dic
 
 def _name(seat: Seat, roster: dict[int, dict[str, Any]]) -> str:
     return str(roster.get(seat.player_id, {}).get("name", seat.name))
-
-
-def bins_of(values: Sequence[float], most: int = 8) -> list[tuple[float, float, int]]:
-    """Equal bins of round width (1, 2, 2.5, 5 × 10ⁿ; whole numbers for whole scores), at
-    most about ``most`` of them, from the lowest value's bin to the highest's: (low, high,
-    count) with low ≤ value < high."""
-    if not values:
-        return []
-    lo, hi = min(values), max(values)
-    width = _step((hi - lo) / most if hi > lo else 1)
-    if all(float(v).is_integer() for v in values):
-        width = max(1.0, math.ceil(width))
-    start = math.floor(lo / width) * width
-    count = int((hi - start) // width) + 1
-    counts = Counter(int((v - start) // width) for v in values)
-    return [(start + i * width, start + (i + 1) * width, counts.get(i, 0)) for i in range(count)]
-
-
-def _step(raw: float) -> float:
-    power = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1
-    for m in (1, 2, 2.5, 5, 10):
-        if raw <= m * power:
-            return float(m * power)
-    return float(10 * power)
 
 
 @dataclass

@@ -15,7 +15,7 @@
 - Players are a roster (``players``): a play's names are matched to it (case, accents' forms and
   spacing aside), new names join it; a merge keeps the merged name as an alias.
 
-Version 3 of the schema is laid out in DEVELOPING.md ("The play log").
+Version 4 of the schema is laid out in DEVELOPING.md ("The play log").
 """
 
 from __future__ import annotations
@@ -33,12 +33,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cardforge.errors import CardforgeError
 from cardforge.problems import Problem
+
+if TYPE_CHECKING:
+    from cardforge.lab.facts import Deck
+    from cardforge.lab.stats import Play
 
 MIGRATIONS: list[tuple[int, str]] = [
     (1, """
@@ -132,6 +136,25 @@ MIGRATIONS: list[tuple[int, str]] = [
         ALTER TABLE scores ADD COLUMN player_id INTEGER REFERENCES players(id);
         CREATE INDEX scores_player_id ON scores(player_id);
     """),
+    # issue 33: the playtest lab — each play knows the deck it was played with (version and
+    # fingerprint, the deck's cards kept once per fingerprint) and each seat's declared choices
+    # and cards; plays saved before say nothing of them (NULL: "unrecorded")
+    (4, """
+        CREATE TABLE decks (
+            game TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,               -- of every card's data and copies (lab/facts.py)
+            version TEXT NOT NULL,                   -- the deck's version (deck.yaml)
+            source TEXT NOT NULL,                    -- data (the working data) | printed <record>
+            cards_json TEXT NOT NULL,                -- id → {name, kind, copies, data}
+            first_seen TEXT NOT NULL,                -- UTC
+            PRIMARY KEY (game, fingerprint)
+        );
+        ALTER TABLE plays ADD COLUMN deck_version TEXT;   -- NULL: not recorded
+        ALTER TABLE plays ADD COLUMN deck_fp TEXT;        -- a decks row of the game, or NULL
+        ALTER TABLE plays ADD COLUMN deck_source TEXT;    -- data | printed <record> | import
+        ALTER TABLE plays ADD COLUMN facts_json TEXT;     -- {choices: [...], cards: [...]} by seat, or NULL
+        CREATE INDEX plays_deck ON plays(game, deck_version);
+    """),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -220,6 +243,9 @@ class PlaySummary:
     deleted_at: str | None = None
     played_at: str = ""
     mode_label: str = ""  # the mode as the game names it (set by the pages)
+    deck_version: str | None = None  # the deck it was played with (the playtest lab)
+    deck_fp: str | None = None
+    deck_source: str | None = None
 
 
 @dataclass
@@ -429,9 +455,13 @@ class PlayLog:
     # --- writing plays -----------------------------------------------------------------------
     def add_play(self, *, game: str, title: str, mode: str | None, state_yaml: str, result: dict[str, Any],
                  note: str = "", played_at: datetime | None = None, details: Details | None = None,
-                 request_key: str | None = None, source: str = "sheet", uid: str | None = None) -> int:
+                 request_key: str | None = None, source: str = "sheet", uid: str | None = None,
+                 deck: Deck | None = None, deck_version: str | None = None,
+                 facts: dict[str, Any] | None = None) -> int:
         """A new play; its number. With a ``request_key`` already seen (a form sent twice), the
-        play that key made, and nothing written."""
+        play that key made, and nothing written. ``deck``: the deck it was played with (kept once
+        per fingerprint); ``deck_version`` a version without its deck (an import); ``facts``
+        each seat's declared choices and cards (``lab.facts.facts_json``)."""
         from cardforge import __version__
 
         details = details or Details(note=note)
@@ -440,14 +470,20 @@ class PlayLog:
             done = _request(db, request_key)
             if done is not None:
                 return done[0]
+            if deck is not None:
+                _keep_deck(db, deck)
             cur = db.execute(
                 "INSERT INTO plays (uid, game, title, mode, played_on, duration_min, location, note, first_seat,"
-                " source, state_yaml, result_json, cardforge_version, version, played_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
+                " source, state_yaml, result_json, cardforge_version, version, played_at, updated_at,"
+                " deck_version, deck_fp, deck_source, facts_json)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)",
                 (uid or secrets.token_hex(16), game, title, mode,
                  details.played_on or (when[:10] if played_at is not None else today()),
                  details.duration_min, details.location, details.note, details.first_seat,
-                 source, state_yaml, json.dumps(result, ensure_ascii=False), __version__, when, when))
+                 source, state_yaml, json.dumps(result, ensure_ascii=False), __version__, when, when,
+                 deck.version if deck is not None else deck_version, deck.fingerprint if deck is not None else None,
+                 deck.source if deck is not None else ("import" if deck_version else None),
+                 _facts_text(facts)))
             assert cur.lastrowid is not None  # set by an INSERT
             play_id = cur.lastrowid
             _write_scores(db, play_id, result)
@@ -456,10 +492,11 @@ class PlayLog:
 
     def update_play(self, play_id: int, *, mode: str | None = None, state_yaml: str | None = None,
                     result: dict[str, Any] | None = None, details: Details | None = None,
-                    request_key: str | None = None) -> int:
+                    request_key: str | None = None, facts: dict[str, Any] | None = None) -> int:
         """Change a play in place (its score and/or its details): the version it replaces is kept
         in ``play_versions``. The play's new version number (the same when ``request_key`` was
-        seen: a form sent twice)."""
+        seen: a form sent twice). A new score comes with its ``facts`` (the deck played stays
+        the one it was saved with)."""
         from cardforge import __version__
 
         with self._write() as db:
@@ -486,6 +523,7 @@ class PlayLog:
                  json.dumps(new_result, ensure_ascii=False),
                  __version__ if result is not None else row["cardforge_version"], version, _now(), play_id))
             if result is not None:
+                db.execute("UPDATE plays SET facts_json = ? WHERE id = ?", (_facts_text(facts), play_id))
                 db.execute("DELETE FROM category_scores WHERE play_id = ?", (play_id,))
                 db.execute("DELETE FROM scores WHERE play_id = ?", (play_id,))
                 _write_scores(db, play_id, new_result)
@@ -520,7 +558,8 @@ class PlayLog:
                               + " ORDER BY p.played_on DESC, p.id DESC LIMIT ?", (*args, limit)).fetchall()
             return [PlaySummary(r["id"], r["game"], r["title"], r["mode"], r["played_on"], r["note"],
                                 _seats(db, r["id"]), r["location"], r["duration_min"], r["version"],
-                                r["deleted_at"], r["played_at"]) for r in rows]
+                                r["deleted_at"], r["played_at"], deck_version=r["deck_version"],
+                                deck_fp=r["deck_fp"], deck_source=r["deck_source"]) for r in rows]
 
     def play(self, play_id: int) -> dict[str, Any] | None:
         """A play (deleted ones too: ``deleted_at`` says it), with ``result`` (the score JSON)
@@ -585,6 +624,47 @@ class PlayLog:
                 for s in seats.get(r["id"], [])], list(result.get("categories", []))))
         return out
 
+    # --- the playtest lab ---------------------------------------------------------------------
+    def decks(self, game: str) -> dict[str, Deck]:
+        """The decks the game's plays were played with, by fingerprint."""
+        from cardforge.lab.facts import Deck
+
+        with self._read() as db:
+            rows = db.execute("SELECT * FROM decks WHERE game = ? ORDER BY first_seen, fingerprint", (game,)).fetchall()
+        return {r["fingerprint"]: Deck(r["game"], r["version"], r["fingerprint"], r["source"],
+                                       json.loads(r["cards_json"])) for r in rows}
+
+    def deck_versions(self, game: str) -> list[str | None]:
+        """The deck versions the game's plays (that count) were played with (None: not recorded)."""
+        with self._read() as db:
+            return [r[0] for r in db.execute("SELECT DISTINCT deck_version FROM plays WHERE game = ? AND"
+                                             " deleted_at IS NULL ORDER BY deck_version", (game,))]
+
+    def lab_plays(self, game: str) -> list[Play]:
+        """The game's plays that count, oldest first, as the lab reads them: each seat with its
+        score, breakdown and facts (None when the play did not record them: then its final
+        state, which the lab may read them from)."""
+        from cardforge.lab.facts import seats_of
+        from cardforge.lab.stats import Play, SeatResult
+
+        records = {r.id: r for r in self.records(game)}
+        with self._read() as db:
+            rows = db.execute("SELECT id, duration_min, deck_version, deck_fp, deck_source, facts_json, state_yaml"
+                              " FROM plays WHERE deleted_at IS NULL AND game = ? ORDER BY played_on, id",
+                              (game,)).fetchall()
+        out = []
+        for r in rows:
+            rec = records.get(r["id"])
+            if rec is None:
+                continue
+            facts = seats_of(json.loads(r["facts_json"]) if r["facts_json"] else None, len(rec.seats))
+            seats = [SeatResult(s.seat, s.name, s.total, s.rank, s.winner, s.breakdown,
+                                facts[i] if facts is not None and i < len(facts) else None)
+                     for i, s in enumerate(rec.seats)]
+            out.append(Play(rec.id, rec.played_on, rec.mode, rec.first_seat, r["duration_min"], r["deck_version"],
+                            r["deck_fp"], r["deck_source"], seats, "" if r["facts_json"] else r["state_yaml"]))
+        return out
+
     def csv(self, game: str | None = None) -> str:
         """One row per player per play; a column per score category (of the games in the log).
         The columns :func:`cardforge.web.importer.read_plays_csv` reads back."""
@@ -598,19 +678,28 @@ class PlayLog:
             for c in json.loads(p["result_json"]).get("categories", []):
                 if c not in categories:
                     categories.append(c)
+        facts = {p["id"]: json.loads(p["facts_json"]) if p["facts_json"] else {} for p in plays}
+        choices: list[str] = []  # the declared choices the plays recorded (a faction…), a column each
+        for f in facts.values():
+            for seat in f.get("choices") or []:
+                choices += [c for c in seat if c not in choices and c not in categories]
         buf = io.StringIO()
         out = csv.writer(buf, lineterminator="\r\n")
         out.writerow(["play", "played_on", "game", "mode", "player", "seat", "first", "rank", "winner", "total",
-                      *categories, "duration", "location", "note"])
+                      "version", *choices, *categories, "duration", "location", "note"])
         for p in plays:
             result = json.loads(p["result_json"])
             winners = set(result.get("winners", []))
             names = {s["seat"]: s["player"] for s in seats[p["id"]]}
+            said = facts[p["id"]].get("choices") or []
             for seat, player in enumerate(result["players"]):
                 first = int(p["first_seat"] == seat) if p["first_seat"] is not None else ""
+                own = said[seat] if seat < len(said) and isinstance(said[seat], dict) else {}
                 out.writerow([p["id"], p["played_on"], p["game"], p["mode"] or "",
                               _cell(names.get(seat, player["name"])), seat + 1, first,
                               player["rank"], int(player["name"] in winners), player["total"],
+                              p["deck_version"] or "",
+                              *(_cell(_choice_cell(own.get(c))) for c in choices),
                               *(player["breakdown"].get(c, "") for c in categories),
                               p["duration_min"] if p["duration_min"] is not None else "", _cell(p["location"]),
                               _cell(p["note"])])
@@ -631,13 +720,18 @@ class PlayLog:
             for r in db.execute("SELECT * FROM plays ORDER BY id").fetchall():
                 plays.append({
                     "number": r["id"], "uid": r["uid"], **_snapshot(r), "game": r["game"], "title": r["title"],
+                    "deck_version": r["deck_version"], "deck_fp": r["deck_fp"], "deck_source": r["deck_source"],
+                    "facts": json.loads(r["facts_json"]) if r["facts_json"] else None,
                     "source": r["source"], "version": r["version"], "played_at": r["played_at"],
                     "updated_at": r["updated_at"], "deleted_at": r["deleted_at"],
                     "players": [s["player"] for s in _seats(db, r["id"])],
                     "versions": [{"version": v["version"], "saved_at": v["saved_at"], **json.loads(v["snapshot_json"])}
                                  for v in db.execute("SELECT * FROM play_versions WHERE play_id = ? ORDER BY version",
                                                      (r["id"],))]})
-        doc = {"format": BACKUP_FORMAT, "schema": SCHEMA_VERSION, "players": players, "plays": plays}
+            decks = [{"game": d["game"], "fingerprint": d["fingerprint"], "version": d["version"],
+                      "source": d["source"], "cards": json.loads(d["cards_json"]), "first_seen": d["first_seen"]}
+                     for d in db.execute("SELECT * FROM decks ORDER BY game, first_seen, fingerprint")]
+        doc = {"format": BACKUP_FORMAT, "schema": SCHEMA_VERSION, "players": players, "plays": plays, "decks": decks}
         return json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
     def restore(self, doc: BackupDoc) -> dict[str, int]:
@@ -646,6 +740,11 @@ class PlayLog:
         number when free, else the next one. One transaction. Counts of what was done."""
         added = kept = renumbered = 0
         with self._write() as db:
+            for d in doc.decks:
+                db.execute("INSERT OR IGNORE INTO decks (game, fingerprint, version, source, cards_json, first_seen)"
+                           " VALUES (?, ?, ?, ?, ?, ?)", (d.game, d.fingerprint, d.version, d.source,
+                                                          json.dumps(d.cards, ensure_ascii=False, sort_keys=True),
+                                                          d.first_seen))
             for p in doc.players:
                 pid = _find_player(db, name_key(p.name))
                 if pid is None:
@@ -664,11 +763,15 @@ class PlayLog:
                 cur = db.execute(
                     "INSERT INTO plays (id, uid, game, title, mode, played_on, duration_min, location, note,"
                     " first_seat, source, state_yaml, result_json, cardforge_version, version, played_at,"
-                    " updated_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " updated_at, deleted_at, deck_version, deck_fp, deck_source, facts_json)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (play.number if free else None, play.uid, play.game, play.title, play.mode, play.played_on,
                      play.duration_min, play.location, play.note, play.first_seat, play.source, play.state_yaml,
                      json.dumps(play.result, ensure_ascii=False), play.cardforge_version, play.version,
-                     play.played_at, play.updated_at, play.deleted_at))
+                     play.played_at, play.updated_at, play.deleted_at, play.deck_version,
+                     play.deck_fp if play.deck_fp and db.execute(
+                         "SELECT 1 FROM decks WHERE game = ? AND fingerprint = ?", (play.game, play.deck_fp)).fetchone()
+                     else None, play.deck_source, _facts_text(play.facts)))
                 assert cur.lastrowid is not None
                 renumbered += not free
                 _write_scores(db, cur.lastrowid, play.result, play.players)
@@ -741,6 +844,17 @@ def _write_scores(db: sqlite3.Connection, play_id: int, result: dict[str, Any],
                        (play_id, seat, category, value))
 
 
+def _facts_text(facts: dict[str, Any] | None) -> str | None:
+    return json.dumps(facts, ensure_ascii=False, sort_keys=True) if facts is not None else None
+
+
+def _keep_deck(db: sqlite3.Connection, deck: Deck) -> None:
+    """The deck's cards, once per game and fingerprint (the first source that saw it stays)."""
+    db.execute("INSERT OR IGNORE INTO decks (game, fingerprint, version, source, cards_json, first_seen)"
+               " VALUES (?, ?, ?, ?, ?, ?)", (deck.game, deck.fingerprint, deck.version, deck.source,
+                                              json.dumps(deck.cards, ensure_ascii=False, sort_keys=True), _now()))
+
+
 def _seats(db: sqlite3.Connection, play_id: int) -> list[dict[str, Any]]:
     return [dict(s) for s in db.execute(
         "SELECT s.seat, s.player AS typed, pl.name AS player, s.player_id, pl.colour, s.total, s.rank, s.winner"
@@ -781,6 +895,14 @@ BACKFILL: dict[int, Callable[[sqlite3.Connection], None]] = {3: _backfill_roster
 def uid_of(parts: Sequence[Any]) -> str:
     """A play's uid from what it is (an imported play: importing the same rows twice adds it once)."""
     return hashlib.sha256(json.dumps(list(parts), ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def _choice_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def _cell(text: str) -> str:
@@ -856,6 +978,20 @@ class BackupPlay(BackupVersion):
     players: list[str] = Field(max_length=100)
     versions: list[BackupVersion] = Field(default_factory=list, max_length=1000)
     saved_at: str = ""  # a play's own: its updated_at
+    # schema 4 (the playtest lab): absent from older backups
+    deck_version: str | None = Field(default=None, max_length=40)
+    deck_fp: str | None = Field(default=None, pattern=r"^[0-9a-f]{8}$")
+    deck_source: str | None = Field(default=None, max_length=300)
+    facts: dict[str, Any] | None = None
+
+
+class BackupDeck(_Strict):
+    game: str = Field(min_length=1, max_length=100)
+    fingerprint: str = Field(pattern=r"^[0-9a-f]{8}$")
+    version: str = Field(min_length=1, max_length=40)
+    source: str = Field(max_length=300)
+    cards: dict[str, Any] = Field(max_length=100_000)
+    first_seen: str = Field(max_length=40)
 
 
 class BackupDoc(_Strict):
@@ -863,6 +999,7 @@ class BackupDoc(_Strict):
     schema_: int = Field(alias="schema", ge=1)
     players: list[BackupPlayer] = Field(max_length=100_000)
     plays: list[BackupPlay] = Field(max_length=1_000_000)
+    decks: list[BackupDeck] = Field(default_factory=list, max_length=10_000)
 
 
 #: the largest id SQLite stores (a signed 64-bit integer)

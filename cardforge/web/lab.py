@@ -1,0 +1,139 @@
+"""The playtest lab's page of a game (``/g/<game>/lab``) and its PDF (``/g/<game>/lab.pdf``):
+the parts ``render/lab_report.py`` makes from the play log and the game's data, as HTML (the
+charts inline as SVG) or as the PDF ``cardforge report`` writes — the same strings, the same
+drawings, the same bytes for the same log and options.
+
+Query: ``version`` (a selection: ``0.3``, ``0.2..0.3``, ``since 0.3``), ``pool=1`` (the
+selection as one group), ``compare=A,B`` (the two versions compared), ``min=N`` (the seats a
+rate needs to be ranked).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from cardforge.problems import Problem
+
+if TYPE_CHECKING:
+    from cardforge.lab.view import LabView
+    from cardforge.web.logbook import Site
+
+MAX_MIN_COUNT = 1000
+
+
+@dataclass
+class Options:
+    version: str = ""
+    pool: bool = False
+    versus: tuple[str, str] | None = None
+    min_count: int = 10
+
+
+def options_problems(version: str | None, compare: str | None, min_count: str | int | None,
+                     known: list[str | None]) -> tuple[Options, list[Problem]]:
+    """The lab's options read and checked (the page's query, the report's options): the problems
+    name the option and say what is allowed."""
+    from cardforge.lab.stats import MIN_COUNT
+    from cardforge.lab.versions import label, normal, parse_selection
+
+    problems: list[Problem] = []
+    opts = Options(version or "", False, None, MIN_COUNT)
+    _, problem = parse_selection(version)
+    if problem is not None:
+        problems.append(problem)
+    if compare:
+        parts = [normal(p) for p in compare.replace("..", ",").split(",") if p.strip()]
+        have = [v for v in known if v is not None]
+        if len(parts) != 2:
+            problems.append(Problem(f"two versions, OLD,NEW (e.g. 0.2,0.3), got {compare[:40]!r}", field="--compare"))
+        else:
+            missing = [p for p in parts if p not in have]
+            if missing:
+                problems.append(Problem(f"no play of version {', '.join(missing)} in the log (versions: "
+                                        + (", ".join(label(v) for v in have) or "none recorded") + ")",
+                                        field="--compare"))
+            else:
+                opts.versus = (parts[0], parts[1])
+    if min_count not in (None, ""):
+        try:
+            value = int(str(min_count))
+            if not 1 <= value <= MAX_MIN_COUNT:
+                raise ValueError
+            opts.min_count = value
+        except ValueError:
+            problems.append(Problem(f"a whole number from 1 to {MAX_MIN_COUNT}, got {str(min_count)[:20]!r}",
+                                    field="--min-plays"))
+    return opts, problems
+
+
+def lab_view(store: Any, game: Any, data: Any, opts: Options) -> LabView:
+    from cardforge.lab.versions import parse_selection
+    from cardforge.lab.view import build_view
+
+    selection, _ = parse_selection(opts.version)
+    return build_view(game, data, store.lab_plays(game.id), store.decks(game.id), selection, opts.pool, opts.versus,
+                      opts.min_count)
+
+
+def html_parts(view: LabView) -> list[dict[str, Any]]:
+    """The report's parts for the page: charts as inline SVG."""
+    from cardforge.render import lab_report
+    from cardforge.render.charts import to_svg
+
+    out: list[dict[str, Any]] = []
+    for part in lab_report.parts(view):
+        if isinstance(part, lab_report.Chart):
+            out.append({"kind": "chart", "id": part.id, "svg": to_svg(part.drawing, title=part.title, desc=part.desc)})
+        elif isinstance(part, lab_report.Table):
+            out.append({"kind": "table", "id": part.id, "columns": part.columns, "rows": part.rows,
+                        "numeric": part.numeric, "flagged": part.flagged})
+        elif isinstance(part, lab_report.Heading):
+            out.append({"kind": "heading", "level": part.level, "text": part.text, "id": part.id})
+        else:
+            out.append({"kind": "text", "text": part.text, "style": part.style})
+    return out
+
+
+def pdf_bytes(view: LabView) -> bytes:
+    import io
+
+    from cardforge.render import lab_report
+
+    buf = io.BytesIO()
+    lab_report.write_report(view, buf)
+    return buf.getvalue()
+
+
+def routes(site: Site) -> list[Route]:
+    def read(request: Request) -> tuple[Any, Options, list[Problem]]:
+        ctx = site.ctx_of(request.path_params["game"])
+        q = request.query_params
+        known = site.store.deck_versions(ctx.game.id)
+        opts, problems = options_problems(q.get("version"), q.get("compare"), q.get("min"), known)
+        opts.pool = q.get("pool") == "1"
+        return ctx, opts, problems
+
+    async def page(request: Request) -> Response:
+        ctx, opts, problems = read(request)
+        if problems:
+            return site.page(request, "lab.html", status=422, game=ctx.game, parts=[], opts=opts,
+                             query=request.query_params, problems=[str(p) for p in problems], pdf_query="")
+        view = lab_view(site.store, ctx.game, ctx.data, opts)
+        return site.page(request, "lab.html", game=ctx.game, parts=html_parts(view), opts=opts,
+                         query=request.query_params, problems=[], pdf_query=request.url.query)
+
+    async def pdf(request: Request) -> Response:
+        ctx, opts, problems = read(request)
+        if problems:
+            raise HTTPException(422, "; ".join(str(p) for p in problems))
+        data = pdf_bytes(lab_view(site.store, ctx.game, ctx.data, opts))
+        return Response(data, media_type="application/pdf", headers={
+            "Content-Disposition": f'attachment; filename="{ctx.game.id}-lab.pdf"'})
+
+    return [Route("/g/{game}/lab", page), Route("/g/{game}/lab.pdf", pdf)]

@@ -1,0 +1,166 @@
+"""`cardforge balance` (issue 33): value against cost per group, each card judged against the line
+through the other cards of its group, worked out by hand; Maphr's improvements (VP against cost
+per level) with a card made deliberately too cheap; the declarations checked where they are written."""
+
+from __future__ import annotations
+
+import math
+
+from lab_support import maphr_v03, treasure_lab_game
+
+from cardforge.data.loading import load_game_data
+from cardforge.games import find_game, load_game_folder
+from cardforge.lab.balance import fits
+
+
+def _diamond_game(tmp_path):
+    folder = treasure_lab_game(tmp_path / "tresors")
+    with (folder / "cards.yaml").open("a", encoding="utf-8") as f:
+        f.write("  - {id: diamant, name: Diamant, points: 5, couleur: blanc, cout: 1, copies: 1}\n")
+    return folder
+
+
+def test_a_fit_by_hand(tmp_path, cli):
+    """Trésors (cost, points): Perle (1, 1), Émeraude (2, 2), Rubis (3, 3), Saphir (4, 4) and a
+    Diamant (1, 5). Dragons: Dragon vert (3, 2), Dragon rouge (6, 5) — two cards, too few to judge.
+
+    Diamant against the others' line (points = cost, exactly): expected 1, residual +4, and the
+    others fit exactly → score +∞: flagged, too cheap.
+    Perle against Émeraude, Rubis, Saphir, Diamant: x̄ 2.5, ȳ 3.5, Sxx 5, Sxy −1 → points =
+    −0.2 × cost + 4; at cost 1: 3.8, residual 1 − 3.8 = −2.8; the others' residuals −1.6, −0.4,
+    0.8, 1.2 → SSE 4.8 over 4 − 2 = 2 → s = √2.4 = 1.549; score −2.8 / 1.549 = −1.81.
+    Émeraude against Perle, Rubis, Saphir, Diamant: x̄ 2.25, ȳ 3.25, Sxx 6.75, Sxy 1.75 →
+    b = 0.2593, a = 2.6667; at 2: 3.185, residual −1.185; SSE 8.2963 → s = 2.0367; score −0.58.
+    The line drawn goes through the cards not flagged: points = cost."""
+    folder = _diamond_game(tmp_path)
+    game = load_game_folder(folder)
+    (fit,) = fits(game, load_game_data(game))
+    assert [(ln.group, ln.n, ln.model) for ln in fit.lines] == [("kind dragon", 2, "mean"), ("kind tresor", 5, "line")]
+    points = {p.id: p for p in fit.points}
+    d = points["diamant"]
+    assert (round(d.expected, 9), round(d.residual, 9), d.score, d.flagged) == (1.0, 4.0, math.inf, True)
+    p = points["perle"]
+    assert (round(p.expected, 4), round(p.residual, 4), round(p.score, 3), p.flagged) == (3.8, -2.8, -1.807, False)
+    e = points["emeraude"]
+    assert (round(e.expected, 3), round(e.residual, 3), round(e.score, 3)) == (3.185, -1.185, -0.582)
+    assert points["dragon-rouge"].score is None and not points["dragon-rouge"].flagged
+    tresor = fit.line("kind tresor")
+    assert (round(tresor.slope, 9), round(tresor.intercept, 9), tresor.spread) == (1.0, 0.0, 0.0)
+    assert [q.id for q in fit.flagged] == ["diamant"]
+    r = cli("balance", folder)
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert lines[0] == "tresors: balance from the card data (v0.1)"
+    assert "  kind dragon: points = 3.5 (2 cards, typical distance 2.12) — 2 cards: too few to judge one against the " \
+           "others" in lines
+    assert "  kind tresor: points = 1 × cout + 0 (5 cards, typical distance 0)" in lines
+    first = next(i for i, line in enumerate(lines) if line.lstrip().startswith("card "))
+    assert lines[first + 1].split() == ["diamant", "kind", "tresor", "1", "5", "1", "+4", "+∞", "⚑", "too", "cheap",
+                                        "for", "its", "value"]
+    assert lines[-1] == "  1 flagged (score beyond ±3): diamant"
+    data = cli("balance", folder, "--json").json
+    perle = next(c for c in data["fits"][0]["cards"] if c["id"] == "perle")
+    assert (perle["expected"], perle["residual"], round(perle["score"], 3)) == (3.8, -2.8, -1.807)
+    assert next(c for c in data["fits"][0]["cards"] if c["id"] == "diamant")["score"] == "inf"
+
+
+def test_maphr_flags_an_improvement_made_too_cheap(tmp_path, cli):
+    r = cli("balance", "maphr")
+    assert r.code == 0
+    assert "  level 4: vp = 0.109 × cost + 1.61 (10 cards, typical distance 0.43)" in r.out
+    assert "  level 1: vp = 1 (10 cards, typical distance 0) — every card is worth 1: each cost is judged against " \
+           "the others' costs" in r.out
+    assert r.out.rstrip().endswith("0 flagged (score beyond ±3)")  # the shipped improvements are consistent
+    assert sum(1 for line in r.out.splitlines() if line.split()[1:2] == ["level"]) == 40  # every improvement
+    # v0.3: the Trésor de Kadal, 5 VP at level IV, for 12 coins instead of 25
+    data_root = tmp_path / "data"
+    maphr_v03(data_root)
+    r = cli("--data", data_root, "balance", "maphr", "--json")
+    (fit,) = r.json["fits"]
+    cards = fit["cards"]
+    assert cards[0]["id"] == "tresor-de-kadal" and cards[0]["flagged"] is True
+    assert cards[0]["direction"] == "too cheap for its value"
+    assert [c["id"] for c in cards if c["flagged"]] == ["tresor-de-kadal"]
+    # by hand: the line through the other nine level-IV improvements at cost 12
+    others = [(24, 4), (28, 5), (28, 4), (22, 4), (24, 4), (27, 5), (22, 4), (26, 4), (22, 4)]
+    n = len(others)
+    mx, my = sum(x for x, _ in others) / n, sum(y for _, y in others) / n
+    b = sum((x - mx) * (y - my) for x, y in others) / sum((x - mx) ** 2 for x, _ in others)
+    a = my - b * mx
+    s = math.sqrt(sum((y - a - b * x) ** 2 for x, y in others) / (n - 2))
+    assert cards[0]["expected"] == round(a + b * 12, 6)
+    assert cards[0]["residual"] == round(5 - (a + b * 12), 6)
+    assert cards[0]["score"] == round((5 - (a + b * 12)) / s, 6) and cards[0]["score"] > 3
+    text = cli("--data", data_root, "balance", "maphr").out
+    assert "tresor-de-kadal" in text.splitlines()[8] and "⚑ too cheap for its value" in text.splitlines()[8]
+
+
+def test_a_level_where_every_card_is_worth_the_same_judges_costs(tmp_path, cli):
+    data_root = tmp_path / "data"
+    folder = maphr_v03(data_root)
+    cards = folder / "improvements.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("    cost: 6\n    vp: 1\n    copies: 3\n    effect: "
+                                                                "\"Votre mine", "    cost: 1\n    vp: 1\n    copies: 3\n"
+                                                                "    effect: \"Votre mine", 1), encoding="utf-8")
+    r = cli("--data", data_root, "balance", "maphr", "--json")
+    cards_out = r.json["fits"][0]["cards"]
+    etayage = next(c for c in cards_out if c["id"] == "etayage")
+    # level I's other nine cost 4, 4, 6, 4, 5, 4, 6, 4, 5 (mean 42/9 = 4.667, sd 0.866): a cost of 1 is
+    # 3.667 below their mean, 4.23 of their standard deviations
+    assert (etayage["expected_cost"], etayage["cost_gap"], etayage["flagged"]) == (4.666667, -3.666667, True)
+    assert round(etayage["score"], 2) == 4.23 and etayage["direction"] == "too cheap for its value"
+
+
+def test_declarations_are_checked_where_they_are_written(tmp_path, cli):
+    folder = treasure_lab_game(tmp_path / "tresors")
+    spec = folder / "game.yaml"
+    good = spec.read_text(encoding="utf-8")
+    assert cli("check", folder).code == 0
+    lines = good.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("  cards: {label: Cartes")) + 1
+    spec.write_text(good.replace("kinds: [tresor, dragon], cost: cout", "kinds: [tresr, dragon], cost: cuot"),
+                    encoding="utf-8")
+    r = cli("check", folder)
+    assert r.code == 1
+    assert f"game.yaml:{at}: balance.cards.kinds: unknown card kind 'tresr' (kinds: tresor, dragon); did you mean " \
+           "'tresor'?" in r.err
+    spec.write_text(good.replace("cost: cout", "cost: cuot"), encoding="utf-8")
+    r = cli("check", folder)
+    assert r.code == 1 and f"game.yaml:{at}: balance.cards.cost: no card here has a field 'cuot'" in r.err
+    assert "did you mean 'cout'?" in r.err
+    spec.write_text(good.replace("faction: {label: Faction, values: [nord, sud]}", "faction: {label: Faction}"),
+                    encoding="utf-8")
+    r = cli("check", folder)
+    assert r.code == 1 and "choices.faction: a data-only game lists the values a player may choose" in r.err
+    spec.write_text(good.replace("choices:\n  faction:", "choices:\n  points:"), encoding="utf-8")
+    r = cli("check", folder)
+    assert r.code == 1 and "'points' is both a choice and a category" in r.err
+    # a game with rules names a field of its final-state model
+    data_root = tmp_path / "data"
+    maphr = maphr_v03(data_root)
+    text = (maphr / "game.yaml").read_text(encoding="utf-8")
+    (maphr / "game.yaml").write_text(text.replace("  clan: {label: Clan}", "  klan: {label: Clan}"), encoding="utf-8")
+    r = cli("--data", data_root, "check", "maphr")
+    assert r.code == 1 and "choices.klan: 'klan' is not a field of the player in the final state" in r.err
+    assert "did you mean 'clan'?" in r.err
+    (maphr / "game.yaml").write_text(text.replace("  clan: {label: Clan}", "  clan: {values: [a, b]}"),
+                                     encoding="utf-8")
+    r = cli("--data", data_root, "check", "maphr")
+    assert r.code == 1 and "choices.clan.values: values: are for a data-only game" in r.err
+
+
+def test_a_data_only_choice_is_a_field_of_the_final_state(tmp_path, cli, write_yaml):
+    folder = treasure_lab_game(tmp_path / "tresors")
+    ok = write_yaml("ok.yaml", "players:\n  - {name: Ana, faction: nord, cartes: [rubis]}\n"
+                               "  - {name: Ben, cartes: [perle]}\n")
+    assert cli("score", folder, ok).code == 0  # a faction not said is allowed
+    bad = write_yaml("bad.yaml", "players:\n  - {name: Ana, faction: est, cartes: [rubis]}\n"
+                                 "  - {name: Ben, cartes: [perle]}\n")
+    r = cli("score", folder, bad)
+    assert r.code == 1 and "bad.yaml:2: player 'Ana' (#1): faction:" in r.err and "'nord' or 'sud'" in r.err
+
+
+def test_no_balance_declared(cli):
+    r = cli("balance", "tunhell")
+    assert r.code == 1 and "tunhell declares no balance" in r.err and "balance:" in r.err
+    assert find_game("tunhell").spec.balance == {}
