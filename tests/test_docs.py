@@ -206,10 +206,15 @@ def test_every_option_the_docs_name_exists():
 
     ctx = click.Context(root, info_name="cardforge")
     known = {"--help"} | {o for p in root.params for o in p.opts}
-    for name in root.list_commands(ctx):
-        command = root.get_command(ctx, name)
-        assert command is not None
-        known |= {o for p in command.params for o in [*p.opts, *getattr(p, "secondary_opts", [])]}
+    stack: list[click.Command] = [root]
+    while stack:  # every command, a group's subcommands too (`plays add`)
+        group = stack.pop()
+        if isinstance(group, click.Group):
+            for name in group.list_commands(ctx):
+                command = group.get_command(ctx, name)
+                assert command is not None
+                known |= {o for p in command.params for o in [*p.opts, *getattr(p, "secondary_opts", [])]}
+                stack.append(command)
     for game in every_game():
         known |= {game.option_flag(oid) for oid in game.options}
     example = (ROOT / "docs" / "game-yaml.md").read_text(encoding="utf-8")
