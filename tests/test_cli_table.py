@@ -41,6 +41,7 @@ def test_ctrl_c_exits_130_without_aborted(cli, monkeypatch):
     assert "Aborted" not in r.err and "Traceback" not in r.err
 
 
+@pytest.mark.slow
 def test_check_takes_several_games_or_none(cli):
     r = cli("check", "maphr", "tunhell")
     assert r.code == 0

@@ -95,6 +95,7 @@ def _read(path: Path) -> object:
 SHIPPED = sorted(p for p in (ROOT / "card_data").iterdir() if (p / "game.yaml").is_file())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", SHIPPED, ids=lambda p: p.name)
 def test_every_shipped_file_matches_its_schema(folder):
     files = _game_files(folder)
@@ -103,6 +104,7 @@ def test_every_shipped_file_matches_its_schema(folder):
         assert _errors(name, _read(path)) == [], path
 
 
+@pytest.mark.slow
 def test_shared_layouts_and_shipped_profiles_match_their_schemas():
     paths = sorted((ROOT / "templates" / "_shared").glob("*.yaml"))
     profiles = sorted((ROOT / "cardforge" / "pod_profiles").glob("*.yaml"))
@@ -113,6 +115,7 @@ def test_shared_layouts_and_shipped_profiles_match_their_schemas():
         assert _errors("pod-profile.schema.json", yaml.safe_load(path.read_text(encoding="utf-8"))) == [], path
 
 
+@pytest.mark.slow
 def test_a_new_game_matches_the_schemas(tmp_path):
     assert run_cli("new", tmp_path / "g").code == 0
     files = _game_files(tmp_path / "g")
@@ -122,6 +125,7 @@ def test_a_new_game_matches_the_schemas(tmp_path):
         assert _errors(name, _read(path)) == [], path
 
 
+@pytest.mark.slow
 def test_the_schemas_refuse_what_cardforge_refuses():
     deck = {"title": "T", "version": "1", "card_size": "poker", "card_files": ["cards.yaml"]}
     assert _errors("deck.schema.json", deck) == []

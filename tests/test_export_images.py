@@ -347,6 +347,7 @@ def test_missing_art_is_a_warning_and_strict_writes_nothing(cli, monkeypatch, tm
     assert r.code == 1 and "(--strict)" in r.err and not out.exists()
 
 
+@pytest.mark.slow
 def test_the_png_bench_runs(tmp_path):
     """bench/export_png.py still works (its breakdown, at a low dpi; nothing timed here)."""
     import importlib.util

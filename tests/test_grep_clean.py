@@ -121,6 +121,7 @@ def test_the_scan_finds_the_games_and_their_terms():
             "cardforge/pod_profiles/thegamecrafter-bridge.yaml"} <= scanned  # web/ and data files too
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", SHIPPED)
 def test_no_core_module_names_a_shipped_game(game_id):
     assert _hits(game_id) == []

@@ -48,6 +48,7 @@ def test_the_languages_are_english_and_french():
         messages("xx")
 
 
+@pytest.mark.slow
 def test_every_catalog_holds_exactly_the_code_s_messages():
     in_code = source_ids()
     assert len(in_code) > 40

@@ -74,6 +74,7 @@ def test_a_card_too_big_for_the_paper_is_refused_with_the_sizes():
 @given(w=st.floats(20, 130), h=st.floats(20, 130), bleed=st.floats(0, 5), gutter=st.floats(0, 8),
        margin=st.floats(0, 15), paper=st.sampled_from([A4, LETTER]),
        orientation=st.sampled_from(["auto", "portrait", "landscape"]))
+@pytest.mark.slow
 def test_imposition_invariants(w, h, bleed, gutter, margin, paper, orientation):
     try:
         sheet = impose(paper, (w, h), bleed=bleed, gutter=gutter, margin=margin, orientation=orientation, mixed=False)
@@ -135,6 +136,7 @@ def test_back_offset_shifts_every_back():
 @settings(max_examples=100, deadline=None)
 @given(w=st.floats(25, 100), h=st.floats(25, 120), bleed=st.floats(0, 4),
        duplex=st.sampled_from(["long-edge", "short-edge"]), paper=st.sampled_from([A4, LETTER]))
+@pytest.mark.slow
 def test_backs_land_exactly_on_the_front_grid(w, h, bleed, duplex, paper):
     """Mirrored backs of a centred grid occupy exactly the set of front slots, so each back
     sits behind a card position and no back leaves the page."""

@@ -217,6 +217,7 @@ def test_butted_imposition_properties(w, h, bleed, margin, paper, orientation, d
 @given(w=st.floats(35, 130), h=st.floats(35, 130), bleed=st.floats(0, 5),
        paper=st.sampled_from([(A4, 5.0), (LETTER, 6.35), ((297.0, 420.0), 4.0)]),
        fold=st.booleans(), used=st.integers(1, 30))
+@pytest.mark.slow
 def test_marks_and_ticks_print_and_stay_off_the_cards(w, h, bleed, paper, fold, used):
     """Whatever the layout: every crop mark and tick lies inside the printable area; a crop
     mark keeps clear of every card's printed bleed; the first cuts' marks print wherever the

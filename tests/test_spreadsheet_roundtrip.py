@@ -130,6 +130,7 @@ def _write_cards(folder: Path, cards: list[dict]) -> None:
 @given(names=st.lists(TEXT, min_size=1, max_size=3), effects=st.lists(TEXT, min_size=3, max_size=3),
        tags=st.lists(st.lists(ITEM, max_size=3), min_size=3, max_size=3),
        weight=st.floats(allow_nan=False, width=64) | st.integers(-10 ** 6, 10 ** 6))
+@pytest.mark.slow
 def test_every_field_value_survives_csv_and_xlsx(roundtrip_game, tmp_path_factory, names, effects, tags, weight):
     work = tmp_path_factory.mktemp("rt")
     folder = work / "roundtrip"

@@ -135,6 +135,7 @@ def test_the_laid_out_text_of_one_game_is_not_served_to_the_other(two_games):
     assert a.lines[0].width - b.lines[0].width == pytest.approx(10 * (2 - 1), abs=0.01)  # 1 em wider at 10 pt
 
 
+@pytest.mark.slow
 def test_two_games_built_alternately_keep_their_aids(cli, two_games, tmp_path):
     out = tmp_path / "out"
     for folder in (*two_games, two_games[0]):

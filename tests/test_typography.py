@@ -65,6 +65,7 @@ def test_dejavu_has_the_glyphs_in_every_face():
                 assert unit_width("’", font) > 0
 
 
+@pytest.mark.slow
 def test_the_built_deck_carries_the_typography(tmp_path):
     r = run_cli("build", "cristaux", "--only", "decks", "-o", tmp_path)
     assert r.code == 0, r.err

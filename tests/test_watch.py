@@ -58,6 +58,7 @@ def sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+@pytest.mark.slow
 def test_a_one_card_edit_lays_out_that_card_only(maphr):
     session, target, data, pdf = maphr
     first = session.rebuild(target)
@@ -87,6 +88,7 @@ def test_a_one_card_edit_lays_out_that_card_only(maphr):
     assert session.poll() == []  # nothing changed since: no rebuild
 
 
+@pytest.mark.slow
 def test_bad_data_keeps_the_previous_pdf_and_the_watch(maphr):
     session, target, data, pdf = maphr
     assert session.rebuild(target).ok

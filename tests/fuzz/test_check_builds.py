@@ -16,6 +16,8 @@ from conftest import run_cli
 from fuzz import load_bench
 from fuzz.test_surfaces import CASES, _edit, case_game
 
+pytestmark = pytest.mark.slow  # every case is a check then a build (~0.4 s a case)
+
 CORPUS = Path(__file__).parent / "corpus"
 TEMPLATE_CASES = yaml.safe_load((CORPUS / "templates.yaml").read_text(encoding="utf-8"))
 fuzz = load_bench("fuzz")

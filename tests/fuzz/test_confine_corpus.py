@@ -18,6 +18,8 @@ import yaml
 
 from conftest import ROOT
 
+pytestmark = pytest.mark.slow  # each case runs cardforge in fresh processes, ~1–2.5 s a case
+
 CORPUS = Path(__file__).parent / "corpus" / "confine.yaml"
 TIMEOUT = 90
 GENERATED = {

@@ -94,7 +94,8 @@ def case_game(case: dict, new_game: Path, tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c["name"])
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) if c.get("slow") else c for c in CASES],
+                         ids=lambda c: c["name"])
 def test_surface_corpus(case, new_game, tmp_path):
     folder = case_game(case, new_game, tmp_path)
     out = tmp_path / "out"

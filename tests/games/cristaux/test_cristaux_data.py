@@ -21,6 +21,7 @@ def data():
     return load_game_data(find_game("cristaux"))
 
 
+@pytest.mark.slow
 def test_check_passes(cli):
     r = cli("check", "cristaux")
     assert r.code == 0, r.err

@@ -118,6 +118,7 @@ def test_pages_and_layouts(deck):
     assert library.problems == [] and result.warnings == []
 
 
+@pytest.mark.slow
 def test_each_frame_shows_the_parts_to_fill(deck):
     data, _, pdf, reader = deck
     text = faces(data, pdf, reader)

@@ -109,6 +109,7 @@ def final_states(draw):
 
 @settings(max_examples=60, deadline=None)
 @given(final_states(), st.randoms(use_true_random=False))
+@pytest.mark.slow
 def test_scores_do_not_depend_on_player_order(state, rnd):
     sheet = score_state(GAME, DATA, FinalState.model_validate(state))
     shuffled = {**state, "players": list(state["players"])}
