@@ -629,7 +629,7 @@ _SPECIAL_FLOATS = {".inf": math.inf, "+.inf": math.inf, "-.inf": -math.inf, ".na
 
 def _scalar(text: str) -> Any:
     t = text.strip()
-    if _INT.match(t):
+    if _INT.match(t) and len(t) <= 4000:  # longer: text (Python refuses to read past 4,300 digits)
         return int(t)
     if _FLOAT.match(t):
         return float(t)
