@@ -63,3 +63,17 @@ class OutputError(CardforgeError):
     """The output folder, a file in it or an output path cannot be used (a file where a folder
     must be, a folder or a device where a PDF goes, an unreadable manifest, another build
     writing the same folder…). Nothing was replaced."""
+
+class ArtError(Exception):
+    """An image that is missing or unreadable; the message says which and why. ``broken``: the
+    file exists but cannot be used (an error, not a placeholder)."""
+
+    def __init__(self, message: str, broken: bool = False):
+        super().__init__(message)
+        self.broken = broken
+
+
+def reason(exc: BaseException) -> str:
+    """An exception's message for a problem line: its text (or its type), cut at 80 characters."""
+    text = str(exc).strip() or exc.__class__.__name__
+    return text if len(text) < 80 else text[:77] + "…"

@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge.errors import ArtError, reason
 from cardforge.limits import LIMITS, at_most, env_name, limit
 from cardforge.paths import too_big
 from cardforge.render.fonts import font_name
+from cardforge.render.svg import read_art_bytes, svg_drawing_at
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
@@ -38,8 +40,8 @@ PLACEHOLDER_INK = HexColor("#8a847a")
 @dataclass(frozen=True)
 class Art:
     path: Path
-    width_px: int  # an SVG: its width in points
-    height_px: int
+    width_px: float  # pixels; an SVG: its width in points
+    height_px: float
     digest: str = ""  # of the file's bytes: names the image in the PDF
     format: str = "PNG"  # PNG | JPEG | SVG
 
@@ -60,15 +62,6 @@ class _ArtPath(str):
         return self.key
 
 
-class ArtError(Exception):
-    """An image that is missing or unreadable; the message says which and why. ``broken``: the
-    file exists but cannot be used (an error, not a placeholder)."""
-
-    def __init__(self, message: str, broken: bool = False):
-        super().__init__(message)
-        self.broken = broken
-
-
 def load_art(path: Path) -> Art:
     """The image at ``path``, checked whole (a truncated file fails here, not mid-PDF).
     ArtError otherwise."""
@@ -85,17 +78,6 @@ def load_art(path: Path) -> Art:
     return _load(str(path), stat.st_mtime_ns, stat.st_size)
 
 
-def _read(path: str, svg: bool) -> bytes:
-    """The file's bytes, within its limit (``svg_bytes`` or ``image_bytes``); never a FIFO."""
-    from cardforge.data.yamlio import read_bytes
-
-    blob, problem = read_bytes(Path(path), path, "svg_bytes" if svg else "image_bytes")
-    if problem is not None or blob is None:
-        reason = problem.message if problem is not None else "cannot read the file"
-        raise ArtError(reason.replace("file too large", "the file is too large"), broken=True)
-    return blob
-
-
 def _is_svg(path: str, blob: bytes) -> bool:
     return path.lower().endswith(".svg") or blob.lstrip()[:5] in (b"<?xml", b"<svg ", b"<svg\n")
 
@@ -105,14 +87,16 @@ def _load(path: str, mtime_ns: int, size: int) -> Art:
     import hashlib
     import warnings
 
-    blob = _read(path, path.lower().endswith(".svg"))
+    blob = read_art_bytes(path, path.lower().endswith(".svg"))
     digest = hashlib.blake2b(blob, digest_size=16).hexdigest()
     if _is_svg(path, blob):
         if len(blob) > limit("svg_bytes"):
             raise ArtError(f"the SVG is too large ({len(blob):,} bytes), " + at_most("svg_bytes", " bytes"),
                            broken=True)
-        drawing = _svg_drawing(path, mtime_ns, size)
-        return Art(Path(path), drawing.width, drawing.height, digest, "SVG")
+        from cardforge.render.svgdraw import svg_program  # its size from the cache: no svglib
+
+        program = svg_program(Path(path), blob)
+        return Art(Path(path), program.width, program.height, digest, "SVG")
     from io import BytesIO
 
     from PIL import Image, UnidentifiedImageError
@@ -138,7 +122,7 @@ def _load(path: str, mtime_ns: int, size: int) -> Art:
     except UnidentifiedImageError:
         raise ArtError("not an image Pillow can read (allowed: PNG, JPEG, SVG)", broken=True) from None
     except (OSError, SyntaxError, ValueError, EOFError) as exc:  # truncated, bad CRC, bad header
-        raise ArtError(f"the image is corrupt or truncated ({_reason(exc)})", broken=True) from None
+        raise ArtError(f"the image is corrupt or truncated ({reason(exc)})", broken=True) from None
     return Art(Path(path), w, h, digest, fmt)
 
 
@@ -147,108 +131,10 @@ def _too_big(w: int, h: int) -> str:
             "scale it down to the size it prints at (300–600 dpi)")
 
 
-def _reason(exc: BaseException) -> str:
-    text = str(exc).strip() or exc.__class__.__name__
-    return text if len(text) < 80 else text[:77] + "…"
-
-
-@lru_cache(maxsize=128)
-def _svg_drawing(path: str, mtime_ns: int, size: int) -> Drawing:
-    """The SVG as a ReportLab drawing (svglib); ArtError when it cannot be read."""
-    import logging
-
-    from lxml import etree
-    from svglib.svglib import SvgRenderer
-
-    from cardforge.render.svg import SvgRefused, check_tree, count_elements, trial_render
-
-    blob = _read(path, True)
-    try:
-        count_elements(blob)
-    except SvgRefused as exc:
-        raise ArtError(f"the SVG cannot be used: {exc}", broken=True) from None
-    try:  # svglib parses in lxml's recover mode: a truncated file would pass as an empty drawing
-        root = etree.fromstring(blob, etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False,
-                                                      load_dtd=False))
-    except etree.XMLSyntaxError as exc:
-        raise ArtError(f"the SVG cannot be read (not well-formed XML: {_reason(exc)})", broken=True) from None
-    if etree.QName(root).localname != "svg":
-        raise ArtError(f"the SVG cannot be read (its root element is <{etree.QName(root).localname}>, not <svg>)",
-                       broken=True)
-    try:  # bounded: elements, <use> copies, selectors, embedded images (render/svg.py)
-        check_tree(root, Path(path).parent)
-    except SvgRefused as exc:
-        raise ArtError(f"the SVG cannot be used: {exc}", broken=True) from None
-    _pin_fonts(root, etree)  # text in the SVG: no font looked up on this machine
-    logger = logging.getLogger("svglib.svglib")
-    previous = logger.level
-    logger.setLevel(logging.CRITICAL)  # svglib logs its failures; they are reported as ArtError here
-    try:
-        # svglib's own svg2rlg, on the tree parsed (and fonts pinned) above; images and SVGs it
-        # links to are read only from the SVG's own folder and below
-        renderer = SvgRenderer(path, external_reference_root=os.path.dirname(os.path.abspath(path)))
-        drawing = renderer.render(root)
-    except Exception as exc:  # lxml syntax errors, bad attributes…
-        raise ArtError(f"the SVG cannot be read ({_reason(exc)})", broken=True) from None
-    finally:
-        logger.setLevel(previous)
-    if drawing is not None:
-        drawing.initialFontName = font_name("sans")  # renderPDF's starting font (else Helvetica)
-        _embedded_text(drawing)
-    if drawing is None:
-        raise ArtError("the SVG cannot be read (not well-formed XML, or no <svg> root)", broken=True)
-    if not (drawing.width > 0 and drawing.height > 0):
-        raise ArtError("the SVG has no size (give the <svg> a width and height, or a viewBox)", broken=True)
-    if not (drawing.width < 1e6 and drawing.height < 1e6):
-        raise ArtError(f"the SVG's size ({drawing.width:g} × {drawing.height:g} pt) is beyond any page: "
-                       "give the <svg> a width and height in points, pixels or mm", broken=True)
-    try:
-        trial_render(drawing)
-    except SvgRefused as exc:
-        raise ArtError(f"the SVG cannot be used: {exc}", broken=True) from None
-    return drawing
-
-
-_FONT_FAMILY = re.compile(r"font-family\s*:\s*[^;}]+")
-
-
-def _pin_fonts(root: Any, etree: Any) -> bool:
-    """Every ``font-family`` of the SVG set to Helvetica, which svglib takes as is (otherwise
-    it asks fontconfig for the machine's fonts: a PDF that would differ from one computer to
-    the next, with fonts that are not embedded); :func:`_embedded_text` then draws that text
-    in the bundled DejaVu. True when the SVG has text."""
-    has_text = False
-    for el in root.iter():
-        if not isinstance(el.tag, str):
-            continue
-        name = etree.QName(el).localname
-        if name in ("text", "tspan", "textPath"):
-            has_text = True
-        if el.get("font-family") is not None:
-            el.set("font-family", "Helvetica")
-        style = el.get("style")
-        if style and "font-family" in style:
-            el.set("style", _FONT_FAMILY.sub("font-family:Helvetica", style))
-        if name == "style" and el.text and "font-family" in el.text:
-            el.text = _FONT_FAMILY.sub("font-family:Helvetica", el.text)
-    return has_text
-
-
-def _embedded_text(node: Any) -> None:
-    """The drawing's strings set in the bundled DejaVu Sans (embedded), keeping bold/italic."""
-    from reportlab.graphics.shapes import String
-
-    if isinstance(node, String):
-        current = node.fontName or ""
-        node.fontName = font_name("sans", "Bold" in current, "Oblique" in current or "Italic" in current)
-        return
-    for child in getattr(node, "contents", ()) or ():
-        _embedded_text(child)
-
-
 def svg_drawing(art: Art) -> Drawing:
-    st = os.stat(art.path)
-    return _svg_drawing(str(art.path), st.st_mtime_ns, st.st_size)
+    return svg_drawing_at(art.path)
+
+
 
 
 def ensure_svg_form(c: Canvas, art: Art, light: bool = False) -> str:
@@ -257,15 +143,17 @@ def ensure_svg_form(c: Canvas, art: Art, light: bool = False) -> str:
     from contextlib import nullcontext
 
     from cardforge.render.colour import lightened
-    from cardforge.render.svg import draw_drawing
+    from cardforge.render.svgdraw import play, svg_program
 
     defined = c.__dict__.setdefault("_cardforge_svgs", set())
     name = "svg-" + art.digest + ("-light" if light else "")
     if name not in defined:
-        drawing = svg_drawing(art)
-        c.beginForm(name, 0, 0, drawing.width, drawing.height)
+        # drawn as the icons are (render/svgdraw.py): its canvas calls replayed from the cache,
+        # without svglib; raster images inside as image XObjects (a form holds no inline image)
+        program = svg_program(art.path)
+        c.beginForm(name, 0, 0, program.width, program.height)
         with lightened(c) if light else nullcontext():
-            draw_drawing(drawing, c)  # raster images inside as image XObjects (a form holds no inline image)
+            play(c, program, art.path)
         c.endForm()
         defined.add(name)
     return name

@@ -32,6 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cardforge.errors import ArtError, reason
 from cardforge.limits import at_most, env_name, limit
 
 if TYPE_CHECKING:
@@ -401,3 +402,120 @@ def trial_render(drawing: Drawing) -> None:
         text = big.group(0) if big else text
         raise SvgRefused(f"it cannot be drawn ({text[:100]}): a number too large for a PDF, or a shape "
                          "the SVG reader did not understand") from None
+
+
+# --- an SVG file as a ReportLab drawing (svglib) ---------------------------------------------
+
+def read_art_bytes(path: str, svg: bool) -> bytes:
+    """An image file's bytes, within its limit (``svg_bytes`` or ``image_bytes``); never a
+    FIFO. ArtError naming why not."""
+    from cardforge.data.yamlio import read_bytes
+
+    blob, problem = read_bytes(Path(path), path, "svg_bytes" if svg else "image_bytes")
+    if problem is not None or blob is None:
+        message = problem.message if problem is not None else "cannot read the file"
+        raise ArtError(message.replace("file too large", "the file is too large"), broken=True)
+    return blob
+
+
+def svg_drawing_at(path: Path) -> Drawing:
+    """The SVG at ``path`` as a ReportLab drawing, checked (svglib: ArtError when it cannot
+    be read or drawn)."""
+    st = os.stat(path)
+    return _svg_drawing(str(path), st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=128)
+def _svg_drawing(path: str, mtime_ns: int, size: int) -> Drawing:
+    """The SVG as a ReportLab drawing (svglib); ArtError when it cannot be read."""
+    import logging
+
+    from lxml import etree
+    from svglib.svglib import SvgRenderer
+
+    from cardforge.render.fonts import font_name
+
+    blob = read_art_bytes(path, True)
+    try:
+        count_elements(blob)
+    except SvgRefused as exc:
+        raise ArtError(f"the SVG cannot be used: {exc}", broken=True) from None
+    try:  # svglib parses in lxml's recover mode: a truncated file would pass as an empty drawing
+        root = etree.fromstring(blob, etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False,
+                                                      load_dtd=False))
+    except etree.XMLSyntaxError as exc:
+        raise ArtError(f"the SVG cannot be read (not well-formed XML: {reason(exc)})", broken=True) from None
+    if etree.QName(root).localname != "svg":
+        raise ArtError(f"the SVG cannot be read (its root element is <{etree.QName(root).localname}>, not <svg>)",
+                       broken=True)
+    try:  # bounded: elements, <use> copies, selectors, embedded images (render/svg.py)
+        check_tree(root, Path(path).parent)
+    except SvgRefused as exc:
+        raise ArtError(f"the SVG cannot be used: {exc}", broken=True) from None
+    _pin_fonts(root, etree)  # text in the SVG: no font looked up on this machine
+    logger = logging.getLogger("svglib.svglib")
+    previous = logger.level
+    logger.setLevel(logging.CRITICAL)  # svglib logs its failures; they are reported as ArtError here
+    try:
+        # svglib's own svg2rlg, on the tree parsed (and fonts pinned) above; images and SVGs it
+        # links to are read only from the SVG's own folder and below
+        renderer = SvgRenderer(path, external_reference_root=os.path.dirname(os.path.abspath(path)))
+        drawing = renderer.render(root)
+    except Exception as exc:  # lxml syntax errors, bad attributes…
+        raise ArtError(f"the SVG cannot be read ({reason(exc)})", broken=True) from None
+    finally:
+        logger.setLevel(previous)
+    if drawing is not None:
+        drawing.initialFontName = font_name("sans")  # renderPDF's starting font (else Helvetica)
+        _embedded_text(drawing)
+    if drawing is None:
+        raise ArtError("the SVG cannot be read (not well-formed XML, or no <svg> root)", broken=True)
+    if not (drawing.width > 0 and drawing.height > 0):
+        raise ArtError("the SVG has no size (give the <svg> a width and height, or a viewBox)", broken=True)
+    if not (drawing.width < 1e6 and drawing.height < 1e6):
+        raise ArtError(f"the SVG's size ({drawing.width:g} × {drawing.height:g} pt) is beyond any page: "
+                       "give the <svg> a width and height in points, pixels or mm", broken=True)
+    try:
+        trial_render(drawing)
+    except SvgRefused as exc:
+        raise ArtError(f"the SVG cannot be used: {exc}", broken=True) from None
+    return drawing
+
+
+_FONT_FAMILY = re.compile(r"font-family\s*:\s*[^;}]+")
+
+
+def _pin_fonts(root: Any, etree: Any) -> bool:
+    """Every ``font-family`` of the SVG set to Helvetica, which svglib takes as is (otherwise
+    it asks fontconfig for the machine's fonts: a PDF that would differ from one computer to
+    the next, with fonts that are not embedded); :func:`_embedded_text` then draws that text
+    in the bundled DejaVu. True when the SVG has text."""
+    has_text = False
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        name = etree.QName(el).localname
+        if name in ("text", "tspan", "textPath"):
+            has_text = True
+        if el.get("font-family") is not None:
+            el.set("font-family", "Helvetica")
+        style = el.get("style")
+        if style and "font-family" in style:
+            el.set("style", _FONT_FAMILY.sub("font-family:Helvetica", style))
+        if name == "style" and el.text and "font-family" in el.text:
+            el.text = _FONT_FAMILY.sub("font-family:Helvetica", el.text)
+    return has_text
+
+
+def _embedded_text(node: Any) -> None:
+    """The drawing's strings set in the bundled DejaVu Sans (embedded), keeping bold/italic."""
+    from reportlab.graphics.shapes import String
+
+    from cardforge.render.fonts import font_name
+
+    if isinstance(node, String):
+        current = node.fontName or ""
+        node.fontName = font_name("sans", "Bold" in current, "Oblique" in current or "Italic" in current)
+        return
+    for child in getattr(node, "contents", ()) or ():
+        _embedded_text(child)

@@ -1,4 +1,5 @@
-"""SVG icons drawn compactly and quickly: a game's ``icons/*.svg`` as replayable drawing programs.
+"""SVGs drawn compactly and quickly: a game's ``icons/*.svg`` and SVG card art as replayable
+drawing programs.
 
 An SVG becomes a ReportLab drawing through svglib (``render/images.py``); drawing it with
 ReportLab's ``renderPDF`` wraps every shape in ``q … Q`` and sets every property the shape has
@@ -175,7 +176,7 @@ def _bundled_face(name: str) -> tuple[str, bool, bool]:
 
 @dataclass(frozen=True)
 class SvgProgram:
-    """An SVG icon ready to draw: its size (points) and the canvas calls that draw it (None:
+    """An SVG (an icon, or card art) ready to draw: its size (points) and the canvas calls that draw it (None:
     it cannot be replayed, draw it from the file)."""
 
     width: float
@@ -184,10 +185,11 @@ class SvgProgram:
     ops: tuple[Any, ...] | None
 
 
-def svg_program(path: Path) -> SvgProgram:
-    """The SVG at ``path`` as a program, from cardforge's cache when this file was recorded
-    before (no svglib then). ArtError when the SVG cannot be read."""
-    blob = _read(Path(path))
+def svg_program(path: Path, blob: bytes | None = None) -> SvgProgram:
+    """The SVG at ``path`` (its bytes ``blob`` when already read) as a program, from
+    cardforge's cache when this file was recorded before (no svglib then). ArtError when the
+    SVG cannot be read."""
+    blob = _read(Path(path)) if blob is None else blob
     return cache.memo("svg-program", [blob], cache.code_files(*_CODE), lambda: _record(Path(path), blob),
                       libraries=("reportlab", "svglib"))
 
@@ -204,9 +206,9 @@ def svg_programs(paths: list[Path]) -> list[SvgProgram]:
 def _read(path: Path) -> bytes:
     """The file's bytes, as every SVG is read (a regular file, within ``svg_bytes``): ArtError
     naming why not."""
+    from cardforge.errors import ArtError
     from cardforge.limits import env_name, limit
     from cardforge.paths import read_regular
-    from cardforge.render.images import ArtError
 
     blob, problem = read_regular(path, str(path), limit("svg_bytes"), env_name("svg_bytes"))
     if blob is None or problem is not None:
@@ -224,9 +226,9 @@ def _record(path: Path, blob: bytes) -> SvgProgram:
 
     from reportlab.pdfgen.canvas import Canvas
 
-    from cardforge.render.images import load_art, svg_drawing
+    from cardforge.render.svg import svg_drawing_at
 
-    drawing = svg_drawing(load_art(path))
+    drawing = svg_drawing_at(path)  # checked whole: ArtError when it cannot be read or drawn
     digest = hashlib.blake2b(blob, digest_size=16).hexdigest()
     recorder = _Recorder(Canvas(BytesIO()))  # a scratch canvas, never saved
     try:
@@ -240,9 +242,9 @@ def _record(path: Path, blob: bytes) -> SvgProgram:
 def play(canvas: Canvas, program: SvgProgram, path: Path) -> None:
     """Draw the program at the origin (its own size); from the file when it has no calls."""
     if program.ops is None:
-        from cardforge.render.images import load_art, svg_drawing
+        from cardforge.render.svg import svg_drawing_at
 
-        draw_compact(canvas, svg_drawing(load_art(path)))
+        draw_compact(canvas, svg_drawing_at(path))
         return
     from cardforge.render.fonts import font_name
 
