@@ -37,8 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def cli_run(args: list[str], env: dict) -> tuple[float, float]:
     """(wall, user+system CPU) seconds of ``cardforge ARGS`` in a fresh process."""
     t = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c",
-                             "import sys; from cardforge.cli import main; sys.exit(main(sys.argv[1:]))", *args],
+    proc = subprocess.Popen([sys.executable, "-m", "cardforge", *args],  # as the console script runs
                             env=env, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)

@@ -1,4 +1,4 @@
-from cardforge.cli import main
+from cardforge.cli import run
 
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
+    run()

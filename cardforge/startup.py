@@ -14,10 +14,17 @@ its first schema: it imports ``importlib.metadata`` and reads every installed di
 kept under a key of the environment) says no pydantic plugin is installed, pydantic's plugin
 loader is given that answer (no plugins), as its own search would find; with a plugin
 installed, pydantic searches as usual.
+
+And a one-shot command collects cyclic garbage rarely (:func:`fewer_collections`): with
+Python's default thresholds the collector ran ~200 times in a 110-card build and ~880 times in
+a 10,000-card one, 55 ms and 0.9 s of CPU, while the objects it scans are nearly all alive
+(imported modules, the card data, the drawing's state) and what dies is freed by reference
+counting: the peak memory of those builds is the same with the collector off.
 """
 
 from __future__ import annotations
 
+import gc
 import inspect
 import sys
 import types
@@ -76,3 +83,23 @@ def _no_plugin_search() -> None:
     finally:
         if sys.modules.get("importlib.metadata") is metadata:
             del sys.modules["importlib.metadata"]
+
+
+#: a one-shot command's generation-0 threshold (net new container objects between two
+#: collections; Python's default is 700 to 2,000). mypy sets the same for the same reason.
+#: A safety valve more than a schedule: a build of 10,000 cards reaches it once.
+ONE_SHOT_THRESHOLD = (200_000, 30, 30)
+_USUAL: list[tuple[int, ...]] = []
+
+
+def fewer_collections() -> None:
+    """Collect cyclic garbage rarely, for a command that ends soon (the console entry)."""
+    if not _USUAL:
+        _USUAL.append(gc.get_threshold())
+    gc.set_threshold(*ONE_SHOT_THRESHOLD)
+
+
+def usual_collections() -> None:
+    """Python's own thresholds again (``cardforge serve``: a long-lived server)."""
+    if _USUAL:
+        gc.set_threshold(*_USUAL[0])
