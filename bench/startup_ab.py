@@ -26,7 +26,9 @@ def once(tree: Path, args: list[str], cwd: Path, cache: Path) -> tuple[float, fl
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "CARDFORGE_DATA")}
     env.update(PYTHONPATH=str(tree), CARDFORGE_CACHE=str(cache))
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "cardforge", *args], cwd=cwd, env=env,
+    # -P: the working directory (NEW_TREE) is not put first on sys.path, where it would shadow
+    # PYTHONPATH and run NEW for both
+    proc = subprocess.Popen([sys.executable, "-P", "-m", "cardforge", *args], cwd=cwd, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0

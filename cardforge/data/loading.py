@@ -23,7 +23,6 @@ from cardforge.assets import icon_names
 from cardforge.data.editions import gather, plain_texts, resolve, same_kind_gaps, text_fields, translations
 from cardforge.data.kinds import field_problems
 from cardforge.data.models import CardBase, DeckMeta
-from cardforge.data.spreadsheet import SheetOptions, is_spreadsheet, load_card_file
 from cardforge.data.validate import LineOf, validate
 from cardforge.data.yamlio import Loc, LocatedDoc, YamlDoc, read_yaml
 from cardforge.errors import DataError
@@ -217,6 +216,8 @@ def check_game_data(game: GameSource, root: Path | None = None,
                                         line=meta_doc.line_of(("kinds", kind, "fields", name))))
         problems += _markup_problems(meta, meta_doc, models)
         titles = {kind: t for kind in models if (t := meta.title_field_of(kind)) is not None}
+        from cardforge.data.spreadsheet import SheetOptions, is_spreadsheet, load_card_file  # on a cache miss only
+
         for i, name in enumerate(meta.card_file_names):  # YAML, CSV or XLSX (data/spreadsheet.py)
             from cardforge.paths import path_problem  # issue 21: paths stay inside the folder
 

@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import importlib
 import importlib.util
@@ -115,6 +114,8 @@ def find_game(name: str | os.PathLike[str], data_root: Path | None = None) -> Ga
     base = _by_id(key)
     if base is None:
         known = game_ids() + [g for g in _BY_PATH if g not in game_ids()]
+        import difflib
+
         close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
         raise UnknownGameError(os.fspath(name), known, close[0] if close else None)
     if data_root is not None:

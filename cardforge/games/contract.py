@@ -24,7 +24,6 @@ what is imported from elsewhere (``Any``, ``GameData``…) are not hooks and are
 from __future__ import annotations
 
 import ast
-import difflib
 import importlib
 import inspect
 import re
@@ -327,6 +326,8 @@ def _check_object(rules: object, found: dict[str, Any]) -> list[Problem]:
 
 
 def _closest(name: str, allowed: frozenset[str]) -> str | None:
+    import difflib
+
     close = difflib.get_close_matches(name, sorted(allowed), n=1, cutoff=0.75)
     return close[0] if close else None
 
