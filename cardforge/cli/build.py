@@ -338,6 +338,10 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
 
 def _project_settings(game: Game, settings: BuildSettings, given: set[str]) -> BuildSettings:
     """The game folder's cardforge.toml fills in what the command line left at its default."""
+    import os
+
+    if not os.path.lexists(os.path.join(game.folder, "cardforge.toml")):  # data/project.py's PROJECT_FILE
+        return settings  # no file: neither its model nor tomllib is imported (~5 ms)
     from cardforge.data.project import settings_for
 
     return settings_for(game, settings, given)

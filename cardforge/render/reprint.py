@@ -577,16 +577,16 @@ def build_printables_pack(game: Game, data: GameData, settings: BuildSettings, g
     ``reprint-setup.pdf``; only for the printables this build makes (``--only``). Returns
     their manifest entries. Earlier ones are removed first. A printable that cannot be laid
     out is left out here: the build of the printables reports it."""
-    from cardforge.render import printables as pr
-    from cardforge.render.game_assets import drawing_assets
-    from cardforge.render.output import entry_for
-    from cardforge.render.printing import PrintContext
-
     game_dir = Path(game_dir)
     for name in PACK_PRINTABLES:
         (game_dir / name).unlink(missing_ok=True)
     if changes is None or not changes.printables:
         return []
+    from cardforge.render import printables as pr  # only now: ~12 ms of a deck's rebuild
+    from cardforge.render.game_assets import drawing_assets
+    from cardforge.render.output import entry_for
+    from cardforge.render.printing import PrintContext
+
     wanted: dict[str, set[str]] = {}
     for p in changes.printables:
         if p["why"] != "removed":
