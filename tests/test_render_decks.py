@@ -384,3 +384,38 @@ def test_golden_content_stream(fixture, tmp_path, update_goldens):
     assert text == GOLDEN.read_text(encoding="latin-1"), (
         "the deck's drawing changed; if intended, regenerate with: pytest --update-goldens "
         "tests/test_render_decks.py::test_golden_content_stream")
+
+
+@pytest.mark.slow
+def test_a_one_card_edit_samples_only_that_card_s_faces_again(tmp_path, monkeypatch):
+    """The edges of each face are kept under everything that draws it; an edit to one card's
+    text is no change to the other faces' keys (the card files are not among the game's
+    drawing files: issue 32, every face had been sampled again on each watch-mode rebuild)."""
+    import shutil
+
+    from cardforge.games import find_game
+    from cardforge.render import edges
+    from cardforge.render.build import build_game
+
+    shutil.copytree(ROOT / "card_data" / "maphr", tmp_path / "data" / "maphr")
+    drawn: list[str] = []
+    real = edges._draw
+
+    def counting(art, faces, size, bleed):
+        drawn.extend(f"{side}:{card.id}" for side, card in faces)
+        return real(art, faces, size, bleed)
+
+    monkeypatch.setattr(edges, "_draw", counting)
+    settings = BuildSettings(only=frozenset({"decks"}), out_dir=tmp_path / "out", data_root=tmp_path / "data")
+    game = find_game("maphr")
+    build_game(game, settings)
+    first = len(drawn)
+    assert first >= 70  # Maphr's 79 distinct fronts and its backs, sampled once
+    path = tmp_path / "data" / "maphr" / "improvements.yaml"
+    text = path.read_text(encoding="utf-8")
+    effect = "Votre mine passe au niveau III pour 10 :coin: au lieu de 30."
+    assert text.count(effect) == 1
+    path.write_text(text.replace(effect, effect + " (bis)"), encoding="utf-8")
+    drawn.clear()
+    build_game(game, settings)
+    assert len(drawn) == 1 and drawn[0].startswith("front:")  # the edited card's front, no other face
