@@ -230,16 +230,17 @@ def prune(folder: Path, pattern: str, keep: int) -> None:
     """Remove all but the ``keep`` newest entries of ``folder`` matching ``pattern``."""
     try:
         entries = sorted(folder.glob(pattern), key=lambda p: p.stat().st_mtime_ns)
-        for old in entries[:len(entries) - keep] if keep > 0 else entries:
+        for old in entries[:max(0, len(entries) - keep)]:  # fewer than keep: none (a negative end removed some)
             old.unlink(missing_ok=True)
     except OSError:
         pass
 
 
 def memo(namespace: str, parts: Iterable[bytes | str], code: Iterable[Path], compute: Callable[[], T],
-         libraries: Iterable[str] = ()) -> T:
+         libraries: Iterable[str] = (), keep: int = 128) -> T:
     """``compute()``, pickled in the cache under :func:`key` of the arguments; errors from
-    ``compute`` propagate and are never kept."""
+    ``compute`` propagate and are never kept. A new entry prunes the namespace to its ``keep``
+    newest (a designer's edits each make one: without a bound they piled up by the hundred)."""
     import pickle
 
     try:
@@ -250,5 +251,6 @@ def memo(namespace: str, parts: Iterable[bytes | str], code: Iterable[Path], com
     if kept is not None:
         return kept
     value = compute()
-    write(path, lambda: pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    if write(path, lambda: pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)):
+        prune(path.parent, f"{namespace}-*.pickle", keep)
     return value

@@ -131,6 +131,8 @@ def test_prune_keeps_the_newest(tmp_path):
         p.write_bytes(b"x")
         os.utime(p, ns=(i * 10**9, i * 10**9))
     (tmp_path / "other.txt").write_text("kept")
+    cache.prune(tmp_path, "*.bin", 9)  # fewer than it keeps: all stay
+    assert len(list(tmp_path.glob("*.bin"))) == 5
     cache.prune(tmp_path, "*.bin", 2)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["e3.bin", "e4.bin", "other.txt"]
     cache.prune(tmp_path, "*.bin", 0)
@@ -164,6 +166,24 @@ def test_memo_computes_once_and_recomputes_a_damaged_entry(folder, tmp_path):
     with pytest.raises(ValueError):  # errors are never kept
         cache.memo("t", [b"bad"], code, failing)
     assert not list(folder.glob("*.part")) and not list(folder.glob(".*.part"))
+
+
+def test_memo_keeps_a_bounded_number_of_entries_per_namespace(folder, tmp_path):
+    """Each edit of a designer's makes new entries (game.yaml specs, edge books…): a
+    namespace keeps its ``keep`` newest, other namespaces untouched."""
+    code = [tmp_path / "mod.py"]
+    code[0].write_text("")
+    cache.memo("other", [b"x"], code, lambda: 0)
+    for i in range(7):
+        assert cache.memo("t", [str(i)], code, lambda i=i: i, keep=3) == i
+        newest = max(folder.glob("t-*.pickle"), key=lambda p: p.stat().st_mtime_ns)
+        os.utime(newest, ns=(i * 10**9, i * 10**9))  # the order they were made in, whatever the clock
+    assert len(list(folder.glob("t-*.pickle"))) == 3
+    assert len(list(folder.glob("other-*.pickle"))) == 1
+    calls = []
+    assert cache.memo("t", ["6"], code, lambda: calls.append(1) or -1, keep=3) == 6  # the newest kept
+    assert cache.memo("t", ["0"], code, lambda: calls.append(1) or -1, keep=3) == -1  # the oldest went
+    assert len(calls) == 1
 
 
 def _modules_used(snippet: str) -> list[str]:

@@ -191,7 +191,7 @@ def svg_program(path: Path, blob: bytes | None = None) -> SvgProgram:
     SVG cannot be read."""
     blob = _read(Path(path)) if blob is None else blob
     return cache.memo("svg-program", [blob], cache.code_files(*_CODE), lambda: _record(Path(path), blob),
-                      libraries=("reportlab", "svglib"))
+                      libraries=("reportlab", "svglib"), keep=2048)  # one a file: a game's art and icons
 
 
 def svg_programs(paths: list[Path]) -> list[SvgProgram]:
