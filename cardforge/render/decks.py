@@ -392,7 +392,7 @@ def _layout_for(group: DeckGroup, s: BuildSettings, art: CardArt, spares: list[C
         def needed(option: Sheet | FoldSheet) -> int:
             return sheets_needed(order, _contacts(option, s), edges)
 
-        sheet = choose(options, group.count, needed, s.crop_marks, s.sheet_labels)
+        sheet = _chosen(options, group.count, needed, s, order, book)
     pages, added = _place(group, sheet, book, spares, s)
     layout = Layout(sheet, pages, book, added)
     if s.crop_marks and not marks_print(sheet):  # no layout of these cards has room for them
@@ -401,6 +401,30 @@ def _layout_for(group: DeckGroup, s: BuildSettings, art: CardArt, spares: list[C
 
 
 MARKS_MISSING = "crop marks of the first cuts"
+
+
+def _chosen(options: list[Sheet | FoldSheet], count: int, needed: Callable[[Sheet | FoldSheet], int],
+            s: BuildSettings, order: list[tuple[int, int]], book: EdgeBook) -> Sheet | FoldSheet:
+    """:func:`choose`, kept in the cache under what decides it: the options, the edge classes
+    (their counts in print order and their faces' samples) and the settings the placing reads.
+    An edit that changes no card's edges (a text, a number) finds the sheet without placing
+    the deck on every option again (~40 ms of Maphr's rebuild)."""
+    import pickle
+
+    from cardforge import cache
+
+    def compute() -> int:
+        return options.index(choose(options, count, needed, s.crop_marks, s.sheet_labels))
+
+    faces = [[(k, side[k].sides) for k in sorted(side)] for side in (book.fronts, book.backs)]
+    parts: list[bytes | str] = [repr(options), repr(order), repr((count, s.crop_marks, s.sheet_labels, s.duplex)),
+             pickle.dumps(faces, protocol=pickle.HIGHEST_PROTOCOL)]
+    try:
+        index = cache.memo("sheet-choice", parts, cache.code_files("layout/", "render/decks.py", "render/edges.py"),
+                           compute)
+    except OSError:
+        index = compute()
+    return options[index]
 
 
 def _contacts(sheet: Sheet | FoldSheet, s: BuildSettings) -> Contacts:
