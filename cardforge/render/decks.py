@@ -408,7 +408,7 @@ def _chosen(options: list[Sheet | FoldSheet], count: int, needed: Callable[[Shee
     """:func:`choose`, kept in the cache under what decides it: the options, the edge classes
     (their counts in print order and their faces' samples) and the settings the placing reads.
     An edit that changes no card's edges (a text, a number) finds the sheet without placing
-    the deck on every option again (~40 ms of Maphr's rebuild)."""
+    the deck on every option again (~40 ms of a 250-card deck's rebuild)."""
     import pickle
 
     from cardforge import cache
