@@ -48,6 +48,8 @@ PRINTABLE_KINDS = ("decks", "boards", "pads", "aids")
 
 @dataclass(frozen=True)
 class BuildSettings:
+    """What a build makes and how: the CLI's options, ``cardforge.toml``'s table, a web request's."""
+
     paper: str = "a4"  # a4 | letter | a3 | tabloid | legal | a5 | WxH (mm)
     orientation: str = "auto"  # portrait | landscape | auto (whichever fits more cards)
     bleed_mm: float = 3.0
