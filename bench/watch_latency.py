@@ -41,11 +41,13 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="cardforge-watch-bench-"))
     try:
         shutil.copytree(ROOT / "card_data" / "maphr", tmp / "data" / "maphr")
-        env = dict(os.environ, CARDFORGE_CACHE=str(tmp / "cache"), PYTHONUNBUFFERED="1")
+        # this tree's cardforge (PYTHONPATH, and -P: the working directory is not searched), so
+        # that `cd OLD && python bench/watch_latency.py` times OLD, whatever is installed
+        env = dict(os.environ, CARDFORGE_CACHE=str(tmp / "cache"), PYTHONUNBUFFERED="1", PYTHONPATH=str(ROOT))
         env.pop("CARDFORGE_NO_CACHE", None)
         if args.poll:
             env["CARDFORGE_WATCH_POLL"] = "1"
-        cmd = [sys.executable, "-m", "cardforge", "--data", str(tmp / "data"), "build", "maphr",
+        cmd = [sys.executable, "-P", "-m", "cardforge", "--data", str(tmp / "data"), "build", "maphr",
                "--only", "decks", "-o", str(tmp / "out"), "--watch"]
         # SIGINT back to its default (a background job of a shell ignores it): Ctrl-C is sent at the end
         proc = subprocess.Popen(cmd, env=env, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
