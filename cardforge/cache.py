@@ -251,6 +251,6 @@ def memo(namespace: str, parts: Iterable[bytes | str], code: Iterable[Path], com
     if kept is not None:
         return kept
     value = compute()
-    if write(path, lambda: pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)):
+    if path is not None and write(path, lambda: pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)):
         prune(path.parent, f"{namespace}-*.pickle", keep)
     return value
