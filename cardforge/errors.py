@@ -64,6 +64,7 @@ class OutputError(CardforgeError):
     must be, a folder or a device where a PDF goes, an unreadable manifest, another build
     writing the same folder…). Nothing was replaced."""
 
+
 class ArtError(Exception):
     """An image that is missing or unreadable; the message says which and why. ``broken``: the
     file exists but cannot be used (an error, not a placeholder)."""

@@ -135,8 +135,6 @@ def svg_drawing(art: Art) -> Drawing:
     return svg_drawing_at(art.path)
 
 
-
-
 def ensure_svg_form(c: Canvas, art: Art, light: bool = False) -> str:
     """Define the SVG's drawing as a form in this canvas's document once; its name. ``light``:
     the ink saver's variant, every colour lightened (``render/colour.py``), a form of its own."""

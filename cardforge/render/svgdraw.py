@@ -176,8 +176,8 @@ def _bundled_face(name: str) -> tuple[str, bool, bool]:
 
 @dataclass(frozen=True)
 class SvgProgram:
-    """An SVG (an icon, or card art) ready to draw: its size (points) and the canvas calls that draw it (None:
-    it cannot be replayed, draw it from the file)."""
+    """An SVG (an icon, or card art) ready to draw: its size (points) and the canvas calls that
+    draw it (None: it cannot be replayed, draw it from the file)."""
 
     width: float
     height: float
