@@ -93,7 +93,7 @@ def final_states(draw):
         players.append({
             "name": f"P{i}",
             "grey": draw(st.booleans()),
-            "coins": draw(st.integers(0, 400)),
+            "coins": draw(st.integers(0, 660 // count)),  # the box holds 660 coins
             "galleries": galleries,
             "improvements": [{"name": f"A{j}", "colour": c, "vp": draw(st.integers(0, 5))}
                              for j, c in enumerate(colours)],
