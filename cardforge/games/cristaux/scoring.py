@@ -26,6 +26,7 @@ card by its id (an inline card by its id, else its name).
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
@@ -308,6 +309,10 @@ def resolve(data: GameData[CristauxCard], state: FinalState) -> tuple[list[Playe
             owned.append(o)
             if isinstance(entry, CardRef):
                 uses.setdefault(_physical(data, o.key), []).append(ps.name)
+            elif (same := _named_like(data, entry.name)) is not None:
+                # a card typed in under a project card's printed name is that card: the deck's
+                # copies bound it too (issue 38)
+                uses.setdefault(same, []).append(f"{ps.name} (typed in)")
         player_problems += _gift_problems(owned, item)
         player_problems += _start_problems(data, ps, owned, state.mode, item, state.partial)
         owned, p = _opale(ps, owned, state.opale, item)
@@ -522,6 +527,18 @@ def _obsession_problems(name: str, owned: list[Owned], stock: dict[str, int], fi
                     f"at most {kept} {colours[0] if len(colours) == 1 else 'of them'} (1 a free forge square "
                     f"of the colour or wild: {squares}) (rules: {OBSESSION_RULE})",
                     item=item, field=field)]
+
+
+def _fold(name: str) -> str:
+    """A card name compared without case, accents, typographic apostrophes or extra spaces."""
+    plain = unicodedata.normalize("NFKD", name.replace("’", "'")).encode("ascii", "ignore").decode()
+    return " ".join(plain.lower().split())
+
+
+def _named_like(data: GameData[CristauxCard], name: str) -> str | None:
+    """The id of the one project card printed with this name, if any."""
+    found = [c.id for c in data.cards if c.kind == "project" and _fold(c.name) == _fold(name)]
+    return found[0] if len(found) == 1 else None
 
 
 def _physical(data: GameData[CristauxCard], card_id: str) -> str:

@@ -72,7 +72,10 @@ def known_rounds(rounds: Sequence[dict[str, list[int] | None]]) -> int:
 
 def find_misplaced(players: Sequence[str], cards: Sequence[int], rounds: Sequence[Round]) -> Misplaced | None:
     """The first play (round by round, in the file's order) that no deal can explain, or None
-    when every play fits some deal. ``rounds``: the rounds read, every fleet naming its cards."""
+    when every play fits some deal. ``rounds``: the rounds read, every fleet naming its cards.
+    Data with fewer cards than setup deals (a designer's draft) is not traced."""
+    if STARTING_HAND * len(players) > len(cards):
+        return None
     for number in range(1, len(rounds) + 1):
         earlier = list(rounds[: number - 1])
         current = rounds[number - 1]
@@ -137,8 +140,6 @@ def _fits(players: Sequence[str], cards: Sequence[int], rounds: Sequence[Round])
 def _fits_deal(players: Sequence[str], cards: Sequence[int], rounds: Sequence[Round],
                dealt: Sequence[dict[str, int]]) -> bool:
     """Whether the plays fit these deals (deal 0 setup, deal k after round k)."""
-    if STARTING_HAND * len(players) > len(cards):
-        return False
     # the dealt cards: (player, deal) once per card dealt
     units: list[tuple[str, int]] = [(p, 0) for p in players for _ in range(STARTING_HAND)]
     units += [(p, k) for k, deal in enumerate(dealt, start=1) for p in players for _ in range(deal[p])]
