@@ -266,7 +266,7 @@ def _check_copies(data: GameData[MaphrCard], state: FinalState) -> list[Problem]
 def _check_coins(data: GameData[MaphrCard], state: FinalState) -> list[Problem]:
     """«Contenu : 20 pièces de 1, 16 pièces de 5, 16 pièces de 10, 8 pièces de 50»: the players
     hold at most the box's coins (components.yaml: count × value); the rulebook makes no other
-    money, and unlike Imperial Miners it does not call its pieces unlimited."""
+    money, and it never calls its pieces unlimited."""
     coins = [c for c in data.sections.get("components", []) if getattr(c, "value", None)]
     if not coins:
         return []
