@@ -296,6 +296,7 @@ def resolve(data: GameData[CristauxCard], state: FinalState) -> tuple[list[Playe
         problems.append(Problem(f"exactly one player holds the ♚ (king: true), got {got}", field="players"))
     players = []
     uses: dict[str, list[str]] = {}
+    printed = _printed_names(data)
     for index, ps in enumerate(state.players):
         item = _item(index, ps)
         owned: list[Owned] = []
@@ -309,7 +310,7 @@ def resolve(data: GameData[CristauxCard], state: FinalState) -> tuple[list[Playe
             owned.append(o)
             if isinstance(entry, CardRef):
                 uses.setdefault(_physical(data, o.key), []).append(ps.name)
-            elif (same := _named_like(data, entry.name)) is not None:
+            elif (same := printed.get(_fold(entry.name))) is not None:
                 # a card typed in under a project card's printed name is that card: the deck's
                 # copies bound it too (issue 38)
                 uses.setdefault(same, []).append(f"{ps.name} (typed in)")
@@ -535,10 +536,13 @@ def _fold(name: str) -> str:
     return " ".join(plain.lower().split())
 
 
-def _named_like(data: GameData[CristauxCard], name: str) -> str | None:
-    """The id of the one project card printed with this name, if any."""
-    found = [c.id for c in data.cards if c.kind == "project" and _fold(c.name) == _fold(name)]
-    return found[0] if len(found) == 1 else None
+def _printed_names(data: GameData[CristauxCard]) -> dict[str, str]:
+    """Project cards by their folded printed name (a name two cards share names neither)."""
+    ids: dict[str, list[str]] = {}
+    for card in data.cards:
+        if card.kind == "project":
+            ids.setdefault(_fold(card.name), []).append(card.id)
+    return {name: found[0] for name, found in ids.items() if len(found) == 1}
 
 
 def _physical(data: GameData[CristauxCard], card_id: str) -> str:

@@ -99,8 +99,6 @@ def _deal_outcomes(players: Sequence[str], rounds: Sequence[Round]) -> Iterator[
     """Every way the new cards can have been dealt after each round but the last of ``rounds``:
     one ``{player: cards dealt}`` per deal. Tied players (points and cards) draw for their seats,
     so each order of theirs is an outcome; the hands that follow order the next deal."""
-    hands = dict.fromkeys(players, STARTING_HAND)
-
     def walk(k: int, hands: dict[str, int], so_far: list[dict[str, int]]) -> Iterator[list[dict[str, int]]]:
         if k >= len(rounds) - 1:
             yield so_far
@@ -119,7 +117,7 @@ def _deal_outcomes(players: Sequence[str], rounds: Sequence[Round]) -> Iterator[
             seen.add(key)
             yield from walk(k + 1, {p: held[p] + dealt[p] for p in players}, [*so_far, dealt])
 
-    yield from walk(0, hands, [])
+    yield from walk(0, dict.fromkeys(players, STARTING_HAND), [])
 
 
 def _seatings(places: list[list[str]]) -> Iterator[list[str]]:
@@ -144,7 +142,8 @@ def _fits_deal(players: Sequence[str], cards: Sequence[int], rounds: Sequence[Ro
     units: list[tuple[str, int]] = [(p, 0) for p in players for _ in range(STARTING_HAND)]
     units += [(p, k) for k, deal in enumerate(dealt, start=1) for p in players for _ in range(deal[p])]
     last_deal = len(rounds) - 1
-    # each card's stays in a hand: (player or None for any, first deal, last deal, must)
+    # each card's stays in a hand, one per play and one after its last play: (the player, or None
+    # for any; the first and last deal that can bring it there; whether the stay must be matched)
     stays: list[tuple[str | None, int, int, bool]] = []
     for card in cards:
         since = 0
