@@ -661,3 +661,28 @@ def test_a_yaml_sheet_of_a_game_without_scoring_is_a_clean_problem(tmp_path):
                     service.score_state_dict(ctx, {"players": [{"name": "Ann"}]})):
         assert not outcome.ok
         assert [p.message for p in outcome.problems] == ["no_scoring has no scoring"]
+
+
+def test_impossible_end_states_are_shown_on_their_inputs(tmp_path):
+    """Issue 38's refusals reach the sheet with the input they concern (the YAML sheet posts the
+    vectors' files; the form sheet has those inputs)."""
+    from vectors_support import vector
+    c = client(tmp_path)
+    cases = [("maphr", "issue-38-more-coins-than-the-box", "players[0].coins"),
+             ("cristaux", "issue-38-a-geode-s-colour-left-beyond-its-forge-squares", "players[0].stock.red")]
+    for game, case, field in cases:
+        csrf = csrf_of(c, f"/g/{game}/sheet?players=3&yaml=1")
+        r = c.post(f"/g/{game}/score", data={"csrf": csrf, "yaml": vector(game, case)["file"]})
+        assert r.json()["problems"][0]["field"] == field
+        assert f'name="{field}"' in c.get(f"/g/{game}/sheet?name=Ana&name=Ben&name=Cy").text, game
+    # Mine, All Mine!: the ship cards are typed in the YAML sheet; on the form sheet a problem of
+    # a fleet's cards goes to that player's row of that round (its input names: the row's)
+    csrf = csrf_of(c, "/g/mine_all_mine/sheet?players=4&yaml=1")
+    r = c.post("/g/mine_all_mine/score",
+               data={"csrf": csrf, "yaml": vector("mine_all_mine", "issue-38-a-ship-card-in-a-hand-it-cannot-be-in")["file"]})
+    problem = r.json()["problems"][0]
+    assert problem["field"] == "rounds[1].fleets.Ana.ships[0].card"
+    located = Problem(problem["message"], item="round #2", field="fleets.Ana.ships[0].card")
+    assert field_key(located, ["Ana", "Ben", "Cy", "Dan"], ("fleets",)) == "rounds[1].fleets[0].ships[0].card"
+    page = c.get("/g/mine_all_mine/sheet?name=Ana&name=Ben&name=Cy&name=Dan").text
+    assert 'name="rounds[1].fleets[0].speed"' in page

@@ -427,7 +427,9 @@ class CardFields(Model):
     ``x_colour``: the card costs X crystals of that colour (Calices, Reliquaires); what was paid
     is recorded at the end and counts as its cost in that colour. ``final_cost``: the cost the
     card counts as at the end when it differs from the parchment (a Cornemuse: 3+1+1).
-    ``counts_as``: how many cards of its nature it counts as (a Tambour: 2).
+    ``counts_as``: how many cards of its nature it counts as (a Tambour: 2). ``obsession``: a
+    Géode d'obsession's colour — «au moment où vous passez, vous devez perdre tous les cristaux
+    de la couleur indiqués que vous avez en stock», each compatible forge square protecting 1.
     """
 
     nature: Nature = "none"
@@ -442,6 +444,7 @@ class CardFields(Model):
     forge_squares: list[ForgeSquare] = Field(default_factory=list)
     scoring: AnyScoring
     court: bool = False  # the court's blason (Soutien de la cour): logos, points in its other school
+    obsession: Element | None = None  # a Géode d'obsession: the colour lost from the stock when passing
     text: str = ""
 
     @model_validator(mode="after")

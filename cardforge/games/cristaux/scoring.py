@@ -26,9 +26,11 @@ card by its id (an inline card by its id, else its name).
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import product
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
@@ -294,6 +296,7 @@ def resolve(data: GameData[CristauxCard], state: FinalState) -> tuple[list[Playe
         problems.append(Problem(f"exactly one player holds the ♚ (king: true), got {got}", field="players"))
     players = []
     uses: dict[str, list[str]] = {}
+    printed = _printed_names(data)
     for index, ps in enumerate(state.players):
         item = _item(index, ps)
         owned: list[Owned] = []
@@ -307,6 +310,10 @@ def resolve(data: GameData[CristauxCard], state: FinalState) -> tuple[list[Playe
             owned.append(o)
             if isinstance(entry, CardRef):
                 uses.setdefault(_physical(data, o.key), []).append(ps.name)
+            elif (same := printed.get(_fold(entry.name))) is not None:
+                # a card typed in under a project card's printed name is that card: the deck's
+                # copies bound it too (issue 38)
+                uses.setdefault(same, []).append(f"{ps.name} (typed in)")
         player_problems += _gift_problems(owned, item)
         player_problems += _start_problems(data, ps, owned, state.mode, item, state.partial)
         owned, p = _opale(ps, owned, state.opale, item)
@@ -316,6 +323,8 @@ def resolve(data: GameData[CristauxCard], state: FinalState) -> tuple[list[Playe
         player_problems += p
         if not player_problems:
             player_problems += search_limits(owned, fixed, item)
+        if not player_problems and not state.partial:
+            player_problems += _obsession_problems(ps.name, owned, stock, fixed, item)
         if not player_problems and (fixed.placement is not None or fixed.bonuses):
             player_problems += _playable(owned, stock, fixed, item)
         problems += player_problems
@@ -469,6 +478,71 @@ def search_limits(owned: list[Owned], fixed: Fixed, item: str) -> list[Problem]:
                 f"{wild} wild forge squares, more than the {MAX_WILD_SQUARES} cardforge shares out (the box "
                 "has 8): give the crystals placed in choices.forge", item=item, field="choices.forge"))
     return problems
+
+
+#: «au moment où vous passez, vous devez perdre tous les cristaux de la couleur indiqués que vous
+#: avez en stock. Cependant, tout « carré de prêt aux forgerons » compatible protège 1 cristal.»
+OBSESSION_RULE = ("«au moment où vous passez, vous devez perdre tous les cristaux de la couleur indiqués "
+                  "que vous avez en stock. Cependant, tout carré de prêt aux forgerons compatible protège "
+                  "1 cristal»")
+
+
+def _obsession_problems(name: str, owned: list[Owned], stock: dict[str, int], fixed: Fixed,
+                        item: str) -> list[Problem]:
+    """A Géode d'obsession's colour left in the stock beyond the squares that protect it.
+
+    Every player passes in the last round (a round ends when all have passed), and nothing adds
+    crystals after that pass in the last round (no medallion crystals after it), so the final
+    stock of a géode's colour is at most its free forge squares of that colour plus the wild
+    ones, the wild ones shared between the géodes' colours. A Bâton whose option is not fixed
+    may add its forge square: every choice of the Bâtons' options is tried."""
+    colours = sorted({o.card.obsession for o in owned if o.card.obsession is not None})
+    if not colours:
+        return []
+    choices: list[list[str]] = []
+    played = []
+    for o in owned:
+        options = baton_options(o.card)
+        if options and o.key not in fixed.options:
+            choices.append(sorted({getattr(opt, "square", None) or "" for opt in options}))
+        played.append(play_card(o, options[fixed.options[o.key]] if o.key in fixed.options else None))
+    base, base_wild = squares_of(played)
+    best: tuple[int, Counter[str], int] | None = None
+    for extra in product(*choices):
+        coloured = base + Counter(s for s in extra if s in CRYSTALS)
+        wild = base_wild + sum(1 for s in extra if s == "any")
+        short = sum(max(0, stock[c] - coloured[c]) for c in colours) - wild
+        if best is None or short < best[0]:
+            best = (short, coloured, wild)
+    assert best is not None  # product() of no choices yields one empty tuple
+    short, coloured, wild = best
+    if short <= 0:
+        return []
+    geodes = " and ".join(f"the {o.name}" for o in owned if o.card.obsession is not None)
+    over = [c for c in colours if stock[c] > coloured[c]]
+    left = " and ".join(f"{stock[c]} {c}" for c in colours)
+    kept = sum(stock[c] for c in colours) - short
+    squares = ", ".join([*(f"{coloured[c]} {c}" for c in colours), f"{wild} wild"])
+    field = f"stock.{over[0]}" if len(over) == 1 else "stock"
+    return [Problem(f"{name} owns {geodes}: {left} left in the stock, but passing in the last round keeps "
+                    f"at most {kept} {colours[0] if len(colours) == 1 else 'of them'} (1 a free forge square "
+                    f"of the colour or wild: {squares}) (rules: {OBSESSION_RULE})",
+                    item=item, field=field)]
+
+
+def _fold(name: str) -> str:
+    """A card name compared without case, accents, typographic apostrophes or extra spaces."""
+    plain = unicodedata.normalize("NFKD", name.replace("’", "'")).encode("ascii", "ignore").decode()
+    return " ".join(plain.lower().split())
+
+
+def _printed_names(data: GameData[CristauxCard]) -> dict[str, str]:
+    """Project cards by their folded printed name (a name two cards share names neither)."""
+    ids: dict[str, list[str]] = {}
+    for card in data.cards:
+        if card.kind == "project":
+            ids.setdefault(_fold(card.name), []).append(card.id)
+    return {name: found[0] for name, found in ids.items() if len(found) == 1}
 
 
 def _physical(data: GameData[CristauxCard], card_id: str) -> str:

@@ -138,6 +138,7 @@ def check_final_state(data: GameData[MaphrCard], state: FinalState) -> list[Prob
     if total_miners > MINERS_IN_BOX:
         problems.append(Problem(f"{total_miners} miners in all the mines; the box has {MINERS_IN_BOX}",
                                 field="players"))
+    problems += _check_coins(data, state)
     problems += _check_race(data, state)
     return problems
 
@@ -260,6 +261,26 @@ def _check_copies(data: GameData[MaphrCard], state: FinalState) -> list[Problem]
                 f"{units} units of {ore} across all mines ({who}), the deck's {ore} veins hold {in_deck}",
                 field=f"veins.{ore}"))
     return problems
+
+
+def _check_coins(data: GameData[MaphrCard], state: FinalState) -> list[Problem]:
+    """«Contenu : 20 pièces de 1, 16 pièces de 5, 16 pièces de 10, 8 pièces de 50»: the players
+    hold at most the box's coins (components.yaml: count × value); the rulebook makes no other
+    money, and it never calls its pieces unlimited."""
+    coins = [c for c in data.sections.get("components", []) if getattr(c, "value", None)]
+    if not coins:
+        return []
+    in_box = sum(c.count * c.value for c in coins)
+    held = sum(p.coins for p in state.players)
+    if held <= in_box:
+        return []
+    who = ", ".join(f"{p.name} {p.coins}" for p in state.players if p.coins)
+    pieces = ", ".join(f"{c.count}×{c.value}" for c in sorted(coins, key=lambda c: c.value))
+    # on the richest player's coins, so the score sheet shows it beside an input
+    richest = max(range(len(state.players)), key=lambda i: (state.players[i].coins, -i))
+    return [Problem(f"{held} coins across all players ({who}), the box holds {in_box} ({pieces}) (rules: "
+                    "«Contenu»: the coins are the box's)", item=_item(richest, state.players[richest]),
+                    field="coins")]
 
 
 def requirements(data: GameData[MaphrCard], state: FinalState) -> list[int]:

@@ -22,7 +22,7 @@ from pydantic import AfterValidator, Field, model_validator
 from cardforge import sheet
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
-from cardforge.games.mine_all_mine import new_cards
+from cardforge.games.mine_all_mine import new_cards, whereabouts
 from cardforge.games.mine_all_mine.cards import (
     ACTION_OPTION,
     ENDS,
@@ -167,7 +167,24 @@ def check_final_state(data: GameData[MineAllMineCard], state: FinalState) -> lis
                     f"{span[1]}: a draw between tied players decided who got an extra card; "
                     f"{_hand_origin(log.number)}{_deal_behind(logs, log.number, name)})",
                     item=f"round #{log.number}", field=f"fleets.{name}"))
+    if not problems:
+        problems += _whereabouts_problems(data, state, logs)
     return problems
+
+
+def _whereabouts_problems(data: GameData[MineAllMineCard], state: FinalState, logs: list[RoundLog]) -> list[Problem]:
+    """A ship card played by a player whose hand cannot hold it (whereabouts.py): read from the
+    rounds where every fleet names its cards."""
+    players = players_of(state)
+    named = [{name: None if fleet.ships is None else [s.card for s in fleet.ships]
+              for name, fleet in rnd.fleets.items()} for rnd in state.rounds]
+    rounds = [whereabouts.Round({p: named[i][p] or [] for p in players}, logs[i].totals)
+              for i in range(whereabouts.known_rounds(named))]
+    wrong = whereabouts.find_misplaced(players, sorted(ship_cards(data)), rounds)
+    if wrong is None:
+        return []
+    return [Problem(wrong.message, item=f"round #{wrong.number}",
+                    field=f"fleets.{wrong.player}.ships[{wrong.index}].card")]
 
 
 def _deal_behind(logs: list[RoundLog], number: int, name: str) -> str:

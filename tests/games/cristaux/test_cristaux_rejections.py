@@ -252,3 +252,41 @@ def test_the_musician_bonus_raises_a_maximum_but_never_to_7():
     music = Counter({"double": 8, "sharp": 6, "single": 5})
     assert musician_points(music)[0] == 5 * 5 * 5
     assert musician_points(music, {"double": 6, "sharp": 6, "single": 5})[0] == 6 * 6 * 5  # «6x6x5=180»
+
+
+# --- issue 38: a Géode d'obsession's colour at the end -----------------------------------------
+
+def _score(cli, write_yaml, state: dict):
+    path = write_yaml("final.yaml", yaml.safe_dump(state, allow_unicode=True, sort_keys=False))
+    return cli("score", "cristaux", path, "--json")
+
+
+def test_a_geode_keeps_what_its_squares_protect(cli, write_yaml):
+    # Lunettes de l'orfèvre: squares gold, blue and one wild — 1 red kept: scores; the vector
+    # issue-38-a-geode-s-colour-left-beyond-its-forge-squares refuses 3
+    state = _ana(["geode-d-obsession-rouge", "lunettes-de-l-orfevre"], mode="avance", stock={"red": 1, "gold": 1})
+    r = _score(cli, write_yaml, state)
+    assert r.code == 0, r.out
+    # other colours are not the Géode's: any number stays
+    state["players"][0]["stock"] = {"red": 1, "green": 9, "gold": 1}
+    assert _score(cli, write_yaml, state).code == 0
+    state["players"][0]["stock"] = {"red": 2, "gold": 1}
+    r = _score(cli, write_yaml, state)
+    assert r.code == 1 and r.json["problems"][0]["field"] == "stock.red"
+    assert "keeps at most 1 red" in r.json["problems"][0]["message"]
+
+
+def test_a_baton_s_forge_option_may_protect_one(cli, write_yaml):
+    # the Bâton du feu's 5th option is a red forge square («ou 1 case de forge rouge»): a Géode du
+    # feu with 1 red left and no other square scores, the Bâton taking that option…
+    state = _ana(["geode-d-obsession-rouge", "baton-du-feu"], mode="avance", stock={"red": 1})
+    assert _score(cli, write_yaml, state).code == 0
+    # …not when the file fixes another option
+    state["players"][0]["choices"] = {"batons": {"baton-du-feu": {"option": 1}}}
+    assert _score(cli, write_yaml, state).code == 1
+    # 2 red are one too many whatever the option
+    del state["players"][0]["choices"]
+    state["players"][0]["stock"] = {"red": 2}
+    assert _score(cli, write_yaml, state).code == 1
+    # a partial hand is not at its end: nobody has passed the last round yet
+    assert _score(cli, write_yaml, {"partial": True, **state}).code == 0

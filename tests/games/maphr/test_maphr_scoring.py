@@ -93,7 +93,7 @@ def final_states(draw):
         players.append({
             "name": f"P{i}",
             "grey": draw(st.booleans()),
-            "coins": draw(st.integers(0, 400)),
+            "coins": draw(st.integers(0, 660 // count)),  # the box holds 660 coins
             "galleries": galleries,
             "improvements": [{"name": f"A{j}", "colour": c, "vp": draw(st.integers(0, 5))}
                              for j, c in enumerate(colours)],
@@ -151,3 +151,12 @@ players:
     assert "  Ben: no improvement" in r.out
     assert "Gallery race: Ana first to reach 12/12 (+25); Ben 11/12, one short (+10)" in r.out
     assert r.out.splitlines()[5].split() == ["Carrés", "de", "couleurs", "17", "0"]
+
+
+def test_the_box_s_660_coins_are_accepted(cli, write_yaml):
+    # the vector issue-38-more-coins-than-the-box with 1 coin fewer: 300 + 250 + 110 = 660
+    text = vector("maphr", "issue-38-more-coins-than-the-box")["file"].replace("coins: 111", "coins: 110")
+    r = cli("score", "maphr", write_yaml("ok.yaml", text), "--json")
+    assert r.code == 0, r.err
+    # coins ÷ 6 rounded down: 300 → 50, 250 → 41, 110 → 18
+    assert {p["name"]: p["breakdown"]["coins"] for p in r.json["players"]} == {"Ana": 50, "Ben": 41, "Cy": 18}
