@@ -439,8 +439,7 @@ def _explain(rule: ScoreRule, held: Held) -> str:
     if measure == "sets":
         runs = set_runs(_values_of(rule, rule.sets or "", held))
         shown = [str(size) for size, times in runs for _ in range(min(times, LISTED))][:LISTED]
-        total = sum(times for _, times in runs)
-        return ("sets of " + _listed(shown, total)) if runs else "no set"
+        return ("sets of " + _listed(shown, sum(times for _, times in runs))) if runs else "no set"
     if measure == "groups":
         groups = _values_of(rule, rule.groups or "", held)
         return _listed([f"{v} {n}" for v, n in groups.items()]) or "none"
