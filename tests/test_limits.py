@@ -227,3 +227,20 @@ def test_rule_nodes_limit(monkeypatch):
     monkeypatch.setenv("CARDFORGE_LIMIT_RULE_NODES", "82742")
     r = run_cli("check", folder)
     assert r.code == 1 and "rule has" not in r.err and "cards.yaml" in r.err  # read; its deck has no card file
+
+
+def test_a_raised_limit_keys_the_cache_apart(monkeypatch, tmp_path):
+    """What a raised limit let through is not taken from the cache once the limit is back."""
+    from cardforge.errors import DataError
+    from cardforge.games import read_game_spec
+
+    folder = tmp_path / "bomb"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "bad_games" / "rule_alias_bomb", folder)
+    monkeypatch.setenv("CARDFORGE_LIMIT_RULE_NODES", "100000")
+    assert [c.id for c in read_game_spec(folder).categories] == ["bombe"]  # validated, and cached
+    monkeypatch.delenv("CARDFORGE_LIMIT_RULE_NODES")
+    with pytest.raises(DataError) as refused:
+        read_game_spec(folder)
+    assert [p.message for p in refused.value.problems] == [
+        "category 'bombe': rule has 82,742 nodes after expanding aliases, at most 1,000 allowed "
+        "(set CARDFORGE_LIMIT_RULE_NODES to allow more)"]
