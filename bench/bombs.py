@@ -395,3 +395,31 @@ def nested(depth: int, element: str, count: int) -> str:
 
 def repeat(text: str, count: int) -> str:
     return text * count
+
+
+# --- what a game means: score rules, languages (issue 38) -----------------------------------------
+
+def rule_alias_bomb(width: int = 14, depth: int = 4, head: str = "") -> str:
+    """``head``, then score categories each the max of ``width`` aliases of the one before:
+    width^depth sums in under 1 KB (14^4 = 38,416 took seconds to score and printed a 600 KB
+    explanation)."""
+    lines = [head, "  - {id: b0, label: B0, score: &r0 {sum: cost}}\n"]
+    for d in range(1, depth + 1):
+        lines.append(f"  - {{id: b{d}, label: B{d}, score: &r{d} {{max: [{', '.join([f'*r{d - 1}'] * width)}]}}}}\n")
+    return "".join(lines)
+
+
+def cards_in_languages(languages: int = 1_000, cards: int = 450, per_card: int = 3, own: str = "fr") -> str:
+    """``cards`` cards of kind ``action`` whose names are each in the game's language ``own`` and
+    ``per_card`` others, the next ones in turn over ``languages`` − 1 codes: every language lacks
+    nearly every name (listing them took 840 MB, 1.7 GB with ``check --json``)."""
+    import itertools
+    import string
+
+    codes = [c for n in (2, 3) for c in ("".join(p) for p in itertools.product(string.ascii_lowercase, repeat=n))
+             if c not in (own, "no", "on", "yes", "off")][:languages - 1]  # never a YAML 1.1 boolean
+    rows = []
+    for i in range(cards):
+        names = ", ".join(f"{codes[(per_card * i + j) % len(codes)]}: N" for j in range(per_card))
+        rows.append(f"  - {{id: c{i}, kind: action, cost: 1, effect: x, name: {{{own}: N, {names}}}}}\n")
+    return "cards:\n" + "".join(rows)

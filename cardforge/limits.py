@@ -60,6 +60,11 @@ LIMITS: dict[str, tuple[int, str]] = {
     "length_mm": (2_000, "millimetres in any length of a data, layout or profile file (points alike)"),
     "bleed_mm": (10, "millimetres of bleed in a print-on-demand profile"),
     "export_pixels": (40_000_000, "pixels in one exported image (width × height)"),
+    # declared scoring (data/gamespec.py, games/declared.py) and multilingual texts (data/loading.py)
+    "rule_nodes": (1_000, "values in one category's score: rule once its aliases are expanded (keys not counted)"),
+    "score_work": (200_000, "card looks of the declared score rules for one final state (each rule reading "
+                              "cards × the entries of the card fields it reads × (1 + its filter's values))"),
+    "languages": (50, "languages of one game's card texts (its own language included)"),
 }
 
 HARD_MAX_DEPTH = 200

@@ -217,6 +217,131 @@ def test_holdings_are_checked_like_any_game_yaml_field(cli, tmp_path):
             in r.err.replace(str(folder) + "/", "")), r.err
 
 
+# --- bounded by what a game can mean (issue 38): rule size, scoring work, explanations -----------
+
+#: the issue's bomb: each rule the max of 14 copies of the one before, through aliases — 38,416 sums
+#: in b4, under 1 KB of categories. Nodes (mappings, lists and values; keys not counted), by hand:
+#: b0 {sum: points} 2; b1 a mapping, a list and 14 × 2: 30; b2 2 + 14 × 30 = 422; b3 2 + 14 × 422 =
+#: 5,910; b4 2 + 14 × 5,910 = 82,742
+ALIAS_BOMB = "".join(
+    ["  - {id: b0, label: B0, score: &r0 {sum: points}}\n"]
+    + [f"  - {{id: b{d}, label: B{d}, score: &r{d} {{max: [{', '.join([f'*r{d - 1}'] * 14)}]}}}}\n"
+       for d in range(1, 5)])
+
+
+def test_a_rule_nested_through_aliases_is_refused_when_game_yaml_is_read(cli, tmp_path):
+    folder = _game(tmp_path, ALIAS_BOMB)
+    assert len((folder / "game.yaml").read_bytes()) < 2_000  # the issue's was 3 KB
+    r = cli("check", str(folder))
+    assert r.code == 1 and "Traceback" not in r.err
+    err = r.err.replace(str(folder) + "/", "")
+    assert "game.yaml is not a valid game (2 problems)" in err
+    assert ("game.yaml:10: categories[3].score: category 'b3': rule has 5,910 nodes after expanding aliases, "
+            "at most 1,000 allowed (set CARDFORGE_LIMIT_RULE_NODES to allow more)") in err
+    assert ("game.yaml:11: categories[4].score: category 'b4': rule has 82,742 nodes after expanding aliases, "
+            "at most 1,000 allowed (set CARDFORGE_LIMIT_RULE_NODES to allow more)") in err
+    assert "'b2'" not in err  # 422 nodes: allowed
+    r = cli("setup", str(folder), "--players", "2")  # every command reads game.yaml first
+    assert r.code == 1 and "category 'b4': rule has 82,742 nodes" in r.err
+
+
+def test_past_the_node_limit_the_scoring_work_is_bounded_before_any_rule_runs(cli, tmp_path, monkeypatch):
+    """Raised node limit: the final state's work is refused before evaluation. Card looks, by hand,
+    for 5 cards held (A a, b, c; B a, a) by 2 players: b0 5; each max adds a step per player:
+    b1 2 + 14 × 5 = 72; b2 2 + 14 × 72 = 1,010; b3 2 + 14 × 1,010 = 14,142; b4 2 + 14 × 14,142 =
+    197,990; in all 213,219."""
+    monkeypatch.setenv("CARDFORGE_LIMIT_RULE_NODES", "100000")
+    folder = _game(tmp_path, ALIAS_BOMB)
+    path = tmp_path / "final.yaml"
+    path.write_text(yaml.safe_dump({"players": [{"name": "A", "main": ["a", "b", "c"]},
+                                                {"name": "B", "main": ["a", "a"]}]}), encoding="utf-8")
+    r = cli("score", str(folder), str(path))
+    assert r.code == 1 and "Traceback" not in r.err
+    assert r.err.splitlines()[1:] == [
+        f"  - {path}:1: players: scoring takes 213,219 card looks (the rules of game.yaml's computed categories × "
+        "the 5 cards held; category 'b4' 197,990), at most 200,000 (set CARDFORGE_LIMIT_SCORE_WORK to allow more)"]
+    from cardforge.data.loading import load_game_data
+    from cardforge.games import declared, find_game
+
+    game = find_game(folder)
+    state = game.score_model.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    held = declared.holdings(game, load_game_data(game), state)
+    assert [declared.rule_work(c.score, held) for c in game.spec.categories] == [5, 72, 1_010, 14_142, 197_990]
+
+
+#: a rule within the limit: the max of 20 rules, each the max of 20 sums — 2 + 20 × (2 + 20 × 2) = 842
+#: nodes, 400 sums
+WIDE = "{max: [" + ", ".join(["{max: [" + ", ".join(["{sum: points}"] * 20) + "]}"] * 20) + "]}"
+
+
+def test_a_long_rule_is_explained_in_a_few_words(cli, tmp_path):
+    from cardforge.data.gamespec import expanded_size
+
+    assert expanded_size(yaml.safe_load(WIDE)) == 842
+    folder = _game(tmp_path, f"  - {{id: large, label: Large, score: {WIDE}}}\n")
+    path = tmp_path / "final.yaml"
+    path.write_text(yaml.safe_dump({"players": [{"name": "A", "main": ["a", "b", "c"]},
+                                                {"name": "B", "main": ["a", "a"]}]}), encoding="utf-8")
+    r = cli("score", str(folder), str(path))
+    assert r.code == 0, r.err
+    # 200 characters at most: "max of max of " (14) and 12 sums (12 × 13 + 11 × 2 = 178) make 192,
+    # a 13th would make 207; 400 − 12 = 388 sums unsaid. A: 1 + 2 + 3 = 6; B: 1 + 1 = 2
+    line = "Large (max of max of " + ", ".join(["sum of points"] * 12) + " … (388 more terms)): A 6; B 2"
+    assert line in r.out.splitlines()
+    assert len(r.out) < 1_000
+
+
+def test_describe_cuts_a_single_long_part_and_lists_a_few_groups():
+    from collections import Counter
+
+    from cardforge.data.gamespec import ScoreRule
+    from cardforge.games.declared import Held, _explain, describe, set_runs
+
+    rule = ScoreRule.model_validate({"count": {"couleur": [f"c{i}" for i in range(100)]}})
+    text = describe(rule)
+    assert text.startswith("count of couleur=['c0', 'c1', ") and text.endswith("…") and len(text) == 201
+    # sets by runs of equal counts, largest first: a 3 times, b and c once → a set of 3, two sets of 1
+    assert set_runs(Counter({"a": 3, "b": 1, "c": 1})) == [(3, 1), (1, 2)]
+    assert set_runs(Counter({"a": 10 ** 9})) == [(1, 10 ** 9)]  # one entry, not a billion
+    cards = [({"id": f"k{i}", "name": "K", "couleur": f"c{i}"}, 1) for i in range(30)]
+    held = Held("A", {"main": cards}, None)
+    groups = ScoreRule.model_validate({"groups": "couleur", "table": {1: 1}})
+    assert _explain(groups, held) == ", ".join(f"c{i} 1" for i in range(12)) + ", … (18 more)"
+    sets = ScoreRule.model_validate({"sets": "couleur", "table": {1: 1}})
+    many = Held("A", {"main": [({"id": "k", "name": "K", "couleur": "c"}, 10 ** 9)]}, None)
+    assert _explain(sets, many) == "sets of " + ", ".join(["1"] * 12) + ", … (999,999,988 more)"
+
+
+def test_rule_size_counts_each_alias_as_often_as_it_is_used():
+    from cardforge.data.gamespec import expanded_size
+
+    assert expanded_size({"sum": "points"}) == 2
+    assert expanded_size({"a": [1, 2, {"b": 3}], "c": {}}) == 7  # {…}, [1, 2, {b}]: 1 + 2 + 2, {}: 1
+    shared: dict = {"sum": "points"}
+    for _ in range(60):  # 2^60 leaves once expanded: counted from the 61 distinct mappings
+        shared = {"max": [shared, shared]}
+    assert expanded_size(shared) == 2 ** 62 - 2  # 2^60 sums of 2, 2^60 − 1 maxes of a mapping and a list
+    assert expanded_size("text") == 1
+
+
+def test_the_shipped_rules_are_far_under_the_node_limit():
+    from cardforge.data.gamespec import expanded_size
+    from cardforge.data.yamlio import read_yaml
+    from cardforge.limits import limit
+    from cardforge.resources import shipped_data_root
+
+    sizes = {}
+    for path in sorted(shipped_data_root().glob("*/game.yaml")):
+        for c in read_yaml(path).data["categories"]:
+            if c.get("score") is not None:
+                sizes[f"{path.parent.name}.{c['id']}"] = expanded_size(c["score"])
+    # maphr's colour squares, the largest: {groups: colour, of: improvements, table: {1: 1, 2: 4, 3: 9, 4: 16}}
+    # is a mapping, 2 values, a table and its 4 values: 8
+    assert sizes == {"maphr.coins": 3, "maphr.improvement_vp": 3, "maphr.colour_squares": 8,
+                     "maphr.colour_series": 5, "tunhell.loot": 3, "tunhell.rings": 3}
+    assert max(sizes.values()) * 100 < limit("rule_nodes")
+
+
 def test_game_yaml_has_a_json_schema_with_the_declarations():
     from cardforge.data.gamespec import GameSpec
 

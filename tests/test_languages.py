@@ -4,8 +4,10 @@ game with `language: fr` prints them in French, and `--lang` overrides game.yaml
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
+import string
 from pathlib import Path
 
 import pypdf
@@ -201,9 +203,82 @@ def test_check_lists_what_each_language_lacks(cli, multilingual):
     assert "  fr edition: 3 texts missing: card 'scout' effect, card 'architect' name, card 'architect' effect" \
         in r.out
     out = cli("check", multilingual, "--json").json
-    assert out["editions"]["fr"]["missing"] == ["card 'scout' effect", "card 'architect' name",
-                                                "card 'architect' effect"]
-    assert out["editions"]["en"]["missing"] == []
+    assert out["editions"]["fr"] == {"missing": 3, "examples": ["card 'scout' effect", "card 'architect' name",
+                                                                "card 'architect' effect"]}
+    assert out["editions"]["en"] == {"missing": 0, "examples": []}
+
+
+#: language codes for the tests: two letters (then three), never the English game's own, nor a
+#: YAML 1.1 boolean (``no``, ``on`` read as false and true)
+CODES = [c for c in ["".join(p) for n in (2, 3) for p in itertools.product(string.ascii_lowercase, repeat=n)]
+         if c not in ("en", "no", "on", "yes", "off")]
+
+
+def _with_cards(english_game: Path, folder: Path, cards: str) -> Path:
+    for path in english_game.rglob("*"):
+        if path.is_file():
+            target = folder / path.relative_to(english_game)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
+    (folder / "cards.yaml").write_text(cards, encoding="utf-8")
+    return folder
+
+
+def test_more_languages_than_the_limit_is_a_located_error(cli, tmp_path, english_game, monkeypatch):
+    # alpha's name in English and 30 languages (aa … az, ba … bd), beta's in 30 others (be … cm):
+    # 61 languages; en, alpha's 30 and beta's first 20 (be … bx) make 50, so 'bx' is the 51st
+    names = [CODES[:30], CODES[30:60]]
+    cards = "defaults: {kind: action}\ncards:\n" + "".join(
+        f"  - id: {cid}\n    name: {{en: N, {', '.join(f'{c}: N' for c in codes)}}}\n    cost: 1\n    effect: x\n"
+        for cid, codes in zip(("alpha", "beta"), names))
+    folder = _with_cards(english_game, tmp_path / "babel", cards)
+    r = cli("check", folder)
+    assert r.code == 1
+    assert r.err.replace(str(folder) + "/", "").splitlines() == [
+        "error: cards.yaml:8: card 'beta' (#2): name: the game's texts are in 61 languages, at most 50 allowed "
+        "(its own included); this text's 'bx' is the first past the limit (set CARDFORGE_LIMIT_LANGUAGES to allow "
+        "more)",
+        "babel: 1 problem found"]
+    monkeypatch.setenv("CARDFORGE_LIMIT_LANGUAGES", "61")
+    r = cli("check", folder)
+    assert r.code == 0, r.err
+    assert "  aa edition: 1 text missing: card 'beta' name" in r.out
+    assert "  bx edition: 1 text missing: card 'alpha' name" in r.out
+    assert "  en edition: every multilingual text given" in r.out
+    assert sum(line.endswith(" missing: card 'beta' name") for line in r.out.splitlines()) == 30
+
+
+def test_missing_texts_are_counted_per_language_with_a_few_named(cli, tmp_path, english_game, monkeypatch):
+    """The issue's 1,000 languages × 450 cards: card i's name in English and 3 more languages, the
+    next ones in turn (codes 3i, 3i + 1, 3i + 2 of 999, wrapping) — each language lacks nearly
+    every name. Listing them all took 840 MB (1.7 GB with --json); one entry per language now."""
+    cards = "defaults: {kind: action}\ncards:\n" + "".join(
+        f"  - {{id: c{i}, cost: 1, effect: x, name: {{en: N, "
+        + ", ".join(f"{CODES[(3 * i + j) % 999]}: N" for j in range(3)) + "}}\n"
+        for i in range(450))
+    folder = _with_cards(english_game, tmp_path / "babel", cards)
+    r = cli("check", folder, "--json")
+    assert r.code == 1
+    # en and cards c0 … c15 make 49 languages; c16 brings codes 48, 49, 50 (bw, bx, by): bx is the 51st
+    assert [p["message"] for p in r.json["problems"]] == [
+        "the game's texts are in 1,000 languages, at most 50 allowed (its own included); this text's 'bx' is "
+        "the first past the limit (set CARDFORGE_LIMIT_LANGUAGES to allow more)"]
+    assert r.json["problems"][0]["item"] == "card 'c16' (#17)"
+    monkeypatch.setenv("CARDFORGE_LIMIT_LANGUAGES", "1000")
+    from cardforge.data.loading import check_game_data
+    from cardforge.games import find_game
+
+    data, problems = check_game_data(find_game(folder))
+    assert not [p for p in problems if not p.is_warning]
+    from cardforge.data.editions import Missing, missing_by_language
+
+    missing = missing_by_language(data.translations, "en")
+    assert len(missing) == 1000 and missing["en"] == Missing(0, ())
+    # 1,350 places (450 × 3) over 999 codes: codes 0 … 350 are given twice, the others once.
+    # aa (code 0): c0 and c333 (3 × 333 = 999) have it; the first 8 without it are c1 … c8
+    assert missing["aa"] == Missing(448, tuple(f"card 'c{i}' name" for i in range(1, 9)))
+    assert missing[CODES[998]] == Missing(449, tuple(f"card 'c{i}' name" for i in range(8)))  # c332 alone
+    assert sum(m.count for m in missing.values()) == 999 * 450 - 1350
 
 
 def test_a_game_without_multilingual_texts_lists_no_edition(cli, english_game):

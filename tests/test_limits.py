@@ -212,3 +212,35 @@ def test_reportlab_user_settings_ignored(tmp_path):
     raw = subprocess.run([sys.executable, "-c", "import reportlab.rl_config as c; print(c.pageCompression)"],
                          env=env, capture_output=True, text=True, check=True)
     assert "MODS RAN" in raw.stderr and raw.stdout.strip() == "0"  # what it would have done
+
+
+def test_rule_nodes_limit(monkeypatch):
+    """Issue 38's rule (tests/fixtures/bad_games/rule_alias_bomb): 38,416 sums in under 1 KB,
+    measured before any of it is built; 82,742 nodes worked out in its comment and in
+    tests/test_declared_scoring.py."""
+    folder = ROOT / "tests" / "fixtures" / "bad_games" / "rule_alias_bomb"
+    r = run_cli("check", folder)
+    assert r.code == 1 and "Traceback" not in r.err
+    assert r.err.splitlines()[1].endswith(
+        "rule_alias_bomb/game.yaml:11: categories[0].score: category 'bombe': rule has 82,742 nodes after expanding "
+        "aliases, at most 1,000 allowed (set CARDFORGE_LIMIT_RULE_NODES to allow more)")
+    monkeypatch.setenv("CARDFORGE_LIMIT_RULE_NODES", "82742")
+    r = run_cli("check", folder)
+    assert r.code == 1 and "rule has" not in r.err and "cards.yaml" in r.err  # read; its deck has no card file
+
+
+def test_a_raised_limit_keys_the_cache_apart(monkeypatch, tmp_path):
+    """What a raised limit let through is not taken from the cache once the limit is back."""
+    from cardforge.errors import DataError
+    from cardforge.games import read_game_spec
+
+    folder = tmp_path / "bomb"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "bad_games" / "rule_alias_bomb", folder)
+    monkeypatch.setenv("CARDFORGE_LIMIT_RULE_NODES", "100000")
+    assert [c.id for c in read_game_spec(folder).categories] == ["bombe"]  # validated, and cached
+    monkeypatch.delenv("CARDFORGE_LIMIT_RULE_NODES")
+    with pytest.raises(DataError) as refused:
+        read_game_spec(folder)
+    assert [p.message for p in refused.value.problems] == [
+        "category 'bombe': rule has 82,742 nodes after expanding aliases, at most 1,000 allowed "
+        "(set CARDFORGE_LIMIT_RULE_NODES to allow more)"]

@@ -99,8 +99,9 @@ def _check_one(game: Game, strict: bool, as_json: bool, templates_dir: Path | No
         from cardforge.data.editions import missing_by_language
 
         editions = missing_by_language(data.translations, game.language)
-        if editions:  # the texts each language lacks, when any card text has several
-            result["editions"] = {code: {"missing": missing} for code, missing in editions.items()}
+        if editions:  # how many texts each language lacks, and the first few, when any card text has several
+            result["editions"] = {code: {"missing": m.count, "examples": list(m.examples)}
+                                  for code, m in editions.items()}
     if as_json:
         return result
     for p in problems:
@@ -123,9 +124,9 @@ def _check_one(game: Game, strict: bool, as_json: bool, templates_dir: Path | No
         if s["not_printed"]:
             click.echo(f"  not printed (copies: 0): {', '.join(s['not_printed'])}")
         for code, entry in result.get("editions", {}).items():
-            missing = entry["missing"]
-            shown = ", ".join(missing[:8]) + (f", … ({len(missing) - 8} more)" if len(missing) > 8 else "")
-            click.echo(f"  {code} edition: " + (f"{plural(len(missing), 'text')} missing: {shown}" if missing
+            count, examples = entry["missing"], entry["examples"]
+            shown = ", ".join(examples) + (f", … ({count - len(examples):,} more)" if count > len(examples) else "")
+            click.echo(f"  {code} edition: " + (f"{plural(count, 'text')} missing: {shown}" if count
                                                  else "every multilingual text given"))
     if failed:
         n = len(errors) + (len(warnings) if strict else 0)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from cardforge.data.loading import GameData, GameSource
     from cardforge.data.models import CardBase
 
-__all__ = ["cache_dir", "code_files", "shared_code", "fingerprint", "load", "memo", "store"]
+__all__ = ["cache_dir", "code_files", "shared_code", "fingerprint", "limits_in_force", "load", "memo", "store"]
 
 #: libraries whose versions shape validated data (models, YAML reading, spreadsheets)
 LIBRARIES = ("pydantic", "pydantic_core", "yaml", "openpyxl")
@@ -38,6 +38,15 @@ def shared_code() -> list[Path]:
                              "games/__init__.py", "games/declared.py")
 
 
+def limits_in_force() -> list[str]:
+    """The limits this run overrides (``CARDFORGE_LIMIT_*``), for a key of what they decide: a
+    game.yaml or data accepted under a raised limit is not taken from the cache once the limit
+    is back (nothing when none is overridden: the keys stay as they were)."""
+    from cardforge.limits import LIMITS
+
+    return [f"limit:{name}={limit(name)}" for name in LIMITS if limit(name) != LIMITS[name][0]]
+
+
 def code_files(game: GameSource) -> list[Path]:
     """:func:`shared_code` and the game's own rules."""
     return shared_code() + game.code_files()
@@ -47,7 +56,8 @@ def fingerprint(game: GameSource, folder: Path, edition: str = "") -> str:
     """Changes when any data file's bytes, any code that shapes the data, a version, or the
     edition loaded (its language) changes."""
     other = edition and edition != game.language  # the game's own edition keys as it always did
-    parts: list[bytes | str] = [game.id, str(folder.resolve()), *([f"edition:{edition}"] if other else [])]
+    parts: list[bytes | str] = [game.id, str(folder.resolve()), *([f"edition:{edition}"] if other else []),
+                                *limits_in_force()]
     for rel in _data_files(folder):
         parts += [rel, _content(folder / rel)]
     spec_file = game.folder / "game.yaml"  # outside ``folder`` when --data borrows a game's slot

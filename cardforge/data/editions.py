@@ -24,7 +24,9 @@ from __future__ import annotations
 import re
 import types
 import typing
+from collections import Counter
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 LANG_CODE = re.compile(r"^[a-z]{2,3}$")
@@ -146,18 +148,43 @@ def resolve(raw: Mapping[Any, Any], lang: str, game_lang: str,
     return out, fallbacks
 
 
-def missing_by_language(found: Mapping[str, Mapping[str, frozenset[str]]], game_lang: str) -> dict[str, list[str]]:
-    """For every language any card text is given in (and the game's): the texts without it,
-    as ``card 'id' field``. ``found``: card id → :func:`translations`."""
+#: texts named per language by :func:`missing_by_language` (the rest are counted)
+MISSING_EXAMPLES = 8
+
+
+@dataclass(frozen=True)
+class Missing:
+    """What one language lacks: how many multilingual texts, and the first few (``card 'id' field``)."""
+
+    count: int
+    examples: tuple[str, ...]
+
+
+def missing_by_language(found: Mapping[str, Mapping[str, frozenset[str]]], game_lang: str,
+                        examples: int = MISSING_EXAMPLES) -> dict[str, Missing]:
+    """For every language any card text is given in (and the game's): how many texts lack it,
+    and the first ``examples`` of them in the cards' order. ``found``: card id →
+    :func:`translations`. Memory is the languages × ``examples``, and time the texts × their
+    languages — not texts × languages: a game in many languages whose texts each give a few
+    listed millions of names before (issue 38)."""
     langs = {game_lang}
+    texts = 0
+    have_count: Counter[str] = Counter()
     for fields in found.values():
         for have in fields.values():
             langs |= have
+            have_count.update(have)
+            texts += 1
     if len(langs) == 1:
         return {}
-    out: dict[str, list[str]] = {lang: [] for lang in sorted(langs)}
+    named: dict[str, list[str]] = {lang: [] for lang in langs}
+    need = set(langs)  # the languages with fewer than ``examples`` named yet
     for card_id, fields in found.items():
+        if not need:
+            break
         for field, have in fields.items():
-            for lang in sorted(langs - have):
-                out[lang].append(f"card '{card_id}' {field}")
-    return out
+            for lang in need - have:
+                named[lang].append(f"card '{card_id}' {field}")
+                if len(named[lang]) >= examples:
+                    need.discard(lang)
+    return {lang: Missing(texts - have_count[lang], tuple(named[lang])) for lang in sorted(langs)}

@@ -14,10 +14,11 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import AfterValidator, Field, ValidationInfo, field_validator, model_validator
 
 from cardforge.data.models import DeckMeta, Model
 from cardforge.i18n import language_problem
+from cardforge.limits import env_name, limit
 from cardforge.sheet import Holding
 
 _IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -237,6 +238,26 @@ class ScoreRule(Model):
         return self
 
 
+def expanded_size(value: Any) -> int:
+    """The values of ``value`` counted as often as YAML aliases repeat them: each mapping, list
+    and single value once per place it appears (a mapping's keys not counted). An alias is the
+    same Python object as its anchor (``data/yamlio.py``), so each distinct list or mapping is
+    measured once and its size reused: the time is the file's size, not the expansion's."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in sizes:
+            continue
+        items = list(node.values()) if isinstance(node, dict) else node
+        if children_done:
+            sizes[id(node)] = 1 + sum(sizes[id(c)] if isinstance(c, dict | list) else 1 for c in items)
+            continue
+        stack.append((node, True))
+        stack.extend((c, False) for c in items if isinstance(c, dict | list) and id(c) not in sizes)
+    return sizes[id(value)] if isinstance(value, dict | list) else 1
+
+
 class CategorySpec(Model):
     """A score-pad row: declared once, printed on the pad and emitted by the scoring."""
 
@@ -247,6 +268,21 @@ class CategorySpec(Model):
     optional: bool = False  # data-only scoring: a missing value counts 0 (else it is required)
     #: computed from what each player holds (declared scoring) instead of given per player
     score: ScoreRule | None = None
+
+    @field_validator("score", mode="before")
+    @classmethod
+    def _bounded(cls, value: Any, info: ValidationInfo) -> Any:
+        """A rule within ``rule_nodes`` (aliases expanded), measured before any of it is built:
+        scoring and explaining it take time in proportion (issue 38)."""
+        if value is None:
+            return value
+        size, most = expanded_size(value), limit("rule_nodes")
+        if size > most:
+            name = info.data.get("id")
+            who = f"category '{name}'" if isinstance(name, str) else "this category"
+            raise ValueError(f"{who}: rule has {size:,} nodes after expanding aliases, at most {most:,} allowed "
+                             f"(set {env_name('rule_nodes')} to allow more)")
+        return value
 
     @model_validator(mode="after")
     def _computed(self) -> CategorySpec:

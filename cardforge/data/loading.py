@@ -26,6 +26,7 @@ from cardforge.data.models import CardBase, DeckMeta
 from cardforge.data.validate import LineOf, validate
 from cardforge.data.yamlio import Loc, LocatedDoc, YamlDoc, read_yaml
 from cardforge.errors import DataError
+from cardforge.limits import env_name, limit
 from cardforge.problems import Problem, short_name, short_repr
 from cardforge.resources import display_path
 
@@ -243,7 +244,7 @@ def check_game_data(game: GameSource, root: Path | None = None,
                                                                         edition),
                                        models=models, sources=sources, options=options,
                                        require_provenance=meta.require_provenance, inside=folder)
-    problems += edition.gaps()
+    problems += edition.too_many() + edition.gaps()
     from cardforge.data.validate import deck_problems  # issue 21: check finds what build fails on
 
     problems += deck_problems(meta_doc, meta, cards, folder, any(not p.is_warning for p in problems))
@@ -384,6 +385,33 @@ class Edition:
     found: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
     #: card id → (its kind, the fields it gives as one text, where it is: file, item, line of)
     cards: dict[str, tuple[str, frozenset[str], str, str, LineOf, Loc]] = field(default_factory=dict)
+    #: every language the texts are given in (the game's own first), in the order met
+    languages: dict[str, None] = field(default_factory=dict)
+    #: the text whose language went past the ``languages`` limit first: (language, file, item,
+    #: field, line)
+    past_limit: tuple[str, str, str, str, int | None] | None = None
+
+    def __post_init__(self) -> None:
+        self.languages.setdefault(self.game_lang, None)
+
+    def met(self, given: dict[str, frozenset[str]], file: str, item: str, line_of: LineOf, loc: Loc) -> None:
+        """Note the languages of one card's multilingual texts (:func:`translations`)."""
+        for name, have in given.items():
+            for code in sorted(have - self.languages.keys()):
+                self.languages[code] = None
+                if self.past_limit is None and len(self.languages) > limit("languages"):
+                    self.past_limit = (code, file, item, name, line_of(loc + (name,)))
+
+    def too_many(self) -> list[Problem]:
+        """The game's texts in more languages than the ``languages`` limit: one problem, at the
+        first text past it."""
+        if self.past_limit is None:
+            return []
+        code, file, item, name, line = self.past_limit
+        most = limit("languages")
+        return [Problem(f"the game's texts are in {len(self.languages):,} languages, at most {most:,} allowed "
+                        f"(its own included); this text's '{code}' is the first past the limit "
+                        f"(set {env_name('languages')} to allow more)", file=file, item=item, field=name, line=line)]
 
     def gaps(self) -> list[Problem]:
         """Texts of a translated field given as one text: in the game's language only (and a
@@ -455,6 +483,8 @@ def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMet
             text = text_fields(model)
             raw = every_language = gather(raw, edition.game_lang, text)
             given = translations(raw, text)
+            if given:
+                edition.met(given, doc.display, item, doc.line_of, loc)
             if isinstance(card_id, str):
                 if given:
                     edition.found[card_id] = given

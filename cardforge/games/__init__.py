@@ -204,7 +204,8 @@ def read_game_spec(folder: Path) -> GameSpec:
 
     path = Path(folder) / GAME_FILE
     content = read_regular(path, str(path), limit("file_bytes"))[0] or b""  # never a FIFO, never huge
-    return cache.memo("game-spec", [str(path.resolve()).encode(), content], cache.shared_code(),
+    return cache.memo("game-spec", [str(path.resolve()).encode(), content, *cache.limits_in_force()],
+                      cache.shared_code(),
                       lambda: _validate_game_spec(folder), cache.LIBRARIES)
 
 

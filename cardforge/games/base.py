@@ -239,15 +239,16 @@ class Game:
         return model if model is not None else generic.final_state_model(self)
 
     def check_final_state(self, data: GameData[CardBase], state: Any) -> list[Problem]:
-        from cardforge.games import generic
+        from cardforge.games import declared, generic
 
+        too_much = declared.work_problems(self, data, state)  # before any rule is evaluated
+        if too_much:
+            return too_much
         fn = self._hook("check_final_state")
         if fn is not None:
             return list(fn(data, state))
         if self._hook("score") is None:
             return generic.check_final_state(self, data, state)
-        from cardforge.games import declared
-
         return declared.check_state(self, data, state)  # the cards its card fields name, at least
 
     def score(self, data: GameData[CardBase], state: Any) -> ScoreResult:

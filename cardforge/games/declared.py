@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 from cardforge import sheet
+from cardforge.errors import ScoreInputError
+from cardforge.limits import env_name, limit
 from cardforge.problems import Problem, plural
 from cardforge.scores import Number, PlayerResult, ScoreResult
 
@@ -40,6 +42,10 @@ if TYPE_CHECKING:
 
 #: card fields every card has, besides its kind's own
 CARD_FIELDS = ("id", "kind", "name")
+#: characters of a rule's description in an explanation (:func:`describe`) at most, before
+#: "… (N more terms)"; and the groups or sets of one player listed at most (:func:`_explain`)
+DESCRIBE_CHARS = 200
+LISTED = 12
 
 
 class DeclaredScoringError(RuntimeError):
@@ -169,6 +175,59 @@ def holdings(game: Game, data: GameData[CardBase], state: Any) -> list[Held]:
             for p in getattr(state, "players", [])]
 
 
+# --- how much work scoring takes -----------------------------------------------------------------
+
+def rule_work(rule: ScoreRule, held: list[Held]) -> int:
+    """The card looks one evaluation of ``rule`` takes (:func:`evaluate`): a rule reading cards
+    looks at every entry of the card fields it reads, for every player, once per value of its
+    filter and once more; any other rule takes one step per player (and its inner rules')."""
+    measure = rule.measure
+    if measure in ("sum", "count", "sets", "groups"):
+        fields = rule.sources
+        entries = sum(len(cards) for h in held for f, cards in h.cards.items() if fields is None or f in fields)
+        filt = rule.count if measure == "count" else rule.where
+        values = sum(len(v) if isinstance(v, list) else 1 for v in (filt or {}).values())
+        return entries * (1 + values)
+    if measure in ("most", "least"):
+        inner = rule.most if measure == "most" else rule.least
+        assert inner is not None
+        return len(held) + rule_work(inner, held)
+    if measure in ("min", "max"):
+        return len(held) + sum(rule_work(r, held) for r in (rule.min if measure == "min" else rule.max) or [])
+    return len(held)
+
+
+def work_problems(game: Game, data: GameData[CardBase], state: Any,
+                  held: list[Held] | None = None) -> list[Problem]:
+    """A problem when scoring ``state`` by the declared rules would take more than the
+    ``score_work`` limit of card looks (:func:`rule_work`, all categories together): a rule
+    of ``rule_nodes`` nodes reading the thousands of cards a final state may name would
+    otherwise take seconds — on every keystroke of the web sheet (issue 38)."""
+    declared = declared_categories(game)
+    if not declared:
+        return []
+    held = holdings(game, data, state) if held is None else held
+    work = {c.id: rule_work(c.score, held) for c in declared if c.score is not None}
+    total, most = sum(work.values()), limit("score_work")
+    if total <= most:
+        return []
+    heaviest = max(work, key=lambda k: work[k])
+    cards = sum(len(cards) for h in held for cards in h.cards.values())
+    return [Problem(f"scoring takes {total:,} card looks (the rules of game.yaml's computed categories × the "
+                    f"{plural(cards, 'card')} held; category '{heaviest}' {work[heaviest]:,}), at most {most:,} "
+                    f"(set {env_name('score_work')} to allow more)", field="players")]
+
+
+def _bounded_holdings(game: Game, data: GameData[CardBase], state: Any) -> list[Held]:
+    """:func:`holdings`, refused past the ``score_work`` limit (``check_final_state`` says it
+    first; this guards the callers that score without checking)."""
+    held = holdings(game, data, state)
+    problems = work_problems(game, data, state, held)
+    if problems:
+        raise ScoreInputError("cannot score this final state", problems)
+    return held
+
+
 # --- the vocabulary -----------------------------------------------------------------------------
 
 def _matches(card: Any, where: dict[str, Any] | None) -> bool:
@@ -198,11 +257,18 @@ def _table(table: dict[int, int], size: int) -> int:
     return table[top] if size > top else 0
 
 
-def set_sizes(values: Counter[Any]) -> list[int]:
-    """Sets of different values, as many as possible, each as large as possible: the k-th set
-    takes one card of every value held at least k times."""
-    most = max(values.values(), default=0)
-    return [sum(1 for n in values.values() if n >= k) for k in range(1, most + 1)]
+def set_runs(values: Counter[Any]) -> list[tuple[int, int]]:
+    """Sets of different values, as many as possible, each as large as possible — the k-th set
+    takes one card of every value held at least k times — as (size, how many sets of that
+    size), largest first: one entry per distinct count, however many cards a count says."""
+    counts = sorted(n for n in values.values() if n > 0)
+    runs: list[tuple[int, int]] = []
+    below = 0
+    for i, n in enumerate(counts):
+        if n > below:
+            runs.append((len(counts) - i, n - below))  # sets below+1 … n take every value from i on
+            below = n
+    return runs
 
 
 def _values_of(rule: ScoreRule, field: str, held: Held) -> Counter[Any]:
@@ -269,7 +335,8 @@ def evaluate(rule: ScoreRule, held: list[Held]) -> list[Number]:
     elif measure == "value":
         raw = [_value_path(h.entry, rule.value or "") for h in held]
     elif measure == "sets":
-        raw = [sum(_table(rule.table or {}, s) for s in set_sizes(_values_of(rule, rule.sets or "", h))) for h in held]
+        raw = [sum(_table(rule.table or {}, size) * times
+                   for size, times in set_runs(_values_of(rule, rule.sets or "", h))) for h in held]
     elif measure == "groups":
         raw = [sum(_table(rule.table or {}, n) for n in _values_of(rule, rule.groups or "", h).values()) for h in held]
     elif measure in ("most", "least"):
@@ -300,7 +367,7 @@ def declared_categories(game: Game) -> list[CategorySpec]:
 
 def category_values(game: Game, data: GameData[CardBase], state: Any) -> list[dict[str, Number]]:
     """Every declared category's value, per player (in order)."""
-    held = holdings(game, data, state)
+    held = _bounded_holdings(game, data, state)
     out: list[dict[str, Number]] = [{} for _ in held]
     for category in declared_categories(game):
         assert category.score is not None
@@ -334,7 +401,7 @@ def complete(game: Game, data: GameData[CardBase], state: Any, result: ScoreResu
 
 def report(game: Game, data: GameData[CardBase], state: Any) -> list[str]:
     """How each declared category was counted, one line per category (data-only games)."""
-    held = holdings(game, data, state)
+    held = _bounded_holdings(game, data, state)
     lines = []
     for category in declared_categories(game):
         rule = category.score
@@ -370,12 +437,20 @@ def _explain(rule: ScoreRule, held: Held) -> str:
     if measure == "count":
         return plural(sum(n for _, n in _selected(rule, held, rule.count)), "card")
     if measure == "sets":
-        sizes = set_sizes(_values_of(rule, rule.sets or "", held))
-        return ("sets of " + ", ".join(map(str, sizes))) if sizes else "no set"
+        runs = set_runs(_values_of(rule, rule.sets or "", held))
+        shown = [str(size) for size, times in runs for _ in range(min(times, LISTED))][:LISTED]
+        return ("sets of " + _listed(shown, sum(times for _, times in runs))) if runs else "no set"
     if measure == "groups":
         groups = _values_of(rule, rule.groups or "", held)
-        return ", ".join(f"{v} {n}" for v, n in groups.items()) or "none"
+        return _listed([f"{v} {n}" for v, n in groups.items()]) or "none"
     return _show(evaluate_one(rule, held, raw=True))
+
+
+def _listed(items: list[str], total: int | None = None) -> str:
+    """At most :data:`LISTED` items, then how many more (of ``total``, default all the items)."""
+    total = len(items) if total is None else total
+    shown = ", ".join(items[:LISTED])
+    return shown + (f", … ({total - LISTED:,} more)" if total > LISTED else "")
 
 
 def evaluate_one(rule: ScoreRule, held: Held, raw: bool = False) -> Number:
@@ -387,24 +462,61 @@ def evaluate_one(rule: ScoreRule, held: Held, raw: bool = False) -> Number:
     return evaluate(rule, [held])[0]
 
 
-def describe(rule: ScoreRule) -> str:
-    """The rule in a few English words: ``sum of points``, ``most: count kind=dragon``."""
+def describe(rule: ScoreRule, most: int = DESCRIBE_CHARS) -> str:
+    """The rule in a few English words: ``sum of points``, ``most count of kind=dragon, ties
+    share``; past ``most`` characters, cut where a part ends with ``… (N more terms)`` — N the
+    rules that measure (sum, count…) left unsaid."""
+    out: list[str] = []
+    size = said = 0
+    for text, term in _describe_parts(rule):
+        if size + len(text) > most:
+            if not out:  # one part longer than the whole: cut inside it
+                out.append(text[:most])
+                said += term
+            left = _terms(rule) - said
+            head = "".join(out).rstrip(", ")
+            return head + (f" … ({left:,} more term{'s' if left != 1 else ''})" if left else "…")
+        out.append(text)
+        size += len(text)
+        said += term
+    return "".join(out)
+
+
+def _describe_parts(rule: ScoreRule) -> Iterator[tuple[str, bool]]:
+    """:func:`describe`'s words in order, each with whether it begins a measuring rule."""
     measure = rule.measure
     if measure in ("sum", "sets", "groups", "value"):
-        text = f"{measure} of {getattr(rule, measure)}"
+        yield f"{measure} of {getattr(rule, measure)}", True
     elif measure == "count":
-        text = "count of " + (", ".join(f"{k}={v}" for k, v in (rule.count or {}).items()) or "cards")
+        yield "count of " + (", ".join(f"{k}={v}" for k, v in (rule.count or {}).items()) or "cards"), True
     elif measure in ("most", "least"):
         inner = rule.most if measure == "most" else rule.least
         assert inner is not None
-        text = f"{measure} {describe(inner)}, ties {rule.ties or 'share'}"
+        yield f"{measure} ", False
+        yield from _describe_parts(inner)
+        yield f", ties {rule.ties or 'share'}", False
     else:
-        text = f"{measure} of " + ", ".join(describe(r) for r in (rule.min if measure == "min" else rule.max) or [])
+        yield f"{measure} of ", False
+        for i, sub in enumerate((rule.min if measure == "min" else rule.max) or []):
+            if i:
+                yield ", ", False
+            yield from _describe_parts(sub)
     if rule.where:
-        text += " where " + ", ".join(f"{k}={v}" for k, v in rule.where.items())
+        yield " where " + ", ".join(f"{k}={v}" for k, v in rule.where.items()), False
     if rule.per is not None or (rule.points is not None and measure not in ("most", "least")):
-        text += f", {rule.awards[0] if rule.points is not None else 1} per {rule.per or 1}"
-    return text
+        yield f", {rule.awards[0] if rule.points is not None else 1} per {rule.per or 1}", False
+
+
+def _terms(rule: ScoreRule) -> int:
+    """The rules that measure (sum, count, value, sets, groups) in ``rule``."""
+    measure = rule.measure
+    if measure in ("most", "least"):
+        inner = rule.most if measure == "most" else rule.least
+        assert inner is not None
+        return _terms(inner)
+    if measure in ("min", "max"):
+        return sum(_terms(r) for r in (rule.min if measure == "min" else rule.max) or [])
+    return 1
 
 
 # --- checks of a final state --------------------------------------------------------------------

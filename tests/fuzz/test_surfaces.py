@@ -90,7 +90,7 @@ def case_game(case: dict, new_game: Path, tmp_path: Path) -> Path:
         _edit(folder / "templates" / "layout.yaml", "style: {size: 11, min_size: 6",
               f"style: {{family: {case['family']}, size: 11, min_size: 6")
     for edit in case.get("edits", []):
-        _edit(folder / edit["file"], *edit["replace"])
+        _edit(folder / edit["file"], *(_arg(part) for part in edit["replace"]))
     return folder
 
 
