@@ -153,10 +153,23 @@ def _safe_folder(folder: Path, root: bool = False) -> bool:
 
 
 def _make_folder(folder: Path) -> bool:
-    """Make ``folder`` (and missing parents) ``0700``, then check it: whether entries may go there."""
+    """Make ``folder`` and its missing parents, each ``0700`` (``os.makedirs`` gives the parents the
+    umask's mode), then check it: whether entries may go there."""
+    missing: list[Path] = []
+    probe = Path(folder)
+    while not os.path.lexists(probe) and probe != probe.parent:
+        missing.append(probe)
+        probe = probe.parent
     try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
+        for step in reversed(missing):
+            try:
+                os.mkdir(step, 0o700)
+            except FileExistsError:  # made meanwhile (another process): checked below
+                pass
     except OSError:
+        return False
+    root = configured_dir()
+    if root in missing[1:] and not _safe_folder(root, root=True):  # the root, made on the way here
         return False
     return _safe_folder(folder, root=folder == configured_dir())
 
@@ -215,10 +228,12 @@ def _read_key(path: Path) -> tuple[bytes | None, str | None]:
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # none yet (or no folder for it: said when made)
         return None, None
     except OSError as exc:
-        return None, f"cannot read the cache's key ({exc.strerror or exc}; a symbolic link is refused)"
+        if os.path.islink(path):
+            return None, "the cache's key is a symbolic link (it could lead anywhere); remove it (a new one is made)"
+        return None, f"cannot read the cache's key ({exc.strerror or exc})"
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
