@@ -477,3 +477,28 @@ def test_a_key_that_cannot_be_trusted_turns_the_cache_off_with_a_warning(folder,
     assert err.count("warning: ") == 1 and err.startswith(expected), err
     assert "the cache is not used" in err
     assert not list(folder.glob("n-*"))
+
+
+def test_an_otf_copy_is_a_sealed_entry_and_a_planted_font_is_a_miss(folder, tmp_path, monkeypatch):
+    """A CFF font's TrueType copy (render/otf.py) used to be a bare ``.ttf`` in the cache that
+    ReportLab parsed as found: now a sealed entry like any other."""
+    import importlib.util
+
+    from cardforge.render import otf
+
+    spec = importlib.util.spec_from_file_location("cache_trust_bombs", ROOT / "bench" / "bombs.py")
+    assert spec is not None and spec.loader is not None
+    bombs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bombs)  # bench/bombs.py's font maker (as tests/test_export_assets.py uses)
+    font = tmp_path / "Slab-Regular.otf"
+    font.write_bytes(bombs.font_cff(chars="ABCDEFabcdef0123456789", family="Slab"))
+    monkeypatch.setattr(otf, "_CONVERTED", {})
+    made = otf.truetype_copy(font)
+    assert isinstance(made, bytes) and made[:4] == b"\x00\x01\x00\x00"  # TrueType outlines
+    [entry] = (folder / "otf").glob("*.ttf")
+    assert entry.read_bytes().startswith(cache.MAGIC) and cache.read_payload(entry) == made
+    for planted in (_flip(entry.read_bytes(), [len(made) // 2, 60, 200]), made):  # damaged; a bare font
+        entry.write_bytes(planted)
+        monkeypatch.setattr(otf, "_CONVERTED", {})  # a new process
+        assert otf.truetype_copy(font) == made  # converted again
+        assert cache.read_payload(entry) == made
