@@ -45,7 +45,7 @@ import sys
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import Any, TypeVar
 
 from cardforge import __version__
 from cardforge.paths import describe, write_atomic
@@ -74,7 +74,7 @@ def cache_dir() -> Path | None:
     if os.environ.get("CARDFORGE_NO_CACHE"):
         return None
     root = configured_dir()
-    if not _safe_folder(root, root=True) or secret() is None:
+    if not _safe_folder(root) or secret() is None:
         return None
     return root
 
@@ -127,15 +127,16 @@ def folder_problem(st: os.stat_result) -> str | None:
     return None
 
 
-def _safe_folder(folder: Path, root: bool = False) -> bool:
+def _safe_folder(folder: Path | str) -> bool:
     """Whether entries may be read from or written into ``folder`` (nothing there yet counts:
     it will be made ``0700``); a warning otherwise. The cache's root may be a symbolic link the
     user made (``CARDFORGE_CACHE``), its sub-folders may not."""
-    name = str(folder)
+    name = os.fspath(folder)
     if name in _safe:
         return True
+    folder = Path(folder)
     try:
-        st = os.stat(folder) if root else os.lstat(folder)
+        st = os.stat(folder) if folder == configured_dir() else os.lstat(folder)
     except FileNotFoundError:
         return True
     except OSError as exc:
@@ -169,9 +170,9 @@ def _make_folder(folder: Path) -> bool:
     except OSError:
         return False
     root = configured_dir()
-    if root in missing[1:] and not _safe_folder(root, root=True):  # the root, made on the way here
+    if root in missing[1:] and not _safe_folder(root):  # the root, made on the way here
         return False
-    return _safe_folder(folder, root=folder == configured_dir())
+    return _safe_folder(folder)
 
 
 # --- the key: outside the cache, the user's only -----------------------------------------------
@@ -179,15 +180,23 @@ def _make_folder(folder: Path) -> bool:
 #: the key's file name, in the user's config folder
 KEY_FILE = "cache-key"
 KEY_BYTES = 32
-#: key file path → the key (None: there is none and none can be made)
-_keys: dict[str, bytes | None] = {}
+#: (CARDFORGE_CONFIG, CARDFORGE_CACHE) → the key (None: there is none, none can be made, or it
+#: may not be used): read once a process
+_keys: dict[tuple[str | None, str | None], bytes | None] = {}
 
 
 def config_dir() -> Path:
-    """The user's config folder for cardforge (``CARDFORGE_CONFIG``, else platformdirs')."""
+    """The user's config folder for cardforge (``CARDFORGE_CONFIG``, else platformdirs'
+    ``user_config_dir``: worked out here on Linux and macOS, where importing platformdirs
+    would cost ~20 ms of every run's start-up)."""
     explicit = os.environ.get("CARDFORGE_CONFIG")
     if explicit:
         return Path(explicit)
+    if sys.platform == "darwin":
+        return Path(os.path.expanduser("~/Library/Application Support/cardforge"))
+    if os.name == "posix":
+        base = os.environ.get("XDG_CONFIG_HOME", "").strip() or os.path.expanduser("~/.config")
+        return Path(base) / "cardforge"
     from platformdirs import user_config_path
 
     return user_config_path("cardforge", appauthor=False)
@@ -199,10 +208,10 @@ def secret() -> bytes | None:
     (a hard link of a complete file: two processes starting at once agree on one key). None,
     with one warning, when it cannot be read or made, when another user could read or replace
     it, or when it lies inside the cache folder (it would travel with a copied cache)."""
+    where = (os.environ.get("CARDFORGE_CONFIG"), os.environ.get("CARDFORGE_CACHE"))
+    if where in _keys:  # every read and write asks: answered from memory after the first
+        return _keys[where]
     path = config_dir() / KEY_FILE
-    name = str(path)
-    if name in _keys:
-        return _keys[name]
     key, why = _read_key(path)
     if key is None and why is None:  # none yet
         key, why = _make_key(path)
@@ -212,7 +221,7 @@ def secret() -> bytes | None:
         key = None
         warn(f"{path}: the cache's key is inside the cache folder {configured_dir()} (it would travel with "
              "a copy of the cache); the cache is not used: set CARDFORGE_CACHE or CARDFORGE_CONFIG elsewhere")
-    _keys[name] = key
+    _keys[where] = key
     return key
 
 
@@ -442,7 +451,7 @@ def stamp() -> bytes:
     return f"cardforge={__version__}|python={sys.version}|{sys.implementation.cache_tag}".encode()
 
 
-def _mac(key: bytes, name: str, head: bytes, payload: bytes) -> bytes:
+def _mac(key: bytes, name: str, head: bytes | memoryview, payload: bytes | memoryview) -> bytes:
     h = hmac.new(key, digestmod="sha256")  # OpenSSL's HMAC: ~1 ms for 2 MB
     h.update(name.encode("utf-8", "surrogateescape") + b"\0")  # an entry moved to another name: a miss
     h.update(head)
@@ -461,6 +470,11 @@ def seal(name: str, payload: bytes, key: bytes) -> bytes:
     return head + _mac(key, name, head, payload) + payload
 
 
+#: how an entry is opened: never through a symbolic link, never waiting (a FIFO), never a terminal
+_READ_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+               | getattr(os, "O_BINARY", 0))
+
+
 def read_payload(path: Path | None) -> bytes | None:
     """The payload of the entry at ``path`` once everything about it checks; None on a miss:
     caching off, no entry, not a regular file (a link, a FIFO, a device: never followed, never
@@ -469,12 +483,11 @@ def read_payload(path: Path | None) -> bytes | None:
     if path is None:
         return None
     key = secret()
-    if key is None or not _safe_folder(path.parent, root=path.parent == configured_dir()):
+    where = os.fspath(path)
+    if key is None or not _safe_folder(os.path.dirname(where)):
         return None
-    flags = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-             | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0))
     try:
-        fd = os.open(path, flags)
+        fd = os.open(where, _READ_FLAGS)
     except FileNotFoundError:
         return None
     except OSError:  # a symbolic link (ELOOP), a folder, no permission
@@ -483,37 +496,43 @@ def read_payload(path: Path | None) -> bytes | None:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY_BYTES:
-            os.close(fd)
             _discard(path)
             return None
-        with os.fdopen(fd, "rb") as f:
-            payload = _unwrap(f, st.st_size, path.name, key)
+        chunks = []
+        left = st.st_size
+        while left > 0:  # one read, for a regular file
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
     except OSError:
         return None
+    finally:
+        os.close(fd)
+    payload = _unwrap(chunks[0] if len(chunks) == 1 else b"".join(chunks), os.path.basename(where), key)
     if payload is None:
         _discard(path)
     return payload
 
 
-def _unwrap(f: IO[bytes], size: int, name: str, key: bytes) -> bytes | None:
+def _unwrap(blob: bytes, name: str, key: bytes) -> bytes | None:
+    """The payload of an entry's bytes, or None if anything about them is off."""
     fixed = len(MAGIC) + 2
-    start = f.read(fixed)
-    if len(start) != fixed or start[:len(MAGIC)] != MAGIC:
+    if len(blob) < fixed + 8 + _MAC_BYTES or not blob.startswith(MAGIC):
         return None
-    mark_len = int.from_bytes(start[len(MAGIC):], "little")
-    rest = f.read(mark_len + 8 + _MAC_BYTES)
-    if len(rest) != mark_len + 8 + _MAC_BYTES or rest[:mark_len] != stamp():
+    mark_end = fixed + int.from_bytes(blob[len(MAGIC):fixed], "little")
+    if blob[fixed:mark_end] != stamp():
         return None
-    length = int.from_bytes(rest[mark_len:mark_len + 8], "little")
-    if fixed + len(rest) + length != size:  # truncated, or more than it says
+    length = int.from_bytes(blob[mark_end:mark_end + 8], "little")
+    start = mark_end + 8 + _MAC_BYTES
+    if start + length != len(blob):  # truncated, or more than it says
         return None
-    payload = f.read(length)
-    if len(payload) != length:
+    view = memoryview(blob)
+    mac = _mac(key, name, view[:mark_end + 8], view[start:])
+    if not hmac.compare_digest(mac, blob[mark_end + 8:start]):
         return None
-    head = start + rest[:mark_len + 8]
-    if not hmac.compare_digest(_mac(key, name, head, payload), rest[mark_len + 8:]):
-        return None
-    return payload
+    return blob[start:]
 
 
 def _discard(path: Path) -> None:
