@@ -216,7 +216,8 @@ def secret() -> bytes | None:
     if key is None and why is None:  # none yet
         key, why = _make_key(path)
     if key is None:
-        warn(f"{path}: {why}; the cache is not used (every run computes everything again)")
+        warn(f"{path}: {why}; the cache is not used (every run computes everything again): set "
+             "CARDFORGE_CONFIG to a folder of your own for the key, or CARDFORGE_NO_CACHE=1 to say so")
     elif _inside(path, configured_dir()):
         key = None
         warn(f"{path}: the cache's key is inside the cache folder {configured_dir()} (it would travel with "
@@ -644,7 +645,7 @@ _Unpickler = _LazyUnpickler()
 def prune(folder: Path, pattern: str, keep: int) -> None:
     """Remove all but the ``keep`` newest entries of ``folder`` matching ``pattern``."""
     try:
-        entries = sorted(folder.glob(pattern), key=lambda p: p.stat().st_mtime_ns)
+        entries = sorted(folder.glob(pattern), key=lambda p: p.lstat().st_mtime_ns)  # a link: itself
         for old in entries[:max(0, len(entries) - keep)]:  # fewer than keep: none (a negative end removed some)
             old.unlink(missing_ok=True)
     except OSError:
