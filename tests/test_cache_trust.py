@@ -131,7 +131,7 @@ def _planted(path: Path, root: Path, sentinel: Path) -> bytes:
     return pickle.dumps(Gadget())
 
 
-def test_planted_entries_never_run_code(tmp_path):
+def test_planted_entries_never_run_code(tmp_path, monkeypatch):
     """Every entry replaced by one that would write a file if decoded or run, behind a header
     that looks right (magic, versions, length) but a MAC made with another key — what anyone
     without the user's key can write: all misses, nothing runs, the output is the same."""
@@ -144,10 +144,12 @@ def test_planted_entries_never_run_code(tmp_path):
         path.write_bytes(cache.seal(path.name, _planted(path, root, sentinel), attacker))
     assert _build(tmp_path, "out2") == first
     assert not sentinel.exists()
-    assert {_kind(p, root) for p in _entries(root)} == KINDS
+    monkeypatch.setenv("CARDFORGE_CONFIG", str(tmp_path / "config"))  # this process reads with the user's key
+    for path in entries:  # each planted entry was a miss, computed and stored again
+        assert cache.read_payload(path) is not None, path
 
 
-def test_a_leaked_key_still_builds_no_gadget_from_a_pickle(tmp_path):
+def test_a_leaked_key_still_builds_no_gadget_from_a_pickle(tmp_path, monkeypatch):
     """The second fence: a pickle sealed with the user's own key (a leaked key) is still
     decoded by the allow-list unpickler, which refuses ``exec``: a miss, nothing runs."""
     root = tmp_path / "cache"
@@ -160,6 +162,10 @@ def test_a_leaked_key_still_builds_no_gadget_from_a_pickle(tmp_path):
         path.write_bytes(cache.seal(path.name, _planted(path, root, sentinel), key))
     assert _build(tmp_path, "out2") == first
     assert not sentinel.exists()
+    monkeypatch.setenv("CARDFORGE_CONFIG", str(tmp_path / "config"))
+    for path in planted:  # refused by the unpickler, computed and stored again
+        payload = cache.read_payload(path)
+        assert payload is not None and b"exec" not in payload, path
 
 
 # --- the envelope, field by field -----------------------------------------------------------------
@@ -377,8 +383,9 @@ def test_a_cache_folder_others_can_write_is_refused_with_one_clear_warning(folde
     assert lines == [f"warning: {folder}: the cache folder can be written by {who} (mode {mode:04o}): anyone "
                      "who can write there could plant entries, so the cache is not used (every run computes "
                      f"everything again); run 'chmod go-w {folder}', or set CARDFORGE_CACHE to a folder of your own"]
+    validated = len(calls)
     again = load()  # uncached: validated again though a sound entry is there
-    assert len(calls) >= 2 and [c.id for c in again.cards] == [c.id for c in first.cards]
+    assert len(calls) == validated + 1 and [c.id for c in again.cards] == [c.id for c in first.cards]
     assert {p: p.stat().st_mtime_ns for p in _entries(folder)} == before  # nothing read, written or removed
     assert cache.cache_dir() is None
     folder.chmod(0o700)
@@ -479,19 +486,25 @@ def test_a_key_that_cannot_be_trusted_turns_the_cache_off_with_a_warning(folder,
     assert not list(folder.glob("n-*"))
 
 
-def test_an_otf_copy_is_a_sealed_entry_and_a_planted_font_is_a_miss(folder, tmp_path, monkeypatch):
-    """A CFF font's TrueType copy (render/otf.py) used to be a bare ``.ttf`` in the cache that
-    ReportLab parsed as found: now a sealed entry like any other."""
+def _cff_font(chars: str) -> bytes:
+    """A small OpenType font with CFF outlines, by bench/bombs.py's maker (loaded by path: the
+    name ``fuzz`` may be bench's module or the tests' package, depending on the tests run before)."""
     import importlib.util
-
-    from cardforge.render import otf
 
     spec = importlib.util.spec_from_file_location("cache_trust_bombs", ROOT / "bench" / "bombs.py")
     assert spec is not None and spec.loader is not None
     bombs = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bombs)  # bench/bombs.py's font maker (as tests/test_export_assets.py uses)
+    spec.loader.exec_module(bombs)
+    return bombs.font_cff(chars=chars, family="Slab")
+
+
+def test_an_otf_copy_is_a_sealed_entry_and_a_planted_font_is_a_miss(folder, tmp_path, monkeypatch):
+    """A CFF font's TrueType copy (render/otf.py) used to be a bare ``.ttf`` in the cache that
+    ReportLab parsed as found: now a sealed entry like any other."""
+    from cardforge.render import otf
+
     font = tmp_path / "Slab-Regular.otf"
-    font.write_bytes(bombs.font_cff(chars="ABCDEFabcdef0123456789", family="Slab"))
+    font.write_bytes(_cff_font("ABCDEFabcdef0123456789"))
     monkeypatch.setattr(otf, "_CONVERTED", {})
     made = otf.truetype_copy(font)
     assert isinstance(made, bytes) and made[:4] == b"\x00\x01\x00\x00"  # TrueType outlines
@@ -502,3 +515,15 @@ def test_an_otf_copy_is_a_sealed_entry_and_a_planted_font_is_a_miss(folder, tmp_
         monkeypatch.setattr(otf, "_CONVERTED", {})  # a new process
         assert otf.truetype_copy(font) == made  # converted again
         assert cache.read_payload(entry) == made
+
+
+def test_an_otf_copy_does_not_depend_on_the_clock(tmp_path, monkeypatch):
+    """A miss converts the font again: the copy must be the same bytes whenever it is made
+    (fontTools stamped ``head.modified`` with the clock; the flipped-bit test above saw it)."""
+    from cardforge.render import otf
+
+    blob = _cff_font("ABCabc")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1000000000")  # the clock fontTools reads (reproducible builds)
+    before = otf._convert(blob)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "2000000000")
+    assert otf._convert(blob) == before

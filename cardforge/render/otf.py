@@ -106,7 +106,9 @@ def _convert(blob: bytes) -> bytes:
     from fontTools.pens.ttGlyphPen import TTGlyphPen
     from fontTools.ttLib import TTFont, newTable
 
-    font = TTFont(io.BytesIO(blob))
+    # the original's timestamps kept: fontTools sets head.modified to the clock's by default, and the
+    # copy (so every PDF made without the cache, or after a miss) changed from one second to the next
+    font = TTFont(io.BytesIO(blob), recalcTimestamp=False)
     if font.sfntVersion != "OTTO" or "CFF " not in font:
         raise ValueError("not a CFF OpenType font")
     for tag in list(font.keys()):
