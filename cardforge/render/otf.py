@@ -17,7 +17,7 @@ from cardforge.limits import at_most, limit
 MAX_ERR = 1.0  # font units (of 1000 or 2048 per em)
 
 
-def truetype_copy(path: Path) -> Path | bytes:
+def truetype_copy(path: Path) -> bytes:
     """The bytes of a TrueType-outline copy of the CFF font at ``path`` (made once, then
     reused): an entry of the cache (read back only once its MAC checks: a planted font is a
     miss), and kept in memory for the process (nothing is left in the temporary folder).

@@ -273,7 +273,7 @@ class CodeCache:
 
     Code is what a cache must never take from anyone: an entry is unmarshalled only once its
     HMAC, under the user's key kept outside the cache folder, checks (:func:`cardforge.cache.read`),
-    and only a code object or the tuple of names a template reads is used. Without a key
+    and only a code object or the set of names a template reads is used. Without a key
     nothing is cached (the cache folder is None)."""
 
     MAX_FILES = 4000  # pruned to half, oldest first, past this
