@@ -580,6 +580,7 @@ def _allowed_roots(case: Path, cache: Path) -> tuple[tuple[str, ...], tuple[str,
         os.path.realpath(ROOT / "card_data"), "/dev/null", "/dev/urandom", "/etc/mime.types", "/etc/localtime",
         "/usr/share/zoneinfo", "/proc/self", "/usr/lib", "/usr/share/fonts"}
     writes = {os.path.realpath(case), os.path.realpath(cache), os.path.realpath(os.getcwd()),
+              os.path.realpath(os.environ.get("CARDFORGE_CONFIG", cache)),  # the cache's key
               os.path.realpath(_tempfile.gettempdir())}
     return tuple(sorted(reads | writes)), tuple(sorted(writes))
 
@@ -654,6 +655,7 @@ def worker(jobs: list[tuple[str, str, int]], seed: int, keep: bool) -> None:
         (work / "cwd").mkdir()
         os.chdir(work / "cwd")  # relative names resolve in an empty folder of the worker's own
         os.environ["CARDFORGE_CACHE"] = str(work / "cache")
+        os.environ["CARDFORGE_CONFIG"] = str(work / "config")  # the cache's key: never the user's
         sys.addaudithook(_audit)
     try:
         for kind, game, index in jobs:

@@ -80,6 +80,7 @@ class Deck:
 def child_env(cache: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "CARDFORGE_DATA")}
     env["CARDFORGE_CACHE"] = str(cache)
+    env["CARDFORGE_CONFIG"] = str(cache.with_name(cache.name + "-config"))  # the cache's key: never the user's
     env.update(extra)
     return env
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 def once(tree: Path, args: list[str], cwd: Path, cache: Path) -> tuple[float, float]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "CARDFORGE_DATA")}
-    env.update(PYTHONPATH=str(tree), CARDFORGE_CACHE=str(cache))
+    env.update(PYTHONPATH=str(tree), CARDFORGE_CACHE=str(cache), CARDFORGE_CONFIG=str(cache.with_name("config")))
     t0 = time.perf_counter()
     # -P: the working directory (NEW_TREE) is not put first on sys.path, where it would shadow
     # PYTHONPATH and run NEW for both

@@ -60,12 +60,14 @@ def write_yaml(tmp_path):
 
 
 def pytest_configure(config):
-    """Tests never read or write the user's cache (~/.cache/cardforge): every run gets its own,
-    subprocesses included (they inherit the variable)."""
+    """Tests never read or write the user's cache (~/.cache/cardforge) nor its key (in
+    ~/.config/cardforge): every run gets its own, subprocesses included (they inherit the
+    variables)."""
     import os
     import tempfile
 
     os.environ["CARDFORGE_CACHE"] = tempfile.mkdtemp(prefix="cardforge-test-cache-")
+    os.environ["CARDFORGE_CONFIG"] = tempfile.mkdtemp(prefix="cardforge-test-config-")
     os.environ.pop("CARDFORGE_NO_CACHE", None)
 
 
@@ -73,9 +75,10 @@ def pytest_unconfigure(config):
     import os
     import shutil
 
-    folder = os.environ.get("CARDFORGE_CACHE", "")
-    if "cardforge-test-cache-" in folder:
-        shutil.rmtree(folder, ignore_errors=True)
+    for variable, mark in (("CARDFORGE_CACHE", "cardforge-test-cache-"), ("CARDFORGE_CONFIG", "cardforge-test-config-")):
+        folder = os.environ.get(variable, "")
+        if mark in folder:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_addoption(parser):

@@ -38,6 +38,7 @@ NEW = ("--duplex", "none", "--paper", "letter")  # the interrupted build: every 
 
 def env(tmp_path: Path, **extra: str) -> dict[str, str]:
     e = {k: v for k, v in os.environ.items() if not k.startswith("CARDFORGE_")}
+    e["CARDFORGE_CONFIG"] = os.environ["CARDFORGE_CONFIG"]  # the suite's cache key, never the user's
     e["CARDFORGE_CACHE"] = os.environ.get("CARDFORGE_CACHE") or str(tmp_path / "cache")
     e.update(extra)
     return e

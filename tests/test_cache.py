@@ -17,9 +17,18 @@ from cardforge import cache
 from conftest import FIXTURES, ROOT
 
 
+@pytest.fixture(autouse=True)
+def fresh_state(monkeypatch):
+    """Each test sees folders, keys and warnings afresh (the process keeps them once checked)."""
+    monkeypatch.setattr(cache, "_safe", set())
+    monkeypatch.setattr(cache, "_warned", set())
+    monkeypatch.setattr(cache, "_keys", {})
+
+
 @pytest.fixture
 def folder(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("CARDFORGE_CONFIG", str(tmp_path / "config"))
     monkeypatch.delenv("CARDFORGE_NO_CACHE", raising=False)
     return tmp_path / "cache"
 
@@ -101,23 +110,27 @@ def test_read_treats_anything_unreadable_as_a_miss(tmp_path):
     assert cache.read(path, pickle.loads) is None
     path.write_bytes(b"\x80\x05garbage")
     assert cache.read(path, pickle.loads) is None
-    path.write_bytes(pickle.dumps({"a": 1}))
+    path.write_bytes(pickle.dumps({"a": 1}))  # a bare pickle: no envelope, no MAC
+    assert cache.read(path, pickle.loads) is None
+    assert not path.exists()  # a bad entry is removed
+    assert cache.write(path, pickle.dumps({"a": 1}))
     assert cache.read(path, pickle.loads) == {"a": 1}
+    assert cache.read(path, pickle.loads, list) is None  # not what was expected: a miss
 
 
 def test_write_is_atomic_and_never_an_error(tmp_path):
     path = tmp_path / "sub" / "entry.bin"
     assert cache.write(path, b"one")
-    assert path.read_bytes() == b"one"
+    assert cache.read_payload(path) == b"one"
     assert cache.write(path, lambda: b"two")
-    assert path.read_bytes() == b"two"
+    assert cache.read_payload(path) == b"two"
     assert [p.name for p in path.parent.iterdir()] == ["entry.bin"]  # no *.part left
 
     def broken() -> bytes:
         raise pickle.PicklingError("cannot pickle a lambda")
 
     assert not cache.write(path, broken)
-    assert path.read_bytes() == b"two"
+    assert cache.read_payload(path) == b"two"
     assert [p.name for p in path.parent.iterdir()] == ["entry.bin"]
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
@@ -154,7 +167,7 @@ def test_memo_computes_once_and_recomputes_a_damaged_entry(folder, tmp_path):
     assert len(calls) == 1
     assert cache.memo("t", [b"other"], code, compute) == {"value": 2}
     for entry in folder.glob("t-*.pickle"):
-        entry.write_bytes(b"damaged")
+        entry.write_bytes(entry.read_bytes()[:-1] + b"!")  # the last byte of the payload
     assert cache.memo("t", [b"in"], code, compute) == {"value": 3}
     assert cache.memo("t", [b"in"], code, compute) == {"value": 3}
 

@@ -24,6 +24,7 @@ BUSY_SECONDS = 20  # at least how long the "busy" test pause keeps the main thre
 
 def env(tmp_path: Path, **extra: str) -> dict[str, str]:
     e = {k: v for k, v in os.environ.items() if not k.startswith("CARDFORGE_")}
+    e["CARDFORGE_CONFIG"] = os.environ["CARDFORGE_CONFIG"]  # the suite's cache key, never the user's
     e["CARDFORGE_CACHE"] = str(tmp_path / "cache")
     e.update(extra)
     return e

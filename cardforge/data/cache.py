@@ -1,7 +1,9 @@
 """A cache of validated game data, keyed by the content of the data files and the code.
 
 Validating a 250-card deck costs ~0.1 s; a designer runs ``score``, ``setup`` and ``build``
-many times an hour on data that has not changed. A hit costs one pickle load (<1 ms).
+many times an hour on data that has not changed. A hit costs one pickle load (<1 ms), read
+back only once the entry's MAC checks and through :func:`cardforge.cache.unpickle` (the
+validated models have no JSON form that would not be validated again: the cost saved).
 Only data without errors is cached. Entries live in the one cache (:mod:`cardforge.cache`:
 ``CARDFORGE_NO_CACHE=1`` turns it off, ``CARDFORGE_CACHE=DIR`` moves it).
 """
@@ -103,21 +105,22 @@ def load(game: GameSource, folder: Path, prepare: Callable[[], None] | None = No
         key = fingerprint(game, folder, edition)
     except OSError:
         return None, None
-    path = _path(game, key)
-    if path is None or not path.exists():
+    blob = _cache.read_payload(_path(game, key))  # None: a miss (missing, damaged, planted…)
+    if blob is None:
         return key, None
     try:
-        return key, pickle.loads(path.read_bytes())
+        data = _cache.unpickle(blob)
     except AttributeError:  # cards of kinds declared in data: their models are made on first use
         if prepare is None:
             return key, None
         try:
             prepare()
+            data = _cache.unpickle(blob)
         except Exception:
             return key, None
-        return key, _cache.read(path, pickle.loads)
-    except Exception:  # a stale or corrupt entry is just a miss
+    except Exception:  # a stale entry is just a miss
         return key, None
+    return key, data  # the loader checks it is a GameData
 
 
 def store(game: GameSource, key: str | None, data: GameData[CardBase]) -> None:

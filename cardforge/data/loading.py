@@ -354,7 +354,7 @@ def load_game_data(game: GameSource, root: Path | None = None, lang: str | None 
 
     folder = game_dir(game, root)
     key, data = cache.load(game, folder, lambda: _prepare_models(game, folder), lang or game.language)
-    if data is not None:
+    if isinstance(data, GameData):  # an entry of another type: a miss
         return data
     data, problems = check_game_data(game, root, lang)
     errors = [p for p in problems if not p.is_warning]

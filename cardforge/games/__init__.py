@@ -199,6 +199,7 @@ def read_game_spec(folder: Path) -> GameSpec:
 
     import_pydantic()  # ~50 ms less start-up (cardforge/startup.py)
     from cardforge.data import cache
+    from cardforge.data.gamespec import GameSpec
     from cardforge.limits import limit
     from cardforge.paths import read_regular
 
@@ -206,7 +207,7 @@ def read_game_spec(folder: Path) -> GameSpec:
     content = read_regular(path, str(path), limit("file_bytes"))[0] or b""  # never a FIFO, never huge
     return cache.memo("game-spec", [str(path.resolve()).encode(), content, *cache.limits_in_force()],
                       cache.shared_code(),
-                      lambda: _validate_game_spec(folder), cache.LIBRARIES)
+                      lambda: _validate_game_spec(folder), cache.LIBRARIES, expect=GameSpec)
 
 
 def _validate_game_spec(folder: Path) -> GameSpec:

@@ -1,7 +1,8 @@
 """Caches that make a rebuild cheap, each keyed by content so a stale entry is never used.
 
 - :func:`layout_library`: the game's ``layout.yaml`` files read, validated and resolved
-  (every layout's ``extends`` merged), kept pickled in the cache folder: reading and
+  (every layout's ``extends`` merged), kept pickled in the cache folder (read back once the
+  entry's MAC checks, through :func:`cardforge.cache.unpickle`): reading and
   validating them costs ~40 ms a build (YAML, pydantic schemas) for files that rarely change.
 - compiled jinja templates: :class:`cardforge.text.templating.CodeCache`;
 - parsed TrueType fonts: :func:`cardforge.render.fonts.font_name`;
@@ -41,10 +42,10 @@ def layout_library(folders: list[Path]) -> LayoutLibrary:
     path = cache.entry("layouts", f"{key}.pickle")
     blob = _memory.get(key)
     if blob is None:
-        blob = cache.read(path, bytes)
+        blob = cache.read_payload(path)
     if blob is not None:
         try:
-            library = pickle.loads(blob)
+            library = cache.unpickle(blob)
             if isinstance(library, LayoutLibrary) and not library.problems:
                 _memory[key] = blob
                 return library

@@ -421,8 +421,10 @@ def _chosen(options: list[Sheet | FoldSheet], count: int, needed: Callable[[Shee
              pickle.dumps(faces, protocol=pickle.HIGHEST_PROTOCOL)]
     try:
         index = cache.memo("sheet-choice", parts, cache.code_files("layout/", "render/decks.py", "render/edges.py"),
-                           compute)
+                           compute, codec="json", expect=int)
     except OSError:
+        index = compute()
+    if not 0 <= index < len(options):  # not this choice's entry: chosen again
         index = compute()
     return options[index]
 

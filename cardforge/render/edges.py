@@ -223,7 +223,7 @@ def edge_book(art: CardArt, cards: list[CardBase], size: tuple[float, float], bl
     parts = [f"{card_id}\x00{keys[f]}\x00{keys[b]}" for card_id, (f, b) in card_faces.items()]
     try:
         return cache.memo("edge-book", parts, _code(), lambda: _book(art, faces, card_faces, keys, size, bleed),
-                          libraries=("reportlab",))
+                          libraries=("reportlab",), expect=EdgeBook)
     except OSError:
         return _book(art, faces, card_faces, keys, size, bleed)
 
@@ -319,7 +319,7 @@ def _sample_faces(art: CardArt, faces: dict[str, tuple[str, CardBase]], keys: di
         path = cache.entry("edges", f"{art.game.id}-{code[:16]}.pickle")
     except OSError:
         path = None
-    kept: dict[str, FaceEdges] = cache.read(path, pickle.loads) or {}
+    kept: dict[str, FaceEdges] = cache.read(path, cache.unpickle, dict) or {}
     missing = [name for name in faces if keys[name] not in kept]
     if missing:
         drawn = _draw(art, [faces[n] for n in missing], size, bleed)

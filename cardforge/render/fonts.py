@@ -151,11 +151,9 @@ def font_problem(path: Path) -> str | None:
 
 
 def _load_face(name: str, source: Path | bytes) -> TTFont:
-    """A designer's face, validated: from a file (cached), or from the bytes of a converted CFF
-    font held in memory (caches off: render/otf.py)."""
-    if isinstance(source, Path):
-        return _load_ttf(name, source, validate=True)
-    return _validated(TTFont(name, io.BytesIO(source), asciiReadable=False))
+    """A designer's face, validated: from a file, or from the bytes of a converted CFF font
+    (render/otf.py); parsed once, then from the cache."""
+    return _load_ttf(name, source, validate=True)
 
 
 def _reason(exc: BaseException) -> str:
@@ -269,12 +267,12 @@ class _CachedFace(TTFontFace):  # type: ignore[misc, unused-ignore]  # ReportLab
         raise AttributeError(name)
 
 
-def _parse(name: str, path: Path) -> TTFont:
+def _parse(name: str, path: Path | bytes) -> TTFont:
     """The font, its subsets numbered in order of first use: ReportLab's default keeps codes
     32–126 for ASCII ("readable" strings), which puts every ASCII glyph in the first subset
     whether printed or not, with a width for each: 13–38 % of a deck's PDF for glyphs no card
     prints. Text is still extracted, searched and copied through each subset's ToUnicode map."""
-    return TTFont(name, str(path), asciiReadable=False)
+    return TTFont(name, str(path) if isinstance(path, Path) else io.BytesIO(path), asciiReadable=False)
 
 
 def _validated(font: TTFont) -> TTFont:
@@ -293,27 +291,30 @@ def _validated(font: TTFont) -> TTFont:
     return font
 
 
-def _load_ttf(name: str, path: Path, validate: bool = False) -> TTFont:
+def _load_ttf(name: str, path: Path | bytes, validate: bool = False) -> TTFont:
     """A parsed TrueType font, from the cache when the file is unchanged; ``validate``: a
     designer's font, every glyph tried once (:func:`_validated`) before it is used or cached.
 
     ReportLab parses the whole file (cmap, widths, glyph offsets) on every start: ~12 ms a
     face, four faces a build. The parsed state is stored once in the cache
     (:mod:`cardforge.cache`: ``CARDFORGE_NO_CACHE``, ``CARDFORGE_CACHE``) and read back in
-    ~2 ms; the font, and so every PDF, is the same either way."""
+    ~2 ms; the font, and so every PDF, is the same either way. An entry is decoded only once
+    its MAC checks (:func:`cardforge.cache.read`), its pickled part through
+    :func:`cardforge.cache.unpickle`."""
     def parse() -> TTFont:
         font = _parse(name, path)
         return _validated(font) if validate else font
 
-    try:
-        key = cache.key("fonts", [name, str(path.resolve())], [path, Path(__file__), Path(rl.__file__)],
-                        ("reportlab",))
+    try:  # a file: its path and stat; bytes (a converted font): themselves
+        parts: list[bytes | str] = [name, str(path.resolve()) if isinstance(path, Path) else path]
+        code = [path] if isinstance(path, Path) else []
+        key = cache.key("fonts", parts, [*code, Path(__file__), Path(rl.__file__)], ("reportlab",))
     except OSError:
         return parse()
     cached = cache.entry("fonts", f"{name}-{key[:16]}.bin")
     if cached is None:
         return parse()
-    font = cache.read(cached, _font_from_blob)  # missing, stale or damaged: parse the file
+    font = cache.read(cached, _font_from_blob, TTFont)  # missing, stale, damaged or planted: parse the file
     if font is not None:
         return font
     font = parse()
@@ -331,8 +332,10 @@ def _font_blob(font: TTFont) -> bytes:
 
 
 def _font_from_blob(blob: bytes) -> TTFont:
-    rest, tables, lazy = marshal.loads(blob)
-    font_attrs, face_attrs = pickle.loads(rest)
+    rest, tables, lazy = marshal.loads(blob)  # plain data (dicts, lists, numbers, bytes), its MAC checked
+    if not (isinstance(rest, bytes) and isinstance(tables, dict) and isinstance(lazy, bytes)):
+        raise ValueError("not a font entry")
+    font_attrs, face_attrs = cache.unpickle(rest)
     face_attrs.update(tables)
     face_attrs["_lazy_tables"] = lazy
     return rl.rebuild_font(font_attrs, rl.bare_face(face_attrs, _CachedFace))

@@ -13,16 +13,15 @@ from typing import Any
 
 from cardforge import cache
 from cardforge.limits import at_most, limit
-from cardforge.paths import write_atomic
 
 MAX_ERR = 1.0  # font units (of 1000 or 2048 per em)
 
 
-def truetype_copy(path: Path) -> Path | bytes:
-    """A TrueType-outline copy of the CFF font at ``path`` (made once, then reused): a file in
-    the cache, or — caches off — the converted font's bytes, kept in memory for the process
-    (nothing is left in the temporary folder). ValueError with the reason when it cannot be
-    converted."""
+def truetype_copy(path: Path) -> bytes:
+    """The bytes of a TrueType-outline copy of the CFF font at ``path`` (made once, then
+    reused): an entry of the cache (read back only once its MAC checks: a planted font is a
+    miss), and kept in memory for the process (nothing is left in the temporary folder).
+    ValueError with the reason when it cannot be converted."""
     from cardforge.data.yamlio import read_bytes
 
     blob, problem = read_bytes(Path(path), Path(path).name, "font_bytes")  # as fonts.read_font
@@ -32,22 +31,18 @@ def truetype_copy(path: Path) -> Path | bytes:
         digest = cache.key("otf", [blob], [Path(__file__)], ("fontTools",))[:20]
     except OSError:
         digest = hashlib.blake2b(blob, digest_size=10).hexdigest()
-    root = cache.cache_dir()
-    if root is None:  # caches off
-        if digest not in _CONVERTED:
-            _CONVERTED[digest] = _converted(blob)
+    if digest in _CONVERTED:
         return _CONVERTED[digest]
-    folder = root / "otf"
-    target = folder / f"{Path(path).stem}-{digest}.ttf"
-    if target.exists():
-        return target
-    data = _converted(blob)
-    folder.mkdir(parents=True, exist_ok=True)
-    write_atomic(target, lambda f: f.write(data))  # no *.part left, even on a full disk
-    return target
+    target = cache.entry("otf", f"{digest}.ttf")
+    data = cache.read_payload(target)  # a miss when missing, damaged, planted or caching is off
+    if data is None:
+        data = _converted(blob)
+        cache.write(target, data)  # no *.part left, even on a full disk; a read-only home is no error
+    _CONVERTED[digest] = data
+    return data
 
 
-#: caches off: converted fonts by digest, for this process
+#: converted fonts by digest, for this process
 _CONVERTED: dict[str, bytes] = {}
 
 
@@ -111,7 +106,9 @@ def _convert(blob: bytes) -> bytes:
     from fontTools.pens.ttGlyphPen import TTGlyphPen
     from fontTools.ttLib import TTFont, newTable
 
-    font = TTFont(io.BytesIO(blob))
+    # the original's timestamps kept: fontTools sets head.modified to the clock's by default, and the
+    # copy (so every PDF made without the cache, or after a miss) changed from one second to the next
+    font = TTFont(io.BytesIO(blob), recalcTimestamp=False)
     if font.sfntVersion != "OTTO" or "CFF " not in font:
         raise ValueError("not a CFF OpenType font")
     for tag in list(font.keys()):

@@ -191,7 +191,8 @@ def svg_program(path: Path, blob: bytes | None = None) -> SvgProgram:
     SVG cannot be read."""
     blob = _read(Path(path)) if blob is None else blob
     return cache.memo("svg-program", [blob], cache.code_files(*_CODE), lambda: _record(Path(path), blob),
-                      libraries=("reportlab", "svglib"), keep=2048)  # one a file: a game's art and icons
+                      libraries=("reportlab", "svglib"), keep=2048,  # one a file: a game's art and icons
+                      expect=SvgProgram)
 
 
 def svg_programs(paths: list[Path]) -> list[SvgProgram]:
@@ -200,7 +201,8 @@ def svg_programs(paths: list[Path]) -> list[SvgProgram]:
     blobs = [_read(Path(p)) for p in paths]
     parts = [part for path, blob in zip(paths, blobs) for part in (Path(path).name, blob)]
     return cache.memo("svg-programs", parts, cache.code_files(*_CODE),
-                      lambda: [_record(Path(p), b) for p, b in zip(paths, blobs)], libraries=("reportlab", "svglib"))
+                      lambda: [_record(Path(p), b) for p, b in zip(paths, blobs)], libraries=("reportlab", "svglib"),
+                      expect=list)
 
 
 def _read(path: Path) -> bytes:

@@ -269,7 +269,12 @@ class CodeCache:
     process (a watch-mode rebuild compiles only what changed) and, marshalled, in the cache
     folder (:mod:`cardforge.cache`: ``CARDFORGE_NO_CACHE``, ``CARDFORGE_CACHE``) for the
     next run. Keys hold the jinja2, Python and cardforge versions and this module's own source
-    (the filters and options that shape the code), so a stale entry is never used."""
+    (the filters and options that shape the code), so a stale entry is never used.
+
+    Code is what a cache must never take from anyone: an entry is unmarshalled only once its
+    HMAC, under the user's key kept outside the cache folder, checks (:func:`cardforge.cache.read`),
+    and only a code object or the set of names a template reads is used. Without a key
+    nothing is cached (the cache folder is None)."""
 
     MAX_FILES = 4000  # pruned to half, oldest first, past this
 
@@ -287,7 +292,8 @@ class CodeCache:
         k = self._key(key)
         value = self.memory.get(k)
         if value is None and self.folder is not None:
-            value = _cache.read(self.folder / f"{k}.bin", marshal.loads)  # unreadable: a miss
+            # a miss: missing, damaged, planted (its MAC), or not what a template's entry holds
+            value = _cache.read(self.folder / f"{k}.bin", marshal.loads, _CODE_ENTRY)
             if value is not None:
                 self.memory[k] = value
         if value is None:
@@ -313,6 +319,10 @@ class CodeCache:
             return
         if count > self.MAX_FILES:
             _cache.prune(self.folder, "*.bin", count - count // 2)
+
+
+#: what an entry of the code cache holds: a template's code, or the names it reads
+_CODE_ENTRY = (types.CodeType, frozenset)
 
 
 def _code_salt() -> bytes:

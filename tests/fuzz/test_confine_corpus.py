@@ -159,6 +159,7 @@ def test_confine_corpus(case, tmp_path):
 
 def _env(cache: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CARDFORGE_")}
+    env["CARDFORGE_CONFIG"] = os.environ["CARDFORGE_CONFIG"]  # the suite's cache key, never the user's
     env["CARDFORGE_CACHE"] = str(cache)
     env.update(extra)
     return env
