@@ -245,10 +245,10 @@ def test_a_workbook_as_a_spreadsheet_program_saves_it(game, tmp_path):
     """Shared texts with rich runs and phonetic guides, a text typed with a leading ', a
     formula's saved value, a text starting with '=' (a text cell: never evaluated), OOXML's
     _x000D_ escape, a formula's error and a date cell located."""
-    import sys
+    from fuzz import load_bench  # by path: bench/ on sys.path would shadow tests/fuzz with bench/fuzz.py
 
-    sys.path.insert(0, str(FIXTURE_DATA.parents[3] / "bench"))
-    from bombs import NS, xlsx
+    bombs = load_bench("bombs")
+    NS, xlsx = bombs.NS, bombs.xlsx
 
     g, root = game
     shared = (f'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="{NS}">'
