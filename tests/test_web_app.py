@@ -145,7 +145,9 @@ def test_errors_never_show_a_traceback(tmp_path, petit_jeu, monkeypatch):
 
 # --- the sheet: form ↔ final state ---------------------------------------------------------------
 
-def test_unflatten_and_coerce_keep_sums_and_fill_blank_pads_with_zero():
+def test_unflatten_and_coerce_keep_sums_and_leave_blanks_out():
+    """A blank is "not entered", never a zero: a required number left blank is left out, so the
+    model refuses it beside its input and no total is shown before it is typed."""
     raw = unflatten([("players[1].veins.coal", "4"), ("players[0].name", "Ana"), ("csrf", "x"),
                      ("players[0].cards[1].id", "b"), ("players[0].cards[0].id", "a"),
                      ("players[0].cards[0].paid", "3"), ("weird..name", "1"), ("__proto__[x]", "1")])
@@ -157,7 +159,7 @@ def test_unflatten_and_coerce_keep_sums_and_fill_blank_pads_with_zero():
                Widget("cards", "cards", "Cards", False)]
     state = coerce(widgets, {"name": " Ana ", "score": "3+6+2", "bonus": "", "coins": "",
                              "cards": {1: {"id": "b"}, 0: {"id": "a", "paid": "3"}}})
-    assert state == {"name": "Ana", "score": "3+6+2", "coins": 0, "king": False,
+    assert state == {"name": "Ana", "score": "3+6+2", "king": False,
                      "cards": [{"id": "a", "paid": 3}, "b"]}
     assert coerce(widgets, {"score": "12", "coins": "x1"}) == {"score": 12, "coins": "x1", "king": False}
     # a number field of a game with rules takes a sum too: added up (its file holds numbers)
@@ -580,14 +582,16 @@ def test_serve_for_phones_prints_the_tokened_address_and_a_qr_code(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "CARDFORGE_CONFIG": str(tmp_path / "config")}
     proc = subprocess.Popen([sys.executable, "-m", "cardforge", "serve", "--host", "0.0.0.0", "--port", str(port),
                              "--db", str(tmp_path / "p.db")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env)
     try:
-        lines = [proc.stdout.readline() for _ in range(3)]
+        lines = [proc.stdout.readline() for _ in range(4)]
         url = re.search(r"open (http://\S+)", lines[1]).group(1)
         token = re.search(r"\?token=([\w-]{20,})$", url).group(1)
+        assert lines[2] == f"new access token kept in {tmp_path / 'config' / 'serve-token'} (phones with an older link must scan again)\n"
+        assert (tmp_path / "config" / "serve-token").read_text() == token + "\n"
         qr = proc.stdout.readline()
         assert "█" in qr or "▀" in qr  # the QR code, in the terminal
         local = f"http://127.0.0.1:{port}/"

@@ -241,7 +241,12 @@ def build_sheet(game: Game, data: GameData[Any]) -> Sheet | None:
         if w.name == "mode" and game.modes:
             w.kind = "choice"
             w.choices = [(m, game.spec.modes[m].label or m) for m in game.modes]
-            w.default = game.default_mode
+            # chosen on the sheet, never taken silently from the game's default: a blank mode is
+            # refused (``service.score_form``), the game page brings the last play's
+            if len(game.modes) > 1:
+                w.default, w.required = None, True
+            else:
+                w.default = game.default_mode
     _with_data(_walk(sheet.game_fields + sheet.player_fields + ([sheet.rounds] if sheet.rounds else [])),
                data, sheet)
     return sheet
@@ -257,7 +262,8 @@ def _with_data(widgets: list[Widget], data: GameData[Any], sheet: Sheet) -> None
             sheet.cards[w.name] = [{"id": e.id, "name": str(getattr(e, "name", e.id)), "x": False}
                                    for e in data.sections.get(d.section) or []]
         elif isinstance(d, decls.Counts):
-            w.children = [Widget("int", c.id, c.name) for c in data.cards if not d.kinds or c.kind in d.kinds]
+            w.children = [Widget("int", c.id, c.name) for c in data.cards
+                          if (not d.kinds or c.kind in d.kinds) and c.id not in (d.exclude or ())]
         elif isinstance(d, decls.Section):
             entries = data.sections.get(d.section) or []
             w.choices = [(e.id, getattr(e, "name", e.id)) for e in entries]
@@ -356,7 +362,9 @@ def _text(value: Any) -> str:
 def coerce(widgets: list[Widget], raw: dict[str, Any], names: list[str] | None = None) -> dict[str, Any]:
     """The raw strings of one model's inputs → the values a final-state file would hold.
 
-    Empty cells: 0 for a required number (a blank on a pad is a zero), left out otherwise.
+    Empty cells are left out: a blank is "not entered", never a zero (a required number left
+    blank is refused beside its input, so no total is shown before every one is typed); a
+    counter per card is the exception (a blank counter is none of that card)
     ``names``: the players' names, for the fields keyed by them."""
     out: dict[str, Any] = {}
     for w in widgets:
@@ -373,8 +381,6 @@ def coerce(widgets: list[Widget], raw: dict[str, Any], names: list[str] | None =
                     out[w.name] = text  # a sum is kept as written
                 else:
                     out[w.name] = _number(text)
-            elif w.required:
-                out[w.name] = 0
         elif w.kind in ("text", "choice", "section"):
             if _text(value):
                 out[w.name] = w.options.get("values", {}).get(_text(value), _text(value))
@@ -560,8 +566,12 @@ def field_key(problem: Problem, names: list[str] | None = None, keyed: list[str]
 def problems_json(problems: list[Problem], names: list[str] | None = None,
                   sheet: Sheet | None = None) -> list[dict[str, str]]:
     keyed = sheet.keyed if sheet is not None else ()
-    return [{"field": field_key(p, names, keyed), "message": p.message, "text": str(p),
-             "severity": p.severity} for p in problems]
+    return [{"field": field_key(p, names, keyed), "message": NOT_ENTERED if p.message == MISSING else p.message,
+             "text": str(p), "severity": p.severity} for p in problems]
+
+
+#: a required input left blank: the validator's words (``data.validate``) → the sheet's
+MISSING, NOT_ENTERED = "required field is missing", "not entered yet"
 
 
 def player_names(pairs: list[tuple[str, str]]) -> list[str]:

@@ -33,6 +33,7 @@ from cardforge.web.store import (
     StoreError,
     details_from_form,
     parse_id,
+    unconfirmed_date,
 )
 
 if TYPE_CHECKING:
@@ -329,6 +330,7 @@ def routes(site: Site, csrf_cookie: str) -> list[Route]:
         pairs = await site.read_form(request)
         p = play_or_404(request)
         details, problems = details_from_form(pairs, len(p["players"]))
+        problems += unconfirmed_date(details, pairs)
         if problems:
             view = play_view(p)
             return site.page(request, "play.html", status=422, **{**view, "detail_problems": [

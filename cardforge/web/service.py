@@ -327,9 +327,30 @@ def score_form(ctx: GameContext, pairs: list[tuple[str, str]]) -> Outcome:
         most = MAX_NAME if name.endswith(".name") else MAX_FIELD
         if name not in _NOT_SHEET and len(value) > most:
             too_long.append(Problem(f"at most {most} characters, got {len(value):,}", field=name[:200]))
+    state = form_to_state(ctx.sheet, pairs)
     if too_long:
-        return Outcome(form_to_state(ctx.sheet, pairs), None, too_long)
-    return score_state_dict(ctx, form_to_state(ctx.sheet, pairs), standing=True)
+        return Outcome(state, None, too_long)
+    outcome = score_state_dict(ctx, state, standing=True)
+    unchosen = _unchosen(ctx.sheet, state)
+    if unchosen:  # scored only once chosen: the totals so far are shown meanwhile
+        problems = unchosen + [p for p in outcome.problems if p.field not in {u.field for u in unchosen}]
+        return Outcome(state, None, problems, outcome.standing or _standing_of(outcome))
+    return outcome
+
+
+def _unchosen(sheet: Sheet, state: dict[str, Any]) -> list[Problem]:
+    """The game's mode, left blank on the sheet: the model would take its default without a
+    word (a sheet never chooses for the players)."""
+    return [Problem("not chosen yet: " + ", ".join(label for _, label in w.choices), field=w.name)
+            for w in sheet.game_fields if w.name == "mode" and w.kind == "choice" and len(w.choices) > 1
+            and state.get(w.name) in (None, "")]
+
+
+def _standing_of(outcome: Outcome) -> Standing | None:
+    """A whole score sheet as the totals so far (what reads well while the mode is unchosen)."""
+    if outcome.sheet is None:
+        return None
+    return Standing(outcome.sheet, list(range(len(outcome.sheet.players))))
 
 
 def score_yaml(ctx: GameContext, text: str) -> Outcome:

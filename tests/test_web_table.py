@@ -1,0 +1,207 @@
+"""Issue 40, a table you can trust, on the server's side: the access token kept across restarts,
+seats added, removed and moved, no silent defaults (the mode, blanks, dates in the future) and
+TunHell's counters. The browser's side (pickers, drafts, layouts) is tests/test_web_browser_table.py."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from datetime import date, timedelta
+from html import unescape
+from urllib.parse import urlencode
+
+import pytest
+from starlette.testclient import TestClient
+
+from cardforge.web.access import TOKEN_FILE, serve_token
+from cardforge.web.app import Settings, create_app, move_seat
+
+
+def client(tmp_path, **settings) -> TestClient:
+    app = create_app(Settings(db_path=tmp_path / "plays.db", **settings))
+    return TestClient(app, base_url="http://127.0.0.1:8000", raise_server_exceptions=False)
+
+
+def csrf_of(c: TestClient, url: str) -> str:
+    r = c.get(url)
+    assert r.status_code == 200, r.text
+    return c.cookies.get("cf_csrf")
+
+
+# --- the token: one per user, kept ---------------------------------------------------------------
+
+def test_the_token_is_kept_across_restarts_and_changes_only_on_request(tmp_path, monkeypatch):
+    monkeypatch.setenv("CARDFORGE_CONFIG", str(tmp_path / "config"))
+    path = tmp_path / "config" / TOKEN_FILE
+    first, said = serve_token()
+    assert said == f"new access token kept in {path} (phones with an older link must scan again)"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_text() == first + "\n"
+    again, said = serve_token()  # the server started again
+    assert again == first and said.startswith(f"access token kept in {path}")
+    rotated, _ = serve_token(rotate=True)
+    assert rotated != first and serve_token()[0] == rotated
+
+
+def test_a_token_file_others_can_read_or_a_link_is_not_used(tmp_path, monkeypatch):
+    monkeypatch.setenv("CARDFORGE_CONFIG", str(tmp_path / "config"))
+    path = tmp_path / "config" / TOKEN_FILE
+    kept, _ = serve_token()
+    os.chmod(path, 0o644)
+    token, said = serve_token()
+    assert token != kept and said == (f"{path}: the access token's file is another user's, or others can read it "
+                                      "(remove it); a token for this run only")
+    path.unlink()
+    (tmp_path / "elsewhere").write_text("x" * 30)
+    path.symlink_to(tmp_path / "elsewhere")
+    token, said = serve_token()
+    assert token != "x" * 30 and "a symbolic link is refused" in said
+
+
+def test_a_phone_with_an_older_token_gets_a_page_that_says_so(tmp_path):
+    c = client(tmp_path, token="new-t0ken-0123456789", local_only=False)
+    c.cookies.set("cf_access", "old-t0ken-0123456789")
+    r = c.get("/g/maphr/sheet")
+    assert r.status_code == 403 and "This link has expired" in r.text
+    assert "Scan the QR code" in unescape(r.text)
+    assert 'cf_access=""' in r.headers["set-cookie"]  # the old one is dropped: the next scan sets the new
+    assert "Access token required" in client(tmp_path, token="new-t0ken-0123456789", local_only=False).get("/").text
+
+
+# --- seats ---------------------------------------------------------------------------------------
+
+def test_seat_operations_move_their_players_and_the_first_player_follows():
+    ana, ben, cy = {"name": "Ana", "coins": 3}, {"name": "Ben"}, {"name": "Cy"}
+    assert move_seat([ana, ben, cy], "up:1", 0, 4) == ([ben, ana, cy], 1)
+    assert move_seat([ana, ben, cy], "down:2", 2, 4) == ([ana, ben, cy], 2)  # the last seat stays last
+    assert move_seat([ana, ben, cy], "remove:0", 1, 4) == ([ben, cy], 0)
+    assert move_seat([ana, ben, cy], "remove:0", 0, 4) == ([ben, cy], None)  # the first player left
+    assert move_seat([ana, ben, cy], "add", None, 4) == ([ana, ben, cy, {"name": "Player 4"}], None)
+    assert move_seat([ana, ben, cy], "add", None, 3)[0] == [ana, ben, cy]  # the game's most players
+    assert move_seat([ana], "remove:0", None, 4)[0] == [ana]  # never no one
+    assert move_seat([ana, ben], "up:x", None, 4)[0] == [ana, ben]
+
+
+def post(c: TestClient, url: str, pairs: list[tuple[str, str]]):
+    return c.post(url, content=urlencode(pairs), headers={"content-type": "application/x-www-form-urlencoded"})
+
+
+def _maphr_form(csrf: str, players: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    form = [("csrf", csrf), ("request_key", "k3y-of-this-sheet")]
+    for i, (name, coins) in enumerate(players):
+        form += [(f"players[{i}].name", name), (f"players[{i}].coins", coins)]
+    return form
+
+
+def test_a_seat_moved_on_the_sheet_keeps_what_was_typed_and_the_forms_key(tmp_path):
+    c = client(tmp_path)
+    csrf = csrf_of(c, "/g/maphr/sheet?name=Ana&name=Ben")
+    r = post(c, "/g/maphr/sheet", _maphr_form(csrf, [("Ana", "7"), ("Ben", "4")]) + [("seat", "up:1")])
+    assert r.status_code == 200
+    page = r.text
+    assert page.index('value="Ben"') < page.index('value="Ana"')
+    assert re.search(r'<input name="players\[0\]\.coins"[^>]* value="4"', page)  # Ben's coins, with Ben
+    assert re.search(r'<input name="players\[1\]\.coins"[^>]* value="7"', page)
+    assert 'name="request_key" value="k3y-of-this-sheet"' in page  # a save sent twice is still one play
+    assert 'data-redrawn="1"' in page
+    r = post(c, "/g/maphr/sheet", _maphr_form(csrf, [("Ana", "7"), ("Ben", "4")]) + [("seat", "add")])
+    assert 'name="players[2].name" value="Player 3"' in r.text
+    r = post(c, "/g/maphr/sheet", _maphr_form(csrf, [("Ana", "7"), ("Ben", "4")]) + [("seat", "remove:0")])
+    assert 'value="Ana"' not in r.text and 'name="players[0].name" value="Ben"' in r.text
+
+
+def test_the_sheet_offers_seat_controls_and_marks_the_first_player(tmp_path):
+    c = client(tmp_path)
+    page = c.get("/g/maphr/sheet?name=Ana&name=Ben&first=2").text
+    assert 'value="up:1"' in page and 'value="remove:0"' in page and 'value="add"' in page
+    assert page.count('class="first-seat"') == 1
+    assert page.index('class="first-seat"') > page.index('value="Ben"')
+    assert 'value="add"' not in c.get("/g/maphr/sheet?players=4").text  # Maphr: 4 players at most
+    assert 'name="seat"' not in c.get("/g/mine_all_mine/sheet?name=Ana&name=Ben").text  # a game of rounds
+
+
+# --- no silent defaults --------------------------------------------------------------------------
+
+def test_a_game_of_modes_is_scored_only_once_its_mode_is_chosen(tmp_path):
+    c = client(tmp_path)
+    page = c.get("/g/tunhell/sheet?name=Ana&name=Ben").text
+    assert '<option value="" selected>choose…</option>' in page
+    assert '<option value="full" selected' not in page.replace("  ", " ")
+    csrf = c.cookies.get("cf_csrf")
+    form = {"csrf": csrf, "players[0].name": "Ana", "players[1].name": "Ben", "partial": "1",
+            "players[0].loot.terre": "2"}
+    body = c.post("/g/tunhell/score", data=form).json()
+    assert not body["ok"] and {"field": "mode", "message": "not chosen yet: Partie complète, Partie d'initiation",
+                               "text": "mode: not chosen yet: Partie complète, Partie d'initiation",
+                               "severity": "error"} in body["problems"]
+    assert "Winner" not in body["html"]
+    body = c.post("/g/tunhell/score", data={**form, "mode": "full"}).json()
+    assert body["ok"], body["problems"]
+
+
+def test_the_game_page_brings_the_last_plays_mode_and_says_so(tmp_path):
+    c = client(tmp_path)
+    page = c.get("/g/cristaux").text
+    assert '<option value="" disabled selected>choose…</option>' in page and "mode-remembered" not in page
+    csrf = c.cookies.get("cf_csrf")
+    yaml_text = (tmp_path / "final.yaml")
+    from conftest import ROOT
+
+    example = (ROOT / "card_data" / "cristaux" / "examples" / "final.yaml").read_text(encoding="utf-8")
+    r = c.post("/g/cristaux/save", data={"csrf": csrf, "yaml": example}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    mode = next(line.split(":", 1)[1].strip() for line in example.splitlines() if line.startswith("mode:"))
+    page = c.get("/g/cristaux").text
+    assert f'<option value="{mode}" selected' in page and "Mode as in the last play of" in page
+    del yaml_text
+
+
+def test_a_blank_number_is_not_entered_and_blocks_the_result(tmp_path):
+    c = client(tmp_path)
+    csrf = csrf_of(c, "/g/imperial_miners/sheet?name=Aurore&name=Chlo%C3%A9")
+    body = c.post("/g/imperial_miners/score", data={"csrf": csrf, "players[0].name": "Aurore",
+                                                    "players[1].name": "Chloé", "players[0].vp": "12",
+                                                    "players[0].coins": "3", "players[1].vp": "9"}).json()
+    assert not body["ok"] and "Winner" not in body["html"]
+    assert {"field": "players[1].coins", "message": "not entered yet"} in [
+        {k: p[k] for k in ("field", "message")} for p in body["problems"]]
+
+
+@pytest.mark.parametrize("days, refused", [(0, False), (1, False), (2, True), (400, True)])
+def test_a_date_in_the_future_needs_to_be_confirmed(tmp_path, days, refused):
+    from cardforge.web.store import details_from_form, unconfirmed_date
+
+    day = (date.today() + timedelta(days=days)).isoformat()
+    details, problems = details_from_form([("play_date", day)], 2)
+    assert problems == []  # a date (a file of plays imported keeps its dates)
+    said = [p.message for p in unconfirmed_date(details, [("play_date", day)]) if p.field == "play_date"]
+    assert said == ([f"{day} is in the future (today is {date.today().isoformat()}): correct it, or tick "
+                     "“this date is right”"] if refused else [])
+    assert unconfirmed_date(details, [("play_date", day), ("play_date_confirm", "1")]) == []
+
+
+def test_a_save_dated_next_year_is_refused_until_confirmed(tmp_path):
+    from conftest import ROOT
+
+    c = client(tmp_path)
+    csrf = csrf_of(c, "/g/maphr/sheet?yaml=1")
+    example = (ROOT / "card_data" / "maphr" / "examples" / "final.yaml").read_text(encoding="utf-8")
+    day = (date.today() + timedelta(days=365)).isoformat()
+    r = c.post("/g/maphr/save", data={"csrf": csrf, "yaml": example, "play_date": day}, follow_redirects=False)
+    assert r.status_code == 422 and "is in the future" in unescape(r.text)
+    assert '<label class="check" id="date-confirm">' in r.text  # the box to tick, shown
+    r = c.post("/g/maphr/save", data={"csrf": csrf, "yaml": example, "play_date": day, "play_date_confirm": "1"},
+               follow_redirects=False)
+    assert r.status_code == 303
+
+
+# --- TunHell's counters --------------------------------------------------------------------------
+
+def test_tunhells_sheet_offers_no_counter_the_rules_refuse(tmp_path):
+    """La Porte de derrière is set before a mine, never looted: its own checkbox, no loot counter
+    (a counter there was refused whatever was typed)."""
+    c = client(tmp_path)
+    page = c.get("/g/tunhell/sheet?name=Ana&name=Ben&mode=full").text
+    assert 'name="players[0].back_door"' in page
+    assert "loot.porte-de-derriere" not in page
+    assert 'name="players[0].loot.salle-du-trone"' in page  # the other end-of-mine cards are looted
