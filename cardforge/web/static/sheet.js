@@ -439,6 +439,7 @@
     // the save is on its way: the draft waits in this tab until the next page says how it went
     // (the play's page: gone; the sheet again, refused or after a lost connection: kept)
     keepDraft();
+    saving = true;  // the page is leaving: not kept again on its way out
     try {
       sessionStorage.setItem(DRAFT, localStorage.getItem(DRAFT) || "");
       localStorage.removeItem(DRAFT);
@@ -465,7 +466,9 @@
     if (mode && mode.value) query.append("mode", mode.value);
     return location.pathname + "?" + query.toString();
   }
+  var saving = false;
   function keepDraft() {
+    if (saving) return;
     try {
       localStorage.setItem(DRAFT, JSON.stringify({ url: sheetUrl(), at: Date.now(), pairs: formPairs() }));
     } catch (e) { /* storage off or full: the sheet works without */ }
