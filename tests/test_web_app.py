@@ -145,9 +145,10 @@ def test_errors_never_show_a_traceback(tmp_path, petit_jeu, monkeypatch):
 
 # --- the sheet: form ↔ final state ---------------------------------------------------------------
 
-def test_unflatten_and_coerce_keep_sums_and_leave_blanks_out():
-    """A blank is "not entered", never a zero: a required number left blank is left out, so the
-    model refuses it beside its input and no total is shown before it is typed."""
+def test_unflatten_and_coerce_keep_sums_and_name_the_blanks():
+    """A blank is "not entered", never a silent zero: a required number left blank is 0 in the
+    state (the rules can say what else is wrong) and named among the blanks, which the sheet
+    refuses beside their inputs."""
     raw = unflatten([("players[1].veins.coal", "4"), ("players[0].name", "Ana"), ("csrf", "x"),
                      ("players[0].cards[1].id", "b"), ("players[0].cards[0].id", "a"),
                      ("players[0].cards[0].paid", "3"), ("weird..name", "1"), ("__proto__[x]", "1")])
@@ -157,9 +158,11 @@ def test_unflatten_and_coerce_keep_sums_and_leave_blanks_out():
                Widget("pad", "bonus", "Bonus", False), Widget("int", "coins", "Coins", True),
                Widget("bool", "king", "King", False, default=False),
                Widget("cards", "cards", "Cards", False)]
+    blanks: list[str] = []
     state = coerce(widgets, {"name": " Ana ", "score": "3+6+2", "bonus": "", "coins": "",
-                             "cards": {1: {"id": "b"}, 0: {"id": "a", "paid": "3"}}})
-    assert state == {"name": "Ana", "score": "3+6+2", "king": False,
+                             "cards": {1: {"id": "b"}, 0: {"id": "a", "paid": "3"}}}, None, blanks, "players[0].")
+    assert blanks == ["players[0].coins"]
+    assert state == {"name": "Ana", "score": "3+6+2", "coins": 0, "king": False,
                      "cards": [{"id": "a", "paid": 3}, "b"]}
     assert coerce(widgets, {"score": "12", "coins": "x1"}) == {"score": 12, "coins": "x1", "king": False}
     # a number field of a game with rules takes a sum too: added up (its file holds numbers)

@@ -407,7 +407,7 @@ def test_the_fixture_game_relics_picked_by_name(browser, cli, tmp_path):
 
 
 def _pick_relics(browser, server, cli, folder, game, tmp_path) -> None:
-    open_sheet(browser, server, game.id, ["Ana", "Ben"])
+    open_sheet(browser, server, game.id, ["Ana", "Ben"], mode="standard")  # a game of two modes: chosen
     first = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
     for i, relics in enumerate((["Couronne", "Sceptre", "Anneau"], ["Masque", "Crâne"])):
         for relic in relics:

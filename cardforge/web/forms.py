@@ -359,12 +359,14 @@ def _text(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-def coerce(widgets: list[Widget], raw: dict[str, Any], names: list[str] | None = None) -> dict[str, Any]:
+def coerce(widgets: list[Widget], raw: dict[str, Any], names: list[str] | None = None,
+           blanks: list[str] | None = None, at: str = "") -> dict[str, Any]:
     """The raw strings of one model's inputs → the values a final-state file would hold.
 
-    Empty cells are left out: a blank is "not entered", never a zero (a required number left
-    blank is refused beside its input, so no total is shown before every one is typed); a
-    counter per card is the exception (a blank counter is none of that card)
+    Empty cells are left out, but for a required number: 0 there, so the rules can still say
+    what else is wrong, and its input's name (``at`` + the field's) is added to ``blanks``: a
+    blank is "not entered", never a silent zero (``service.score_form`` refuses the sheet
+    until it is typed). A blank counter per card is none of that card.
     ``names``: the players' names, for the fields keyed by them."""
     out: dict[str, Any] = {}
     for w in widgets:
@@ -381,6 +383,10 @@ def coerce(widgets: list[Widget], raw: dict[str, Any], names: list[str] | None =
                     out[w.name] = text  # a sum is kept as written
                 else:
                     out[w.name] = _number(text)
+            elif w.required:
+                out[w.name] = 0
+                if blanks is not None:
+                    blanks.append(at + w.name)
         elif w.kind in ("text", "choice", "section"):
             if _text(value):
                 out[w.name] = w.options.get("values", {}).get(_text(value), _text(value))
@@ -396,15 +402,16 @@ def coerce(widgets: list[Widget], raw: dict[str, Any], names: list[str] | None =
             if sub or w.required:
                 out[w.name] = sub
         elif w.kind == "group":
-            sub = coerce(w.children, value if isinstance(value, dict) else {}, names)
+            sub = coerce(w.children, value if isinstance(value, dict) else {}, names, blanks, f"{at}{w.name}.")
             if sub or w.required:
                 out[w.name] = sub
         elif w.kind in ("cards", "section_list"):
-            items = _card_items(w, value)
+            items = _card_items(w, value, blanks, f"{at}{w.name}")
             if items or w.required:
                 out[w.name] = items
         elif w.kind == "items":
-            entries = [coerce(w.children, row, names) for row in _indexed(value)[:MAX_LIST_ITEMS]
+            entries = [coerce(w.children, row, names, blanks, f"{at}{w.name}[{k}].")
+                       for k, row in enumerate(_indexed(value)[:MAX_LIST_ITEMS])
                        if isinstance(row, dict) and any(_text(v) for v in row.values())]
             if entries or w.required:
                 out[w.name] = entries
@@ -416,19 +423,21 @@ def coerce(widgets: list[Widget], raw: dict[str, Any], names: list[str] | None =
                 out[w.name] = entries
         elif w.kind == "per_player":
             rows = _indexed(value)
-            keyed = {n: coerce(w.children, rows[i] if i < len(rows) and isinstance(rows[i], dict) else {}, names)
+            keyed = {n: coerce(w.children, rows[i] if i < len(rows) and isinstance(rows[i], dict) else {}, names,
+                               blanks, f"{at}{w.name}[{i}].")
                      for i, n in enumerate(names or []) if n}
             if keyed or w.required:
                 out[w.name] = keyed
         elif w.kind == "rounds":
-            out[w.name] = [coerce(w.children, rnd if isinstance(rnd, dict) else {}, names)
-                           for rnd in _indexed(value)[: w.decl.count]]
+            rounds = _indexed(value)[: w.decl.count]
+            out[w.name] = [coerce(w.children, rnd if isinstance(rnd, dict) else {}, names, blanks,
+                                  f"{at}{w.name}[{k}].") for k, rnd in enumerate(rounds)]
     return out
 
 
-def _card_items(w: Widget, value: Any) -> list[str | dict[str, Any]]:
+def _card_items(w: Widget, value: Any, blanks: list[str] | None = None, at: str = "") -> list[str | dict[str, Any]]:
     items: list[str | dict[str, Any]] = []
-    for entry in _indexed(value)[:MAX_LIST_ITEMS]:
+    for k, entry in enumerate(_indexed(value)[:MAX_LIST_ITEMS]):
         if isinstance(entry, str):
             if entry.strip():
                 items.append(entry.strip())
@@ -436,7 +445,7 @@ def _card_items(w: Widget, value: Any) -> list[str | dict[str, Any]]:
         if not isinstance(entry, dict):
             continue
         if "name" in entry and w.inline:  # a card typed in with its fields
-            items.append(coerce(w.inline, entry))
+            items.append(coerce(w.inline, entry, None, blanks, f"{at}[{k}]."))
             continue
         card_id = _text(entry.get("id"))
         if not card_id:
@@ -505,14 +514,16 @@ def grid_state(value: Any, w: Widget) -> dict[str, Any]:
     return out
 
 
-def form_to_state(sheet: Sheet, pairs: list[tuple[str, str]]) -> dict[str, Any]:
+def form_to_state(sheet: Sheet, pairs: list[tuple[str, str]], blanks: list[str] | None = None) -> dict[str, Any]:
+    """The posted sheet as a final state; the inputs of required numbers left blank (0 in the
+    state) are added to ``blanks`` by name."""
     raw = unflatten(pairs)
     players = _indexed(raw.get("players"))[:MAX_PLAYERS_ON_SHEET]
     if sheet.rounds is not None:
         names = [_text(p.get("name")) if isinstance(p, dict) else "" for p in players]
-        return coerce(sheet.game_fields + [sheet.rounds], raw, names)
-    state = coerce(sheet.game_fields, raw)
-    state["players"] = [coerce(sheet.player_fields, p) for p in players]
+        return coerce(sheet.game_fields + [sheet.rounds], raw, names, blanks)
+    state = coerce(sheet.game_fields, raw, None, blanks)
+    state["players"] = [coerce(sheet.player_fields, p, None, blanks, f"players[{i}].") for i, p in enumerate(players)]
     return state
 
 

@@ -17,7 +17,7 @@ from cardforge.data.validate import validate
 from cardforge.errors import CardforgeError, ScoreInputError
 from cardforge.problems import Problem
 from cardforge.scores import ScoreSheet, as_number, format_number
-from cardforge.web.forms import Sheet, build_sheet, card_labels, form_to_state
+from cardforge.web.forms import NOT_ENTERED, Sheet, build_sheet, card_labels, form_to_state
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -203,11 +203,12 @@ def score_state_dict(ctx: GameContext, state: Any, standing: bool = False) -> Ou
 BEFORE_END = "partial"
 
 
-def score_standing(ctx: GameContext, state: Any) -> Standing | None:
+def score_standing(ctx: GameContext, state: Any, leave_out: set[int] | frozenset[int] = frozenset()) -> Standing | None:
     """The totals so far of ``state``, which the engine refuses whole (see :class:`Standing`);
     None when nothing reads well yet. The same engine scores them, on the part of the state
     that reads well: the players (or rounds) that some problem concerns are left out, one
-    pass at a time, until the rest passes every check the engine and the game make — but the
+    pass at a time (and those of ``leave_out`` from the start: an input still blank), until
+    the rest passes every check the engine and the game make — but the
     player count (the others are still to come). A problem of the whole game that leaving
     players out does not settle is set aside only where the game can score a game not over
     (a top-level ``partial`` flag): the standing that scores more players wins, the game as it
@@ -217,7 +218,7 @@ def score_standing(ctx: GameContext, state: Any) -> Standing | None:
         return None
     try:
         if ctx.sheet.rounds is not None:
-            return _rounds_standing(ctx, state, ctx.sheet.rounds.name)
+            return _rounds_standing(ctx, state, ctx.sheet.rounds.name, min(leave_out, default=None))
         players = state.get("players")
         if not isinstance(players, list) or not players:
             return None
@@ -227,7 +228,7 @@ def score_standing(ctx: GameContext, state: Any) -> Standing | None:
             tries.append(True)
         best: Standing | None = None
         for before_end in tries:
-            found = _players_standing(ctx, state, players, before_end)
+            found = _players_standing(ctx, state, players, before_end, leave_out)
             if found is not None and (best is None or len(found.kept) > len(best.kept)):
                 best = found
         return best
@@ -263,10 +264,10 @@ def _unit_of(problem: Problem, field: str) -> int | None:
 
 
 def _players_standing(ctx: GameContext, state: dict[str, Any], players: list[Any],
-                      before_end: bool) -> Standing | None:
+                      before_end: bool, leave_out: set[int] | frozenset[int] = frozenset()) -> Standing | None:
     from cardforge.engine.scoring import score_checked
 
-    kept = list(range(len(players)))
+    kept = [i for i in range(len(players)) if i not in leave_out]
     while kept:
         trial = {**state, "players": [players[i] for i in kept]}
         if before_end:
@@ -281,15 +282,15 @@ def _players_standing(ctx: GameContext, state: dict[str, Any], players: list[Any
     return None
 
 
-def _rounds_standing(ctx: GameContext, state: dict[str, Any], field: str) -> Standing | None:
-    """The rounds that read well, in order: the first round some problem concerns, and every
-    round after it, are left out."""
+def _rounds_standing(ctx: GameContext, state: dict[str, Any], field: str, upto: int | None = None) -> Standing | None:
+    """The rounds that read well, in order: the first round some problem concerns (or ``upto``,
+    one with an input still blank), and every round after it, are left out."""
     from cardforge.engine.scoring import score_checked
 
     rounds = state.get(field)
     if not isinstance(rounds, list):
         return None
-    count = len(rounds)
+    count = len(rounds) if upto is None else min(upto, len(rounds))
     while count > 0:
         value, problems = _errors_of(ctx, {**state, field: rounds[:count]})
         if not problems:
@@ -327,15 +328,21 @@ def score_form(ctx: GameContext, pairs: list[tuple[str, str]]) -> Outcome:
         most = MAX_NAME if name.endswith(".name") else MAX_FIELD
         if name not in _NOT_SHEET and len(value) > most:
             too_long.append(Problem(f"at most {most} characters, got {len(value):,}", field=name[:200]))
-    state = form_to_state(ctx.sheet, pairs)
+    blanks: list[str] = []
+    state = form_to_state(ctx.sheet, pairs, blanks)
     if too_long:
         return Outcome(state, None, too_long)
+    missing = _unchosen(ctx.sheet, state) + [Problem(NOT_ENTERED, field=name) for name in blanks]
     outcome = score_state_dict(ctx, state, standing=True)
-    unchosen = _unchosen(ctx.sheet, state)
-    if unchosen:  # scored only once chosen: the totals so far are shown meanwhile
-        problems = unchosen + [p for p in outcome.problems if p.field not in {u.field for u in unchosen}]
-        return Outcome(state, None, problems, outcome.standing or _standing_of(outcome))
-    return outcome
+    if not missing:
+        return outcome
+    # not scored for good until every required input is in; the rules' other problems are
+    # still said, and the totals so far leave out the players (rounds) with a blank
+    said = {p.field for p in missing}
+    problems = missing + [p for p in outcome.problems if p.field not in said]
+    units = {u for u in (_unit_of(p, ctx.sheet.rounds.name if ctx.sheet.rounds else "players") for p in missing)
+             if u is not None}
+    return Outcome(state, None, problems, score_standing(ctx, state, leave_out=units))
 
 
 def _unchosen(sheet: Sheet, state: dict[str, Any]) -> list[Problem]:
@@ -346,11 +353,7 @@ def _unchosen(sheet: Sheet, state: dict[str, Any]) -> list[Problem]:
             and state.get(w.name) in (None, "")]
 
 
-def _standing_of(outcome: Outcome) -> Standing | None:
-    """A whole score sheet as the totals so far (what reads well while the mode is unchosen)."""
-    if outcome.sheet is None:
-        return None
-    return Standing(outcome.sheet, list(range(len(outcome.sheet.players))))
+
 
 
 def score_yaml(ctx: GameContext, text: str) -> Outcome:
