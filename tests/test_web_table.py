@@ -205,3 +205,77 @@ def test_tunhells_sheet_offers_no_counter_the_rules_refuse(tmp_path):
     assert 'name="players[0].back_door"' in page
     assert "loot.porte-de-derriere" not in page
     assert 'name="players[0].loot.salle-du-trone"' in page  # the other end-of-mine cards are looted
+
+
+# --- refusals in the sheet's words ---------------------------------------------------------------
+
+def _messages(body: dict) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for p in body["problems"]:
+        out.setdefault(p["field"], []).append(p["message"])
+    return out
+
+
+def test_a_refusal_on_the_sheet_names_the_sheets_inputs_and_the_file_keeps_its_words(tmp_path):
+    c = client(tmp_path)
+    csrf = csrf_of(c, "/g/tunhell/sheet?name=Ana&name=Ben")
+    form = {"csrf": csrf, "players[0].name": "Ana", "players[1].name": "Ben", "mode": "full",
+            "players[0].loot.terre": "2"}
+    said = _messages(c.post("/g/tunhell/score", data=form).json())["players"]
+    assert said == ["a full game ends when 2 of the 3 mines are empty, each emptied on its end-of-mine card, "
+                    "so exactly 2 end-of-mine cards are with the players; found: none (la Porte de derrière "
+                    "counts through “Back door”); tick “Partial” to score a game before its end"]
+    # the same state as a file (the sheet's YAML box, as `cardforge score`): the file's words
+    yaml_text = "mode: full\nplayers:\n  - name: Ana\n    loot: {terre: 2}\n  - name: Ben\n"
+    said = _messages(c.post("/g/tunhell/score", data={"csrf": csrf, "yaml": yaml_text}).json())["players"]
+    assert said == ["a full game ends when 2 of the 3 mines are empty, each emptied on its end-of-mine card, "
+                    "so exactly 2 end-of-mine cards are with the players; found: none (la Porte de derrière "
+                    "counts through back_door:); write partial: true to score a game before its end"]
+
+
+def test_maphr_and_cristaux_refusals_say_what_to_tick(tmp_path):
+    c = client(tmp_path)
+    csrf = csrf_of(c, "/g/maphr/sheet?name=Ana&name=Ben")
+    form = {"csrf": csrf, "players[0].name": "Ana", "players[1].name": "Ben",
+            "players[0].clan": "irongradd", "players[1].clan": "pic-ardent"}
+    for key in ("coins", "galleries", "veins.coal", "veins.gold", "veins.mithril", "miners"):
+        form[f"players[0].{key}"], form[f"players[1].{key}"] = "0", "0"
+    said = _messages(c.post("/g/maphr/score", data=form).json())["galleries"]
+    assert said == ["nobody reached the galleries required (Ana 0/12, Ben 0/12): the game ends when a player "
+                    "does; tick “Partial” to score a game before its end"]
+    form = {"csrf": csrf, "mode": "classique", "players[0].name": "Ana", "players[1].name": "Ben",
+            "players[0].king": "1", "players[1].king": "1"}
+    said = _messages(c.post("/g/cristaux/score", data=form).json())
+    assert said["players"] == ["exactly one player holds the ♚ (“King” ticked), got Ana and Ben"]
+    assert said["players[0].cards"] == [
+        "missing the Warhammer every player starts with («Chaque joueur se munit des cadeaux au roi : 1 carte "
+        "Warhammer»): list the side it ends on (Warhammer (grandes familles) or Warhammer (forges)), or tick "
+        "“Partial” for a hand that is not a whole game"]
+
+
+@pytest.mark.parametrize("game, message, sheet_words", [
+    ("tunhell", "missing: write mode: full or mode: initiation (nothing tells which)",
+     "missing: choose “Partie complète” or “Partie d'initiation” under “Mode” (nothing tells which)"),
+    ("tunhell", "'biere-du-courage' (La Bière du Courage) joins the hand, never the loot: list it under hand:",
+     "La Bière du Courage joins the hand, never the loot: list it under “Hand”"),
+    ("tunhell", "'porte-de-derriere' (La Porte de derrière) is set before a mine, not in the loot: write "
+     "back_door: true", "La Porte de derrière is set before a mine, not in the loot: tick “Back door”"),
+    ("tunhell", "tied for Dératiseur and none of them names it: write deratiseur under trophies: of the one "
+     "who holds it", "tied for Dératiseur and none of them names it: pick Dératiseur under “Trophies” of the one "
+     "who holds it"),
+    ("cristaux", "Opale bonuses need a game played façon Opale: write opale: true at the top of the file",
+     "Opale bonuses need a game played façon Opale: tick “Opale”"),
+    ("maphr", "several players reached their requirement (x); set first_to_finish: true on the one who got there "
+     "first", "several players reached their requirement (x); tick “First to finish” on the one who got there first"),
+    ("maphr", "'Étayage' is red with 2 VP in the deck (card 'etayage'), not blue with 1 VP: write etayage, or give "
+     "the card you built its own name", "'Étayage' is red with 2 VP in the deck (card 'Étayage'), not blue with 1 "
+     "VP: pick Étayage, or give the card you built its own name"),
+    # a field the sheet does not have is left as the rules said it
+    ("maphr", "write end: low or end: high", "write end: low or end: high"),
+])
+def test_the_rules_messages_in_the_sheets_words(game, message, sheet_words):
+    """The rules' own messages (grep "write " in cardforge/games/), as the sheet shows them."""
+    from cardforge.problems import Problem
+    from cardforge.web.service import Served, context, named_problems
+
+    assert [p.message for p in named_problems(context(Served(game)), [Problem(message)])] == [sheet_words]

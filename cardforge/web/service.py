@@ -472,7 +472,8 @@ _NAMERS: dict[int, tuple[GameData, Any, dict[str, str]]] = {}
 
 def named(ctx: GameContext, lines: list[str]) -> list[str]:
     """Report lines ("How it was counted") with the game's card ids replaced by card names: an
-    id followed by its name in brackets ("autel-du-feu (Autel du feu)") becomes the name alone."""
+    id followed by its name in brackets ("autel-du-feu (Autel du feu)", quoted or not) becomes the
+    name alone."""
     import re
 
     cached = _NAMERS.get(id(ctx.data))
@@ -481,23 +482,37 @@ def named(ctx: GameContext, lines: list[str]) -> list[str]:
         ids = sorted((i for i in labels if labels[i] != i), key=len, reverse=True)
         if not ids:
             return lines
-        pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])( \(([^()]*)\))?")
+        pattern = re.compile(r"(?<![\w-])(')?(" + "|".join(map(re.escape, ids)) + r")(?![\w-])(?(1)')( \(([^()]*)\))?")
         cached = _NAMERS[id(ctx.data)] = (ctx.data, pattern, labels)
     _, pattern, labels = cached
 
     def swap(m: re.Match[str]) -> str:
-        label = labels[m.group(1)]
-        bracket = m.group(3)
+        label = labels[m.group(2)]
+        quote = m.group(1) or ""
+        bracket = m.group(4)
         if bracket is not None and (bracket == label or label.startswith(bracket)):
-            return label  # "id (Name)" → "Name"
-        return label + (m.group(2) or "")
+            return label  # "id (Name)", "'id' (Name)" → "Name"
+        return quote + label + quote + (m.group(3) or "")
 
     return [pattern.sub(swap, line) for line in lines]
 
 
+_WORDERS: dict[int, tuple[GameContext, Any]] = {}
+
+
 def named_problems(ctx: GameContext, problems: list[Problem]) -> list[Problem]:
-    """Problems as the sheet shows them: card names in place of card ids in their messages."""
+    """Problems as the sheet shows them: in the sheet's words (``tick “Partial”`` where the file
+    says ``write partial: true``, :mod:`cardforge.web.words`) and with card names in place of
+    card ids in their messages."""
     from dataclasses import replace
 
-    messages = named(ctx, [p.message for p in problems])
+    from cardforge.web.words import rewriter
+
+    messages = [p.message for p in problems]
+    if ctx.sheet is not None:
+        cached = _WORDERS.get(id(ctx))
+        if cached is None or cached[0] is not ctx:
+            cached = _WORDERS[id(ctx)] = (ctx, rewriter(ctx.sheet, card_labels(ctx.data)))
+        messages = [cached[1](m) for m in messages]
+    messages = named(ctx, messages)
     return [p if m == p.message else replace(p, message=m) for p, m in zip(problems, messages)]
