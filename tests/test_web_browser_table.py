@@ -244,6 +244,73 @@ def test_seats_added_removed_and_moved_change_the_scores(tmp_path, phone):
         assert shown["winners"] == ["Ana"]
 
 
+@pytest.mark.parametrize("width, height", [(320, 640), (360, 740)])
+def test_the_game_page_seats_tapped_and_typed_players_in_the_order_they_join(tmp_path, width, height):
+    """Roster chips and typed names take their seats as they join (a name typed between two taps
+    sits between them); "+ another player" adds boxes up to the game's most (Cristaux: 5); the
+    first player is chosen and marked; the sheet opens in that order with that first player."""
+    from cardforge.web.app import Settings
+    from cardforge.web.store import PlayLog
+
+    log = PlayLog(tmp_path / "plays.db")
+    for name in ("Ana", "Ben", "Cléo", "Dan"):
+        log.add_player(name)
+    d = make_phone(width, height)
+    try:
+        with ServerThread(Settings(db_path=tmp_path / "plays.db")) as s:
+            d.get(f"{s.url}/g/cristaux")
+            Select(d.find_element(By.NAME, "mode")).select_by_value("classique")
+            chip = {n: d.find_element(By.CSS_SELECTOR, f'label.chip.pick input[value="{n}"]').find_element(
+                By.XPATH, "..") for n in ("Ana", "Ben", "Cléo", "Dan")}
+            boxes = lambda: d.find_elements(By.CSS_SELECTOR, "fieldset.names input[name=name]")  # noqa: E731
+            rows = lambda: [(r.find_element(By.CSS_SELECTOR, ".seat").text,  # noqa: E731
+                             r.find_element(By.TAG_NAME, "input").get_attribute("value"))
+                            for r in d.find_elements(By.CSS_SELECTOR, ".name-row")]
+            chip_seats = lambda: {n: c.find_element(By.CSS_SELECTOR, ".seat").text  # noqa: E731
+                                  for n, c in chip.items()}
+            assert len(boxes()) == 2  # 5 at most, 4 in the roster: 2 boxes to start with
+            tap(d, chip["Ana"])
+            tap(d, boxes()[0])
+            boxes()[0].send_keys("Zoé")
+            tap(d, chip["Ben"])
+            tap(d, boxes()[1])
+            boxes()[1].send_keys("Yann")
+            wait(d, lambda _: rows() == [("2", "Zoé"), ("4", "Yann")], "the typed names seated as they joined")
+            assert chip_seats() == {"Ana": "1", "Ben": "3", "Cléo": "", "Dan": ""}
+            add = d.find_element(By.ID, "add-name")
+            assert add.text == "+ another player" and add.is_enabled()
+            tap(d, add)
+            wait(d, lambda _: len(boxes()) == 3, "a third box")
+            boxes()[2].send_keys("Xavi")
+            wait(d, lambda _: rows()[2] == ("5", "Xavi"), "Xavi seated 5th")
+            assert not add.is_enabled()  # five seated: the game's most
+            tap(d, chip["Cléo"])  # a sixth: refused, said
+            note = d.find_element(By.ID, "seats-note")
+            wait(d, lambda _: note.is_displayed(), "the note")
+            assert note.text == "5 players at most: untick or empty one first."
+            assert chip_seats()["Cléo"] == "" and not chip["Cléo"].find_element(By.TAG_NAME, "input").is_selected()
+            for _ in "Zoé":  # emptied: Zoé leaves her seat, the others move up
+                boxes()[0].send_keys(Keys.BACKSPACE)
+            wait(d, lambda _: rows() == [("", ""), ("3", "Yann"), ("4", "Xavi")], "the seats after Zoé left")
+            first = Select(d.find_element(By.NAME, "first"))
+            assert [o.text for o in first.options] == ["—", "1. Ana", "2. Ben", "3. Yann", "4. Xavi"]
+            first.select_by_value("2")
+            wait(d, lambda _: chip_seats()["Ben"] == "2 ★", "Ben marked first")
+            assert d.execute_script("return document.documentElement.scrollWidth") <= width
+            tap(d, d.find_element(By.CSS_SELECTOR, "#pick-players button[type=submit]"))
+            wait(d, lambda _: "/sheet" in d.current_url, "the sheet")
+            assert d.current_url.endswith("/g/cristaux/sheet?mode=classique&name=Ana&name=Ben&name=Yann&name=Xavi"
+                                          "&first=2")
+            names = [i.get_attribute("value") for i in d.find_elements(By.CSS_SELECTOR, "input.pname")]
+            assert names == ["Ana", "Ben", "Yann", "Xavi"]
+            marks = d.find_elements(By.CSS_SELECTOR, ".first-seat")
+            assert len(marks) == 1
+            assert d.execute_script("return arguments[0].closest('.player, th, fieldset, div')"
+                                    ".querySelector('input.pname').value", marks[0]) == "Ben"
+    finally:
+        d.quit()
+
+
 def test_no_winner_is_shown_before_the_sheet_is_complete(tmp_path, phone):
     from cardforge.web.app import Settings
 

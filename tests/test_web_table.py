@@ -279,3 +279,12 @@ def test_the_rules_messages_in_the_sheets_words(game, message, sheet_words):
     from cardforge.web.service import Served, context, named_problems
 
     assert [p.message for p in named_problems(context(Served(game)), [Problem(message)])] == [sheet_words]
+
+
+def test_the_game_page_offers_more_boxes_up_to_the_games_most_and_a_first_player(tmp_path):
+    c = client(tmp_path)
+    page = c.get("/g/cristaux").text
+    assert '<fieldset class="names" data-most="5">' in page  # the script adds boxes up to 5
+    assert '<button type="button" class="secondary" id="add-name" hidden>+ another player</button>' in page
+    assert '<select name="first"><option value="">—</option></select>' in page
+    assert page.count('<div class="name-row"><span class="seat" aria-hidden="true"></span><input name="name"') == 5
