@@ -288,3 +288,43 @@ def test_the_game_page_offers_more_boxes_up_to_the_games_most_and_a_first_player
     assert '<button type="button" class="secondary" id="add-name" hidden>+ another player</button>' in page
     assert '<select name="first"><option value="">—</option></select>' in page
     assert page.count('<div class="name-row"><span class="seat" aria-hidden="true"></span><input name="name"') == 5
+
+
+# --- a player renamed: one name ------------------------------------------------------------------
+
+@pytest.mark.parametrize("game, old, seat", [("maphr", "Alice", 0), ("mine_all_mine", "Cy", 2)])
+def test_a_renamed_player_shows_one_name_everywhere(tmp_path, game, old, seat):
+    """Renamed on /players/N after the play: the play page (its table, how it was counted, its
+    file), the sheet it opens to correct it, the lists and the stats all say the new name, and
+    the scores are the same."""
+    import json as json_
+
+    from conftest import ROOT
+
+    c = client(tmp_path)
+    csrf = csrf_of(c, f"/g/{game}/sheet?yaml=1")
+    example = (ROOT / "card_data" / game / "examples" / "final.yaml").read_text(encoding="utf-8")
+    r = c.post(f"/g/{game}/save", data={"csrf": csrf, "yaml": example}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/plays/1"
+
+    def score_json() -> dict:
+        page = c.get("/plays/1").text
+        return json_.loads(unescape(re.search(r'<script type="application/json" id="score-json">(.*?)</script>',
+                                              page, re.S).group(1)))
+
+    before = score_json()
+    from cardforge.web.store import PlayLog
+
+    number = next(p["player_id"] for p in PlayLog(tmp_path / "plays.db").play(1)["players"] if p["seat"] == seat)
+    r = c.post(f"/players/{number}/edit", data={"csrf": csrf, "name": "Zéphyrine"}, follow_redirects=False)
+    assert r.status_code == 303
+    for url in ("/plays/1", f"/g/{game}/sheet?play=1", f"/g/{game}/sheet?play=1&yaml=1", "/plays/1.yaml",
+                "/plays", "/stats", f"/stats?game={game}", f"/players/{number}", "/"):
+        text = unescape(c.get(url).text)
+        assert re.search(rf"\b{old}\b", text) is None, url
+        assert "Zéphyrine" in text, url
+    after = score_json()
+    assert [p["name"] for p in after["players"]] == [
+        "Zéphyrine" if p["name"] == old else p["name"] for p in before["players"]]
+    assert [p["total"] for p in after["players"]] == [p["total"] for p in before["players"]]
+    assert after["winners"] == ["Zéphyrine" if w == old else w for w in before["winners"]]

@@ -328,12 +328,14 @@ def create_app(settings: Settings) -> Guard:
                 raise HTTPException(404, f"no play #{source[:30]} of {ctx.game.id} to open in the sheet")
             details = Details(play["played_on"], play["duration_min"], play["location"], play["note"],
                               play["first_seat"])
+            # a player renamed in the roster since: the sheet shows today's name
+            text = service.renamed_yaml(ctx.game.id, play["state_yaml"], service.names_now(play))
             if ctx.sheet is None or request.query_params.get("yaml") == "1":
-                return render_sheet(request, ctx, yaml_text=play["state_yaml"], details=details, edit=play["id"])
-            state = parse_text(play["state_yaml"], "final.yaml").data
+                return render_sheet(request, ctx, yaml_text=text, details=details, edit=play["id"])
+            state = parse_text(text, "final.yaml").data
             if isinstance(state, dict):
                 return render_sheet(request, ctx, state=state, details=details, edit=play["id"])
-            return render_sheet(request, ctx, yaml_text=play["state_yaml"], details=details, edit=play["id"])
+            return render_sheet(request, ctx, yaml_text=text, details=details, edit=play["id"])
         return render_sheet(request, ctx)
 
     async def redraw(request: Request) -> Response:

@@ -376,6 +376,45 @@ def score_yaml(ctx: GameContext, text: str) -> Outcome:
         return Outcome(state, None, exc.problems or [Problem(exc.title)])
 
 
+# --- a player renamed in the roster: one name everywhere ---------------------------------------
+
+def names_now(play: dict[str, Any]) -> dict[str, str]:
+    """A saved play's names as typed → its players' names in the roster today, for the players
+    renamed since (a play saved as "Alice", Alice renamed "Alix": ``{"Alice": "Alix"}``)."""
+    return {s["typed"]: s["player"] for s in play.get("players", [])
+            if s.get("typed") and s.get("player") and s["typed"] != s["player"]}
+
+
+def renamed(state: Any, names: dict[str, str]) -> Any:
+    """``state`` (a final state, a saved score) with the players' names in ``names`` replaced:
+    a ``name`` field, a mapping's key (a round's entries keyed by player), a ``winners`` entry.
+    Nothing else is touched (a card or a note that happens to read like a name stays)."""
+    if not names:
+        return state
+    def one(v: Any) -> Any:
+        return names.get(v, v) if isinstance(v, str) else v
+
+    if isinstance(state, dict):
+        return {one(k): (one(v) if k == "name" else [one(x) for x in v] if k == "winners" and isinstance(v, list)
+                         else renamed(v, names))
+                for k, v in state.items()}
+    if isinstance(state, list):
+        return [renamed(v, names) for v in state]
+    return state
+
+
+def renamed_yaml(game_id: str, text: str, names: dict[str, str]) -> str:
+    """A final-state file with the players' names of today (:func:`renamed`); the text as it
+    is when nobody was renamed or it does not read as a mapping."""
+    if not names or not text:
+        return text
+    try:
+        state = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    return state_yaml(game_id, renamed(state, names)) if isinstance(state, dict) else text
+
+
 def state_yaml(game_id: str, state: Any) -> str:
     """The final-state file of a play: ``cardforge score GAME FILE`` gives the same result."""
     head = f"# A game of {game_id}, saved by `cardforge serve`. Score it: cardforge score {game_id} FILE\n"
