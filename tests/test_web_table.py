@@ -270,6 +270,10 @@ def test_maphr_and_cristaux_refusals_say_what_to_tick(tmp_path):
     ("maphr", "'Étayage' is red with 2 VP in the deck (card 'etayage'), not blue with 1 VP: write etayage, or give "
      "the card you built its own name", "'Étayage' is red with 2 VP in the deck (card 'Étayage'), not blue with 1 "
      "VP: pick Étayage, or give the card you built its own name"),
+    ("mine_all_mine", "missing: which end of planet card 3's day face (Thalassa) was up — write end: low (2, 1: 3 "
+     "resources) or end: high (4, 2: 6 resources); the cards are turned at random",
+     "missing: which end of planet card 3's day face (Thalassa) was up — choose “low” (2, 1: 3 resources) or "
+     "“high” (4, 2: 6 resources) under “End”; the cards are turned at random"),
     # a field the sheet does not have is left as the rules said it
     ("maphr", "write end: low or end: high", "write end: low or end: high"),
 ])

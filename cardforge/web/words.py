@@ -9,7 +9,8 @@ have is left as it is.
 
 - ``write F: true`` / ``set F: true`` (a checkbox) → ``tick “Label”`` (``… false`` → untick); a
   bare ``(F: true)`` → ``(“Label” ticked)``; " at the top of the file" goes.
-- ``write F: a or F: b`` (a choice) → ``choose “A” or “B” under “Label”`` (the choices' labels).
+- ``write F: a or F: b`` (a choice) → ``choose “A” or “B” under “Label”`` (the choices' labels;
+  a bracket after each value stays with it).
 - ``write ID under F:`` (a card picker) → ``pick ID under “Label”`` (the card's name replaces its
   id afterwards, as everywhere on the sheet); ``write ID, or …`` with a card id → ``pick ID``.
 - ``under F:`` / ``through F:`` → ``under “Label”`` / ``through “Label”``.
@@ -64,11 +65,12 @@ def rewriter(sheet: Sheet, card_ids: Collection[str]) -> Callable[[str], str]:
 
     def choices(m: re.Match[str]) -> str:
         w = _one(found, m.group(2), ("choice",))
-        values = re.findall(rf"{re.escape(m.group(2))}: ([\w-]+)", m.group(0))
-        labels = [choice_label(w, v) for v in values] if w is not None else []
-        if w is None or None in labels or len(set(re.findall(rf"({_NAME}):", m.group(0)))) != 1:
+        mention = re.compile(rf"\b{re.escape(m.group(2))}: ([\w-]+)")
+        labels = [choice_label(w, v) for v in mention.findall(m.group(0))] if w is not None else []
+        if w is None or None in labels:
             return m.group(0)
-        return f"choose {' or '.join(_q(str(x)) for x in labels)} under {_q(w.label)}"
+        said = mention.sub(lambda v: _q(str(choice_label(w, v.group(1)))), m.group(0)[len(m.group(1)) + 1:])
+        return f"choose {said} under {_q(w.label)}"
 
     def tick(m: re.Match[str]) -> str:
         w = _one(found, m.group(2), ("bool",))
@@ -92,6 +94,8 @@ def rewriter(sheet: Sheet, card_ids: Collection[str]) -> Callable[[str], str]:
         return m.group(0) if w is None else f"{m.group(1)} {_q(w.label)}"
 
     rules: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+        # each value with its bracket, or none with one (a bracket after the last is the sentence's)
+        (re.compile(rf"\b(write|set) ({_NAME}): [\w-]+ \([^()]*\)(?: or \2: [\w-]+ \([^()]*\))+"), choices),
         (re.compile(rf"\b(write|set) ({_NAME}): [\w-]+(?: or \2: [\w-]+)+"), choices),
         (re.compile(rf"\b(write|set) ({_NAME}): (true|false)(?: at the top of the file)?"), tick),
         (re.compile(rf"(?<![\w.])({_NAME}): (true|false)\b"), ticked),
