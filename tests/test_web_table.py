@@ -332,3 +332,17 @@ def test_a_renamed_player_shows_one_name_everywhere(tmp_path, game, old, seat):
         "Zéphyrine" if p["name"] == old else p["name"] for p in before["players"]]
     assert [p["total"] for p in after["players"]] == [p["total"] for p in before["players"]]
     assert after["winners"] == ["Zéphyrine" if w == old else w for w in before["winners"]]
+
+
+def test_the_words_around_the_labels_are_a_table_another_language_can_give():
+    from cardforge.web.forms import card_labels
+    from cardforge.web.service import Served, context
+    from cardforge.web.words import ENGLISH, rewriter
+
+    ctx = context(Served("maphr"))
+    french = {"tick": "cochez {label}", "pick": "choisissez {card}"}
+    say = rewriter(ctx.sheet, card_labels(ctx.data), french)
+    assert say("write partial: true to score a game before its end") == "cochez “Partial” to score a game before its end"
+    assert say("write etayage, or give the card you built its own name") == (
+        "choisissez etayage, or give the card you built its own name")  # card names come after, as everywhere
+    assert set(french) <= set(ENGLISH)

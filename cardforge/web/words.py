@@ -17,7 +17,9 @@ have is left as it is.
 
 The labels are the sheet's: the tool's English for a field named by its key, the game's words
 for a field whose declaration gives a ``label`` (and a choice's own labels), so the message
-reads like the input the player looks at.
+reads like the input the player looks at. The few words around them (tick, choose … under,
+pick) are :data:`ENGLISH`'s: the sheet speaks English, as its buttons and headings do (the
+rules' messages are English too); another language is another table of the same phrases.
 """
 
 from __future__ import annotations
@@ -28,6 +30,13 @@ from collections.abc import Callable, Collection
 from cardforge.web.forms import Sheet, Widget
 
 _NAME = r"[a-z][a-z0-9_]*"
+
+#: the phrases around the sheet's labels (``{label}``: a label, quoted; ``{choices}``: the
+#: choices, quoted, with what follows each)
+ENGLISH = {"tick": "tick {label}", "untick": "untick {label}", "ticked": "{label} ticked",
+           "not ticked": "{label} not ticked", "choose": "choose {choices} under {label}",
+           "pick": "pick {card}", "pick under": "pick {card} under {label}", "under": "under {label}",
+           "through": "through {label}"}
 
 
 def _widgets(sheet: Sheet) -> dict[str, list[Widget]]:
@@ -56,9 +65,11 @@ def _q(text: str) -> str:
     return f"“{text}”"
 
 
-def rewriter(sheet: Sheet, card_ids: Collection[str]) -> Callable[[str], str]:
-    """A function that puts one message in ``sheet``'s words (``card_ids``: the deck's ids)."""
+def rewriter(sheet: Sheet, card_ids: Collection[str], phrases: dict[str, str] | None = None) -> Callable[[str], str]:
+    """A function that puts one message in ``sheet``'s words (``card_ids``: the deck's ids;
+    ``phrases``: the words around the labels, :data:`ENGLISH` by default)."""
     found = _widgets(sheet)
+    say = {**ENGLISH, **(phrases or {})}
 
     def choice_label(w: Widget, value: str) -> str | None:
         return next((label for v, label in w.choices if v == value), None)
@@ -70,28 +81,29 @@ def rewriter(sheet: Sheet, card_ids: Collection[str]) -> Callable[[str], str]:
         if w is None or None in labels:
             return m.group(0)
         said = mention.sub(lambda v: _q(str(choice_label(w, v.group(1)))), m.group(0)[len(m.group(1)) + 1:])
-        return f"choose {said} under {_q(w.label)}"
+        return say["choose"].format(choices=said, label=_q(w.label))
 
     def tick(m: re.Match[str]) -> str:
         w = _one(found, m.group(2), ("bool",))
         if w is None:
             return m.group(0)
-        return f"{'tick' if m.group(3) == 'true' else 'untick'} {_q(w.label)}"
+        return say["tick" if m.group(3) == "true" else "untick"].format(label=_q(w.label))
 
     def ticked(m: re.Match[str]) -> str:
         w = _one(found, m.group(1), ("bool",))
-        return m.group(0) if w is None else f"{_q(w.label)} {'ticked' if m.group(2) == 'true' else 'not ticked'}"
+        return m.group(0) if w is None else say["ticked" if m.group(2) == "true" else "not ticked"].format(
+            label=_q(w.label))
 
     def pick_under(m: re.Match[str]) -> str:
         w = _one(found, m.group(2))
-        return m.group(0) if w is None else f"pick {m.group(1)} under {_q(w.label)}"
+        return m.group(0) if w is None else say["pick under"].format(card=m.group(1), label=_q(w.label))
 
     def pick(m: re.Match[str]) -> str:
-        return f"pick {m.group(1)}" if m.group(1) in card_ids else m.group(0)
+        return say["pick"].format(card=m.group(1)) if m.group(1) in card_ids else m.group(0)
 
     def field(m: re.Match[str]) -> str:
         w = _one(found, m.group(2))
-        return m.group(0) if w is None else f"{m.group(1)} {_q(w.label)}"
+        return m.group(0) if w is None else say[m.group(1)].format(label=_q(w.label))
 
     rules: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
         # each value with its bracket, or none with one (a bracket after the last is the sentence's)
