@@ -245,6 +245,29 @@ def test_seats_added_removed_and_moved_change_the_scores(tmp_path, phone):
 
 
 @pytest.mark.parametrize("width, height", [(320, 640), (360, 740)])
+def test_a_refusal_beside_its_counter_names_the_sheets_input(tmp_path, width, height):
+    """TunHell, a full game: a find that joins the hand, counted in the loot, is refused beside
+    its counter in the sheet's words (“Hand”, not "hand:")."""
+    from cardforge.web.app import Settings
+
+    d = make_phone(width, height)
+    try:
+        with ServerThread(Settings(db_path=tmp_path / "plays.db")) as s:
+            d.get(f"{s.url}/g/tunhell/sheet?name=Ana&name=Ben&mode=full")
+            settled(d)
+            d.execute_script("localStorage.clear(); sessionStorage.clear()")
+            counter = d.find_element(By.NAME, "players[0].loot.dwouarf").find_element(By.XPATH, "..")
+            tap(d, counter.find_element(By.CSS_SELECTOR, 'button[data-step="1"]'))
+            settled(d)
+            err = counter.find_element(By.CSS_SELECTOR, '.err[data-err="players[0].loot.dwouarf"]')
+            wait(d, lambda _: err.text, "the refusal beside the counter")
+            assert err.text == "Dwouarf le chien joins the hand, never the loot: list it under “Hand”"
+            assert overflow(d) <= 0
+    finally:
+        d.quit()
+
+
+@pytest.mark.parametrize("width, height", [(320, 640), (360, 740)])
 def test_the_game_page_seats_tapped_and_typed_players_in_the_order_they_join(tmp_path, width, height):
     """Roster chips and typed names take their seats as they join (a name typed between two taps
     sits between them); "+ another player" adds boxes up to the game's most (Cristaux: 5); the
