@@ -25,6 +25,7 @@ located like any other field); on a Python model they travel in ``json_schema_ex
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
@@ -70,6 +71,9 @@ class Counts(Declaration):
 
     widget: Literal["counts"] = "counts"
     kinds: Kinds | None = None
+    #: cards of those kinds that are counted elsewhere in the final state (a checkbox of their
+    #: own…): the sheet offers no counter for them, as the rules would refuse any count
+    exclude: list[str] | None = Field(None, max_length=1000)
 
 
 class Number(Declaration):
@@ -262,9 +266,9 @@ def cards(*kinds: str, inline: bool = False, paid: str | None = None, label: str
     return extra(Cards(kinds=list(kinds) or None, inline=inline, paid=paid, label=label, help=help))
 
 
-def counts(*kinds: str, label: str | None = None, help: str | None = None) -> JsonDict:
-    """A counter per card of ``kinds``: ``{card-id: n}``."""
-    return extra(Counts(kinds=list(kinds) or None, label=label, help=help))
+def counts(*kinds: str, exclude: Sequence[str] = (), label: str | None = None, help: str | None = None) -> JsonDict:
+    """A counter per card of ``kinds``: ``{card-id: n}`` (none for the cards ``exclude`` names)."""
+    return extra(Counts(kinds=list(kinds) or None, exclude=list(exclude) or None, label=label, help=help))
 
 
 def section(name: str, label: str | None = None, help: str | None = None) -> JsonDict:

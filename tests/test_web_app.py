@@ -145,7 +145,10 @@ def test_errors_never_show_a_traceback(tmp_path, petit_jeu, monkeypatch):
 
 # --- the sheet: form ↔ final state ---------------------------------------------------------------
 
-def test_unflatten_and_coerce_keep_sums_and_fill_blank_pads_with_zero():
+def test_unflatten_and_coerce_keep_sums_and_name_the_blanks():
+    """A blank is "not entered", never a silent zero: a required number left blank is 0 in the
+    state (the rules can say what else is wrong) and named among the blanks, which the sheet
+    refuses beside their inputs."""
     raw = unflatten([("players[1].veins.coal", "4"), ("players[0].name", "Ana"), ("csrf", "x"),
                      ("players[0].cards[1].id", "b"), ("players[0].cards[0].id", "a"),
                      ("players[0].cards[0].paid", "3"), ("weird..name", "1"), ("__proto__[x]", "1")])
@@ -155,8 +158,10 @@ def test_unflatten_and_coerce_keep_sums_and_fill_blank_pads_with_zero():
                Widget("pad", "bonus", "Bonus", False), Widget("int", "coins", "Coins", True),
                Widget("bool", "king", "King", False, default=False),
                Widget("cards", "cards", "Cards", False)]
+    blanks: list[str] = []
     state = coerce(widgets, {"name": " Ana ", "score": "3+6+2", "bonus": "", "coins": "",
-                             "cards": {1: {"id": "b"}, 0: {"id": "a", "paid": "3"}}})
+                             "cards": {1: {"id": "b"}, 0: {"id": "a", "paid": "3"}}}, None, blanks, "players[0].")
+    assert blanks == ["players[0].coins"]
     assert state == {"name": "Ana", "score": "3+6+2", "coins": 0, "king": False,
                      "cards": [{"id": "a", "paid": 3}, "b"]}
     assert coerce(widgets, {"score": "12", "coins": "x1"}) == {"score": 12, "coins": "x1", "king": False}
@@ -580,14 +585,16 @@ def test_serve_for_phones_prints_the_tokened_address_and_a_qr_code(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "CARDFORGE_CONFIG": str(tmp_path / "config")}
     proc = subprocess.Popen([sys.executable, "-m", "cardforge", "serve", "--host", "0.0.0.0", "--port", str(port),
                              "--db", str(tmp_path / "p.db")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env)
     try:
-        lines = [proc.stdout.readline() for _ in range(3)]
+        lines = [proc.stdout.readline() for _ in range(4)]
         url = re.search(r"open (http://\S+)", lines[1]).group(1)
         token = re.search(r"\?token=([\w-]{20,})$", url).group(1)
+        assert lines[2] == f"new access token kept in {tmp_path / 'config' / 'serve-token'} (phones with an older link must scan again)\n"
+        assert (tmp_path / "config" / "serve-token").read_text() == token + "\n"
         qr = proc.stdout.readline()
         assert "█" in qr or "▀" in qr  # the QR code, in the terminal
         local = f"http://127.0.0.1:{port}/"

@@ -19,8 +19,9 @@ Examples:
   cardforge serve --printed my-game=output/my-game/cards.json   # the printed deck is on the table
 
 \b
-With --host other than 127.0.0.1 a random access token is made; the printed address and
-QR code carry it and requests without it are refused (403).
+With --host other than 127.0.0.1 an access token is required: made once and kept in your
+config folder (so a restarted server lets the same phones in), carried by the printed address
+and QR code; requests without it are refused (403). --new-token replaces it.
 The play log is an SQLite file in your data folder (see the first line printed), or --db PATH.
 Every play saved records its deck's version and fingerprint (the playtest lab): the working
 data's, or with --printed GAME=RECORD the printed build's (its cards.json), whose cards the
@@ -41,14 +42,15 @@ LOCAL = ("127.0.0.1", "localhost", "::1")
 @click.option("--printed", "printed", multiple=True, metavar="GAME=RECORD",
               help="The printed deck of GAME on the table: its build record (cards.json, or its folder). "
                    "Repeatable.")
+@click.option("--new-token", is_flag=True,
+              help="Make a new access token (with --host): links and QR codes given out before stop working.")
 def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_qr: bool,
-          printed: tuple[str, ...]) -> None:
+          printed: tuple[str, ...], new_token: bool) -> None:
     """Serve the score sheets, setups and play log on a local web server.
 
     GAMES: game folders (or ids) to offer besides the shipped games, e.g. your own game. The
     server serves those and the shipped games only: any other game asked for is not found.
     """
-    import secrets
     from pathlib import Path
 
     from cardforge.cli import STATE
@@ -68,7 +70,7 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
     extra: list[str | Path] = [g.folder.resolve() if g.origin == "folder" else g.id for g in found]
     tables, lines = _printed_decks(printed, extra)
     local = host in LOCAL
-    token = None if local else secrets.token_urlsafe(16)
+    token, kept = (None, "") if local else _token(new_token)
     db = Path(db_path) if db_path else default_path()
     settings = Settings(db_path=db, token=token, data_root=Path(STATE.data_root) if STATE.data_root else None,
                         local_only=local, games=extra, printed=tables)
@@ -84,6 +86,7 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
     for line in lines:
         click.echo(line)
     if token:
+        click.echo(kept)
         click.echo("other devices need this address (it carries the access token); Ctrl-C stops.")
         if not no_qr:
             import segno
@@ -99,6 +102,12 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
     except KeyboardInterrupt:  # uvicorn stops cleanly on Ctrl-C, then raises it again
         pass
     click.echo("cardforge serve: stopped.")
+
+
+def _token(rotate: bool) -> tuple[str, str]:
+    from cardforge.web.access import serve_token
+
+    return serve_token(rotate=rotate)
 
 
 def _printed_decks(printed: tuple[str, ...], extra: list[str | Path]) -> tuple[dict[str, Path], list[str]]:

@@ -36,11 +36,20 @@ from cardforge.web.forms import (
     MAX_PLAYERS_ON_SHEET,
     SCALARS,
     build_sheet,
+    form_to_state,
     player_names,
     problems_json,
     state_players,
 )
-from cardforge.web.store import Details, PlayLog, details_from_form, parse_id, today
+from cardforge.web.store import (
+    Details,
+    PlayLog,
+    details_from_form,
+    is_future,
+    parse_id,
+    today,
+    unconfirmed_date,
+)
 
 if TYPE_CHECKING:
     from cardforge.games.base import Game
@@ -135,6 +144,14 @@ class Guard:
         if token:
             given = request.query_params.get("token") or request.cookies.get(ACCESS_COOKIE) or ""
             if not secrets.compare_digest(given.encode(), token.encode()):
+                if given:  # a link or cookie of an older token (``serve --new-token``)
+                    response = _error_page(403, "This link has expired",
+                                           "The server's access token was changed since this phone joined. "
+                                           "Scan the QR code `cardforge serve` shows now (or open the address "
+                                           "it prints); what was typed on a score sheet here is kept on this "
+                                           "phone and comes back on the sheet.")
+                    response.delete_cookie(ACCESS_COOKIE)
+                    return response
                 return _error_page(403, "Access token required",
                                    "Open the address printed by `cardforge serve` (it carries the token), "
                                    "or scan its QR code.")
@@ -246,7 +263,10 @@ def create_app(settings: Settings) -> Guard:
         ctx, deck = table_of(request.path_params["game"])
         roster = store.players()  # most plays first: picked with one tap
         deck_text = f"the working data, {deck.label}" if deck.source == "data" else f"{deck.source}, {deck.label}"
+        last = store.plays(game=ctx.game.id, limit=1)
+        last_mode = last[0].mode if last and last[0].mode in ctx.game.modes else None
         return page(request, "game.html", game=ctx.game, has_sheet=ctx.sheet is not None, roster=roster[:60],
+                    last_mode=last_mode,
                     deck_text=deck_text,
                     known=[p["name"] for p in roster[:200]], groups=store.recent_groups(ctx.game.id),
                     slots=max(2, min(ctx.game.max_players, 8) - min(len(roster), 8)))
@@ -265,7 +285,8 @@ def create_app(settings: Settings) -> Guard:
     def render_sheet(request: Request, ctx: service.GameContext, *, state: dict[str, Any] | None = None,
                      outcome: service.Outcome | None = None, status: int = 200,
                      yaml_text: str | None = None, note: str = "", details: Details | None = None,
-                     edit: int | None = None) -> HTMLResponse:
+                     edit: int | None = None, request_key: str | None = None,
+                     redrawn: bool = False) -> HTMLResponse:
         as_yaml = ctx.sheet is None or request.query_params.get("yaml") == "1" or yaml_text is not None
         if state is None:
             names = sheet_players(request, ctx)
@@ -289,8 +310,10 @@ def create_app(settings: Settings) -> Guard:
             details.first_seat = int(first) - 1
         return page(request, "sheet.html", status=status, game=ctx.game, sheet=ctx.sheet, state=state,
                     as_yaml=as_yaml, yaml_text=yaml_text, result=result, problems=problems, note=details.note,
-                    details=details, edit=edit, request_key=secrets.token_urlsafe(18), seat_names=names,
+                    details=details, edit=edit, request_key=request_key or secrets.token_urlsafe(18), seat_names=names,
+                    redrawn=redrawn, seats=seat_controls(ctx, as_yaml, len(names)),
                     standing=standing, todo=service.todo_view(problems, names, ctx.sheet, as_yaml),
+                    future_date=is_future(details.played_on),
                     refused=outcome is not None,  # a refused save says so at the top (also without script)
                     cards_json=json.dumps(ctx.sheet.cards if ctx.sheet else {},
                                           ensure_ascii=False).replace("</", "<\\/"))
@@ -305,13 +328,40 @@ def create_app(settings: Settings) -> Guard:
                 raise HTTPException(404, f"no play #{source[:30]} of {ctx.game.id} to open in the sheet")
             details = Details(play["played_on"], play["duration_min"], play["location"], play["note"],
                               play["first_seat"])
+            # a player renamed in the roster since: the sheet shows today's name
+            text = service.renamed_yaml(ctx.game.id, play["state_yaml"], service.names_now(play))
             if ctx.sheet is None or request.query_params.get("yaml") == "1":
-                return render_sheet(request, ctx, yaml_text=play["state_yaml"], details=details, edit=play["id"])
-            state = parse_text(play["state_yaml"], "final.yaml").data
+                return render_sheet(request, ctx, yaml_text=text, details=details, edit=play["id"])
+            state = parse_text(text, "final.yaml").data
             if isinstance(state, dict):
                 return render_sheet(request, ctx, state=state, details=details, edit=play["id"])
-            return render_sheet(request, ctx, yaml_text=play["state_yaml"], details=details, edit=play["id"])
+            return render_sheet(request, ctx, yaml_text=text, details=details, edit=play["id"])
         return render_sheet(request, ctx)
+
+    async def redraw(request: Request) -> Response:
+        """The sheet drawn again from what was typed: a seat added, removed or moved (``seat``:
+        ``add``, ``remove:N``, ``up:N``, ``down:N``, 0-based), or a draft kept on the phone
+        brought back. Nothing is scored for good or saved; the form's key (one play however
+        often it is sent) is kept."""
+        ctx, _ = table_of(request.path_params["game"])
+        pairs = await read_form(request)
+        form = dict(pairs)
+        yaml_text = form.get("yaml")
+        edit = parse_id(form.get("edit_play", "")) if form.get("edit_play") else None
+        key = form.get("request_key") or None
+        if key is not None and (len(key) > 64 or not key.replace("-", "").replace("_", "").isalnum()):
+            key = None
+        if ctx.sheet is None or yaml_text is not None:
+            details, _ = details_from_form(pairs, None)
+            return render_sheet(request, ctx, yaml_text=yaml_text or "", details=details, edit=edit,
+                                request_key=key, redrawn=True)
+        state = form_to_state(ctx.sheet, pairs)
+        details, _ = details_from_form(pairs, len(state.get("players") or []))
+        if ctx.sheet.rounds is None:
+            state["players"], details.first_seat = move_seat(
+                state.get("players") or [], form.get("seat", ""), details.first_seat,
+                min(ctx.game.max_players, MAX_PLAYERS_ON_SHEET))
+        return render_sheet(request, ctx, state=state, details=details, edit=edit, request_key=key, redrawn=True)
 
     def outcome_of(ctx: service.GameContext, pairs: list[tuple[str, str]]) -> tuple[service.Outcome, str | None]:
         yaml_text = next((v for k, v in pairs if k == "yaml"), None)
@@ -341,6 +391,7 @@ def create_app(settings: Settings) -> Guard:
         outcome, yaml_text = outcome_of(ctx, pairs)
         form = dict(pairs)
         details, detail_problems = details_from_form(pairs, len(outcome.sheet.players) if outcome.sheet else None)
+        detail_problems += unconfirmed_date(details, pairs)
         edit = parse_id(form.get("edit_play", "")) if form.get("edit_play") else None
         if edit is not None:
             before = store.play(edit)
@@ -405,6 +456,7 @@ def create_app(settings: Settings) -> Guard:
         Route("/", home),
         Route("/g/{game}", game_page),
         Route("/g/{game}/sheet", sheet),
+        Route("/g/{game}/sheet", redraw, methods=["POST"]),
         Route("/g/{game}/score", live, methods=["POST"]),
         Route("/g/{game}/save", save, methods=["POST"]),
         Route("/g/{game}/setup", setup),
@@ -416,6 +468,33 @@ def create_app(settings: Settings) -> Guard:
     app.state.store = store
     app.state.settings = settings
     return Guard(app, settings)
+
+
+def move_seat(players: list[Any], op: str, first: int | None, most: int) -> tuple[list[Any], int | None]:
+    """The players after a seat operation (``add``, ``remove:N``, ``up:N``, ``down:N``; N
+    0-based), and the first player's seat, which follows its player. Anything else: as they are."""
+    players = list(players)
+    what, _, at = op.partition(":")
+    i = int(at) if at.isascii() and at.isdigit() and len(at) < 3 else -1
+    follow = players[first] if first is not None and 0 <= first < len(players) else None
+    if what == "add" and len(players) < most:
+        players.append({"name": f"Player {len(players) + 1}"})
+    elif what == "remove" and 0 <= i < len(players) and len(players) > 1:
+        players.pop(i)
+    elif what in ("up", "down"):
+        j = i - 1 if what == "up" else i + 1
+        if 0 <= i < len(players) and 0 <= j < len(players):
+            players[i], players[j] = players[j], players[i]
+    seat = next((k for k, p in enumerate(players) if p is follow), None) if follow is not None else None
+    return players, seat
+
+
+def seat_controls(ctx: service.GameContext, as_yaml: bool, count: int) -> dict[str, Any] | None:
+    """What the sheet offers to change its seats (none on a sheet of rounds or YAML)."""
+    if as_yaml or ctx.sheet is None or ctx.sheet.rounds is not None:
+        return None
+    most = min(ctx.game.max_players, MAX_PLAYERS_ON_SHEET)
+    return {"can_add": count < most, "can_remove": count > 1, "most": most}
 
 
 def setup_options(game: Game, query: Mapping[str, str]) -> tuple[dict[str, Any], list[Problem]]:

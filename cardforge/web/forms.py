@@ -241,7 +241,12 @@ def build_sheet(game: Game, data: GameData[Any]) -> Sheet | None:
         if w.name == "mode" and game.modes:
             w.kind = "choice"
             w.choices = [(m, game.spec.modes[m].label or m) for m in game.modes]
-            w.default = game.default_mode
+            # chosen on the sheet, never taken silently from the game's default: a blank mode is
+            # refused (``service.score_form``), the game page brings the last play's
+            if len(game.modes) > 1:
+                w.default, w.required = None, True
+            else:
+                w.default = game.default_mode
     _with_data(_walk(sheet.game_fields + sheet.player_fields + ([sheet.rounds] if sheet.rounds else [])),
                data, sheet)
     return sheet
@@ -257,7 +262,8 @@ def _with_data(widgets: list[Widget], data: GameData[Any], sheet: Sheet) -> None
             sheet.cards[w.name] = [{"id": e.id, "name": str(getattr(e, "name", e.id)), "x": False}
                                    for e in data.sections.get(d.section) or []]
         elif isinstance(d, decls.Counts):
-            w.children = [Widget("int", c.id, c.name) for c in data.cards if not d.kinds or c.kind in d.kinds]
+            w.children = [Widget("int", c.id, c.name) for c in data.cards
+                          if (not d.kinds or c.kind in d.kinds) and c.id not in (d.exclude or ())]
         elif isinstance(d, decls.Section):
             entries = data.sections.get(d.section) or []
             w.choices = [(e.id, getattr(e, "name", e.id)) for e in entries]
@@ -353,10 +359,14 @@ def _text(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-def coerce(widgets: list[Widget], raw: dict[str, Any], names: list[str] | None = None) -> dict[str, Any]:
+def coerce(widgets: list[Widget], raw: dict[str, Any], names: list[str] | None = None,
+           blanks: list[str] | None = None, at: str = "") -> dict[str, Any]:
     """The raw strings of one model's inputs → the values a final-state file would hold.
 
-    Empty cells: 0 for a required number (a blank on a pad is a zero), left out otherwise.
+    Empty cells are left out, but for a required number: 0 there, so the rules can still say
+    what else is wrong, and its input's name (``at`` + the field's) is added to ``blanks``: a
+    blank is "not entered", never a silent zero (``service.score_form`` refuses the sheet
+    until it is typed). A blank counter per card is none of that card.
     ``names``: the players' names, for the fields keyed by them."""
     out: dict[str, Any] = {}
     for w in widgets:
@@ -375,6 +385,8 @@ def coerce(widgets: list[Widget], raw: dict[str, Any], names: list[str] | None =
                     out[w.name] = _number(text)
             elif w.required:
                 out[w.name] = 0
+                if blanks is not None:
+                    blanks.append(at + w.name)
         elif w.kind in ("text", "choice", "section"):
             if _text(value):
                 out[w.name] = w.options.get("values", {}).get(_text(value), _text(value))
@@ -390,15 +402,16 @@ def coerce(widgets: list[Widget], raw: dict[str, Any], names: list[str] | None =
             if sub or w.required:
                 out[w.name] = sub
         elif w.kind == "group":
-            sub = coerce(w.children, value if isinstance(value, dict) else {}, names)
+            sub = coerce(w.children, value if isinstance(value, dict) else {}, names, blanks, f"{at}{w.name}.")
             if sub or w.required:
                 out[w.name] = sub
         elif w.kind in ("cards", "section_list"):
-            items = _card_items(w, value)
+            items = _card_items(w, value, blanks, f"{at}{w.name}")
             if items or w.required:
                 out[w.name] = items
         elif w.kind == "items":
-            entries = [coerce(w.children, row, names) for row in _indexed(value)[:MAX_LIST_ITEMS]
+            entries = [coerce(w.children, row, names, blanks, f"{at}{w.name}[{k}].")
+                       for k, row in enumerate(_indexed(value)[:MAX_LIST_ITEMS])
                        if isinstance(row, dict) and any(_text(v) for v in row.values())]
             if entries or w.required:
                 out[w.name] = entries
@@ -410,19 +423,21 @@ def coerce(widgets: list[Widget], raw: dict[str, Any], names: list[str] | None =
                 out[w.name] = entries
         elif w.kind == "per_player":
             rows = _indexed(value)
-            keyed = {n: coerce(w.children, rows[i] if i < len(rows) and isinstance(rows[i], dict) else {}, names)
+            keyed = {n: coerce(w.children, rows[i] if i < len(rows) and isinstance(rows[i], dict) else {}, names,
+                               blanks, f"{at}{w.name}[{i}].")
                      for i, n in enumerate(names or []) if n}
             if keyed or w.required:
                 out[w.name] = keyed
         elif w.kind == "rounds":
-            out[w.name] = [coerce(w.children, rnd if isinstance(rnd, dict) else {}, names)
-                           for rnd in _indexed(value)[: w.decl.count]]
+            rounds = _indexed(value)[: w.decl.count]
+            out[w.name] = [coerce(w.children, rnd if isinstance(rnd, dict) else {}, names, blanks,
+                                  f"{at}{w.name}[{k}].") for k, rnd in enumerate(rounds)]
     return out
 
 
-def _card_items(w: Widget, value: Any) -> list[str | dict[str, Any]]:
+def _card_items(w: Widget, value: Any, blanks: list[str] | None = None, at: str = "") -> list[str | dict[str, Any]]:
     items: list[str | dict[str, Any]] = []
-    for entry in _indexed(value)[:MAX_LIST_ITEMS]:
+    for k, entry in enumerate(_indexed(value)[:MAX_LIST_ITEMS]):
         if isinstance(entry, str):
             if entry.strip():
                 items.append(entry.strip())
@@ -430,7 +445,7 @@ def _card_items(w: Widget, value: Any) -> list[str | dict[str, Any]]:
         if not isinstance(entry, dict):
             continue
         if "name" in entry and w.inline:  # a card typed in with its fields
-            items.append(coerce(w.inline, entry))
+            items.append(coerce(w.inline, entry, None, blanks, f"{at}[{k}]."))
             continue
         card_id = _text(entry.get("id"))
         if not card_id:
@@ -499,14 +514,16 @@ def grid_state(value: Any, w: Widget) -> dict[str, Any]:
     return out
 
 
-def form_to_state(sheet: Sheet, pairs: list[tuple[str, str]]) -> dict[str, Any]:
+def form_to_state(sheet: Sheet, pairs: list[tuple[str, str]], blanks: list[str] | None = None) -> dict[str, Any]:
+    """The posted sheet as a final state; the inputs of required numbers left blank (0 in the
+    state) are added to ``blanks`` by name."""
     raw = unflatten(pairs)
     players = _indexed(raw.get("players"))[:MAX_PLAYERS_ON_SHEET]
     if sheet.rounds is not None:
         names = [_text(p.get("name")) if isinstance(p, dict) else "" for p in players]
-        return coerce(sheet.game_fields + [sheet.rounds], raw, names)
-    state = coerce(sheet.game_fields, raw)
-    state["players"] = [coerce(sheet.player_fields, p) for p in players]
+        return coerce(sheet.game_fields + [sheet.rounds], raw, names, blanks)
+    state = coerce(sheet.game_fields, raw, None, blanks)
+    state["players"] = [coerce(sheet.player_fields, p, None, blanks, f"players[{i}].") for i, p in enumerate(players)]
     return state
 
 
@@ -560,8 +577,12 @@ def field_key(problem: Problem, names: list[str] | None = None, keyed: list[str]
 def problems_json(problems: list[Problem], names: list[str] | None = None,
                   sheet: Sheet | None = None) -> list[dict[str, str]]:
     keyed = sheet.keyed if sheet is not None else ()
-    return [{"field": field_key(p, names, keyed), "message": p.message, "text": str(p),
-             "severity": p.severity} for p in problems]
+    return [{"field": field_key(p, names, keyed), "message": NOT_ENTERED if p.message == MISSING else p.message,
+             "text": str(p), "severity": p.severity} for p in problems]
+
+
+#: a required input left blank: the validator's words (``data.validate``) → the sheet's
+MISSING, NOT_ENTERED = "required field is missing", "not entered yet"
 
 
 def player_names(pairs: list[tuple[str, str]]) -> list[str]:

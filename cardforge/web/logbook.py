@@ -33,6 +33,7 @@ from cardforge.web.store import (
     StoreError,
     details_from_form,
     parse_id,
+    unconfirmed_date,
 )
 
 if TYPE_CHECKING:
@@ -287,6 +288,8 @@ def routes(site: Site, csrf_cookie: str) -> list[Route]:
         shown = version or p
         result, problems, rescored = None, [], False
         served = site.served(p["game"])
+        now = service.names_now(p)  # a player renamed since: today's name, everywhere on the page
+        shown = {**shown, "state_yaml": service.renamed_yaml(p["game"], shown["state_yaml"], now)}
         if served and shown["state_yaml"]:
             ctx = site.ctx_of(p["game"])
             outcome = service.score_yaml(ctx, shown["state_yaml"])
@@ -295,7 +298,7 @@ def routes(site: Site, csrf_cookie: str) -> list[Route]:
                 result["report"] = service.named(ctx, result["report"])
             problems = [{"text": str(pr)} for pr in outcome.problems]
         if result is None:
-            result = saved_view(shown["result"])
+            result = saved_view(service.renamed(shown["result"], now))
         names = [s["player"] for s in p["players"]]
         return {"play": p, "shown": shown, "version": version, "result": result, "problems": problems,
                 "mode_label": site.mode_label(p["game"], shown.get("mode")),
@@ -322,13 +325,15 @@ def routes(site: Site, csrf_cookie: str) -> list[Route]:
         p = play_or_404(request)
         if not p["state_yaml"]:
             raise HTTPException(404, f"play #{p['id']} was imported with its scores only: it has no final-state file")
-        return PlainTextResponse(p["state_yaml"], media_type="application/yaml; charset=utf-8", headers={
+        text = service.renamed_yaml(p["game"], p["state_yaml"], service.names_now(p))  # today's names
+        return PlainTextResponse(text, media_type="application/yaml; charset=utf-8", headers={
             "Content-Disposition": f'attachment; filename="{p["game"]}-play-{p["id"]}.yaml"'})
 
     async def play_details(request: Request) -> Response:
         pairs = await site.read_form(request)
         p = play_or_404(request)
         details, problems = details_from_form(pairs, len(p["players"]))
+        problems += unconfirmed_date(details, pairs)
         if problems:
             view = play_view(p)
             return site.page(request, "play.html", status=422, **{**view, "detail_problems": [

@@ -17,7 +17,7 @@ from cardforge.data.validate import validate
 from cardforge.errors import CardforgeError, ScoreInputError
 from cardforge.problems import Problem
 from cardforge.scores import ScoreSheet, as_number, format_number
-from cardforge.web.forms import Sheet, build_sheet, card_labels, form_to_state
+from cardforge.web.forms import NOT_ENTERED, Sheet, build_sheet, card_labels, form_to_state
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -203,11 +203,12 @@ def score_state_dict(ctx: GameContext, state: Any, standing: bool = False) -> Ou
 BEFORE_END = "partial"
 
 
-def score_standing(ctx: GameContext, state: Any) -> Standing | None:
+def score_standing(ctx: GameContext, state: Any, leave_out: set[int] | frozenset[int] = frozenset()) -> Standing | None:
     """The totals so far of ``state``, which the engine refuses whole (see :class:`Standing`);
     None when nothing reads well yet. The same engine scores them, on the part of the state
     that reads well: the players (or rounds) that some problem concerns are left out, one
-    pass at a time, until the rest passes every check the engine and the game make — but the
+    pass at a time (and those of ``leave_out`` from the start: an input still blank), until
+    the rest passes every check the engine and the game make — but the
     player count (the others are still to come). A problem of the whole game that leaving
     players out does not settle is set aside only where the game can score a game not over
     (a top-level ``partial`` flag): the standing that scores more players wins, the game as it
@@ -217,7 +218,7 @@ def score_standing(ctx: GameContext, state: Any) -> Standing | None:
         return None
     try:
         if ctx.sheet.rounds is not None:
-            return _rounds_standing(ctx, state, ctx.sheet.rounds.name)
+            return _rounds_standing(ctx, state, ctx.sheet.rounds.name, min(leave_out, default=None))
         players = state.get("players")
         if not isinstance(players, list) or not players:
             return None
@@ -227,7 +228,7 @@ def score_standing(ctx: GameContext, state: Any) -> Standing | None:
             tries.append(True)
         best: Standing | None = None
         for before_end in tries:
-            found = _players_standing(ctx, state, players, before_end)
+            found = _players_standing(ctx, state, players, before_end, leave_out)
             if found is not None and (best is None or len(found.kept) > len(best.kept)):
                 best = found
         return best
@@ -263,10 +264,10 @@ def _unit_of(problem: Problem, field: str) -> int | None:
 
 
 def _players_standing(ctx: GameContext, state: dict[str, Any], players: list[Any],
-                      before_end: bool) -> Standing | None:
+                      before_end: bool, leave_out: set[int] | frozenset[int] = frozenset()) -> Standing | None:
     from cardforge.engine.scoring import score_checked
 
-    kept = list(range(len(players)))
+    kept = [i for i in range(len(players)) if i not in leave_out]
     while kept:
         trial = {**state, "players": [players[i] for i in kept]}
         if before_end:
@@ -281,15 +282,15 @@ def _players_standing(ctx: GameContext, state: dict[str, Any], players: list[Any
     return None
 
 
-def _rounds_standing(ctx: GameContext, state: dict[str, Any], field: str) -> Standing | None:
-    """The rounds that read well, in order: the first round some problem concerns, and every
-    round after it, are left out."""
+def _rounds_standing(ctx: GameContext, state: dict[str, Any], field: str, upto: int | None = None) -> Standing | None:
+    """The rounds that read well, in order: the first round some problem concerns (or ``upto``,
+    one with an input still blank), and every round after it, are left out."""
     from cardforge.engine.scoring import score_checked
 
     rounds = state.get(field)
     if not isinstance(rounds, list):
         return None
-    count = len(rounds)
+    count = len(rounds) if upto is None else min(upto, len(rounds))
     while count > 0:
         value, problems = _errors_of(ctx, {**state, field: rounds[:count]})
         if not problems:
@@ -327,9 +328,32 @@ def score_form(ctx: GameContext, pairs: list[tuple[str, str]]) -> Outcome:
         most = MAX_NAME if name.endswith(".name") else MAX_FIELD
         if name not in _NOT_SHEET and len(value) > most:
             too_long.append(Problem(f"at most {most} characters, got {len(value):,}", field=name[:200]))
+    blanks: list[str] = []
+    state = form_to_state(ctx.sheet, pairs, blanks)
     if too_long:
-        return Outcome(form_to_state(ctx.sheet, pairs), None, too_long)
-    return score_state_dict(ctx, form_to_state(ctx.sheet, pairs), standing=True)
+        return Outcome(state, None, too_long)
+    missing = _unchosen(ctx.sheet, state) + [Problem(NOT_ENTERED, field=name) for name in blanks]
+    outcome = score_state_dict(ctx, state, standing=True)
+    if not missing:
+        return outcome
+    # not scored for good until every required input is in; the rules' other problems are
+    # still said, and the totals so far leave out the players (rounds) with a blank
+    said = {p.field for p in missing}
+    problems = missing + [p for p in outcome.problems if p.field not in said]
+    units = {u for u in (_unit_of(p, ctx.sheet.rounds.name if ctx.sheet.rounds else "players") for p in missing)
+             if u is not None}
+    return Outcome(state, None, problems, score_standing(ctx, state, leave_out=units))
+
+
+def _unchosen(sheet: Sheet, state: dict[str, Any]) -> list[Problem]:
+    """The game's mode, left blank on the sheet: the model would take its default without a
+    word (a sheet never chooses for the players)."""
+    return [Problem("not chosen yet: " + ", ".join(label for _, label in w.choices), field=w.name)
+            for w in sheet.game_fields if w.name == "mode" and w.kind == "choice" and len(w.choices) > 1
+            and state.get(w.name) in (None, "")]
+
+
+
 
 
 def score_yaml(ctx: GameContext, text: str) -> Outcome:
@@ -350,6 +374,45 @@ def score_yaml(ctx: GameContext, text: str) -> Outcome:
         return _within_limits(Outcome(state, score_state(ctx.game, ctx.data, value, "final.yaml"), []))
     except ScoreInputError as exc:
         return Outcome(state, None, exc.problems or [Problem(exc.title)])
+
+
+# --- a player renamed in the roster: one name everywhere ---------------------------------------
+
+def names_now(play: dict[str, Any]) -> dict[str, str]:
+    """A saved play's names as typed → its players' names in the roster today, for the players
+    renamed since (a play saved as "Alice", Alice renamed "Alix": ``{"Alice": "Alix"}``)."""
+    return {s["typed"]: s["player"] for s in play.get("players", [])
+            if s.get("typed") and s.get("player") and s["typed"] != s["player"]}
+
+
+def renamed(state: Any, names: dict[str, str]) -> Any:
+    """``state`` (a final state, a saved score) with the players' names in ``names`` replaced:
+    a ``name`` field, a mapping's key (a round's entries keyed by player), a ``winners`` entry.
+    Nothing else is touched (a card or a note that happens to read like a name stays)."""
+    if not names:
+        return state
+    def one(v: Any) -> Any:
+        return names.get(v, v) if isinstance(v, str) else v
+
+    if isinstance(state, dict):
+        return {one(k): (one(v) if k == "name" else [one(x) for x in v] if k == "winners" and isinstance(v, list)
+                         else renamed(v, names))
+                for k, v in state.items()}
+    if isinstance(state, list):
+        return [renamed(v, names) for v in state]
+    return state
+
+
+def renamed_yaml(game_id: str, text: str, names: dict[str, str]) -> str:
+    """A final-state file with the players' names of today (:func:`renamed`); the text as it
+    is when nobody was renamed or it does not read as a mapping."""
+    if not names or not text:
+        return text
+    try:
+        state = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    return state_yaml(game_id, renamed(state, names)) if isinstance(state, dict) else text
 
 
 def state_yaml(game_id: str, state: Any) -> str:
@@ -448,7 +511,8 @@ _NAMERS: dict[int, tuple[GameData, Any, dict[str, str]]] = {}
 
 def named(ctx: GameContext, lines: list[str]) -> list[str]:
     """Report lines ("How it was counted") with the game's card ids replaced by card names: an
-    id followed by its name in brackets ("autel-du-feu (Autel du feu)") becomes the name alone."""
+    id followed by its name in brackets ("autel-du-feu (Autel du feu)", quoted or not) becomes the
+    name alone."""
     import re
 
     cached = _NAMERS.get(id(ctx.data))
@@ -457,23 +521,37 @@ def named(ctx: GameContext, lines: list[str]) -> list[str]:
         ids = sorted((i for i in labels if labels[i] != i), key=len, reverse=True)
         if not ids:
             return lines
-        pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])( \(([^()]*)\))?")
+        pattern = re.compile(r"(?<![\w-])(')?(" + "|".join(map(re.escape, ids)) + r")(?![\w-])(?(1)')( \(([^()]*)\))?")
         cached = _NAMERS[id(ctx.data)] = (ctx.data, pattern, labels)
     _, pattern, labels = cached
 
     def swap(m: re.Match[str]) -> str:
-        label = labels[m.group(1)]
-        bracket = m.group(3)
+        label = labels[m.group(2)]
+        quote = m.group(1) or ""
+        bracket = m.group(4)
         if bracket is not None and (bracket == label or label.startswith(bracket)):
-            return label  # "id (Name)" → "Name"
-        return label + (m.group(2) or "")
+            return label  # "id (Name)", "'id' (Name)" → "Name"
+        return quote + label + quote + (m.group(3) or "")
 
     return [pattern.sub(swap, line) for line in lines]
 
 
+_WORDERS: dict[int, tuple[GameContext, Any]] = {}
+
+
 def named_problems(ctx: GameContext, problems: list[Problem]) -> list[Problem]:
-    """Problems as the sheet shows them: card names in place of card ids in their messages."""
+    """Problems as the sheet shows them: in the sheet's words (``tick “Partial”`` where the file
+    says ``write partial: true``, :mod:`cardforge.web.words`) and with card names in place of
+    card ids in their messages."""
     from dataclasses import replace
 
-    messages = named(ctx, [p.message for p in problems])
+    from cardforge.web.words import rewriter
+
+    messages = [p.message for p in problems]
+    if ctx.sheet is not None:
+        cached = _WORDERS.get(id(ctx))
+        if cached is None or cached[0] is not ctx:
+            cached = _WORDERS[id(ctx)] = (ctx, rewriter(ctx.sheet, card_labels(ctx.data)))
+        messages = [cached[1](m) for m in messages]
+    messages = named(ctx, messages)
     return [p if m == p.message else replace(p, message=m) for p, m in zip(problems, messages)]

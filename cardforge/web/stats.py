@@ -3,7 +3,8 @@ is, exactly, is written beside it (and in DEVELOPING.md, "The stats").
 
 Conventions:
 - Only plays that count: deleted plays are left out (the store gives none).
-- A *win* is a seat among the play's winners: a shared win is a win for each sharer.
+- A *win* is a seat among the play's winners: a shared win is a win for each sharer (one
+  place decides it, :func:`win_of`; the roster's count of wins is the store's, ``PlayLog.players``).
 - *Win rate* = wins ÷ plays with at least 2 players; solo plays (one seat) are counted apart,
   never as wins. Every rate is shown with its count ("3 of 5") and, on the charts, its Wilson 95 %
   interval (where the rate plausibly lies given so few plays).
@@ -28,6 +29,17 @@ from cardforge.web.store import PlayRecord, Seat
 __all__ = ["bins_of", "number", "percent", "wilson"]  # the lab's, shared with these pages
 
 TREND_PLAYS = 30  # plays a trend line shows, the latest
+
+
+def win_of(play: PlayRecord, seat: Seat) -> int:
+    """What ``seat`` scores as wins in ``play``: 1 for a winner, a shared win included (two
+    winners: 1 each), 0 otherwise. The playtest lab counts a shared win as a fraction (½ for two
+    winners): the rule shared by the stats, the lab and the exports is the lab's to define, and
+    this function — with ``PlayLog.players``'s ``SUM(s.winner)`` for the roster page — is where
+    the stats take it. A fractional share also needs ``stats.number`` where the templates print
+    ``wins`` as they are (stats.html, player.html, players.html) and ``wins: float`` below."""
+    del play  # the share of a shared win needs the play's winners; the count today does not
+    return int(seat.winner)
 
 
 @dataclass
@@ -107,7 +119,7 @@ def _players(records: Sequence[PlayRecord], roster: dict[int, dict[str, Any]]) -
                 line.solo += 1
                 continue
             line.plays += 1
-            line.wins += seat.winner
+            line.wins += win_of(play, seat)
             share = beaten_share(play, seat)
             if share is not None:
                 line.beaten.append(share)
@@ -180,7 +192,7 @@ def game_stats(game: str, title: str, records: Sequence[PlayRecord], roster: dic
             pos = (s.seat - r.first_seat) % n + 1
             entry = positions.setdefault(pos, Position(pos, 0, 0))
             entry.seats += 1
-            entry.wins += s.winner
+            entry.wins += win_of(r, s)
     pairs: dict[tuple[int, int], Pair] = {}
     for r in records:
         for i, s in enumerate(r.seats):

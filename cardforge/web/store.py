@@ -1042,3 +1042,21 @@ def details_from_form(pairs: Sequence[tuple[str, str]], players: int | None) -> 
     details = Details(form.get("play_date", "").strip(), duration, form.get("play_location", "").strip(),
                       form.get("note", "").strip(), first)
     return details, problems + details.problems(players)
+
+
+def unconfirmed_date(details: Details, pairs: Sequence[tuple[str, str]]) -> list[Problem]:
+    """A date typed at the table after tomorrow, not confirmed (``play_date_confirm``): a slip
+    of the finger, most likely. (A file of plays imported keeps its dates.)"""
+    if not is_future(details.played_on) or dict(pairs).get("play_date_confirm"):
+        return []
+    return [Problem(f"{details.played_on} is in the future (today is {today()}): correct it, or tick "
+                    "“this date is right”", field="play_date")]
+
+
+def is_future(day: str) -> bool:
+    """A play's date after tomorrow's (a day of slack: the phone's clock may be a time zone
+    ahead of the server's); not a date at all is said by :meth:`Details.problems`."""
+    try:
+        return (date.fromisoformat(day) - date.fromisoformat(today())).days > 1
+    except ValueError:
+        return False

@@ -41,8 +41,9 @@ if TYPE_CHECKING:
 
 class PlayerState(Model):
     name: str = Field(min_length=1)
-    loot: dict[str, Annotated[int, Field(ge=0)]] = Field(default_factory=dict,
-                                                         json_schema_extra=sheet.counts("mine", "end_of_mine"))
+    # la Porte de derrière is set before a mine, never looted: its own checkbox (back_door)
+    loot: dict[str, Annotated[int, Field(ge=0)]] = Field(
+        default_factory=dict, json_schema_extra=sheet.counts("mine", "end_of_mine", exclude=[BACK_DOOR]))
     # «recrutez un Nain […] et l'ajoute à sa main»; the finds marked for the hand join it too
     hand: list[str] = Field(default_factory=list, json_schema_extra=sheet.cards("dwarf", "mine"))
     back_door: bool = False

@@ -35,14 +35,27 @@
 
   // --- lists picked by name ---------------------------------------------------------------------
   // a name as typed on a phone: any case, with or without accents
-  function fold(s) { return s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim(); }
+  // (a phone's keyboard types ’ for ', œ for oe: all the same here; spaces folded)
+  function fold(s) {
+    return s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/[\u2018\u2019\u02bc`\u00b4]/g, "'").replace(/[\u201c\u201d\u00ab\u00bb]/g, '"')
+      .replace(/\u0153/g, "oe").replace(/\u00e6/g, "ae").replace(/\u00df/g, "ss")
+      .replace(/[\s\u00a0]+/g, " ").trim();
+  }
   Object.keys(cards).forEach(function (k) { cards[k].forEach(function (c) { c.fold = fold(c.name); }); });
   function listOf(box) { return cards[box.getAttribute("data-cards")] || []; }
+  // the one entry whose name (folded) or id is what was typed; none when nothing, or more than
+  // one entry, is: a picker never guesses (a name that merely contains the text is offered to
+  // tap, never taken)
   function exact(list, text) {
-    var t = fold(text);
+    var t = fold(text), raw = text.trim(), byName = [], byId = [];
     if (!t) return null;
-    for (var i = 0; i < list.length; i++) if (list[i].fold === t || list[i].id === text.trim()) return list[i];
-    return null;
+    list.forEach(function (c) {
+      if (c.fold === t) byName.push(c);
+      else if (c.id === raw) byId.push(c);
+    });
+    var found = byName.length ? byName : byId;
+    return found.length === 1 ? found[0] : null;
   }
   function matches(list, text) {
     var t = fold(text), starts = [], within = [];
@@ -99,21 +112,24 @@
   function refuse(box, text) {
     var pick = q("input.pick", box), local = q(".err.local", box);
     var label = box.getAttribute("data-label") || "this list", found = text ? matches(listOf(box), text) : [];
+    var own = box.getAttribute("data-inline") === "1" ? ", or tap “+ " + (text || "").trim() + "” for a card of your own" : "";
     local.textContent = !text ? "" : found.length > 1
-      ? "'" + text.trim() + "' names " + found.length + " entries here: tap the one you mean"
-      : "'" + text.trim() + "' is not in " + label + (found.length ? ": did you mean " + found[0].name + "?" : ": type a few letters, then tap a name");
+      ? "'" + text.trim() + "' names " + found.length + " entries here: tap the one you mean" + own
+      : "'" + text.trim() + "' is not a name in " + label + (found.length ? ": tap " + found[0].name + " if you mean it" + own
+        : own ? own.replace(/^, or/, ":") : ": type a few letters, then tap a name");
     pick.classList.toggle("bad", !!text);
     pick.setAttribute("aria-invalid", text ? "true" : "false");
   }
 
   // add what the picker's box says: a card of the list, or a card typed in (a list that takes
-  // them); false when the name matches nothing (said under the box, the text kept)
-  function addFrom(box, card) {
+  // them: only when asked, ``typed``); false when the name is no card of the list (said under
+  // the box, the text kept)
+  function addFrom(box, card, typed) {
     var pick = q("input.pick", box), text = pick.value, li;
     if (!card) card = exact(listOf(box), text);
     if (card) {
       li = cardRow(card);
-    } else if (box.getAttribute("data-inline") === "1" && text.trim()) {
+    } else if (typed && box.getAttribute("data-inline") === "1" && text.trim()) {
       li = q("template.inline-row", box).content.firstElementChild.cloneNode(true);
       q('[data-sub=".name"]', li).value = text.trim();
     } else {
@@ -144,8 +160,17 @@
       li.appendChild(b);
       ul.appendChild(li);
     });
-    ul.hidden = !found.length;
-    pick.setAttribute("aria-expanded", found.length ? "true" : "false");
+    var typed = pick.value.trim(), own = focused && typed && box.getAttribute("data-inline") === "1"
+      && !exact(listOf(box), typed);
+    if (own) {  // a card of the player's own: added only when tapped, never in place of a deck card
+      var li = el("li"), b = el("button", "suggestion own", "+ " + typed);
+      b.type = "button"; b.setAttribute("role", "option"); b.setAttribute("data-typed", "1");
+      b.setAttribute("aria-label", "add " + typed + " as a card of your own");
+      li.appendChild(b);
+      ul.appendChild(li);
+    }
+    ul.hidden = !found.length && !own;
+    pick.setAttribute("aria-expanded", ul.hidden ? "false" : "true");
   }
 
   // --- entries asked with their fields (+ adds one) ----------------------------------------------
@@ -307,8 +332,18 @@
   }
 
   // --- listeners -----------------------------------------------------------------------------------
+  // a date after tomorrow asks to be confirmed (the server refuses it unconfirmed)
+  function checkDate() {
+    var day = q('input[name="play_date"]'), box = document.getElementById("date-confirm");
+    if (!day || !box) return;
+    var limit = new Date(); limit.setDate(limit.getDate() + 1);
+    var pad = function (n) { return (n < 10 ? "0" : "") + n; };
+    var max = limit.getFullYear() + "-" + pad(limit.getMonth() + 1) + "-" + pad(limit.getDate());
+    box.hidden = !(day.value && day.value > max);
+  }
   form.addEventListener("change", function (ev) {
     var t = ev.target;
+    if (t.name === "play_date") checkDate();
     if (t.classList && t.classList.contains("pick")) return;  // added by a tap, Enter or leaving the box
     touch(t.name);
     schedule(0);
@@ -332,8 +367,10 @@
     if (ev.key === "Enter" && t.tagName === "INPUT") {
       ev.preventDefault();  // Enter adds a card or moves on; it never submits the sheet
       if (t.classList.contains("pick") && t.value.trim()) {
-        var box = t.closest(".cards"), card = exact(listOf(box), t.value), found = matches(listOf(box), t.value);
-        addFrom(box, card || (found.length === 1 ? found[0] : null));
+        // Enter takes exactly the name typed; else the matches stay shown, to tap one
+        // (in a list that takes cards of the players' own, a name like none of the list's is one)
+        var box = t.closest(".cards"), card = exact(listOf(box), t.value);
+        if (!addFrom(box, card, !card && !matches(listOf(box), t.value).length)) suggest(box);
       }
     }
   });
@@ -353,7 +390,8 @@
     if (!t || !form.contains(t)) return;
     if (t.classList.contains("suggestion")) {
       var box = t.closest(".cards"), list = listOf(box), id = t.getAttribute("data-id");
-      addFrom(box, list.filter(function (c) { return c.id === id; })[0]);
+      if (t.hasAttribute("data-typed")) addFrom(box, null, true);
+      else addFrom(box, list.filter(function (c) { return c.id === id; })[0]);
       q("input.pick", box).focus();
       suggest(box);
     } else if (t.classList.contains("remove")) {
@@ -384,6 +422,7 @@
   });
   // a picker's text never goes unsaid: a save with a name that matches nothing is stopped there
   form.addEventListener("submit", function (ev) {
+    if (ev.submitter && ev.submitter.name === "seat") { keepDraft(); return; }  // seats redrawn by the server
     var stuck = null;
     qa(".cards", form).forEach(function (box) {
       var pick = q("input.pick", box);
@@ -395,8 +434,126 @@
       var pick = q("input.pick", stuck);
       pick.scrollIntoView({ block: "center" });
       pick.focus({ preventScroll: true });
+      return;
     }
+    // the save is on its way: the draft waits in this tab until the next page says how it went
+    // (the play's page: gone; the sheet again, refused or after a lost connection: kept)
+    keepDraft();
+    saving = true;  // the page is leaving: not kept again on its way out
+    try {
+      sessionStorage.setItem(DRAFT, localStorage.getItem(DRAFT) || "");
+      localStorage.removeItem(DRAFT);
+    } catch (e) { /* storage off: nothing kept */ }
   });
+
+  // --- the draft: what was typed, kept on this phone ----------------------------------------------
+  // Saved as it is typed (localStorage, one per game and play edited), it comes back after a
+  // reload, a server restart or a lost connection: the server draws the sheet again from it (the
+  // same form posted to the sheet's address), with the form's key, so a save sent twice is still
+  // one play.
+  var DRAFT = "cardforge-draft:" + form.getAttribute("data-game") + ":" + (form.getAttribute("data-edit") || "new");
+  function formPairs() {
+    var out = [];
+    new FormData(form).forEach(function (v, k) { if (k !== "csrf" && typeof v === "string") out.push([k, v]); });
+    return out;
+  }
+  function sheetUrl() {  // the address that opens this sheet with its seats as they are now
+    var edit = form.getAttribute("data-edit");
+    if (edit) return location.pathname + "?play=" + encodeURIComponent(edit);
+    var query = new URLSearchParams();
+    qa("input.pname").forEach(function (input, i) { query.append("name", input.value.trim() || "Player " + (i + 1)); });
+    var mode = q('select[name="mode"]');
+    if (mode && mode.value) query.append("mode", mode.value);
+    return location.pathname + "?" + query.toString();
+  }
+  var saving = false;
+  function keepDraft() {
+    if (saving) return;
+    try {
+      localStorage.setItem(DRAFT, JSON.stringify({ url: sheetUrl(), at: Date.now(), pairs: formPairs() }));
+    } catch (e) { /* storage off or full: the sheet works without */ }
+  }
+  function readDraft(store) {
+    try {
+      var d = JSON.parse(store.getItem(DRAFT) || "null");
+      return d && Array.isArray(d.pairs) ? d : null;
+    } catch (e) { return null; }
+  }
+  function bringBack(d) {  // the server draws the sheet from the draft
+    var post = document.createElement("form");
+    post.method = "post"; post.action = location.pathname; post.hidden = true;
+    var pairs = [["csrf", q('input[name="csrf"]').value]].concat(d.pairs);
+    pairs.forEach(function (p) {
+      var i = document.createElement("input");
+      i.type = "hidden"; i.name = p[0]; i.value = p[1];
+      post.appendChild(i);
+    });
+    try { sessionStorage.setItem("cardforge-restored", DRAFT + "|" + d.at); } catch (e) { /* shown without a note */ }
+    document.body.appendChild(post);
+    post.submit();
+  }
+  function same(a, b) {
+    var key = function (p) { return p[0] === "request_key" ? "" : p[0] + "=" + p[1]; };
+    return a.map(key).filter(Boolean).join("&") === b.map(key).filter(Boolean).join("&");
+  }
+  function note(text, actions) {
+    var n = el("div", "draft-note");
+    n.id = "draft-note"; n.setAttribute("role", "status");
+    n.appendChild(el("span", "", text));
+    actions.forEach(function (a) {
+      var b = el("button", "", a[0]);
+      b.type = "button"; b.addEventListener("click", a[1]);
+      n.appendChild(b);
+    });
+    form.parentNode.insertBefore(n, form);
+    return n;
+  }
+  function timeOf(at) {
+    var d = new Date(at), pad = function (n) { return (n < 10 ? "0" : "") + n; };
+    return pad(d.getHours()) + ":" + pad(d.getMinutes());
+  }
+  function startDraft() {
+    var pending = readDraft(sessionStorage);  // a save sent from this tab, and we are back here
+    if (pending) {
+      try { sessionStorage.removeItem(DRAFT); localStorage.setItem(DRAFT, JSON.stringify(pending)); } catch (e) { /* */ }
+    }
+    var restored = null;
+    try { restored = sessionStorage.getItem("cardforge-restored"); sessionStorage.removeItem("cardforge-restored"); } catch (e) { /* */ }
+    if (form.hasAttribute("data-redrawn") || form.getAttribute("data-refused") === "1") {
+      history.replaceState(null, "", sheetUrl());  // a reload opens these seats (never re-posts)
+      if (restored && restored.indexOf(DRAFT + "|") === 0) {
+        var n = note("Brought back what was typed on this phone at " + timeOf(Number(restored.split("|")[1])) + ".",
+          [["Start over", function () {
+            try { localStorage.removeItem(DRAFT); } catch (e) { /* */ }
+            location.assign(sheetUrl());
+          }]]);
+        n.classList.add("restored");
+      }
+      keepDraft();
+      return;
+    }
+    var d = readDraft(localStorage), here = location.pathname + location.search;
+    if (!d) return;
+    if (same(d.pairs, formPairs())) {  // as typed: keep its key (a save already sent is one play)
+      var key = q('input[name="request_key"]'), old = d.pairs.filter(function (p) { return p[0] === "request_key"; })[0];
+      if (key && old) key.value = old[1];
+      return;
+    }
+    if (d.url === here) { bringBack(d); return; }
+    var names = d.pairs.filter(function (p) { return /^players\[\d+\]\.name$/.test(p[0]); })
+      .map(function (p) { return p[1]; }).join(", ");
+    note("A sheet not saved, typed on this phone at " + timeOf(d.at) + (names ? " (" + names + ")" : "") + ".",
+      [["Bring it back", function () { bringBack(d); }],
+       ["Discard it", function () {
+         try { localStorage.removeItem(DRAFT); } catch (e) { /* */ }
+         var n = document.getElementById("draft-note");
+         if (n) n.remove();
+       }]]);
+  }
+  form.addEventListener("input", keepDraft);
+  form.addEventListener("change", keepDraft);
+  form.addEventListener("click", function () { setTimeout(keepDraft, 0); });  // rows added, counters, grids
+  window.addEventListener("pagehide", keepDraft);
 
   function banner(text) {
     var b = document.getElementById("not-saved");
@@ -501,6 +658,8 @@
 
   qa(".grid-row", form).forEach(drawRow);
   qa("[data-list]", form).forEach(renumber);
+  checkDate();
+  startDraft();
   form.addEventListener("mousedown", function (ev) {  // a tap on a match keeps the box focused
     if (ev.target.closest && ev.target.closest(".suggestion")) ev.preventDefault();
   });
