@@ -376,7 +376,7 @@ def test_frames_and_panels_stand_well_inside_the_trim():
                 seen.append((folder, name, box_name))
     assert ("_shared", "back", "frame") in seen and ("imperial_miners", "carte-vierge", "panel") in seen
     assert ("maphr", "maphr-back", "frame") in seen
-    # the ship back, turned to keep a secret, has no frame at all: a star field
+    # the ship back, turned to keep a secret, has no frame at all: a centred emblem
     # (tests/games/mine_all_mine/test_ship_back.py)
     assert not [s for s in seen if s[:2] == ("mine_all_mine", "dos-vaisseau")]
 
