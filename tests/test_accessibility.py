@@ -3,7 +3,9 @@
 - No text under 5 pt anywhere (cards, backs, boards, pads, aids, setup sheets, stamps, captions)
   and no text under 6 pt except *marks*: version stamps, footers, a deck's name and the captions
   naming a blank field on a blank card (``MARKS``). Rules text is never a mark.
-- Every run of text has a contrast of at least 4.5:1 (WCAG 2) with the colour behind it.
+- Every run of text has a contrast of at least 4.5:1 (WCAG 2) with the colour behind it: its
+  ink as declared, and its glyphs as seen on the page rasterised at 144 dpi (issue 38: thin
+  and small strokes never reach their ink; ``a11y_helpers.seen_ink``).
 - Cristaux: every crystal colour has its own shape (crystals, runes, royal logos, forge squares),
   so that the marks stay distinct in greyscale and under deuteranopia — compared as binarised
   masks, not as colours.
@@ -92,6 +94,7 @@ def test_text_size_and_contrast_contract(built, game):
     problems: list[str] = []
     runs = 0
     marks = 0
+    measured = 0
     for pdf in pdfs:
         for f in read_pdf(pdf):
             if set(f.run) <= ICON_GLYPHS:
@@ -107,8 +110,16 @@ def test_text_size_and_contrast_contract(built, game):
                     problems.append(f"{where}: {f.size:g} pt < {MIN_RULES:g} pt and not a stamp or caption")
             if f.ratio is not None and f.ratio < MIN_CONTRAST:
                 problems.append(f"{where}: contrast {f.ratio:.2f}:1 (ink {f.ink}, behind {f.behind})")
+            if f.behind is not None and f.seen is None:
+                problems.append(f"{where}: no glyph drawn where the text is (behind {f.behind})")
+            elif f.seen_ratio is not None and f.seen_ratio < MIN_CONTRAST:
+                problems.append(f"{where}: contrast seen {f.seen_ratio:.2f}:1 (glyphs {f.seen}, behind {f.behind};"
+                                f" ink {f.ink}, {f.size:g} pt)")
+            if f.seen_ratio is not None:
+                measured += 1
     assert runs > 100  # the walk saw the text (every game prints hundreds of runs)
     assert marks > 0  # version stamps exist and were recognised as marks
+    assert measured > 0.95 * runs  # the glyphs were found on the page for (nearly) every run
     problems = list(dict.fromkeys(problems))
     assert not problems, "\n".join(problems[:40])
 
@@ -146,11 +157,59 @@ def test_the_walk_reads_size_ink_and_background_as_printed(tmp_path):
     c.save()
     found = {f.run: f for f in read_pdf(pdf)}
     assert found["quatre points"].size == pytest.approx(4, abs=0.01)
+    for f in found.values():
+        assert f.seen is not None
     assert found["moitié"].size == pytest.approx(6, abs=0.01)  # 12 pt in a form drawn at half size
     assert found["gris clair"].behind == (255, 255, 255)
     assert found["gris clair"].ratio == pytest.approx(2.85, abs=0.05)
     assert found["blanc sur vert"].behind == (143, 174, 94)
     assert found["blanc sur vert"].ratio == pytest.approx(2.50, abs=0.01)
+    # seen on the page: the strokes of 9 pt text reach neither their ink nor less than it
+    assert 1.0 < found["gris clair"].seen_ratio < found["gris clair"].ratio
+    assert 1.0 < found["blanc sur vert"].seen_ratio < found["blanc sur vert"].ratio
+
+
+def test_the_contrast_seen_is_measured_on_the_page(tmp_path):
+    """Glyphs as the page shows them, whatever ink they declare: black 24 pt text under a white
+    veil of opacity 0.6 declares black (21:1 on white) and shows grey 153 (0.4 × 0 + 0.6 × 255;
+    relative luminance 0.319, so 1.05 / 0.369 = 2.85:1); the same text unveiled is seen black
+    (21:1); 5 pt text in #6b6b6b on TunHell's beige (#f4ecdc) declares 4.54:1 and is seen
+    under 3.5:1 (its strokes are under one pixel wide at 144 dpi); in #2a2a2a over 4.5:1."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.render.fonts import font_name
+
+    pdf = tmp_path / "seen.pdf"
+    c = Canvas(str(pdf), pagesize=(300, 200))
+    c.setFont(font_name("sans", bold=True), 24)
+    c.setFillColorRGB(0, 0, 0)
+    c.drawString(10, 160, "voilé")
+    c.drawString(150, 110, "net")
+    c.saveState()
+    c.setFillColorRGB(1, 1, 1)
+    c.setFillAlpha(0.6)
+    c.rect(5, 150, 120, 40, stroke=0, fill=1)
+    c.restoreState()
+    c.setFillColorRGB(0xf4 / 255, 0xec / 255, 0xdc / 255)
+    c.rect(0, 0, 300, 100, stroke=0, fill=1)
+    c.setFont(font_name("sans"), 5)
+    c.setFillColorRGB(0x6b / 255, 0x6b / 255, 0x6b / 255)
+    c.drawString(10, 60, "v1.0 · 14418a gris")
+    c.setFillColorRGB(0x2a / 255, 0x2a / 255, 0x2a / 255)
+    c.drawString(10, 30, "v1.0 · 14418a sombre")
+    c.showPage()
+    c.save()
+    found = {f.run: f for f in read_pdf(pdf)}
+    veiled, plain = found["voilé"], found["net"]
+    assert veiled.ink == plain.ink == (0, 0, 0) and veiled.ratio == pytest.approx(21.0)
+    assert veiled.behind == plain.behind == (255, 255, 255)
+    assert veiled.seen == pytest.approx((153, 153, 153), abs=1)
+    assert veiled.seen_ratio == pytest.approx(2.85, abs=0.05)
+    assert plain.seen == (0, 0, 0) and plain.seen_ratio == pytest.approx(21.0)
+    grey_, dark = found["v1.0 · 14418a gris"], found["v1.0 · 14418a sombre"]
+    assert grey_.behind == dark.behind == (0xf4, 0xec, 0xdc)
+    assert grey_.ratio == pytest.approx(4.54, abs=0.01) and grey_.seen_ratio < 3.5
+    assert dark.seen_ratio > 4.5
 
 
 def test_marks_are_recognised_and_rules_text_is_not():
@@ -376,7 +435,7 @@ def test_frames_and_panels_stand_well_inside_the_trim():
                 seen.append((folder, name, box_name))
     assert ("_shared", "back", "frame") in seen and ("imperial_miners", "carte-vierge", "panel") in seen
     assert ("maphr", "maphr-back", "frame") in seen
-    # the ship back, turned to keep a secret, has no frame at all: a star field
+    # the ship back, turned to keep a secret, has no frame at all: a centred emblem
     # (tests/games/mine_all_mine/test_ship_back.py)
     assert not [s for s in seen if s[:2] == ("mine_all_mine", "dos-vaisseau")]
 

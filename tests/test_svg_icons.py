@@ -148,7 +148,7 @@ def test_a_later_build_replays_icons_without_svglib(tmp_path):
 
 @pytest.mark.slow
 def test_a_later_build_draws_svg_art_without_svglib(tmp_path):
-    """SVG card art (Mine All Mine's starfield back) is recorded as the icons are: a rebuild
+    """SVG card art (Mine All Mine's ship back) is recorded as the icons are: a rebuild
     reads its size and draws its form from the cache, without svglib (issue 32: ~0.15 s of
     that deck's 0.7 s rebuild), and the deck comes out byte for byte the same."""
     code = ("import sys, json\n"

@@ -68,7 +68,7 @@ class _Where(TypedDict, total=False):
 #: the shared generic layouts, used by any kind or back without a layout of its own
 GENERIC_FRONT = "card"
 GENERIC_BACK = "back"
-DEFAULT_STAMP_STYLE = {"size": 5, "colour": "#6b6b6b", "align": "right", "valign": "bottom"}
+DEFAULT_STAMP_STYLE = {"size": 5, "colour": "#2a2a2a", "align": "right", "valign": "bottom"}
 TEXT_DEFAULTS = {"size": 8.0, "min_size": None, "leading": 1.2, "family": "sans", "colour": "#1a1a1a",
                  "align": "left", "valign": "top", "bold": False, "italic": False, "paragraph_gap": 0.35}
 TEMPLATED = ("text", "fill", "stroke", "icon", "src")

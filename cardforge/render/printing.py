@@ -101,7 +101,7 @@ def draw_band(c: Canvas, x: float, y: float, w: float, h: float, colour: str, ra
 
 
 def draw_stamp(c: Canvas, left: str, right: str, x: float, y: float, w: float, size: float = 5.5,
-               colour: str = "#5f5f5f", *, lang: str) -> None:
+               colour: str = "#2f2f2f", *, lang: str) -> None:
     """The small footer: what it is on the left, version and provenance on the right (with
     ``lang``'s typography)."""
     c.saveState()

@@ -161,7 +161,7 @@ def plan_pads(ctx: PrintContext) -> tuple[PadPlan | None, list[Problem]]:
                            assets=ctx.assets)
     except TextOverflow as exc:
         problems.append(Problem(f"title does not fit ({exc.describe()})", item=item))
-    players = [fit_box_text(_("Player {number}", number=i), layout.col_w - mm(2), mm(3.2), 6.5, 6.0, color="#5f5f5f",
+    players = [fit_box_text(_("Player {number}", number=i), layout.col_w - mm(2), mm(3.2), 6.5, 6.0, color="#2f2f2f",
                             align="left", valign="top", assets=ctx.assets) for i in range(1, layout.players + 1)]
     tie = []
     for line in tie_break_lines(game, ctx.t):
