@@ -284,3 +284,12 @@ def test_a_number_out_of_bounds_is_located(new_game, tmp_path, file, old, new, m
     edit(folder / file, old, new)
     lines = [e.removeprefix("error: ").removeprefix("  - ") for e in errors_of(folder)]
     assert message.format(folder=folder) in lines, lines
+
+
+@pytest.mark.parametrize("value", ["nan", "NaN", "-nan"])
+def test_a_command_line_number_is_never_nan(value):
+    """click's FloatRange lets a NaN through (it fails no comparison): `export png --bleed-size
+    nan` ended in an internal error. A usage error now (exit 2)."""
+    r = run_cli("export", "tunhell", "png", "--bleed-size", value)
+    assert r.code == 2
+    assert f"Error: Invalid value for '--bleed-size': {value} is not a number (allowed: 0 to 10)" in r.err
