@@ -18,8 +18,8 @@ A few kilobytes of SVG can ask for a lot. Before svglib sees the tree (:func:`ch
   or past :data:`MAX_SVG_NUMBER` either way is refused, naming the element, its line and the
   attribute (ReportLab cannot write ``1e308`` and writes ``nan`` as is: a broken PDF); a denormal
   such as ``1e-320`` is left alone, it is written as 0;
-- then the drawing is tried (:func:`trial_render`): numbers no PDF can hold (``1e308``, or one
-  that arithmetic made: ``scale(1e9)`` twenty times) fail ``check`` with a message, not the build
+- then the drawing is tried (:func:`trial_render`): numbers no PDF can hold (one that svglib's
+  or ReportLab's arithmetic made from allowed ones) fail ``check`` with a message, not the build
   with a ValueError, and so does a ``nan`` written in the trial PDF. A drawing smaller than
   :data:`MIN_SVG_POINTS` either way is refused too: scaled to a box, its factor would be past
   what a PDF holds.
@@ -70,6 +70,10 @@ NUMERIC_ATTRIBUTES = frozenset({
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|(?<![A-Za-z])(?:nan|inf(?:inity)?)(?![A-Za-z])",
                      re.IGNORECASE)
 _DECLARATION = re.compile(r"([A-Za-z-]+)\s*:\s*([^;{}]*)")
+#: what a value needs to hold a number past MAX_SVG_NUMBER or not finite (an exponent, ten digits
+#: in a row, the letters of nan or inf): only such values are scanned number by number (path data
+#: rarely has any)
+_SUSPECT = re.compile(r"[eEnNiI]|(?<![0-9])[0-9]{10}")
 
 
 class SvgRefused(Exception):
@@ -155,6 +159,8 @@ def check_numbers(elements: list[Any]) -> None:
 
 
 def _check_value(el: Any, attribute: str, value: str) -> None:
+    if not _SUSPECT.search(value):
+        return
     for token in _NUMBER.findall(value):
         number = float(token)
         if math.isfinite(number) and abs(number) <= MAX_SVG_NUMBER:
