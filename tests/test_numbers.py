@@ -277,8 +277,13 @@ def test_a_nan_left_in_a_drawing_is_found_by_the_trial(tmp_path):
      "1e+20 (set CARDFORGE_LIMIT_LENGTH_MM to allow more)"),
     ("cardforge.toml", '# back_offset = "0,0"', "back_offset = [nan, 0]",
      "{folder}/cardforge.toml: build.back_offset: a length must be a number, got nan"),
+    ("aids.yaml", "        text: Fin de partie\n", "        text: Fin de partie\n        size: .nan\n",
+     "{folder}/aids.yaml:16: aid 'tour-de-jeu' (#1): front[1].size: must be a number, got nan"),
+    ("aids.yaml", "      - kind: heading\n", "      - kind: steps\n        items: [a]\n        start: 1.0e+308\n"
+                                             "      - kind: heading\n",
+     "{folder}/aids.yaml:16: aid 'tour-de-jeu' (#1): front[1].start: must be a whole number, got 1e+308 (too large)"),
 ], ids=["layout .nan", "layout -.inf", "leading 1e308", "field max .nan", "int field min 1e-320", "aid widths .inf",
-        "toml back_offset 1e20", "toml back_offset nan"])
+        "toml back_offset 1e20", "toml back_offset nan", "aid size .nan", "aid steps start 1e308"])
 def test_a_number_out_of_bounds_is_located(new_game, tmp_path, file, old, new, message):
     folder = game_copy(new_game, tmp_path)
     edit(folder / file, old, new)
