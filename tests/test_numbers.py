@@ -92,7 +92,12 @@ def edit(path: Path, old: str, new: str) -> None:
 
 def yaml_number(value: float) -> str:
     """``value`` as YAML reads it back as that float (.nan, -.inf, 1.0e-320)."""
-    return yaml.safe_dump(value).split("\n")[0]
+    from cardforge.data.yamlio import parse_text
+
+    text = yaml.safe_dump(value).split("\n")[0]
+    back = parse_text(f"v: {text}\n", "number.yaml").data["v"]  # a float, as cardforge reads it
+    assert isinstance(back, float) and (back == value or math.isnan(back) and math.isnan(value)), (text, back)
+    return text
 
 
 def toml_number(value: float) -> str:
