@@ -271,6 +271,13 @@ def svg_viewbox(value: str = "0 0 1e-320 1e-320") -> bytes:
     return svg('<rect width="10" height="10"/>', head=SVG_HEAD.replace('viewBox="0 0 100 80"', f'viewBox="{value}"'))
 
 
+def svg_viewbox_only(value: str = "0 0 1e-300 1e-300") -> bytes:
+    """An SVG sized by its viewBox alone (no width, height): a tiny one scaled up to a box."""
+    return svg('<rect width="1e-300" height="1e-300"/>',
+               head='<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+                    f'viewBox="{value}">')
+
+
 def svg_size(width: str = "1e308", height: str = "80") -> bytes:
     return svg('<rect width="10" height="10"/>', head=SVG_HEAD.replace('width="100" height="80"',
                                                                        f'width="{width}" height="{height}"'))

@@ -356,7 +356,8 @@ SVG_BOMBS = [lambda: bombs.svg_use_fanout(6, 8), lambda: bombs.svg_css_backtrack
              lambda: bombs.svg_size("1e-320", "1"),
              lambda: bombs.svg_with_data_png(bombs.png_header_only(13000, 13000)),
              lambda: bombs.svg_viewbox("0 0 0 0")]
-HOSTILE_NUMBERS = ["1e308", "-1e308", "nan", "inf", "1e-320", "99999999999", "", "0", "-5", "1e20", "3e38", "%", "1px"]
+HOSTILE_NUMBERS = ["1e308", "-1e308", "nan", "inf", "1e-320", "99999999999", "", "0", "-5", "1e20", "3e38", "%", "1px",
+                   "1e-300", "-1e-45", "1e9", "Infinity", "+.5e-310"]  # tiny: scaled past a PDF (issue 38)
 HOSTILE_HREFS = ["../../decoy/secret.png", "/etc/passwd", "pipe.png", "red.png", "http://example.com/x.png",
                  "file:///etc/passwd", "data:image/png;base64,AAAA", "data:image/svg+xml;base64,PHN2Zy8+",
                  "missing.png",
@@ -396,6 +397,9 @@ def _mutate_svg(rng: random.Random, blob: bytes) -> bytes:
                 value = f"M0 0 L{value} {value} C 1 1 {value} 2 3 3 Z"
             elif attr == "viewBox":
                 value = " ".join(rng.choice(HOSTILE_NUMBERS) or "0" for _ in range(4))
+                if el is root and rng.random() < 0.5:  # sized by its viewBox alone (issue 38)
+                    el.attrib.pop("width", None)
+                    el.attrib.pop("height", None)
             el.set(attr, value)
         elif op == 3:  # a <use> of a random element (an ancestor: a cycle)
             target = rng.choice(elements)

@@ -33,6 +33,8 @@ def parse_length(value: str | int | float, *, allow_negative: bool = False, dpi:
                 + (", '12pt' or '75px'" if dpi is not None else " or '12pt'") + f", got {short_repr(value)}"
             )
         number, unit = float(m.group(1)), m.group(2) or "mm"
+    if math.isnan(number):  # YAML's .nan, TOML's nan
+        raise ValueError(f"a length must be a number, got {short_repr(value)}")
     if number < 0 and not allow_negative:
         raise ValueError(f"a length must not be negative, got {short_repr(value)}")
     if unit == "px":
@@ -53,6 +55,8 @@ def check_points(points: float, value: object = None) -> float:
     from cardforge.limits import env_name, limit
 
     most = limit("length_mm")
+    if math.isnan(points):
+        raise ValueError(f"a length must be a number, got {short_repr(value if value is not None else points)}")
     if not math.isfinite(points) or abs(points) > most * MM:
         got = short_repr(value) if value is not None else f"{points:g} pt"
         raise ValueError(f"a length must be at most {most:,} mm ({most * MM:,.0f} pt) either way, got {got} "

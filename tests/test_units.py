@@ -40,10 +40,17 @@ def test_a_length_is_bounded_either_way(monkeypatch):
 
     assert parse_length("2000mm") == pytest.approx(2000 * MM)
     assert parse_length("-2000mm", allow_negative=True) == pytest.approx(-2000 * MM)
-    for bad in ("2001mm", "78.75in", 2000.5, float("inf"), float("nan")):
+    for bad in ("2001mm", "78.75in", 2000.5, float("inf"), 1e308):
         with pytest.raises(ValueError, match=r"a length must be at most 2,000 mm \(5,669 pt\) either way, got .*"
                                              r"\(set CARDFORGE_LIMIT_LENGTH_MM to allow more\)"):
             parse_length(bad)
+    for nan in (float("nan"), -float("nan")):  # YAML's .nan: not 'too long', not a number at all
+        with pytest.raises(ValueError) as err:
+            parse_length(nan)
+        assert str(err.value) == "a length must be a number, got nan"
+    with pytest.raises(ValueError) as err:
+        check_points(float("nan"))
+    assert str(err.value) == "a length must be a number, got nan"
     with pytest.raises(ValueError, match="either way"):
         parse_length("-2001mm", allow_negative=True)
     with pytest.raises(ValueError, match="got 1e\\+25 pt"):

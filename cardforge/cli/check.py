@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
     from cardforge.data.loading import GameData
     from cardforge.games.base import Game
+    from cardforge.problems import Problem
 
 EPILOG = """\b
 Examples:
@@ -70,6 +71,7 @@ def _check_one(game: Game, strict: bool, as_json: bool, templates_dir: Path | No
     from cardforge.transaction import checkpoint
 
     checkpoint("check")  # the tests' hook: an interrupt while checking
+    problems = problems + _project_problems(game)
 
     if data is not None and has_assets(data):  # fonts, icons and art opened (render/game_assets.py)
         from cardforge.render.game_assets import asset_problems
@@ -134,6 +136,18 @@ def _check_one(game: Game, strict: bool, as_json: bool, templates_dir: Path | No
         return result
     click.echo(f"{game.id}: OK" + (f" ({plural(len(warnings), 'warning')})" if warnings else ""))
     return result
+
+
+def _project_problems(game: Game) -> list[Problem]:
+    """The problems of the game folder's ``cardforge.toml`` (what build would stop on)."""
+    from cardforge.data.project import read_project
+    from cardforge.errors import DataError
+
+    try:
+        read_project(game.folder)
+    except DataError as exc:
+        return list(exc.problems)
+    return []
 
 
 def _summary(data: GameData) -> dict[str, Any]:

@@ -54,6 +54,17 @@ class GameType(ParamType["Game"]):
 GAME = GameType()
 
 
+class NumberRange(click.FloatRange):
+    """``click.FloatRange`` that refuses ``nan`` (click lets it through: a NaN fails no
+    comparison; ``export png --bleed-size nan`` ended in an internal error)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if number != number:  # NaN
+            self.fail(f"{value} is not a number (allowed: {self.min:g} to {self.max:g})", param, ctx)
+        return number
+
+
 def data_root() -> Path | None:
     """``--data DIR`` of this run (None: each game's own folder)."""
     from cardforge.cli import STATE

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cardforge.cli.common import GAME, echo_problem, interrupted, load_data, output_target
+from cardforge.cli.common import GAME, NumberRange, echo_problem, interrupted, load_data, output_target
 from cardforge.problems import Problem, plural
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ pod: the print service's files (profile: size, bleed, safe zone; PDF with TrimBo
               help="png: each card with its bleed (the default: the size print shops ask for) or as cut "
                    "(--trim).")
 @click.option("--no-bleed", "no_bleed", is_flag=True, hidden=True)  # the earlier name of --trim
-@click.option("--bleed-size", type=click.FloatRange(0, 10), default=3.0, show_default=True, metavar="MM",
+@click.option("--bleed-size", type=NumberRange(0, 10), default=3.0, show_default=True, metavar="MM",
               help="png: the bleed, in mm (1/8 in: 3.175).")
 @click.option("--profile", help="pod: a profile name (see --list-profiles) or a path to a profile .yaml.")
 @click.option("--list-profiles", is_flag=True, help="pod: list the print-on-demand profiles and exit.")

@@ -25,14 +25,14 @@ BASE_FIELDS = tuple(CardBase.model_fields)
 
 def _annotation(spec: FieldSpec) -> Any:
     bounds: dict[str, Any] = {}
-    if spec.min is not None:
-        bounds["ge"] = spec.min
+    if spec.min is not None:  # finite, whole for an int field (FieldSpec)
+        bounds["ge"] = int(spec.min) if spec.type == "int" else spec.min
     if spec.max is not None:
-        bounds["le"] = spec.max
+        bounds["le"] = int(spec.max) if spec.type == "int" else spec.max
     if spec.type == "int":
         return Annotated[int, Field(strict=True, **bounds)]
-    if spec.type == "number":
-        return Annotated[float, Field(**bounds)]
+    if spec.type == "number":  # a card's number is finite (nan and inf are no value to print or count)
+        return Annotated[float, Field(allow_inf_nan=False, **bounds)]
     if spec.type == "bool":
         return Annotated[bool, Field(strict=True)]
     if spec.type == "choice":

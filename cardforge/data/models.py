@@ -5,10 +5,21 @@ All models forbid unknown fields: a typo in a data file is an error, never ignor
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    field_validator,
+    model_validator,
+)
 
 from cardforge.limits import env_name, limit
 from cardforge.problems import short_repr
@@ -94,6 +105,10 @@ class CardSize(Model):
         return f"{self.preset} {dims}" if self.preset else dims
 
 
+#: the bounds a declared number field's min and max must keep (integers past 2^53 lose digits as floats)
+FIELD_BOUND = 10**15
+
+
 class FieldSpec(Model):
     """A card field declared as data (``kinds: {spell: {fields: {cost: {type: int, min: 0}}}}``).
 
@@ -113,8 +128,22 @@ class FieldSpec(Model):
     #: its text prints as written (see ``DeckMeta.markup``)
     markup: bool = False
 
+    @field_validator("min", "max")
+    @classmethod
+    def _bound(cls, value: float | None) -> float | None:
+        if value is not None and not (math.isfinite(value) and abs(value) <= FIELD_BOUND):
+            raise ValueError(f"must be a finite number between {-FIELD_BOUND:,.0f} and {FIELD_BOUND:,.0f}, "
+                             f"got {short_repr(value)}")
+        return value
+
     @model_validator(mode="after")
     def _consistent(self) -> FieldSpec:
+        fractions = [f"{name} {v:g}" for name, v in (("min", self.min), ("max", self.max))
+                     if v is not None and v != int(v)]
+        if self.type == "int" and fractions:
+            raise ValueError(f"min and max of an int field must be whole numbers, got {', '.join(fractions)}")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min ({self.min:g}) is more than max ({self.max:g})")
         if self.type == "choice" and not self.choices:
             raise ValueError("a choice field needs choices: [...]")
         if self.type != "choice" and self.choices is not None:

@@ -160,6 +160,8 @@ CONTENT_KINDS: tuple[str, ...] = ("heading", "text", "steps", "bullets", "table"
                                   "slots", "generated")
 
 #: kind → (required fields, optional fields). ``track`` needs start+end or spaces.
+#: the largest relative width of a table column (a share: [1, 2] and [30, 60] are the same)
+MAX_RELATIVE_WIDTH = 1_000_000
 KIND_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "heading": (("text",), ("level",)),
     "text": (("text",), ()),
@@ -242,8 +244,9 @@ class Content(Model):
     @field_validator("widths")
     @classmethod
     def _positive(cls, value: list[float] | None) -> list[float] | None:
-        if value is not None and any(w <= 0 for w in value):
-            raise ValueError(f"column widths are relative and must be > 0, got {value}")
+        if value is not None and not all(0 < w <= MAX_RELATIVE_WIDTH for w in value):  # (False for nan)
+            raise ValueError(f"column widths are relative and must be > 0 and at most {MAX_RELATIVE_WIDTH:,}, "
+                             f"got {short_repr(value)}")
         return value
 
     @model_validator(mode="after")

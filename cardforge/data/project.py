@@ -42,7 +42,8 @@ PROJECT_FILE = "cardforge.toml"
 def _mm(value: Any, allow_negative: bool = False) -> float:
     from cardforge.units import parse_length, to_mm
 
-    return round(to_mm(parse_length(str(value), allow_negative=allow_negative)), 4)
+    given = value if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
+    return round(to_mm(parse_length(given, allow_negative=allow_negative)), 4)
 
 
 class BuildTable(Model):
@@ -80,6 +81,8 @@ class BuildTable(Model):
             if len(parts) != 2:
                 raise ValueError(f"expected 'X,Y' in mm, e.g. '0.8,-0.5', got {value!r}")
             return tuple(_mm(p.strip(), allow_negative=True) for p in parts)
+        if isinstance(value, list) and len(value) == 2 and not any(isinstance(v, (bool, list, dict)) for v in value):
+            return tuple(_mm(v, allow_negative=True) for v in value)  # [0.8, -0.5]: each a length, bounded
         return value
 
 

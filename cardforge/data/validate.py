@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import difflib
+import math
 import typing
 from collections.abc import Callable
 from pathlib import Path
@@ -67,6 +68,13 @@ def allowed_fields(model: type[BaseModel]) -> list[str]:
     return [info.alias or name for name, info in model.model_fields.items()]
 
 
+def _is_nan(value: Any) -> bool:
+    """``value`` is a NaN, or a text that reads as one ('nan', 'NaN')."""
+    if isinstance(value, float):
+        return math.isnan(value)
+    return isinstance(value, str) and value.strip().lower().lstrip("+-") == "nan"
+
+
 def friendly_message(err: dict[str, Any], model: type[BaseModel] | None = None) -> str:
     """One pydantic error → 'what is wrong, what was allowed'."""
     kind = err["type"]
@@ -100,9 +108,15 @@ def friendly_message(err: dict[str, Any], model: type[BaseModel] | None = None) 
     }
     if kind in bounds:
         sign, key = bounds[kind]
+        if _is_nan(got):  # NaN fails every comparison: not "more than 10", not a number at all
+            return "must be a number, got nan"
         return f"must be {sign} {ctx.get(key)}, got {_show(got)}"
     if kind in ("int_type", "int_parsing", "int_from_float"):
         return f"must be a whole number, got {_show(got)}"
+    if kind == "int_parsing_size":
+        return f"must be a whole number, got {_show(got)} (too large)"
+    if kind == "finite_number":
+        return f"must be a finite number, got {_show(got)}"
     if kind in ("float_type", "float_parsing"):
         return f"must be a number, got {_show(got)}"
     if kind in ("bool_type", "bool_parsing"):

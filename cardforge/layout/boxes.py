@@ -46,6 +46,8 @@ BOX_TYPES = ("rect", "ellipse", "text", "art", "icon", "stamp", "line", "polygon
 #: the most corners a polygon may have
 MAX_POLYGON_POINTS = 1000
 DEFAULT_SAFE_ZONE_MM = 3.0
+#: the most a text style's ``leading`` (× its size) and ``paragraph_gap`` (in lines) may be
+MAX_LINES = 10
 #: the resolution ``px`` lengths are measured at when a layout does not say (Squib's default)
 DEFAULT_DPI = 300
 
@@ -102,14 +104,14 @@ class StyleSpec(Model):
     extends: str | None = None
     size: Annotated[Annotated[Points, Field(gt=0)] | None, OrTemplate] = None
     min_size: Annotated[Annotated[Points, Field(gt=0)] | None, OrTemplate] = None
-    leading: Annotated[Annotated[float, Field(gt=0)] | None, OrTemplate] = None
+    leading: Annotated[Annotated[float, Field(gt=0, le=MAX_LINES)] | None, OrTemplate] = None  # × size
     family: str | None = None
     colour: str | None = None
     align: Annotated[Literal["left", "center", "right", "justify"] | None, OrTemplate] = None
     valign: Annotated[Literal["top", "middle", "bottom"] | None, OrTemplate] = None
     bold: Annotated[bool | None, OrTemplate] = None
     italic: Annotated[bool | None, OrTemplate] = None
-    paragraph_gap: Annotated[Annotated[float, Field(ge=0)] | None, OrTemplate] = None
+    paragraph_gap: Annotated[Annotated[float, Field(ge=0, le=MAX_LINES)] | None, OrTemplate] = None  # lines
 
 
 def _style_name(value: Any) -> Any:

@@ -14,8 +14,15 @@ A few kilobytes of SVG can ask for a lot. Before svglib sees the tree (:func:`ch
   file, read within ``image_bytes``, never a FIFO), each within ``image_pixels`` (a 169-megapixel
   raster skipped the 50 MP limit) and decoded whole; a file is embedded as a ``data:`` URI, so
   svglib never opens a file itself;
-- then the drawing is tried (:func:`trial_render`): numbers no PDF can hold (``1e308``) fail
-  ``check`` with a message, not the build with a ValueError.
+- every number of its geometry and style attributes (:func:`check_numbers`): ``nan``, ``inf``
+  or past :data:`MAX_SVG_NUMBER` either way is refused, naming the element, its line and the
+  attribute (ReportLab cannot write ``1e308`` and writes ``nan`` as is: a broken PDF); a denormal
+  such as ``1e-320`` is left alone, it is written as 0;
+- then the drawing is tried (:func:`trial_render`): numbers no PDF can hold (one that svglib's
+  or ReportLab's arithmetic made from allowed ones) fail ``check`` with a message, not the build
+  with a ValueError, and so does a ``nan`` written in the trial PDF. A drawing smaller than
+  :data:`MIN_SVG_POINTS` either way is refused too: scaled to a box, its factor would be past
+  what a PDF holds.
 
 Raster images are drawn as image XObjects (:func:`draw_drawing`): ReportLab's own renderer
 draws them inline, which a form (how an SVG is drawn, once per PDF) cannot hold (the build
@@ -26,6 +33,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import math
 import os
 import re
 from functools import lru_cache
@@ -34,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardforge.errors import ArtError, reason
 from cardforge.limits import at_most, env_name, limit
+from cardforge.problems import short_repr
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
@@ -43,6 +52,28 @@ XLINK = "{http://www.w3.org/1999/xlink}href"
 _DATA_URI = re.compile(r"^\s*data:([^,;]*)((?:;[^,;]*)*),", re.IGNORECASE)
 #: what svglib reads from a ``data:`` URI (anything else it would take for a file name)
 _DATA_TYPES = {"image/png": "PNG", "image/jpeg": "JPEG", "image/jpg": "JPEG"}
+
+
+#: the largest number (either way) an SVG's geometry may hold: far past any drawing (a billion
+#: points is 350 km), far below what ReportLab can write (1e20) once scaled to a box
+MAX_SVG_NUMBER = 1e9
+#: the smallest width and height (points) of an SVG: scaled up to a box (at most ``length_mm``,
+#: 5,669 pt) its factor stays below 10^6
+MIN_SVG_POINTS = 0.01
+#: the attributes (and style properties) whose numbers reach ReportLab
+NUMERIC_ATTRIBUTES = frozenset({
+    "x", "y", "width", "height", "rx", "ry", "cx", "cy", "r", "x1", "y1", "x2", "y2", "fx", "fy", "fr", "dx",
+    "dy", "d", "points", "transform", "gradientTransform", "patternTransform", "viewBox", "offset",
+    "stroke-width", "stroke-dasharray", "stroke-dashoffset", "stroke-miterlimit", "font-size", "opacity",
+    "fill-opacity", "stroke-opacity", "stop-opacity", "letter-spacing", "word-spacing", "rotate", "textLength",
+    "startOffset", "refX", "refY", "markerWidth", "markerHeight", "pathLength", "baseline-shift"})
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|(?<![A-Za-z])(?:nan|inf(?:inity)?)(?![A-Za-z])",
+                     re.IGNORECASE)
+_DECLARATION = re.compile(r"([A-Za-z-]+)\s*:\s*([^;{}]*)")
+#: what a value needs to hold a number past MAX_SVG_NUMBER or not finite (an exponent, ten digits
+#: in a row, the letters of nan or inf): only such values are scanned number by number (path data
+#: rarely has any)
+_SUSPECT = re.compile(r"[eEnNiI]|(?<![0-9])[0-9]{10}")
 
 
 class SvgRefused(Exception):
@@ -102,9 +133,45 @@ def check_tree(root: Any, folder: Path) -> None:
     if texts > limit("svg_text_chars"):
         raise SvgRefused(f"it holds {texts:,} characters of text, " + at_most("svg_text_chars", " characters"))
     _check_css(root, elements)
+    check_numbers(elements)
     for el in elements:
         if _local(el) == "image":
             _embed_image(el, folder)
+
+
+def check_numbers(elements: list[Any]) -> None:
+    """Refuse a number no PDF can hold in the geometry and style of ``elements`` (lxml): not
+    finite (``nan``, ``inf``, ``1e400``) or past :data:`MAX_SVG_NUMBER` either way, in the
+    attributes of :data:`NUMERIC_ATTRIBUTES`, the same properties in a ``style`` attribute and
+    in ``<style>`` sheets. SvgRefused naming the element, its line and the attribute."""
+    for el in elements:
+        for name, value in el.attrib.items():
+            if name in NUMERIC_ATTRIBUTES:
+                _check_value(el, name, value)
+            elif name == "style":
+                for prop, text in _DECLARATION.findall(value):
+                    if prop in NUMERIC_ATTRIBUTES:
+                        _check_value(el, f"style {prop}", text)
+        if _local(el) == "style" and el.text:
+            for prop, text in _DECLARATION.findall(el.text):
+                if prop in NUMERIC_ATTRIBUTES:
+                    _check_value(el, prop, text)
+
+
+def _check_value(el: Any, attribute: str, value: str) -> None:
+    if not _SUSPECT.search(value):
+        return
+    for token in _NUMBER.findall(value):
+        number = float(token)
+        if math.isfinite(number) and abs(number) <= MAX_SVG_NUMBER:
+            continue
+        ident = el.get("id")
+        where = f"<{_local(el)}>" + (f" #{ident[:40]}" if ident else "") + (
+            f" (line {el.sourceline})" if el.sourceline else "")
+        what = ("is not a number" if math.isnan(number) else "is infinite" if token.lower().lstrip("+-")[:1] == "i"
+                else "is too large for a PDF")
+        raise SvgRefused(f"{where}: {attribute}: {short_repr(token)} {what} (allowed: a finite number, at most "
+                         f"{MAX_SVG_NUMBER:,.0f} either way)")
 
 
 def _use_target(el: Any, ids: dict[str, Any]) -> Any:
@@ -388,7 +455,8 @@ def trial_render(drawing: Drawing) -> None:
 
     from reportlab.pdfgen.canvas import Canvas
 
-    canvas = Canvas(io.BytesIO(), pageCompression=0)
+    out = io.BytesIO()
+    canvas = Canvas(out, pageCompression=0)
     try:  # drawn as a form, then the file saved: shadings and other objects are written too
         canvas.beginForm("trial", 0, 0, drawing.width, drawing.height)
         draw_drawing(drawing, canvas, images=False)  # (its images were checked whole already)
@@ -402,6 +470,13 @@ def trial_render(drawing: Drawing) -> None:
         text = big.group(0) if big else text
         raise SvgRefused(f"it cannot be drawn ({text[:100]}): a number too large for a PDF, or a shape "
                          "the SVG reader did not understand") from None
+    if _NAN_OPERAND.search(out.getvalue()):  # ReportLab writes a NaN as is: a PDF no reader opens
+        raise SvgRefused("it cannot be drawn (a number in it works out as not a number, NaN): an infinite "
+                         "or zero scale, or a shape the SVG reader did not understand")
+
+
+#: a NaN among a content stream's operands, as ReportLab writes it ("nan", "-nan")
+_NAN_OPERAND = re.compile(rb"(?<![^\s\[])-?nan(?=[\s\]])")
 
 
 # --- an SVG file as a ReportLab drawing (svglib) ---------------------------------------------
@@ -475,6 +550,10 @@ def _svg_drawing(path: str, mtime_ns: int, size: int) -> Drawing:
     if not (drawing.width < 1e6 and drawing.height < 1e6):
         raise ArtError(f"the SVG's size ({drawing.width:g} × {drawing.height:g} pt) is beyond any page: "
                        "give the <svg> a width and height in points, pixels or mm", broken=True)
+    if drawing.width < MIN_SVG_POINTS or drawing.height < MIN_SVG_POINTS:  # its scale to a box: past a PDF's
+        raise ArtError(f"the SVG's size ({drawing.width:g} × {drawing.height:g} pt) is too small to scale to a "
+                       f"box (at least {MIN_SVG_POINTS:g} pt each way): give the <svg> a width and height in "
+                       "points, pixels or mm", broken=True)
     try:
         trial_render(drawing)
     except SvgRefused as exc:
