@@ -3,7 +3,8 @@ is, exactly, is written beside it (and in DEVELOPING.md, "The stats").
 
 Conventions:
 - Only plays that count: deleted plays are left out (the store gives none).
-- A *win* is a seat among the play's winners: a shared win is a win for each sharer.
+- A *win* follows the lab's one shared-win rule (``lab.effects.win_shares``): a play's k winners
+  share its win, 1/k each, so a play gives one win (a 2-way shared win: ½ to each).
 - *Win rate* = wins ÷ plays with at least 2 players; solo plays (one seat) are counted apart,
   never as wins. Every rate is shown with its count ("3 of 5") and, on the charts, its Wilson 95 %
   interval (where the rate plausibly lies given so few plays).
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardforge.lab.effects import win_shares
 from cardforge.lab.stats import bins_of, number, percent, wilson
 from cardforge.web.store import PlayRecord, Seat
 
@@ -48,6 +50,12 @@ class Rate:
         return f"{percent(self.value)} · {number(self.wins)} of {self.plays}"
 
 
+def _share(play: PlayRecord, seat: Seat) -> float:
+    """The seat's share of the play's win (the lab's rule: 1/k for each of k winners)."""
+    shares = win_shares([s.winner for s in play.seats])
+    return next(share for s, share in zip(play.seats, shares) if s is seat)
+
+
 def beaten_share(play: PlayRecord, seat: Seat) -> float | None:
     """The share of the other players this seat was ranked ahead of, a tie counting half
     (None for a solo play)."""
@@ -64,7 +72,7 @@ class PlayerLine:
     name: str
     colour: str | None
     plays: int = 0  # with at least 2 players
-    wins: int = 0
+    wins: float = 0  # shared wins 1/k (win_shares)
     solo: int = 0
     totals: list[float] = field(default_factory=list)  # every total (solo plays too), one game
     beaten: list[float] = field(default_factory=list)
@@ -107,7 +115,7 @@ def _players(records: Sequence[PlayRecord], roster: dict[int, dict[str, Any]]) -
                 line.solo += 1
                 continue
             line.plays += 1
-            line.wins += seat.winner
+            line.wins += _share(play, seat)
             share = beaten_share(play, seat)
             if share is not None:
                 line.beaten.append(share)
@@ -118,7 +126,7 @@ def _players(records: Sequence[PlayRecord], roster: dict[int, dict[str, Any]]) -
 class Position:
     position: int  # 1 = the first player
     seats: int
-    wins: int
+    wins: float
 
     @property
     def rate(self) -> Rate:
@@ -180,7 +188,7 @@ def game_stats(game: str, title: str, records: Sequence[PlayRecord], roster: dic
             pos = (s.seat - r.first_seat) % n + 1
             entry = positions.setdefault(pos, Position(pos, 0, 0))
             entry.seats += 1
-            entry.wins += s.winner
+            entry.wins += _share(r, s)
     pairs: dict[tuple[int, int], Pair] = {}
     for r in records:
         for i, s in enumerate(r.seats):

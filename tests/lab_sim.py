@@ -1,0 +1,99 @@
+"""Simulated Maphr-like play logs for the lab's statistics (issue 39): 40 improvements, 4 clans,
+2–4 players, a recorded first player, and a winner drawn from a conditional logit in which
+**holding more cards wins more often** (the confounder that made every card's raw rate look
+good) — plus, when asked, one card or one clan planted stronger.
+
+- every seat holds 2–9 distinct cards of the 40 (dealt without replacement within the play) and
+  a clan of its own (4 clans, so at most 4 players);
+- seat i wins with probability exp(ηᵢ) / Σ exp(η) with ηᵢ = 0.25 × cards held (+ the planted
+  effect); in 4 % of the plays a second seat, drawn at random, shares the win.
+
+:func:`planted_logodds` gives the log odds that make a card worth +10 points of win
+probability at the log's typical table (the same conversion the lab reports in).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from cardforge.lab.facts import Deck, SeatFacts
+from cardforge.lab.stats import GameInfo, Play, SeatResult
+
+CARDS = [f"c{i:02d}" for i in range(40)]
+CLANS = ["irongradd", "pic-ardent", "taillepierre", "grisfer"]
+#: players per play: 2, 3 and 4 in these proportions
+PLAYERS = (2, 3, 4)
+PLAYER_WEIGHTS = (0.2, 0.4, 0.4)
+PER_CARD = 0.25
+SHARED = 0.04
+
+
+def info() -> GameInfo:
+    cards = {c: {"name": f"Amélioration {c[1:]}", "kind": "improvement", "copies": 1, "data": {}} for c in CARDS}
+    deck = Deck("sim", "0.1", "00000000", "data", cards)
+    return GameInfo("sim", "Simulated", [("vp", "Points")], [("clan", "Clan")],
+                    {"clan": {c: c.capitalize() for c in CLANS}}, {"improvements": ["improvement"]}, [], deck)
+
+
+def card_names() -> dict[str, str]:
+    return {c: f"Amélioration {c[1:]}" for c in CARDS}
+
+
+def typical_base() -> float:
+    """The mean of 1/players of the simulated mix."""
+    return sum(w / n for n, w in zip(PLAYERS, PLAYER_WEIGHTS))
+
+
+def planted_logodds(points: float = 0.10) -> float:
+    from cardforge.lab.effects import target_logodds
+
+    return target_logodds(typical_base(), points)
+
+
+@dataclass
+class Plant:
+    card: str | None = None
+    clan: str | None = None
+    logodds: float = 0.0
+
+
+def simulate(plays: int, seed: int, plant: Plant | None = None, players: tuple[int, ...] = PLAYERS,
+             weights: tuple[float, ...] = PLAYER_WEIGHTS, version: str = "0.1", start_id: int = 1) -> list[Play]:
+    import math
+
+    rng = random.Random(seed)
+    plant = plant or Plant()
+    out = []
+    for i in range(plays):
+        n = rng.choices(players, weights)[0]
+        clans = rng.sample(CLANS, n)
+        held_counts = [rng.randint(2, 9) for _ in range(n)]
+        deck = CARDS[:]
+        rng.shuffle(deck)
+        hands, at = [], 0
+        for k in held_counts:
+            hands.append(deck[at:at + k])
+            at += k
+        eta = []
+        for clan, hand in zip(clans, hands):
+            e = PER_CARD * len(hand)
+            if plant.card is not None and plant.card in hand:
+                e += plant.logodds
+            if plant.clan is not None and clan == plant.clan:
+                e += plant.logodds
+            eta.append(e)
+        mx = max(eta)
+        w = [math.exp(e - mx) for e in eta]
+        winner = rng.choices(range(n), w)[0]
+        winners = {winner}
+        if rng.random() < SHARED:
+            winners.add(rng.choice([j for j in range(n) if j != winner] or [winner]))
+        seats = []
+        for j in range(n):
+            facts = SeatFacts({"clan": clans[j]}, {"improvements": {c: 1 for c in sorted(hands[j])}})
+            seats.append(SeatResult(j, f"P{j + 1}", 10.0 + len(hands[j]), 1 if j in winners else 2, j in winners,
+                                    {"vp": 10.0 + len(hands[j])}, facts))
+        out.append(Play(start_id + i, f"2026-{1 + i % 12:02d}-{1 + i % 28:02d}", None, rng.randrange(n), 60,
+                        version, None, None, seats))
+    return out
