@@ -329,7 +329,12 @@ def fit_group(plays: Sequence[Play], info: GameInfo, card_names: dict[str, str],
             continue
         cols = [(key, ind[key]) for key in gated]
         pooled = sum((ind[k] for k in ungated), np.zeros(n_seats)) if ungated else None
-        if b.one_each:
+        # the levels sum to the same number at every seat of each play (a choice, a position —
+        # or cards when everyone holds as many): that sum is constant within the play
+        total = M.sum(axis=1)
+        lo = starts[:-1]
+        same = np.maximum.reduceat(total, lo) - np.minimum.reduceat(total, lo)
+        if b.one_each or not same.any():
             # the levels sum to one at each seat: a constant within the play; drop one column
             # (the pooled levels if any, else the level with most seats) as the reference
             if pooled is None or not pooled.any():
