@@ -319,10 +319,11 @@ def test_a_lower_threshold_ranks_and_a_selection_narrows(lab):
     view = build_view(game, data, log.lab_plays(game.id), log.decks(game.id), min_count=3)
     old = view.groups[1]
     enough, few = old.ranked(old.choices["faction"])
-    assert [r.label for r in enough] == ["sud", "nord"] and few == []  # 50 % (3 seats) above 38 % (4 seats)
+    # issue 39: a raw rate never ranks (the effects' table does, corrected): by name
+    assert [r.label for r in enough] == ["nord", "sud"] and few == []
     assert [r.rate.flag() for r in old.choices["faction"]] == ["", ""]
     ranked, few_cards = old.ranked_cards()
-    assert [c.id for c in ranked] == ["emeraude", "saphir", "dragon-rouge", "dragon-vert", "perle", "rubis"]
+    assert [c.id for c in ranked] == ["dragon-rouge", "dragon-vert", "emeraude", "perle", "rubis", "saphir"]
     assert few_cards == []
     since, _ = parse_selection("since 0.2")
     view = build_view(game, data, log.lab_plays(game.id), log.decks(game.id), since)

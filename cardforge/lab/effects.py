@@ -487,6 +487,17 @@ def difference(family: str, old: Effect, new: Effect, z_needed: float, delta: fl
     return e
 
 
+def differences(old: Fitted, new: Fitted, target: float = TARGET) -> list[Effect]:
+    """Each level measured in both versions: its change (new − old) with its interval, or too few."""
+    pairs = [(e, n) for e in old.effects for n in new.effects if (e.family, e.key) == (n.family, n.key)]
+    pairs = [(e, n) for e, n in pairs if e.needed is None and n.needed is None]
+    if not pairs:
+        return []
+    z_needed = normal_quantile(1 - FDR / (2 * len(pairs))) + normal_quantile(POWER)
+    delta = target_logodds(new.base, target)
+    return [difference(n.family, e, n, z_needed, delta, old.plays, new.plays) for e, n in pairs]
+
+
 def correct(effects: Sequence[Effect], fdr: float = FDR) -> int:
     """Benjamini–Hochberg over every tested effect: sets q and flagged; returns how many were tested."""
     tested = [e for e in effects if e.p is not None]

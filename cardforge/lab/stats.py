@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from cardforge.lab.effects import Fitted, fit_group, win_shares
 from cardforge.lab.facts import Deck, SeatFacts
 from cardforge.lab.versions import label as version_label
 from cardforge.lab.versions import version_key
@@ -178,8 +179,9 @@ class Play:
         return sum(1 for s in self.seats if s.winner)
 
     def win(self, seat: SeatResult) -> float:
-        """The seat's share of the play's win (1/k for each of k winners)."""
-        return 1 / self.winners if seat.winner and self.winners else 0.0
+        """The seat's share of the play's win (1/k for each of k winners: ``effects.win_shares``)."""
+        shares = win_shares([s.winner for s in self.seats])
+        return next(share for s, share in zip(self.seats, shares) if s is seat)
 
 
 # --- what the game declares, resolved once ----------------------------------------------------------
@@ -346,6 +348,8 @@ class Group:
     plays_with_facts: int
     first_day: str = ""
     last_day: str = ""
+    plays_with_breakdown: int = 0  # the plays (of 2+) whose seats all recorded their categories
+    fitted: Fitted = field(default_factory=Fitted)  # the effects (lab.effects)
 
     @property
     def multi(self) -> int:
@@ -367,7 +371,8 @@ class Group:
                 "max": max(self.durations)}
 
     def ranked(self, rows: Sequence[RateRow]) -> tuple[list[RateRow], list[RateRow]]:
-        """(rates resting on enough seats, highest first; the others, most seats first)."""
+        """(rates resting on enough seats, by name; the others, most seats first). Never ordered
+        by a raw rate: what ranks is the effects' table (corrected for many comparisons)."""
         return _ranked(rows, lambda r: r.rate, lambda r: r.label)
 
     def ranked_cards(self) -> tuple[list[CardRow], list[CardRow]]:
@@ -384,8 +389,7 @@ def sort_name(name: str) -> str:
 
 def _ranked(rows: Sequence[Any], rate: Callable[[Any], Rate], name: Callable[[Any], str]
             ) -> tuple[list[Any], list[Any]]:
-    enough = sorted((r for r in rows if not rate(r).too_few),
-                    key=lambda r: (-(rate(r).value or 0), -rate(r).n, sort_name(name(r))))
+    enough = sorted((r for r in rows if not rate(r).too_few), key=lambda r: sort_name(name(r)))
     few = sorted((r for r in rows if rate(r).too_few), key=lambda r: (-rate(r).n, sort_name(name(r))))
     return enough, few
 
@@ -443,13 +447,15 @@ def group_stats(label: str, plays: Sequence[Play], info: GameInfo, decks: dict[s
         lost = [s.total for s in p.seats if not s.winner]
         if won and lost:
             margins.append(min(won) - max(lost))
-    # category shares
+    # category shares, over the plays whose every seat recorded its categories (an import may
+    # give totals only: its points would count in the totals and in no category)
+    broken = [p for p in multi if all(s.breakdown for s in p.seats)]
     shares = []
     for cid, clabel in info.categories:
-        w_points = sum(s.breakdown.get(cid, 0.0) for p in multi for s in p.seats if s.winner)
-        w_total = sum(s.total for p in multi for s in p.seats if s.winner)
-        a_points = sum(s.breakdown.get(cid, 0.0) for p in multi for s in p.seats)
-        a_total = sum(s.total for p in multi for s in p.seats)
+        w_points = sum(s.breakdown.get(cid, 0.0) for p in broken for s in p.seats if s.winner)
+        w_total = sum(s.total for p in broken for s in p.seats if s.winner)
+        a_points = sum(s.breakdown.get(cid, 0.0) for p in broken for s in p.seats)
+        a_total = sum(s.total for p in broken for s in p.seats)
         shares.append(Share(cid, clabel, w_points / w_total if w_total else None,
                             a_points / a_total if a_total else None))
     durations = [p.duration_min for p in plays if p.duration_min is not None]
@@ -463,7 +469,8 @@ def group_stats(label: str, plays: Sequence[Play], info: GameInfo, decks: dict[s
     return Group(label, list(versions), [(fp, src, n) for (fp, src), n in sorted(fps.items())], len(plays),
                  len(plays) - len(multi), dict(sorted(counts.items())), min_count, positions, with_first, choices,
                  missing, margins, shares, durations, cards, never, seats_with, plays_with,
-                 plays[0].played_on if plays else "", plays[-1].played_on if plays else "")
+                 plays[0].played_on if plays else "", plays[-1].played_on if plays else "", len(broken),
+                 fit_group(multi, info, {c.id: c.name for c in cards}))
 
 
 def _card_rows(multi: Sequence[Play], info: GameInfo, decks: dict[str, Deck], min_count: int
