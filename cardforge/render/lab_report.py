@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cardforge.lab import stats
-from cardforge.lab.balance import Fit, equation, fmt, fmt_signed
+from cardforge.lab.balance import Fit, equation, fmt, fmt_signed, score_text
 from cardforge.render import charts
 
 if TYPE_CHECKING:
@@ -338,9 +338,10 @@ def _trends(view: LabView, w: float) -> list[Part]:
 def _balance(fits: Sequence[Fit], w: float) -> list[Part]:
     out: list[Part] = [Heading("Balance from the card data", 2, "balance"), Text(
         "Each card against the line through the other cards of its group (least squares, value against cost); "
-        "its score: how far off, in the others' typical distances to their line (in a group where every card is "
-        "worth the same, its cost against the others' costs). Beyond the flag, positive: more value than its cost "
-        "buys; negative: too dear.", "note")]
+        "its score: the externally studentised residual (how far off, in the standard errors of that line at its "
+        "cost; in a group where every card is worth the same, its cost against the others' costs); q: corrected "
+        "for every card judged (Benjamini–Hochberg). Flagged when q ≤ 5 % and the score is beyond the flag: "
+        "positive, more value than its cost buys; negative, too dear.", "note")]
     for f in fits:
         out += fit_parts(f, w)
     return out
@@ -351,7 +352,7 @@ def fit_parts(f: Fit, w: float = charts.WIDTH) -> list[Part]:
     by = f", one line per {f.group.split('.')[-1]}" if f.group else ""
     out: list[Part] = [Heading(f"{f.label}: {f.value} against {f.cost}{by}", 3, fid)]
     for line in f.lines:
-        text = f"{line.group}: {equation(line, f.value, f.cost)} ({line.n} cards"
+        text = f"{line.group}: {equation(line, f.value, f.cost)} ({line.n} card{'s' if line.n != 1 else ''}"
         if line.spread is not None:
             text += f", typical distance {fmt(line.spread)}"
         text += ")" + (f" — {line.note}" if line.note else "")
@@ -367,7 +368,8 @@ def fit_parts(f: Fit, w: float = charts.WIDTH) -> list[Part]:
                      "cards ringed and named.",
                      charts.scatter_chart(f"{f.label}: {f.value} against {f.cost}", groups, labels=labels,
                                           x_label=f.cost, y_label=f.value,
-                                          note=f"{len(f.flagged)} flagged (score beyond ±{fmt(f.flag)})", width=w)))
+                                          note=f"{len(f.flagged)} flagged (q ≤ 5 %, |score| > {fmt(f.flag)})",
+                                          width=w)))
     rows, marks = [], []
     for p in f.by_score():
         if p.cost_gap is not None:
@@ -375,16 +377,18 @@ def fit_parts(f: Fit, w: float = charts.WIDTH) -> list[Part]:
             residual = f"cost {fmt_signed(p.cost_gap)}"
         else:
             expected, residual = fmt(p.expected), fmt_signed(p.residual)
-        rows.append([p.name, p.group, fmt(p.cost), fmt(p.value), expected, residual, fmt_signed(p.score),
-                     p.direction])
+        rows.append([p.name, p.group, fmt(p.cost), fmt(p.value), expected, residual, score_text(p),
+                     fmt(p.q, 3), p.direction])
         marks.append(p.flagged)
-    out.append(Table(fid, ["Card", "Group", "Cost", "Value", "Expected", "Residual", "Score", "Flag"], rows,
-                     frozenset({2, 3, 4, 5, 6}), marks))
+    out.append(Table(fid, ["Card", "Group", "Cost", "Value", "Expected", "Residual", "Score", "q", "Flag"], rows,
+                     frozenset({2, 3, 4, 5, 6, 7}), marks))
     if f.flagged:
-        out.append(Text("Flagged: " + "; ".join(f"{p.name} ({fmt_signed(p.score)}: {p.direction})"
+        out.append(Text("Flagged: " + "; ".join(f"{p.name} ({score_text(p)}, q {fmt(p.q, 3)}: {p.direction})"
                                                 for p in f.flagged) + ".", "flag"))
     else:
-        out.append(Text(f"No card flagged (every score within ±{fmt(f.flag)}).", "body"))
+        judged = sum(1 for p in f.points if p.p is not None)
+        out.append(Text(f"No card flagged ({judged} judged; none with q ≤ 5 % and |score| > {fmt(f.flag)}).",
+                        "body"))
     if f.left_out:
         out.append(Text("Left out: " + ", ".join(f"{name} ({why})" for _, name, why in f.left_out) + ".", "note"))
     return out
