@@ -214,6 +214,12 @@ RATE_ROWS = {
                           ["3rd player", "100 % · 1 of 1", "0 % · 0 of 1", "−100 pts"]],
 }
 
+# issue 39: the 9-column card table is two tables (full names, numbers unwrapped on A4 and a phone)
+for _v in ("v0-2", "v0-1"):
+    _rows = RATE_ROWS.pop(f"{_v}-cards")
+    RATE_ROWS[f"{_v}-cards"] = [r[:5] + [r[8]] for r in _rows]
+    RATE_ROWS[f"{_v}-cards-points"] = [[r[0], r[5], r[6], r[7]] for r in _rows]
+
 TEXTS = [
     "6 of the 6 plays in the log (every version)",
     "2026-02-01 – 2026-02-15 · solo: 1, 2 players: 1, 3 players: 1 · 2 of 2 with the first player recorded",
