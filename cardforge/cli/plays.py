@@ -285,13 +285,7 @@ def import_plays(file: str, db_path: str | None, games: tuple[str, ...], as_json
         found, problems = read_plays_csv(raw, file, _Games(games))  # type: ignore[arg-type]
         if problems:
             raise DataError(f"cannot import {file}: nothing imported", problems)
-        added = skipped = 0
-        for p in found:
-            if log.play_by_uid(p["uid"]) is not None:
-                skipped += 1
-                continue
-            log.add_play(**p)
-            added += 1
+        added, skipped = log.add_plays(found)  # one transaction: all or none, one sync to disk
         summary = {"added": added, "skipped": skipped}
     if as_json:
         echo_json({"ok": True, **summary, "db": str(log.path)})

@@ -462,33 +462,301 @@ class PlayLog:
         play that key made, and nothing written. ``deck``: the deck it was played with (kept once
         per fingerprint); ``deck_version`` a version without its deck (an import); ``facts``
         each seat's declared choices and cards (``lab.facts.facts_json``)."""
-        from cardforge import __version__
-
-        details = details or Details(note=note)
-        when = (played_at or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         with self._write() as db:
             done = _request(db, request_key)
             if done is not None:
                 return done[0]
-            if deck is not None:
-                _keep_deck(db, deck)
-            cur = db.execute(
-                "INSERT INTO plays (uid, game, title, mode, played_on, duration_min, location, note, first_seat,"
-                " source, state_yaml, result_json, cardforge_version, version, played_at, updated_at,"
-                " deck_version, deck_fp, deck_source, facts_json)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)",
-                (uid or secrets.token_hex(16), game, title, mode,
-                 details.played_on or (when[:10] if played_at is not None else today()),
-                 details.duration_min, details.location, details.note, details.first_seat,
-                 source, state_yaml, json.dumps(result, ensure_ascii=False), __version__, when, when,
-                 deck.version if deck is not None else deck_version, deck.fingerprint if deck is not None else None,
-                 deck.source if deck is not None else ("import" if deck_version else None),
-                 _facts_text(facts)))
-            assert cur.lastrowid is not None  # set by an INSERT
-            play_id = cur.lastrowid
-            _write_scores(db, play_id, result)
+            play_id = _insert_play(db, game=game, title=title, mode=mode, state_yaml=state_yaml, result=result,
+                                   note=note, played_at=played_at, details=details, source=source, uid=uid,
+                                   deck=deck, deck_version=deck_version, facts=facts)
             _remember(db, request_key, play_id, 1)
         return play_id
+
+    def add_plays(self, plays: Sequence[dict[str, Any]]) -> tuple[int, int]:
+        """Many new plays (each the keyword arguments of :meth:`add_play`, with a ``uid``) in one
+        transaction: all or none, and one sync to disk instead of one a play (an import of
+        10,000 plays). A play whose ``uid`` the log has is skipped. (added, skipped)."""
+        added = skipped = 0
+        with self._write() as db:
+            for p in plays:
+                if p.get("uid") and db.execute("SELECT 1 FROM plays WHERE uid = ?", (p["uid"],)).fetchone():
+                    skipped += 1
+                    continue
+                _insert_play(db, **p)
+                added += 1
+        return added, skipped
+
+    def update_play(self, play_id: int, *, mode: str | None = None, state_yaml: str | None = None,
+                    result: dict[str, Any] | None = None, details: Details | None = None,
+                    request_key: str | None = None, facts: dict[str, Any] | None = None) -> int:
+        """Change a play in place (its score and/or its details): the version it replaces is kept
+        in ``play_versions``. The play's new version number (the same when ``request_key`` was
+        seen: a form sent twice). A new score comes with its ``facts`` (the deck played stays
+        the one it was saved with)."""
+        from cardforge import __version__
+
+        with self._write() as db:
+            done = _request(db, request_key)
+            if done is not None:
+                return done[1]
+            row = db.execute("SELECT * FROM plays WHERE id = ?", (play_id,)).fetchone()
+            if row is None or row["deleted_at"] is not None:
+                raise StoreError("no such play", [Problem(f"no play #{play_id}" if row is None else
+                                                          f"play #{play_id} is deleted: undo the delete first")])
+            db.execute("INSERT INTO play_versions (play_id, version, saved_at, snapshot_json) VALUES (?, ?, ?, ?)",
+                       (play_id, row["version"], row["updated_at"], json.dumps(_snapshot(row), ensure_ascii=False,
+                                                                               sort_keys=True)))
+            version = row["version"] + 1
+            d = details or Details(row["played_on"], row["duration_min"], row["location"], row["note"],
+                                   row["first_seat"])
+            new_result = result if result is not None else json.loads(row["result_json"])
+            db.execute(
+                "UPDATE plays SET mode = ?, played_on = ?, duration_min = ?, location = ?, note = ?, first_seat = ?,"
+                " state_yaml = ?, result_json = ?, cardforge_version = ?, version = ?, updated_at = ? WHERE id = ?",
+                (mode if result is not None else row["mode"], d.played_on or row["played_on"], d.duration_min,
+                 d.location, d.note, d.first_seat,
+                 state_yaml if state_yaml is not None else row["state_yaml"],
+                 json.dumps(new_result, ensure_ascii=False),
+                 __version__ if result is not None else row["cardforge_version"], version, _now(), play_id))
+            if result is not None:
+                db.execute("UPDATE plays SET facts_json = ? WHERE id = ?", (_facts_text(facts), play_id))
+                db.execute("DELETE FROM category_scores WHERE play_id = ?", (play_id,))
+                db.execute("DELETE FROM scores WHERE play_id = ?", (play_id,))
+                _write_scores(db, play_id, new_result)
+            _remember(db, request_key, play_id, version)
+        return version
+
+    def delete_play(self, play_id: int) -> bool:
+        """Mark a play deleted: it leaves the history and the stats, keeps its number, and
+        :meth:`restore_play` brings it back."""
+        with self._write() as db:
+            return db.execute("UPDATE plays SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
+                              (_now(), play_id)).rowcount > 0
+
+    def restore_play(self, play_id: int) -> bool:
+        with self._write() as db:
+            return db.execute("UPDATE plays SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL",
+                              (play_id,)).rowcount > 0
+
+    # --- reading plays -----------------------------------------------------------------------
+    def plays(self, game: str | None = None, limit: int = 200, *, deleted: bool = False,
+              player_id: int | None = None) -> list[PlaySummary]:
+        where = ["p.deleted_at IS NOT NULL" if deleted else "p.deleted_at IS NULL"]
+        args: list[Any] = []
+        if game:
+            where.append("p.game = ?")
+            args.append(game)
+        if player_id is not None:
+            where.append("p.id IN (SELECT play_id FROM scores WHERE player_id = ?)")
+            args.append(player_id)
+        with self._read() as db:
+            rows = db.execute("SELECT * FROM plays p WHERE " + " AND ".join(where)
+                              + " ORDER BY p.played_on DESC, p.id DESC LIMIT ?", (*args, limit)).fetchall()
+            return [PlaySummary(r["id"], r["game"], r["title"], r["mode"], r["played_on"], r["note"],
+                                _seats(db, r["id"]), r["location"], r["duration_min"], r["version"],
+                                r["deleted_at"], r["played_at"], deck_version=r["deck_version"],
+                                deck_fp=r["deck_fp"], deck_source=r["deck_source"]) for r in rows]
+
+    def play(self, play_id: int) -> dict[str, Any] | None:
+        """A play (deleted ones too: ``deleted_at`` says it), with ``result`` (the score JSON)
+        and ``players`` (roster ids, names and colours by seat)."""
+        with self._read() as db:
+            row = db.execute("SELECT * FROM plays WHERE id = ?", (play_id,)).fetchone()
+            if row is None:
+                return None
+            out = dict(row)
+            out["result"] = json.loads(out.pop("result_json"))
+            out["players"] = _seats(db, play_id)
+            out["versions"] = [dict(v) for v in db.execute(
+                "SELECT version, saved_at FROM play_versions WHERE play_id = ? ORDER BY version", (play_id,))]
+            return out
+
+    def play_by_uid(self, uid: str) -> int | None:
+        with self._read() as db:
+            row = db.execute("SELECT id FROM plays WHERE uid = ?", (uid,)).fetchone()
+        return int(row[0]) if row is not None else None
+
+    def play_version(self, play_id: int, version: int) -> dict[str, Any] | None:
+        """A previous version of a play, as it was saved."""
+        with self._read() as db:
+            row = db.execute("SELECT saved_at, snapshot_json FROM play_versions WHERE play_id = ? AND version = ?",
+                             (play_id, version)).fetchone()
+        if row is None:
+            return None
+        snapshot: dict[str, Any] = json.loads(row["snapshot_json"])
+        return {**snapshot, "version": version, "saved_at": row["saved_at"]}
+
+    def games(self) -> list[tuple[str, str]]:
+        """(id, title) of the games in the log, by title."""
+        with self._read() as db:
+            rows = db.execute("SELECT game, MAX(title) AS title FROM plays WHERE deleted_at IS NULL"
+                              " GROUP BY game ORDER BY title COLLATE NOCASE, game").fetchall()
+        return [(r["game"], r["title"]) for r in rows]
+
+    def records(self, game: str | None = None) -> list[PlayRecord]:
+        """Every play that counts (not deleted), oldest first, for the stats."""
+        with self._read() as db:
+            rows = db.execute("SELECT id, game, title, played_on, mode, first_seat, result_json FROM plays"
+                              " WHERE deleted_at IS NULL" + (" AND game = ?" if game else "")
+                              + " ORDER BY played_on, id", (game,) if game else ()).fetchall()
+            seats: dict[int, list[sqlite3.Row]] = {}
+            for s in db.execute("SELECT s.*, pl.name AS roster_name FROM scores s"
+                                " JOIN players pl ON pl.id = s.player_id JOIN plays p ON p.id = s.play_id"
+                                " WHERE p.deleted_at IS NULL"
+                                + (" AND p.game = ?" if game else "") + " ORDER BY s.play_id, s.seat",
+                                (game,) if game else ()):
+                seats.setdefault(s["play_id"], []).append(s)
+            cats: dict[tuple[int, int], dict[str, float]] = {}
+            for c in db.execute("SELECT c.* FROM category_scores c JOIN plays p ON p.id = c.play_id"
+                                " WHERE p.deleted_at IS NULL" + (" AND p.game = ?" if game else ""),
+                                (game,) if game else ()):
+                cats.setdefault((c["play_id"], c["seat"]), {})[c["category"]] = c["value"]
+        out = []
+        for r in rows:
+            result = json.loads(r["result_json"])
+            out.append(PlayRecord(r["id"], r["game"], r["title"], r["played_on"], r["mode"], r["first_seat"], [
+                Seat(s["player_id"], s["roster_name"], s["seat"], s["total"], s["rank"], bool(s["winner"]),
+                     cats.get((r["id"], s["seat"]), {}))
+                for s in seats.get(r["id"], [])], list(result.get("categories", []))))
+        return out
+
+    # --- the playtest lab ---------------------------------------------------------------------
+    def decks(self, game: str) -> dict[str, Deck]:
+        """The decks the game's plays were played with, by fingerprint."""
+        from cardforge.lab.facts import Deck
+
+        with self._read() as db:
+            rows = db.execute("SELECT * FROM decks WHERE game = ? ORDER BY first_seen, fingerprint", (game,)).fetchall()
+        return {r["fingerprint"]: Deck(r["game"], r["version"], r["fingerprint"], r["source"],
+                                       json.loads(r["cards_json"])) for r in rows}
+
+    def deck_versions(self, game: str) -> list[str | None]:
+        """The deck versions the game's plays (that count) were played with (None: not recorded)."""
+        with self._read() as db:
+            return [r[0] for r in db.execute("SELECT DISTINCT deck_version FROM plays WHERE game = ? AND"
+                                             " deleted_at IS NULL ORDER BY deck_version", (game,))]
+
+    def lab_plays(self, game: str) -> list[Play]:
+        """The game's plays that count, oldest first, as the lab reads them: each seat with its
+        score, breakdown and facts (None when the play did not record them: then its final
+        state, which the lab may read them from)."""
+        from cardforge.lab.facts import seats_of
+        from cardforge.lab.stats import Play, SeatResult
+
+        records = {r.id: r for r in self.records(game)}
+        with self._read() as db:
+            rows = db.execute("SELECT id, duration_min, deck_version, deck_fp, deck_source, facts_json, state_yaml"
+                              " FROM plays WHERE deleted_at IS NULL AND game = ? ORDER BY played_on, id",
+                              (game,)).fetchall()
+        out = []
+        for r in rows:
+            rec = records.get(r["id"])
+            if rec is None:
+                continue
+            facts = seats_of(json.loads(r["facts_json"]) if r["facts_json"] else None, len(rec.seats))
+            seats = [SeatResult(s.seat, s.name, s.total, s.rank, s.winner, s.breakdown,
+                                facts[i] if facts is not None and i < len(facts) else None)
+                     for i, s in enumerate(rec.seats)]
+            out.append(Play(rec.id, rec.played_on, rec.mode, rec.first_seat, r["duration_min"], r["deck_version"],
+                            r["deck_fp"], r["deck_source"], seats, "" if r["facts_json"] else r["state_yaml"]))
+        return out
+
+    def csv(self, game: str | None = None) -> str:
+        """One row per player per play; a column per score category (of the games in the log).
+        The columns :func:`cardforge.web.importer.read_plays_csv` reads back."""
+        with self._read() as db:
+            plays = db.execute("SELECT * FROM plays WHERE deleted_at IS NULL"
+                               + (" AND game = ?" if game else "") + " ORDER BY played_on, id",
+                               (game,) if game else ()).fetchall()
+            seats = {p["id"]: _seats(db, p["id"]) for p in plays}
+        categories: list[str] = []
+        for p in plays:
+            for c in json.loads(p["result_json"]).get("categories", []):
+                if c not in categories:
+                    categories.append(c)
+        facts = {p["id"]: json.loads(p["facts_json"]) if p["facts_json"] else {} for p in plays}
+        choices: list[str] = []  # the declared choices the plays recorded (a faction…), a column each
+        for f in facts.values():
+            for seat in f.get("choices") or []:
+                choices += [c for c in seat if c not in choices and c not in categories]
+        buf = io.StringIO()
+        out = csv.writer(buf, lineterminator="\r\n")
+        out.writerow(["play", "played_on", "game", "mode", "player", "seat", "first", "rank", "winner", "total",
+                      "version", *choices, *categories, "duration", "location", "note"])
+        for p in plays:
+            result = json.loads(p["result_json"])
+            winners = set(result.get("winners", []))
+            names = {s["seat"]: s["player"] for s in seats[p["id"]]}
+            said = facts[p["id"]].get("choices") or []
+            for seat, player in enumerate(result["players"]):
+                first = int(p["first_seat"] == seat) if p["first_seat"] is not None else ""
+                own = said[seat] if seat < len(said) and isinstance(said[seat], dict) else {}
+                out.writerow([p["id"], p["played_on"], p["game"], p["mode"] or "",
+                              _cell(names.get(seat, player["name"])), seat + 1, first,
+                              player["rank"], int(player["name"] in winners), player["total"],
+                              p["deck_version"] or "",
+                              *(_cell(_choice_cell(own.get(c))) for c in choices),
+                              *(player["breakdown"].get(c, "") for c in categories),
+                              p["duration_min"] if p["duration_min"] is not None else "", _cell(p["location"]),
+                              _cell(p["note"])])
+        return buf.getvalue()
+
+    # --- backup and restore ------------------------------------------------------------------
+    def backup(self) -> str:
+        """The whole log as one JSON file (players, plays with their versions, deleted ones
+        too): :meth:`restore` reads it back. The same log gives the same bytes."""
+        with self._read() as db:
+            players = []
+            aliases: dict[int, list[str]] = {}
+            for a in db.execute("SELECT player_id, name FROM player_aliases ORDER BY key"):
+                aliases.setdefault(a["player_id"], []).append(a["name"])
+            for p in db.execute("SELECT * FROM players ORDER BY id"):
+                players.append({"name": p["name"], "colour": p["colour"], "aliases": aliases.get(p["id"], [])})
+            plays = []
+            for r in db.execute("SELECT * FROM plays ORDER BY id").fetchall():
+                plays.append({
+                    "number": r["id"], "uid": r["uid"], **_snapshot(r), "game": r["game"], "title": r["title"],
+                    "deck_version": r["deck_version"], "deck_fp": r["deck_fp"], "deck_source": r["deck_source"],
+                    "facts": json.loads(r["facts_json"]) if r["facts_json"] else None,
+                    "source": r["source"], "version": r["version"], "played_at": r["played_at"],
+                    "updated_at": r["updated_at"], "deleted_at": r["deleted_at"],
+                    "players": [s["player"] for s in _seats(db, r["id"])],
+                    "versions": [{"version": v["version"], "saved_at": v["saved_at"], **json.loads(v["snapshot_json"])}
+                                 for v in db.execute("SELECT * FROM play_versions WHERE play_id = ? ORDER BY version",
+                                                     (r["id"],))]})
+            decks = [{"game": d["game"], "fingerprint": d["fingerprint"], "version": d["version"],
+                      "source": d["source"], "cards": json.loads(d["cards_json"]), "first_seen": d["first_seen"]}
+                     for d in db.execute("SELECT * FROM decks ORDER BY game, first_seen, fingerprint")]
+        doc = {"format": BACKUP_FORMAT, "schema": SCHEMA_VERSION, "players": players, "plays": plays, "decks": decks}
+        return json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+    def restore(self, doc: BackupDoc) -> dict[str, int]:
+        """Add what a backup holds and this log does not: plays by their ``uid`` (a play
+        already here is left as it is), players by name (colours and aliases kept). Its
+        number when free, else the next one. One transaction. Counts of what was done."""
+        added = kept = renumbered = 0
+        with self._write() as db:
+            for d in doc.decks:
+                db.execute("INSERT OR IGNORE INTO decks (game, fingerprint, version, source, cards_json, first_seen)"
+                           " VALUES (?, ?, ?, ?, ?, ?)", (d.game, d.fingerprint, d.version, d.source,
+                                                          json.dumps(d.cards, ensure_ascii=False, sort_keys=True),
+                                                          d.first_seen))
+            for p in doc.players:
+                pid = _find_player(db, name_key(p.name))
+                if pid is None:
+                    pid = _insert_player(db, clean_name(p.name), p.colour)
+                for alias in p.aliases:
+                    if _find_player(db, name_key(alias)) is None:
+                        db.execute("INSERT INTO player_aliases (key, name, player_id) VALUES (?, ?, ?)",
+                                   (name_key(alias), clean_name(alias), pid))
+            for play in doc.plays:
+                if db.execute("SELECT 1 FROM plays WHERE uid = ?", (play.uid,)).fetchone():
+                    kept += 1
+                    continue
+                # its own number if this log never gave it (above its sequence), else the next one
+                seq = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'plays'").fetchone()
+                free = seq is None or play.number > seq[0]
+
 
     def update_play(self, play_id: int, *, mode: str | None = None, state_yaml: str | None = None,
                     result: dict[str, Any] | None = None, details: Details | None = None,
@@ -829,6 +1097,36 @@ def _player_id(db: sqlite3.Connection, name: str) -> int:
     """The roster's player for a name in a play, added when new."""
     found = _find_player(db, name_key(name))
     return found if found is not None else _insert_player(db, clean_name(name) or name)
+
+
+def _insert_play(db: sqlite3.Connection, *, game: str, title: str, mode: str | None, state_yaml: str,
+                 result: dict[str, Any], note: str = "", played_at: datetime | None = None,
+                 details: Details | None = None, source: str = "sheet", uid: str | None = None,
+                 deck: Deck | None = None, deck_version: str | None = None,
+                 facts: dict[str, Any] | None = None) -> int:
+    """One play's rows, in the caller's transaction; its number."""
+    from cardforge import __version__
+
+    details = details or Details(note=note)
+    when = (played_at or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if deck is not None:
+        _keep_deck(db, deck)
+    cur = db.execute(
+        "INSERT INTO plays (uid, game, title, mode, played_on, duration_min, location, note, first_seat,"
+        " source, state_yaml, result_json, cardforge_version, version, played_at, updated_at,"
+        " deck_version, deck_fp, deck_source, facts_json)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)",
+        (uid or secrets.token_hex(16), game, title, mode,
+         details.played_on or (when[:10] if played_at is not None else today()),
+         details.duration_min, details.location, details.note, details.first_seat,
+         source, state_yaml, json.dumps(result, ensure_ascii=False), __version__, when, when,
+         deck.version if deck is not None else deck_version, deck.fingerprint if deck is not None else None,
+         deck.source if deck is not None else ("import" if deck_version else None),
+         _facts_text(facts)))
+    assert cur.lastrowid is not None  # set by an INSERT
+    play_id = cur.lastrowid
+    _write_scores(db, play_id, result)
+    return play_id
 
 
 def _write_scores(db: sqlite3.Connection, play_id: int, result: dict[str, Any],
