@@ -11,7 +11,7 @@ from lab_support import maphr_v03, treasure_lab_game
 
 from cardforge.data.loading import load_game_data
 from cardforge.games import find_game, load_game_folder
-from cardforge.lab.balance import fits
+from cardforge.lab.balance import _t_p, fits
 
 
 def _diamond_game(tmp_path):
@@ -45,13 +45,13 @@ def test_a_fit_by_hand(tmp_path, cli):
     assert (round(d.expected, 9), round(d.residual, 9), d.score, d.p, d.flagged) == (1.0, 4.0, None, 0.0, True)
     p = points["perle"]
     assert (round(p.expected, 4), round(p.residual, 4), round(p.score, 3), p.flagged) == (3.8, -2.8, -1.386, False)
-    from scipy.stats import t as student
-
-    assert p.p == pytest.approx(2 * student.sf(2.8 / math.sqrt(2.4 * 1.7), 2), abs=1e-12)
+    # Student's t with 2 degrees of freedom has a closed form: P(|T| > t) = 1 − t / √(2 + t²)
+    t2 = 2.8 / math.sqrt(2.4 * 1.7)
+    assert p.p == pytest.approx(1 - t2 / math.sqrt(2 + t2 * t2), abs=1e-12)
     e = points["emeraude"]
     assert (round(e.expected, 3), round(e.residual, 3), round(e.score, 3)) == (3.185, -1.185, -0.519)
     # Benjamini–Hochberg over the 5 judged tresors: Diamant's p = 0 ranks first, q = 0
-    assert d.q == 0.0 and all(q.q is not None and q.q >= q.p for q in fit.points if q.p is not None)
+    assert d.q == 0.0 and all(q.q is not None and q.q >= q.p - 1e-12 for q in fit.points if q.p is not None)
     assert points["dragon-rouge"].score is None and not points["dragon-rouge"].flagged
     tresor = fit.line("kind tresor")
     assert (round(tresor.slope, 9), round(tresor.intercept, 9), tresor.spread) == (1.0, 0.0, 0.0)
@@ -108,9 +108,7 @@ def test_maphr_an_improvement_made_too_cheap_is_named_but_not_cried(tmp_path, cl
     assert cards[0]["expected"] == round(a + b * 12, 6)
     assert cards[0]["residual"] == round(5 - (a + b * 12), 6)
     assert cards[0]["score"] == round(t, 6) and round(t, 2) == 2.75
-    from scipy.stats import t as student
-
-    assert cards[0]["p"] == pytest.approx(2 * student.sf(t, n - 2), abs=1e-6) and round(cards[0]["p"], 3) == 0.029
+    assert cards[0]["p"] == pytest.approx(_t_p(t, n - 2), abs=1e-6) and round(cards[0]["p"], 3) == 0.029
     text = cli("--data", data_root, "balance", "maphr").out
     assert "tresor-de-kadal" in text.splitlines()[8] and "priced outside its group's costs" in text.splitlines()[8]
 
@@ -132,11 +130,20 @@ def test_a_level_where_every_card_is_worth_the_same_judges_costs(tmp_path, cli):
     score = (42 / 9 - 1) / (sd * math.sqrt(1 + 1 / 9))
     assert (etayage["expected_cost"], etayage["cost_gap"]) == (4.666667, -3.666667)
     assert etayage["score"] == round(score, 6) and round(score, 2) == 4.02
-    from scipy.stats import t as student
-
-    assert etayage["p"] == pytest.approx(2 * student.sf(score, 8), abs=1e-6)
+    assert etayage["p"] == pytest.approx(_t_p(score, 8), abs=1e-6)
     assert etayage["q"] == pytest.approx(40 * etayage["p"], abs=1e-5) and etayage["flagged"] is False
     assert cards_out[0]["id"] == "etayage"  # first: the highest score
+
+
+def test_student_t_against_the_tables():
+    """The two-sided p of Student's t, against the tables' 97.5 % quantiles (p = 0.05) and the
+    closed forms at 1 (Cauchy: 1 − 2 atan(t)/π) and 2 degrees of freedom."""
+    for t, df in ((12.706205, 1), (4.302653, 2), (2.776445, 4), (2.228139, 10), (2.042272, 30)):
+        assert _t_p(t, df) == pytest.approx(0.05, abs=2e-7)
+    for t in (0.3, 1.0, 5.0, 40.0):
+        assert _t_p(t, 1) == pytest.approx(1 - 2 * math.atan(t) / math.pi, rel=1e-12)
+        assert _t_p(t, 2) == pytest.approx(1 - t / math.sqrt(2 + t * t), rel=1e-12)
+    assert _t_p(0.0, 5) == 1.0 and _t_p(math.inf, 5) == 0.0
 
 
 def test_null_five_card_groups_rarely_flag():

@@ -236,9 +236,38 @@ def _cards(n: int) -> str:
 
 
 def _t_p(t: float, df: int) -> float:
-    from scipy.stats import t as student
+    """Two-sided p of Student's t with ``df`` degrees of freedom: I_x(df/2, 1/2) at
+    x = df / (df + t²), the regularised incomplete beta (no scipy: its import alone cost seconds)."""
+    if not math.isfinite(t):
+        return 0.0
+    return _betainc(df / 2, 0.5, df / (df + t * t))
 
-    return float(2 * student.sf(abs(t), df))
+
+def _betainc(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta I_x(a, b), by its continued fraction (Lentz's method;
+    Numerical Recipes' betai/betacf), to about 1e-14."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x > (a + 1) / (a + b + 2):
+        return 1.0 - _betainc(b, a, 1 - x)
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + num * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return front * h / a
 
 
 def _tiny(values: list[float]) -> float:

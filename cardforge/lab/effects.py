@@ -38,7 +38,7 @@ fitted nor ranked: it says "too few plays" and the plays it would need, scaled f
 has. The information depends on who held what, never on who won, so this filter does not bias
 the tests that remain.
 
-numpy and scipy are imported here only, when a lab view is computed (never by build or score).
+numpy is imported here only, when a lab view is computed (never by build or score).
 """
 
 from __future__ import annotations
