@@ -636,6 +636,15 @@ class PlayLog:
             return [r[0] for r in db.execute("SELECT DISTINCT deck_version FROM plays WHERE game = ? AND"
                                              " deleted_at IS NULL ORDER BY deck_version", (game,))]
 
+    def lab_stamp(self, game: str) -> tuple[Any, ...]:
+        """What changes whenever the game's plays that count change (added, edited, deleted,
+        restored, a deck kept): the lab's cache key, one cheap query."""
+        with self._read() as db:
+            row = db.execute("SELECT COUNT(*), MAX(id), MAX(updated_at), SUM(deleted_at IS NULL), MAX(deleted_at),"
+                             " (SELECT COUNT(*) FROM decks WHERE game = ?) FROM plays WHERE game = ?",
+                             (game, game)).fetchone()
+        return tuple(row)
+
     def lab_plays(self, game: str) -> list[Play]:
         """The game's plays that count, oldest first, as the lab reads them: each seat with its
         score, breakdown and facts (None when the play did not record them: then its final
@@ -907,6 +916,15 @@ class PlayLog:
         with self._read() as db:
             return [r[0] for r in db.execute("SELECT DISTINCT deck_version FROM plays WHERE game = ? AND"
                                              " deleted_at IS NULL ORDER BY deck_version", (game,))]
+
+    def lab_stamp(self, game: str) -> tuple[Any, ...]:
+        """What changes whenever the game's plays that count change (added, edited, deleted,
+        restored, a deck kept): the lab's cache key, one cheap query."""
+        with self._read() as db:
+            row = db.execute("SELECT COUNT(*), MAX(id), MAX(updated_at), SUM(deleted_at IS NULL), MAX(deleted_at),"
+                             " (SELECT COUNT(*) FROM decks WHERE game = ?) FROM plays WHERE game = ?",
+                             (game, game)).fetchone()
+        return tuple(row)
 
     def lab_plays(self, game: str) -> list[Play]:
         """The game's plays that count, oldest first, as the lab reads them: each seat with its
