@@ -66,7 +66,8 @@ def balance(game: Game, as_json: bool, output: str | None) -> None:
                       for ln in f.lines],
             "cards": [{"id": p.id, "name": p.name, "group": p.group, "cost": p.cost, "value": p.value,
                        "expected": _json(p.expected), "residual": _json(p.residual), "score": _json(p.score),
-                       "p": _json(p.p), "q": _json(p.q), "outside": p.outside, "expected_cost": _json(p.expected_cost), "cost_gap": _json(p.cost_gap),
+                       "p": _json(p.p), "q": _json(p.q), "outside": p.outside,
+                       "expected_cost": _json(p.expected_cost), "cost_gap": _json(p.cost_gap),
                        "flagged": p.flagged, "direction": p.direction} for p in f.by_score()],
             "judged": sum(1 for p in f.points if p.p is not None),
             "left_out": [{"id": i, "name": n, "why": w} for i, n, w in f.left_out]} for f in found]})

@@ -69,14 +69,15 @@ def report(game: Game, db_path: str | None, versions: str | None, pool: bool, co
     effects_flagged = sum(1 for e in view.effects() if e.flagged)
     versions_text = ", ".join(f"{v.label}: {v.plays}" for v in view.versions if v.selected) or "no play"
     if as_json:
-        from cardforge.lab.effects import FDR, TARGET, as_json
+        from cardforge.lab.effects import FDR, TARGET
+        from cardforge.lab.effects import as_json as effect_json
 
         effects = []
         for g in view.groups:
-            effects += [{"group": g.label, **as_json(e)} for e in g.fitted.effects]
+            effects += [{"group": g.label, **effect_json(e)} for e in g.fitted.effects]
         if view.comparison is not None:
             change = f"v{view.comparison.old_version} → v{view.comparison.new_version}"
-            effects += [{"group": change, **as_json(e)} for e in view.differences]
+            effects += [{"group": change, **effect_json(e)} for e in view.differences]
         echo_json({"ok": True, "file": str(target), "pages": pages[0], "plays": view.selected_plays,
                    "versions": [{"version": v.version, "plays": v.plays} for v in view.versions if v.selected],
                    "compared": [view.comparison.old_version, view.comparison.new_version] if view.comparison else None,

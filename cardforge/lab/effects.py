@@ -217,14 +217,14 @@ def blocks_of(plays: Sequence[Play], info: GameInfo, card_names: dict[str, str])
     """The families the lab measures: cards held, each declared choice, the turn positions."""
     out: list[Block] = []
     if info.card_fields:
-        seats = []
+        seats: list[list[set[str] | None]] = []
         for p in plays:
             seats.append([set(s.facts.held()) if s.facts is not None and s.facts.cards is not None else None
                           for s in p.seats])
-        keys = sorted({k for ps in seats for s in ps if s for k in s},
-                      key=lambda k: (_sort(card_names.get(k, k)), k))
+        keys = sorted({k for ps in seats for held in ps if held for k in held},
+                      key=lambda k: (_sort(str(card_names.get(k, k))), str(k)))
         out.append(Block("card", {k: card_names.get(k, k) for k in keys}, seats, False))
-    from cardforge.lab.stats import _key
+    from cardforge.lab.names import key_of as _key
 
     for cid, _ in info.choices:
         seats = []
@@ -251,14 +251,14 @@ def blocks_of(plays: Sequence[Play], info: GameInfo, card_names: dict[str, str])
             positions.add(pos)
             row.append({str(pos)})
         seats.append(row)
-    from cardforge.lab.stats import _ordinal
+    from cardforge.lab.names import ordinal as _ordinal
 
     out.append(Block("seat", {str(k): f"{_ordinal(k)} player" for k in sorted(positions)}, seats, True))
     return out
 
 
 def _sort(name: str) -> str:
-    from cardforge.lab.stats import sort_name
+    from cardforge.lab.names import sort_name
 
     return sort_name(name)
 

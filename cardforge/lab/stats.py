@@ -33,6 +33,9 @@ from typing import TYPE_CHECKING, Any
 
 from cardforge.lab.effects import Fitted, fit_group, win_shares
 from cardforge.lab.facts import Deck, SeatFacts
+from cardforge.lab.names import key_of as _key
+from cardforge.lab.names import ordinal as _ordinal
+from cardforge.lab.names import sort_name
 from cardforge.lab.versions import label as version_label
 from cardforge.lab.versions import version_key
 
@@ -227,10 +230,6 @@ class GameInfo:
         return kinds
 
 
-def _key(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 def game_info(game: Game, data: GameData[CardBase]) -> GameInfo:
@@ -380,11 +379,6 @@ class Group:
         return _ranked(held, lambda c: c.holders, lambda c: c.name)
 
 
-def sort_name(name: str) -> str:
-    """A name as it is alphabetised: accents and case aside (Émeraude between Dragon and Perle)."""
-    import unicodedata
-
-    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).casefold()
 
 
 def _ranked(rows: Sequence[Any], rate: Callable[[Any], Rate], name: Callable[[Any], str]
@@ -556,9 +550,6 @@ def _points(cid: str, holders: Sequence[tuple[Play, SeatResult, int]], info: Gam
     return sum(by.values()), by
 
 
-def _ordinal(n: int) -> str:
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th") if n % 100 not in (11, 12, 13) else "th"
-    return f"{n}{suffix}"
 
 
 # --- several versions --------------------------------------------------------------------------------

@@ -79,7 +79,8 @@ def parts(view: LabView, width: float = charts.WIDTH) -> list[Part]:
         f"{selected} of the {n} play{'s' if n != 1 else ''} in the log ({view.selection.describe})"
         + (", pooled" if view.pooled else "") + f" · the working data: {view.current.label}", "lead"))
     out.append(Text(
-        "Every raw rate (for reading, never ranked): wins out of seats (a win shared by k players counts 1/k to each), with its Wilson 95 % interval "
+        "Every raw rate (for reading, never ranked): wins out of seats (a win shared by k players counts 1/k to "
+        "each), with its Wilson 95 % interval "
         "(the whisker) and its fair share — what it would be if nothing mattered: 1 ÷ players, the dashed tick. "
         f"Below {view.min_count} seats a rate says “too few plays” (grey bars). "
         "Solo plays count in the plays, never in a rate.", "note"))
@@ -414,15 +415,15 @@ def _cards(view: LabView, g: stats.Group, gid: str, w: float) -> list[Part]:
                          "fair share.", charts.bar_chart(f"{g.label}: holders' win rate", _rate_bars(
                              [(c.name, c.holders) for c in shown]), max_value=100, unit=" %",
                              note=f"tick: fair share; grey: too few plays{more}", width=w)))
-    rows, more = [], []
+    rows, points_rows = [], []
     for c in enough + few:
         rows.append([c.name, c.held.text(), *_rate_cells(c.holders)[:3], c.holders.flag()])
-        more.append([c.name, c.among_winners.text(), c.among_others.text(), _points(c)])
+        points_rows.append([c.name, c.among_winners.text(), c.among_others.text(), _points(c)])
     # two tables of a few columns each: full names, no wrapped numbers, on A4 and on a phone
     out.append(Table(f"{gid}-cards", ["Card", "Held · of seats", "Holders won (raw)", "95 % interval", "Fair share",
                                       "Note"], rows, frozenset({1, 2, 3, 4})))
     out.append(Table(f"{gid}-cards-points", ["Card", "Among winners' cards", "Among others'", "Points per holder"],
-                     more, frozenset({1, 2, 3})))
+                     points_rows, frozenset({1, 2, 3})))
     if g.never:
         names = ", ".join(name for _, name in g.never)
         out.append(Text(f"Never held ({len(g.never)}): {names}.", "body"))
