@@ -141,3 +141,22 @@ def test_c_60_plays_say_too_few_with_the_plays_needed():
     # by hand for a clan: at most 4 clans, so a clan is in a play of n with probability n/4, and
     # the null information of a play where it is is (1/n)(1 − 1/n)
     assert all(200 < e.needed < 2000 for e in clans)
+
+
+@pytest.mark.slow
+def test_score_and_build_never_import_numpy(tmp_path):
+    """numpy is the lab's alone: `cardforge score` and `cardforge build` run without it."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    final = ROOT / "card_data" / "maphr" / "examples" / "final.yaml"
+    code = ("import sys; from cardforge.cli import main\n"
+            "for args in (['score', 'maphr', %r], ['build', 'maphr', '--only', 'decks', '-o', %r, '-q']):\n"
+            "    assert not main(args), args\n"
+            "print(sorted(m for m in ('numpy', 'scipy', 'statsmodels') if m in sys.modules))") % (str(final),
+                                                                                                 str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "[]"
