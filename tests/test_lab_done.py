@@ -103,7 +103,7 @@ def test_report_and_page_show_the_versions_the_clans_the_cards_and_the_diff(maph
                 assert cell in pdf and cell in words, cell
     for text in ("Les Mines de Maphr — playtest lab", "Compare v0.2 → v0.3", "v0.2 — 4 plays", "v0.3 — 3 plays",
                  "Summary", "Nothing survives the correction", "too few plays: about",
-                 "Trésor de Kadal", "priced outside its group's costs"):
+                 "Trésor de Kadal", "priced outside its group's costs", "check Trésor de Kadal's cost"):
         assert text in pdf and text in words, text
     # the page's PDF is the report: the same bytes
     assert c.get("/g/maphr/lab.pdf").content == out.read_bytes()

@@ -27,8 +27,9 @@ priced far off cannot drag the line to itself — the standard outlier test of r
 - When the others lie exactly on their line (no scatter), a card off it has no finite score: its
   score is left empty, p = 0 and it is flagged; a card on it, p = 1. Never ±∞.
 - A group too small to judge (a line needs 4 cards: 3 others and a degree of freedom; a mean 3)
-  says so; its cards have no score. A card priced outside its group's costs is judged by
-  extrapolation, which the interval widens: it says so.
+  says so; its cards have no score. A card priced so far outside the others' costs that the
+  line's uncertainty there exceeds their scatter ((x − x̄)²/Sxx + 1/m > 1) is judged by an
+  extrapolation the interval widens: it is named "priced outside its group's costs".
 
 Same data, same flags: the cards are ordered by (cost, value, id) before any sum.
 
@@ -289,7 +290,6 @@ def _judge_values(points: list[Point]) -> bool:
         p.residual = p.value - p.expected
         if abs(p.residual) <= tiny:
             p.residual, p.expected = 0.0, p.value
-        p.outside = bool(others) and not min(xs) <= p.cost <= max(xs)
         if m - k < 1:
             continue
         judged = True
@@ -298,6 +298,9 @@ def _judge_values(points: list[Point]) -> bool:
         if model == "line":
             mx = sum(xs) / m
             widen += (p.cost - mx) ** 2 / sum((x - mx) ** 2 for x in xs)
+        # outside the others' costs, so far that the line's own uncertainty there is larger than
+        # their scatter: the value it is judged against is an extrapolation
+        p.outside = widen > 2 and not min(xs) <= p.cost <= max(xs)
         _test(p, p.residual, spread * math.sqrt(widen), m - k, tiny)
     return judged
 

@@ -225,11 +225,12 @@ def summary(view: LabView) -> list[Part]:
         for e in g.fitted.effects:
             if e.needed is not None and e.needed > 0:
                 families.setdefault(e.family, []).append(e)
-        for family, few in families.items():
-            needs = sorted(e.needed or 0 for e in few)
+        if families:
+            needs = sorted(e.needed or 0 for few in families.values() for e in few)
             span = f"{needs[0]:,}" if needs[0] == needs[-1] else f"{needs[0]:,}–{needs[-1]:,}"
-            lines.append(f"{g.label}: {len(few)} of {_family_label(view, family).casefold()} — about {span} plays "
-                         f"(it has {g.fitted.plays:,}) would show an effect of {100 * TARGET:.0f} points")
+            which = ", ".join(f"{_family_label(view, f).casefold()} ({len(few)})" for f, few in families.items())
+            lines.append(f"{g.label} ({g.fitted.plays:,} play{'s' if g.fitted.plays != 1 else ''}): {which} — about "
+                         f"{span} plays would show an effect of {100 * TARGET:.0f} points")
     if lines:
         out.append(Text("; ".join(lines) + " (80 % power, at the corrected level).", "body"))
     else:
@@ -261,6 +262,8 @@ def summary(view: LabView) -> list[Part]:
         elif e.family == "seat":
             tips.append(f"look at turn order: the {e.label} {'wins more' if (e.estimate or 0) > 0 else 'wins less'}")
     tips += [f"re-cost {p.name} ({p.direction})" for _, p in balance]
+    tips += [f"check {p.name}'s cost: priced outside its group's costs, the card data cannot judge it"
+             for f in view.fits for p in f.points if p.outside and not p.flagged]
     if lines:
         most = max((e.needed or 0 for g in view.groups for e in g.fitted.effects if e.needed), default=0)
         least = min((e.needed or 0 for g in view.groups for e in g.fitted.effects if e.needed), default=0)
