@@ -3,8 +3,8 @@ cache a log that has not changed keeps), how long an import of that many plays t
 the export is against the log.
 
 The log: Maphr-like plays from tests/lab_sim.py (2–4 players, 40 improvements and 4 clans —
-the shipped improvements' ids and clans, so the page names them), written with their facts as
-`cardforge plays add` records them.
+the shipped improvements' ids, so the page names them), written with their facts as
+`cardforge plays add` records them (``lab_sim.log_rows``).
 
     python bench/lab_log.py [--plays 10000] [--keep DIR]
 """
@@ -25,32 +25,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 def plays_of(n: int, seed: int = 1) -> list[dict]:
     import lab_sim
 
-    from cardforge.data.loading import load_game_data
-    from cardforge.games import find_game
-    from cardforge.lab.facts import deck_of_data
-    from cardforge.web.store import Details
-
-    game = find_game("maphr")
-    data = load_game_data(game)
-    deck = deck_of_data(game.id, data)
-    ids = [c.id for c in data.cards if c.kind == "improvement"][:40]
-    clans = ["irongradd", "pic-ardent", "taillepierre", "gris-de-fer"]
-    card_of = dict(zip(lab_sim.CARDS, ids))
-    clan_of = dict(zip(lab_sim.CLANS, clans))
-    out = []
-    for p in lab_sim.simulate(n, seed):
-        names = [f"Joueur {s.seat + 1}" for s in p.seats]
-        result = {"ok": True, "game": "maphr", "categories": ["vp"], "winners": [n for n, s in zip(names, p.seats)
-                                                                                  if s.winner],
-                  "players": [{"name": n, "total": s.total, "rank": s.rank, "breakdown": {"vp": s.total}}
-                              for n, s in zip(names, p.seats)]}
-        facts = {"format": 1, "choices": [{"clan": clan_of[s.facts.choices["clan"]]} for s in p.seats],
-                 "cards": [{"improvements": {card_of[c]: k for c, k in s.facts.cards["improvements"].items()}}
-                           for s in p.seats]}
-        out.append({"game": "maphr", "title": game.title, "mode": None, "state_yaml": "", "result": result,
-                    "details": Details(p.played_on, first_seat=p.first_seat, duration_min=p.duration_min),
-                    "source": "cli", "uid": f"bench-{p.id}", "deck": deck, "facts": facts})
-    return out
+    return lab_sim.log_rows(lab_sim.simulate(n, seed))
 
 
 def main() -> None:

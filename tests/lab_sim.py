@@ -97,3 +97,32 @@ def simulate(plays: int, seed: int, plant: Plant | None = None, players: tuple[i
         out.append(Play(start_id + i, f"2026-{1 + i % 12:02d}-{1 + i % 28:02d}", None, rng.randrange(n), 60,
                         version, None, None, seats))
     return out
+
+
+def log_rows(plays: list[Play]) -> list[dict]:
+    """Simulated plays as Maphr plays of the log (``PlayLog.add_plays``' keyword arguments): the
+    shipped improvements' ids for the 40 cards, Maphr's clans, the facts `plays add` records."""
+    from cardforge.data.loading import load_game_data
+    from cardforge.games import find_game
+    from cardforge.lab.facts import deck_of_data
+    from cardforge.web.store import Details
+
+    game = find_game("maphr")
+    data = load_game_data(game)
+    deck = deck_of_data(game.id, data)
+    ids = [c.id for c in data.cards if c.kind == "improvement"][:40]
+    card_of = dict(zip(CARDS, ids))
+    out = []
+    for p in plays:
+        names = [f"Joueur {s.seat + 1}" for s in p.seats]
+        result = {"ok": True, "game": "maphr", "categories": ["vp"],
+                  "winners": [n for n, s in zip(names, p.seats) if s.winner],
+                  "players": [{"name": n, "total": s.total, "rank": s.rank, "breakdown": {"vp": s.total}}
+                              for n, s in zip(names, p.seats)]}
+        facts = {"format": 1, "choices": [dict(s.facts.choices) for s in p.seats if s.facts is not None],
+                 "cards": [{"improvements": {card_of[c]: k for c, k in (s.facts.cards or {})["improvements"].items()}}
+                           for s in p.seats if s.facts is not None]}
+        out.append({"game": "maphr", "title": game.title, "mode": None, "state_yaml": "", "result": result,
+                    "details": Details(p.played_on, first_seat=p.first_seat, duration_min=p.duration_min),
+                    "source": "cli", "uid": f"sim-{p.id}", "deck": deck, "facts": facts})
+    return out

@@ -160,3 +160,29 @@ def test_score_and_build_never_import_numpy(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.slow
+def test_report_json_lists_every_effect_tested(tmp_path):
+    """The issue's clan (50 % of its seats against a fair 25 %) in a log of 2,000 four-player
+    plays: `cardforge report --json` lists every effect with its estimate, interval, q and flag,
+    and the number tested; the clan is flagged (before: "flagged": 0)."""
+    from lab_sim import log_rows
+
+    from cardforge.web.store import PlayLog
+    from conftest import run_cli
+
+    plays = simulate(2_000, 15, Plant(clan="grisfer", logodds=math.log(3)), players=(4,), weights=(1,))
+    db = tmp_path / "plays.db"
+    assert PlayLog(db).add_plays(log_rows(plays)) == (2_000, 0)
+    r = run_cli("report", "maphr", "--db", db, "-o", tmp_path / "r.pdf", "--json")
+    assert r.code == 0, r.err
+    doc = r.json
+    assert doc["effects_tested"] == sum(1 for e in doc["effects"] if e["q"] is not None) == 48
+    clan = {e["key"]: e for e in doc["effects"] if e["family"] == "choice:clan"}
+    assert clan["grisfer"]["flagged"] is True and clan["grisfer"]["status"] == "stronger"
+    assert clan["grisfer"]["interval"][0] > 0 and clan["grisfer"]["points_interval"][0] > 0
+    assert 0.45 < clan["grisfer"]["rate"] < 0.55 and clan["grisfer"]["fair"] == 0.25
+    assert {e["family"] for e in doc["effects"]} == {"card", "choice:clan", "seat"}
+    assert doc["flagged"] >= 1 and doc["effects_flagged"] == sum(e["flagged"] for e in doc["effects"])
+    assert not [e for e in doc["effects"] if e["family"] == "card" and e["flagged"]]
