@@ -170,6 +170,7 @@ def test_report_json_lists_every_effect_tested(tmp_path):
     from lab_sim import log_rows
 
     from cardforge.web.store import PlayLog
+
     from conftest import run_cli
 
     plays = simulate(2_000, 15, Plant(clan="grisfer", logodds=math.log(3)), players=(4,), weights=(1,))
