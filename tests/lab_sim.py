@@ -22,6 +22,7 @@ from cardforge.lab.stats import GameInfo, Play, SeatResult
 
 CARDS = [f"c{i:02d}" for i in range(40)]
 CLANS = ["irongradd", "pic-ardent", "taillepierre", "grisfer"]
+MAPHR_CLANS = ["irongradd", "pic-ardent", "taillepierre", "runegarde"]  # the same, as Maphr's clans
 #: players per play: 2, 3 and 4 in these proportions
 PLAYERS = (2, 3, 4)
 PLAYER_WEIGHTS = (0.2, 0.4, 0.4)
@@ -101,7 +102,9 @@ def simulate(plays: int, seed: int, plant: Plant | None = None, players: tuple[i
 
 def log_rows(plays: list[Play]) -> list[dict]:
     """Simulated plays as Maphr plays of the log (``PlayLog.add_plays``' keyword arguments): the
-    shipped improvements' ids for the 40 cards, Maphr's clans, the facts `plays add` records."""
+    shipped improvements' ids for the 40 cards, Maphr's clans (:data:`MAPHR_CLANS`), the points in
+    its improvement_vp category, the facts `plays add` records — a log its CSV export and import
+    read back."""
     from cardforge.data.loading import load_game_data
     from cardforge.games import find_game
     from cardforge.lab.facts import deck_of_data
@@ -112,14 +115,16 @@ def log_rows(plays: list[Play]) -> list[dict]:
     deck = deck_of_data(game.id, data)
     ids = [c.id for c in data.cards if c.kind == "improvement"][:40]
     card_of = dict(zip(CARDS, ids))
+    clan_of = dict(zip(CLANS, MAPHR_CLANS))
     out = []
     for p in plays:
         names = [f"Joueur {s.seat + 1}" for s in p.seats]
-        result = {"ok": True, "game": "maphr", "categories": ["vp"],
+        result = {"ok": True, "game": "maphr", "categories": ["improvement_vp"],
                   "winners": [n for n, s in zip(names, p.seats) if s.winner],
-                  "players": [{"name": n, "total": s.total, "rank": s.rank, "breakdown": {"vp": s.total}}
+                  "players": [{"name": n, "total": s.total, "rank": s.rank, "breakdown": {"improvement_vp": s.total}}
                               for n, s in zip(names, p.seats)]}
-        facts = {"format": 1, "choices": [dict(s.facts.choices) for s in p.seats if s.facts is not None],
+        facts = {"format": 1, "choices": [{"clan": clan_of[s.facts.choices["clan"]]} for s in p.seats
+                                          if s.facts is not None],
                  "cards": [{"improvements": {card_of[c]: k for c, k in (s.facts.cards or {})["improvements"].items()}}
                            for s in p.seats if s.facts is not None]}
         out.append({"game": "maphr", "title": game.title, "mode": None, "state_yaml": "", "result": result,
