@@ -29,6 +29,7 @@ import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from cardforge.lab.effects import Fitted, fit_group, win_shares
@@ -183,8 +184,11 @@ class Play:
 
     def win(self, seat: SeatResult) -> float:
         """The seat's share of the play's win (1/k for each of k winners: ``effects.win_shares``)."""
-        shares = win_shares([s.winner for s in self.seats])
-        return next(share for s, share in zip(self.seats, shares) if s is seat)
+        return self._shares[id(seat)]
+
+    @cached_property
+    def _shares(self) -> dict[int, float]:
+        return {id(s): share for s, share in zip(self.seats, win_shares([s.winner for s in self.seats]))}
 
 
 # --- what the game declares, resolved once ----------------------------------------------------------
