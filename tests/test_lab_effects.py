@@ -119,7 +119,9 @@ def test_b_one_card_planted_is_the_one_flagged():
     assert flagged == {("card", "c07")}
     c07 = next(e for e in f.effects if e.key == "c07")
     low, high = c07.pts_interval
-    assert c07.status == "stronger" and low < 10 < high or low > 0  # sized about right, surely positive
+    # planted at +10 points for a seat at the typical table; measured against the mean of the 40
+    # cards (itself lifted by c07's 1/40), so about 9.75 is expected: 8.9 (7.4 to 10.5)
+    assert c07.status == "stronger" and 0 < low < 9.75 < high
 
 
 @pytest.mark.slow
@@ -188,3 +190,24 @@ def test_report_json_lists_every_effect_tested(tmp_path):
     assert {e["family"] for e in doc["effects"]} == {"card", "choice:clan", "seat"}
     assert doc["flagged"] >= 1 and doc["effects_flagged"] == sum(e["flagged"] for e in doc["effects"])
     assert not [e for e in doc["effects"] if e["family"] == "card" and e["flagged"]]
+
+
+@pytest.mark.slow
+def test_a_difference_between_versions_comes_with_its_interval():
+    """v0.1 fair, v0.2 with the clan planted: the change is new − old, its standard error
+    √(se_old² + se_new²) (independent plays), and it is flagged as having risen; the cards, the
+    same in both, do not move."""
+    old = effects.fit_group(simulate(3_000, 16, players=(4,), weights=(1,)), info(), card_names())
+    new = effects.fit_group(simulate(3_000, 17, Plant(clan="grisfer", logodds=math.log(3)), players=(4,),
+                                     weights=(1,)), info(), card_names())
+    found = effects.differences(old, new)
+    tested = effects.correct(old.effects + new.effects + found)
+    assert tested == len([e for e in old.effects + new.effects + found if e.p is not None])
+    d = next(e for e in found if e.key == "grisfer")
+    o, n = (next(e for e in f.effects if e.key == "grisfer") for f in (old, new))
+    assert d.estimate == pytest.approx(n.estimate - o.estimate, abs=1e-12)
+    assert d.se == pytest.approx(math.sqrt(o.se ** 2 + n.se ** 2), abs=1e-12)
+    low, high = d.interval
+    assert low == pytest.approx(d.estimate - effects.Z95 * d.se) and low > 0
+    assert d.flagged and d.status == "rose"
+    assert not [e for e in found if e.family == "card" and e.flagged]

@@ -162,6 +162,8 @@ class Effect:
         if self.needed is not None:
             return "too few plays"
         if self.flagged:
+            if self.old is not None:
+                return "rose" if (self.estimate or 0) > 0 else "fell"
             return "stronger" if (self.estimate or 0) > 0 else "weaker"
         return "no clear effect" if self.tested else ""
 
