@@ -486,6 +486,16 @@ class PlayLog:
                 added += 1
         return added, skipped
 
+    def numbers_of(self, uids: Sequence[str]) -> dict[str, int]:
+        """The play numbers of these uids (those in the log)."""
+        out: dict[str, int] = {}
+        with self._read() as db:
+            for i in range(0, len(uids), 500):
+                part = list(uids[i:i + 500])
+                out.update({r[0]: int(r[1]) for r in db.execute(
+                    f"SELECT uid, id FROM plays WHERE uid IN ({', '.join('?' * len(part))})", part)})
+        return out
+
     def update_play(self, play_id: int, *, mode: str | None = None, state_yaml: str | None = None,
                     result: dict[str, Any] | None = None, details: Details | None = None,
                     request_key: str | None = None, facts: dict[str, Any] | None = None) -> int:
