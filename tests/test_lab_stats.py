@@ -214,6 +214,12 @@ RATE_ROWS = {
                           ["3rd player", "100 % · 1 of 1", "0 % · 0 of 1", "−100 pts"]],
 }
 
+# issue 39: the 9-column card table is two tables (full names, numbers unwrapped on A4 and a phone)
+for _v in ("v0-2", "v0-1"):
+    _rows = RATE_ROWS.pop(f"{_v}-cards")
+    RATE_ROWS[f"{_v}-cards"] = [r[:5] + [r[8]] for r in _rows]
+    RATE_ROWS[f"{_v}-cards-points"] = [[r[0], r[5], r[6], r[7]] for r in _rows]
+
 TEXTS = [
     "6 of the 6 plays in the log (every version)",
     "2026-02-01 – 2026-02-15 · solo: 1, 2 players: 1, 3 players: 1 · 2 of 2 with the first player recorded",
@@ -319,10 +325,11 @@ def test_a_lower_threshold_ranks_and_a_selection_narrows(lab):
     view = build_view(game, data, log.lab_plays(game.id), log.decks(game.id), min_count=3)
     old = view.groups[1]
     enough, few = old.ranked(old.choices["faction"])
-    assert [r.label for r in enough] == ["sud", "nord"] and few == []  # 50 % (3 seats) above 38 % (4 seats)
+    # issue 39: a raw rate never ranks (the effects' table does, corrected): by name
+    assert [r.label for r in enough] == ["nord", "sud"] and few == []
     assert [r.rate.flag() for r in old.choices["faction"]] == ["", ""]
     ranked, few_cards = old.ranked_cards()
-    assert [c.id for c in ranked] == ["emeraude", "saphir", "dragon-rouge", "dragon-vert", "perle", "rubis"]
+    assert [c.id for c in ranked] == ["dragon-rouge", "dragon-vert", "emeraude", "perle", "rubis", "saphir"]
     assert few_cards == []
     since, _ = parse_selection("since 0.2")
     view = build_view(game, data, log.lab_plays(game.id), log.decks(game.id), since)

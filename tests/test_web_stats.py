@@ -60,10 +60,11 @@ def test_one_game_s_numbers(log):
     assert (g.plays, g.solo_plays) == (4, 1)
     by = {p.name: p for p in g.players}
     assert [p.name for p in g.players] == ["Ana", "Ben", "Cy"]  # most plays first
-    # win rate: wins ÷ plays of 2 players or more; a shared win counts for each; the solo play apart
-    assert (by["Ana"].plays, by["Ana"].wins, by["Ana"].solo) == (3, 2, 1)
-    assert (by["Ben"].plays, by["Ben"].wins, by["Cy"].plays, by["Cy"].wins) == (3, 2, 1, 0)
-    assert by["Ana"].rate.text() == "67 % · 2 of 3" and by["Cy"].rate.text() == "0 % · 0 of 1"
+    # win rate: wins ÷ plays of 2 players or more; P3's shared win counts ½ to each (the lab's
+    # rule, lab.effects.win_shares); the solo play apart. Ana: P1 1 + P3 ½ = 1.5 of 3 = 50 %
+    assert (by["Ana"].plays, by["Ana"].wins, by["Ana"].solo) == (3, 1.5, 1)
+    assert (by["Ben"].plays, by["Ben"].wins, by["Cy"].plays, by["Cy"].wins) == (3, 1.5, 1, 0)
+    assert by["Ana"].rate.text() == "50 % · 1.5 of 3" and by["Cy"].rate.text() == "0 % · 0 of 1"
     # averages and bests of this game's scores (the solo play's too): Ana (10 + 5 + 7 + 4) / 4
     assert (by["Ana"].average, by["Ana"].best) == (6.5, 10)
     assert by["Ben"].average == pytest.approx(22 / 3)
@@ -90,7 +91,7 @@ def test_across_games_nothing_mixes_the_scales(log):
     o = stats.overview(log.records(), roster(log))
     by = {p.name: p for p in o.players}
     assert [p.name for p in o.players] == ["Ana", "Ben", "Cy"]
-    assert (by["Ana"].plays, by["Ana"].wins, by["Ana"].solo) == (4, 3, 1)
+    assert (by["Ana"].plays, by["Ana"].wins, by["Ana"].solo) == (4, 2.5, 1)  # P3's shared win: ½
     assert by["Ana"].beaten_average == 0.6875
     assert by["Ben"].beaten_average == 0.5  # (0 + 1 + 0.5) / 3
     assert by["Cy"].beaten_average == 0.125  # (0.25 + 0) / 2
@@ -103,7 +104,7 @@ def test_one_player_across_games(log):
     ana = log.player_by_name("Ana")["id"]
     p = stats.player_games(ana, log.records(), roster(log))
     assert [(title, line.plays, line.wins, line.solo, line.average) for _, title, line in p.by_game] == [
-        ("Imperial Miners", 1, 1, 0, 39), ("TunHell", 3, 2, 1, 6.5)]
+        ("Imperial Miners", 1, 1, 0, 39), ("TunHell", 3, 1.5, 1, 6.5)]
     assert [(i, share) for i, share, _ in p.beaten_over_time] == [(0, 1.0), (1, 0.25), (2, 0.5), (3, 1.0)]
 
 
@@ -122,7 +123,8 @@ def test_wilson_interval():
 def test_deleted_plays_count_nowhere(log):
     log.delete_play(1)
     g = stats.game_stats("tunhell", "TunHell", log.records("tunhell"), roster(log))
-    assert {p.name: (p.plays, p.wins) for p in g.players} == {"Ana": (2, 1), "Ben": (2, 2), "Cy": (1, 0)}
+    # P2 Ben, P3 shared (½ each)
+    assert {p.name: (p.plays, p.wins) for p in g.players} == {"Ana": (2, 0.5), "Ben": (2, 1.5), "Cy": (1, 0)}
 
 
 # --- the pages ------------------------------------------------------------------------------------
@@ -137,12 +139,12 @@ def test_the_game_page_shows_rates_with_counts_and_charts(log):
     page = c.get("/stats?game=tunhell").text
     text = unescape(page)
     assert "4 plays (1 solo) · 3 players · scores 4 to 10" in text
-    assert re.search(r"<th><a href=\"/players/\d+\">Ana</a></th><td>3 \+ 1 solo</td><td>2</td><td>67 % "
-                     r"<span class=\"muted\">\(2/3\)</span>", text)
+    assert re.search(r"<th><a href=\"/players/\d+\">Ana</a></th><td>3 \+ 1 solo</td><td>1.5</td><td>50 % "
+                     r"<span class=\"muted\">\(1.5/3\)</span>", text)
     charts = re.findall(r'<figure class="chart" id="chart-([\w-]+)">(.*?)</figure>', page, re.S)
     assert [cid for cid, _ in charts] == ["win-rate", "totals", "categories", "positions", "trend"]
     win_rate = unescape(charts[0][1])
-    assert "<title>Win rate</title>" in win_rate and "67 % · 2 of 3" in win_rate and "0 % · 0 of 1" in win_rate
+    assert "<title>Win rate</title>" in win_rate and "50 % · 1.5 of 3" in win_rate and "0 % · 0 of 1" in win_rate
     assert "Butin" in unescape(charts[2][1])  # the categories by their pad labels
     for _, svg in charts:
         assert "style=" not in svg and " id=" not in svg  # the page's security policy; several charts a page
@@ -154,7 +156,7 @@ def test_the_game_page_shows_rates_with_counts_and_charts(log):
 def test_the_all_games_page(log):
     text = unescape(client(log).get("/stats").text)
     assert "5 plays of 2 games" in text
-    assert re.search(r">Ana</a></th><td>4 \+ 1 solo</td><td>3</td><td>75 % <span class=\"muted\">\(3/4\)</span>"
+    assert re.search(r">Ana</a></th><td>4 \+ 1 solo</td><td>2.5</td><td>63 % <span class=\"muted\">\(2.5/4\)</span>"
                      r"</td><td>69 %</td><td>2</td>", text)
     assert 'id="chart-beaten"' in text and 'id="chart-months"' in text
     table = text.split('id="players-table"')[1].split("</table>")[0]
@@ -166,5 +168,5 @@ def test_the_all_games_page(log):
 def test_the_player_page(log):
     ana = log.player_by_name("Ana")["id"]
     text = unescape(client(log).get(f"/players/{ana}").text)
-    assert "4 plays with others, 1 solo · 3 wins (75 % · 3 of 4) · opponents beaten 69 %" in text
+    assert "4 plays with others, 1 solo · 2.5 wins (63 % · 2.5 of 4) · opponents beaten 69 %" in text
     assert 'id="chart-by-game"' in text and 'id="chart-beaten"' in text

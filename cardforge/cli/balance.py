@@ -22,8 +22,10 @@ What is compared is declared in game.yaml:
   balance:
     improvements: {kinds: [improvement], cost: cost, value: vp, group: level}
 (cost and value: a card field, a list of fields added up, or {field: weight}; group: a card field,
-one line per value; flag: how far off a card must be, default 3). Each card is judged against the
-line through the other cards of its group; exit 0 whether or not a card is flagged.
+one line per value; flag: the smallest |score| that matters, default 3). Each card is judged
+against the line through the other cards of its group: its score is the externally studentised
+residual (Student's t), its q the Benjamini–Hochberg correction over every card judged; flagged:
+q ≤ 5 % and |score| > flag. Exit 0 whether or not a card is flagged.
 """
 
 
@@ -35,7 +37,7 @@ line through the other cards of its group; exit 0 whether or not a card is flagg
 def balance(game: Game, as_json: bool, output: str | None) -> None:
     """List each declared kind's cards by how far their value is off their cost, flagged first."""
     from cardforge.errors import DataError
-    from cardforge.lab.balance import equation, fits, fmt, fmt_signed
+    from cardforge.lab.balance import equation, fits, fmt, fmt_signed, score_text
     from cardforge.problems import Problem
 
     data = load_data(game)
@@ -64,8 +66,10 @@ def balance(game: Game, as_json: bool, output: str | None) -> None:
                       for ln in f.lines],
             "cards": [{"id": p.id, "name": p.name, "group": p.group, "cost": p.cost, "value": p.value,
                        "expected": _json(p.expected), "residual": _json(p.residual), "score": _json(p.score),
+                       "p": _json(p.p), "q": _json(p.q), "outside": p.outside,
                        "expected_cost": _json(p.expected_cost), "cost_gap": _json(p.cost_gap),
                        "flagged": p.flagged, "direction": p.direction} for p in f.by_score()],
+            "judged": sum(1 for p in f.points if p.p is not None),
             "left_out": [{"id": i, "name": n, "why": w} for i, n, w in f.left_out]} for f in found]})
         return
     lines = [f"{game.id}: balance from the card data (v{data.meta.version})"]
@@ -76,20 +80,21 @@ def balance(game: Game, as_json: bool, output: str | None) -> None:
             spread = f", typical distance {fmt(ln.spread)}" if ln.spread is not None else ""
             lines.append(f"  {ln.group}: {equation(ln, f.value, f.cost)} ({ln.n} cards{spread})"
                          + (f" — {ln.note}" if ln.note else ""))
-        rows = [("card", "group", "cost", f.value, "expected", "residual", "score", "")]
+        rows = [("card", "group", "cost", f.value, "expected", "residual", "score", "q", "")]
         for p in f.by_score():
             if p.cost_gap is not None:
                 expected, residual = f"cost {fmt(p.expected_cost)}", f"cost {fmt_signed(p.cost_gap)}"
             else:
                 expected, residual = fmt(p.expected), fmt_signed(p.residual)
             rows.append((p.id, p.group, fmt(p.cost), fmt(p.value), expected, residual,
-                         fmt_signed(p.score), ("⚑ " + p.direction) if p.flagged else ""))
-        widths = [max(len(r[i]) for r in rows) for i in range(7)]
+                         score_text(p), fmt(p.q, 3), ("⚑ " + p.direction) if p.flagged else p.direction))
+        widths = [max(len(r[i]) for r in rows) for i in range(8)]
         for r in rows:
-            cells = [r[0].ljust(widths[0]), r[1].ljust(widths[1])] + [r[i].rjust(widths[i]) for i in range(2, 7)]
-            lines.append("  " + "  ".join(cells) + (f"  {r[7]}" if r[7] else ""))
+            cells = [r[0].ljust(widths[0]), r[1].ljust(widths[1])] + [r[i].rjust(widths[i]) for i in range(2, 8)]
+            lines.append("  " + "  ".join(cells) + (f"  {r[8]}" if r[8] else ""))
         flagged = f.flagged
-        lines.append(f"  {len(flagged)} flagged (score beyond ±{fmt(f.flag)})" + (
+        judged = sum(1 for p in f.points if p.p is not None)
+        lines.append(f"  {len(flagged)} flagged of {judged} judged (q ≤ 5 % and |score| > {fmt(f.flag)})" + (
             ": " + ", ".join(p.id for p in flagged) if flagged else ""))
         if f.left_out:
             lines.append("  left out: " + ", ".join(f"{i} ({w})" for i, _, w in f.left_out))

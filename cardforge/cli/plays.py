@@ -44,6 +44,7 @@ Examples:
   cardforge plays add my-game final.yaml
   cardforge plays add my-game final.yaml --printed output/my-game/cards.json   # the printed deck
   cardforge plays add ./my-game final.yaml --date 2026-11-26 --first Ana --minutes 75
+  cardforge plays add my-game plays/*.yaml --date 2026-11-26     # many at once: one transaction
 
 The play records the deck's version and fingerprint: the working data's, or with --printed the
 build record (cards.json) of the deck on the table — then the final state is checked and scored
@@ -53,7 +54,7 @@ with that deck's cards. Adding the same file again (same game, date and deck) ad
 
 @plays.command("add", epilog=ADD_EPILOG)
 @click.argument("game", type=GAME)
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None, help=DB_HELP)
 @click.option("--date", "played_on", default=None, metavar="YYYY-MM-DD", help="The day it was played (default: today).")
 @click.option("--printed", "printed", type=click.Path(), default=None, metavar="RECORD",
@@ -63,17 +64,11 @@ with that deck's cards. Adding the same file again (same game, date and deck) ad
 @click.option("--location", default="", help="Where.")
 @click.option("--note", default="", help="A note.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def add(game: Game, file: str, db_path: str | None, played_on: str | None, printed: str | None, first: str | None,
-        duration: str | None, location: str, note: str, as_json: bool) -> None:
-    """Add the finished game FILE (its final-state YAML, as `cardforge score` reads) to the log."""
-    from cardforge.cli.common import read_stdin
-    from cardforge.data.yamlio import parse_text, read_yaml
-    from cardforge.engine.inputs import load_doc
-    from cardforge.engine.scoring import score_doc
-    from cardforge.errors import ScoreInputError
-    from cardforge.lab.facts import deck_of_data, facts_json, seat_facts
-    from cardforge.problems import Problem
-    from cardforge.web.store import details_from_form, uid_of
+def add(game: Game, files: tuple[str, ...], db_path: str | None, played_on: str | None, printed: str | None,
+        first: str | None, duration: str | None, location: str, note: str, as_json: bool) -> None:
+    """Add the finished game FILE (its final-state YAML, as `cardforge score` reads) to the log;
+    several FILEs are added together, in one transaction (all or none: a bad one adds nothing)."""
+    from cardforge.lab.facts import deck_of_data
 
     data = load_data(game)
     if printed is not None:
@@ -83,6 +78,65 @@ def add(game: Game, file: str, db_path: str | None, played_on: str | None, print
     else:
         deck = deck_of_data(game.id, data)
         played_data = data
+    if "-" in files and len(files) > 1:
+        raise click.UsageError("'-' (standard input) is one final state: give it alone")
+    rows = [_play_row(game, played_data, deck, file, played_on, first, duration, location, note) for file in files]
+    log = _db(db_path)
+    numbers: list[tuple[int, bool]] = []
+    if len(rows) == 1:
+        before = log.play_by_uid(rows[0]["uid"])
+        if before is not None:
+            numbers.append((before, False))
+        else:
+            row = {k: v for k, v in rows[0].items() if k != "sheet"}
+            numbers.append((log.add_play(**row), True))
+    else:
+        new_rows, seen = [], set()
+        for row in rows:
+            if row["uid"] not in seen:
+                seen.add(row["uid"])
+                new_rows.append({k: v for k, v in row.items() if k != "sheet"})
+        log.add_plays(new_rows)  # one transaction, one sync: 10,000 final states in seconds, not minutes
+        known = log.numbers_of([r["uid"] for r in rows])
+        numbers = [(known.get(r["uid"], 0), True) for r in rows]
+    if len(rows) > 1:
+        if as_json:
+            echo_json({"ok": True, "game": game.id, "plays": [n for n, _ in numbers], "files": len(rows),
+                       "deck": {"version": deck.version, "fingerprint": deck.fingerprint, "source": deck.source},
+                       "db": str(log.path)})
+        else:
+            click.echo(f"{game.id}: {len(rows)} final states saved (plays #{min(n for n, _ in numbers)}–"
+                       f"#{max(n for n, _ in numbers)}), deck {deck.label} ({_source(deck.source)})")
+        return
+    (number, added), sheet, day = numbers[0], rows[0]["sheet"], rows[0]["details"].played_on
+    names = [p.name for p in sheet.players]
+    if as_json:
+        echo_json({"ok": True, "play": number, "added": added, "game": game.id, "played_on": day,
+                   "deck": {"version": deck.version, "fingerprint": deck.fingerprint, "source": deck.source},
+                   "winners": list(sheet.winners), "db": str(log.path)})
+        return
+    if not added:
+        click.echo(f"{game.id}: play #{number} is in the log already (the same final state, date and deck): "
+                   "nothing added")
+        return
+    who = " and ".join(sheet.winners)
+    click.echo(f"{game.id}: play #{number} saved — {day}, deck {deck.label} ({_source(deck.source)}), "
+               f"{len(names)} players, won by {who}")
+
+
+def _play_row(game: Game, played_data: Any, deck: Any, file: str, played_on: str | None, first: str | None,
+              duration: str | None, location: str, note: str) -> dict[str, Any]:
+    """One final state scored and read into the keyword arguments of ``PlayLog.add_play`` (plus
+    ``sheet``: its score)."""
+    from cardforge.cli.common import read_stdin
+    from cardforge.data.yamlio import parse_text, read_yaml
+    from cardforge.engine.inputs import load_doc
+    from cardforge.engine.scoring import score_doc
+    from cardforge.errors import ScoreInputError
+    from cardforge.lab.facts import facts_json, seat_facts
+    from cardforge.problems import Problem
+    from cardforge.web.store import details_from_form, today, uid_of
+
     if file == "-":
         text, problem = read_stdin("<stdin>")
         if problem is not None or text is None:
@@ -106,32 +160,12 @@ def add(game: Game, file: str, db_path: str | None, played_on: str | None, print
         raise click.BadParameter(p.message, param_hint=f"'{options.get(p.field or '', p.field or '')}'")
     state, _ = load_doc(doc, game.score_model) if game.score_model is not None else (None, [])
     facts = facts_json(seat_facts(game, played_data, state), names) if state is not None else None
-    from cardforge.web.store import today
-
     day = details.played_on or today()
     details.played_on = day
-    uid = uid_of(["cli", game.id, day, deck.fingerprint, text])
-    log = _db(db_path)
-    before = log.play_by_uid(uid)
-    if before is not None:
-        number, added = before, False
-    else:
-        number = log.add_play(game=game.id, title=game.title, mode=sheet.mode, state_yaml=text,
-                              result=sheet.to_json(), details=details, source="cli", uid=uid, deck=deck,
-                              facts=facts)
-        added = True
-    if as_json:
-        echo_json({"ok": True, "play": number, "added": added, "game": game.id, "played_on": day,
-                   "deck": {"version": deck.version, "fingerprint": deck.fingerprint, "source": deck.source},
-                   "winners": list(sheet.winners), "db": str(log.path)})
-        return
-    if not added:
-        click.echo(f"{game.id}: play #{number} is in the log already (the same final state, date and deck): "
-                   "nothing added")
-        return
-    who = " and ".join(sheet.winners)
-    click.echo(f"{game.id}: play #{number} saved — {day}, deck {deck.label} ({_source(deck.source)}), "
-               f"{len(names)} players, won by {who}")
+    return {"game": game.id, "title": game.title, "mode": sheet.mode, "state_yaml": text,
+            "result": sheet.to_json(), "details": details, "source": "cli",
+            "uid": uid_of(["cli", game.id, day, deck.fingerprint, text]), "deck": deck, "facts": facts,
+            "sheet": sheet}
 
 
 def _first_seat(first: str | None, names: list[str]) -> str:
@@ -285,13 +319,7 @@ def import_plays(file: str, db_path: str | None, games: tuple[str, ...], as_json
         found, problems = read_plays_csv(raw, file, _Games(games))  # type: ignore[arg-type]
         if problems:
             raise DataError(f"cannot import {file}: nothing imported", problems)
-        added = skipped = 0
-        for p in found:
-            if log.play_by_uid(p["uid"]) is not None:
-                skipped += 1
-                continue
-            log.add_play(**p)
-            added += 1
+        added, skipped = log.add_plays(found)  # one transaction: all or none, one sync to disk
         summary = {"added": added, "skipped": skipped}
     if as_json:
         echo_json({"ok": True, **summary, "db": str(log.path)})

@@ -19,7 +19,11 @@ Examples:
   cardforge report my-game --compare 0.2,0.3 --min-plays 5
   cardforge report ./my-game --db plays.db
 
-Per deck version (or --pool: the selection as one): win rates per seat and per declared choice
+Per deck version (or --pool: the selection as one): the effect of each card, declared choice and
+seat on winning (a conditional logit per play: the player count and what else was held accounted
+for), with its interval and the plays it rests on, flagged only when it survives a
+false-discovery-rate correction over everything tested (Benjamini–Hochberg, 5 %), or "too few
+plays" with the plays that would tell; win rates per seat and per declared choice
 (with counts, Wilson 95 % intervals and fair shares), the winner's margin, where the points come
 from, game length, per card; the card diff between two versions beside what moved; and the
 balance of the card data (balance: in game.yaml). The same log gives the same bytes.
@@ -62,15 +66,28 @@ def report(game: Game, db_path: str | None, versions: str | None, pool: bool, co
     pages: list[int] = []
     write_atomic(target, lambda f: pages.append(lab_report.write_report(view, f)))
     flagged = sum(len(f.flagged) for f in view.fits)
+    effects_flagged = sum(1 for e in view.effects() if e.flagged)
     versions_text = ", ".join(f"{v.label}: {v.plays}" for v in view.versions if v.selected) or "no play"
     if as_json:
+        from cardforge.lab.effects import FDR, TARGET
+        from cardforge.lab.effects import as_json as effect_json
+
+        effects = []
+        for g in view.groups:
+            effects += [{"group": g.label, **effect_json(e)} for e in g.fitted.effects]
+        if view.comparison is not None:
+            change = f"v{view.comparison.old_version} → v{view.comparison.new_version}"
+            effects += [{"group": change, **effect_json(e)} for e in view.differences]
         echo_json({"ok": True, "file": str(target), "pages": pages[0], "plays": view.selected_plays,
                    "versions": [{"version": v.version, "plays": v.plays} for v in view.versions if v.selected],
                    "compared": [view.comparison.old_version, view.comparison.new_version] if view.comparison else None,
-                   "flagged": flagged})
+                   "flagged": flagged + effects_flagged, "balance_flagged": flagged,
+                   "effects_tested": view.tested, "effects_flagged": effects_flagged,
+                   "fdr": FDR, "target_points": 100 * TARGET, "effects": effects})
         return
     compared = (f"; compared v{view.comparison.old_version} → v{view.comparison.new_version}"
                 if view.comparison else "")
     balance = f"; balance: {flagged} card{'s' if flagged != 1 else ''} flagged" if view.fits else ""
+    balance += f"; effects: {effects_flagged} of {view.tested} tested flagged"
     click.echo(f"{game.id}: {target}, {pages[0]} page{'s' if pages[0] != 1 else ''} — {view.selected_plays} "
                f"play{'s' if view.selected_plays != 1 else ''} ({versions_text}){compared}{balance}")

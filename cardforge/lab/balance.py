@@ -9,22 +9,29 @@ cards a group holds (often about ten) more parameters would fit the noise. A gro
 costs are all the same is fitted by its mean value.
 
 Each card is judged against the **other** cards of its group (leave-one-out), so that a card
-priced far off cannot drag the line to itself:
+priced far off cannot drag the line to itself — the standard outlier test of regression:
 
 - its *expected* value is what the line fitted to the others gives for its cost, its
   *residual* its value minus that (statisticians' deleted residual);
-- its *score* is that residual in units of the others' scatter about their own line (their
-  residual standard deviation). Not divided by the line's own uncertainty at that cost: a
-  card priced outside its group's range is the case to catch, and widening the band there
-  would hide it.
+- its *score* is the **externally studentised residual**: that residual over its standard error,
+  the others' scatter about their line widened by the line's own uncertainty at that cost
+  (s₍ᵢ₎ √(1 + 1/m + (x − x̄)²/Sxx) for m others; √(1 + 1/m) for a mean), which follows Student's t
+  with m − 2 (a mean: m − 1) degrees of freedom when the card is in line; its *p* is two-sided.
 - A group where every card is worth the same (every level-I card 1 point, say) has a flat
-  line that says nothing of cost; there each card's **cost** is judged against the others'
-  mean cost, in units of their standard deviation (a card much cheaper than its peers scores
-  high).
+  line that says nothing of cost; there each card's **cost** is judged the same way against the
+  others' mean cost (a card much cheaper than its peers scores high).
+- **Many cards, one question each**: the p of every judged card of a fit are corrected together
+  (Benjamini–Hochberg, false discovery rate 5 %, ``q``). A card is **flagged** when q ≤ 5 % *and*
+  |score| > ``flag`` (3 by default: big enough to matter). Positive: more value than its cost buys
+  (too cheap, or too strong); negative: too dear.
+- When the others lie exactly on their line (no scatter), a card off it has no finite score: its
+  score is left empty, p = 0 and it is flagged; a card on it, p = 1. Never ±∞.
+- A group too small to judge (a line needs 4 cards: 3 others and a degree of freedom; a mean 3)
+  says so; its cards have no score. A card priced so far outside the others' costs that the
+  line's uncertainty there exceeds their scatter ((x − x̄)²/Sxx + 1/m > 1) is judged by an
+  extrapolation the interval widens: it is named "priced outside its group's costs".
 
-A score beyond ``flag`` (3 by default) is **flagged**: positive, more value than its cost buys
-(too cheap, or too strong); negative, too dear. The others must be one more than their line's
-parameters (3 others for a line, 2 for a mean) for a card to be judged.
+Same data, same flags: the cards are ordered by (cost, value, id) before any sum.
 
 The curve drawn is each group's line through its cards that are not flagged.
 """
@@ -54,7 +61,10 @@ class Point:
     value: float
     expected: float | None = None  # from the line through the group's other cards
     residual: float | None = None  # value − expected
-    score: float | None = None  # how far off, in the others' spreads (None: too few cards to judge)
+    score: float | None = None  # externally studentised residual (None: too few cards, or an exact line)
+    p: float | None = None  # two-sided, Student's t
+    q: float | None = None  # Benjamini–Hochberg over the fit's judged cards
+    outside: bool = False  # priced outside the others' costs: judged by extrapolation
     flagged: bool = False
     threshold: float = 3.0
     expected_cost: float | None = None  # a group worth the same: the others' mean cost
@@ -62,9 +72,10 @@ class Point:
 
     @property
     def direction(self) -> str:
-        if not self.flagged or self.score is None:
-            return ""
-        return "too cheap for its value" if self.score > 0 else "too dear for its value"
+        if not self.flagged:
+            return "priced outside its group's costs" if self.outside and self.score is not None else ""
+        sign = self.score if self.score is not None else (self.residual or 0.0) - (self.cost_gap or 0.0)
+        return "too cheap for its value" if sign > 0 else "too dear for its value"
 
 
 @dataclass
@@ -104,6 +115,8 @@ class Fit:
         """Every card, the most value for its cost first (flagged above the line), the least last."""
         def key(p: Point) -> tuple[float, float, str, str]:
             score = p.score if p.score is not None else 0.0
+            if p.score is None and p.flagged:  # off a line the others fit exactly: first or last
+                score = 1e9 if p.direction.startswith("too cheap") else -1e9
             return (-score, -(p.residual or 0.0), p.name.casefold(), p.id)
 
         return sorted(self.points, key=key)
@@ -160,11 +173,27 @@ def fit_spec(bid: str, spec: BalanceSpec, data: GameData[CardBase]) -> Fit:
         name = f"{spec.group.split('.')[-1]} {_group_text(group)}" if spec.group else "all"
         groups.setdefault(name, []).append(Point(card.id, card.name, card.kind, name, float(cost), float(value),
                                                  threshold=spec.flag))
-    for name in sorted(groups, key=lambda g: version_key(g.split(" ", 1)[-1])):
-        points = sorted(groups[name], key=lambda p: (p.cost, p.value, p.id))
-        out.lines.append(_fit_group(name, points))
+    ordered = {name: sorted(groups[name], key=lambda p: (p.cost, p.value, p.id))
+               for name in sorted(groups, key=lambda g: version_key(g.split(" ", 1)[-1]))}
+    judged = flag_points(ordered)
+    for name, points in ordered.items():
         out.points += points
+        out.lines.append(_line(name, points, judged[name]))
     return out
+
+
+def flag_points(groups: dict[str, list[Point]]) -> dict[str, bool]:
+    """Judge every group's cards (sorted), then correct their p together (Benjamini–Hochberg) and
+    flag; whether each group could be judged."""
+    from cardforge.lab.effects import FDR, bh
+
+    judged = {name: _judge_costs(points) if len({p.value for p in points}) == 1 else _judge_values(points)
+              for name, points in groups.items()}
+    tested = [p for points in groups.values() for p in points if p.p is not None]
+    for p, q in zip(tested, bh([p.p for p in tested if p.p is not None])):
+        p.q = q
+        p.flagged = q <= FDR and (p.score is None or abs(p.score) > p.threshold)
+    return judged
 
 
 def _group_text(value: Any) -> str:
@@ -184,15 +213,11 @@ def _ols(xs: list[float], ys: list[float]) -> tuple[float, float, str]:
     return my - slope * mx, slope, "line"
 
 
-def _fit_group(name: str, points: list[Point]) -> Line:
+def _line(name: str, points: list[Point], judged: bool) -> Line:
+    """The group's line as drawn: through its cards not flagged."""
     xs, ys = [p.cost for p in points], [p.value for p in points]
     n = len(points)
     flat = len(set(ys)) == 1
-    if flat:
-        judged = _judge_costs(points)
-    else:
-        judged = _judge_values(points)
-    # the line drawn: through the cards not flagged
     kept = [p for p in points if not p.flagged] or points
     a, b, model = _ols([p.cost for p in kept], [p.value for p in kept])
     k = 2 if model == "line" else 1
@@ -203,8 +228,47 @@ def _fit_group(name: str, points: list[Point]) -> Line:
     if flat:
         note = f"every card is worth {_num(ys[0])}: each cost is judged against the others' costs"
     if not judged:
-        note = f"{n} card{'s' if n != 1 else ''}: too few to judge one against the others"
+        note = f"{_cards(n)}: too few to judge one against the others (a line needs 4, a mean 3)"
     return Line(name, n, a, b, model, spread, min(xs), max(xs), note, "cost" if flat else "value")
+
+
+def _cards(n: int) -> str:
+    return f"{n} card{'s' if n != 1 else ''}"
+
+
+def _t_p(t: float, df: int) -> float:
+    """Two-sided p of Student's t with ``df`` degrees of freedom: I_x(df/2, 1/2) at
+    x = df / (df + t²), the regularised incomplete beta (no scipy: its import alone cost seconds)."""
+    if not math.isfinite(t):
+        return 0.0
+    return _betainc(df / 2, 0.5, df / (df + t * t))
+
+
+def _betainc(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta I_x(a, b), by its continued fraction (Lentz's method;
+    Numerical Recipes' betai/betacf), to about 1e-14."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x > (a + 1) / (a + b + 2):
+        return 1.0 - _betainc(b, a, 1 - x)
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + num * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return front * h / a
 
 
 def _tiny(values: list[float]) -> float:
@@ -212,31 +276,38 @@ def _tiny(values: list[float]) -> float:
 
 
 def _judge_values(points: list[Point]) -> bool:
-    """Each card's value against the line fitted to the others (least squares), in units of the
-    others' scatter about their line (its residual standard deviation). False when the group is
-    too small to judge."""
+    """Each card's value against the line fitted to the others (least squares): its externally
+    studentised residual and p. False when the group is too small to judge."""
     tiny = _tiny([p.value for p in points])
     judged = False
     for p in points:
         others = [q for q in points if q is not p]
-        a, b, model = _ols([q.cost for q in others], [q.value for q in others])
+        xs = [q.cost for q in others]
+        a, b, model = _ols(xs, [q.value for q in others])
         k = 2 if model == "line" else 1
+        m = len(others)
         p.expected = a + b * p.cost
         p.residual = p.value - p.expected
         if abs(p.residual) <= tiny:
             p.residual, p.expected = 0.0, p.value
-        if len(others) - k < 1:
+        if m - k < 1:
             continue
         judged = True
-        spread = math.sqrt(sum((q.value - a - b * q.cost) ** 2 for q in others) / (len(others) - k))
-        p.score = _score(p.residual, spread, tiny)
-        p.flagged = abs(p.score) > p.threshold
+        spread = math.sqrt(sum((q.value - a - b * q.cost) ** 2 for q in others) / (m - k))
+        widen = 1 + 1 / m
+        if model == "line":
+            mx = sum(xs) / m
+            widen += (p.cost - mx) ** 2 / sum((x - mx) ** 2 for x in xs)
+        # outside the others' costs, so far that the line's own uncertainty there is larger than
+        # their scatter: the value it is judged against is an extrapolation
+        p.outside = widen > 2 and not min(xs) <= p.cost <= max(xs)
+        _test(p, p.residual, spread * math.sqrt(widen), m - k, tiny)
     return judged
 
 
 def _judge_costs(points: list[Point]) -> bool:
     """A group where every card is worth the same: each card's cost against the others' mean
-    cost, in units of their spread (a card much cheaper than its peers scores high)."""
+    cost (a card much cheaper than its peers scores high), studentised the same way."""
     n = len(points)
     costs = [p.cost for p in points]
     tiny = _tiny(costs)
@@ -251,16 +322,20 @@ def _judge_costs(points: list[Point]) -> bool:
         p.expected_cost, p.cost_gap = mean, gap
         p.expected, p.residual = p.value, 0.0
         if judged:
-            spread = math.sqrt(sum((c - mean) ** 2 for c in others) / (len(others) - 1))
-            p.score = _score(-gap, spread, tiny)
-            p.flagged = abs(p.score) > p.threshold
+            m = len(others)
+            spread = math.sqrt(sum((c - mean) ** 2 for c in others) / (m - 1))
+            _test(p, -gap, spread * math.sqrt(1 + 1 / m), m - 1, tiny)
     return judged
 
 
-def _score(deviation: float, spread: float, tiny: float) -> float:
-    if spread <= tiny:
-        return 0.0 if deviation == 0 else math.copysign(math.inf, deviation)
-    return deviation / spread
+def _test(p: Point, deviation: float, se: float, df: int, tiny: float) -> None:
+    if se <= tiny:
+        # the others fit exactly: no scatter to measure against; off it is certain, on it is not
+        p.score = None
+        p.p = 0.0 if abs(deviation) > tiny else 1.0
+        return
+    p.score = deviation / se
+    p.p = _t_p(p.score, df)
 
 
 def fits(game: Game, data: GameData[CardBase]) -> list[Fit]:
@@ -288,6 +363,13 @@ def fmt(value: float | None, digits: int = 2) -> str:
     if math.isinf(value):
         return "+∞" if value > 0 else "−∞"
     return _round(value, digits)
+
+
+def score_text(p: Point) -> str:
+    """A card's score as shown: ``+2.75``; off a line the others fit exactly: ``exact line``."""
+    if p.score is None and p.p is not None:
+        return "exact line" if p.p == 0 else "0"
+    return fmt_signed(p.score)
 
 
 def fmt_signed(value: float | None, digits: int = 2) -> str:

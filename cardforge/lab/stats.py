@@ -29,9 +29,14 @@ import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from cardforge.lab.effects import Fitted, fit_group, win_shares
 from cardforge.lab.facts import Deck, SeatFacts
+from cardforge.lab.names import key_of as _key
+from cardforge.lab.names import ordinal as _ordinal
+from cardforge.lab.names import sort_name
 from cardforge.lab.versions import label as version_label
 from cardforge.lab.versions import version_key
 
@@ -178,8 +183,12 @@ class Play:
         return sum(1 for s in self.seats if s.winner)
 
     def win(self, seat: SeatResult) -> float:
-        """The seat's share of the play's win (1/k for each of k winners)."""
-        return 1 / self.winners if seat.winner and self.winners else 0.0
+        """The seat's share of the play's win (1/k for each of k winners: ``effects.win_shares``)."""
+        return self._shares[id(seat)]
+
+    @cached_property
+    def _shares(self) -> dict[int, float]:
+        return {id(s): share for s, share in zip(self.seats, win_shares([s.winner for s in self.seats]))}
 
 
 # --- what the game declares, resolved once ----------------------------------------------------------
@@ -225,10 +234,6 @@ class GameInfo:
         return kinds
 
 
-def _key(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 def game_info(game: Game, data: GameData[CardBase]) -> GameInfo:
@@ -346,6 +351,8 @@ class Group:
     plays_with_facts: int
     first_day: str = ""
     last_day: str = ""
+    plays_with_breakdown: int = 0  # the plays (of 2+) whose seats all recorded their categories
+    fitted: Fitted = field(default_factory=Fitted)  # the effects (lab.effects)
 
     @property
     def multi(self) -> int:
@@ -367,7 +374,8 @@ class Group:
                 "max": max(self.durations)}
 
     def ranked(self, rows: Sequence[RateRow]) -> tuple[list[RateRow], list[RateRow]]:
-        """(rates resting on enough seats, highest first; the others, most seats first)."""
+        """(rates resting on enough seats, by name; the others, most seats first). Never ordered
+        by a raw rate: what ranks is the effects' table (corrected for many comparisons)."""
         return _ranked(rows, lambda r: r.rate, lambda r: r.label)
 
     def ranked_cards(self) -> tuple[list[CardRow], list[CardRow]]:
@@ -375,27 +383,25 @@ class Group:
         return _ranked(held, lambda c: c.holders, lambda c: c.name)
 
 
-def sort_name(name: str) -> str:
-    """A name as it is alphabetised: accents and case aside (Émeraude between Dragon and Perle)."""
-    import unicodedata
-
-    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).casefold()
 
 
 def _ranked(rows: Sequence[Any], rate: Callable[[Any], Rate], name: Callable[[Any], str]
             ) -> tuple[list[Any], list[Any]]:
-    enough = sorted((r for r in rows if not rate(r).too_few),
-                    key=lambda r: (-(rate(r).value or 0), -rate(r).n, sort_name(name(r))))
+    enough = sorted((r for r in rows if not rate(r).too_few), key=lambda r: sort_name(name(r)))
     few = sorted((r for r in rows if rate(r).too_few), key=lambda r: (-rate(r).n, sort_name(name(r))))
     return enough, few
 
 
 def _expected(plays_seats: Iterable[tuple[Play, SeatResult]]) -> float | None:
-    """The fair share of these seats: the mean of 1/players (exact fractions, then a float)."""
+    """The fair share of these seats: the mean of 1/players (counted per player count, then
+    exact fractions: the same float whatever the order, and fast at 10,000 plays)."""
     from fractions import Fraction
 
-    shares = [Fraction(1, p.players) for p, _ in plays_seats]
-    return float(sum(shares, Fraction(0)) / len(shares)) if shares else None
+    counts = Counter(p.players for p, _ in plays_seats)
+    seats = sum(counts.values())
+    if not seats:
+        return None
+    return float(sum((Fraction(k, n) for n, k in counts.items()), Fraction(0)) / seats)
 
 
 def _rate(pairs: Sequence[tuple[Play, SeatResult]], min_count: int) -> Rate:
@@ -443,13 +449,15 @@ def group_stats(label: str, plays: Sequence[Play], info: GameInfo, decks: dict[s
         lost = [s.total for s in p.seats if not s.winner]
         if won and lost:
             margins.append(min(won) - max(lost))
-    # category shares
+    # category shares, over the plays whose every seat recorded its categories (an import may
+    # give totals only: its points would count in the totals and in no category)
+    broken = [p for p in multi if all(s.breakdown for s in p.seats)]
     shares = []
     for cid, clabel in info.categories:
-        w_points = sum(s.breakdown.get(cid, 0.0) for p in multi for s in p.seats if s.winner)
-        w_total = sum(s.total for p in multi for s in p.seats if s.winner)
-        a_points = sum(s.breakdown.get(cid, 0.0) for p in multi for s in p.seats)
-        a_total = sum(s.total for p in multi for s in p.seats)
+        w_points = sum(s.breakdown.get(cid, 0.0) for p in broken for s in p.seats if s.winner)
+        w_total = sum(s.total for p in broken for s in p.seats if s.winner)
+        a_points = sum(s.breakdown.get(cid, 0.0) for p in broken for s in p.seats)
+        a_total = sum(s.total for p in broken for s in p.seats)
         shares.append(Share(cid, clabel, w_points / w_total if w_total else None,
                             a_points / a_total if a_total else None))
     durations = [p.duration_min for p in plays if p.duration_min is not None]
@@ -463,7 +471,8 @@ def group_stats(label: str, plays: Sequence[Play], info: GameInfo, decks: dict[s
     return Group(label, list(versions), [(fp, src, n) for (fp, src), n in sorted(fps.items())], len(plays),
                  len(plays) - len(multi), dict(sorted(counts.items())), min_count, positions, with_first, choices,
                  missing, margins, shares, durations, cards, never, seats_with, plays_with,
-                 plays[0].played_on if plays else "", plays[-1].played_on if plays else "")
+                 plays[0].played_on if plays else "", plays[-1].played_on if plays else "", len(broken),
+                 fit_group(multi, info, {c.id: c.name for c in cards}))
 
 
 def _card_rows(multi: Sequence[Play], info: GameInfo, decks: dict[str, Deck], min_count: int
@@ -496,9 +505,8 @@ def _card_rows(multi: Sequence[Play], info: GameInfo, decks: dict[str, Deck], mi
         holders = held_by.get(cid, [])
         pairs = [(p, s) for p, s, _ in holders]
         points, by = _points(cid, holders, info, decks)
-        keys = {(p.id, s.seat) for p, s, _ in holders}
-        in_winners = sum(1 for p, s in winners if (p.id, s.seat) in keys)
-        in_others = sum(1 for p, s in others if (p.id, s.seat) in keys)
+        in_winners = sum(1 for _, s, _ in holders if s.winner)
+        in_others = len(holders) - in_winners
         rows.append(CardRow(cid, _name(catalogue, cid), str(catalogue.get(cid, {}).get("kind", "")),
                             Rate(len(holders), len(seats), None, min_count), _rate(pairs, min_count),
                             Rate(in_winners, len(winners), None, min_count),
@@ -521,28 +529,31 @@ def _points(cid: str, holders: Sequence[tuple[Play, SeatResult, int]], info: Gam
     if not info.attributions:
         return None, {}
     by: dict[str, float] = {}
+    # what each copy brings, per deck and category: worked out once per deck, not per holder
+    per_deck: dict[str | None, list[tuple[Attribution, float]]] = {}
     for p, s, _ in holders:
-        card = (decks.get(p.deck_fp or "") or info.current).cards.get(cid) or info.current.cards.get(cid)
-        if card is None or s.facts is None:
+        if s.facts is None:
             continue
-        fields = {**(card.get("data") or {}), "kind": card.get("kind"), "id": cid, "name": card.get("name")}
-        for a in info.attributions:
-            if not _matches(fields, a.where):
-                continue
-            n = sum(count for f, per in (s.facts.cards or {}).items() if a.sources is None or f in a.sources
-                    for c, count in per.items() if c == cid)
-            if not n:
-                continue
-            value = field_at(fields, a.per_card) if a.per_card else 1
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                continue
-            by[a.category] = by.get(a.category, 0.0) + value * n * a.points
+        if p.deck_fp not in per_deck:
+            card = (decks.get(p.deck_fp or "") or info.current).cards.get(cid) or info.current.cards.get(cid)
+            rules: list[tuple[Attribution, float]] = []
+            if card is not None:
+                fields = {**(card.get("data") or {}), "kind": card.get("kind"), "id": cid, "name": card.get("name")}
+                for a in info.attributions:
+                    if not _matches(fields, a.where):
+                        continue
+                    value = field_at(fields, a.per_card) if a.per_card else 1
+                    if isinstance(value, bool) or not isinstance(value, int | float):
+                        continue
+                    rules.append((a, float(value)))
+            per_deck[p.deck_fp] = rules
+        for a, value in per_deck[p.deck_fp]:
+            n = sum(per.get(cid, 0) for f, per in (s.facts.cards or {}).items() if a.sources is None or f in a.sources)
+            if n:
+                by[a.category] = by.get(a.category, 0.0) + value * n * a.points
     return sum(by.values()), by
 
 
-def _ordinal(n: int) -> str:
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th") if n % 100 not in (11, 12, 13) else "th"
-    return f"{n}{suffix}"
 
 
 # --- several versions --------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from cardforge.lab import stats
 from cardforge.lab.balance import Fit, fits
 from cardforge.lab.changes import Snapshot, compare
+from cardforge.lab.effects import Effect, correct, differences
 from cardforge.lab.facts import Deck
 from cardforge.lab.versions import ALL, Selection, label, version_key
 
@@ -49,6 +50,12 @@ class LabView:
     trends: list[stats.Trend]
     fits: list[Fit] = field(default_factory=list)
     plays_in_log: int = 0
+    differences: list[Effect] = field(default_factory=list)  # the compared versions' effects, new − old
+    tested: int = 0  # effects tested (and corrected together, Benjamini–Hochberg)
+
+    def effects(self) -> list[Effect]:
+        """Every effect the view shows: each group's, then the differences between versions."""
+        return [e for g in self.groups for e in g.fitted.effects] + self.differences
 
     @property
     def selected_plays(self) -> int:
@@ -133,9 +140,13 @@ def build_view(game: Game, data: GameData[CardBase], plays: Sequence[stats.Play]
             notes.insert(0, head)
         comparison = stats.compare(old_g, new_g, changes, "; ".join(notes), old_v, new_v)
     trends = stats.trends(recorded, info) if len(recorded) >= 2 else []
-    return LabView(game.id, game.title, info, selection, pool and len(chosen) > 1, min_count, current,
+    view = LabView(game.id, game.title, info, selection, pool and len(chosen) > 1, min_count, current,
                    sorted(versions, key=lambda r: version_key(r.version)), shown, comparison, trends,
                    fits(game, data), len(plays))
+    if comparison is not None:
+        view.differences = differences(comparison.old.fitted, comparison.new.fitted)
+    view.tested = correct(view.effects())
+    return view
 
 
 def _with_facts(game: Game, data: GameData[CardBase], play: stats.Play) -> stats.Play:

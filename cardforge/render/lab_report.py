@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cardforge.lab import stats
-from cardforge.lab.balance import Fit, equation, fmt, fmt_signed
+from cardforge.lab.balance import Fit, equation, fmt, fmt_signed, score_text
 from cardforge.render import charts
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
 
+    from cardforge.lab.effects import Effect
     from cardforge.lab.view import LabView
 
 GREY = "#9A9AA2"  # a bar resting on too few seats
@@ -78,10 +79,12 @@ def parts(view: LabView, width: float = charts.WIDTH) -> list[Part]:
         f"{selected} of the {n} play{'s' if n != 1 else ''} in the log ({view.selection.describe})"
         + (", pooled" if view.pooled else "") + f" · the working data: {view.current.label}", "lead"))
     out.append(Text(
-        "Every rate: wins out of seats (a win shared by k players counts 1/k to each), with its Wilson 95 % interval "
+        "Every raw rate (for reading, never ranked): wins out of seats (a win shared by k players counts 1/k to "
+        "each), with its Wilson 95 % interval "
         "(the whisker) and its fair share — what it would be if nothing mattered: 1 ÷ players, the dashed tick. "
-        f"Below {view.min_count} seats a rate says “too few plays” and is not ranked (grey bars). "
+        f"Below {view.min_count} seats a rate says “too few plays” (grey bars). "
         "Solo plays count in the plays, never in a rate.", "note"))
+    out += summary(view)
     out += _versions(view)
     if view.comparison is not None:
         out += _comparison(view, view.comparison, width)
@@ -91,6 +94,183 @@ def parts(view: LabView, width: float = charts.WIDTH) -> list[Part]:
         out += _group(view, g, width)
     if view.fits:
         out += _balance(view.fits, width)
+    return out
+
+
+# --- effects ----------------------------------------------------------------------------------------
+
+def _family_label(view: LabView, family: str) -> str:
+    if family.startswith("change:"):
+        family = family[7:]
+    if family == "card":
+        return "Cards"
+    if family == "seat":
+        return "Turn order"
+    cid = family.split(":", 1)[1]
+    return dict(view.info.choices).get(cid, cid)
+
+
+def _average(view: LabView, family: str) -> str:
+    if family == "card":
+        return "an average card"
+    if family == "seat":
+        return "an average seat"
+    return f"an average {_family_label(view, family).casefold()}"
+
+
+def _pts(value: float | None) -> str:
+    if value is None:
+        return "–"
+    text = f"{value:+.1f}".replace("-", "−")
+    return ("±0.0" if text in ("+0.0", "−0.0") else text) + " pts"
+
+
+def _interval(e: Effect) -> str:
+    iv = e.pts_interval
+    if iv is None:
+        return "–"
+    return f"{_pts(iv[0])[:-4]} to {_pts(iv[1])[:-4]}"
+
+
+def _q(e: Effect) -> str:
+    if e.q is None:
+        return "–"
+    return "< 0.001" if e.q < 0.001 else f"{e.q:.3f}"
+
+
+def _status(e: Effect) -> str:
+    if e.needed is not None:
+        return f"too few plays: about {e.needed:,} needed" if e.needed else "never varies within a play"
+    return e.status
+
+
+def _ordered(found: Sequence[Effect]) -> list[Effect]:
+    """Measured effects, the largest first; then the too few, by name."""
+    tested = sorted((e for e in found if e.estimate is not None),
+                    key=lambda e: (-(e.estimate or 0), stats.sort_name(e.label), e.key))
+    rest = sorted((e for e in found if e.estimate is None), key=lambda e: (stats.sort_name(e.label), e.key))
+    return tested + rest
+
+
+def _raw(e: Effect) -> str:
+    if not e.seats:
+        return "–"
+    return f"{stats.percent(e.rate)} · {stats.number(round(e.wins, 2))} of {e.seats}"
+
+
+def _effects(view: LabView, g: stats.Group, gid: str) -> list[Part]:
+    f = g.fitted
+    if not f.effects:
+        return []
+    n = 1 / f.base if f.base else 0
+    out: list[Part] = [Heading("Effects on winning", 3, f"{gid}-effects"), Text(
+        f"Each effect: the change of a seat's chance of winning, in points at a table of {stats.number(round(n, 1))} "
+        "players, against the average of its kind — the player count, the seat and what else each seat held "
+        "accounted for (a conditional logit per play); its 95 % interval; the raw win rate beside it for reading; "
+        "q: corrected for every effect this report tests (Benjamini–Hochberg)." + (f" {f.note}." if f.note else ""),
+        "note")]
+    families: dict[str, list[Effect]] = {}
+    for e in f.effects:
+        families.setdefault(e.family, []).append(e)
+    for family, found in families.items():
+        rows, marks = [], []
+        for e in _ordered(found):
+            rows.append([e.label, _pts(e.pts), _interval(e), _raw(e), str(e.plays), _q(e), _status(e)])
+            marks.append(e.flagged)
+        out.append(Table(f"{gid}-effects-{_slug(family)}", [_family_label(view, family), "Effect", "95 % interval",
+                                                             "Raw win rate", "Plays", "q", "Status"], rows,
+                         frozenset({1, 2, 3, 4, 5}), marks))
+    return out
+
+
+def summary(view: LabView) -> list[Part]:
+    """The first page: what is solid, what is not yet known and how many plays would tell, what
+    changed since the last version, what to try next."""
+    from cardforge.lab.effects import FDR, TARGET
+
+    found = view.effects()
+    flagged = [e for e in found if e.flagged]
+    out: list[Part] = [Heading("Summary", 2, "summary"), Text(
+        f"{view.tested} effect{'s' if view.tested != 1 else ''} tested (cards, declared choices, turn order"
+        + (", changes between versions" if view.differences else "") + ") with the false discovery rate held at "
+        f"{100 * FDR:.0f} % (Benjamini–Hochberg): a flagged effect is one this many plays show; an unflagged one is "
+        "not shown to be zero.", "note")]
+    out.append(Heading("What is solid", 3, "summary-solid"))
+    groups = {id(e): g.label for g in view.groups for e in g.fitted.effects}
+    change = ""
+    if view.comparison is not None:
+        from cardforge.lab.versions import label
+
+        change = f"{label(view.comparison.old_version)} → {label(view.comparison.new_version)}"
+    if flagged:
+        rows = []
+        for e in sorted(flagged, key=lambda e: (e.q or 0, -(abs(e.estimate or 0)))):
+            where = groups.get(id(e), change)
+            what = f"{e.label} ({_family_label(view, e.family).casefold()}"
+            what += ", change)" if e.family.startswith("change:") else f", against {_average(view, e.family)})"
+            rows.append([where, what, _pts(e.pts), _interval(e), _q(e)])
+        out.append(Table("summary-solid", ["Plays", "Effect on winning", "Size", "95 % interval", "q"], rows,
+                         frozenset({2, 3, 4})))
+    else:
+        out.append(Text(f"Nothing survives the correction: no card, choice or seat is shown to win more or less than "
+                        f"its peers ({view.tested} tested).", "body"))
+    balance = [(f, p) for f in view.fits for p in f.flagged]
+    if balance:
+        out.append(Text("From the card data: " + "; ".join(f"{p.name} ({p.direction})" for _, p in balance) + ".",
+                        "flag"))
+    out.append(Heading("Not yet known", 3, "summary-unknown"))
+    lines = []
+    for g in view.groups:
+        families: dict[str, list[Effect]] = {}
+        for e in g.fitted.effects:
+            if e.needed is not None and e.needed > 0:
+                families.setdefault(e.family, []).append(e)
+        if families:
+            needs = sorted(e.needed or 0 for few in families.values() for e in few)
+            span = f"{needs[0]:,}" if needs[0] == needs[-1] else f"{needs[0]:,}–{needs[-1]:,}"
+            which = ", ".join(f"{_family_label(view, f).casefold()} ({len(few)})" for f, few in families.items())
+            lines.append(f"{g.label} ({g.fitted.plays:,} play{'s' if g.fitted.plays != 1 else ''}): {which} — about "
+                         f"{span} plays would show an effect of {100 * TARGET:.0f} points")
+    if lines:
+        out.append(Text("; ".join(lines) + " (80 % power, at the corrected level).", "body"))
+    else:
+        out.append(Text(f"Every effect rests on enough plays to show one of {100 * TARGET:.0f} points.", "body"))
+    out.append(Heading("What changed since the last version", 3, "summary-changed"))
+    c = view.comparison
+    if c is None:
+        out.append(Text("One version in the selection: nothing to compare.", "body"))
+    else:
+        names = ", ".join(ch.name for ch in c.changes[:8]) + (" …" if len(c.changes) > 8 else "")
+        text = (f"{change}: {len(c.changes)} card{'s' if len(c.changes) != 1 else ''} changed"
+                + (f" ({names})" if c.changes else "") + ". ")
+        moved = [e for e in view.differences if e.flagged]
+        compared = [e for e in view.differences if e.tested]
+        if moved:
+            text += "Moved beyond chance: " + "; ".join(f"{e.label} {_pts(e.pts)} ({_interval(e)})" for e in moved)
+        elif compared:
+            text += f"No effect moved beyond chance ({len(compared)} compared)"
+        else:
+            text += "Too few plays on one side or both to compare any effect"
+        out.append(Text(text + ".", "body"))
+    out.append(Heading("What to try next", 3, "summary-next"))
+    tips = []
+    for e in flagged:
+        if e.family == "card":
+            tips.append(f"{'weaken or re-cost' if (e.estimate or 0) > 0 else 'strengthen'} {e.label}")
+        elif e.family.startswith("choice:"):
+            tips.append(f"{'tone down' if (e.estimate or 0) > 0 else 'strengthen'} {e.label}")
+        elif e.family == "seat":
+            tips.append(f"look at turn order: the {e.label} {'wins more' if (e.estimate or 0) > 0 else 'wins less'}")
+    tips += [f"re-cost {p.name} ({p.direction})" for _, p in balance]
+    tips += [f"check {p.name}'s cost: priced outside its group's costs, the card data cannot judge it"
+             for f in view.fits for p in f.points if p.outside and not p.flagged]
+    if lines:
+        most = max((e.needed or 0 for g in view.groups for e in g.fitted.effects if e.needed), default=0)
+        least = min((e.needed or 0 for g in view.groups for e in g.fitted.effects if e.needed), default=0)
+        tips.append(f"play more: about {least:,} plays of one version begin to tell (the least-played effects need "
+                    f"{most:,})")
+    out.append(Text(("Try: " + "; ".join(tips) + ".") if tips else "Nothing stands out: keep playing the current "
+                    "version, or change what the designers doubt and compare.", "body"))
     return out
 
 
@@ -140,6 +320,7 @@ def _group(view: LabView, g: stats.Group, w: float) -> list[Part]:
     counts = ", ".join(f"{k} players: {v}" if k != 1 else f"solo: {v}" for k, v in g.player_counts.items())
     days = g.first_day if g.first_day == g.last_day else f"{g.first_day} – {g.last_day}"
     out.append(Text(f"{days} · {counts} · {g.plays_with_first} of {g.multi} with the first player recorded", "body"))
+    out += _effects(view, g, gid)
     for cid, clabel in view.info.choices:
         rows = g.choices.get(cid, [])
         if not rows and not g.choice_missing.get(cid):
@@ -187,7 +368,9 @@ def _group(view: LabView, g: stats.Group, w: float) -> list[Part]:
                                           x_label="points between the winner and the next", width=w)))
     out.append(Heading("Where the points come from", 3, f"{gid}-shares"))
     shares = [s for s in g.shares if s.winners is not None or s.everyone is not None]
-    if shares and g.multi:
+    if shares and g.plays_with_breakdown:
+        out.append(Text(f"Over the {g.plays_with_breakdown} of {g.multi} play{'s' if g.multi != 1 else ''} of 2 "
+                        "players or more whose every seat recorded its categories.", "note"))
         out.append(Table(f"{gid}-shares", ["Category", "Winners' share", "Everyone's share"],
                          [[s.label, _pct(s.winners), _pct(s.everyone)] for s in shares], frozenset({1, 2})))
         out.append(Chart(f"{gid}-shares", f"Where the points come from, {g.label}",
@@ -197,7 +380,7 @@ def _group(view: LabView, g: stats.Group, w: float) -> list[Part]:
                              ("Everyone", [100 * (s.everyone or 0) for s in shares])], [s.label for s in shares],
                              note="percent of the total points, summed over the seats", width=w)))
     else:
-        out.append(Text("No play of 2 players or more.", "note"))
+        out.append(Text("No play of 2 players or more recorded its categories.", "note"))
     d = g.duration_summary
     out.append(Heading("Game length", 3, f"{gid}-length"))
     if d is None:
@@ -235,13 +418,15 @@ def _cards(view: LabView, g: stats.Group, gid: str, w: float) -> list[Part]:
                          "fair share.", charts.bar_chart(f"{g.label}: holders' win rate", _rate_bars(
                              [(c.name, c.holders) for c in shown]), max_value=100, unit=" %",
                              note=f"tick: fair share; grey: too few plays{more}", width=w)))
-    rows = []
+    rows, points_rows = [], []
     for c in enough + few:
-        rows.append([c.name, c.held.text(), *_rate_cells(c.holders)[:3], c.among_winners.text(),
-                     c.among_others.text(), _points(c), c.holders.flag()])
-    out.append(Table(f"{gid}-cards", ["Card", "Held · of seats", "Holders won", "95 % interval", "Fair share",
-                                      "Among winners' cards", "Among others'", "Points per holder", "Note"], rows,
-                     frozenset({1, 2, 3, 4, 5, 6, 7})))
+        rows.append([c.name, c.held.text(), *_rate_cells(c.holders)[:3], c.holders.flag()])
+        points_rows.append([c.name, c.among_winners.text(), c.among_others.text(), _points(c)])
+    # two tables of a few columns each: full names, no wrapped numbers, on A4 and on a phone
+    out.append(Table(f"{gid}-cards", ["Card", "Held · of seats", "Holders won (raw)", "95 % interval", "Fair share",
+                                      "Note"], rows, frozenset({1, 2, 3, 4})))
+    out.append(Table(f"{gid}-cards-points", ["Card", "Among winners' cards", "Among others'", "Points per holder"],
+                     points_rows, frozenset({1, 2, 3})))
     if g.never:
         names = ", ".join(name for _, name in g.never)
         out.append(Text(f"Never held ({len(g.never)}): {names}.", "body"))
@@ -277,6 +462,22 @@ def _comparison(view: LabView, c: stats.Comparison, w: float) -> list[Part]:
 
     a, b = label(c.old_version), label(c.new_version)
     out: list[Part] = [Heading(f"Compare {a} → {b}", 2, "compare"), Text(c.deck_note, "note")]
+    if view.differences:
+        rows, marks = [], []
+        for e in sorted(view.differences, key=lambda e: (e.family, -(e.estimate or 0), stats.sort_name(e.label))):
+            rows.append([f"{e.label} ({_family_label(view, e.family).casefold()})",
+                         _pts(e.old.pts if e.old else None), _pts(e.new.pts if e.new else None), _pts(e.pts),
+                         _interval(e), _q(e), _status(e)])
+            marks.append(e.flagged)
+        out.append(Heading("Effects that moved", 3, "compare-effects"))
+        out.append(Text("Each effect measured in both versions: its size in each, the change with its 95 % interval "
+                        "(the two versions' plays are independent), q corrected with every other effect tested.",
+                        "note"))
+        out.append(Table("compare-effects", ["Effect", a, b, "Change", "95 % interval", "q", "Status"], rows,
+                         frozenset({1, 2, 3, 4, 5}), marks))
+    elif any(g.fitted.effects for g in (c.old, c.new)):
+        out.append(Text("No effect was measured in both versions (too few plays): no change between them can be "
+                        "told apart from chance yet; the raw rates below are for reading.", "note"))
     if c.changes:
         rows = []
         for ch in c.changes:
@@ -323,7 +524,9 @@ def _comparison(view: LabView, c: stats.Comparison, w: float) -> list[Part]:
 
 
 def _trends(view: LabView, w: float) -> list[Part]:
-    out: list[Part] = [Heading("Over the versions", 2, "trends")]
+    out: list[Part] = [Heading("Over the versions", 2, "trends"), Text(
+        "Raw win rates per version, for reading: nothing here is ranked or flagged (the effects that moved between "
+        "the two versions compared are tested above).", "note")]
     for t in view.trends:
         series = [charts.Series(name, [(float(i), 100 * (r.value or 0)) for i, r in points])
                   for name, points in t.series]
@@ -338,9 +541,10 @@ def _trends(view: LabView, w: float) -> list[Part]:
 def _balance(fits: Sequence[Fit], w: float) -> list[Part]:
     out: list[Part] = [Heading("Balance from the card data", 2, "balance"), Text(
         "Each card against the line through the other cards of its group (least squares, value against cost); "
-        "its score: how far off, in the others' typical distances to their line (in a group where every card is "
-        "worth the same, its cost against the others' costs). Beyond the flag, positive: more value than its cost "
-        "buys; negative: too dear.", "note")]
+        "its score: the externally studentised residual (how far off, in the standard errors of that line at its "
+        "cost; in a group where every card is worth the same, its cost against the others' costs); q: corrected "
+        "for every card judged (Benjamini–Hochberg). Flagged when q ≤ 5 % and the score is beyond the flag: "
+        "positive, more value than its cost buys; negative, too dear.", "note")]
     for f in fits:
         out += fit_parts(f, w)
     return out
@@ -351,7 +555,7 @@ def fit_parts(f: Fit, w: float = charts.WIDTH) -> list[Part]:
     by = f", one line per {f.group.split('.')[-1]}" if f.group else ""
     out: list[Part] = [Heading(f"{f.label}: {f.value} against {f.cost}{by}", 3, fid)]
     for line in f.lines:
-        text = f"{line.group}: {equation(line, f.value, f.cost)} ({line.n} cards"
+        text = f"{line.group}: {equation(line, f.value, f.cost)} ({line.n} card{'s' if line.n != 1 else ''}"
         if line.spread is not None:
             text += f", typical distance {fmt(line.spread)}"
         text += ")" + (f" — {line.note}" if line.note else "")
@@ -367,7 +571,8 @@ def fit_parts(f: Fit, w: float = charts.WIDTH) -> list[Part]:
                      "cards ringed and named.",
                      charts.scatter_chart(f"{f.label}: {f.value} against {f.cost}", groups, labels=labels,
                                           x_label=f.cost, y_label=f.value,
-                                          note=f"{len(f.flagged)} flagged (score beyond ±{fmt(f.flag)})", width=w)))
+                                          note=f"{len(f.flagged)} flagged (q ≤ 5 %, |score| > {fmt(f.flag)})",
+                                          width=w)))
     rows, marks = [], []
     for p in f.by_score():
         if p.cost_gap is not None:
@@ -375,16 +580,18 @@ def fit_parts(f: Fit, w: float = charts.WIDTH) -> list[Part]:
             residual = f"cost {fmt_signed(p.cost_gap)}"
         else:
             expected, residual = fmt(p.expected), fmt_signed(p.residual)
-        rows.append([p.name, p.group, fmt(p.cost), fmt(p.value), expected, residual, fmt_signed(p.score),
-                     p.direction])
+        rows.append([p.name, p.group, fmt(p.cost), fmt(p.value), expected, residual, score_text(p),
+                     fmt(p.q, 3), p.direction])
         marks.append(p.flagged)
-    out.append(Table(fid, ["Card", "Group", "Cost", "Value", "Expected", "Residual", "Score", "Flag"], rows,
-                     frozenset({2, 3, 4, 5, 6}), marks))
+    out.append(Table(fid, ["Card", "Group", "Cost", "Value", "Expected", "Residual", "Score", "q", "Flag"], rows,
+                     frozenset({2, 3, 4, 5, 6, 7}), marks))
     if f.flagged:
-        out.append(Text("Flagged: " + "; ".join(f"{p.name} ({fmt_signed(p.score)}: {p.direction})"
+        out.append(Text("Flagged: " + "; ".join(f"{p.name} ({score_text(p)}, q {fmt(p.q, 3)}: {p.direction})"
                                                 for p in f.flagged) + ".", "flag"))
     else:
-        out.append(Text(f"No card flagged (every score within ±{fmt(f.flag)}).", "body"))
+        judged = sum(1 for p in f.points if p.p is not None)
+        out.append(Text(f"No card flagged ({judged} judged; none with q ≤ 5 % and |score| > {fmt(f.flag)}).",
+                        "body"))
     if f.left_out:
         out.append(Text("Left out: " + ", ".join(f"{name} ({why})" for _, name, why in f.left_out) + ".", "note"))
     return out

@@ -475,14 +475,7 @@ def routes(site: Site, csrf_cookie: str) -> list[Route]:
         plays, problems = read_plays_csv(data, filename or "plays.csv", site)
         if problems:
             return await log_page(request, problems=[str(p) for p in problems[:50]], status=422)
-        added = skipped = 0
-        for p in plays:
-            before = store.play_by_uid(p["uid"])
-            if before is not None:
-                skipped += 1
-                continue
-            store.add_play(**p)
-            added += 1
+        added, skipped = store.add_plays(plays)  # one transaction: all or none
         return await log_page(request, report={"kind": "import", "added": added, "skipped": skipped})
 
     async def import_template(request: Request) -> Response:

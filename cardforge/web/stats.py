@@ -3,8 +3,8 @@ is, exactly, is written beside it (and in DEVELOPING.md, "The stats").
 
 Conventions:
 - Only plays that count: deleted plays are left out (the store gives none).
-- A *win* is a seat among the play's winners: a shared win is a win for each sharer (one
-  place decides it, :func:`win_of`; the roster's count of wins is the store's, ``PlayLog.players``).
+- A *win* follows the lab's one shared-win rule (``lab.effects.win_shares``): a play's k winners
+  share its win, 1/k each, so a play gives one win (a 2-way shared win: ½ to each).
 - *Win rate* = wins ÷ plays with at least 2 players; solo plays (one seat) are counted apart,
   never as wins. Every rate is shown with its count ("3 of 5") and, on the charts, its Wilson 95 %
   interval (where the rate plausibly lies given so few plays).
@@ -23,23 +23,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardforge.lab.effects import win_shares
 from cardforge.lab.stats import bins_of, number, percent, wilson
 from cardforge.web.store import PlayRecord, Seat
 
 __all__ = ["bins_of", "number", "percent", "wilson"]  # the lab's, shared with these pages
 
 TREND_PLAYS = 30  # plays a trend line shows, the latest
-
-
-def win_of(play: PlayRecord, seat: Seat) -> int:
-    """What ``seat`` scores as wins in ``play``: 1 for a winner, a shared win included (two
-    winners: 1 each), 0 otherwise. The playtest lab counts a shared win as a fraction (½ for two
-    winners): the rule shared by the stats, the lab and the exports is the lab's to define, and
-    this function — with ``PlayLog.players``'s ``SUM(s.winner)`` for the roster page — is where
-    the stats take it. A fractional share also needs ``stats.number`` where the templates print
-    ``wins`` as they are (stats.html, player.html, players.html) and ``wins: float`` below."""
-    del play  # the share of a shared win needs the play's winners; the count today does not
-    return int(seat.winner)
 
 
 @dataclass
@@ -60,6 +50,13 @@ class Rate:
         return f"{percent(self.value)} · {number(self.wins)} of {self.plays}"
 
 
+def win_of(play: PlayRecord, seat: Seat) -> float:
+    """The seat's share of the play's win (the lab's rule, ``lab.effects.win_shares``: 1/k for
+    each of k winners): the one place the stats count a win."""
+    shares = win_shares([s.winner for s in play.seats])
+    return next(share for s, share in zip(play.seats, shares) if s is seat)
+
+
 def beaten_share(play: PlayRecord, seat: Seat) -> float | None:
     """The share of the other players this seat was ranked ahead of, a tie counting half
     (None for a solo play)."""
@@ -76,7 +73,7 @@ class PlayerLine:
     name: str
     colour: str | None
     plays: int = 0  # with at least 2 players
-    wins: int = 0
+    wins: float = 0  # shared wins 1/k (win_shares)
     solo: int = 0
     totals: list[float] = field(default_factory=list)  # every total (solo plays too), one game
     beaten: list[float] = field(default_factory=list)
@@ -130,7 +127,7 @@ def _players(records: Sequence[PlayRecord], roster: dict[int, dict[str, Any]]) -
 class Position:
     position: int  # 1 = the first player
     seats: int
-    wins: int
+    wins: float
 
     @property
     def rate(self) -> Rate:

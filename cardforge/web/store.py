@@ -359,7 +359,10 @@ class PlayLog:
         """The roster, most plays first: id, name, colour, plays, wins, last (date), aliases."""
         with self._read() as db:
             rows = db.execute(
-                "SELECT pl.id, pl.name, pl.colour, COUNT(p.id) AS plays, COALESCE(SUM(s.winner), 0) AS wins,"
+                # a shared win is shared (the lab's rule, lab.effects.win_shares): 1/k to each of k winners
+                "SELECT pl.id, pl.name, pl.colour, COUNT(p.id) AS plays, COALESCE(SUM(CASE WHEN p.id IS NOT NULL"
+                " AND s.winner THEN 1.0 / (SELECT COUNT(*) FROM scores w WHERE w.play_id = s.play_id AND w.winner)"
+                " ELSE 0 END), 0) AS wins,"
                 " MAX(p.played_on) AS last FROM players pl"
                 " LEFT JOIN scores s ON s.player_id = pl.id"
                 " LEFT JOIN plays p ON p.id = s.play_id AND p.deleted_at IS NULL"
@@ -369,7 +372,8 @@ class PlayLog:
                 aliases.setdefault(a["player_id"], []).append(a["name"])
         out = [dict(r) for r in rows]
         for p in out:
-            p["wins"] = int(p["wins"] or 0) if p["plays"] else 0
+            wins = round(float(p["wins"] or 0), 2) if p["plays"] else 0.0
+            p["wins"] = int(wins) if wins.is_integer() else wins
             p["aliases"] = aliases.get(p["id"], [])
         return out
 
@@ -462,33 +466,39 @@ class PlayLog:
         play that key made, and nothing written. ``deck``: the deck it was played with (kept once
         per fingerprint); ``deck_version`` a version without its deck (an import); ``facts``
         each seat's declared choices and cards (``lab.facts.facts_json``)."""
-        from cardforge import __version__
-
-        details = details or Details(note=note)
-        when = (played_at or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         with self._write() as db:
             done = _request(db, request_key)
             if done is not None:
                 return done[0]
-            if deck is not None:
-                _keep_deck(db, deck)
-            cur = db.execute(
-                "INSERT INTO plays (uid, game, title, mode, played_on, duration_min, location, note, first_seat,"
-                " source, state_yaml, result_json, cardforge_version, version, played_at, updated_at,"
-                " deck_version, deck_fp, deck_source, facts_json)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)",
-                (uid or secrets.token_hex(16), game, title, mode,
-                 details.played_on or (when[:10] if played_at is not None else today()),
-                 details.duration_min, details.location, details.note, details.first_seat,
-                 source, state_yaml, json.dumps(result, ensure_ascii=False), __version__, when, when,
-                 deck.version if deck is not None else deck_version, deck.fingerprint if deck is not None else None,
-                 deck.source if deck is not None else ("import" if deck_version else None),
-                 _facts_text(facts)))
-            assert cur.lastrowid is not None  # set by an INSERT
-            play_id = cur.lastrowid
-            _write_scores(db, play_id, result)
+            play_id = _insert_play(db, game=game, title=title, mode=mode, state_yaml=state_yaml, result=result,
+                                   note=note, played_at=played_at, details=details, source=source, uid=uid,
+                                   deck=deck, deck_version=deck_version, facts=facts)
             _remember(db, request_key, play_id, 1)
         return play_id
+
+    def add_plays(self, plays: Sequence[dict[str, Any]]) -> tuple[int, int]:
+        """Many new plays (each the keyword arguments of :meth:`add_play`, with a ``uid``) in one
+        transaction: all or none, and one sync to disk instead of one a play (an import of
+        10,000 plays). A play whose ``uid`` the log has is skipped. (added, skipped)."""
+        added = skipped = 0
+        with self._write() as db:
+            for p in plays:
+                if p.get("uid") and db.execute("SELECT 1 FROM plays WHERE uid = ?", (p["uid"],)).fetchone():
+                    skipped += 1
+                    continue
+                _insert_play(db, **p)
+                added += 1
+        return added, skipped
+
+    def numbers_of(self, uids: Sequence[str]) -> dict[str, int]:
+        """The play numbers of these uids (those in the log)."""
+        out: dict[str, int] = {}
+        with self._read() as db:
+            for i in range(0, len(uids), 500):
+                part = list(uids[i:i + 500])
+                out.update({r[0]: int(r[1]) for r in db.execute(
+                    f"SELECT uid, id FROM plays WHERE uid IN ({', '.join('?' * len(part))})", part)})
+        return out
 
     def update_play(self, play_id: int, *, mode: str | None = None, state_yaml: str | None = None,
                     result: dict[str, Any] | None = None, details: Details | None = None,
@@ -640,6 +650,15 @@ class PlayLog:
             return [r[0] for r in db.execute("SELECT DISTINCT deck_version FROM plays WHERE game = ? AND"
                                              " deleted_at IS NULL ORDER BY deck_version", (game,))]
 
+    def lab_stamp(self, game: str) -> tuple[Any, ...]:
+        """What changes whenever the game's plays that count change (added, edited, deleted,
+        restored, a deck kept): the lab's cache key, one cheap query."""
+        with self._read() as db:
+            row = db.execute("SELECT COUNT(*), MAX(id), MAX(updated_at), SUM(deleted_at IS NULL), MAX(deleted_at),"
+                             " (SELECT COUNT(*) FROM decks WHERE game = ?) FROM plays WHERE game = ?",
+                             (game, game)).fetchone()
+        return tuple(row)
+
     def lab_plays(self, game: str) -> list[Play]:
         """The game's plays that count, oldest first, as the lab reads them: each seat with its
         score, breakdown and facts (None when the play did not record them: then its final
@@ -732,7 +751,7 @@ class PlayLog:
                       "source": d["source"], "cards": json.loads(d["cards_json"]), "first_seen": d["first_seen"]}
                      for d in db.execute("SELECT * FROM decks ORDER BY game, first_seen, fingerprint")]
         doc = {"format": BACKUP_FORMAT, "schema": SCHEMA_VERSION, "players": players, "plays": plays, "decks": decks}
-        return json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+        return _compact_doc(doc)
 
     def restore(self, doc: BackupDoc) -> dict[str, int]:
         """Add what a backup holds and this log does not: plays by their ``uid`` (a play
@@ -786,6 +805,20 @@ class PlayLog:
 BACKUP_FORMAT = "cardforge play log"
 
 
+def _compact_doc(doc: dict[str, Any]) -> str:
+    """The backup as JSON with sorted keys, one player, play or deck a line and no indentation
+    inside them: an indented backup was 12× its log (a 43 MB log, 528 MB), this is about its size,
+    and still the same bytes for the same log and a readable diff per play."""
+    def one(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+    parts = []
+    for key, value in sorted(doc.items()):
+        body = "[\n" + ",\n".join(one(v) for v in value) + "\n]" if isinstance(value, list) and value else one(value)
+        parts.append(f"{one(key)}:{body}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
 def _statements(sql: str) -> list[str]:
     """The statements of a migration (``;``-separated; comments dropped)."""
     text = re.sub(r"--[^\n]*", "", sql)
@@ -829,6 +862,36 @@ def _player_id(db: sqlite3.Connection, name: str) -> int:
     """The roster's player for a name in a play, added when new."""
     found = _find_player(db, name_key(name))
     return found if found is not None else _insert_player(db, clean_name(name) or name)
+
+
+def _insert_play(db: sqlite3.Connection, *, game: str, title: str, mode: str | None, state_yaml: str,
+                 result: dict[str, Any], note: str = "", played_at: datetime | None = None,
+                 details: Details | None = None, source: str = "sheet", uid: str | None = None,
+                 deck: Deck | None = None, deck_version: str | None = None,
+                 facts: dict[str, Any] | None = None) -> int:
+    """One play's rows, in the caller's transaction; its number."""
+    from cardforge import __version__
+
+    details = details or Details(note=note)
+    when = (played_at or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if deck is not None:
+        _keep_deck(db, deck)
+    cur = db.execute(
+        "INSERT INTO plays (uid, game, title, mode, played_on, duration_min, location, note, first_seat,"
+        " source, state_yaml, result_json, cardforge_version, version, played_at, updated_at,"
+        " deck_version, deck_fp, deck_source, facts_json)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)",
+        (uid or secrets.token_hex(16), game, title, mode,
+         details.played_on or (when[:10] if played_at is not None else today()),
+         details.duration_min, details.location, details.note, details.first_seat,
+         source, state_yaml, json.dumps(result, ensure_ascii=False), __version__, when, when,
+         deck.version if deck is not None else deck_version, deck.fingerprint if deck is not None else None,
+         deck.source if deck is not None else ("import" if deck_version else None),
+         _facts_text(facts)))
+    assert cur.lastrowid is not None  # set by an INSERT
+    play_id = cur.lastrowid
+    _write_scores(db, play_id, result)
+    return play_id
 
 
 def _write_scores(db: sqlite3.Connection, play_id: int, result: dict[str, Any],
