@@ -14,7 +14,7 @@ import click
 from cardforge.cli.common import GAME, ParamType, echo_json, echo_problem, is_tty
 from cardforge.i18n import languages
 from cardforge.problems import Problem, plural
-from cardforge.settings import DUPLEX_MODES, PAPER_HELP, PRINTABLE_KINDS, BuildSettings
+from cardforge.settings import DEFAULT_PAPER, DUPLEX_MODES, PAPER_OPTION_HELP, PRINTABLE_KINDS, BuildSettings
 
 if TYPE_CHECKING:
     from cardforge.games.base import Game
@@ -134,7 +134,7 @@ OPTIONS: list[tuple[str, Callable[[F], F]]] = [
         "-o", "--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
         help="Folder to build into (one sub-folder per game).")),
     ("paper", click.option(
-        "--paper", type=Paper(), default="a4", show_default=True, help=f"Paper: {PAPER_HELP}.")),
+        "--paper", type=Paper(), default=DEFAULT_PAPER, show_default=True, help=PAPER_OPTION_HELP)),
     ("orientation", click.option(
         "--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default="auto", show_default=True,
         help="auto: whichever fits more cards per sheet.")),
@@ -309,6 +309,7 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
     given = {name for name in ctx.params
              if ctx.get_parameter_source(name) not in (click.core.ParameterSource.DEFAULT, None)}
     built: dict[str, list[ManifestEntry]] = {}
+    papers: set[str] = set()
     try:
         for game in chosen:
             try:
@@ -316,6 +317,9 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
             except CardforgeError as exc:  # its cardforge.toml: that game fails, the others build
                 failures.append((game.id, exc.problems or [Problem(exc.title)], exc.title))
                 continue
+            if game_settings.paper not in papers:  # said once for each paper of the run
+                papers.add(game_settings.paper)
+                _say_paper(game_settings, quiet)
             failure = build_one(game, game_settings, progress, quiet, built)
             if failure:
                 failures.append(failure)
@@ -334,6 +338,20 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
         ctx.exit(_watch(chosen, lambda game: _project_settings(game, settings, given), quiet, poll))
     if failures:
         ctx.exit(1)
+
+
+def _say_paper(settings: BuildSettings, quiet: bool) -> None:
+    """The paper a build lays its files out for (on stdout, with the summary), and a warning
+    when this computer's settings name a paper it will not print whole on."""
+    import os
+
+    from cardforge.settings import locale_paper, paper_mismatch, paper_words
+
+    if not quiet:
+        click.echo(f"paper: {paper_words(settings.paper)}, printer margin {settings.printer_margin:g} mm")
+    warning = paper_mismatch(settings.paper, locale_paper(os.environ))
+    if warning is not None:
+        echo_problem(Problem(warning, severity="warning"))
 
 
 def _project_settings(game: Game, settings: BuildSettings, given: set[str]) -> BuildSettings:
