@@ -99,8 +99,7 @@ def test_letter_poker_nine_a_sheet_with_no_printable_bleed():
     assert plan.first_lines == pytest.approx((271.7, 183.7, 95.7, 7.7))
     assert all(not m.vertical for m in plan.marks)
     left = sorted((m for m in plan.marks if m.x1 < 100), key=lambda m: m.y1)
-    # (marks stop INK_CLEARANCE_MM inside the printable area: from 6.85)
-    assert [(m.x1, m.x2) for m in left] == [pytest.approx((6.85, 9.45))] * 4
+    assert [(m.x1, m.x2) for m in left] == [pytest.approx((6.35, 9.45))] * 4
     assert old_letter_count() == 8
 
 
@@ -286,20 +285,21 @@ def test_the_cutting_order_follows_the_marks_that_print():
 
 
 def test_a_layout_whose_first_cuts_cannot_be_marked_is_taken_last():
-    # 98 × 138 on A4 (trims within 196 × 283), 4 a sheet: portrait 2 × 98 = 196 wide leaves
-    # (210 - 196) / 2 - 3 = 4 mm beside the bleed, 2 × 138 = 276 high (297 - 276) / 2 - 3 =
-    # 7.5 mm above and below. A mark starts 1 mm beyond the bleed: beside the cards at 3 mm,
-    # inside the printer margin; above and below from 6.5 mm to the mark area (5.5 mm), 1 mm,
-    # under the 1.5 mm minimum: none prints
-    options = sheet_options(A4, (98, 138))
+    # 98 × 139 on A4 (trims within 196 × 283), 4 a sheet: portrait 2 × 98 = 196 wide leaves
+    # (210 - 196) / 2 - 3 = 4 mm beside the bleed, 2 × 139 = 278 high (297 - 278) / 2 - 3 =
+    # 6.5 mm above and below (each row its own bleed: 284 > 283); landscape the same turned. A
+    # mark starts 1 mm beyond the bleed: beside the cards at 3 mm, inside the printer margin;
+    # above and below from 5.5 mm to the printable area (5 mm), 0.5 mm, under the 1.5 mm
+    # minimum: none prints
+    options = sheet_options(A4, (98, 139))
     four = [o for o in options if o.per_page == 4]
     assert four and not any(marks_print(o) for o in four)
     # so a layout of fewer cards whose marks print: landscape, one upright card and two on their
-    # side beside it (98 + 6 + 138 = 242 ≤ 283)
-    sheet = impose(A4, (98, 138))
+    # side beside it (98 + 6 + 139 = 243 ≤ 283)
+    sheet = impose(A4, (98, 139))
     assert marks_print(sheet) and (sheet.per_page, sheet.extra) == (3, 2)
     # without crop marks or labels the four are fine
-    assert impose(A4, (98, 138), marks=False, labels=False).per_page == 4
+    assert impose(A4, (98, 139), marks=False, labels=False).per_page == 4
 
 
 def test_cutting_plan_rows_first_with_ticks_on_every_strip_edge():
@@ -332,11 +332,11 @@ def test_free_areas_stay_clear_of_cards_marks_and_the_printer_margin():
             assert not any(a.rect.overlaps(c) for c in ink)
             assert not any(a.rect.overlaps(o) for o in obstacles)
     # poker on A4: the grid's bleed 13.5 mm above the paper's bottom edge; crop marks from 12.5 mm
-    # down, with 12.5 - 5.5 = 7 mm to the mark area's edge (the printable area less 0.5 mm):
-    # less than 5 + 2.9, so they stop 2.9 mm short of it, 4.1 mm long, at 8.4 mm, leaving a line
-    # of 5 pt text beyond them: the area runs the whole width (0.25 mm inside the mark area)
-    # from 5.75 to 7.9 mm (0.5 mm clear of the marks)
-    assert TEXT_BAND_MM == pytest.approx(2.9) and INK_CLEARANCE_MM == 0.5
+    # down, with 12.5 - 5 = 7.5 mm to the printable area's edge: less than 5 + 3.4, so they stop
+    # 3.4 mm short of it (a line of 5 pt text, 2.1 mm, 0.5 mm clear of the marks and 0.75 mm
+    # inside the printable area), 4.1 mm long, at 8.4 mm: the area runs the whole width (0.25 mm
+    # inside the label area, itself 0.5 mm inside the printable area) from 5.75 to 7.9 mm
+    assert TEXT_BAND_MM == pytest.approx(3.4) and INK_CLEARANCE_MM == 0.5
     sheet = default_sheet(A4, (63, 88))
     plan = sheet_plan(sheet)
     assert [(m.y1, m.y2) for m in plan.marks if m.vertical and m.y1 < 20] == [pytest.approx((8.4, 12.5))] * 4
@@ -347,7 +347,7 @@ def test_free_areas_stay_clear_of_cards_marks_and_the_printer_margin():
 
 def test_letter_poker_labels_go_beside_the_cards():
     # Letter 3 × 3: no room above or below (4.7 mm, in the printer margin); beside the cards
-    # 10.45 - 1 - 6.85 = 2.6 mm (the mark area), with the crop marks of the 4 horizontal lines in it: between
+    # 10.45 - 1 - 6.35 = 3.1 mm, with the crop marks of the 4 horizontal lines in it: between
     # them 88 mm gaps, where a line of text runs upwards
     sheet = default_sheet(LETTER, (63, 88), printer=6.35, printable_bleed=0.0)
     plan = sheet_plan(sheet)

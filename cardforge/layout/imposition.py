@@ -10,8 +10,10 @@ of :mod:`cardforge.layout.geometry`, plus:
   cut that far off the line shows no white; the rest of the bleed may run into the printer
   margin), and at least the bleed from the paper's edge; with a margin given (``--margin``),
   the cards *with their bleed* keep that far from the edges, as before;
-- **mark area**: the printable area less ``INK_CLEARANCE_MM``: where marks, ticks, fold dashes
-  and labels go (a stroke's width and a glyph's anti-aliasing never reach the printer margin);
+- **label area**: the printable area less ``INK_CLEARANCE_MM``: where labels go (a glyph's
+  anti-aliasing and accents never reach the printer margin); marks, ticks and fold dashes, thin
+  strokes that still mark their line if the printer clips a little, go up to the printable
+  area's edge;
 - **options**: every grid that fits (portrait or landscape; neighbours butted or each card its
   own bleed, per direction; every other row or column turned 180°; a block of upright cards
   with a block of turned cards beside it). :func:`impose` picks the one with most cards a
@@ -56,8 +58,9 @@ CROP_MIN_MM = 1.5  # shorter than this: no mark
 TICK_MM = 1.5  # a cut tick runs this far either side of the strip edge it crosses
 CLEAR_MM = 0.5  # labels keep this far from marks (and from the fold line)
 TEXT_MIN_MM = 2.1  # the height of a line of 5 pt text
-# a line of 5 pt text (labels' smallest) beyond the marks, clear of them and of the mark area's edge
-TEXT_BAND_MM = TEXT_MIN_MM + 1.5 * CLEAR_MM + 0.05
+INK_CLEARANCE_MM = 0.5  # labels (and printables' ink) keep this far inside the printable area
+# a line of 5 pt text (labels' smallest) beyond the marks: clear of them, inside the label area
+TEXT_BAND_MM = TEXT_MIN_MM + 1.5 * CLEAR_MM + INK_CLEARANCE_MM + 0.05
 TOUCH = 1e-4  # two edges closer than this are one line
 
 SIDES = ("L", "R", "B", "T")
@@ -65,7 +68,6 @@ OPPOSITE = {"L": "R", "R": "L", "B": "T", "T": "B"}
 
 
 PRINTABLE_BLEED_MM = 2.0  # of a card's bleed, this much at least lies inside the printable area
-INK_CLEARANCE_MM = 0.5  # marks and labels keep this far inside the printable area
 
 
 def trim_area(page: tuple[float, float], bleed: float, margin: float | None, printer: float,
@@ -83,9 +85,8 @@ def printable_area(page: tuple[float, float], printer: float) -> Rect:
     return Rect(printer, printer, pw - 2 * printer, ph - 2 * printer)
 
 
-def mark_area(page: tuple[float, float], printer: float) -> Rect:
-    """Where marks, ticks, fold dashes and labels may go: ``INK_CLEARANCE_MM`` inside the
-    printable area."""
+def label_area(page: tuple[float, float], printer: float) -> Rect:
+    """Where labels may go: ``INK_CLEARANCE_MM`` inside the printable area."""
     return printable_area(page, printer + INK_CLEARANCE_MM)
 
 
@@ -907,7 +908,7 @@ def sheet_plan(sheet: Sheet | FoldSheet, used: Sequence[int] | None = None, crop
 
 @lru_cache(maxsize=256)
 def _sheet_plan(sheet: Sheet | FoldSheet, idx: tuple[int, ...], crop_marks: bool) -> CuttingPlan:
-    printable = mark_area(sheet.page, sheet.printer)
+    printable = printable_area(sheet.page, sheet.printer)
     if isinstance(sheet, FoldSheet):
         fronts = [sheet.fronts[i] for i in idx]
         backs = [sheet.backs[i].trim for i in idx]
@@ -946,7 +947,7 @@ def fold_marks(sheet: FoldSheet, used: Sequence[int] | None = None) -> list[Segm
     stopping short of its edge where that leaves a line of text across the margin."""
     idx = range(sheet.per_page) if used is None else used
     cards = [sheet.fronts[i] for i in idx] + [sheet.backs[i].trim for i in idx]
-    printable = mark_area(sheet.page, sheet.printer)
+    printable = printable_area(sheet.page, sheet.printer)
     b = sheet.bleed
 
     def length(room: float) -> float:
@@ -1007,7 +1008,7 @@ def free_areas(page: tuple[float, float], printer: float, ink: Sequence[Rect], o
 @lru_cache(maxsize=512)
 def _free_areas(page: tuple[float, float], printer: float, ink: tuple[Rect, ...], obstacles: tuple[Rect, ...],
                 min_length: float, min_depth: float) -> tuple[Area, ...]:
-    pr = mark_area(page, printer).grow(-CLEAR_MM / 2)  # glyphs' side bearings, anti-aliasing
+    pr = label_area(page, printer).grow(-CLEAR_MM / 2)  # glyphs' side bearings, anti-aliasing
     if not ink:
         return (Area(pr, "bottom"),)
     lo_x = min(r.x for r in ink) - CROP_GAP_MM

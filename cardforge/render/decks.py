@@ -53,9 +53,9 @@ from cardforge.layout.imposition import (
     cutting_plan,
     fold_marks,
     fold_options,
-    mark_area,
     marks_print,
     no_fit_message,
+    printable_area,
     segment_box,
     sequence,
     sheet_options,
@@ -655,7 +655,7 @@ def _back_page(c: Canvas, painter: Painter, layout: Layout, backs: tuple[Placeme
         painter.back(Placement(placement.trim, placement.turn, clip), card)
     plan = None
     if marks:  # a backs file of its own (--duplex none) is cut from its own marks
-        plan = cutting_plan(trims, clips, page=sheet.page, printable=mark_area(sheet.page, s.printer_margin))
+        plan = cutting_plan(trims, clips, page=sheet.page, printable=printable_area(sheet.page, s.printer_margin))
         _marks(c, plan, s.pure_black)
     if s.sheet_labels and labels is not None:
         _extras(c, layout, sheet, clips, _obstacles(plan), labels.info(index, "back"), plan, marks, s)
