@@ -53,13 +53,15 @@ def test_explicit_orientation_and_gutter_and_no_bleed():
 
 
 def test_letter_paper():
-    # Letter 215.9 × 279.4, TunHell 56 × 88, 6.35 mm printer margin: the trims within 203.2 × 266.7.
-    # Portrait 3 × 56 = 168 and 3 × 88 = 264: 9 butted. Each column its own bleed (3 × 56 + 2 × 6
-    # = 180 ≤ 203.2) holds as many, the rows still butted (3 × 88 + 12 = 276 > 266.7 otherwise),
-    # and leaves 17.95 - 3 mm beside the cards for marks and labels: kept (fewer butted edges).
-    # Landscape: 266.7 / 56 → 4, 203.2 / 88 → 2: 8
+    # Letter 215.9 × 279.4, TunHell 56 × 88, 6.35 mm printer margin and 2 mm of printable bleed:
+    # the trims 8.35 mm from the edges, within 199.2 × 262.7. Portrait 3 × 88 = 264 > 262.7: 3 × 2.
+    # Landscape grid: 262.7 / 56 → 4, 199.2 / 88 → 2: 8. Landscape, 3 upright columns butted in
+    # rows (168), 2 rows with bleed between (182), 6 mm, then a column of cards on their side (88
+    # wide: 168 + 6 + 88 = 262 ≤ 262.7; (199.2 + 6) / (56 + 6) → 3): 6 + 3 = 9
     sheet = impose(LETTER, (56, 88), printer=6.35)
-    assert (sheet.orientation, sheet.per_page, sheet.butt) == ("portrait", 9, (False, True))
+    assert (sheet.orientation, sheet.per_page, sheet.butt, sheet.extra) == ("landscape", 9, (True, False), 3)
+    assert impose(LETTER, (56, 88), printer=6.35, mixed=False).per_page == 8
+    assert min(min(t.x, t.y) for t in sheet.slots) >= 6.35 + 2 - 1e-9
     # the old 5 mm margins around the bleed: 199.9 / 62 → 3, 263.4 / 94 → 2 each card its own
     # bleed = 6; landscape 4 × 2 = 8
     assert impose(LETTER, (56, 88), gutter=0, margin=5, printer=6.35).per_page == 8
@@ -160,8 +162,8 @@ def test_crop_marks_sit_on_every_trim_line_outside_the_cards():
         at = [m for m in marks if m.vertical and m.x1 == pytest.approx(x)]
         assert len(at) == 2  # one above the cards, one below
         # the grid's bleed spans y 11 to 199: marks from 1 mm beyond it towards the printable
-        # area's edge (5 mm from the paper's), stopping 3.25 mm short of it for a line of text
-        assert sorted((m.y1, m.y2) for m in at) == [pytest.approx((8.25, 10)), pytest.approx((200, 201.75))]
+        # area's edge (5 mm from the paper's), stopping 3.4 mm short of it for a line of text
+        assert sorted((m.y1, m.y2) for m in at) == [pytest.approx((8.4, 10)), pytest.approx((200, 201.6))]
     for y in ys:
         at = [m for m in marks if not m.vertical and m.y1 == pytest.approx(y)]
         assert len(at) == 2
@@ -191,10 +193,10 @@ def test_gutter_fold_mirrors_fronts_across_the_middle():
     top, bottom = fold_marks(sheet)
     assert top.x1 == bottom.x1 == pytest.approx(105)
     # the cards' trims span y 37.5 to 259.5 (222 centred in 11 to 286), their bleed 34.5 to 262.5:
-    # the dashes start 1 mm beyond it and stop a line of text (3.25 mm) short of the printable
+    # the dashes start 1 mm beyond it and stop a line of text (3.4 mm) short of the printable
     # area's edge (5 mm from the paper's)
-    assert (bottom.y1, bottom.y2) == pytest.approx((5 + 3.25, 33.5))
-    assert (top.y1, top.y2) == pytest.approx((263.5, 292 - 3.25))
+    assert (bottom.y1, bottom.y2) == pytest.approx((5 + 3.4, 33.5))
+    assert (top.y1, top.y2) == pytest.approx((263.5, 292 - 3.4))
 
 
 def test_gutter_fold_picks_the_layout_that_fits_most():
