@@ -162,8 +162,8 @@ def test_crop_marks_sit_on_every_trim_line_outside_the_cards():
         at = [m for m in marks if m.vertical and m.x1 == pytest.approx(x)]
         assert len(at) == 2  # one above the cards, one below
         # the grid's bleed spans y 11 to 199: marks from 1 mm beyond it towards the printable
-        # area's edge (5 mm from the paper's), stopping 3.4 mm short of it for a line of text
-        assert sorted((m.y1, m.y2) for m in at) == [pytest.approx((8.4, 10)), pytest.approx((200, 201.6))]
+        # area's edge (5 mm from the paper's), stopping 3.25 mm short of it for a line of text
+        assert sorted((m.y1, m.y2) for m in at) == [pytest.approx((8.25, 10)), pytest.approx((200, 201.75))]
     for y in ys:
         at = [m for m in marks if not m.vertical and m.y1 == pytest.approx(y)]
         assert len(at) == 2
@@ -193,10 +193,10 @@ def test_gutter_fold_mirrors_fronts_across_the_middle():
     top, bottom = fold_marks(sheet)
     assert top.x1 == bottom.x1 == pytest.approx(105)
     # the cards' trims span y 37.5 to 259.5 (222 centred in 11 to 286), their bleed 34.5 to 262.5:
-    # the dashes start 1 mm beyond it and stop a line of text (3.4 mm) short of the printable
+    # the dashes start 1 mm beyond it and stop a line of text (3.25 mm) short of the printable
     # area's edge (5 mm from the paper's)
-    assert (bottom.y1, bottom.y2) == pytest.approx((5 + 3.4, 33.5))
-    assert (top.y1, top.y2) == pytest.approx((263.5, 292 - 3.4))
+    assert (bottom.y1, bottom.y2) == pytest.approx((5 + 3.25, 33.5))
+    assert (top.y1, top.y2) == pytest.approx((263.5, 292 - 3.25))
 
 
 def test_gutter_fold_picks_the_layout_that_fits_most():

@@ -332,17 +332,17 @@ def test_free_areas_stay_clear_of_cards_marks_and_the_printer_margin():
             assert not any(a.rect.overlaps(c) for c in ink)
             assert not any(a.rect.overlaps(o) for o in obstacles)
     # poker on A4: the grid's bleed 13.5 mm above the paper's bottom edge; crop marks from 12.5 mm
-    # down, with 12.5 - 5 = 7.5 mm to the printable area's edge: less than 5 + 3.4, so they stop
-    # 3.4 mm short of it (a line of 5 pt text, 2.1 mm, 0.5 mm clear of the marks and 0.75 mm
-    # inside the printable area), 4.1 mm long, at 8.4 mm: the area runs the whole width (0.25 mm
-    # inside the label area, itself 0.5 mm inside the printable area) from 5.75 to 7.9 mm
-    assert TEXT_BAND_MM == pytest.approx(3.4) and INK_CLEARANCE_MM == 0.5
+    # down, with 12.5 - 5 = 7.5 mm to the printable area's edge: less than 5 + 3.25, so they stop
+    # 3.25 mm short of it (a line of 5 pt text or the scale bar, 2.25 mm, 0.5 mm clear of the
+    # marks and 0.5 mm inside the printable area), 4.25 mm long, at 8.25 mm: the area runs the
+    # whole width of the label area (0.5 mm inside the printable area) from 5.5 to 7.75 mm
+    assert TEXT_BAND_MM == pytest.approx(3.25) and INK_CLEARANCE_MM == 0.5
     sheet = default_sheet(A4, (63, 88))
     plan = sheet_plan(sheet)
-    assert [(m.y1, m.y2) for m in plan.marks if m.vertical and m.y1 < 20] == [pytest.approx((8.4, 12.5))] * 4
+    assert [(m.y1, m.y2) for m in plan.marks if m.vertical and m.y1 < 20] == [pytest.approx((8.25, 12.5))] * 4
     areas = free_areas(sheet.page, 5.0, clip_boxes(sheet.slots, 3.0), [segment_box(m) for m in plan.marks])
     bottom = max((a for a in areas if a.side == "bottom"), key=lambda a: a.length)
-    assert (bottom.rect.x, bottom.rect.y, bottom.rect.w, bottom.rect.top) == pytest.approx((5.75, 5.75, 198.5, 7.9))
+    assert (bottom.rect.x, bottom.rect.y, bottom.rect.w, bottom.rect.top) == pytest.approx((5.5, 5.5, 199, 7.75))
 
 
 def test_letter_poker_labels_go_beside_the_cards():

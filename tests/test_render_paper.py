@@ -242,7 +242,9 @@ def fixture_run(monkeypatch):
     register_fixture_game(monkeypatch)
 
     def run(*args):
-        return run_cli("--data", FIXTURE_DATA, "build", "fixture_deck", "--templates", FIXTURE_TEMPLATES, *args)
+        # worked out on A4 (and Letter where a test says so)
+        return run_cli("--data", FIXTURE_DATA, "build", "fixture_deck", "--templates", FIXTURE_TEMPLATES,
+                       *(() if "--paper" in args else ("--paper", "a4")), *args)
 
     return run
 

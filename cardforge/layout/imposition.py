@@ -59,8 +59,9 @@ TICK_MM = 1.5  # a cut tick runs this far either side of the strip edge it cross
 CLEAR_MM = 0.5  # labels keep this far from marks (and from the fold line)
 TEXT_MIN_MM = 2.1  # the height of a line of 5 pt text
 INK_CLEARANCE_MM = 0.5  # labels (and printables' ink) keep this far inside the printable area
-# a line of 5 pt text (labels' smallest) beyond the marks: clear of them, inside the label area
-TEXT_BAND_MM = TEXT_MIN_MM + 1.5 * CLEAR_MM + INK_CLEARANCE_MM + 0.05
+# a line of 5 pt text or the scale bar beside it (2.22 mm deep) beyond the marks, CLEAR_MM clear of
+# them, inside the label area
+TEXT_BAND_MM = 2.25 + CLEAR_MM + INK_CLEARANCE_MM
 TOUCH = 1e-4  # two edges closer than this are one line
 
 SIDES = ("L", "R", "B", "T")
@@ -1008,7 +1009,7 @@ def free_areas(page: tuple[float, float], printer: float, ink: Sequence[Rect], o
 @lru_cache(maxsize=512)
 def _free_areas(page: tuple[float, float], printer: float, ink: tuple[Rect, ...], obstacles: tuple[Rect, ...],
                 min_length: float, min_depth: float) -> tuple[Area, ...]:
-    pr = label_area(page, printer).grow(-CLEAR_MM / 2)  # glyphs' side bearings, anti-aliasing
+    pr = label_area(page, printer)  # glyphs' side bearings and anti-aliasing stay in the printable area
     if not ink:
         return (Area(pr, "bottom"),)
     lo_x = min(r.x for r in ink) - CROP_GAP_MM
