@@ -48,13 +48,16 @@ def paper_name(paper: str) -> str:
 
 
 def paper_words(paper: str) -> str:
-    """The paper as a sentence says it: ``A4 paper``, ``Letter paper``; ``A4/Letter paper (210 ×
-    279.4 mm: prints whole on A4 and on Letter)``."""
+    """The paper as a sentence says it: ``A4 paper``, ``Letter paper``, ``80 × 130 mm paper``;
+    ``A4/Letter paper (210 × 279.4 mm: prints whole on A4 and on Letter)``."""
     key = str(paper).strip().lower()
     if key == "a4-letter":
         w, h = PAPERS_MM["a4-letter"]
         return f"A4/Letter paper ({w:g} × {h:g} mm: prints whole on A4 and on Letter)"
-    return f"{key.capitalize() if key.isalpha() else paper_name(key)} paper"
+    if key in PAPERS_MM:
+        return f"{key.capitalize()} paper"
+    w, h = paper_size(key)
+    return f"{w:g} × {h:g} mm paper"
 
 
 #: the band along each paper edge a home printer cannot print, by default: 5 mm; 1/4 in on the US

@@ -73,7 +73,7 @@ from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_c
 from cardforge.render.reprint import Reprint, templates_digest
 from cardforge.render.sheetmarks import SheetInfo, cutting_text, draw_sheet_extras, plan_extras
 from cardforge.resources import display_path
-from cardforge.settings import BuildSettings, paper_name
+from cardforge.settings import BuildSettings, paper_words
 from cardforge.text.templating import Templates
 from cardforge.units import mm
 
@@ -504,7 +504,7 @@ def _missing_problem(where: str, what: str, pages: int, total: int, s: BuildSett
 def _short_bleed_problem(where: str, size: tuple[float, float], printable: float, s: BuildSettings) -> Problem:
     """A warning that the cards come closer to the paper's edge than leaves ``PRINTABLE_BLEED_MM``
     of their bleed printable: the sheets built anyway, and which ones and why."""
-    return Problem(f"every sheet: a {size[0]:g}×{size[1]:g} mm card fits on {paper_name(s.paper)} paper only "
+    return Problem(f"every sheet: a {size[0]:g}×{size[1]:g} mm card fits on {paper_words(s.paper)} only "
                    f"with {printable:.2f} mm of its {s.bleed_mm:g} mm bleed inside the printable area "
                    f"({s.printer_margin:g} mm printer margin), not {PRINTABLE_BLEED_MM:g}: a cut more than "
                    f"{printable:.2f} mm off the line shows white; a larger --paper or a smaller --printer-margin "
