@@ -21,6 +21,7 @@ from cardforge.settings import (
     paper_mismatch,
     paper_words,
 )
+
 from conftest import run_cli
 from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, register_fixture_game, text_in
 
