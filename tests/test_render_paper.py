@@ -238,9 +238,9 @@ def test_butted_neighbours_have_like_edges(tmp_path, game_id, paper, mode, size,
 @pytest.mark.parametrize("game_id, size", [("imperial_miners", (63, 88)), ("cristaux", (63, 88)),
                                            ("mine_all_mine", (70, 70))])
 def test_butting_every_card_shows_slivers(tmp_path, game_id, size):
-    """What the issue measured: every card butted, level I against level II, bands against
-    cream, brown against navy."""
-    r = run_cli("build", game_id, "-o", tmp_path, "--only", "decks", "--ignore-edges")
+    """What the issue measured (on A4): every card butted, level I against level II, bands
+    against cream, brown against navy."""
+    r = run_cli("build", game_id, "-o", tmp_path, "--only", "decks", "--ignore-edges", "--paper", "a4")
     assert r.code == 0, r.err
     file = "deck-ship.pdf" if game_id == "mine_all_mine" else "deck.pdf"
     worst, _ = worst_butted_edge(tmp_path / game_id / file, size)
