@@ -95,8 +95,11 @@ def locale_paper(environ: Mapping[str, str], papersize_file: Path | None = Path(
             break  # C, POSIX, C.UTF-8: no territory
         return "letter" if m.group(1).upper() in LETTER_TERRITORIES else "a4"
     if papersize_file is not None:
-        try:
-            text = papersize_file.read_text(encoding="utf-8", errors="replace")[:200]
+        try:  # a regular file only (a FIFO would block), its first bytes
+            if not papersize_file.is_file():
+                return None
+            with papersize_file.open("rb") as f:
+                text = f.read(200).decode("utf-8", errors="replace")
         except OSError:
             return None
         for line in text.splitlines():

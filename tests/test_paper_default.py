@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pypdf
 import pytest
 
@@ -68,6 +70,11 @@ def test_without_a_territory_the_papersize_file_decides(tmp_path):
     papersize.write_text("a5\n", encoding="utf-8")
     assert locale_paper({}, papersize) is None
     assert locale_paper({}, tmp_path / "missing") is None and locale_paper({}, None) is None
+    # a folder, a FIFO: never read (a FIFO would block)
+    assert locale_paper({}, tmp_path) is None
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert locale_paper({}, fifo) is None
     # a territory comes first
     assert locale_paper({"LANG": "en_US.UTF-8"}, tmp_path / "missing") == "letter"
 
