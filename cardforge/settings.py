@@ -6,13 +6,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-PAPERS_MM: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4),
-                                             "a3": (297.0, 420.0), "tabloid": (279.4, 431.8),
-                                             "legal": (215.9, 355.6), "a5": (148.0, 210.0)}
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+#: ``a4-letter``: what A4 and Letter have in common (A4's width, Letter's height), the default: a
+#: file laid out on it prints whole on either paper at 100 %, centred or not
+PAPERS_MM: dict[str, tuple[float, float]] = {"a4-letter": (210.0, 279.4), "a4": (210.0, 297.0),
+                                             "letter": (215.9, 279.4), "a3": (297.0, 420.0),
+                                             "tabloid": (279.4, 431.8), "legal": (215.9, 355.6),
+                                             "a5": (148.0, 210.0)}
+DEFAULT_PAPER = "a4-letter"
 CUSTOM_PAPER = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*$", re.IGNORECASE)
 PAPER_MM_RANGE = (50.0, 1500.0)  # a custom paper's sides, in mm
 PAPER_HELP = f"{', '.join(PAPERS_MM)}, or WxH in mm (e.g. 320x450)"
+PAPER_OPTION_HELP = ("Paper: a4-letter (210 × 279.4 mm, what A4 and Letter share: the files print whole on "
+                     f"either), {', '.join(p for p in PAPERS_MM if p != 'a4-letter')}, or WxH in mm (e.g. 320x450).")
 
 
 def paper_size(paper: str) -> tuple[float, float]:
@@ -29,16 +39,91 @@ def paper_size(paper: str) -> tuple[float, float]:
     if not (lo <= w <= hi and lo <= h <= hi):
         raise ValueError(f"paper {paper!r}: each side must be between {lo:g} and {hi:g} mm")
     return (w, h)
+
+
+def paper_name(paper: str) -> str:
+    """How labels and messages name a paper: ``A4``, ``LETTER``, ``A4/LETTER``, ``320X450``."""
+    key = str(paper).strip().lower()
+    return "A4/LETTER" if key == "a4-letter" else key.upper()
+
+
+def paper_words(paper: str) -> str:
+    """The paper as a sentence says it: ``A4 paper``, ``Letter paper``, ``80 × 130 mm paper``;
+    ``A4/Letter paper (210 × 279.4 mm: prints whole on A4 and on Letter)``."""
+    key = str(paper).strip().lower()
+    if key == "a4-letter":
+        w, h = PAPERS_MM["a4-letter"]
+        return f"A4/Letter paper ({w:g} × {h:g} mm: prints whole on A4 and on Letter)"
+    if key in PAPERS_MM:
+        return f"{key.capitalize()} paper"
+    w, h = paper_size(key)
+    return f"{w:g} × {h:g} mm paper"
+
+
 #: the band along each paper edge a home printer cannot print, by default: 5 mm; 1/4 in on the US
-#: papers (Letter lasers and inkjets leave about 6 mm)
+#: papers (Letter lasers and inkjets leave about 6 mm), and on A4/Letter, whose top and bottom
+#: edges are a Letter sheet's
 PRINTER_MARGIN_MM = 5.0
-US_PAPERS = ("letter", "legal", "tabloid")
+US_PAPERS = ("letter", "legal", "tabloid", "a4-letter")
 US_PRINTER_MARGIN_MM = 6.35
 
 
 def default_printer_margin(paper: str) -> float:
     """The printer margin assumed for ``paper`` when ``--printer-margin`` is not given."""
     return US_PRINTER_MARGIN_MM if str(paper).strip().lower() in US_PAPERS else PRINTER_MARGIN_MM
+
+
+#: territories whose locales print on Letter (glibc's LC_PAPER: the rest of the world is A4)
+LETTER_TERRITORIES = frozenset({"US", "CA", "MX", "PH", "CL", "CO", "CR", "GT", "NI", "PA", "PR", "SV", "VE",
+                                "DO", "BZ", "HN"})
+
+
+def locale_paper(environ: Mapping[str, str], papersize_file: Path | None = Path("/etc/papersize")) -> str | None:
+    """The paper this computer's settings name, ``a4`` or ``letter`` (None: they name neither,
+    or nothing): libpaper's ``PAPERSIZE`` when set, else the locale's territory (``LC_ALL``, ``LC_PAPER``,
+    ``LANG``: ``en_US.UTF-8`` prints on Letter, ``fr_FR.UTF-8`` on A4), else ``papersize_file``
+    (``paperconf``'s, ``/etc/papersize``)."""
+    named = environ.get("PAPERSIZE", "").strip().lower()
+    if named:  # libpaper's: it decides (another paper, a3 or a custom size: neither)
+        return named if named in ("a4", "letter") else None
+    for var in ("LC_ALL", "LC_PAPER", "LANG"):
+        value = environ.get(var, "")
+        if not value:
+            continue
+        m = re.match(r"^[A-Za-z]{2,3}_([A-Za-z]{2})\b", value)
+        if m is None:
+            break  # C, POSIX, C.UTF-8: no territory
+        return "letter" if m.group(1).upper() in LETTER_TERRITORIES else "a4"
+    if papersize_file is not None:
+        try:  # a regular file only (a FIFO would block), its first bytes
+            if not papersize_file.is_file():
+                return None
+            with papersize_file.open("rb") as f:
+                text = f.read(200).decode("utf-8", errors="replace")
+        except OSError:
+            return None
+        for line in text.splitlines():
+            line = line.split("#", 1)[0].strip().lower()
+            if line:
+                return line if line in ("a4", "letter") else None
+    return None
+
+
+def paper_mismatch(paper: str, local: str | None) -> str | None:
+    """What to say when a build's paper will not print whole on the paper this computer's
+    settings name (:func:`locale_paper`); None when it will, or when ``paper`` is neither A4
+    nor Letter (A3, a custom size: the user chose a printer for it)."""
+    if local is None or str(paper).strip().lower() not in ("a4", "letter"):
+        return None
+    w, h = sorted(paper_size(paper))
+    lw, lh = PAPERS_MM[local]
+    if w <= lw + 1e-9 and h <= lh + 1e-9:
+        return None
+    cut = [f"{v:g} mm of its {what}" for v, what in ((round(w - lw, 1), "width"), (round(h - lh, 1), "height"))
+           if v > 0]
+    return (f"--paper {paper}: this computer's settings print on {paper_words(local)}, which leaves out "
+            f"{' and '.join(cut)} at 100 % (cards cut); use --paper {local}, or --paper a4-letter (the "
+            "default), which prints whole on both")
 
 
 DUPLEX_MODES = ("long-edge", "short-edge", "none")
@@ -50,7 +135,7 @@ PRINTABLE_KINDS = ("decks", "boards", "pads", "aids")
 class BuildSettings:
     """What a build makes and how: the CLI's options, ``cardforge.toml``'s table, a web request's."""
 
-    paper: str = "a4"  # a4 | letter | a3 | tabloid | legal | a5 | WxH (mm)
+    paper: str = DEFAULT_PAPER  # a4-letter | a4 | letter | a3 | tabloid | legal | a5 | WxH (mm)
     orientation: str = "auto"  # portrait | landscape | auto (whichever fits more cards)
     bleed_mm: float = 3.0
     # None: cards butted (shared bleed) where that fits more per sheet; a number: each card its

@@ -69,6 +69,9 @@ def pytest_configure(config):
     os.environ["CARDFORGE_CACHE"] = tempfile.mkdtemp(prefix="cardforge-test-cache-")
     os.environ["CARDFORGE_CONFIG"] = tempfile.mkdtemp(prefix="cardforge-test-config-")
     os.environ.pop("CARDFORGE_NO_CACHE", None)
+    # builds do not warn that the paper differs from this machine's (settings.locale_paper):
+    # libpaper's variable naming neither A4 nor Letter; the tests of that warning set their own
+    os.environ["PAPERSIZE"] = "a3"
 
 
 def pytest_unconfigure(config):

@@ -44,7 +44,9 @@ MARKS = [
     re.compile(r"(v\d[\w.]*|·|[0-9a-f]{6}|provisoire)+"),
     re.compile(r".*·(aidedejeu|plateau|feuilledescore|misenplace).*", re.IGNORECASE),  # printables' footers
     # a deck sheet's own label, cutting order and scale bar caption (beside the cards, 5 or 6 pt)
-    re.compile(r".*\.pdf·sheet\d+/\d+.*|(Cuttingorder|Cut|Fold,thencut):.*|\d+mmat100%"),
+    re.compile(r".*\.pdf·sheet\d+/\d+.*|(Cuttingorder|Cut|Fold,thencut|Fold,cut):.*|\d+mmat100%"),
+    # the same in French (the games' language): 5 pt where a narrow margin holds no more
+    re.compile(r".*\.pdf·feuille\d+/\d+.*|(Ordredecoupe|Coupez|Pliez,puiscoupez|Pliez,coupez):.*|\d+mmà100%"),
     # captions of the blank fields of Imperial Miners' blank card; Maphr's « niveau » under a
     # mine level; TunHell's « Partie complète » beside its :plus: mark
     re.compile(r"Nomdelacarte|coût|(faction)+|Effet[12]?|niveau|Partiecomplète"),
@@ -82,7 +84,7 @@ def built_apart(tmp_path_factory) -> Path:
     """The decks with each card in its own bleed (``--gutter 0``): card images are cut from the
     sheet by their clip, which in the default butted layout runs on the neighbours' trim."""
     out = tmp_path_factory.mktemp("a11y-apart")
-    r = run_cli("build", "mine_all_mine", "cristaux", "--only", "decks", "--gutter", "0", "-o", out)
+    r = run_cli("build", "mine_all_mine", "cristaux", "--only", "decks", "--gutter", "0", "-o", out, "--paper", "a4")
     assert r.code == 0, r.err
     return out
 

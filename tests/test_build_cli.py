@@ -15,7 +15,7 @@ import pytest
 from cardforge.data.loading import load_game_data
 from cardforge.games import find_game, game_ids
 from cardforge.layout.imposition import impose
-from cardforge.settings import PAPERS_MM
+from cardforge.settings import DEFAULT_PAPER, PAPERS_MM, default_printer_margin
 
 from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, card_clips, operations, register_fixture_game
 
@@ -45,7 +45,7 @@ def edit_cards(root: Path, old: str, new: str) -> None:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--paper", "b7"], "Invalid value for '--paper': unknown paper 'b7' (allowed: a4, letter, a3, tabloid, "
+    (["--paper", "b7"], "Invalid value for '--paper': unknown paper 'b7' (allowed: a4-letter, a4, letter, a3, tabloid, "
                         "legal, a5, or WxH in mm (e.g. 320x450))"),
     (["--paper", "20x30"], "Invalid value for '--paper': paper '20x30': each side must be between 50 and 1500 mm"),
     (["--duplex", "both"], "Invalid value for '--duplex'"),
@@ -68,8 +68,9 @@ def test_unknown_game_is_a_usage_error(cli, tmp_path):
 
 
 def test_build_writes_the_decks_and_the_manifest(fixture_cli, tmp_path):
-    r = fixture_cli("-o", tmp_path, "--only", "decks")
+    r = fixture_cli("-o", tmp_path, "--only", "decks", "--paper", "a4")
     assert r.code == 0, r.err
+    assert "paper: A4 paper, printer margin 5 mm\n" in r.out
     # the fixture's cards differ along their edges (a title band on top, another back per kind):
     # butted, a cut off the line would show a sliver of the neighbour. 12 cards take 2 sheets 3 × 3
     # with bleed between the rows (no room left for the label above and below) or 4 × 2 with every
@@ -235,7 +236,9 @@ def test_every_shipped_game_builds_its_deck(cli, tmp_path, game_id):
     assert sum(f["cards"] for f in decks) == sum(c.copies for c in data.cards)
     main = next(f for f in decks if f["path"] == "deck.pdf")
     size = (data.meta.card_size.width, data.meta.card_size.height)
-    per_page = impose(PAPERS_MM["a4"], size).per_page
+    # (--ignore-edges lays plain grids out: no turned rows, columns or blocks)
+    per_page = impose(PAPERS_MM[DEFAULT_PAPER], size, printer=default_printer_margin(DEFAULT_PAPER),
+                      mixed=False).per_page
     assert main["pages"] == 2 * math.ceil(main["cards"] / per_page)
     reader = pypdf.PdfReader(tmp_path / game_id / main["path"])
     assert len(reader.pages) == main["pages"]

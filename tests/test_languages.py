@@ -311,12 +311,13 @@ def test_only_text_fields_take_one_value_per_language():
 
 
 def test_deck_sheet_labels_and_cutting_order_speak_the_game_s_language(cli, tmp_path, english_game):
-    r = cli("build", english_game, "-o", tmp_path / "en", "--only", "decks", "-q")
+    # on A4: 3 × 3 poker cards, rows first (the cutting order below)
+    r = cli("build", english_game, "-o", tmp_path / "en", "--only", "decks", "-q", "--paper", "a4")
     assert r.code == 0, r.err
     en = " ".join(pdf_text(tmp_path / "en" / "g" / "deck.pdf").split())
     assert "(g) · deck.pdf · sheet 1/2 · FRONT" in en and "50 mm at 100 %" in en
     assert "Cutting order: 1. the 4 horizontal lines across the whole sheet (crop marks left and right); 2." in en
-    r = cli("build", english_game, "-o", tmp_path / "fr", "--only", "decks", "-q", "--lang", "fr")
+    r = cli("build", english_game, "-o", tmp_path / "fr", "--only", "decks", "-q", "--lang", "fr", "--paper", "a4")
     assert r.code == 0, r.err
     fr = " ".join(pdf_text(tmp_path / "fr" / "g" / "deck.pdf").split())
     assert "(g) · deck.pdf · feuille 1/2 · RECTO" in fr and "50 mm à 100 %" in fr

@@ -53,13 +53,15 @@ def test_explicit_orientation_and_gutter_and_no_bleed():
 
 
 def test_letter_paper():
-    # Letter 215.9 × 279.4, TunHell 56 × 88, 6.35 mm printer margin: the trims within 203.2 × 266.7.
-    # Portrait 3 × 56 = 168 and 3 × 88 = 264: 9 butted. Each column its own bleed (3 × 56 + 2 × 6
-    # = 180 ≤ 203.2) holds as many, the rows still butted (3 × 88 + 12 = 276 > 266.7 otherwise),
-    # and leaves 17.95 - 3 mm beside the cards for marks and labels: kept (fewer butted edges).
-    # Landscape: 266.7 / 56 → 4, 203.2 / 88 → 2: 8
+    # Letter 215.9 × 279.4, TunHell 56 × 88, 6.35 mm printer margin and 2 mm of printable bleed:
+    # the trims 8.35 mm from the edges, within 199.2 × 262.7. Portrait 3 × 88 = 264 > 262.7: 3 × 2.
+    # Landscape grid: 262.7 / 56 → 4, 199.2 / 88 → 2: 8. Landscape, 3 upright columns butted in
+    # rows (168), 2 rows with bleed between (182), 6 mm, then a column of cards on their side (88
+    # wide: 168 + 6 + 88 = 262 ≤ 262.7; (199.2 + 6) / (56 + 6) → 3): 6 + 3 = 9
     sheet = impose(LETTER, (56, 88), printer=6.35)
-    assert (sheet.orientation, sheet.per_page, sheet.butt) == ("portrait", 9, (False, True))
+    assert (sheet.orientation, sheet.per_page, sheet.butt, sheet.extra) == ("landscape", 9, (True, False), 3)
+    assert impose(LETTER, (56, 88), printer=6.35, mixed=False).per_page == 8
+    assert min(min(t.x, t.y) for t in sheet.slots) >= 6.35 + 2 - 1e-9
     # the old 5 mm margins around the bleed: 199.9 / 62 → 3, 263.4 / 94 → 2 each card its own
     # bleed = 6; landscape 4 × 2 = 8
     assert impose(LETTER, (56, 88), gutter=0, margin=5, printer=6.35).per_page == 8

@@ -15,6 +15,9 @@ from cardforge.layout.geometry import Placement, Rect, SheetError, back_placemen
 from cardforge.layout.imposition import (
     CROP_GAP_MM,
     CROP_MIN_MM,
+    INK_CLEARANCE_MM,
+    PRINTABLE_BLEED_MM,
+    TEXT_BAND_MM,
     choose,
     contacts,
     cutting_plan,
@@ -55,18 +58,37 @@ def test_printer_margins_by_paper():
 
 
 def test_trims_go_inside_the_printable_area_and_their_bleed_into_its_margin():
-    # automatic margin: the trims 5 mm (the printer margin) from the edge, the bleed beyond
-    assert trim_area(A4, 3.0, None, 5.0) == Rect(5, 5, 200, 287)
-    # a printer margin narrower than the bleed: the bleed still stays on the paper
-    assert trim_area(A4, 3.0, None, 2.0) == Rect(3, 3, 204, 291)
+    # automatic margin: 2 mm of the bleed inside the printable area (a cut 2 mm off shows no
+    # white), so the trims 5 + 2 = 7 mm from the edge, the last 1 mm of bleed in the band
+    assert PRINTABLE_BLEED_MM == 2.0
+    assert trim_area(A4, 3.0, None, 5.0) == Rect(7, 7, 196, 283)
+    # a bleed narrower than 2 mm: all of it printable (5 + 1)
+    assert trim_area(A4, 1.0, None, 5.0) == Rect(6, 6, 198, 285)
+    # asked for none (the fallback when nothing fits): the trims at the band, as before issue 38
+    assert trim_area(A4, 3.0, None, 5.0, printable_bleed=0.0) == Rect(5, 5, 200, 287)
+    # a printer margin narrower than the bleed: 2 + 2 = 4 mm, and the bleed still on the paper
+    assert trim_area(A4, 3.0, None, 2.0) == Rect(4, 4, 202, 289)
+    assert trim_area(A4, 3.0, None, 0.5) == Rect(3, 3, 204, 291)
     # a margin given: the cards with their bleed that far from the edge (4 + 3)
     assert trim_area(A4, 3.0, 4.0, 5.0) == Rect(7, 7, 196, 283)
 
 
-def test_letter_poker_fits_nine_with_marks_that_print():
-    # Letter 215.9 × 279.4, 6.35 mm printer margin: trims within 203.2 × 266.7; 3 × 63 = 189 and
-    # 3 × 88 = 264 fit: 9 (the old 5 mm margin around the bleed needed 270 ≤ 269.4: 8)
+def test_letter_poker_keeps_two_mm_of_printable_bleed():
+    # Letter 215.9 × 279.4, 6.35 mm printer margin, 2 mm of printable bleed: trims 8.35 mm from
+    # the edges, within 199.2 × 262.7; 3 × 88 = 264 no longer fits (the issue: the 3 × 3 grid's
+    # trims 7.7 mm from the edge left 1.35 mm of bleed printable). Landscape: 262.7 / 63 → 4
+    # columns butted (4 × 63 + 3 × 6 = 270 apart does not fit), 2 rows with bleed between them
+    # (2 × 88 + 6 = 182 ≤ 199.2): 8
     sheet = default_sheet(LETTER, (63, 88), printer=6.35)
+    assert (sheet.orientation, sheet.cols, sheet.rows, sheet.butt) == ("landscape", 4, 2, (True, False))
+    assert min(t.x for t in sheet.slots) == pytest.approx((279.4 - 252) / 2)  # 13.7 ≥ 8.35
+    assert min(t.y for t in sheet.slots) == pytest.approx((215.9 - 182) / 2)  # 16.95 ≥ 8.35
+
+
+def test_letter_poker_nine_a_sheet_with_no_printable_bleed():
+    # the old rule (trims at the printer margin: printable_bleed=0): within 203.2 × 266.7,
+    # 3 × 63 = 189 and 3 × 88 = 264 fit: 9 (the old 5 mm margin around the bleed: 8)
+    sheet = default_sheet(LETTER, (63, 88), printer=6.35, printable_bleed=0.0)
     assert (sheet.orientation, sheet.cols, sheet.rows, sheet.butt) == ("portrait", 3, 3, (True, True))
     # the grid's bleed comes within (279.4 - 264) / 2 - 3 = 4.7 mm of the top and bottom edges,
     # inside the printer margin: no crop mark prints above or below the cards, so the first
@@ -86,17 +108,19 @@ def old_letter_count():
 
 
 @pytest.mark.parametrize("paper, card, printer, expected", [
-    # poker 63 × 88 on A4: 3 × 63 = 189 ≤ 200, 3 × 88 = 264 ≤ 287: 9, butted; bleed between
+    # (trims 7 mm from the edges, within 196 × 283)
+    # poker 63 × 88 on A4: 3 × 63 = 189 ≤ 196, 3 × 88 = 264 ≤ 283: 9, butted; bleed between
     # the rows would fit too (264 + 12 = 276) but leave (297 - 276) / 2 - 3 = 7.5 mm beside the
     # cards, no room for the label: fully butted
     (A4, (63, 88), 5.0, ("portrait", 3, 3, (True, True))),
-    # Maphr's 70 mm squares: 4 × 70 = 280 ≤ 287 wide in landscape, 2 rows with bleed between
-    # them (146 ≤ 200): 8, as many as butting both ways; 64 - 3 mm above and below for labels
+    # Maphr's 70 mm squares: 4 × 70 = 280 ≤ 283 wide in landscape, 2 rows with bleed between
+    # them (146 ≤ 196): 8, as many as butting both ways; 64 - 3 mm above and below for labels
     (A4, (70, 70), 5.0, ("landscape", 4, 2, (True, False))),
-    # TunHell 56 × 88 on A4: landscape 5 × 56 = 280 ≤ 287, 2 rows of 88 with bleed between
-    # (182 ≤ 200): 10 (portrait 3 × 3 = 9)
+    # TunHell 56 × 88 on A4: landscape 5 × 56 = 280 ≤ 283, 2 rows of 88 with bleed between
+    # (182 ≤ 196): 10 (portrait 3 × 3 = 9)
     (A4, (56, 88), 5.0, ("landscape", 5, 2, (True, False))),
-    (LETTER, (63, 88), 6.35, ("portrait", 3, 3, (True, True))),
+    # poker on Letter: see test_letter_poker_keeps_two_mm_of_printable_bleed
+    (LETTER, (63, 88), 6.35, ("landscape", 4, 2, (True, False))),
 ])
 def test_the_best_sheet_for_each_card_and_paper(paper, card, printer, expected):
     sheet = default_sheet(paper, card, printer)
@@ -120,23 +144,27 @@ def test_gutter_always_gives_each_card_its_own_bleed():
 def test_papers_beyond_a4_and_letter():
     assert paper_size("a3") == (297.0, 420.0) and paper_size("Tabloid") == (279.4, 431.8)
     assert paper_size("320x450") == (320.0, 450.0) and paper_size("330×488mm") == (330.0, 488.0)
-    with pytest.raises(ValueError, match=r"unknown paper 'b5' \(allowed: a4, letter, a3, tabloid"):
+    with pytest.raises(ValueError, match=r"unknown paper 'b5' \(allowed: a4-letter, a4, letter, a3, tabloid"):
         paper_size("b5")
-    # poker on A3, trims within 287 × 410: portrait 287 / 63 → 4, 410 / 88 → 4 = 16; landscape
+    # poker on A3, trims within 287 × 410 (the printer margin alone: the old rule, so the
+    # block of turned cards still fits): portrait 287 / 63 → 4, 410 / 88 → 4 = 16; landscape
     # 410 / 63 → 6, 287 / 88 → 3 = 18; or 5 columns (315), 6 mm, and a column of cards on their
     # side (88 wide: 315 + 6 + 88 = 409 ≤ 410; 287 / 63 → 4): 15 + 4 = 19
-    sheet = default_sheet(paper_size("a3"), (63, 88))
+    sheet = default_sheet(paper_size("a3"), (63, 88), printable_bleed=0.0)
     assert (sheet.per_page, sheet.cols, sheet.rows, sheet.extra) == (19, 5, 3, 4)
-    assert default_sheet(paper_size("a3"), (63, 88), mixed=False).per_page == 18
-    # a 320 × 450 mm press sheet, trims within 310 × 440: a grid, portrait 4 × 5 = 20 (5 × 88 =
-    # 440: the bleed in the printer margin top and bottom, the rows cut first from marks left and
-    # right). Or landscape: a row of 6 upright (378 × 88), 6 mm, then cards on their side, 440 / 88
-    # → 5 a row, (310 - 88 - 6 + 6) / (63 + 6) → 3 rows with bleed between: 6 + 15 = 21
+    assert default_sheet(paper_size("a3"), (63, 88), mixed=False, printable_bleed=0.0).per_page == 18
+    # with 2 mm of printable bleed (within 283 × 406): 405 ≥ 5 × 63 + 6 + 88 = 409 fails; 18
+    assert default_sheet(paper_size("a3"), (63, 88)).per_page == 18
+    # a 320 × 450 mm press sheet, trims within 306 × 436 (7 mm from the edges): a grid,
+    # portrait 306 / 63 → 4, 436 / 88 → 4 = 16; landscape 6 columns each with its own bleed
+    # (6 × 63 + 5 × 6 = 408 ≤ 436), 3 rows (3 × 88 + 2 × 6 = 276 ≤ 306) = 18. Or landscape 4
+    # upright columns butted in rows (252), 3 rows with bleed between (276), 6 mm, then cards on
+    # their side: 436 - 252 - 6 = 178 → 2 columns of 88, (306 + 6) / (63 + 6) → 4 rows: 12 + 8 = 20
     grid = default_sheet(paper_size("320x450"), (63, 88), mixed=False)
-    assert (grid.per_page, grid.orientation) == (20, "portrait")
+    assert (grid.per_page, grid.orientation, grid.cols, grid.rows, grid.butt) == (18, "landscape", 6, 3, (False, False))
     assert sheet_plan(grid).first == "horizontal"
     sheet = default_sheet(paper_size("320x450"), (63, 88))
-    assert (sheet.per_page, sheet.orientation, sheet.cols, sheet.rows, sheet.extra) == (21, "landscape", 6, 1, 15)
+    assert (sheet.per_page, sheet.orientation, sheet.cols, sheet.rows, sheet.extra) == (20, "landscape", 4, 3, 8)
     assert sheet_plan(sheet).printable
     with pytest.raises(ValueError):
         BuildSettings(paper="12x12")
@@ -257,19 +285,21 @@ def test_the_cutting_order_follows_the_marks_that_print():
 
 
 def test_a_layout_whose_first_cuts_cannot_be_marked_is_taken_last():
-    # 100 × 140 on A4, 4 a sheet: portrait 2 × 100 = 200 wide leaves (210 - 200) / 2 - 3 = 2 mm
-    # beside the bleed, 2 × 140 = 280 high (297 - 280) / 2 - 3 = 5.5 mm above and below; each row
-    # its own bleed (286 high), 0.5 mm; landscape 2 × 140 = 280 wide, 2 × 100 high: the same. A
-    # mark would start 1 mm beyond the bleed, inside the 5 mm printer margin: none prints
-    options = sheet_options(A4, (100, 140))
+    # 98 × 139 on A4 (trims within 196 × 283), 4 a sheet: portrait 2 × 98 = 196 wide leaves
+    # (210 - 196) / 2 - 3 = 4 mm beside the bleed, 2 × 139 = 278 high (297 - 278) / 2 - 3 =
+    # 6.5 mm above and below (each row its own bleed: 284 > 283); landscape the same turned. A
+    # mark starts 1 mm beyond the bleed: beside the cards at 3 mm, inside the printer margin;
+    # above and below from 5.5 mm to the printable area (5 mm), 0.5 mm, under the 1.5 mm
+    # minimum: none prints
+    options = sheet_options(A4, (98, 139))
     four = [o for o in options if o.per_page == 4]
     assert four and not any(marks_print(o) for o in four)
-    # landscape, one upright card (100 wide) and beside it, 6 mm on, two on their side (140 wide,
-    # 2 × 100 = 200 high): 100 + 6 + 140 = 246, 20.5 mm beside; marks print above and below
-    sheet = impose(A4, (100, 140))
+    # so a layout of fewer cards whose marks print: landscape, one upright card and two on their
+    # side beside it (98 + 6 + 139 = 243 ≤ 283)
+    sheet = impose(A4, (98, 139))
     assert marks_print(sheet) and (sheet.per_page, sheet.extra) == (3, 2)
     # without crop marks or labels the four are fine
-    assert impose(A4, (100, 140), marks=False, labels=False).per_page == 4
+    assert impose(A4, (98, 139), marks=False, labels=False).per_page == 4
 
 
 def test_cutting_plan_rows_first_with_ticks_on_every_strip_edge():
@@ -303,21 +333,23 @@ def test_free_areas_stay_clear_of_cards_marks_and_the_printer_margin():
             assert not any(a.rect.overlaps(o) for o in obstacles)
     # poker on A4: the grid's bleed 13.5 mm above the paper's bottom edge; crop marks from 12.5 mm
     # down, with 12.5 - 5 = 7.5 mm to the printable area's edge: less than 5 + 3.25, so they stop
-    # 3.25 mm short of it, 4.25 mm long, at 8.25 mm, leaving a line of text beyond them: the area
-    # runs the whole width (0.25 mm inside the printable area) from 5.25 to 7.75 mm (0.5 mm clear)
+    # 3.25 mm short of it (a line of 5 pt text or the scale bar, 2.25 mm, 0.5 mm clear of the
+    # marks and 0.5 mm inside the printable area), 4.25 mm long, at 8.25 mm: the area runs the
+    # whole width of the label area (0.5 mm inside the printable area) from 5.5 to 7.75 mm
+    assert TEXT_BAND_MM == pytest.approx(3.25) and INK_CLEARANCE_MM == 0.5
     sheet = default_sheet(A4, (63, 88))
     plan = sheet_plan(sheet)
-    assert {(m.y1, m.y2) for m in plan.marks if m.vertical and m.y1 < 20} == {(8.25, 12.5)}
+    assert [(m.y1, m.y2) for m in plan.marks if m.vertical and m.y1 < 20] == [pytest.approx((8.25, 12.5))] * 4
     areas = free_areas(sheet.page, 5.0, clip_boxes(sheet.slots, 3.0), [segment_box(m) for m in plan.marks])
     bottom = max((a for a in areas if a.side == "bottom"), key=lambda a: a.length)
-    assert (bottom.rect.x, bottom.rect.y, bottom.rect.w, bottom.rect.top) == pytest.approx((5.25, 5.25, 199.5, 7.75))
+    assert (bottom.rect.x, bottom.rect.y, bottom.rect.w, bottom.rect.top) == pytest.approx((5.5, 5.5, 199, 7.75))
 
 
 def test_letter_poker_labels_go_beside_the_cards():
     # Letter 3 × 3: no room above or below (4.7 mm, in the printer margin); beside the cards
     # 10.45 - 1 - 6.35 = 3.1 mm, with the crop marks of the 4 horizontal lines in it: between
     # them 88 mm gaps, where a line of text runs upwards
-    sheet = default_sheet(LETTER, (63, 88), printer=6.35)
+    sheet = default_sheet(LETTER, (63, 88), printer=6.35, printable_bleed=0.0)
     plan = sheet_plan(sheet)
     areas = free_areas(sheet.page, 6.35, clip_boxes(sheet.slots, 3.0), [segment_box(m) for m in plan.marks])
     assert {a.side for a in areas} == {"left", "right"}
@@ -326,7 +358,7 @@ def test_letter_poker_labels_go_beside_the_cards():
 
 
 def test_butted_fold_sheets_fit_more():
-    # poker on Letter, fold: landscape, each half 139.7 wide, trims from 6.35 to 139.7 - 3 =
+    # poker on Letter, fold: landscape, each half 139.7 wide, trims from 8.35 to 139.7 - 3 =
     # 136.7: 2 × 63 = 126 butted; 2 × 88 = 176 ≤ 266.7 high: 4 a sheet (each card its own bleed
     # with the old 5 mm margins: (139.7 - 5 - 6) → 1 column of 69... 3 a sheet); 138 cards: 35
     # sheets against 46
@@ -334,10 +366,12 @@ def test_butted_fold_sheets_fit_more():
     assert (sheet.orientation, sheet.axis, sheet.per_page) == ("landscape", "vertical", 4)
     assert math.ceil(138 / sheet.per_page) == 35
     assert fold_sheet(LETTER, (63, 88), gutter=0, margin=5, printer=6.35).per_page == 3
-    # Maphr's 70 mm squares on A4: a half 148.5 wide, trims from 5 to 145.5: 2 × 70 = 140: 2 × 2
-    # = 4 a sheet: 250 cards on 63 sheets against 84
+    # Maphr's 70 mm squares on A4 (issue 38): a half 148.5 wide, trims from 7 (2 mm of printable
+    # bleed) to 145.5: 138.5 < 2 × 70; portrait, folded across (each half 148.5 high): the same.
+    # 3 a sheet (1 × 3 beside the vertical fold: 3 × 70 + 2 × 6 = 222 ≤ 283): 250 cards on 84
+    # sheets, as on Letter; the 4 a sheet of issue 29 kept 0.25 mm of the bleed printable
     sheet = fold_sheet(A4, (70, 70))
-    assert sheet.per_page == 4 and math.ceil(250 / 4) == 63
+    assert (sheet.per_page, sheet.cols, sheet.rows) == (3, 1, 3) and math.ceil(250 / 3) == 84
     assert fold_sheet(A4, (70, 70), gutter=0, margin=5).per_page == 3
     # folded, the fold is an edge without margin: the lines parallel to it go first
     assert sheet_plan(sheet).first == ("vertical" if sheet.axis == "vertical" else "horizontal")

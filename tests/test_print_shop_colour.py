@@ -44,7 +44,7 @@ def builds(tmp_path_factory) -> dict[str, Path]:
     out = {}
     for name, extra in (("rgb", []), ("cmyk", ["--cmyk"])):
         folder = tmp_path_factory.mktemp(name)
-        r = run_cli("build", "tunhell", "-o", folder, *extra)
+        r = run_cli("build", "tunhell", "-o", folder, "--paper", "a4", *extra)  # 22 pages, as measured
         assert r.code == 0, r.err
         out[name] = folder / "tunhell"
     return out
@@ -268,7 +268,7 @@ def test_a_print_on_demand_profile_asks_for_cmyk(cli, tmp_path):
 
 
 def test_same_input_same_cmyk_bytes(builds, tmp_path):
-    r = run_cli("build", "tunhell", "--cmyk", "--only", "decks,boards", "-o", tmp_path)
+    r = run_cli("build", "tunhell", "--cmyk", "--only", "decks,boards", "-o", tmp_path, "--paper", "a4")
     assert r.code == 0, r.err
     for name in ("deck.pdf", "boards.pdf"):
         assert (tmp_path / "tunhell" / name).read_bytes() == (builds["cmyk"] / name).read_bytes(), name

@@ -17,6 +17,7 @@ from cardforge.units import mm
 from printables_support import FIXTURES, GAME, HOOKS, use_hooks
 from render_helpers import plain, text_in
 
+A4 = "a4"  # the fixture's boards and aids are laid out for A4 (its zones' text fits that page)
 BOARDS_AIDS = frozenset({"boards", "aids"})
 
 
@@ -44,7 +45,7 @@ def squash(text: str) -> str:
 def test_every_board_and_aid_declared_appears(monkeypatch, tmp_path):
     use_hooks(monkeypatch)
     data = load("good")
-    entries = {e.path: e for e in build_printables(GAME, data, BuildSettings(only=BOARDS_AIDS), tmp_path)}
+    entries = {e.path: e for e in build_printables(GAME, data, BuildSettings(paper=A4, only=BOARDS_AIDS), tmp_path)}
     assert set(entries) == {"boards.pdf", "aids.pdf", "setup.pdf"}
     boards = text_of(tmp_path / "boards.pdf")
     for board in data.sections["boards"]:
@@ -66,7 +67,7 @@ def test_aid_pages_and_backs_follow_the_duplex_setting(monkeypatch, tmp_path):
     use_hooks(monkeypatch)
     data = load("good")
     # long-edge duplex: each front page is followed by its back page
-    settings = BuildSettings(only=frozenset({"aids"}))
+    settings = BuildSettings(paper=A4, only=frozenset({"aids"}))
     [aids, _setup] = build_printables(GAME, data, settings, tmp_path / "duplex")
     half = plan_sheet((148.5, 210.0), settings)  # two half-page aids per A4 sheet
     card = plan_sheet((63.0, 88.0), settings)
@@ -76,20 +77,20 @@ def test_aid_pages_and_backs_follow_the_duplex_setting(monkeypatch, tmp_path):
     texts = [squash(plain(p.extract_text())) for p in reader.pages]
     assert "Résumédutour" in texts[0] and "Tables" in texts[1] and "Résumédutour" not in texts[1]
     # --duplex none: the backs go to their own file
-    settings = BuildSettings(only=frozenset({"aids"}), duplex="none")
+    settings = BuildSettings(paper=A4, only=frozenset({"aids"}), duplex="none")
     entries = {e.path: e for e in build_printables(GAME, data, settings, tmp_path / "simplex")}
     assert entries["aids.pdf"].pages == fronts and entries["aids-backs.pdf"].pages == fronts
     assert "Tables" in squash(text_of(tmp_path / "simplex" / "aids-backs.pdf"))
 
 
 def test_backs_mirror_the_fronts():
-    settings = BuildSettings()
+    settings = BuildSettings(paper=A4)
     plan = plan_sheet((63.0, 88.0), settings)
     pw, ph = plan.page
     iw, ih = plan.item
     for i, (x, y) in enumerate(plan.slots):  # portrait sheet, long edge: left and right swap
         assert back_slot(plan, i, settings) == pytest.approx((pw - x - iw, y, False))
-    short = BuildSettings(duplex="short-edge", back_offset_mm=(1.0, -2.0))
+    short = BuildSettings(paper=A4, duplex="short-edge", back_offset_mm=(1.0, -2.0))
     for i, (x, y) in enumerate(plan.slots):  # short edge: top and bottom swap, turned, then the offset
         assert back_slot(plan, i, short) == pytest.approx((x + mm(1.0), ph - y - ih - mm(2.0), True))
     halves = plan_sheet((148.5, 210.0), settings)  # landscape sheet, long edge: top and bottom swap
@@ -121,7 +122,7 @@ def test_text_that_does_not_fit_fails_naming_every_board_aid_and_zone(monkeypatc
     use_hooks(monkeypatch)
     data = load("overflow")
     with pytest.raises(RenderError) as info:
-        build_printables(GAME, data, BuildSettings(), tmp_path)
+        build_printables(GAME, data, BuildSettings(paper=A4), tmp_path)
     shown = [str(p) for p in info.value.problems]
     boards = "tests/fixtures/printables/overflow/printables_fixture/boards.yaml"
     aids = "tests/fixtures/printables/overflow/printables_fixture/aids.yaml"
@@ -138,7 +139,7 @@ def test_unknown_generated_source_is_named(monkeypatch, tmp_path):
     use_hooks(monkeypatch, hooks=None)  # a game without printables.py
     data = load("good")
     with pytest.raises(RenderError) as info:
-        build_printables(GAME, data, BuildSettings(only=BOARDS_AIDS), tmp_path)
+        build_printables(GAME, data, BuildSettings(paper=A4, only=BOARDS_AIDS), tmp_path)
     shown = [str(p) for p in info.value.problems]
     where = "tests/fixtures/printables/good/printables_fixture"
     assert shown == [
@@ -162,7 +163,7 @@ def test_duplicate_ids_between_data_and_code(monkeypatch):
 def test_builds_are_byte_identical(monkeypatch, tmp_path):
     use_hooks(monkeypatch)
     data = load("good")
-    settings = BuildSettings()
+    settings = BuildSettings(paper=A4)
     first = build_printables(GAME, data, settings, tmp_path / "a")
     second = build_printables(GAME, data, settings, tmp_path / "b")
     assert [e.sha256 for e in first] == [e.sha256 for e in second]
@@ -172,7 +173,7 @@ def test_builds_are_byte_identical(monkeypatch, tmp_path):
 
 def test_fonts_are_embedded(monkeypatch, tmp_path):
     use_hooks(monkeypatch)
-    build_printables(GAME, load("good"), BuildSettings(only=frozenset({"boards"})), tmp_path)
+    build_printables(GAME, load("good"), BuildSettings(paper=A4, only=frozenset({"boards"})), tmp_path)
     page = PdfReader(tmp_path / "boards.pdf").pages[0]
     fonts = page["/Resources"]["/Font"]
     for ref in fonts.values():
@@ -199,7 +200,7 @@ def test_setup_sheet_for_a_player_count(tmp_path):
 
 def test_setup_sheets_in_a_build_share_pages(monkeypatch, tmp_path):
     use_hooks(monkeypatch)
-    entries = {e.path: e for e in build_printables(GAME, load("good"), BuildSettings(only=frozenset({"aids"})),
+    entries = {e.path: e for e in build_printables(GAME, load("good"), BuildSettings(paper=A4, only=frozenset({"aids"})),
                                                    tmp_path)}
     # 2 and 3 players, each a third of a column high: both in the left column of one page, the
     # footer naming both

@@ -33,7 +33,9 @@ def built(tmp_path_factory):
         mp.delenv("CARDFORGE_DATA", raising=False)
         # short-edge: the half-page aids' backs (two to a landscape sheet) are mirrored left to
         # right, not turned 180°, so their text reads back in order
-        r = run_cli("build", *GAMES, "--only", "boards,pads,aids", "--duplex", "short-edge", "-o", str(out))
+        # A4: the counts below (Imperial Miners' pads: 4 to an A4 sheet, 3 to A4/Letter)
+        r = run_cli("build", *GAMES, "--only", "boards,pads,aids", "--duplex", "short-edge", "-o", str(out),
+                    "--paper", "a4")
     assert r.code == 0, r.err
     return out, r.out
 
@@ -62,7 +64,8 @@ def font_size_of(path, page: int, word: str) -> float:
 def test_summary_counts_boards_pads_aids_and_sheets_not_cards(built):
     out, summary = built
     lines = {}
-    for line in summary.splitlines():  # "maphr: OUT/maphr/boards.pdf (5 pages, 10 boards)"
+    assert summary.splitlines()[0] == "paper: A4 paper, printer margin 5 mm"  # said once, first
+    for line in summary.splitlines()[1:]:  # "maphr: OUT/maphr/boards.pdf (5 pages, 10 boards)"
         game, rest = line.split(": ", 1)
         path, counts = rest.split(" (", 1)
         lines[f"{game}/{Path(path).name}"] = counts

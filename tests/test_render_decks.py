@@ -54,6 +54,7 @@ def build(fixture, out: Path, **options):
     # the fixture's cards differ at their edges (a title band on top): these tests check the
     # butted grid as such, so they butt every card (test_render_edges.py weighs the edges)
     options.setdefault("ignore_edges", True)
+    options.setdefault("paper", "a4")  # the positions and pages below are worked out on A4
     settings = BuildSettings(out_dir=out, **options)
     return build_decks(game, data, settings, out / game.id, templates_dir=FIXTURE_TEMPLATES, compress=compress)
 

@@ -26,7 +26,8 @@ from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, card_clips, card_tri
 
 MM = 72 / 25.4
 GAMES = ["maphr", "tunhell", "mine_all_mine", "cristaux", "imperial_miners"]
-PRINTER = {"a4": 5.0, "letter": 6.35}
+PRINTER = {"a4": 5.0, "letter": 6.35, "a4-letter": 6.35}
+PRINTABLE_BLEED = 2.0  # of each card's 3 mm bleed, this much inside the printable area (issue 38)
 EDGE_DE = 12.0  # the build allows ΔE 10 between a card's bleed and its neighbour's edge
 
 
@@ -63,11 +64,28 @@ def ink_in_margin(path: Path, margin: float, dpi: float = 100) -> list[tuple[int
     return found
 
 
+def bleed_inside(path: Path, margin: float, bleed: float = 3.0) -> list[tuple[int, float]]:
+    """Pages whose cards keep less than ``PRINTABLE_BLEED`` of their bleed inside the printable
+    area: (page number, how much they keep), from the ArtBox (the cards with their bleed)."""
+    short = []
+    for i, page in enumerate(pypdf.PdfReader(str(path)).pages):
+        art = page.get("/ArtBox")
+        if art is None:
+            continue
+        x0, y0, x1, y1 = (float(v) / MM for v in art)
+        pw, ph = float(page.mediabox.width) / MM, float(page.mediabox.height) / MM
+        kept = min(bleed, min(x0, y0, pw - x1, ph - y1) + bleed - margin)
+        if kept < PRINTABLE_BLEED - 0.01:
+            short.append((i + 1, round(kept, 2)))
+    return short
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("paper", ["a4-letter", "a4", "letter"])
 @pytest.mark.parametrize("mode", [[], ["--orientation", "landscape"], ["--fold"]], ids=["auto", "landscape", "fold"])
 def test_nothing_prints_in_the_printer_margin_but_card_bleed(tmp_path, paper, mode):
-    r = run_cli("build", *GAMES, "-o", tmp_path, "--paper", paper, *mode)
+    # the default paper without --paper
+    r = run_cli("build", *GAMES, "-o", tmp_path, *(["--paper", paper] if paper != "a4-letter" else []), *mode)
     assert r.code == 0, r.err
     assert "warning" not in r.err  # every mark, label and caption found room
     extra = tmp_path / "extra"
@@ -82,6 +100,28 @@ def test_nothing_prints_in_the_printer_margin_but_card_bleed(tmp_path, paper, mo
     assert len(files) >= 5 * 6
     bad = {p.relative_to(tmp_path).as_posix(): found for p in files if (found := ink_in_margin(p, PRINTER[paper]))}
     assert bad == {}
+    # every deck sheet keeps 2 mm of its cards' bleed printable (Maphr's A4 gutter fold kept
+    # 0.25 mm, Letter Mine, All Mine! 1.1 mm)
+    decks = [p for p in files if p.name.startswith("deck")]
+    assert len(decks) >= 6
+    short = {p.relative_to(tmp_path).as_posix(): found for p in decks if (found := bleed_inside(p, PRINTER[paper]))}
+    assert short == {}
+
+
+def test_the_bleed_reader_sees_what_the_issue_measured(tmp_path):
+    """A sheet whose cards' bleed comes 2.25 mm from the edge (the cut line 5.25 mm from it, as
+    on Maphr's A4 gutter fold) keeps 0.25 mm printable against a 5 mm printer margin."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    path = tmp_path / "fold.pdf"
+    c = Canvas(str(path), pagesize=(210 * MM, 297 * MM))
+    c.setArtBox((2.25 * MM, 10 * MM, 200 * MM, 280 * MM))
+    c.showPage()
+    c.setArtBox((4 * MM, 4 * MM, 206 * MM, 293 * MM))  # trims at 7 mm: 2 mm kept
+    c.showPage()
+    c.save()
+    assert bleed_inside(path, 5.0) == [(1, 0.25)]
+    assert bleed_inside(path, 6.35) == [(1, -1.1), (2, 0.65)]
 
 
 def test_the_ink_reader_sees_the_old_marks(tmp_path):
@@ -198,9 +238,9 @@ def test_butted_neighbours_have_like_edges(tmp_path, game_id, paper, mode, size,
 @pytest.mark.parametrize("game_id, size", [("imperial_miners", (63, 88)), ("cristaux", (63, 88)),
                                            ("mine_all_mine", (70, 70))])
 def test_butting_every_card_shows_slivers(tmp_path, game_id, size):
-    """What the issue measured: every card butted, level I against level II, bands against
-    cream, brown against navy."""
-    r = run_cli("build", game_id, "-o", tmp_path, "--only", "decks", "--ignore-edges")
+    """What the issue measured (on A4): every card butted, level I against level II, bands
+    against cream, brown against navy."""
+    r = run_cli("build", game_id, "-o", tmp_path, "--only", "decks", "--ignore-edges", "--paper", "a4")
     assert r.code == 0, r.err
     file = "deck-ship.pdf" if game_id == "mine_all_mine" else "deck.pdf"
     worst, _ = worst_butted_edge(tmp_path / game_id / file, size)
@@ -211,21 +251,25 @@ def test_butting_every_card_shows_slivers(tmp_path, game_id, size):
 def test_imperial_miners_levels_never_touch(tmp_path):
     # 4 levels × 8 cards, each level's frame its own colour on every edge: 8 cards a sheet, 4
     # sheets, as butting 9 a sheet would need (32 / 9 → 4); with as many sheets, every card its
-    # own bleed (landscape 4 × 2: 4 × 63 + 3 × 6 = 270 ≤ 287, 2 × 88 + 6 = 182 ≤ 200)
-    r = run_cli("build", "imperial_miners", "-o", tmp_path, "--only", "decks")
+    # own bleed (A4 landscape, trims 7 mm from the edges, 4 × 2: 4 × 63 + 3 × 6 = 270 ≤ 283,
+    # 2 × 88 + 6 = 182 ≤ 196)
+    r = run_cli("build", "imperial_miners", "-o", tmp_path, "--only", "decks", "--paper", "a4")
     assert r.code == 0, r.err
     assert "deck.pdf (8 pages, 32 cards): landscape, 4 × 2 = 8 a sheet, each card its own bleed" in r.out
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game_id, paper, mode, file, sheets", [
-    # poker on Letter, every card butted: 3 × 3 (264 ≤ 279.4 - 2 × 6.35): 138 / 9 → 16 (8 a sheet before: 18)
-    ("cristaux", "letter", ["--ignore-edges"], "deck.pdf", 16),
-    # fold, each half 139.7 wide: 2 × 63 + 3 + 6.35 ≤ 139.7, 2 rows: 4 a sheet, 138 / 4 → 35 (3: 46)
+    # poker on Letter, every card butted, trims 6.35 + 2 mm from the edges: 3 × 88 = 264 > 279.4 -
+    # 2 × 8.35, so landscape 4 × 2 (252 ≤ 262.7, 176 ≤ 199.2): 138 / 8 → 18 (the 3 × 3 of issue
+    # 29, 16 sheets, kept 1.35 mm of bleed printable)
+    ("cristaux", "letter", ["--ignore-edges"], "deck.pdf", 18),
+    # fold, each half 139.7 wide: 2 × 63 + 3 + 8.35 ≤ 139.7, 2 rows: 4 a sheet, 138 / 4 → 35 (3: 46)
     ("cristaux", "letter", ["--fold", "--ignore-edges"], "deck-fold.pdf", 35),
-    # Maphr's squares folded on A4: 2 × 70 + 3 + 5 ≤ 148.5: 4 a sheet, 250 / 4 → 63 (3: 84)
-    ("maphr", "a4", ["--fold"], "deck-fold.pdf", 63),
-    ("maphr", "a4", ["--fold", "--ignore-edges"], "deck-fold.pdf", 63),
+    # Maphr's squares folded on A4: 2 × 70 + 3 + 7 > 148.5 (issue 38: 2 mm of printable bleed; 5
+    # mm let 4 a sheet fit, 63 sheets, with 0.25 mm printable): 3 a sheet, 250 / 3 → 84
+    ("maphr", "a4", ["--fold"], "deck-fold.pdf", 84),
+    ("maphr", "a4", ["--fold", "--ignore-edges"], "deck-fold.pdf", 84),
 ])
 def test_sheets_per_deck(tmp_path, game_id, paper, mode, file, sheets):
     r = run_cli("build", game_id, "-o", tmp_path, "--only", "decks", "--paper", paper, *mode)
@@ -242,7 +286,9 @@ def fixture_run(monkeypatch):
     register_fixture_game(monkeypatch)
 
     def run(*args):
-        return run_cli("--data", FIXTURE_DATA, "build", "fixture_deck", "--templates", FIXTURE_TEMPLATES, *args)
+        # worked out on A4 (and Letter where a test says so)
+        return run_cli("--data", FIXTURE_DATA, "build", "fixture_deck", "--templates", FIXTURE_TEMPLATES,
+                       *(() if "--paper" in args else ("--paper", "a4")), *args)
 
     return run
 

@@ -41,6 +41,7 @@ def build(fixture, out, **options):
     # the fixture's cards differ at their edges (a title band on top): these tests check the
     # butted grid as such, so they butt every card (test_render_edges.py weighs the edges)
     options.setdefault("ignore_edges", True)
+    options.setdefault("paper", "a4")  # the positions below are worked out on A4
     settings = BuildSettings(out_dir=out, **options)
     return build_decks(game, data, settings, out / game.id, templates_dir=FIXTURE_TEMPLATES)
 
@@ -178,17 +179,18 @@ def test_streams_are_flate_only_and_text_is_placed_by_runs(fixture, tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game_id, before, after", [
-    # sheets per deck on A4, each card its own bleed (8 mm margins) → butted (trims inside the
-    # printable area, 5 mm from the edge), every card butted whatever its edges (--ignore-edges)
+    # sheets per deck on A4, each card its own bleed (8 mm margins) → butted (trims 2 mm inside
+    # the printable area, 7 mm from the edge), every card butted whatever its edges (--ignore-edges)
     ("maphr", 42, 32),  # 250 squares: 6 → 8 a sheet
     ("tunhell", 14, 11),  # 110 cards 56 × 88: 8 → 10 a sheet
     ("cristaux", 18, 16),  # 138 poker cards: 8 → 9
 ])
 @pytest.mark.slow
 def test_real_decks_print_on_fewer_sheets(cli, tmp_path, game_id, before, after):
-    r = cli("build", game_id, "-o", tmp_path / "new", "--only", "decks", "-q", "--ignore-edges")
+    r = cli("build", game_id, "-o", tmp_path / "new", "--only", "decks", "-q", "--ignore-edges", "--paper", "a4")
     assert r.code == 0, r.err
-    old = cli("build", game_id, "-o", tmp_path / "old", "--only", "decks", "-q", "--gutter", "0", "--margin", "8")
+    old = cli("build", game_id, "-o", tmp_path / "old", "--only", "decks", "-q", "--gutter", "0", "--margin", "8",
+              "--paper", "a4")
     assert old.code == 0, old.err
     assert len(pypdf.PdfReader(tmp_path / "new" / game_id / "deck.pdf").pages) == 2 * after
     assert len(pypdf.PdfReader(tmp_path / "old" / game_id / "deck.pdf").pages) == 2 * before

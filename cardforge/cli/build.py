@@ -14,7 +14,7 @@ import click
 from cardforge.cli.common import GAME, ParamType, echo_json, echo_problem, is_tty
 from cardforge.i18n import languages
 from cardforge.problems import Problem, plural
-from cardforge.settings import DUPLEX_MODES, PAPER_HELP, PRINTABLE_KINDS, BuildSettings
+from cardforge.settings import DEFAULT_PAPER, DUPLEX_MODES, PAPER_OPTION_HELP, PRINTABLE_KINDS, BuildSettings
 
 if TYPE_CHECKING:
     from cardforge.games.base import Game
@@ -134,7 +134,7 @@ OPTIONS: list[tuple[str, Callable[[F], F]]] = [
         "-o", "--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
         help="Folder to build into (one sub-folder per game).")),
     ("paper", click.option(
-        "--paper", type=Paper(), default="a4", show_default=True, help=f"Paper: {PAPER_HELP}.")),
+        "--paper", type=Paper(), default=DEFAULT_PAPER, show_default=True, help=PAPER_OPTION_HELP)),
     ("orientation", click.option(
         "--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default="auto", show_default=True,
         help="auto: whichever fits more cards per sheet.")),
@@ -309,6 +309,8 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
     given = {name for name in ctx.params
              if ctx.get_parameter_source(name) not in (click.core.ParameterSource.DEFAULT, None)}
     built: dict[str, list[ManifestEntry]] = {}
+    papers: set[str] = set()  # said in the summary
+    warned: set[str] = set()  # checked against this computer's paper
     try:
         for game in chosen:
             try:
@@ -316,9 +318,15 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
             except CardforgeError as exc:  # its cardforge.toml: that game fails, the others build
                 failures.append((game.id, exc.problems or [Problem(exc.title)], exc.title))
                 continue
-            failure = build_one(game, game_settings, progress, quiet, built)
+            header = None
+            if game_settings.paper not in papers:  # said once for each paper of the run
+                header = _say_paper(game_settings, warn=game_settings.paper not in warned)
+                warned.add(game_settings.paper)
+            failure = build_one(game, game_settings, progress, quiet, built, header)
             if failure:
                 failures.append(failure)
+            elif header is not None:
+                papers.add(game_settings.paper)
     except KeyboardInterrupt as exc:
         progress.close()
         ctx.exit(_interrupted(exc, settings))
@@ -334,6 +342,19 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
         ctx.exit(_watch(chosen, lambda game: _project_settings(game, settings, given), quiet, poll))
     if failures:
         ctx.exit(1)
+
+
+def _say_paper(settings: BuildSettings, warn: bool = True) -> str:
+    """Warn (``warn``) when this computer's settings name a paper the build's will not print
+    whole on; returns the summary's line naming the paper the files are laid out for."""
+    import os
+
+    from cardforge.settings import locale_paper, paper_mismatch, paper_words
+
+    warning = paper_mismatch(settings.paper, locale_paper(os.environ)) if warn else None
+    if warning is not None:
+        echo_problem(Problem(warning, severity="warning"))
+    return f"paper: {paper_words(settings.paper)}, printer margin {settings.printer_margin:g} mm"
 
 
 def _project_settings(game: Game, settings: BuildSettings, given: set[str]) -> BuildSettings:
@@ -418,10 +439,10 @@ def _watch(games: list[Game], settings_of: Callable[[Game], BuildSettings], quie
 
 
 def build_one(game: Game, settings: BuildSettings, progress: Progress, quiet: bool,
-              built: dict[str, list[ManifestEntry]] | None = None) -> Failure | None:
-    """Build one game (:func:`cardforge.render.build.build_game`) and print what it wrote;
-    returns (game id, problems, title) on failure, None on success. ``built``: the entries
-    written, by game id (for ``--json``)."""
+              built: dict[str, list[ManifestEntry]] | None = None, header: str | None = None) -> Failure | None:
+    """Build one game (:func:`cardforge.render.build.build_game`) and print what it wrote
+    (after ``header``, when given); returns (game id, problems, title) on failure, None on
+    success. ``built``: the entries written, by game id (for ``--json``)."""
     from cardforge.errors import CardforgeError
     from cardforge.render.build import build_game
 
@@ -437,6 +458,8 @@ def build_one(game: Game, settings: BuildSettings, progress: Progress, quiet: bo
     if built is not None:
         built[game.id] = result.entries
     if not quiet:
+        if header is not None:
+            click.echo(header)
         for e in result.entries:
             cards = f", {plural(e.cards, COUNT_NOUNS.get(e.kind, 'card'))}" if e.cards else ""
             how = f": {result.layouts[e.path]}" if e.path in result.layouts else ""

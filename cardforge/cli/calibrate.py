@@ -7,11 +7,11 @@ from pathlib import Path
 import click
 
 from cardforge.cli.build import Offset, Paper
-from cardforge.settings import PAPER_HELP, paper_size
+from cardforge.settings import DEFAULT_PAPER, PAPER_OPTION_HELP, paper_size
 
 EPILOG = """\b
 Examples:
-  cardforge calibrate                              # output/calibration-a4-long-edge-portrait.pdf
+  cardforge calibrate                              # output/calibration-a4-letter-long-edge-portrait.pdf
   cardforge calibrate --paper letter --duplex short-edge
   cardforge calibrate --orientation landscape --back-offset 0.5,-0.25
                                                    # check a reading on a landscape sheet
@@ -28,7 +28,7 @@ with that offset shows whether the printer turns landscape pages the way cardfor
 @click.command(epilog=EPILOG)
 @click.option("-o", "--out", "out", type=click.Path(dir_okay=False),
               help="PDF to write [default: output/calibration-<paper>-<duplex>-<orientation>.pdf].")
-@click.option("--paper", type=Paper(), default="a4", show_default=True, help=f"Paper: {PAPER_HELP}.")
+@click.option("--paper", type=Paper(), default=DEFAULT_PAPER, show_default=True, help=PAPER_OPTION_HELP)
 @click.option("--orientation", type=click.Choice(["portrait", "landscape"]), default="portrait",
               show_default=True, help="portrait measures the offset; landscape checks it on landscape pages.")
 @click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge",

@@ -6,9 +6,14 @@ of :mod:`cardforge.layout.geometry`, plus:
   default, 6.35 mm on Letter). Nothing cardforge adds to a sheet (crop marks, ticks, the fold
   line, labels, captions) goes there; only card bleed may run into it, and is cut off anyway;
 - **trim area**: where cards' trims may lie. With the automatic margin (``margin=None``) it is
-  the printable area (and at least the bleed from the paper's edge, so the bleed stays on the
-  paper); with a margin given (``--margin``), the cards *with their bleed* keep that far from
-  the edges, as before;
+  the printable area shrunk by ``PRINTABLE_BLEED_MM`` (2 mm of every card's bleed prints, so a
+  cut that far off the line shows no white; the rest of the bleed may run into the printer
+  margin), and at least the bleed from the paper's edge; with a margin given (``--margin``),
+  the cards *with their bleed* keep that far from the edges, as before;
+- **label area**: the printable area less ``INK_CLEARANCE_MM``: where labels go (a glyph's
+  anti-aliasing and accents never reach the printer margin); marks, ticks and fold dashes, thin
+  strokes that still mark their line if the printer clips a little, go up to the printable
+  area's edge;
 - **options**: every grid that fits (portrait or landscape; neighbours butted or each card its
   own bleed, per direction; every other row or column turned 180°; a block of upright cards
   with a block of turned cards beside it). :func:`impose` picks the one with most cards a
@@ -52,18 +57,26 @@ CROP_LENGTH_MM = 5.0  # and run this long, or to the printable area's edge
 CROP_MIN_MM = 1.5  # shorter than this: no mark
 TICK_MM = 1.5  # a cut tick runs this far either side of the strip edge it crosses
 CLEAR_MM = 0.5  # labels keep this far from marks (and from the fold line)
-TEXT_BAND_MM = 2.5 + 1.5 * CLEAR_MM  # a line of 6 pt text beyond the marks, clear of them and of the edge
 TEXT_MIN_MM = 2.1  # the height of a line of 5 pt text
+INK_CLEARANCE_MM = 0.5  # labels (and printables' ink) keep this far inside the printable area
+# a line of 5 pt text or the scale bar beside it (2.22 mm deep) beyond the marks, CLEAR_MM clear of
+# them, inside the label area
+TEXT_BAND_MM = 2.25 + CLEAR_MM + INK_CLEARANCE_MM
 TOUCH = 1e-4  # two edges closer than this are one line
 
 SIDES = ("L", "R", "B", "T")
 OPPOSITE = {"L": "R", "R": "L", "B": "T", "T": "B"}
 
 
-def trim_area(page: tuple[float, float], bleed: float, margin: float | None, printer: float) -> Rect:
-    """Where the cards' trims may lie on a page: inside the printable area and the bleed's
-    width from the edge (``margin=None``), or ``margin + bleed`` from every edge."""
-    d = max(printer, bleed) if margin is None else margin + bleed
+PRINTABLE_BLEED_MM = 2.0  # of a card's bleed, this much at least lies inside the printable area
+
+
+def trim_area(page: tuple[float, float], bleed: float, margin: float | None, printer: float,
+              printable_bleed: float = PRINTABLE_BLEED_MM) -> Rect:
+    """Where the cards' trims may lie on a page (``margin=None``): ``printable_bleed`` of their
+    bleed (all of it when it is narrower) inside the printable area, all of it on the paper;
+    with a ``margin``, ``margin + bleed`` from every edge."""
+    d = max(printer + min(bleed, printable_bleed), bleed) if margin is None else margin + bleed
     pw, ph = page
     return Rect(d, d, pw - 2 * d, ph - 2 * d)
 
@@ -71,6 +84,11 @@ def trim_area(page: tuple[float, float], bleed: float, margin: float | None, pri
 def printable_area(page: tuple[float, float], printer: float) -> Rect:
     pw, ph = page
     return Rect(printer, printer, pw - 2 * printer, ph - 2 * printer)
+
+
+def label_area(page: tuple[float, float], printer: float) -> Rect:
+    """Where labels may go: ``INK_CLEARANCE_MM`` inside the printable area."""
+    return printable_area(page, printer + INK_CLEARANCE_MM)
 
 
 def fit_run(available: float, size: float, extra: float) -> int:
@@ -203,6 +221,7 @@ def _butts(gutter: float | None) -> list[tuple[bool, bool]]:
 
 def sheet_options(paper_mm: tuple[float, float], card: tuple[float, float], *, bleed: float = 3.0,
                   gutter: float | None = None, margin: float | None = None, printer: float = 5.0,
+                  printable_bleed: float = PRINTABLE_BLEED_MM,
                   orientation: str = "auto", mixed: bool = True, patterns: bool = False) -> list[Sheet]:
     """Every layout of ``card`` on the paper: for each orientation and each way of butting, the
     largest centred grid; with ``patterns``, the same grids with every other row or column
@@ -218,7 +237,7 @@ def sheet_options(paper_mm: tuple[float, float], card: tuple[float, float], *, b
     for o in choices:
         page = page_size(paper_mm, o)
         pw, ph = page
-        area = trim_area(page, bleed, margin, printer)
+        area = trim_area(page, bleed, margin, printer, printable_bleed)
         best_uniform = 0
         for bx, by in _butts(gutter):
             ex, ey, slots = _centred_grid(area, card, bleed, g, bx, by)
@@ -337,13 +356,14 @@ def label_room(sheet: Sheet | FoldSheet) -> int:
 
 def impose(paper_mm: tuple[float, float], card: tuple[float, float], *, bleed: float = 3.0,
            gutter: float | None = None, margin: float | None = None, printer: float = 5.0,
-           orientation: str = "auto", mixed: bool = True, marks: bool = True, labels: bool = True) -> Sheet:
+           orientation: str = "auto", mixed: bool = True, marks: bool = True, labels: bool = True,
+           printable_bleed: float = PRINTABLE_BLEED_MM) -> Sheet:
     """The layout fitting most cards a sheet, ignoring what the cards look like (:func:`choose`
     weighs their edges), among those whose first cuts' crop marks print and that leave room
     for the labels, if any does (``marks``, ``labels``: the sheet carries them); ties by
     :func:`rank`."""
     options = sheet_options(paper_mm, card, bleed=bleed, gutter=gutter, margin=margin, printer=printer,
-                            orientation=orientation, mixed=mixed)
+                            printable_bleed=printable_bleed, orientation=orientation, mixed=mixed)
     if not options:
         raise SheetError(no_fit_message(paper_mm, card, bleed, margin, printer, orientation))
     sheet = best_by_count(options, marks, labels)
@@ -438,6 +458,7 @@ class FoldSheet(_Layout):
 
 def fold_options(paper_mm: tuple[float, float], card: tuple[float, float], *, bleed: float = 3.0,
                  gutter: float | None = None, margin: float | None = None, printer: float = 5.0,
+                 printable_bleed: float = PRINTABLE_BLEED_MM,
                  orientation: str = "auto", patterns: bool = False) -> list[FoldSheet]:
     """Every gutter-fold layout: for each orientation, fold axis and way of butting, the
     largest grid of fronts on one half (centred in it), the backs mirrored on the other."""
@@ -448,7 +469,7 @@ def fold_options(paper_mm: tuple[float, float], card: tuple[float, float], *, bl
     for o in choices:
         page = page_size(paper_mm, o)
         pw, ph = page
-        area = trim_area(page, bleed, margin, printer)
+        area = trim_area(page, bleed, margin, printer, printable_bleed)
         for axis in ("vertical", "horizontal"):
             if axis == "vertical":  # fronts left of the fold, their bleed at most up to it (less half the gutter)
                 half = Rect(area.x, area.y, pw / 2 - g / 2 - bleed - area.x, area.h)
@@ -477,10 +498,11 @@ def fold_options(paper_mm: tuple[float, float], card: tuple[float, float], *, bl
 
 def fold_sheet(paper_mm: tuple[float, float], card: tuple[float, float], *, bleed: float = 3.0,
                gutter: float | None = None, margin: float | None = None, printer: float = 5.0,
-               orientation: str = "auto", marks: bool = True, labels: bool = True) -> FoldSheet:
+               orientation: str = "auto", marks: bool = True, labels: bool = True,
+               printable_bleed: float = PRINTABLE_BLEED_MM) -> FoldSheet:
     """The gutter-fold layout fitting most cards a page (ties: :func:`rank`)."""
     options = fold_options(paper_mm, card, bleed=bleed, gutter=gutter, margin=margin, printer=printer,
-                           orientation=orientation)
+                           printable_bleed=printable_bleed, orientation=orientation)
     if not options:
         raise SheetError(no_fit_message(paper_mm, card, bleed, margin, printer, orientation,
                                         "does not fit twice (gutter fold)"))
@@ -987,7 +1009,7 @@ def free_areas(page: tuple[float, float], printer: float, ink: Sequence[Rect], o
 @lru_cache(maxsize=512)
 def _free_areas(page: tuple[float, float], printer: float, ink: tuple[Rect, ...], obstacles: tuple[Rect, ...],
                 min_length: float, min_depth: float) -> tuple[Area, ...]:
-    pr = printable_area(page, printer).grow(-CLEAR_MM / 2)  # glyphs' side bearings, anti-aliasing
+    pr = label_area(page, printer)  # glyphs' side bearings and anti-aliasing stay in the printable area
     if not ink:
         return (Area(pr, "bottom"),)
     lo_x = min(r.x for r in ink) - CROP_GAP_MM

@@ -42,6 +42,7 @@ from cardforge.layout.geometry import (
     clip_boxes,
 )
 from cardforge.layout.imposition import (
+    PRINTABLE_BLEED_MM,
     Contacts,
     CuttingPlan,
     FoldSheet,
@@ -72,7 +73,7 @@ from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_c
 from cardforge.render.reprint import Reprint, templates_digest
 from cardforge.render.sheetmarks import SheetInfo, cutting_text, draw_sheet_extras, plan_extras
 from cardforge.resources import display_path
-from cardforge.settings import BuildSettings
+from cardforge.settings import BuildSettings, paper_words
 from cardforge.text.templating import Templates
 from cardforge.units import mm
 
@@ -234,6 +235,8 @@ def build_decks(game: Game, data: GameData, settings: BuildSettings, game_dir: P
                 hint = _room_hint(group, settings, art, spares.get(group.name, []), layout)
                 for what, n in layout.missing.items():
                     issues.add(_missing_problem(f"{game.id}/{final.name}", what, n, total, settings, hint))
+            if layout.short_bleed is not None:
+                issues.add(_short_bleed_problem(f"{game.id}/{final.name}", group.size, layout.short_bleed, settings))
         _raise_if_failed(game, issues, settings)
         for tmp, final, kind, pages, cards in written:
             entries.append(_entry(tmp, final, game_dir, kind, pages, cards, settings.paper))
@@ -342,6 +345,8 @@ class Layout:
     book: EdgeBook | None = None  # the cards' edges, when the layout weighed them
     spares: int = 0  # copies added to fill the last sheet (--spares)
     missing: dict[str, int] = field(default_factory=dict)  # sheet extras left out → pages
+    # the printable bleed (mm) when no layout leaves PRINTABLE_BLEED_MM of it inside the printable area
+    short_bleed: float | None = None
 
     @property
     def count(self) -> int:
@@ -363,13 +368,13 @@ def _layout_for(group: DeckGroup, s: BuildSettings, art: CardArt, spares: list[C
     common: dict[str, Any] = {"bleed": s.bleed_mm, "gutter": s.gutter_mm, "margin": s.margin_mm,
                               "printer": s.printer_margin, "orientation": s.orientation}
     weigh = s.gutter_mm is None and not s.per_card and not s.ignore_edges
-    options: list[Sheet | FoldSheet]
-    if s.fold:
-        options = list(fold_options(s.paper_mm, group.size, patterns=weigh, **common))
-        fail = "does not fit twice (gutter fold)"
-    else:
-        options = list(sheet_options(s.paper_mm, group.size, patterns=weigh, **common))
-        fail = "does not fit"
+    lay_out = fold_options if s.fold else sheet_options
+    fail = "does not fit twice (gutter fold)" if s.fold else "does not fit"
+    options: list[Sheet | FoldSheet] = list(lay_out(s.paper_mm, group.size, patterns=weigh, **common))
+    short_bleed = False
+    if not options and s.margin_mm is None:  # no room for 2 mm of printable bleed: the trims at the band
+        options = list(lay_out(s.paper_mm, group.size, patterns=weigh, printable_bleed=0.0, **common))
+        short_bleed = bool(options)
     if not options:
         raise SheetError(no_fit_message(s.paper_mm, group.size, s.bleed_mm, s.margin_mm, s.printer_margin,
                                         s.orientation, fail))
@@ -397,10 +402,21 @@ def _layout_for(group: DeckGroup, s: BuildSettings, art: CardArt, spares: list[C
     layout = Layout(sheet, pages, book, added)
     if s.crop_marks and not marks_print(sheet):  # no layout of these cards has room for them
         layout.missing[MARKS_MISSING] = len(pages)
+    if short_bleed:
+        layout.short_bleed = printable_bleed(sheet, s)
     return layout
 
 
 MARKS_MISSING = "crop marks of the first cuts"
+
+
+def printable_bleed(sheet: Sheet | FoldSheet, s: BuildSettings) -> float:
+    """How much of the cards' bleed lies inside the printable area on a full sheet, at the
+    card nearest the paper's edge (mm; the whole bleed when none comes near)."""
+    trims = list(sheet.slots) + ([p.trim for p in sheet.backs] if isinstance(sheet, FoldSheet) else [])
+    pw, ph = sheet.page
+    nearest = min(min(t.x, t.y, pw - t.right, ph - t.top) for t in trims)
+    return max(0.0, min(s.bleed_mm, nearest - s.printer_margin))
 
 
 def _chosen(options: list[Sheet | FoldSheet], count: int, needed: Callable[[Sheet | FoldSheet], int],
@@ -485,6 +501,16 @@ def _missing_problem(where: str, what: str, pages: int, total: int, s: BuildSett
     return Problem(f"no room for the {what} on {on} inside the printable area ({s.printer_margin:g} mm printer "
                    f"margin, margin {margin}); {hint}, or leave the labels out with --no-sheet-labels",
                    item=where, severity="warning")
+
+
+def _short_bleed_problem(where: str, size: tuple[float, float], printable: float, s: BuildSettings) -> Problem:
+    """A warning that the cards come closer to the paper's edge than leaves ``PRINTABLE_BLEED_MM``
+    of their bleed printable: the sheets built anyway, and which ones and why."""
+    return Problem(f"every sheet: a {size[0]:g}×{size[1]:g} mm card fits on {paper_words(s.paper)} only "
+                   f"with {printable:.2f} mm of its {s.bleed_mm:g} mm bleed inside the printable area "
+                   f"({s.printer_margin:g} mm printer margin), not {PRINTABLE_BLEED_MM:g}: a cut more than "
+                   f"{printable:.2f} mm off the line shows white; a larger --paper or a smaller --printer-margin "
+                   "gives it more", item=where, severity="warning")
 
 
 def _room_hint(group: DeckGroup, s: BuildSettings, art: CardArt, spares: list[CardBase], layout: Layout) -> str:

@@ -24,7 +24,7 @@ from cardforge import __version__
 from cardforge.render.fonts import font_name
 from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas
 from cardforge.render.reprint import wrap_text
-from cardforge.settings import BuildSettings
+from cardforge.settings import BuildSettings, paper_name, paper_words
 from cardforge.units import mm
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def deck_lines(f: FilePlan, data: GameData, s: BuildSettings) -> list[Line]:
                                 f"({_pages(1, f.pages)}); TrimBox on the card."))
         return out
     sheet = f.layout.sheet
-    paper = f"{s.paper.upper()} {sheet.orientation}"
+    paper = f"{paper_name(s.paper)} {sheet.orientation}"
     first = f.preface + 1
     if f.preface:
         out.append(Line("item", f"{_pages(1, f.preface).capitalize()}: the changelog and pull list (no cards); "
@@ -114,7 +114,7 @@ def other_lines(e: ManifestEntry, staged: Path, s: BuildSettings, kept: bool = F
         how = f"{DUPLEX_WORDS[s.duplex]}: each front page is followed by its back"
     else:
         how = "one-sided"
-    out.append(Line("item", f"Paper: {s.paper.upper()}. Print {how}; cut along the crop marks or the dashed "
+    out.append(Line("item", f"Paper: {paper_name(s.paper)}. Print {how}; cut along the crop marks or the dashed "
                             "lines where there are several on a page."))
     return out
 
@@ -123,7 +123,7 @@ def instruction_lines(game: Game, data: GameData, s: BuildSettings, decks: list[
                       entries: list[ManifestEntry], staged: Path, kept: Sequence[ManifestEntry] = (),
                       folder: Path | None = None) -> list[Line]:
     lines = [Line("title", f"{data.meta.title}: how to print this build (v{data.meta.version})"),
-             Line("text", f"Built by cardforge {__version__} for {s.paper.upper()} paper, a printer margin of "
+             Line("text", f"Built by cardforge {__version__} for {paper_words(s.paper)}, a printer margin of "
                           f"{s.printer_margin:g} mm (nothing but card bleed is printed closer to the paper's "
                           f"edge: --printer-margin) and {s.bleed_mm:g} mm of bleed. Print every file at 100 % "
                           "(actual size), never \"fit to page\": each deck sheet's 50 mm bar should measure 50 mm."),

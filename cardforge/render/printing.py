@@ -10,6 +10,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.i18n import Messages, messages
+from cardforge.layout.imposition import INK_CLEARANCE_MM  # printables' ink keeps this far inside the printable area
 from cardforge.markup import MarkupError, resolve_color, typeset
 from cardforge.problems import Problem
 from cardforge.render.blocks import fit_box_text
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from cardforge.games.base import Game
 
 DEFAULT_ACCENT = "#3d4b5c"
-INK_CLEARANCE_MM = 0.5  # printables' ink keeps this far inside the printable area (a stroke's half width)
 
 
 def ink_inset(settings: BuildSettings) -> float:

@@ -27,6 +27,7 @@ from cardforge.layout.geometry import Rect
 from cardforge.layout.imposition import Area, CuttingPlan, free_areas
 from cardforge.render.canvas import K_BLACK, mark_colour, shared
 from cardforge.render.fonts import font_name, unit_width
+from cardforge.settings import paper_name
 from cardforge.units import mm
 
 LABEL_PT = 6.0
@@ -65,7 +66,7 @@ class SheetInfo:
         orientation = {"landscape": _("landscape"), "portrait": _("portrait")}.get(self.orientation, self.orientation)
         sheet = _("sheet {index}/{total}", index=self.index, total=self.total)
         return [f"{self.title} ({self.game})", self.file, sheet,
-                _("FRONT") if self.side == "front" else _("BACK"), f"{self.paper.upper()} {orientation}", how]
+                _("FRONT") if self.side == "front" else _("BACK"), f"{paper_name(self.paper)} {orientation}", how]
 
 
 def _lines(t: Messages, direction: str, counts: tuple[int, ...]) -> str:
@@ -112,6 +113,18 @@ def short_cutting_text(plan: CuttingPlan, fold: bool = False, t: Messages | None
         text = t.ngettext("{n} vertical line first, then each strip · at 100 %",
                           "{n} vertical lines first, then each strip · at 100 %", n)
     return (t.gettext("Fold, then cut: ") if fold else t.gettext("Cut: ")) + text
+
+
+def shortest_cutting_text(plan: CuttingPlan, fold: bool = False, t: Messages | None = None) -> str:
+    """The cutting order in fewest words (a narrow sheet's margins between its crop marks)."""
+    t = t or messages("en")
+    first = plan.steps()[0] if plan.steps() else (0, "horizontal", (0,))
+    n = first[2][0]
+    if first[1] == "horizontal":
+        text = t.ngettext("{n} horizontal line, then each strip", "{n} horizontal lines, then each strip", n)
+    else:
+        text = t.ngettext("{n} vertical line, then each strip", "{n} vertical lines, then each strip", n)
+    return (t.gettext("Fold, cut: ") if fold else t.gettext("Cut: ")) + text
 
 
 def bar_caption(length: int, t: Messages) -> str:
@@ -252,7 +265,8 @@ def plan_extras(page: tuple[float, float], printer: float, ink: Sequence[Rect], 
     order_done = plan is None
     if plan is not None:
         fold = info.duplex == "fold"
-        texts = [cutting_text(plan, fold, info.t), short_cutting_text(plan, fold, info.t)]
+        texts = [cutting_text(plan, fold, info.t), short_cutting_text(plan, fold, info.t),
+                 shortest_cutting_text(plan, fold, info.t)]
         for area in areas(SIDES_ORDER):
             for text in texts:
                 fits = [s for s in (LABEL_PT, LABEL_MIN_PT)

@@ -26,7 +26,7 @@ def deck(tmp_path_factory):
     game = find_game("cristaux")
     data = load_game_data(game)
     out = tmp_path_factory.mktemp("cristaux")
-    result = build_decks(game, data, BuildSettings(out_dir=out, gutter_mm=0), out / game.id)
+    result = build_decks(game, data, BuildSettings(out_dir=out, paper="a4", gutter_mm=0), out / game.id)
     path = out / game.id / "deck.pdf"
     printed = [c for c in data.cards for _ in range(c.copies)]
     return game, data, result, path, pypdf.PdfReader(path), printed

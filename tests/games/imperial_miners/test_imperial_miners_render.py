@@ -33,7 +33,7 @@ CART = (10.0, 6.6)  # a half-cart's bucket: 7 mm on the card + 3 mm of bleed, 6.
 
 def build(data_root: Path | None, out: Path):
     data = load_game_data(GAME, root=data_root)
-    result = build_decks(GAME, data, BuildSettings(out_dir=out, gutter_mm=0), out / GAME.id)
+    result = build_decks(GAME, data, BuildSettings(out_dir=out, paper="a4", gutter_mm=0), out / GAME.id)
     pdf = out / GAME.id / "deck.pdf"
     return data, result, pdf, pypdf.PdfReader(pdf)
 

@@ -33,7 +33,7 @@ ROCK = (0xBF, 0xAE, 0x93)   # the rock around it
 def deck(tmp_path_factory):
     data = load_game_data(GAME)
     out = tmp_path_factory.mktemp("maphr-render")
-    result = build_decks(GAME, data, BuildSettings(out_dir=out, gutter_mm=0), out / GAME.id)
+    result = build_decks(GAME, data, BuildSettings(out_dir=out, paper="a4", gutter_mm=0), out / GAME.id)
     pdf = out / GAME.id / "deck.pdf"
     return data, result, pdf, pypdf.PdfReader(pdf)
 

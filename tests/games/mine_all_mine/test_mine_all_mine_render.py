@@ -31,7 +31,7 @@ def deck(tmp_path_factory):
     game = find_game("mine_all_mine")
     data = load_game_data(game)
     out = tmp_path_factory.mktemp("mam")
-    result = build_decks(game, data, BuildSettings(out_dir=out, gutter_mm=0), out / game.id)
+    result = build_decks(game, data, BuildSettings(out_dir=out, paper="a4", gutter_mm=0), out / game.id)
     path = out / game.id / "deck.pdf"
     return data, result, path, pypdf.PdfReader(path)
 

@@ -28,7 +28,7 @@ PER_PAGE = 8  # separate bleed, 8 mm margins: 56 × 88 mm + 3 mm bleed on landsc
 def deck(tmp_path_factory):
     data = load_game_data(GAME)
     out = tmp_path_factory.mktemp("tunhell-render")
-    result = build_decks(GAME, data, BuildSettings(out_dir=out, gutter_mm=0, margin_mm=8), out / GAME.id)
+    result = build_decks(GAME, data, BuildSettings(out_dir=out, paper="a4", gutter_mm=0, margin_mm=8), out / GAME.id)
     pdf = out / GAME.id / "deck.pdf"
     reader = pypdf.PdfReader(pdf)
     return data, result, pdf, reader
