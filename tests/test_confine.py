@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
+from waiting import PATIENCE, wait_until
 
 BUSY_SECONDS = 20  # at least how long the "busy" test pause keeps the main thread in one call
 
@@ -58,12 +59,9 @@ def start_paused(tmp_path: Path, point: str, *args) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "cardforge", *map(str, args)], cwd=tmp_path,
                             env=env(tmp_path, CARDFORGE_TEST_PAUSE=f"{point}@{marker}"),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while not marker.exists():
-        if proc.poll() is not None:
-            raise AssertionError(f"ended before {point}: {proc.returncode} {proc.communicate()}")
-        assert time.monotonic() < deadline, f"never reached {point}"
-        time.sleep(0.02)
+    wait_until(lambda: marker.exists() or proc.poll() is not None, f"the pause at {point}")
+    if not marker.exists():
+        raise AssertionError(f"ended before {point}: {proc.returncode} {proc.communicate()}")
     return proc
 
 
@@ -79,7 +77,7 @@ def test_a_signal_during_export_png_leaves_the_previous_images(tmp_path, sig):
     before = tree(out)
     proc = start_paused(tmp_path, "export-writing", "export", game, "png", "--dpi", "150", "-o", out)
     proc.send_signal(sig)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=PATIENCE)
     assert proc.returncode == 128 + sig, err
     assert f"interrupted ({sig.name})" in err and "was left as it was" in err
     assert tree(out) == before and leftovers(tmp_path) == []
@@ -94,7 +92,7 @@ def test_a_signal_just_before_the_export_is_switched_in(tmp_path):
     before = tree(out)
     proc = start_paused(tmp_path, "export-committing", "export", game, "png", "--dpi", "150")
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=PATIENCE)
     assert proc.returncode == 143 and "that was finished first" in err
     after = tree(out)
     assert after.keys() == before.keys() and all(after[k] != before[k] for k in after if k.endswith(".png"))
@@ -335,7 +333,7 @@ class Watching:
         self.lines += [line.decode("utf-8", "replace") for line in done]
         return "\n".join(self.lines)
 
-    def wait_for(self, text: str, timeout: float = 60, poke=None) -> str:
+    def wait_for(self, text: str, timeout: float = PATIENCE, poke=None) -> str:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             seen = self.read()
@@ -359,12 +357,12 @@ class Watching:
     def stop(self) -> None:
         self.proc.send_signal(signal.SIGINT)
         try:
-            self.proc.wait(timeout=30)
+            self.proc.wait(timeout=PATIENCE)
         except subprocess.TimeoutExpired:
             self.proc.kill()
 
 
-def until(condition, what: str, w: Watching, timeout: float = 60) -> None:
+def until(condition, what: str, w: Watching, timeout: float = PATIENCE) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if condition():
