@@ -20,8 +20,6 @@ import pytest
 from conftest import run_cli
 from waiting import PATIENCE, wait_until
 
-BUSY_SECONDS = 20  # at least how long the "busy" test pause keeps the main thread in one call
-
 
 def env(tmp_path: Path, **extra: str) -> dict[str, str]:
     e = {k: v for k, v in os.environ.items() if not k.startswith("CARDFORGE_")}
@@ -254,8 +252,9 @@ def test_export_data_refuses_to_write_inside_the_game(tmp_path, monkeypatch):
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
 def test_a_signal_stops_a_command_busy_in_a_long_call_within_a_second(tmp_path, point, args, sig):
     """The main thread inside one long call (a huge image, a runaway aid…) could not run the
-    Python signal handler: SIGTERM was not honoured for seconds. The watchdog ends it within a
-    second, its staging folder removed, the previous output untouched."""
+    Python signal handler: SIGTERM was not honoured for seconds. The watchdog ends it inside that
+    call (within a second; not timed here: the call is seen never to return), its staging
+    folder removed, the previous output untouched."""
     game = new_game(tmp_path)
     args = [str(game) if a == "GAME" else a for a in args]
     if args[0] != "check":
@@ -264,16 +263,16 @@ def test_a_signal_stops_a_command_busy_in_a_long_call_within_a_second(tmp_path, 
     before = tree(tmp_path / "out") if (tmp_path / "out").exists() else {}
     proc = start_paused(tmp_path, point, *args, *(["--dpi", "150"] if args[0] == "export" else ["--paper", "letter"]
                                                 if args[0] == "build" else []))
-    t0 = time.monotonic()
     proc.send_signal(sig)
     try:
-        _, err = proc.communicate(timeout=BUSY_SECONDS - 5)
+        _, err = proc.communicate(timeout=PATIENCE)
     except subprocess.TimeoutExpired:
         proc.kill()
         pytest.fail("the signal was not honoured while the command was busy")
-    waited = time.monotonic() - t0
     assert proc.returncode == 128 + sig, err
-    assert waited < BUSY_SECONDS - 5  # the busy call alone lasts longer: the watchdog ended it
+    # ended inside the busy call (~30 s of CPU; longer on a loaded machine, never shorter): the
+    # watchdog ended it, the signal handler could not have run before the call returned
+    assert not (tmp_path / f"paused-{point.replace(':', '-')}.returned").exists(), err
     if args[0] != "check":
         assert tree(tmp_path / "out") == before
     assert leftovers(tmp_path) == []
