@@ -4,6 +4,9 @@ browsers. How they wait is tests/waiting.py."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import random
 import shutil
 import socket
 import threading
@@ -37,6 +40,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+#: ``CARDFORGE_TEST_ANSWER_DELAY=0.6``: each live update of a sheet (``POST …/score``) answered
+#: after a random 0–0.6 s, as by a loaded server: how a page race is reproduced at will
+ANSWER_DELAY = float(os.environ.get("CARDFORGE_TEST_ANSWER_DELAY") or 0)
+
+
+def _slowed(app):
+    async def slowed(scope, receive, send):
+        if scope["type"] == "http" and scope["method"] == "POST" and scope["path"].endswith("/score"):
+            await asyncio.sleep(random.uniform(0, ANSWER_DELAY))
+        await app(scope, receive, send)
+
+    return slowed
+
+
 class ServerThread:
     """`cardforge serve`'s app on 127.0.0.1 and a free port, in a thread: ``with
     ServerThread(Settings(...)) as s: s.url``."""
@@ -48,6 +65,8 @@ class ServerThread:
 
         self.port = free_port()
         self.app = create_app(settings)
+        if ANSWER_DELAY:
+            self.app = _slowed(self.app)
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
                                                    log_level="warning", access_log=False))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
