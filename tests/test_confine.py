@@ -51,12 +51,19 @@ def leftovers(folder: Path) -> list[str]:
                   or ".ready-" in p.name or ".old-" in p.name)
 
 
+def interruptible() -> None:
+    """In a test's child process: Ctrl-C (SIGINT) at its default, as in a terminal. A pytest
+    started in the background (``pytest &`` in a script, ``nohup``) ignores SIGINT and its
+    children inherit that: Python then leaves SIGINT ignored, and the signal tests saw exit 0."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_paused(tmp_path: Path, point: str, *args) -> subprocess.Popen:
     marker = tmp_path / f"paused-{point.replace(':', '-')}"
     marker.unlink(missing_ok=True)
     proc = subprocess.Popen([sys.executable, "-m", "cardforge", *map(str, args)], cwd=tmp_path,
                             env=env(tmp_path, CARDFORGE_TEST_PAUSE=f"{point}@{marker}"),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
     wait_until(lambda: marker.exists() or proc.poll() is not None, f"the pause at {point}")
     if not marker.exists():
         raise AssertionError(f"ended before {point}: {proc.returncode} {proc.communicate()}")
@@ -319,7 +326,8 @@ class Watching:
     def __init__(self, tmp_path: Path, *args, **extra: str):
         self.lines: list[str] = []
         self.proc = subprocess.Popen([sys.executable, "-m", "cardforge", "watch", *map(str, args)], cwd=tmp_path,
-                                     env=env(tmp_path, **extra), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                                     env=env(tmp_path, **extra), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     preexec_fn=interruptible)
         os.set_blocking(self.proc.stdout.fileno(), False)
         self.pending = b""
 
