@@ -590,7 +590,8 @@ def checkpoint(point: str) -> None:
     """The test hook: ``CARDFORGE_TEST_PAUSE=<point>@<file>`` makes the process write its pid to
     ``<file>`` at the named point and sleep there (up to 30 s, or until a signal held during a
     switch: the tests' SIGTERM); ``<point>:busy@<file>``: stay busy inside one long call that
-    does not return to Python (~30 s) — what the interrupt watchdog is for. Points: the build's
+    does not return to Python (~30 s) — what the interrupt watchdog is for — and write
+    ``<file>.returned`` if that call ever returns. Points: the build's
     ``locked``, ``decks``, ``printables``, ``staged``, ``committing``; the exports'
     ``export-writing`` (a first file written), ``export-staged``, ``export-committing``;
     ``check``. Read, never written, by cardforge."""
@@ -607,6 +608,8 @@ def checkpoint(point: str) -> None:
         import hashlib
 
         hashlib.pbkdf2_hmac("sha256", b"cardforge", b"test-pause", 30_000_000)
+        if marker:  # the tests: nothing ended the process inside the call
+            Path(marker + ".returned").write_text("the busy call returned\n", encoding="ascii")
         return
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

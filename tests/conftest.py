@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -57,6 +58,13 @@ def write_yaml(tmp_path):
         return path
 
     return _write
+
+
+# hypothesis on a loaded machine: an example may take seconds (a slow example is not a wrong one),
+# and so may generating one — no deadline per example, no health check of generation's speed. A
+# test's own @settings keeps these unless it sets them.
+settings.register_profile("cardforge", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("cardforge")
 
 
 def pytest_configure(config):

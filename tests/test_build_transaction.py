@@ -29,6 +29,7 @@ from cardforge.render.build import BuildInterrupted, build_game, recover
 from cardforge.settings import BuildSettings
 
 from conftest import ROOT
+from waiting import PATIENCE
 
 pytestmark = pytest.mark.slow  # in `pytest`, left out of the quick lane (`pytest -m "not slow"`)
 
@@ -111,7 +112,7 @@ def test_a_killed_build_leaves_the_previous_output(previous, tmp_path, sig, poin
         [staging] = out.glob(f".{GAME}.staging-*")
         assert (staging / "deck.pdf").is_file()
     proc.send_signal(sig)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=PATIENCE)
     if sig == signal.SIGKILL:
         assert proc.returncode == -signal.SIGKILL
     else:
@@ -135,7 +136,7 @@ def test_a_signal_during_the_swap_waits_for_it_to_finish(previous, tmp_path, new
     out, before = previous
     proc = start_paused(tmp_path, out, "committing", *NEW)  # one file renamed in, the rest to go
     proc.send_signal(sig)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=PATIENCE)
     assert proc.returncode == 128 + sig
     assert "it was finished first" in err
     assert snapshot(out / GAME) == new_reference != before
@@ -149,7 +150,7 @@ def test_a_switch_cut_short_by_sigkill_leaves_one_build_whole(previous, tmp_path
     out, before = previous
     proc = start_paused(tmp_path, out, "committing", *NEW)  # staged, carried over: the exchange is next
     proc.kill()
-    proc.wait(timeout=60)
+    proc.wait(timeout=PATIENCE)
     assert snapshot(out / GAME) == before  # never a mix
     [staging] = out.glob(f".{GAME}.staging-*")
     assert (staging / "deck-backs.pdf").is_file()  # the new build, complete, never switched in
@@ -266,7 +267,7 @@ def test_a_second_build_refuses_after_waiting(previous, tmp_path):
         assert f"another cardforge build (pid {proc.pid}) is writing this folder; waited 0.3 s" in message
     finally:
         proc.send_signal(signal.SIGTERM)
-        proc.communicate(timeout=60)
+        proc.communicate(timeout=PATIENCE)
     assert snapshot(out / GAME) == before
 
 

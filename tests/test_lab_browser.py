@@ -4,17 +4,14 @@ pictures: docs/lab.png (the page on a phone) and docs/report.png (the PDF report
 
 from __future__ import annotations
 
-import pytest
 from lab_support import maphr_two_versions
-from test_web_browser import CHROMIUM, DRIVER, ServerThread, webdriver
 from test_web_browser_log import TARGETS, phone  # noqa: F401  (the phone fixture)
 
+from browser_support import BROWSER_TEST, ServerThread
 from conftest import ROOT, run_cli
+from waiting import tap
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(
-    webdriver is None or not CHROMIUM or not DRIVER,
-    reason="browser tests need selenium and Debian's chromium + chromium-driver "
-           "(apt-get install -y chromium chromium-driver; .ci/run installs them)")]
+pytestmark = BROWSER_TEST
 
 LAB_TARGETS = TARGETS.replace("a.button';", "a.button, details > summary';")
 
@@ -40,7 +37,7 @@ def test_the_lab_page_on_a_phone_and_the_report(tmp_path, phone, update_goldens)
                               {"width": 360, "height": 1900, "deviceScaleFactor": 1, "mobile": True})
         shot = tmp_path / "lab.png"
         phone.save_screenshot(str(shot))  # as a visitor first sees it
-        phone.find_element(By.CSS_SELECTOR, "details.lab-options > summary").click()
+        tap(phone, phone.find_element(By.CSS_SELECTOR, "details.lab-options > summary"))
         assert phone.find_element(By.ID, "lab-pdf").is_displayed()
         with Image.open(shot) as im:
             assert im.size == (360, 1900)

@@ -24,6 +24,7 @@ from cardforge.settings import BuildSettings
 
 from conftest import ROOT
 from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, plain, register_fixture_game
+from waiting import PATIENCE, wait_until
 
 ETAYAGE = 'effect: "Votre mine passe au niveau III pour 10 :coin: au lieu de 30."'
 EDITED = 'effect: "Désormais, votre mine passe au niveau III pour 10 :coin: au lieu de 30."'
@@ -232,22 +233,6 @@ def test_a_game_target_builds_with_build_game(monkeypatch, tmp_path):
 
 # -- the OS watcher (watchfiles) and `cardforge watch` ------------------------------------------
 
-DEADLINE = 60.0  # seconds: generous, a loaded machine is slow; nothing asserts how long it took
-
-
-def wait_until(condition, what: str, poke=None):
-    """Poll ``condition`` until true (``poke`` meanwhile, e.g. save again: the watcher may not
-    be listening yet when the first save lands); fail after DEADLINE."""
-    end = time.monotonic() + DEADLINE
-    while time.monotonic() < end:
-        if condition():
-            return
-        if poke is not None:
-            poke()
-        time.sleep(0.2)
-    pytest.fail(f"{what}: not seen within {DEADLINE:.0f} s")
-
-
 @pytest.mark.parametrize("polling", [False, True], ids=["os-notifications", "polling"])
 @pytest.mark.slow
 def test_the_real_watcher_sees_a_save(tmp_path, polling):
@@ -280,10 +265,10 @@ def test_the_real_watcher_sees_a_save(tmp_path, polling):
         return str(card) in seen and str(later) in seen
 
     try:
-        wait_until(got, "the save of art/deck.yaml", poke=save)
+        wait_until(got, "the save of art/deck.yaml", poke=save, every=0.2)
     finally:
         stop.set()
-        thread.join(DEADLINE)
+        thread.join(PATIENCE)
     assert not thread.is_alive()  # stop ends the watch
     assert str(tmp_path / "art" / "notes.txt") not in seen  # files that cannot change a build are left out
 
@@ -307,7 +292,7 @@ def test_the_real_watcher_rebuilds_after_an_edit(monkeypatch, tmp_path):
     thread = threading.Thread(target=lambda: done.put(session.run(stop=stop)), daemon=True)
     thread.start()
     try:
-        first = done.get(timeout=DEADLINE)
+        first = done.get(timeout=PATIENCE)
         assert first.ok and first.changed == []
         pdf = tmp_path / "out" / "fixture_deck" / "deck.pdf"
         deck = data / "cards.yaml"
@@ -324,10 +309,10 @@ def test_the_real_watcher_rebuilds_after_an_edit(monkeypatch, tmp_path):
                 rebuilds.append(done.get())
             return any(r.ok and str(deck) in r.changed for r in rebuilds) and "Zorglub" in " ".join(page_texts(pdf))
 
-        wait_until(rebuilt, f"a rebuild after editing {deck.name}", poke=save)
+        wait_until(rebuilt, f"a rebuild after editing {deck.name}", poke=save, every=0.2)
     finally:
         stop.set()
-        thread.join(DEADLINE)
+        thread.join(PATIENCE)
     assert not thread.is_alive()
     rest = [done.get_nowait() for _ in range(done.qsize())]  # rebuilds of saves still in flight, then…
     assert rest[-1] == 0  # …run() returned 0 once stopped
@@ -423,7 +408,7 @@ def test_a_save_during_a_rebuild_is_not_lost(tmp_path):
     holds what was saved meanwhile."""
     card = tmp_path / "deck.yaml"
     stop = threading.Event()
-    deadline = threading.Timer(DEADLINE, stop.set)  # a lost save ends the watch: the test fails, never hangs
+    deadline = threading.Timer(PATIENCE, stop.set)  # a lost save ends the watch: the test fails, never hangs
     deadline.start()
     events = watch.file_events([tmp_path], stop=stop)
     saving = threading.Event()
@@ -440,7 +425,7 @@ def test_a_save_during_a_rebuild_is_not_lost(tmp_path):
     try:
         first = next(events, set())
         saving.set()  # no more saves from the loop…
-        saver.join(DEADLINE)
+        saver.join(PATIENCE)
         assert str(card) in first
         other = tmp_path / "other.yaml"  # …but one, of another file, while "rebuilding"
         other.write_text("b: during the rebuild\n", encoding="utf-8")

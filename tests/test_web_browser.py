@@ -8,11 +8,6 @@ installs them).
 
 from __future__ import annotations
 
-import json
-import shutil
-import socket
-import threading
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -20,61 +15,16 @@ from pathlib import Path
 import pytest
 import yaml
 
+from browser_support import BROWSER_TEST, ServerThread, chrome, webdriver
 from conftest import ROOT
+from waiting import browser_wait, scored, tap
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver") or ("/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None)
-
-try:
-    import selenium  # noqa: F401
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+if webdriver is not None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import Select, WebDriverWait
-except ImportError:  # pragma: no cover
-    webdriver = None
+    from selenium.webdriver.support.ui import Select
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(
-    webdriver is None or not CHROMIUM or not DRIVER,
-    reason="browser tests need selenium and Debian's chromium + chromium-driver "
-           "(apt-get install -y chromium chromium-driver; .ci/run installs them)")]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class ServerThread:
-    def __init__(self, settings):
-        import uvicorn
-
-        from cardforge.web.app import create_app
-
-        self.port = free_port()
-        self.app = create_app(settings)
-        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
-                                                   log_level="warning", access_log=False))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc):
-        self.server.should_exit = True
-        self.thread.join(10)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+pytestmark = BROWSER_TEST
 
 
 @pytest.fixture(scope="module")
@@ -88,13 +38,7 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=430,1400", "--force-device-scale-factor=1", "--lang=en"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
-    driver.set_page_load_timeout(60)
+    driver = chrome("--window-size=430,1400", "--force-device-scale-factor=1")
     yield driver
     driver.quit()
 
@@ -109,26 +53,13 @@ def card_names(game_id, field: str) -> dict[str, str]:
     return {c["id"]: c["name"] for c in build_sheet(game, load_game_data(game)).cards[field]}
 
 
-def wait_scored(driver, previous: str | None = None, timeout: float = 30) -> dict:
-    """Wait for the sheet's latest update to arrive; the score JSON it shows (or {})."""
-    form = driver.find_element(By.ID, "sheet")
-
-    def settled(_):
-        updated = form.get_attribute("data-updated")
-        return updated and updated != previous and not form.get_attribute("data-pending")
-
-    WebDriverWait(driver, timeout).until(settled)
-    found = driver.find_elements(By.ID, "score-json")
-    return json.loads(found[0].get_attribute("textContent")) if found else {}
-
-
 def fill(driver, name: str, value) -> None:
     el = driver.find_element(By.NAME, name)
     if el.tag_name == "select":
         Select(el).select_by_value(str(value))
     elif el.get_attribute("type") == "checkbox":
         if bool(value) != el.is_selected():
-            el.click()
+            tap(driver, el)
     else:
         el.clear()
         el.send_keys(str(value))
@@ -144,7 +75,7 @@ def add_card(driver, player: int, field: str, text: str) -> None:
 def open_sheet(driver, server, game: str, names: list[str], mode: str | None = None) -> None:
     query = "&".join(f"name={n}" for n in names) + (f"&mode={mode}" if mode else "")
     driver.get(f"{server.url}/g/{game}/sheet?{query}")
-    wait_scored(driver)
+    scored(driver)
 
 
 def cli_json(cli, game: str, path: Path) -> dict:
@@ -179,7 +110,7 @@ def test_maphr_scored_in_the_page_as_by_the_cli(server, browser, cli, tmp_path):
     open_sheet(browser, server, "maphr", [p["name"] for p in state["players"]])
     first = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
     type_maphr(browser, state)
-    shown = wait_scored(browser, first)
+    shown = scored(browser, first)
     expected = cli_json(cli, "maphr", example)
     assert shown == expected
     # the table the player reads says the same
@@ -200,8 +131,8 @@ def test_maphr_scored_in_the_page_as_by_the_cli(server, browser, cli, tmp_path):
 
     # save the play: it is in the history, and its YAML scores the same with the CLI
     fill(browser, "note", "browser test")
-    browser.find_element(By.ID, "save").click()
-    WebDriverWait(browser, 30).until(lambda d: "/plays/" in d.current_url)
+    tap(browser, browser.find_element(By.ID, "save"))
+    browser_wait(browser, lambda d: "/plays/" in d.current_url, "the saved play's page")
     play_url = browser.current_url
     assert browser.find_element(By.ID, "winner").text.startswith("Winner: " + expected["winners"][0])
     browser.get(f"{server.url}/plays")
@@ -214,8 +145,8 @@ def test_maphr_scored_in_the_page_as_by_the_cli(server, browser, cli, tmp_path):
     assert cli_json(cli, "maphr", exported) == expected
     # opened again in the sheet, it shows the same values and the same score
     browser.get(play_url)
-    browser.find_element(By.ID, "edit").click()
-    assert wait_scored(browser) == expected
+    tap(browser, browser.find_element(By.ID, "edit"))
+    assert scored(browser) == expected
     assert browser.find_element(By.NAME, "players[0].improvements[2].name").get_attribute("value") == "Forge runique"
     # the stats count it
     browser.get(f"{server.url}/stats?game=maphr")
@@ -235,7 +166,7 @@ def test_cristaux_scored_in_the_page_as_by_the_cli(server, browser, cli):
             add_card(browser, i, "cards", names[card])
         for colour, n in p.get("stock", {}).items():
             fill(browser, f"players[{i}].stock.{colour}", n)
-    shown = wait_scored(browser, first)
+    shown = scored(browser, first)
     assert shown == cli_json(cli, "cristaux", example)
     assert [p["total"] for p in shown["players"]] == [93, 52, 62]  # worked out by hand in the example
 
@@ -254,13 +185,13 @@ def test_cristaux_x_cost_paid_and_a_rejection_beside_its_field(server, browser, 
     add_card(browser, 0, "cards", calice.name)
     fill(browser, "players[0].cards[0].paid", 4)
     fill(browser, "players[1].stock.gold", "two")
-    wait_scored(browser, first)
+    scored(browser, first)
     err = browser.find_element(By.CSS_SELECTOR, '.err[data-err="players[1].stock.gold"]').text
     assert "must be a whole number" in err and "'two'" in err
     assert not browser.find_elements(By.ID, "score-json")  # nothing scored while a field is wrong
     before = browser.find_element(By.ID, "sheet").get_attribute("data-updated")
     fill(browser, "players[1].stock.gold", 2)
-    shown = wait_scored(browser, before)
+    shown = scored(browser, before)
     path = tmp_path / "calice.yaml"
     path.write_text(yaml.safe_dump({"mode": "avance", "players": [
         {"name": "Ana", "king": True, "cards": [{"id": calice.id, "paid": 4}]},
@@ -293,7 +224,7 @@ def _type_the_pad(browser, server, cli, game, folder, example, state) -> None:
     for i, p in enumerate(state["players"]):
         for key in ("cartes", "objectifs", "pieces"):
             fill(browser, f"players[{i}].{key}", p[key])
-    shown = wait_scored(browser, first)
+    shown = scored(browser, first)
     expected = cli_json(cli, str(folder), example)
     assert shown == expected
     assert [p["total"] for p in shown["players"]] == [12, 12] and shown["winners"] == ["Alice"]
@@ -336,20 +267,14 @@ def test_imperial_miners_mine_tapped_into_the_grid(server, browser, cli):
         for c, carts in enumerate(row):
             if carts is None:
                 continue
-            _centred_click(browser, slots[c])  # a card goes there
+            tap(browser, slots[c])  # a card goes there
             for side in carts:
-                _centred_click(browser, grid.find_element(By.CSS_SELECTOR, f'.cell-tools [data-act="{side}"]'))
+                tap(browser, grid.find_element(By.CSS_SELECTOR, f'.cell-tools [data-act="{side}"]'))
             if (r, c) == (1, 0):
-                _centred_click(browser, grid.find_element(By.CSS_SELECTOR, '.cell-tools [data-act="tokR"]'))
-    shown = wait_scored(browser, first)
+                tap(browser, grid.find_element(By.CSS_SELECTOR, '.cell-tools [data-act="tokR"]'))
+    shown = scored(browser, first)
     assert shown == cli_json(cli, "imperial_miners", example)
     assert [p["total"] for p in shown["players"]] == [39, 33]
-
-
-def _centred_click(driver, el) -> None:
-    """Clicked in the middle of the screen, never under the sticky bars."""
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", el)
-    el.click()
 
 
 def test_a_new_game_with_declared_scoring_scored_by_picking_cards(browser, cli, tmp_path):
@@ -381,7 +306,7 @@ def _pick_treasures(browser, server, cli, folder, game) -> None:
     for i, cards in enumerate(HANDS.values()):
         for card in cards:
             add_card(browser, i, "cartes", names[card])
-    shown = wait_scored(browser, first)
+    shown = scored(browser, first)
     assert shown == cli_json(cli, str(folder), folder / "examples" / "final.yaml")
     assert {p["name"]: (p["total"], p["rank"]) for p in shown["players"]} == {
         n: (e["total"], e["rank"]) for n, e in EXPECTED.items()}
@@ -412,7 +337,7 @@ def _pick_relics(browser, server, cli, folder, game, tmp_path) -> None:
     for i, relics in enumerate((["Couronne", "Sceptre", "Anneau"], ["Masque", "Crâne"])):
         for relic in relics:
             add_card(browser, i, "relics", relic)
-    shown = wait_scored(browser, first)
+    shown = scored(browser, first)
     path = tmp_path / "relics.yaml"
     path.write_text("players:\n  - {name: Ana, relics: [couronne, sceptre, anneau]}\n"
                     "  - {name: Ben, relics: [masque, crane]}\n", encoding="utf-8")
@@ -430,22 +355,19 @@ def test_imperial_miners_mine_grows_a_seventh_column(server, browser, cli, tmp_p
     for key in ("vp", "coins", "carts"):
         fill(browser, f"players[1].{key}", 0)
     grid = browser.find_element(By.CSS_SELECTOR, '.grid[data-grid="players[0].mine"]')
-    grid.find_element(By.CSS_SELECTOR, '[data-grow="col"]').click()
+    tap(browser, grid.find_element(By.CSS_SELECTOR, '[data-grow="col"]'))
     slots = grid.find_elements(By.CSS_SELECTOR, '.grid-row[data-row="0"] .slot')
     assert len(slots) == 7
     for slot in slots:
-        _centred_click(browser, slot)
+        tap(browser, slot)
         for side in "LR":
-            _centred_click(browser, grid.find_element(By.CSS_SELECTOR, f'.cell-tools [data-act="{side}"]'))
+            tap(browser, grid.find_element(By.CSS_SELECTOR, f'.cell-tools [data-act="{side}"]'))
     # a card on the last place: the row can go on, one more place offered
     assert len(grid.find_elements(By.CSS_SELECTOR, '.grid-row[data-row="0"] .slot')) == 8
     path = tmp_path / "seven.yaml"
     path.write_text("players:\n  - {name: Aurore, vp: 10, coins: 2, mine: [[" + ", ".join(["{carts: LR}"] * 7)
                     + "]]}\n  - {name: Chloé, vp: 0, coins: 0, carts: 0}\n", encoding="utf-8")
     expected = cli_json(cli, "imperial_miners", path)
-    # the answer to the last tap: an answer to an earlier one (the taps' update not yet sent on a
-    # loaded machine) is waited past, not taken
-    WebDriverWait(browser, 60).until(lambda d: wait_scored(d, first) == expected)
-    shown = wait_scored(browser, first)
+    shown = scored(browser, first)  # the answer to the last tap (every tap waited for its arrival)
     assert shown == expected
     assert [p["total"] for p in shown["players"]] == [16, 0]

@@ -5,16 +5,12 @@ delete undone. `--update-goldens` writes docs/stats.png (the README's screenshot
 from __future__ import annotations
 
 import pytest
-from test_web_browser import CHROMIUM, DRIVER, ServerThread, webdriver
 
+from browser_support import BROWSER_TEST, ServerThread, chrome
 from conftest import ROOT
+from waiting import browser_wait, tap
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(
-    webdriver is None or not CHROMIUM or not DRIVER,
-    reason="browser tests need selenium and Debian's chromium + chromium-driver "
-           "(apt-get install -y chromium chromium-driver; .ci/run installs them)")]
-
-PHONE = {"width": 360, "height": 740, "pixelRatio": 1, "touch": True}
+pytestmark = BROWSER_TEST
 
 #: every control and every link standing on its own (not inside a sentence): ≥ 44 × 44 px
 TARGETS = """
@@ -31,17 +27,8 @@ return out;"""
 
 @pytest.fixture(scope="module")
 def phone():
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=en",
-                "--hide-scrollbars"):
-        options.add_argument(arg)
-    # a phone's layout viewport (a desktop window cannot be made 360 px wide)
-    options.add_experimental_option("mobileEmulation", {"deviceMetrics": PHONE})
-    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
-    driver.set_page_load_timeout(60)
+    """Headless Chromium as a phone: 360 × 740, touch."""
+    driver = chrome("--hide-scrollbars", phone=True)
     yield driver
     driver.quit()
 
@@ -119,7 +106,6 @@ def test_the_log_s_pages_fit_a_phone(tmp_path, phone, update_goldens):
 
 def test_players_tapped_in_seat_order_and_a_delete_undone(tmp_path, phone):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
     from cardforge.web.app import Settings
 
@@ -128,20 +114,20 @@ def test_players_tapped_in_seat_order_and_a_delete_undone(tmp_path, phone):
         phone.get(s.url + "/g/tunhell")
         chips = {c.text.strip(): c for c in phone.find_elements(By.CSS_SELECTOR, "label.chip.pick")}
         for name in ("Dan", "Ana", "Cléo"):  # tapped in this order: the seats
-            chips[name].click()
-        chips["Ana"].click()  # untapped: Dan, Cléo
-        chips["Ben"].click()
+            tap(phone, chips[name])
+        tap(phone, chips["Ana"])  # untapped: Dan, Cléo
+        tap(phone, chips["Ben"])
         seats = {name: chip.find_element(By.CSS_SELECTOR, ".seat").text for name, chip in chips.items()}
         assert seats == {"Dan": "1", "Cléo": "2", "Ben": "3", "Ana": ""}
-        phone.find_element(By.CSS_SELECTOR, "#pick-players button[type=submit]").click()
-        WebDriverWait(phone, 30).until(lambda d: "/sheet" in d.current_url)
+        tap(phone, phone.find_element(By.CSS_SELECTOR, "#pick-players button[type=submit]"))
+        browser_wait(phone, lambda d: "/sheet" in d.current_url, "the sheet of the players tapped")
         names = [i.get_attribute("value") for i in phone.find_elements(By.CSS_SELECTOR, "input.pname")]
         assert names == ["Dan", "Cléo", "Ben"]
         # a play deleted, then back with one tap
         phone.get(s.url + "/plays/2")
-        phone.find_element(By.ID, "delete").click()
-        WebDriverWait(phone, 30).until(lambda d: "undo=2" in d.current_url)
+        tap(phone, phone.find_element(By.ID, "delete"))
+        browser_wait(phone, lambda d: "undo=2" in d.current_url, "the page after the delete")
         assert "Play #2" in phone.find_element(By.ID, "undo-banner").text
-        phone.find_element(By.ID, "undo").click()
-        WebDriverWait(phone, 30).until(lambda d: d.current_url.endswith("/plays/2"))
+        tap(phone, phone.find_element(By.ID, "undo"))
+        browser_wait(phone, lambda d: d.current_url.endswith("/plays/2"), "the play undeleted")
         assert not phone.find_elements(By.ID, "deleted-banner")

@@ -19,20 +19,19 @@ import urllib.request
 
 import pytest
 import yaml
-from test_web_browser import CHROMIUM, DRIVER, ServerThread, cli_json, wait_scored, webdriver
+from test_web_browser import cli_json
 from test_web_browser_log import phone  # noqa: F401 — the 360 × 740 touch browser
 
+from browser_support import BROWSER_TEST, ServerThread, webdriver
 from conftest import ROOT
+from waiting import browser_wait, quiet, scored, tap, touch_at
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(
-    webdriver is None or not CHROMIUM or not DRIVER,
-    reason="browser tests need selenium and Debian's chromium + chromium-driver "
-           "(apt-get install -y chromium chromium-driver; .ci/run installs them)")]
+pytestmark = BROWSER_TEST
 
 if webdriver is not None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from selenium.webdriver.support.ui import Select
 
 #: every control of the sheet a finger may tap, visible: at least 44 × 44 px (a checkbox is
 #: tapped through its label)
@@ -56,19 +55,6 @@ def check_fits(d, where: str) -> None:
     width = d.execute_script("return Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
     assert width <= 360, f"{where}: {width} px wide on a 360 px screen"
     assert d.execute_script(TARGETS) == [], where
-
-
-def tap(d, el) -> None:
-    """A finger on the element: scrolled to the middle of the screen (never under the sticky
-    bars), then tapped."""
-    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
-    el.click()
-
-
-def touch_at(d, x: float, y: float) -> None:
-    """A tap by position (a touch start and end at the point, as a finger makes it)."""
-    d.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
-    d.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
 def named(d, name: str):
@@ -129,15 +115,6 @@ def pick(d, field: str, label: str, typed: str | None = None) -> None:
     assert len(rows) == before + 1 and rows[-1].find_element(By.CSS_SELECTOR, ".card-name").text == label
 
 
-def quiet(d) -> None:
-    WebDriverWait(d, 30).until(lambda drv: not drv.find_element(By.ID, "sheet").get_attribute("data-pending"))
-
-
-def settle(d, previous: str | None) -> dict:
-    """The sheet's answer to the latest change: the score JSON, or {} while it is not complete."""
-    return wait_scored(d, previous)
-
-
 def updated(d) -> str | None:
     return d.find_element(By.ID, "sheet").get_attribute("data-updated")
 
@@ -155,7 +132,7 @@ def still_to_fix(d) -> list[str]:
 def open_sheet(d, server, game: str, names: list[str], mode: str | None = None) -> str | None:
     query = "&".join(f"name={n}" for n in names) + (f"&mode={mode}" if mode else "")
     d.get(f"{server.url}/g/{game}/sheet?{query}")
-    settle(d, None)
+    scored(d, None)
     check_fits(d, f"{game}: the fresh sheet")
     return updated(d)
 
@@ -163,7 +140,7 @@ def open_sheet(d, server, game: str, names: list[str], mode: str | None = None) 
 def save_and_score(d, server, cli, game: str, expected: dict, tmp_path) -> None:
     """Saved, the play's final-state file scores the same with the CLI."""
     tap(d, d.find_element(By.ID, "save"))
-    WebDriverWait(d, 30).until(lambda drv: "/plays/" in drv.current_url)
+    browser_wait(d, lambda drv: "/plays/" in drv.current_url, "the saved play's page")
     path = tmp_path / f"{game}-saved.yaml"
     with urllib.request.urlopen(d.current_url + ".yaml") as r:
         path.write_bytes(r.read())
@@ -200,7 +177,7 @@ def test_tunhell_on_a_phone(server, phone, cli, tmp_path):  # noqa: F811
     assert local.text == "'Guerrier' names 4 entries here: tap the one you mean"
     before = updated(d)
     count_up(d, "players[1].loot.terre", 4)  # a change elsewhere: the sheet is scored again
-    settle(d, before)
+    scored(d, before)
     assert local.text.startswith("'Guerrier' names 4") and typed.get_attribute("value") == "Guerrier"
     assert "bad" in typed.get_attribute("class")
     check_fits(d, "tunhell: a refused name and its matches")
@@ -217,7 +194,7 @@ def test_tunhell_on_a_phone(server, phone, cli, tmp_path):  # noqa: F811
     pick(d, "players[1].trophies", "Dératiseur")
     for card, n in loots[2].items():
         count_up(d, f"players[2].loot.{card}", n)
-    shown = settle(d, first)
+    shown = scored(d, first)
     check_fits(d, "tunhell: the whole game")
     expected = cli_json(cli, "tunhell", example)
     assert shown == expected
@@ -254,10 +231,10 @@ def test_maphr_on_a_phone(server, phone, cli, tmp_path, update_goldens):  # noqa
             assert colour.first_selected_option.text == "choose…"
             before = updated(d)
             digits(d, f"players[{i}].improvements[{k}].vp", item["vp"])
-            settle(d, before)
+            scored(d, before)
             assert any(t.endswith("Colour: not entered yet") for t in _todo_items(d)), _todo_items(d)
             choose(d, f"players[{i}].improvements[{k}].colour", item["colour"])
-    shown = settle(d, first)
+    shown = scored(d, first)
     check_fits(d, "maphr: the whole game")
     expected = cli_json(cli, "maphr", example)
     assert [(p["total"], p["breakdown"]) for p in shown["players"]] == [(p["total"], p["breakdown"]) for p in expected["players"]]
@@ -286,13 +263,13 @@ def test_mine_all_mine_on_a_phone(server, phone, cli, tmp_path):  # noqa: F811
             for key, value in rnd["fleets"][name].items():
                 digits(d, f"rounds[{r}].fleets[{i}].{key}", value)
         if r == 0:
-            settle(d, before)
+            scored(d, before)
             assert so_far(d) == ["3", "3", "0"]
             assert "(round 1 of 3)" in d.find_element(By.ID, "so-far").text
             assert still_to_fix(d) == ["Round 2", "Round 3"]
             assert d.find_element(By.ID, "totals-bar").text.replace("\n", " ").startswith("Ana 3 Ben 3 Cy 0")
             check_fits(d, "mine_all_mine: round 1 scored so far")
-    shown = settle(d, first)
+    shown = scored(d, first)
     check_fits(d, "mine_all_mine: the whole game")
     expected = cli_json(cli, "mine_all_mine", example)
     assert shown == expected
@@ -309,7 +286,7 @@ def test_cristaux_on_a_phone(server, phone, cli, tmp_path):  # noqa: F811
     first = open_sheet(d, server, "cristaux", ["Ana", "Bob"], mode="avance")
     check(d, "opale")
     # nobody holds the ♚ yet: said as a problem of the whole game, nothing scored
-    settle(d, first)
+    scored(d, first)
     assert still_to_fix(d) == ["The game"] and "exactly one player holds the ♚" in _todo_items(d)[0]
     check(d, "players[0].king")
     labels = _labels("cristaux", "cards")
@@ -322,7 +299,7 @@ def test_cristaux_on_a_phone(server, phone, cli, tmp_path):  # noqa: F811
     choose(d, "players[0].opale[0].school", "musicien")
     choose(d, "players[0].opale[0].symbol", "double")
     choose(d, "players[0].opale[0].raises", "single")
-    shown = settle(d, first)
+    shown = scored(d, first)
     check_fits(d, "cristaux: the whole game")
     path = tmp_path / "cristaux.yaml"
     path.write_text(yaml.safe_dump({"mode": "avance", "opale": True, "players": [
@@ -359,17 +336,17 @@ def test_imperial_miners_on_a_phone(server, phone, cli, tmp_path):  # noqa: F811
     before = updated(d)
     for key, value in (("vp", 30), ("coins", 7)):
         digits(d, f"players[1].{key}", value)
-    settle(d, before)
+    scored(d, before)
     assert so_far(d) == ["39", "—", "—"] and still_to_fix(d) == ["Chloé", "Dan"]
     # a refused save: said at the top, scrolled to the first problem
     tap(d, d.find_element(By.ID, "save"))
-    WebDriverWait(d, 30).until(lambda drv: drv.find_elements(By.ID, "not-saved"))
+    browser_wait(d, lambda drv: drv.find_elements(By.ID, "not-saved"), "the refused save's banner")
     banner = d.find_element(By.ID, "not-saved")
     # Chloé's carts; Dan's VP, coins (not entered yet: never a silent 0) and carts
     assert banner.text.startswith("Not saved: 4 problems to fix (Chloé, Dan)")
     kept = [named(d, f"players[{i}].{k}").get_attribute("value") for i, k in ((0, "vp"), (0, "carts"), (1, "vp"))]
     assert kept == ["31", "8", "30"]  # what was typed is still there
-    settle(d, None)
+    scored(d, None)
     focused = d.switch_to.active_element.get_attribute("name")
     assert focused == "players[1].carts", focused
     assert d.execute_script("return window.scrollY") > 300
@@ -400,11 +377,13 @@ def test_imperial_miners_on_a_phone(server, phone, cli, tmp_path):  # noqa: F811
     dan = ["R", "LR", "L", "R", "L", "LR", "L"]
     for c, carts in enumerate(dan):
         slot = _slot(grid, 0, c)
+        quiet(d)  # the page still: the point read is where the place stays
         d.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", slot)
         x, y = d.execute_script("const r = arguments[0].getBoundingClientRect();"
                                 "return [r.left + r.width / 2, r.top + r.height / 2]", slot)
         assert d.execute_script("return document.elementFromPoint(arguments[0], arguments[1])", x, y) == slot
         touch_at(d, x, y)
+        assert f"row 1, place {c + 1}: card" in grid.find_element(By.CSS_SELECTOR, ".cell-tools .where").text
         for side in carts:
             tap(d, grid.find_element(By.CSS_SELECTOR, f'.cell-tools [data-act="{side}"]'))
         if c == 4:
@@ -424,7 +403,7 @@ def test_imperial_miners_on_a_phone(server, phone, cli, tmp_path):  # noqa: F811
     for label in ("Événement 3 (à recopier de la carte)", "Événement 1 (à recopier de la carte)",
                   "Événement 7 (à recopier de la carte)"):
         pick(d, "events", label)
-    shown = settle(d, None)
+    shown = scored(d, None)
     check_fits(d, "imperial_miners: the whole game")
     path = tmp_path / "imperial_miners.yaml"
     path.write_text(yaml.safe_dump({"players": [

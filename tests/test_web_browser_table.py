@@ -8,49 +8,27 @@ suite's one generous deadline; nothing sleeps a fixed time."""
 
 from __future__ import annotations
 
-import json
 from urllib.parse import urlencode
 
 import pytest
 import yaml
-from test_web_browser import CHROMIUM, DRIVER, ServerThread, free_port, webdriver
 
+from browser_support import BROWSER_TEST, CHROMIUM, DRIVER, ServerThread, free_port, webdriver
 from conftest import ROOT
+from waiting import PATIENCE, browser_wait, scored, tap
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(
-    webdriver is None or not CHROMIUM or not DRIVER,
-    reason="browser tests need selenium and Debian's chromium + chromium-driver "
-           "(apt-get install -y chromium chromium-driver; .ci/run installs them)")]
+pytestmark = BROWSER_TEST
 
 if webdriver is not None:
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import Select, WebDriverWait
-
-#: how long a condition may take to come true on a loaded machine (never a sleep: a deadline)
-DEADLINE = 60
-
-
-class FixedPortServer(ServerThread):
-    """The test server on a port of our choosing: the same address after a restart, as a phone
-    that keeps its page open sees it."""
-
-    def __init__(self, settings, port: int):
-        import uvicorn
-
-        from cardforge.web.app import create_app
-
-        self.port = port
-        self.app = create_app(settings)
-        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=port,
-                                                   log_level="warning", access_log=False))
-        import threading
-
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+    from selenium.webdriver.support.ui import Select
 
 
 def make_phone(width: int = 360, height: int = 740, dark: bool = False):
+    """Chromium as a phone of ``width`` × ``height`` CSS px with touch (at 200 % zoom a 360 px
+    phone lays pages out at 180 px), set to the dark scheme with ``dark``."""
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=en",
@@ -62,7 +40,8 @@ def make_phone(width: int = 360, height: int = 740, dark: bool = False):
     options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height,
                                                                           "pixelRatio": 1, "touch": True}})
     driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
-    driver.set_page_load_timeout(DEADLINE)
+    driver.set_page_load_timeout(PATIENCE)
+    driver.set_script_timeout(PATIENCE)
     return driver
 
 
@@ -74,26 +53,13 @@ def phone():
 
 
 def wait(d, condition, what: str):
-    """Until ``condition`` holds (a page being replaced meanwhile is looked at again)."""
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-
-    return WebDriverWait(d, DEADLINE, poll_frequency=0.05,
-                         ignored_exceptions=(StaleElementReferenceException, NoSuchElementException)
-                         ).until(condition, message=what)
+    """Until ``condition(d)`` holds (a page replaced meanwhile is looked at again)."""
+    return browser_wait(d, condition, what)
 
 
 def settled(d) -> dict:
     """The sheet's answer to its latest change, shown: its score JSON (or {})."""
-    form = d.find_element(By.ID, "sheet")
-    wait(d, lambda _: form.get_attribute("data-updated") and not form.get_attribute("data-pending"),
-         "the sheet's answer")
-    found = d.find_elements(By.ID, "score-json")
-    return json.loads(found[0].get_attribute("textContent")) if found else {}
-
-
-def tap(d, el) -> None:
-    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
-    el.click()
+    return scored(d)
 
 
 def type_into(d, name: str, value) -> None:
@@ -163,7 +129,7 @@ def test_a_draft_survives_a_reload_and_a_server_restart_and_the_phone_still_save
     settings = Settings(db_path=tmp_path / "plays.db")
     port = free_port()
     query = urlencode([("name", n) for n in names])
-    server = FixedPortServer(settings, port).__enter__()
+    server = ServerThread(settings, port).__enter__()
     try:
         phone.get(f"{server.url}/g/imperial_miners/sheet?{query}")
         settled(phone)
@@ -185,7 +151,7 @@ def test_a_draft_survives_a_reload_and_a_server_restart_and_the_phone_still_save
         type_into(phone, "players[1].coins", 5)
         general = phone.find_element(By.ID, "general-problems")
         wait(phone, lambda _: "the server cannot be reached" in general.text, "the lost connection said")
-        server = FixedPortServer(settings, port).__enter__()  # started again, on the same address
+        server = ServerThread(settings, port).__enter__()  # started again, on the same address
         phone.refresh()
         wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#draft-note.restored"), "the draft after a restart")
         assert [phone.find_element(By.NAME, f"players[{i}].{f}").get_attribute("value")

@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
@@ -206,12 +206,17 @@ def _ordinal(n: int) -> str:
 # --- uploads -------------------------------------------------------------------------------------
 
 async def read_body(request: Request, limit: int, too_large: str) -> bytes:
-    """A request's body, refused (413, ``too_large``) as soon as it passes ``limit`` bytes."""
+    """A request's body, refused (413, ``too_large``) as soon as it passes ``limit`` bytes; 400
+    when the client went away before sending it all (a page closed or left while it posted:
+    nobody to answer, and nothing wrong with the server)."""
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise HTTPException(413, too_large)
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limit:
+                raise HTTPException(413, too_large)
+    except ClientDisconnect:
+        raise HTTPException(400, "the request ended before its body was sent") from None
     return body
 
 
