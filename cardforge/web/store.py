@@ -360,9 +360,9 @@ class PlayLog:
         with self._read() as db:
             rows = db.execute(
                 # a shared win is shared (the lab's rule, lab.effects.win_shares): 1/k to each of k winners
-                "SELECT pl.id, pl.name, pl.colour, COUNT(p.id) AS plays, COALESCE(SUM(CASE WHEN p.id IS NOT NULL"
-                " AND s.winner THEN 1.0 / (SELECT COUNT(*) FROM scores w WHERE w.play_id = s.play_id AND w.winner)"
-                " ELSE 0 END), 0) AS wins,"
+                "SELECT pl.id, pl.name, pl.colour, COUNT(p.id) AS plays, COALESCE(SUM((p.id IS NOT NULL AND s.winner)"
+                " * 1.0 / NULLIF((SELECT COUNT(*) FROM scores w WHERE w.play_id = s.play_id AND w.winner), 0)), 0)"
+                " AS wins,"
                 " MAX(p.played_on) AS last FROM players pl"
                 " LEFT JOIN scores s ON s.player_id = pl.id"
                 " LEFT JOIN plays p ON p.id = s.play_id AND p.deleted_at IS NULL"

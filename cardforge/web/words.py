@@ -1,7 +1,7 @@
 """A rule's message in the sheet's words: what a final-state file writes becomes what the sheet does.
 
-The rules speak of the final-state file — ``write partial: true``, ``list it under hand:``,
-``write <card-id> under trophies:`` — and the command line keeps those words. On the sheet the
+The rules speak of the final-state file — ``write partial: true``, ``list it under <field>:``,
+``write <card-id> under <field>:`` — and the command line keeps those words. On the sheet the
 player has no file: the same message must name the inputs as the sheet labels them. Nothing
 here knows a game; the fields mentioned are found among the sheet's own inputs (their names are
 the file's keys), and their labels are the sheet's. A mention of a field the sheet does not
