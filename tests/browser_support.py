@@ -101,3 +101,15 @@ def chrome(*args: str, phone: bool = False):
     driver.set_page_load_timeout(PATIENCE)
     driver.set_script_timeout(PATIENCE)
     return driver
+
+
+def open_fresh(driver, url: str) -> None:
+    """``url`` opened with nothing kept on this origin by an earlier test: a score sheet brings
+    back the draft kept for its address (static/sheet.js — what a player wants after a reload),
+    and tests that share a browser and a server open the same sheets one after another."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    driver.get(f"{parts.scheme}://{parts.netloc}/static/style.css")
+    driver.execute_script("localStorage.clear(); sessionStorage.clear()")
+    driver.get(url)

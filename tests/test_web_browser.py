@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from browser_support import BROWSER_TEST, ServerThread, chrome, webdriver
+from browser_support import BROWSER_TEST, ServerThread, chrome, open_fresh, webdriver
 from conftest import ROOT
 from waiting import browser_wait, scored, tap
 
@@ -74,7 +74,7 @@ def add_card(driver, player: int, field: str, text: str) -> None:
 
 def open_sheet(driver, server, game: str, names: list[str], mode: str | None = None) -> None:
     query = "&".join(f"name={n}" for n in names) + (f"&mode={mode}" if mode else "")
-    driver.get(f"{server.url}/g/{game}/sheet?{query}")
+    open_fresh(driver, f"{server.url}/g/{game}/sheet?{query}")
     scored(driver)
 
 

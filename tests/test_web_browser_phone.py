@@ -22,7 +22,7 @@ import yaml
 from test_web_browser import cli_json
 from test_web_browser_log import phone  # noqa: F401 — the 360 × 740 touch browser
 
-from browser_support import BROWSER_TEST, ServerThread, webdriver
+from browser_support import BROWSER_TEST, ServerThread, open_fresh, webdriver
 from conftest import ROOT
 from waiting import browser_wait, quiet, scored, tap, touch_at
 
@@ -131,7 +131,7 @@ def still_to_fix(d) -> list[str]:
 
 def open_sheet(d, server, game: str, names: list[str], mode: str | None = None) -> str | None:
     query = "&".join(f"name={n}" for n in names) + (f"&mode={mode}" if mode else "")
-    d.get(f"{server.url}/g/{game}/sheet?{query}")
+    open_fresh(d, f"{server.url}/g/{game}/sheet?{query}")
     scored(d, None)
     check_fits(d, f"{game}: the fresh sheet")
     return updated(d)

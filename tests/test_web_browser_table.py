@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import pytest
 import yaml
 
-from browser_support import BROWSER_TEST, CHROMIUM, DRIVER, ServerThread, free_port, webdriver
+from browser_support import BROWSER_TEST, CHROMIUM, DRIVER, ServerThread, free_port, open_fresh, webdriver
 from conftest import ROOT
 from waiting import PATIENCE, browser_wait, scored, tap
 
@@ -85,7 +85,7 @@ def test_enter_in_a_picker_keeps_exactly_the_card_typed(tmp_path, phone):
     from cardforge.web.app import Settings
 
     with ServerThread(Settings(db_path=tmp_path / "plays.db")) as s:
-        phone.get(f"{s.url}/g/maphr/sheet?name=Ana&name=Ben")
+        open_fresh(phone, f"{s.url}/g/maphr/sheet?name=Ana&name=Ben")
         settled(phone)
         box = phone.find_element(By.CSS_SELECTOR, '.cards[data-list="players[0].improvements"]')
         pick = box.find_element(By.CSS_SELECTOR, "input.pick")
@@ -131,9 +131,8 @@ def test_a_draft_survives_a_reload_and_a_server_restart_and_the_phone_still_save
     query = urlencode([("name", n) for n in names])
     server = ServerThread(settings, port).__enter__()
     try:
-        phone.get(f"{server.url}/g/imperial_miners/sheet?{query}")
+        open_fresh(phone, f"{server.url}/g/imperial_miners/sheet?{query}")
         settled(phone)
-        phone.execute_script("localStorage.clear(); sessionStorage.clear()")
         type_into(phone, "players[0].vp", 12)
         type_into(phone, "players[0].coins", 3)
         type_into(phone, "players[0].carts", 2)
@@ -163,7 +162,7 @@ def test_a_draft_survives_a_reload_and_a_server_restart_and_the_phone_still_save
         wait(phone, lambda d: "/plays/" in d.current_url, "the play saved")
         assert phone.execute_script("return localStorage.getItem('cardforge-draft:imperial_miners:new')") is None
         # a fresh sheet afterwards starts blank: the saved draft is gone
-        phone.get(f"{server.url}/g/imperial_miners/sheet?{query}")
+        phone.get(f"{server.url}/g/imperial_miners/sheet?{query}")  # as a player opens it: no clearing
         settled(phone)
         assert phone.find_elements(By.ID, "draft-note") == []
         assert phone.find_element(By.NAME, "players[0].vp").get_attribute("value") == ""
@@ -177,9 +176,8 @@ def test_seats_added_removed_and_moved_change_the_scores(tmp_path, phone):
     from cardforge.web.app import Settings
 
     with ServerThread(Settings(db_path=tmp_path / "plays.db")) as s:
-        phone.get(f"{s.url}/g/imperial_miners/sheet?name=Ana&name=Ben")
+        open_fresh(phone, f"{s.url}/g/imperial_miners/sheet?name=Ana&name=Ben")
         settled(phone)
-        phone.execute_script("localStorage.clear(); sessionStorage.clear()")
         for i, (vp, coins, carts) in enumerate([(10, 2, 1), (8, 1, 0)]):
             type_into(phone, f"players[{i}].vp", vp)
             type_into(phone, f"players[{i}].coins", coins)
@@ -219,7 +217,7 @@ def test_a_refusal_beside_its_counter_names_the_sheets_input(tmp_path, width, he
     d = make_phone(width, height)
     try:
         with ServerThread(Settings(db_path=tmp_path / "plays.db")) as s:
-            d.get(f"{s.url}/g/tunhell/sheet?name=Ana&name=Ben&mode=full")
+            open_fresh(d, f"{s.url}/g/tunhell/sheet?name=Ana&name=Ben&mode=full")
             settled(d)
             d.execute_script("localStorage.clear(); sessionStorage.clear()")
             counter = d.find_element(By.NAME, "players[0].loot.dwouarf").find_element(By.XPATH, "..")
@@ -304,9 +302,8 @@ def test_no_winner_is_shown_before_the_sheet_is_complete(tmp_path, phone):
     from cardforge.web.app import Settings
 
     with ServerThread(Settings(db_path=tmp_path / "plays.db")) as s:
-        phone.get(f"{s.url}/g/tunhell/sheet?name=Ana&name=Ben")  # no mode given
+        open_fresh(phone, f"{s.url}/g/tunhell/sheet?name=Ana&name=Ben")  # no mode given
         settled(phone)
-        phone.execute_script("localStorage.clear(); sessionStorage.clear()")
         mode = Select(phone.find_element(By.NAME, "mode"))
         assert mode.first_selected_option.text == "choose…"
         tap(phone, phone.find_element(By.CSS_SELECTOR, 'label.check input[name="partial"]').find_element(

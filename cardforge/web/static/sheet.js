@@ -649,7 +649,10 @@
       form.removeAttribute("data-busy");
       if (asked === changes) form.removeAttribute("data-pending");
     }).catch(function () {
+      // no answer will come: the page is still (what was typed is kept, here and in the draft);
+      // the next change asks again
       form.removeAttribute("data-busy");
+      if (ticket >= shown && asked === changes) form.removeAttribute("data-pending");
       var general = document.getElementById("general-problems");
       general.innerHTML = "";
       general.appendChild(el("li", "", "the server cannot be reached"));
