@@ -17,18 +17,10 @@ import stat
 import tempfile
 from pathlib import Path
 
+from cardforge.cache import config_dir  # the cache's key lives there too
+
 TOKEN_FILE = "serve-token"
 _ALPHABET = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-
-
-def config_dir() -> Path:
-    """The user's config folder for cardforge (``CARDFORGE_CONFIG``, else platformdirs')."""
-    explicit = os.environ.get("CARDFORGE_CONFIG")
-    if explicit:
-        return Path(explicit)
-    from platformdirs import user_config_path
-
-    return user_config_path("cardforge", appauthor=False)
 
 
 def serve_token(*, rotate: bool = False) -> tuple[str, str]:
