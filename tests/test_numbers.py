@@ -160,25 +160,26 @@ def test_any_number_in_card_art_is_drawn_or_a_located_problem(new_game, tmp_path
     assert_clean(folder)
 
 
-@QUICK
-@given(field=st.sampled_from(sorted(FIELDS)), value=NUMBERS)
-def test_any_number_in_a_game_file_is_used_or_a_located_problem(new_game, tmp_path, field, value):
+def _field_is_clean(new_game, tmp_path, field: str, value: float) -> None:
+    """``value`` written into the game-file ``field``: the command ends in success or a located problem."""
     file, old, new = FIELDS[field]
     folder = game_copy(new_game, tmp_path)
     number = toml_number(value) if file.endswith(".toml") else yaml_number(value)
     edit(folder / file, old, new.replace("{v}", number))
     assert_clean(folder, "aids" if file == "aids.yaml" else "decks")
+
+
+@QUICK
+@given(field=st.sampled_from(sorted(FIELDS)), value=NUMBERS)
+def test_any_number_in_a_game_file_is_used_or_a_located_problem(new_game, tmp_path, field, value):
+    _field_is_clean(new_game, tmp_path, field, value)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("value", SPECIAL, ids=repr)
 @pytest.mark.parametrize("field", sorted(FIELDS))
 def test_every_special_number_in_every_game_field(new_game, tmp_path, field, value):
-    file, old, new = FIELDS[field]
-    folder = game_copy(new_game, tmp_path)
-    number = toml_number(value) if file.endswith(".toml") else yaml_number(value)
-    edit(folder / file, old, new.replace("{v}", number))
-    assert_clean(folder, "aids" if file == "aids.yaml" else "decks")
+    _field_is_clean(new_game, tmp_path, field, value)
 
 
 @pytest.mark.slow
