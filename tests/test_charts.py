@@ -92,3 +92,26 @@ def test_helpers():
     assert fit("Cristaux Élémentaires Joailliers", 60).endswith("…")
     assert text_width("Łukasz") > text_width("ukasz")  # a letter outside the font's encoding still takes room
     assert re.fullmatch(r"[\d.]+", str(text_width("")))
+
+
+def test_a_phone_chart_keeps_its_labels_whole_and_apart():
+    """Laid out for a phone (PHONE_WIDTH points), a bar chart writes each label whole on a line
+    above its bar (a label column would cut "Benoît-Longname Dupont" to a few letters), and the
+    axes keep only the ticks and dates whose labels do not touch: 0, 50, 100 % here (5 ticks of
+    "100 %" at 9 points, 25 points wide, need 4 × 29.5 = 118 points; the axis has 180 − 8.8 (half
+    of "0 %") − 67.8 (the widest text at the bars' ends) = 103.5)."""
+    from cardforge.render.charts import PHONE_WIDTH
+
+    bars = bar_chart("Win rate", [Bar("Ana", 66.7, "67 % · 2 of 3"), Bar("Benoît-Longname Dupont", 0, "0 % · 0 of 1")],
+                     max_value=100, unit=" %", width=PHONE_WIDTH)
+    texts = _texts(to_svg(bars, title="t"))
+    assert "Benoît-Longname Dupont" in texts and not any(t.endswith("…") for t in texts)
+    assert [t for t in texts if t.endswith(" %") and "·" not in t] == ["0 %", "50 %", "100 %"]
+    wide = _texts(to_svg(bar_chart("Win rate", [Bar("Ana", 66.7, "67 % · 2 of 3")], max_value=100, unit=" %"),
+                         title="t"))
+    assert [t for t in wide if t.endswith(" %") and "·" not in t] == ["0 %", "25 %", "50 %", "75 %", "100 %"]
+    many = [(float(i), f"2026-01-{i + 1:02d}") for i in range(0, 12, 3)]
+    lines = line_chart("Scores", [Series("Ana", [(float(i), i) for i in range(12)])], x_labels=many,
+                       width=PHONE_WIDTH)
+    dates = [t for t in _texts(to_svg(lines, title="t")) if t.startswith("2026")]
+    assert dates[-1] == "2026-01-10" and len(dates) < len(many)  # the last date kept, crowded ones left out

@@ -27,8 +27,9 @@ def test_the_lab_page_on_a_phone_and_the_report(tmp_path, phone, update_goldens)
         phone.get(s.url + "/g/maphr/lab")
         assert phone.execute_script("return document.documentElement.scrollWidth") <= 360
         assert phone.execute_script(LAB_TARGETS) == []
-        charts = phone.find_elements(By.CSS_SELECTOR, "svg.chart")
+        charts = phone.find_elements(By.CSS_SELECTOR, "svg.chart.phone")  # a phone's; the wide ones hidden
         assert len(charts) >= 12
+        assert not any(c.is_displayed() for c in phone.find_elements(By.CSS_SELECTOR, "svg.chart.wide"))
         for chart in charts:
             assert 300 <= chart.size["width"] <= 340 and chart.size["height"] > 80
         compare = phone.find_element(By.ID, "chart-compare-choice-clan")

@@ -411,3 +411,59 @@ for (const el of document.querySelectorAll('body *')) {
   out.push([el.tagName + ' ' + el.textContent.trim().slice(0, 30), Math.round(ratio * 100) / 100]);
 }
 return out;"""
+
+
+#: each shown chart's text as the screen draws it: its font size times the chart's scale (the
+#: page sizes an SVG by its viewBox), and the chart's width on the screen
+CHART_TEXT = """
+const out = [];
+for (const svg of document.querySelectorAll('svg.chart')) {
+  const r = svg.getBoundingClientRect();
+  if (!r.width || getComputedStyle(svg).display === 'none') continue;
+  const scale = r.width / svg.viewBox.baseVal.width;
+  let smallest = 1e9;
+  for (const t of svg.querySelectorAll('text')) {
+    if (!t.textContent.trim()) continue;
+    smallest = Math.min(smallest, parseFloat(t.getAttribute('font-size')) * scale);
+  }
+  out.push([svg.closest('figure').id, Math.round(r.width), Math.round(smallest * 100) / 100]);
+}
+return out;"""
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_chart_text_is_14_px_or_more_on_a_phone(tmp_path, width):
+    """The stats, a player's page and the lab on a phone with plays in the log: every chart is
+    the one laid out for a phone, as wide as the page allows, and its smallest text (the axes'
+    numbers) shows at 14 px or more; nothing scrolls sideways. The same pages on a wide screen
+    show the charts laid out for it (the ones the PDF report also draws)."""
+    from lab_support import maphr_two_versions
+
+    from cardforge.web.app import Settings
+
+    log = maphr_two_versions(tmp_path)
+    d = make_phone(width, 740)
+    try:
+        with ServerThread(Settings(db_path=log["db"], data_root=log["data"])) as s:
+            seen = {}
+            for page in ("/stats", "/stats?game=maphr", "/players/1", "/g/maphr/lab"):
+                d.get(s.url + page)
+                wait(d, lambda drv: drv.execute_script("return document.readyState") == "complete", page)
+                assert overflow(d) == 0, page
+                shown = d.execute_script(CHART_TEXT)
+                assert shown, f"{page}: no chart shown"
+                assert d.find_elements(By.CSS_SELECTOR, "svg.chart.wide")  # there, not shown
+                for figure, chart_width, smallest in shown:
+                    seen[(page, figure)] = smallest
+                    assert chart_width >= width - 80, (page, figure, chart_width)
+                    assert smallest >= 14, (page, figure, smallest)
+            assert len(seen) >= 16  # overview 2, the game 4+, the player 2, the lab 10+
+            d.quit()
+            d = make_phone(1200, 900)  # a wide screen
+            d.get(s.url + "/stats?game=maphr")
+            wait(d, lambda drv: drv.execute_script("return document.readyState") == "complete", "wide")
+            assert d.execute_script(CHART_TEXT)
+            assert all(not c.is_displayed() for c in d.find_elements(By.CSS_SELECTOR, "svg.chart.phone"))
+            assert all(c.is_displayed() for c in d.find_elements(By.CSS_SELECTOR, "svg.chart.wide"))
+    finally:
+        d.quit()

@@ -29,7 +29,14 @@ from reportlab.graphics.shapes import Circle, Drawing, Group, Line, Polygon, Pol
 from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-WIDTH = 320.0  # points (= CSS px at 100 %): a 360 px phone, less the page's margins and the frame
+WIDTH = 320.0  # points (= CSS px at 100 %): the web pages' chart on a wide screen, drawn up to 40rem wide
+#: the web pages' chart on a phone: the same drawing laid out in fewer points, which the page
+#: scales up to the room it has (at least 280 px on a 320 px phone), so its smallest text (the
+#: axes', ``SIZE - 2`` = 9 points) shows at 14 px or more
+PHONE_WIDTH = 180.0
+#: a bar chart narrower than this writes each bar's label on a line of its own above the bar
+#: (a phone's: a label column would leave the names a few letters and the bars no room)
+LABELS_ABOVE_UNDER = 240.0
 FONT = "Helvetica"
 BOLD = "Helvetica-Bold"
 SIZE = 11.0  # the smallest text: 11 px on a 360 px phone
@@ -100,6 +107,40 @@ def _label(value: float) -> str:
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}".rstrip("0").rstrip(".")
 
 
+def _axis_step(low: float, high: float, ticks: int, room: float, unit: str = "") -> float:
+    """:func:`nice_step` cutting ``low``–``high`` into about ``ticks`` parts — fewer when the
+    labels of the ticks, side by side along an axis ``room`` points long, would touch: a narrow
+    chart (a phone's) gets fewer ticks, not overlapping ones; a wide one the same as ever."""
+    while True:
+        step = nice_step(high - low or 1, ticks)
+        first = math.floor(low / step) * step
+        count = int(round((math.ceil(high / step) * step - first) / step)) + 1
+        widest = max(text_width(_label(first + k * step) + unit, SIZE - 2) for k in range(count))
+        if ticks <= 1 or (count - 1) * (widest + 4) <= room:
+            return step
+        ticks -= 1
+
+
+def _spaced(labels: Sequence[tuple[float, str, str]], size: float, gap: float = 6) -> list[tuple[float, str, str]]:
+    """The labels ``(x, text, anchor)`` along an axis, left to right, leaving out any that would
+    touch the one kept before it (the last is kept over the one before it)."""
+    def span(label: tuple[float, str, str]) -> tuple[float, float]:
+        x, text, anchor = label
+        w = text_width(text, size)
+        return {"start": (x, x + w), "end": (x - w, x)}.get(anchor, (x - w / 2, x + w / 2))
+
+    ordered = sorted(labels, key=lambda lab: lab[0])
+    kept: list[tuple[float, str, str]] = []
+    for i, label in enumerate(ordered):
+        if kept and span(kept[-1])[1] + gap > span(label)[0]:
+            if i < len(ordered) - 1:
+                continue  # touches the one kept before it: left out
+            while kept and span(kept[-1])[1] + gap > span(label)[0]:
+                kept.pop()  # the last label (the newest date, the last play) wins over those before it
+        kept.append(label)
+    return kept
+
+
 def _start(title: str, note: str, width: float, body: float) -> tuple[Drawing, float]:
     """A drawing ``width`` wide with its title (and a note under it) on top and ``body`` points
     below them; the height the title and note take."""
@@ -115,29 +156,42 @@ def _start(title: str, note: str, width: float, body: float) -> tuple[Drawing, f
 def bar_chart(title: str, bars: Sequence[Bar], *, max_value: float | None = None, unit: str = "",
               width: float = WIDTH, note: str = "") -> Drawing:
     """Horizontal bars, one row per bar, its label on the left and its text on the right."""
-    row, gap = 22.0, 6.0
+    above = width < LABELS_ABOVE_UNDER
+    row, gap = 22.0, 6.0 + (SIZE + 4 if above else 0.0)
     axis = 16.0
     d, top = _start(title, note, width, len(bars) * (row + gap) + axis + 4)
     height = d.height
-    label_w = min(max((text_width(b.label) for b in bars), default=0) + 8, width * 0.34)
-    text_w = min(max((text_width(b.text) for b in bars), default=0) + 6, width * 0.34)
-    x0, x1 = label_w, width - text_w
+    label_w = 0.0 if above else min(max((text_width(b.label) for b in bars), default=0) + 8, width * 0.34)
+    text_w = min(max((text_width(b.text) for b in bars), default=0) + 6, width * (0.45 if above else 0.34))
+    # the labels above: the axis starts where its first number ("0 %"), centred on it, still shows
+    x0, x1 = (text_width("0" + unit, SIZE - 2) / 2 + 1 if above else label_w), width - text_w
     high = max_value if max_value is not None else max((max(b.value, b.interval[1] if b.interval else 0)
                                                        for b in bars), default=1) or 1
     scale = (x1 - x0) / high
     y_axis = axis
-    step = nice_step(high, 4)
+    step = _axis_step(0, high, 4, x1 - x0, unit)
+    ys = [height - top - (i + 1) * (row + gap) + (6.0 if above else gap) for i in range(len(bars))]
+    # the vertical lines (grid, axis) leave the labels above the bars clear
+    spans = [(y_axis, height - top)]  # bottom to top; the rows go down from the top
+    for y in (ys if above else []):
+        low, up = spans.pop()  # the lowest span holds this row's label band: cut it out
+        label_low, label_up = y + row + 1, y + row + 4 + SIZE
+        spans += [(label_up, up)] if label_up < up else []
+        spans += [(low, label_low)]
     tick = 0.0
     while tick <= high + 1e-9:
         x = x0 + tick * scale
-        d.add(Line(x, y_axis, x, height - top, strokeColor=GRID, strokeWidth=0.6))
+        for a, b_ in spans:
+            d.add(Line(x, a, x, b_, strokeColor=GRID, strokeWidth=0.6))
         d.add(String(x, y_axis - 12, _label(tick) + unit, fontName=FONT, fontSize=SIZE - 2, fillColor=MUTED,
                      textAnchor="middle"))
         tick += step
-    for i, b in enumerate(bars):
-        y = height - top - (i + 1) * (row + gap) + gap
-        d.add(String(label_w - 6, y + row / 2 - 4, fit(b.label, label_w - 8), fontName=FONT, fontSize=SIZE,
-                     fillColor=INK, textAnchor="end"))
+    for b, y in zip(bars, ys):
+        if above:
+            d.add(String(0, y + row + 4, fit(b.label, width), fontName=FONT, fontSize=SIZE, fillColor=INK))
+        else:
+            d.add(String(label_w - 6, y + row / 2 - 4, fit(b.label, label_w - 8), fontName=FONT, fontSize=SIZE,
+                         fillColor=INK, textAnchor="end"))
         w = max(b.value, 0) * scale
         d.add(Rect(x0, y, max(w, 0.8), row, fillColor=colors.HexColor(b.colour or ACCENT), strokeColor=INK,
                    strokeWidth=0.5))
@@ -153,7 +207,8 @@ def bar_chart(title: str, bars: Sequence[Bar], *, max_value: float | None = None
         if b.text:
             end = x0 + max(w, (b.interval[1] * scale if b.interval else 0), (b.mark or 0) * scale) + 4
             d.add(String(min(end, x1 + 2), y + row / 2 - 4, b.text, fontName=FONT, fontSize=SIZE, fillColor=INK))
-    d.add(Line(x0, y_axis, x0, height - top, strokeColor=INK, strokeWidth=0.8))
+    for a, b_ in spans:
+        d.add(Line(x0, a, x0, b_, strokeColor=INK, strokeWidth=0.8))
     return d
 
 
@@ -194,8 +249,8 @@ def histogram(title: str, bins: Sequence[tuple[float, float, int]], *, width: fl
                      fillColor=MUTED, textAnchor="end"))
     d.add(Line(left, y0, width - 4, y0, strokeColor=INK, strokeWidth=0.8))
     if x_label:
-        d.add(String(left + (width - left) / 2, 6, x_label, fontName=FONT, fontSize=SIZE - 1, fillColor=MUTED,
-                     textAnchor="middle"))
+        d.add(String(left + (width - left) / 2, 6, fit(x_label, width - left, SIZE - 1), fontName=FONT,
+                     fontSize=SIZE - 1, fillColor=MUTED, textAnchor="middle"))
     return d
 
 
@@ -204,19 +259,23 @@ def stacked_bars(title: str, rows: Sequence[tuple[str, Sequence[float]]], segmen
     """Horizontal bars cut into ``segments`` (same order in every row; negative parts left
     out), each row's total written at its end, and a legend of the segments: one a line,
     numbered in the bars when a part is wide enough."""
-    row, gap = 22.0, 6.0
+    above = width < LABELS_ABOVE_UNDER
+    row, gap = 22.0, 6.0 + (SIZE + 4 if above else 0.0)
     legend_h = len(segments) * 15.0 + 6
     d, top = _start(title, note, width, len(rows) * (row + gap) + legend_h + 6)
     height = d.height
-    label_w = min(max((text_width(r[0]) for r in rows), default=0) + 8, width * 0.3)
+    label_w = 0.0 if above else min(max((text_width(r[0]) for r in rows), default=0) + 8, width * 0.3)
     totals = [sum(v for v in values if v > 0) for _, values in rows]
     text_w = max((text_width(_label(round(t, 1))) for t in totals), default=0) + 8
     x0, x1 = label_w, width - text_w
     scale = (x1 - x0) / (max(totals, default=1) or 1)
     for i, (label, values) in enumerate(rows):
-        y = height - top - (i + 1) * (row + gap) + gap
-        d.add(String(label_w - 6, y + row / 2 - 4, fit(label, label_w - 8), fontName=FONT, fontSize=SIZE,
-                     fillColor=INK, textAnchor="end"))
+        y = height - top - (i + 1) * (row + gap) + (6.0 if above else gap)  # the label above: in the slot
+        if above:
+            d.add(String(0, y + row + 4, fit(label, width), fontName=FONT, fontSize=SIZE, fillColor=INK))
+        else:
+            d.add(String(label_w - 6, y + row / 2 - 4, fit(label, label_w - 8), fontName=FONT, fontSize=SIZE,
+                         fillColor=INK, textAnchor="end"))
         x = x0
         for k, v in enumerate(values):
             if v <= 0:
@@ -287,10 +346,10 @@ def line_chart(title: str, series: Sequence[Series], *, x_labels: Sequence[tuple
         d.add(String(left - 4, py(tick) - 4, _label(tick) + y_unit, fontName=FONT, fontSize=SIZE - 2,
                      fillColor=MUTED, textAnchor="end"))
         tick += step
-    for x, text in x_labels:  # the first label starts at its point, the last ends at its point
-        anchor = "start" if px(x) - left < 30 else "end" if left + plot_w - px(x) < 30 else "middle"
-        d.add(String(px(x), bottom - 14, text, fontName=FONT, fontSize=SIZE - 2, fillColor=MUTED,
-                     textAnchor=anchor))
+    placed_labels = [(px(x), text, "start" if px(x) - left < 30 else "end" if left + plot_w - px(x) < 30
+                      else "middle") for x, text in x_labels]  # the first starts at its point, the last ends there
+    for x, text, anchor in _spaced(placed_labels, SIZE - 2):
+        d.add(String(x, bottom - 14, text, fontName=FONT, fontSize=SIZE - 2, fillColor=MUTED, textAnchor=anchor))
     d.add(Line(left, bottom, left + plot_w, bottom, strokeColor=INK, strokeWidth=0.8))
     ends: list[tuple[float, int]] = []  # (y of the last point, series)
     for k, s in enumerate(series):
@@ -341,14 +400,15 @@ def scatter_chart(title: str, groups: Sequence[ScatterGroup], *, labels: Sequenc
     xs = [x for g in groups for x, _ in g.points] + [v for g in groups if g.line for v in (g.line[0], g.line[2])]
     ys = [y for g in groups for _, y in g.points] + [v for g in groups if g.line for v in (g.line[1], g.line[3])]
     xs, ys = xs or [0.0, 1.0], ys or [0.0, 1.0]
-    x_step = nice_step(max(xs) - min(0.0, min(xs)) or 1, 5)
     y_step = nice_step(max(ys) - min(0.0, min(ys)) or 1, 4)
-    x_lo, x_hi = math.floor(min(0.0, min(xs)) / x_step) * x_step, math.ceil(max(xs) / x_step) * x_step
     y_lo, y_hi = math.floor(min(0.0, min(ys)) / y_step) * y_step, math.ceil(max(ys) / y_step) * y_step
-    x_hi, y_hi = max(x_hi, x_lo + x_step), max(y_hi, y_lo + y_step)
+    y_hi = max(y_hi, y_lo + y_step)
     base = legend_h
     left = max(text_width(_label(y_hi), SIZE - 2), text_width(_label(y_lo), SIZE - 2)) + 8
     plot_w = width - left - 6
+    x_step = _axis_step(min(0.0, min(xs)), max(xs), 5, plot_w)
+    x_lo, x_hi = math.floor(min(0.0, min(xs)) / x_step) * x_step, math.ceil(max(xs) / x_step) * x_step
+    x_hi = max(x_hi, x_lo + x_step)
 
     def px(x: float) -> float:
         return left + (x - x_lo) / (x_hi - x_lo) * plot_w

@@ -107,12 +107,18 @@ def cached_parts(store: Any, game: Any, data: Any, opts: Options) -> list[dict[s
 def html_parts(view: LabView) -> list[dict[str, Any]]:
     """The report's parts for the page: charts as inline SVG."""
     from cardforge.render import lab_report
-    from cardforge.render.charts import to_svg
+    from cardforge.render.charts import PHONE_WIDTH, to_svg
 
     out: list[dict[str, Any]] = []
+    # each chart twice: for a wide screen, and laid out narrower for a phone (its text scaled up
+    # to 14 px or more); the page's CSS shows the one that suits the screen
+    phone = iter([p for p in lab_report.parts(view, PHONE_WIDTH) if isinstance(p, lab_report.Chart)])
     for part in lab_report.parts(view):
         if isinstance(part, lab_report.Chart):
-            out.append({"kind": "chart", "id": part.id, "svg": to_svg(part.drawing, title=part.title, desc=part.desc)})
+            small = next(phone)
+            out.append({"kind": "chart", "id": part.id,
+                        "svg": to_svg(part.drawing, title=part.title, desc=part.desc, css_class="chart wide"),
+                        "phone": to_svg(small.drawing, title=part.title, desc=part.desc, css_class="chart phone")})
         elif isinstance(part, lab_report.Table):
             out.append({"kind": "table", "id": part.id, "columns": part.columns, "rows": part.rows,
                         "numeric": part.numeric, "flagged": part.flagged})

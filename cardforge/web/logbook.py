@@ -108,15 +108,20 @@ def number_of(request: Request, key: str = "play") -> int:
     return number
 
 
-def chart_svgs(drawings: Sequence[tuple[str, str, str, Drawing]]) -> list[dict[str, str]]:
-    from cardforge.render.charts import to_svg
+def chart_svgs(draw: Callable[[float], Sequence[tuple[str, str, str, Drawing]]]) -> list[dict[str, str]]:
+    """Each chart ``draw(width)`` makes, twice: laid out for a wide screen (``svg``) and for a
+    phone (``phone``: fewer points wide, so the page scales its text up to 14 px or more); the
+    page's CSS shows the one that suits the screen."""
+    from cardforge.render.charts import PHONE_WIDTH, WIDTH, to_svg
 
-    return [{"id": key, "title": title, "svg": to_svg(d, title=title, desc=desc)} for key, title, desc, d in drawings]
+    return [{"id": key, "title": title, "svg": to_svg(d, title=title, desc=desc, css_class="chart wide"),
+             "phone": to_svg(p, title=title, desc=desc, css_class="chart phone")}
+            for (key, title, desc, d), (_, _, _, p) in zip(draw(WIDTH), draw(PHONE_WIDTH), strict=True)]
 
 
 # --- charts of the stats (ReportLab drawings: the same for a PDF) --------------------------------
 
-def game_drawings(g: stats.GameStats) -> list[tuple[str, str, str, Drawing]]:
+def game_drawings(g: stats.GameStats, width: float) -> list[tuple[str, str, str, Drawing]]:
     from cardforge.render.charts import Bar, Series, bar_chart, histogram, line_chart, stacked_bars
 
     out: list[tuple[str, str, str, Drawing]] = []
@@ -128,24 +133,26 @@ def game_drawings(g: stats.GameStats) -> list[tuple[str, str, str, Drawing]]:
         more = f" ({CHART_ROWS} players with most plays)" if len(rated) > CHART_ROWS else ""
         out.append(("win-rate", "Win rate", "Each player's wins out of their plays (2 players or more); the "
                     "whisker: where the rate plausibly lies (Wilson 95 %).",
-                    bar_chart("Win rate", bars, max_value=100, unit=" %",
+                    bar_chart("Win rate", bars, max_value=100, unit=" %", width=width,
                               note="wins ÷ plays; the whisker: 95 % interval" + more)))
     if g.totals:
         out.append(("totals", "Scores", "How many final scores fell in each range.",
-                    histogram("Scores", g.bins, x_label="final score (every player of every play)")))
+                    histogram("Scores", g.bins, x_label="final score (every player of every play)",
+                              width=width)))
     if g.categories and len(g.categories) > 1:
         rows = [(p.name, [p.category_average(c) or 0 for c, _, _ in g.categories])
                 for p in g.players if p.totals][:CHART_ROWS]
         out.append(("categories", "Average score by category", "Each player's average final score, cut into "
                     "the score pad's categories.",
-                    stacked_bars("Average score by category", rows, [label for _, label, _ in g.categories])))
+                    stacked_bars("Average score by category", rows, [label for _, label, _ in g.categories],
+                                 width=width)))
     if g.positions:
         bars = [Bar(_ordinal(p.position) + " player", 100 * (p.rate.value or 0), p.rate.text(),
                     interval=tuple(100 * v for v in p.rate.interval() or (0, 0)))  # type: ignore[arg-type]
                 for p in g.positions]
         out.append(("positions", "Wins by turn order", "The win rate of the first player, the second… over "
                     "the plays whose first player was recorded.",
-                    bar_chart("Wins by turn order", bars, max_value=100, unit=" %",
+                    bar_chart("Wins by turn order", bars, max_value=100, unit=" %", width=width,
                               note=f"{g.plays_with_first} play{'s' if g.plays_with_first != 1 else ''} "
                                    "with their first player recorded")))
     if len(g.dates) > 1 and g.trend:
@@ -154,11 +161,11 @@ def game_drawings(g: stats.GameStats) -> list[tuple[str, str, str, Drawing]]:
         note = f"the last {len(g.dates)} plays" if g.plays > len(g.dates) else ""
         out.append(("trend", "Scores over time", "Each player's final score, play after play (the players "
                     "with most plays; the latest plays).", line_chart("Scores over time", series, x_labels=labels,
-                                                                       note=note)))
+                                                                       note=note, width=width)))
     return out
 
 
-def overview_drawings(o: stats.Overview) -> list[tuple[str, str, str, Drawing]]:
+def overview_drawings(o: stats.Overview, width: float) -> list[tuple[str, str, str, Drawing]]:
     from cardforge.render.charts import Bar, bar_chart
 
     out: list[tuple[str, str, str, Drawing]] = []
@@ -168,16 +175,16 @@ def overview_drawings(o: stats.Overview) -> list[tuple[str, str, str, Drawing]]:
                     p.colour) for p in rated]
         out.append(("beaten", "Opponents beaten", "In every game at once: the share of the other players each "
                     "player finished ahead of (a tie counts half), on average over their plays.",
-                    bar_chart("Opponents beaten", bars, max_value=100, unit=" %",
+                    bar_chart("Opponents beaten", bars, max_value=100, unit=" %", width=width,
                               note="all games: share of the others ranked behind")))
     if o.months:
         bars = [Bar(month, count, str(count)) for month, count in o.months[-12:]]
         out.append(("months", "Plays per month", "How many plays were saved each month (the last 12 with plays).",
-                    bar_chart("Plays per month", bars)))
+                    bar_chart("Plays per month", bars, width=width)))
     return out
 
 
-def player_drawings(p: stats.PlayerGames) -> list[tuple[str, str, str, Drawing]]:
+def player_drawings(p: stats.PlayerGames, width: float) -> list[tuple[str, str, str, Drawing]]:
     from cardforge.render.charts import Bar, Series, bar_chart, line_chart
 
     out: list[tuple[str, str, str, Drawing]] = []
@@ -187,14 +194,14 @@ def player_drawings(p: stats.PlayerGames) -> list[tuple[str, str, str, Drawing]]
                     tuple(100 * v for v in line.rate.interval() or (0, 0)))  # type: ignore[arg-type]
                 for title, line in rated]
         out.append(("by-game", "Win rate by game", "Wins out of plays in each game (2 players or more).",
-                    bar_chart("Win rate by game", bars, max_value=100, unit=" %")))
+                    bar_chart("Win rate by game", bars, max_value=100, unit=" %", width=width)))
     if len(p.beaten_over_time) > 1:
         points = [(float(i), 100 * share) for i, share, _ in p.beaten_over_time]
         labels = [(points[0][0], p.beaten_over_time[0][2]), (points[-1][0], p.beaten_over_time[-1][2])]
         out.append(("beaten", "Opponents beaten, play after play", "The share of the other players finished "
                     "behind, in each play, every game (a scale shared by all games).",
                     line_chart("Opponents beaten, play after play", [Series(p.line.name, points, p.line.colour)],
-                               x_labels=labels, y_unit=" %", y_range=(0, 100))))
+                               x_labels=labels, y_unit=" %", y_range=(0, 100), width=width)))
     return out
 
 
@@ -386,7 +393,7 @@ def routes(site: Site, csrf_cookie: str) -> list[Route]:
         view = stats.player_games(number, records, roster)
         return site.page(request, "player.html", status=status, who=who, view=view, colours=COLOURS,
                          others=[p for p in roster.values() if p["id"] != number],
-                         charts=chart_svgs(player_drawings(view)), stats=stats,
+                         charts=chart_svgs(lambda w: player_drawings(view, w)), stats=stats,
                          recent=site.labelled(store.plays(player_id=number, limit=10)),
                          problems=[{"field": p.field, "text": p.message} for p in problems])
 
@@ -428,10 +435,10 @@ def routes(site: Site, csrf_cookie: str) -> list[Route]:
             title = site.title_of(game, dict(games).get(game, ""))
             g = stats.game_stats(game, title, store.records(game), roster, site.labels_of(game))
             return site.page(request, "stats.html", game=game, title=title, g=g, games=games, stats=stats,
-                             charts=chart_svgs(game_drawings(g)), served=site.served(game))
+                             charts=chart_svgs(lambda w: game_drawings(g, w)), served=site.served(game))
         o = stats.overview(store.records(), roster)
         return site.page(request, "stats.html", game=None, o=o, games=games, stats=stats,
-                         charts=chart_svgs(overview_drawings(o)),
+                         charts=chart_svgs(lambda w: overview_drawings(o, w)),
                          titles={g: site.title_of(g, t) for g, t, _ in o.games})
 
     # --- backup, restore, import -----------------------------------------------------------
