@@ -431,18 +431,19 @@ for (const svg of document.querySelectorAll('svg.chart')) {
 return out;"""
 
 
-@pytest.mark.parametrize("width", [320, 360])
-def test_chart_text_is_14_px_or_more_on_a_phone(tmp_path, width):
+@pytest.mark.parametrize("width, dark", [(320, False), (360, True)])
+def test_chart_text_is_14_px_or_more_on_a_phone(tmp_path, width, dark):
     """The stats, a player's page and the lab on a phone with plays in the log: every chart is
     the one laid out for a phone, as wide as the page allows, and its smallest text (the axes'
     numbers) shows at 14 px or more; nothing scrolls sideways. The same pages on a wide screen
-    show the charts laid out for it (the ones the PDF report also draws)."""
+    show the charts laid out for it (the ones the PDF report also draws). In the dark scheme a
+    chart (print colours: dark ink) keeps a light frame."""
     from lab_support import maphr_two_versions
 
     from cardforge.web.app import Settings
 
     log = maphr_two_versions(tmp_path)
-    d = make_phone(width, 740)
+    d = make_phone(width, 740, dark=dark)
     try:
         with ServerThread(Settings(db_path=log["db"], data_root=log["data"])) as s:
             seen = {}
@@ -457,6 +458,9 @@ def test_chart_text_is_14_px_or_more_on_a_phone(tmp_path, width):
                     seen[(page, figure)] = smallest
                     assert chart_width >= width - 80, (page, figure, chart_width)
                     assert smallest >= 14, (page, figure, smallest)
+                paper = d.execute_script("return getComputedStyle(document.querySelector('figure.chart'))"
+                                         ".backgroundColor")
+                assert paper == ("rgb(246, 245, 242)" if dark else "rgb(255, 255, 255)"), (page, paper)  # light
             assert len(seen) >= 16  # overview 2, the game 4+, the player 2, the lab 10+
             d.quit()
             d = make_phone(1200, 900)  # a wide screen
