@@ -16,7 +16,7 @@ colorspacious 1.1.2 in the tests (its CAM02-UCS and its Machado matrices, to 4 d
   (Luma on the encoded values, ``a11y_helpers.grey``, differs by a few units of ΔE; the issue's
   own figures, red/blue 4.4 and green/grey 6.4, are this definition's 4.3 and 6.3.)
 
-``python tests/colour_vision.py`` prints the palettes' ΔE table (DEVELOPING.md, "Accessibility").
+``python tests/colour_vision.py`` prints the palettes' ΔE table (docs/internals/typography.md).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ shapes at text size in the five visions, and every board, aid and score pad is b
 recording each icon it draws: a colour-coded icon drawn there must belong to a family that
 passed.
 
-``python tests/test_colour_vision.py`` prints the ΔE table (DEVELOPING.md, "Accessibility").
+``python tests/test_colour_vision.py`` prints the ΔE table (docs/internals/typography.md).
 """
 
 from __future__ import annotations

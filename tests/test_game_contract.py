@@ -258,7 +258,7 @@ def test_the_protocol_lists_every_hook_with_a_check():
 
 
 def test_developing_md_shows_the_protocol():
-    """The hooks table in DEVELOPING.md is the protocol's (``hooks_table()``): edit the protocol,
+    """The hooks table in the maintainers' notes (docs/internals/games.md) is the protocol's (``hooks_table()``): edit the protocol,
     then paste ``python -c 'from cardforge.games.contract import hooks_table; print(hooks_table())'``."""
-    text = (ROOT / "DEVELOPING.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "internals" / "games.md").read_text(encoding="utf-8")
     assert hooks_table() in text, hooks_table()

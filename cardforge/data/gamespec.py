@@ -362,7 +362,7 @@ class BalanceSpec(Model):
     are worth, one least-squares line of ``value`` against ``cost`` per ``group`` (a card
     field: level, colour…; none: one line for them all); the cards far off their group's line
     are flagged. ``flag``: how many of the group's typical residuals away a card must be
-    (its studentised residual; DEVELOPING.md, "The playtest lab")."""
+    (its studentised residual; docs/internals/lab.md)."""
 
     label: str | None = Field(None, min_length=1, max_length=80)
     kinds: Annotated[list[str], Field(min_length=1, max_length=50)] | None = None  # default: every card
