@@ -1,4 +1,4 @@
-"""render/charts.py: ReportLab drawings of plays' numbers, as SVG for the pages and into a PDF
+"""render/reports/charts.py: ReportLab drawings of plays' numbers, as SVG for the pages and into a PDF
 (the same drawing), the same bytes for the same input."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import io
 import re
 import xml.etree.ElementTree as ET
 
-from cardforge.render.charts import (
+from cardforge.render.reports.charts import (
     WIDTH,
     Bar,
     Series,

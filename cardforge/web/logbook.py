@@ -109,7 +109,7 @@ def number_of(request: Request, key: str = "play") -> int:
 
 
 def chart_svgs(drawings: Sequence[tuple[str, str, str, Drawing]]) -> list[dict[str, str]]:
-    from cardforge.render.charts import to_svg
+    from cardforge.render.reports.charts import to_svg
 
     return [{"id": key, "title": title, "svg": to_svg(d, title=title, desc=desc)} for key, title, desc, d in drawings]
 
@@ -117,7 +117,7 @@ def chart_svgs(drawings: Sequence[tuple[str, str, str, Drawing]]) -> list[dict[s
 # --- charts of the stats (ReportLab drawings: the same for a PDF) --------------------------------
 
 def game_drawings(g: stats.GameStats) -> list[tuple[str, str, str, Drawing]]:
-    from cardforge.render.charts import Bar, Series, bar_chart, histogram, line_chart, stacked_bars
+    from cardforge.render.reports.charts import Bar, Series, bar_chart, histogram, line_chart, stacked_bars
 
     out: list[tuple[str, str, str, Drawing]] = []
     rated = [p for p in g.players if p.plays]
@@ -159,7 +159,7 @@ def game_drawings(g: stats.GameStats) -> list[tuple[str, str, str, Drawing]]:
 
 
 def overview_drawings(o: stats.Overview) -> list[tuple[str, str, str, Drawing]]:
-    from cardforge.render.charts import Bar, bar_chart
+    from cardforge.render.reports.charts import Bar, bar_chart
 
     out: list[tuple[str, str, str, Drawing]] = []
     rated = [p for p in o.players if p.plays][:CHART_ROWS]
@@ -178,7 +178,7 @@ def overview_drawings(o: stats.Overview) -> list[tuple[str, str, str, Drawing]]:
 
 
 def player_drawings(p: stats.PlayerGames) -> list[tuple[str, str, str, Drawing]]:
-    from cardforge.render.charts import Bar, Series, bar_chart, line_chart
+    from cardforge.render.reports.charts import Bar, Series, bar_chart, line_chart
 
     out: list[tuple[str, str, str, Drawing]] = []
     rated = [(title, line) for _, title, line in p.by_game if line.plays]
