@@ -49,7 +49,7 @@ def cli_run(args: list[str], env: dict) -> tuple[float, float]:
 def breakdown(game_id: str, dpi: int, bleed: float, out: Path) -> dict:
     from cardforge.data.loading import load_game_data
     from cardforge.games import find_game
-    from cardforge.render.faces import deck_faces, faces_pdf, rasterise, save_png
+    from cardforge.render.cards.faces import deck_faces, faces_pdf, rasterise, save_png
 
     game = find_game(game_id)
     data = load_game_data(game)
@@ -78,8 +78,8 @@ def compare_workers(game_id: str, dpi: int, bleed: float, out: Path, runs: int) 
     alternating (the faces' drawing done once, outside the timing)."""
     from cardforge.data.loading import load_game_data
     from cardforge.games import find_game
-    from cardforge.render.export_png import export_pngs, worker_count
-    from cardforge.render.faces import deck_faces
+    from cardforge.render.cards.faces import deck_faces
+    from cardforge.render.exports.export_png import export_pngs, worker_count
 
     game = find_game(game_id)
     faces = deck_faces(game, load_game_data(game), bleed)

@@ -30,7 +30,7 @@ alternating with ``python -c "import reportlab"`` (the floor any PDF tool pays);
 the median per-run ratio to that floor. Targets (issue 32): ``--help`` ≤ 0.1 s, ``score`` ≤ 0.25 s.
 
 ``--in-process`` also times the library function itself, ``build_game(game, settings)``
-(``cardforge/render/build.py``, what the CLI and watch mode run), called again and again in one
+(``cardforge/render/builds/build.py``, what the CLI and watch mode run), called again and again in one
 long-lived process as watch mode or a web page would: the first call is a warm-up, the others
 are timed (each a complete build, lock and staging folder included; nothing changed between
 them, so every card text is reused). Its settings name the data folder (``data_root``): no
@@ -212,7 +212,7 @@ def bench_in_process(deck: Deck, runs: int, tmp: Path) -> None:
 def in_process_child(game_id: str, data_root: str, out: str, runs: int) -> None:
     """The child of :func:`bench_in_process`: prints "wall,cpu" seconds per timed build."""
     from cardforge.games import find_game
-    from cardforge.render.build import build_game
+    from cardforge.render.builds.build import build_game
     from cardforge.settings import BuildSettings
 
     settings = BuildSettings(only=frozenset({"decks"}), out_dir=Path(out),

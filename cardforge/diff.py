@@ -1,7 +1,7 @@
 """What changed in a game's cards between two versions (``cardforge diff``).
 
 A version is a **data folder** (the game's folder, or a folder holding ``<game>/``), a
-**build record** (``cards.json``, see :mod:`cardforge.render.reprint`, or the build folder
+**build record** (``cards.json``, see :mod:`cardforge.render.cards.reprint`, or the build folder
 holding one) or a **git revision** of the repository holding the game's data (its data folder
 is read at that revision with ``git archive``). Compared: cards added, removed, changed field
 by field (old → new) and copies changed; the deck version; boards, aids, the score pad's rows
@@ -89,13 +89,13 @@ def _cards_of(data: GameData) -> dict[str, dict[str, Any]]:
 
 
 def _printables_of(game: Game, data: GameData) -> dict[str, dict[str, Any]] | None:
-    from cardforge.render.reprint import printables_record
+    from cardforge.render.cards.reprint import printables_record
 
     return printables_record(game, data)
 
 
 def _from_record(game: Game, path: Path, label: str) -> Snapshot:
-    from cardforge.render.reprint import read_record
+    from cardforge.render.cards.reprint import read_record
 
     record, problem = read_record(path, game.id, option="--from/--to")
     if problem is not None:

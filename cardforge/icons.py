@@ -1,7 +1,7 @@
 """The inline icon vocabulary: tokens written ``:name:`` in card data and templates.
 
 This module is pure data (no ReportLab): the data layer checks tokens against it, the
-renderer (``cardforge.render.icons``) draws each as a vector icon at text size, and player
+renderer (``cardforge.render.drawing.icons``) draws each as a vector icon at text size, and player
 aids print legends from the labels. cardforge has a few generic icons; a game brings its own
 as files in its folder's ``icons/`` (``cardforge/assets.py``), as the shipped games do. A game's
 icons are passed wherever they count (``extra``: their names; ``files``: name → file, for an

@@ -45,7 +45,7 @@ LIMITS: dict[str, tuple[int, str]] = {
     "sheet_cells": (1_000_000, "cells with content in one .csv or .xlsx card file (~120 bytes of memory each)"),
     "csv_line_chars": (1_000_000, "characters in one line of a CSV file"),
     "sheet_cell_chars": (100_000, "characters in one spreadsheet cell (its texts each within text_chars)"),
-    # SVG (render/images.py)
+    # SVG (render/drawing/images.py)
     "svg_bytes": (10_000_000, "bytes in one SVG file"),
     "svg_elements": (10_000, "elements of one SVG, each <use> counted as the elements it copies, one more per "
                              "16 levels of nesting past 4 (svglib takes ~0.5 ms an element)"),

@@ -1,5 +1,5 @@
 """Build settings shared by every renderer (decks, boards, pads, aids): one object, set by the CLI
-(or any caller of :func:`cardforge.render.build.build_game`), never written into the environment."""
+(or any caller of :func:`cardforge.render.builds.build.build_game`), never written into the environment."""
 
 from __future__ import annotations
 
@@ -150,7 +150,7 @@ class BuildSettings:
     # card ids whose extra copies fill the empty slots of each deck file's last sheet
     spares: tuple[str, ...] = ()
     # butt neighbouring cards whatever their edges look like (fewer sheets; a mis-cut may then
-    # show a sliver of the neighbour); default: only where their edges meet (render/edges.py)
+    # show a sliver of the neighbour); default: only where their edges meet (render/cards/edges.py)
     ignore_edges: bool = False
     crop_marks: bool = True
     cut_lines: bool = False

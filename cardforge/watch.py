@@ -8,11 +8,11 @@ Windows drives: there the folders are polled instead — automatically on a netw
 (:func:`network_filesystem`, Linux), or when asked (``--poll``, ``CARDFORGE_WATCH_POLL=1``, or
 watchfiles' own ``WATCHFILES_FORCE_POLLING``). A rebuild runs in the same process as the last
 one, so it keeps everything that did not change: the compiled templates and layouts, the
-fonts, and every card text already laid out (:data:`cardforge.render.richtext.LAYOUTS`, by
+fonts, and every card text already laid out (:data:`cardforge.render.drawing.richtext.LAYOUTS`, by
 content: the text, its box and its style), so a one-card edit lays out that card's text only.
 A build that fails (bad data, text that does not fit, a full disk, even a bug in cardforge)
 prints what went wrong and leaves the previous PDFs in place (a build is a transaction:
-:mod:`cardforge.render.build`); watching goes on.
+:mod:`cardforge.render.builds.build`); watching goes on.
 
 The loop is :meth:`WatchSession.run`, fed by :func:`file_events`. :meth:`WatchSession.rebuild`
 is one rebuild, and returns what it did (time, texts laid out and reused);
@@ -204,14 +204,14 @@ class Target:
 def game_target(game, settings, build: Callable[[], Any] | None = None) -> Target:
     """A game to watch: its data folder and template folders (``settings.data_root``,
     ``settings.templates_dir``), rebuilt by ``build`` — by default
-    :func:`cardforge.render.build.build_game` with ``settings``, a failure (bad input) being
+    :func:`cardforge.render.builds.build.build_game` with ``settings``, a failure (bad input) being
     returned as (game id, problems, title)."""
     from cardforge.data.loading import game_dir
     from cardforge.layout.boxes import template_folders
 
     if build is None:
         from cardforge.errors import CardforgeError
-        from cardforge.render.build import build_game
+        from cardforge.render.builds.build import build_game
 
         def build() -> Any:
             try:
@@ -227,7 +227,7 @@ def game_target(game, settings, build: Callable[[], Any] | None = None) -> Targe
 def keep_texts() -> None:
     """Keep every laid-out text for the session (the cache is small by default, so that a
     one-off build of a huge deck does not hold every card's text in memory)."""
-    from cardforge.render.richtext import LAYOUTS
+    from cardforge.render.drawing.richtext import LAYOUTS
 
     LAYOUTS.maxsize = max(LAYOUTS.maxsize, KEPT_TEXTS)
 
@@ -241,7 +241,7 @@ class WatchSession:
 
     def __init__(self, targets: list[Target], report: Callable[[Rebuild, Target], None] | None = None,
                  interval: float = POLL_SECONDS, polling: bool | None = None):
-        from cardforge.render.richtext import LAYOUTS
+        from cardforge.render.drawing.richtext import LAYOUTS
 
         self.targets = targets
         self.report = report or (lambda rebuild, target: None)

@@ -48,4 +48,4 @@ HOOKS = SimpleNamespace(blocks=lambda data: {
 
 
 def use_hooks(monkeypatch, hooks=HOOKS) -> None:
-    monkeypatch.setattr("cardforge.render.printables.hooks_module", lambda game: hooks)
+    monkeypatch.setattr("cardforge.render.sheets.printables.hooks_module", lambda game: hooks)

@@ -256,7 +256,7 @@ def icon_images(tmp_path_factory):
 
     from cardforge.data.loading import check_game_data
     from cardforge.games import find_game
-    from cardforge.render.game_assets import drawing_assets
+    from cardforge.render.drawing.game_assets import drawing_assets
 
     data, _ = check_game_data(find_game("cristaux"))
     assets = drawing_assets(data)  # the icons are Cristaux's own (card_data/cristaux/icons/)

@@ -4,7 +4,7 @@ pointed at output folders in bad states; afterwards the folder is, file for file
 manifest included), the previous build or the new one — never a mix — and the next build
 leaves no staging folder or `.part` file behind.
 
-Builds are paused with the test hook of `cardforge/render/build.py`
+Builds are paused with the test hook of `cardforge/render/builds/build.py`
 (``CARDFORGE_TEST_PAUSE=<point>@<file>``): the process writes its pid to the file and sleeps
 at the point, and the test signals it there. Small game (Mine All Mine, 18 cards)."""
 
@@ -25,7 +25,7 @@ import pytest
 
 from cardforge.errors import OutputError
 from cardforge.games import find_game
-from cardforge.render.build import BuildInterrupted, build_game, recover
+from cardforge.render.builds.build import BuildInterrupted, build_game, recover
 from cardforge.settings import BuildSettings
 
 from conftest import ROOT
@@ -162,7 +162,7 @@ def test_a_switch_cut_short_by_sigkill_leaves_one_build_whole(previous, tmp_path
 def test_ctrl_c_in_process_raises_and_leaves_the_folder(previous, monkeypatch):
     """The library's own view: a BuildInterrupted (a KeyboardInterrupt) out of build_game."""
     out, before = previous
-    import cardforge.render.build as build_module
+    import cardforge.render.builds.build as build_module
 
     def interrupt(point):
         if point == "staged":
@@ -221,7 +221,7 @@ def test_an_error_writing_leaves_the_folder(previous, monkeypatch):
     out, before = previous
     import errno
 
-    import cardforge.render.printables as printables
+    import cardforge.render.sheets.printables as printables
 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", str(out / "x"))
@@ -422,7 +422,7 @@ def test_a_cache_on_a_full_disk_leaves_no_part_files(tmp_path, monkeypatch):
     import errno
 
     import cardforge.paths as paths
-    from cardforge.render import buildcache
+    from cardforge.render.cards import buildcache
 
     cache = tmp_path / "cache"
     monkeypatch.setenv("CARDFORGE_CACHE", str(cache))

@@ -227,10 +227,10 @@ def test_data_key_covers_every_module_loading_imports(game_id):
 
 
 def test_layout_key_covers_every_module_the_library_imports():
-    from cardforge.render import buildcache
+    from cardforge.render.cards import buildcache
 
     used = _modules_used("from cardforge.games import find_game\n"
-                         "from cardforge.render.decks import template_folders\n"
+                         "from cardforge.render.cards.decks import template_folders\n"
                          "from cardforge.layout.boxes import LayoutLibrary\n"
                          "lib = LayoutLibrary(template_folders(find_game('maphr'), None))\n"
                          "[lib.get(n) for n in lib.names()]")
@@ -242,10 +242,10 @@ def test_layout_key_covers_every_module_the_library_imports():
 
 
 def test_svg_program_key_covers_every_module_its_recording_imports():
-    """An SVG icon's recorded drawing (render/svgdraw.py) is keyed on every module it reads."""
-    from cardforge.render import svgdraw
+    """An SVG icon's recorded drawing (render/drawing/svgdraw.py) is keyed on every module it reads."""
+    from cardforge.render.drawing import svgdraw
 
-    used = _modules_used("from pathlib import Path\nfrom cardforge.render.svgdraw import svg_program\n"
+    used = _modules_used("from pathlib import Path\nfrom cardforge.render.drawing.svgdraw import svg_program\n"
                          "svg_program(Path('card_data/cristaux/icons/king.svg'))")
     keyed = {str(p.resolve()) for p in cache.code_files(*svgdraw._CODE)}
     assert [f for f in used if f not in keyed] == []
@@ -298,8 +298,8 @@ def test_a_damaged_data_entry_is_a_miss(folder):
 def test_layout_library_from_the_cache_is_the_same(folder):
     from cardforge.games import find_game
     from cardforge.layout.boxes import LayoutLibrary
-    from cardforge.render import buildcache
-    from cardforge.render.decks import template_folders
+    from cardforge.render.cards import buildcache
+    from cardforge.render.cards.decks import template_folders
 
     folders = template_folders(find_game("maphr"), None)
     fresh = LayoutLibrary(folders)

@@ -1,4 +1,4 @@
-"""render/charts.py: ReportLab drawings of plays' numbers, as SVG for the pages and into a PDF
+"""render/reports/charts.py: ReportLab drawings of plays' numbers, as SVG for the pages and into a PDF
 (the same drawing), the same bytes for the same input."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import io
 import re
 import xml.etree.ElementTree as ET
 
-from cardforge.render.charts import (
+from cardforge.render.reports.charts import (
     WIDTH,
     Bar,
     Series,
@@ -100,7 +100,7 @@ def test_a_phone_chart_keeps_its_labels_whole_and_apart():
     axes keep only the ticks and dates whose labels do not touch: 0, 50, 100 % here (5 ticks of
     "100 %" at 9 points, 25 points wide, need 4 × 29.5 = 118 points; the axis has 180 − 8.8 (half
     of "0 %") − 67.8 (the widest text at the bars' ends) = 103.5)."""
-    from cardforge.render.charts import PHONE_WIDTH
+    from cardforge.render.reports.charts import PHONE_WIDTH
 
     bars = bar_chart("Win rate", [Bar("Ana", 66.7, "67 % · 2 of 3"), Bar("Benoît-Longname Dupont", 0, "0 % · 0 of 1")],
                      max_value=100, unit=" %", width=PHONE_WIDTH)

@@ -174,7 +174,7 @@ def layout_vars(game_id: str) -> dict:
     """The ``vars`` of the game's own layout.yaml (wherever the game keeps its templates)."""
     import yaml
 
-    from cardforge.render.decks import template_folders
+    from cardforge.render.cards.decks import template_folders
 
     for folder in template_folders(game_id):
         path = Path(folder) / "layout.yaml"
@@ -195,7 +195,7 @@ def drawn_faces(game_id: str) -> list[Drawn]:
     """Every face (fronts and backs) of the game, drawn without bleed and rasterised."""
     import pypdfium2 as pdfium
 
-    from cardforge.render.faces import deck_faces, faces_pdf
+    from cardforge.render.cards.faces import deck_faces, faces_pdf
 
     from render_helpers import plain
 
@@ -416,8 +416,8 @@ def icon_images(game_id: str) -> dict[str, Any]:
     import pypdfium2 as pdfium
     from reportlab.pdfgen.canvas import Canvas
 
-    from cardforge.render.game_assets import drawing_assets
-    from cardforge.render.icons import draw_icon
+    from cardforge.render.drawing.game_assets import drawing_assets
+    from cardforge.render.drawing.icons import draw_icon
 
     custom = drawing_assets(_game(game_id)[1]).custom
     names = [n for fam in ICON_FAMILIES[game_id].values() for n in fam]
@@ -466,7 +466,7 @@ def test_boards_aids_and_pads_draw_colour_icons_only_from_shape_families(game, t
     """Build the game's boards, aids and pads, recording every icon drawn: each one that stands
     for a category of the game is in one of its ICON_FAMILIES (told apart by shape, tested
     above). Maphr: its clan boards and the aids' mine-level table draw the improvement colours."""
-    from cardforge.render import icons as icon_drawing
+    from cardforge.render.drawing import icons as icon_drawing
 
     from conftest import run_cli
 

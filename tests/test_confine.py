@@ -122,11 +122,11 @@ def _full_disk_after(monkeypatch, module, name: str, calls: int) -> None:
 @pytest.mark.parametrize("fmt", ["png", "tts", "pod", "preview", "data"])
 def test_a_full_disk_mid_export_leaves_the_previous_export(tmp_path, monkeypatch, fmt):
     import cardforge.data.export_data as export_data
-    import cardforge.render.export_png as export_png
-    import cardforge.render.faces as faces
-    import cardforge.render.pod as pod
-    import cardforge.render.preview as preview
-    import cardforge.render.tts as tts
+    import cardforge.render.cards.faces as faces
+    import cardforge.render.exports.export_png as export_png
+    import cardforge.render.exports.pod as pod
+    import cardforge.render.exports.preview as preview
+    import cardforge.render.exports.tts as tts
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))

@@ -35,7 +35,7 @@ def test_a_new_game_scores_the_cards_players_hold(cli, tmp_path):
             "Cleo 2 cards → 6") in text.out
     # the score pad prints the same rows (one declaration of the categories)
     from cardforge.games import find_game
-    from cardforge.render.score_pads import row_labels
+    from cardforge.render.sheets.score_pads import row_labels
 
     assert row_labels(find_game(folder)) == ["Points", "Couleurs", "Le plus de dragons"]
 

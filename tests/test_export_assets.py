@@ -174,7 +174,7 @@ def test_a_broken_image_fails_check_and_build(cli, game_folder, tmp_path, conten
 
 
 def test_the_pixel_limit_and_pillows_own_bomb_guard(tmp_path):
-    from cardforge.render.images import MAX_PIXELS, ArtError, load_art
+    from cardforge.render.drawing.images import MAX_PIXELS, ArtError, load_art
 
     path = tmp_path / "big.png"
     path.write_bytes(bomb_png(8000, 8000))  # 64 MP: over our limit, under Pillow's
@@ -252,8 +252,8 @@ def test_a_font_changed_in_place_is_read_again(tmp_path):
     out with the old metrics are not served again (the assets are part of the layout's key)."""
     import os
 
-    from cardforge.render.game_assets import drawing_assets
-    from cardforge.render.richtext import LAYOUTS, TextStyle, fit_text
+    from cardforge.render.drawing.game_assets import drawing_assets
+    from cardforge.render.drawing.richtext import LAYOUTS, TextStyle, fit_text
 
     folder = tmp_path / "jeu"
     (folder / "fonts").mkdir(parents=True)
@@ -278,7 +278,7 @@ def test_svg_text_is_set_in_an_embedded_font(tmp_path):
     embedded (svglib alone would fall back on unembedded Helvetica, or a system font)."""
     from reportlab.pdfgen.canvas import Canvas
 
-    from cardforge.render.images import draw_art, load_art
+    from cardforge.render.drawing.images import draw_art, load_art
 
     svg = tmp_path / "titre.svg"
     svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60">'
@@ -329,7 +329,7 @@ def test_svg_links_images_beside_it_but_not_outside(tmp_path):
     from PIL import Image
     from reportlab.graphics.shapes import Image as RLImage
 
-    from cardforge.render.images import ArtError, load_art, svg_drawing
+    from cardforge.render.drawing.images import ArtError, load_art, svg_drawing
 
     art = tmp_path / "art"
     art.mkdir()

@@ -155,7 +155,7 @@ def test_tts_groups_sizes_and_back_designs(fixture_cli, tmp_path):
     unique = [e for e in entries if e["UniqueBack"]]  # kessara (its moon) and the two-sided gift
     assert len(unique) == 2 and all(e["BackURL"].endswith("-backs.png") for e in unique)
     # their hidden-card image gives nothing away: the neutral card, not one of their backs
-    from cardforge.render.tts import hidden_card
+    from cardforge.render.exports.tts import hidden_card
 
     for e in unique:
         with Image.open(out / e["FaceURL"].rsplit("/", 1)[1]) as im:
@@ -207,7 +207,7 @@ def test_pod_checks_the_size_as_well_as_the_shape(cli, tmp_path):
             "by more than 3%); pass --scale to print them so, or choose a profile of their size "
             "(makeplayingcards-square, thegamecrafter-euro-square)") in r.err
     assert not (tmp_path / "pod").exists()
-    from cardforge.render.pod import load_profile, profiles_of_size, scale_of
+    from cardforge.render.exports.pod import load_profile, profiles_of_size, scale_of
 
     assert scale_of((70, 70), load_profile("thegamecrafter-square").profile) == pytest.approx(88.9 / 70)
     assert profiles_of_size((56, 88)) == ["thegamecrafter-bridge"]
@@ -279,7 +279,7 @@ def test_a_bad_profile_names_file_and_field(fixture_cli, tmp_path):
 
 
 def test_shipped_profiles_agree_with_their_pixel_sizes():
-    from cardforge.render.pod import SHIPPED, load_profile
+    from cardforge.render.exports.pod import SHIPPED, load_profile
 
     names = sorted(p.stem for p in SHIPPED.glob("*.yaml"))
     assert len(names) >= 8
@@ -378,8 +378,8 @@ def test_png_export_over_processes_writes_the_bytes_of_one_process(tmp_path):
 
     from cardforge.data.loading import load_game_data
     from cardforge.games import find_game
-    from cardforge.render.export_png import export_pngs, worker_count
-    from cardforge.render.faces import deck_faces
+    from cardforge.render.cards.faces import deck_faces
+    from cardforge.render.exports.export_png import export_pngs, worker_count
 
     game = find_game("tunhell")
     faces = deck_faces(game, load_game_data(game), 3.0)

@@ -14,7 +14,7 @@ import yaml
 from cardforge.data.loading import load_game_data
 from cardforge.layout.boxes import Box, LayoutLibrary, box_card_rect, box_rect, frame_matrix
 from cardforge.layout.geometry import Rect
-from cardforge.render.decks import build_decks
+from cardforge.render.cards.decks import build_decks
 from cardforge.settings import BuildSettings
 
 from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, card_clips, page_chars, register_fixture_game

@@ -204,7 +204,7 @@ def test_reportlab_user_settings_ignored(tmp_path):
     (home / ".reportlab_mods").write_text("import sys; sys.stderr.write('MODS RAN\\n')\n", encoding="utf-8")
     (home / ".reportlab_settings").write_text("pageCompression = 0\n", encoding="utf-8")
     env = {**os.environ, "HOME": str(home), "RL_pageCompression": "0"}
-    code = ("import cardforge.render.decks, reportlab.rl_config as c, os;"
+    code = ("import cardforge.render.cards.decks, reportlab.rl_config as c, os;"
             "print(c.pageCompression, os.environ.get('RL_pageCompression'))")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert "MODS RAN" not in out.stderr

@@ -10,7 +10,7 @@ import pytest
 from cardforge.data.loading import check_game_data
 from cardforge.games import load_game_folder
 from cardforge.markup import Text, parse
-from cardforge.render.build import build_game
+from cardforge.render.builds.build import build_game
 from cardforge.settings import BuildSettings
 from cardforge.text.templating import Templates, render
 

@@ -247,7 +247,7 @@ def test_a_nan_left_in_a_drawing_is_found_by_the_trial(tmp_path):
     reader opens); the trial drawing refuses it."""
     from reportlab.graphics.shapes import Drawing, Rect
 
-    from cardforge.render.svg import SvgRefused, trial_render
+    from cardforge.render.drawing.svg import SvgRefused, trial_render
 
     drawing = Drawing(20, 20)
     drawing.add(Rect(0, 0, math.nan, 5))

@@ -8,9 +8,9 @@ from pypdf import PdfReader
 
 from cardforge.data.loading import check_game_data
 from cardforge.errors import RenderError
-from cardforge.render.printables import build_printables, collect
-from cardforge.render.setup_sheet import render_setup_sheet
-from cardforge.render.sheets import back_slot, plan_sheet
+from cardforge.render.sheets.printables import build_printables, collect
+from cardforge.render.sheets.setup_sheet import render_setup_sheet
+from cardforge.render.sheets.sheets import back_slot, plan_sheet
 from cardforge.settings import BuildSettings
 from cardforge.units import mm
 

@@ -16,8 +16,8 @@ import pytest
 from cardforge.data.loading import load_game_data
 from cardforge.games import find_game, game_ids
 from cardforge.icons import ICONS
-from cardforge.render.icons import has_drawing
-from cardforge.render.setup_sheet import count_labels
+from cardforge.render.drawing.icons import has_drawing
+from cardforge.render.sheets.setup_sheet import count_labels
 
 from conftest import run_cli
 from render_helpers import plain

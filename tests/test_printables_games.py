@@ -11,7 +11,7 @@ from pypdf import PdfReader
 
 from cardforge.data.loading import load_game_data
 from cardforge.games import all_games, game_ids
-from cardforge.render.printables import collect
+from cardforge.render.sheets.printables import collect
 
 from render_helpers import plain as untypeset
 

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from cardforge.data.loading import check_game_data
 from cardforge.data.printables import build_blocks, build_board
-from cardforge.render.blocks import Overflow, Theme, _border_cells, _weighted, fit_flow, lay_flow
-from cardforge.render.boards import plan_board
-from cardforge.render.printing import PrintContext
+from cardforge.render.sheets.blocks import Overflow, Theme, _border_cells, _weighted, fit_flow, lay_flow
+from cardforge.render.sheets.boards import plan_board
+from cardforge.render.sheets.printing import PrintContext
 from cardforge.settings import BuildSettings
 from cardforge.units import mm
 

@@ -10,8 +10,8 @@ from reportlab.lib.rl_accel import fp_str
 from cardforge.data.loading import check_game_data
 from cardforge.games import all_games
 from cardforge.markup import french
-from cardforge.render.printables import build_printables
-from cardforge.render.score_pads import natural_height, pad_layout, pad_margin, pads_per_sheet, tie_break_lines
+from cardforge.render.sheets.printables import build_printables
+from cardforge.render.sheets.score_pads import natural_height, pad_layout, pad_margin, pads_per_sheet, tie_break_lines
 from cardforge.settings import BuildSettings
 from cardforge.units import mm
 

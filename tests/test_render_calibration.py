@@ -11,7 +11,7 @@ import pypdfium2.raw as raw
 import pytest
 
 from cardforge.layout.geometry import Rect, back_placements, mirror, mirror_axis
-from cardforge.render.calibration import render_calibration, scale_signs, targets
+from cardforge.render.sheets.calibration import render_calibration, scale_signs, targets
 from cardforge.units import MM
 
 from a11y_helpers import text_lines
@@ -85,7 +85,7 @@ def test_one_printer_frame_offset_moves_backs_the_same_physical_way(monkeypatch,
     """--back-offset 1,0.5 moves every back 1 mm towards the paper's right edge and 0.5 mm
     towards its leading edge, in a portrait file and in a landscape one."""
     from cardforge.data.loading import load_game_data
-    from cardforge.render.decks import build_decks
+    from cardforge.render.cards.decks import build_decks
     from cardforge.settings import BuildSettings
 
     from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, card_clips, register_fixture_game
@@ -115,7 +115,7 @@ def test_one_printer_frame_offset_moves_backs_the_same_physical_way(monkeypatch,
 def test_both_sheets_read_the_printer_frame_offset(page, duplex, error):
     """A printer puts the back image ``error`` mm off (printer's frame). On either sheet, the
     rulers crossed by the back's crosshair read the offset that cancels it: -error."""
-    from cardforge.render.calibration import rulers
+    from cardforge.render.sheets.calibration import rulers
 
     # the error as a shift of the back page: turned with the landscape page (independently of
     # page_offset: a paper vector (X, Y) is the page vector (Y, -X) on a ccw-turned page)

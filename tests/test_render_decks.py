@@ -15,7 +15,7 @@ import yaml
 
 from cardforge.data.loading import load_game_data
 from cardforge.errors import RenderError
-from cardforge.render.decks import build_decks
+from cardforge.render.cards.decks import build_decks
 from cardforge.settings import BuildSettings
 
 from conftest import ROOT
@@ -153,7 +153,7 @@ def test_names_behind_each_card_on_a_double_sided_kind(fixture, tmp_path):
     [back_text] = page_texts_by_rect(path, 3, [card_trims(backs, BLEED)[planet]])
     assert "Kessara" in front_text
     # the back is drawn turned 180° (landscape long-edge): pdfium reads its words right to left
-    # …and carries the card's version stamp, as its front does (render/reprint.py)
+    # …and carries the card's version stamp, as its front does (render/cards/reprint.py)
     record = json.loads((tmp_path / "fixture_deck" / "cards.json").read_text(encoding="utf-8"))
     stamp = record["cards"]["kessara"]["stamp"]
     assert stamp in front_text
@@ -395,8 +395,8 @@ def test_a_one_card_edit_samples_only_that_card_s_faces_again(tmp_path, monkeypa
     import shutil
 
     from cardforge.games import find_game
-    from cardforge.render import edges
-    from cardforge.render.build import build_game
+    from cardforge.render.builds.build import build_game
+    from cardforge.render.cards import edges
 
     shutil.copytree(ROOT / "card_data" / "maphr", tmp_path / "data" / "maphr")
     drawn: list[str] = []

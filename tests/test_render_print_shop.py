@@ -10,7 +10,7 @@ import pypdf
 import pytest
 
 from cardforge.data.loading import load_game_data
-from cardforge.render.decks import build_decks
+from cardforge.render.cards.decks import build_decks
 from cardforge.settings import BuildSettings
 
 from render_helpers import (

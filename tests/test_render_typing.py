@@ -8,10 +8,10 @@ import pytest
 
 from cardforge.errors import RenderError
 from cardforge.layout.boxes import Box
-from cardforge.render import buildcache
-from cardforge.render.cards import BoxProgram
-from cardforge.render.decks import template_folders
-from cardforge.render.richtext import TextStyle
+from cardforge.render.cards import buildcache
+from cardforge.render.cards.cards import BoxProgram
+from cardforge.render.cards.decks import template_folders
+from cardforge.render.drawing.richtext import TextStyle
 
 
 def test_a_text_box_program_gives_its_style():

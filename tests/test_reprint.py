@@ -1,4 +1,4 @@
-"""Reprinting only what changed (render/reprint.py): every deck build records what it printed
+"""Reprinting only what changed (render/cards/reprint.py): every deck build records what it printed
 (cards.json: each card's face fingerprint, copies, stamp and data, and the game's printables);
 --changed-since an earlier record writes a pack, reprint.pdf, opening with a changelog and pull
 list (also changes.md/.json), then only the new faces and extra copies."""
@@ -13,7 +13,7 @@ import pytest
 
 from cardforge.data.loading import load_game_data
 from cardforge.errors import RenderError
-from cardforge.render.decks import build_decks
+from cardforge.render.cards.decks import build_decks
 from cardforge.settings import BuildSettings
 
 from render_helpers import FIXTURE_DATA, FIXTURE_TEMPLATES, plain, register_fixture_game

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardforge.render.richtext import TextOverflow, TextStyle, break_lines, fit_text, measure
+from cardforge.render.drawing.richtext import TextOverflow, TextStyle, break_lines, fit_text, measure
 from cardforge.units import mm
 
 

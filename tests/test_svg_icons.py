@@ -1,5 +1,5 @@
 """A game's SVG icons (issue 27: the shipped games' icons are files in card_data/<game>/icons/):
-drawn compactly (render/svgdraw.py) exactly as ReportLab's renderPDF draws them, replayed from
+drawn compactly (render/drawing/svgdraw.py) exactly as ReportLab's renderPDF draws them, replayed from
 the cache without svglib, labelled by their <title>."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import pytest
 from PIL import ImageChops
 from reportlab.pdfgen.canvas import Canvas
 
-from cardforge.render.images import load_art, svg_drawing
-from cardforge.render.svgdraw import draw_compact, play, svg_program
+from cardforge.render.drawing.images import load_art, svg_drawing
+from cardforge.render.drawing.svgdraw import draw_compact, play, svg_program
 
 from conftest import ROOT
 
@@ -93,7 +93,7 @@ def test_an_svg_with_an_image_is_drawn_from_its_file(tmp_path):
     assert program.ops is None and (program.width, program.height) == pytest.approx((100, 100))
     c = Canvas(None)
     play(c, program, svg)
-    assert any("Do" in line for line in c._code)  # an image XObject (render/svg.py), not inline
+    assert any("Do" in line for line in c._code)  # an image XObject (render/drawing/svg.py), not inline
 
 
 def test_a_game_icon_with_an_image_draws_in_its_form(tmp_path):
@@ -103,7 +103,7 @@ def test_a_game_icon_with_an_image_draws_in_its_form(tmp_path):
 
     from PIL import Image
 
-    from cardforge.render.game_assets import drawing_assets
+    from cardforge.render.drawing.game_assets import drawing_assets
 
     (tmp_path / "icons").mkdir()
     Image.new("RGB", (4, 4), "red").save(tmp_path / "icons" / "dot.png")  # (an icon too)
@@ -129,7 +129,7 @@ def test_a_later_build_replays_icons_without_svglib(tmp_path):
             "from reportlab.pdfgen.canvas import Canvas\n"
             "from cardforge.data.loading import load_game_data\n"
             "from cardforge.games import find_game\n"
-            "from cardforge.render.game_assets import drawing_assets\n"
+            "from cardforge.render.drawing.game_assets import drawing_assets\n"
             "game = find_game('cristaux')\n"
             "assets = drawing_assets(load_game_data(game), game_folder=game.folder)\n"
             "c = Canvas(None)\n"
@@ -171,7 +171,7 @@ def test_a_later_build_draws_svg_art_without_svglib(tmp_path):
 def test_a_game_icon_s_label_is_its_svg_title(tmp_path):
     from cardforge.data.printables import LegendItem
     from cardforge.icons import icon_label
-    from cardforge.render.game_assets import drawing_assets
+    from cardforge.render.drawing.game_assets import drawing_assets
 
     maphr = ROOT / "card_data" / "maphr"
     files = {p.stem: p for p in (maphr / "icons").glob("*.svg")}
@@ -199,7 +199,7 @@ def test_a_data_folder_without_game_yaml_draws_with_the_game_s_icons(cli, tmp_pa
     from cardforge.assets import icon_names
     from cardforge.data.loading import load_game_data
     from cardforge.games import find_game
-    from cardforge.render.game_assets import drawing_assets
+    from cardforge.render.drawing.game_assets import drawing_assets
 
     data = tmp_path / "data"
     shutil.copytree(ROOT / "card_data" / "tunhell", data / "tunhell")

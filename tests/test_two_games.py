@@ -71,9 +71,9 @@ def test_two_games_drawn_interleaved_each_print_their_own_icon(two_games):
     from cardforge.data.loading import load_game_data
     from cardforge.games import load_game_folder
     from cardforge.layout.geometry import Placement, Rect
-    from cardforge.render.buildcache import layout_library
-    from cardforge.render.cards import CardArt, Issues, Painter
-    from cardforge.render.decks import template_folders
+    from cardforge.render.cards.buildcache import layout_library
+    from cardforge.render.cards.cards import CardArt, Issues, Painter
+    from cardforge.render.cards.decks import template_folders
     from cardforge.render.fonts import font_name
     from cardforge.text.templating import Templates
 
@@ -108,8 +108,8 @@ def test_two_games_icons_of_one_name_in_one_pdf_are_two_forms(two_games):
     PDF (another game's, or the built-in one) gets its content's digest in its name."""
     from reportlab.pdfgen.canvas import Canvas
 
-    from cardforge.render.drawing_assets import BUILT_IN
-    from cardforge.render.game_assets import drawing_assets
+    from cardforge.render.drawing.drawing_assets import BUILT_IN
+    from cardforge.render.drawing.game_assets import drawing_assets
 
     wide, square = (drawing_assets(folder) for folder in two_games)
     buffer = io.BytesIO()
@@ -125,8 +125,8 @@ def test_two_games_icons_of_one_name_in_one_pdf_are_two_forms(two_games):
 
 
 def test_the_laid_out_text_of_one_game_is_not_served_to_the_other(two_games):
-    from cardforge.render.game_assets import drawing_assets
-    from cardforge.render.richtext import TextStyle, fit_text
+    from cardforge.render.drawing.game_assets import drawing_assets
+    from cardforge.render.drawing.richtext import TextStyle, fit_text
 
     wide, square = (drawing_assets(folder) for folder in two_games)
     text = "Gagnez 2 :coin:."
@@ -161,8 +161,8 @@ def test_check_knows_each_games_own_icons(cli, two_games):
 
 
 def test_the_drawing_assets_of_a_folder_are_equal_while_its_files_are(two_games):
-    from cardforge.render.drawing_assets import BUILT_IN
-    from cardforge.render.game_assets import drawing_assets
+    from cardforge.render.drawing.drawing_assets import BUILT_IN
+    from cardforge.render.drawing.game_assets import drawing_assets
 
     first = drawing_assets(two_games[0])
     assert drawing_assets(Path(two_games[0])) == first and hash(drawing_assets(two_games[0])) == hash(first)

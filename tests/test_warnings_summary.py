@@ -72,8 +72,8 @@ def test_pod_export_one_line_per_box_and_kind_and_no_stamp_warning(cli, tmp_path
 
 
 def test_the_stamp_inset_is_inside_every_bundled_service_safe_zone():
-    from cardforge.render.cards import STAMP_INSET_MM
-    from cardforge.render.pod import SHIPPED, load_profile
+    from cardforge.render.cards.cards import STAMP_INSET_MM
+    from cardforge.render.exports.pod import SHIPPED, load_profile
 
     names = sorted(p.stem for p in SHIPPED.glob("*.yaml"))
     assert len(names) >= 8

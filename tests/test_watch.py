@@ -19,7 +19,7 @@ import pytest
 from cardforge import watch
 from cardforge.cli.build import Progress, build_one
 from cardforge.games import find_game
-from cardforge.render.richtext import LAYOUTS
+from cardforge.render.drawing.richtext import LAYOUTS
 from cardforge.settings import BuildSettings
 
 from conftest import ROOT
@@ -173,7 +173,7 @@ def test_a_template_edit_is_picked_up(monkeypatch, tmp_path):
 def test_an_internal_error_in_a_rebuild_keeps_the_pdfs_and_the_watch(cli, monkeypatch, tmp_path):
     """The real `build --watch` loop: a rebuild that crashes (a bug, not bad data) is reported
     as an internal error, the previous PDFs stay, and the next save rebuilds."""
-    import cardforge.render.decks as decks
+    import cardforge.render.cards.decks as decks
 
     register_fixture_game(monkeypatch)
     monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))

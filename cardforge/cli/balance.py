@@ -49,7 +49,7 @@ def balance(game: Game, as_json: bool, output: str | None) -> None:
     if output is not None:
         from cardforge.cli.common import output_target
         from cardforge.paths import write_atomic
-        from cardforge.render import lab_report
+        from cardforge.render.reports import lab_report
 
         target = output_target(output, Path(output), "-o", "balance", folder=False)
         doc: list[lab_report.Part] = [lab_report.Heading(f"{game.title} — balance from the card data", 1, "top")]

@@ -18,8 +18,8 @@ from cardforge.settings import DEFAULT_PAPER, DUPLEX_MODES, PAPER_OPTION_HELP, P
 
 if TYPE_CHECKING:
     from cardforge.games.base import Game
+    from cardforge.render.cards.reprint import Reprint
     from cardforge.render.output import ManifestEntry
-    from cardforge.render.reprint import Reprint
 
 #: a game that failed to build: (game id, its problems, the error's title)
 Failure = tuple[str, list[Problem], str]
@@ -372,7 +372,7 @@ def _interrupted(exc: KeyboardInterrupt, settings: BuildSettings) -> int:
     """Ctrl-C or SIGTERM: say what became of the folder; exit 128 + the signal's number."""
     import signal
 
-    from cardforge.render.build import BuildInterrupted
+    from cardforge.render.builds.build import BuildInterrupted
 
     signum = exc.signum if isinstance(exc, BuildInterrupted) else signal.SIGINT
     name = signal.Signals(signum).name
@@ -440,11 +440,11 @@ def _watch(games: list[Game], settings_of: Callable[[Game], BuildSettings], quie
 
 def build_one(game: Game, settings: BuildSettings, progress: Progress, quiet: bool,
               built: dict[str, list[ManifestEntry]] | None = None, header: str | None = None) -> Failure | None:
-    """Build one game (:func:`cardforge.render.build.build_game`) and print what it wrote
+    """Build one game (:func:`cardforge.render.builds.build.build_game`) and print what it wrote
     (after ``header``, when given); returns (game id, problems, title) on failure, None on
     success. ``built``: the entries written, by game id (for ``--json``)."""
     from cardforge.errors import CardforgeError
-    from cardforge.render.build import build_game
+    from cardforge.render.builds.build import build_game
 
     try:
         result = build_game(game, settings, progress)
@@ -472,8 +472,8 @@ def build_one(game: Game, settings: BuildSettings, progress: Progress, quiet: bo
 
 
 def _echo_changes(game_id: str, changes: Reprint) -> None:
-    """--changed-since: the pull list (render/reprint.py writes it to changes.md/.json too)."""
-    from cardforge.render.reprint import changelog_lines
+    """--changed-since: the pull list (render/cards/reprint.py writes it to changes.md/.json too)."""
+    from cardforge.render.cards.reprint import changelog_lines
 
     if changes.empty:
         click.echo(f"{game_id}: nothing prints differently; nothing to reprint")

@@ -46,7 +46,7 @@ def calibrate(out: str | None, paper: str, orientation: str, duplex: str, back_o
     """
     from cardforge.cli.common import output_target
     from cardforge.paths import make_folder
-    from cardforge.render.calibration import render_calibration
+    from cardforge.render.sheets.calibration import render_calibration
 
     path = output_target(out, Path("output") / f"calibration-{paper}-{duplex}-{orientation}.pdf", "-o",
                          "calibration sheet", folder=False)

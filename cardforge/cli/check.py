@@ -73,13 +73,13 @@ def _check_one(game: Game, strict: bool, as_json: bool, templates_dir: Path | No
     checkpoint("check")  # the tests' hook: an interrupt while checking
     problems = problems + _project_problems(game)
 
-    if data is not None and has_assets(data):  # fonts, icons and art opened (render/game_assets.py)
-        from cardforge.render.game_assets import asset_problems
+    if data is not None and has_assets(data):  # fonts, icons and art opened (render/drawing/game_assets.py)
+        from cardforge.render.drawing.game_assets import asset_problems
 
         problems = problems + asset_problems(data)
     if data is not None and not any(not p.is_warning for p in problems):
-        # every card drawn as build draws it, on a canvas never saved (render/preflight.py)
-        from cardforge.render.preflight import card_problems
+        # every card drawn as build draws it, on a canvas never saved (render/cards/preflight.py)
+        from cardforge.render.cards.preflight import card_problems
 
         seen = {(p.message, p.file, p.item, p.field) for p in problems}
         from cardforge.settings import BuildSettings

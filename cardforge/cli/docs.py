@@ -237,7 +237,7 @@ def _schema_makers() -> dict[str, tuple[str, Callable[[type[Any]], dict[str, Any
     from cardforge.data.printables import Aid, Board
     from cardforge.data.project import ProjectFile
     from cardforge.layout.boxes import LayoutFile
-    from cardforge.render.pod import Profile
+    from cardforge.render.exports.pod import Profile
 
     def model(m: type[Any]) -> Callable[[type[Any]], dict[str, Any]]:
         return lambda gen: m.model_json_schema(schema_generator=gen)

@@ -82,10 +82,10 @@ def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | No
         raise click.UsageError("--profile, --list-profiles and --scale are for `export GAME pod`")
     if format == "pod" and not profile:
         raise click.UsageError("`export GAME pod` needs --profile NAME (see --list-profiles)")
-    from cardforge.render.faces import deck_faces
+    from cardforge.render.cards.faces import deck_faces
 
     if format == "pod":
-        from cardforge.render.pod import export_pod, load_profile
+        from cardforge.render.exports.pod import export_pod, load_profile
 
         assert profile is not None  # refused above when missing
         loaded = load_profile(profile, data.root)
@@ -111,7 +111,7 @@ def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | No
     faces = deck_faces(game, data, bleed_mm, templates_dir=_path(templates_dir))
     faces.strict = strict  # warnings fail before anything is written
     if format == "png":
-        from cardforge.render.export_png import export_pngs
+        from cardforge.render.exports.export_png import export_pngs
 
         try:
             written = export_pngs(faces, target, dpi, own_folder=not out_dir)
@@ -124,7 +124,7 @@ def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | No
                        f"→ {target}/ ({', '.join(f'{w}×{h}' for w, h in sizes)} px at {dpi} dpi"
                        f"{', with bleed' if bleed_mm else ''})")
     else:
-        from cardforge.render.tts import export_tts
+        from cardforge.render.exports.tts import export_tts
 
         try:
             decks = export_tts(faces, target, dpi=dpi, url_base=url_base, own_folder=not out_dir)
@@ -152,7 +152,7 @@ def _echo_warnings(warnings: list[Problem]) -> None:
 
 def _list_profiles(game_root: Path) -> None:
     from cardforge.errors import DataError
-    from cardforge.render.pod import load_profile, profile_files
+    from cardforge.render.exports.pod import load_profile, profile_files
 
     for name, path in profile_files(game_root).items():
         try:

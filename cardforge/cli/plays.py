@@ -72,7 +72,7 @@ def add(game: Game, files: tuple[str, ...], db_path: str | None, played_on: str 
 
     data = load_data(game)
     if printed is not None:
-        from cardforge.render.printed_deck import printed_deck
+        from cardforge.render.cards.printed_deck import printed_deck
 
         deck, played_data = printed_deck(game, data, printed)
     else:

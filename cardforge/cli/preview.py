@@ -34,8 +34,8 @@ Examples:
 def preview(ctx: click.Context, game: Game, card_ids: tuple[str, ...], out_file: str | None, dpi: int,
             open_it: bool, templates_dir: str | None) -> None:
     """A contact sheet PNG of GAME's cards (the named ones, or all), each front beside its back."""
-    from cardforge.render.faces import deck_faces
-    from cardforge.render.preview import contact_sheet
+    from cardforge.render.cards.faces import deck_faces
+    from cardforge.render.exports.preview import contact_sheet
 
     target = output_target(out_file, Path("output") / game.id / "preview.png", "-o", "preview image", folder=False)
     data = load_data(game)

@@ -49,7 +49,7 @@ def report(game: Game, db_path: str | None, versions: str | None, pool: bool, co
     """The playtest lab of GAME as a PDF: numbers per deck version, their comparison, balance."""
     from cardforge.cli.common import output_target
     from cardforge.paths import write_atomic
-    from cardforge.render import lab_report
+    from cardforge.render.reports import lab_report
     from cardforge.web.lab import lab_view, options_problems
     from cardforge.web.store import PlayLog, default_path
 

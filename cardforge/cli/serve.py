@@ -117,7 +117,7 @@ def _printed_decks(printed: tuple[str, ...], extra: list[str | Path]) -> tuple[d
     from pathlib import Path
 
     from cardforge.cli.common import find_game, load_data
-    from cardforge.render.printed_deck import printed_deck
+    from cardforge.render.cards.printed_deck import printed_deck
 
     tables: dict[str, Path] = {}
     lines = []

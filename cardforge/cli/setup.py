@@ -114,7 +114,7 @@ def setup(ctx: click.Context, game: Game, players: int | None, mode: str | None,
         _check_pdf_path(pdf_path)
     result = run_setup(game, data, players, mode, options, seed)
     if pdf_path:
-        from cardforge.render.setup_sheet import render_setup_sheet  # issue: printables
+        from cardforge.render.sheets.setup_sheet import render_setup_sheet  # issue: printables
 
         render_setup_sheet(game, data, result, pdf_path)
     if as_json:

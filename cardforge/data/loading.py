@@ -304,7 +304,7 @@ def folder_name_problems(game: GameSource, folder: Path) -> list[Problem]:
     return problems
 
 
-#: the game folder's print-on-demand profiles (read by ``cardforge/render/pod.py``)
+#: the game folder's print-on-demand profiles (read by ``cardforge/render/exports/pod.py``)
 POD_PROFILES = "pod_profiles"
 
 

@@ -15,7 +15,7 @@ Zones and blocks share one vocabulary of content kinds::
     blocks    blocks (zones only: several blocks in one box)
 
 Every text is card-text markup with ``:icon:`` tokens (``cardforge.markup``). The models
-are pure data: the renderer (``cardforge.render.printables``) decides sizes, fonts and fitting.
+are pure data: the renderer (``cardforge.render.sheets.printables``) decides sizes, fonts and fitting.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def _known_icon(name: str, info: ValidationInfo) -> str:
     """A built-in icon or one of the game's own: the loader gives their names in the validation
     context (``{"icons": …}``). Without one (boards and aids a game's ``printables`` hooks build
     in code), any well-formed name passes here: the build checks those against the game's icons
-    (``render/printables.py``)."""
+    (``render/sheets/printables.py``)."""
     context = info.context if isinstance(info.context, dict) else None
     if context is None:
         if is_icon(name) or (isinstance(name, str) and ICON_NAME.match(name)):

@@ -11,5 +11,5 @@ per version (seats, declared choices, cards) and from the card data alone.
   with each card's leave-one-out residual.
 
 No web framework, no ReportLab: the pages (``web/lab.py``) and the PDF report
-(``render/lab_report.py``) show what these compute. Definitions: docs/internals/lab.md.
+(``render/reports/lab_report.py``) show what these compute. Definitions: docs/internals/lab.md.
 """

@@ -3,7 +3,7 @@
 - A **deck** is identified by its version (``deck.yaml``'s ``version``, printed on every card's
   stamp) and its **fingerprint**: a digest of that version and every card's data and copies
   (not the layouts: a new look plays the same). The working data's and a build record's (``cards.json``, see
-  ``render/reprint.py``) of the same cards are the same fingerprint, so plays of the printed
+  ``render/cards/reprint.py``) of the same cards are the same fingerprint, so plays of the printed
   deck and of the data it was printed from are one deck.
 - A play's **facts**: per seat, the choices the game declares (``choices:`` in game.yaml: a
   faction, a role…) and the cards its final state names in the fields declared as cards

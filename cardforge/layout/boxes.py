@@ -4,7 +4,7 @@ Pure: no ReportLab, no jinja2. Templates and colours inside boxes are strings he
 renderer compiles them. The format is documented in docs/layouts.md.
 
 A layout is looked up by name in the game folder's ``templates/layout.yaml`` first, then in
-the shared ``templates/_shared/layout.yaml`` (``render/decks.py``'s ``template_folders``).
+the shared ``templates/_shared/layout.yaml`` (``render/cards/decks.py``'s ``template_folders``).
 Box positions are millimetres from the top-left corner of the card's trim box, y pointing
 down (as a designer measures a card); :func:`box_rect` turns them into a rectangle in PDF
 orientation.
@@ -93,7 +93,7 @@ def _or_template(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
 
 
 #: a style value that may instead be a template (``colour: "{{ card.TextColor }}"``), validated
-#: per card once rendered (render/cards.py)
+#: per card once rendered (render/cards/cards.py)
 OrTemplate = WrapValidator(_or_template)
 
 

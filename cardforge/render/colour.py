@@ -21,7 +21,7 @@ and no transparency to flatten at the printer. cardforge's drawings have no tran
 X-4's live transparency and ICC-based RGB would buy nothing.
 
 **Ink saver** (``--ink-saver``): :func:`lighten` is what the card painter applies to a face's
-backgrounds (``render/cards.py``: bands, panels, full-bleed fills and art), keeping a quarter of
+backgrounds (``render/cards/cards.py``: bands, panels, full-bleed fills and art), keeping a quarter of
 their ink; frames (strokes), icons and text keep theirs, and text whose background got too light
 for it turns dark (:func:`readable_on`).
 """

@@ -41,7 +41,7 @@ def font_name(family: str = DEFAULT_FAMILY, bold: bool = False, italic: bool = F
               families: Mapping[str, FontFamily] = _NO_FAMILIES) -> str:
     """The registered ReportLab name of a face, registering the TTF the first time. A bundled
     family, else one of ``families`` (the game's ``fonts/``, passed by whoever draws for it:
-    ``render/drawing_assets.py``); a bundled family name always means the bundled font."""
+    ``render/drawing/drawing_assets.py``); a bundled family name always means the bundled font."""
     if family in FAMILIES or not families:
         return _font_name(family, bool(bold), bool(italic))
     return _game_font(family, bool(bold), bool(italic), families)

@@ -178,7 +178,7 @@ def print_preferences(c: Canvas, duplex: str, k_black: bool = False) -> None:
     c.setViewerPreference("PrintScaling", "None")
     c.setViewerPreference("Duplex", DUPLEX_PREFERENCE.get(duplex, "Simplex"))
     if k_black:
-        c.__dict__["_cardforge_k_black"] = True  # render/richtext.py: black text in K only
+        c.__dict__["_cardforge_k_black"] = True  # render/drawing/richtext.py: black text in K only
 
 
 def set_boxes(c: Canvas, page_mm: tuple[float, float], trim: Rect | None = None, bleed: Rect | None = None,

@@ -230,7 +230,7 @@ def create_app(settings: Settings) -> Guard:
     def table_of(game_id: str) -> tuple[service.GameContext, Deck]:
         """The game as it is on the table: with ``--printed``, its data holds the printed deck's
         cards (the sheet scores with them, a play records that deck); else the working data."""
-        from cardforge.render.printed_deck import printed_deck
+        from cardforge.render.cards.printed_deck import printed_deck
 
         ctx = ctx_of(game_id)
         record = settings.printed.get(ctx.game.id)

@@ -1,5 +1,5 @@
 """The playtest lab's page of a game (``/g/<game>/lab``) and its PDF (``/g/<game>/lab.pdf``):
-the parts ``render/lab_report.py`` makes from the play log and the game's data, as HTML (the
+the parts ``render/reports/lab_report.py`` makes from the play log and the game's data, as HTML (the
 charts inline as SVG) or as the PDF ``cardforge report`` writes — the same strings, the same
 drawings, the same bytes for the same log and options.
 
@@ -106,8 +106,8 @@ def cached_parts(store: Any, game: Any, data: Any, opts: Options) -> list[dict[s
 
 def html_parts(view: LabView) -> list[dict[str, Any]]:
     """The report's parts for the page: charts as inline SVG."""
-    from cardforge.render import lab_report
-    from cardforge.render.charts import PHONE_WIDTH, to_svg
+    from cardforge.render.reports import lab_report
+    from cardforge.render.reports.charts import PHONE_WIDTH, to_svg
 
     out: list[dict[str, Any]] = []
     # each chart twice: for a wide screen, and laid out narrower for a phone (its text scaled up
@@ -132,7 +132,7 @@ def html_parts(view: LabView) -> list[dict[str, Any]]:
 def pdf_bytes(view: LabView) -> bytes:
     import io
 
-    from cardforge.render import lab_report
+    from cardforge.render.reports import lab_report
 
     buf = io.BytesIO()
     lab_report.write_report(view, buf)

@@ -112,7 +112,7 @@ def chart_svgs(draw: Callable[[float], Sequence[tuple[str, str, str, Drawing]]])
     """Each chart ``draw(width)`` makes, twice: laid out for a wide screen (``svg``) and for a
     phone (``phone``: fewer points wide, so the page scales its text up to 14 px or more); the
     page's CSS shows the one that suits the screen."""
-    from cardforge.render.charts import PHONE_WIDTH, WIDTH, to_svg
+    from cardforge.render.reports.charts import PHONE_WIDTH, WIDTH, to_svg
 
     return [{"id": key, "title": title, "svg": to_svg(d, title=title, desc=desc, css_class="chart wide"),
              "phone": to_svg(p, title=title, desc=desc, css_class="chart phone")}
@@ -122,7 +122,7 @@ def chart_svgs(draw: Callable[[float], Sequence[tuple[str, str, str, Drawing]]])
 # --- charts of the stats (ReportLab drawings: the same for a PDF) --------------------------------
 
 def game_drawings(g: stats.GameStats, width: float) -> list[tuple[str, str, str, Drawing]]:
-    from cardforge.render.charts import Bar, Series, bar_chart, histogram, line_chart, stacked_bars
+    from cardforge.render.reports.charts import Bar, Series, bar_chart, histogram, line_chart, stacked_bars
 
     out: list[tuple[str, str, str, Drawing]] = []
     rated = [p for p in g.players if p.plays]
@@ -166,7 +166,7 @@ def game_drawings(g: stats.GameStats, width: float) -> list[tuple[str, str, str,
 
 
 def overview_drawings(o: stats.Overview, width: float) -> list[tuple[str, str, str, Drawing]]:
-    from cardforge.render.charts import Bar, bar_chart
+    from cardforge.render.reports.charts import Bar, bar_chart
 
     out: list[tuple[str, str, str, Drawing]] = []
     rated = [p for p in o.players if p.plays][:CHART_ROWS]
@@ -185,7 +185,7 @@ def overview_drawings(o: stats.Overview, width: float) -> list[tuple[str, str, s
 
 
 def player_drawings(p: stats.PlayerGames, width: float) -> list[tuple[str, str, str, Drawing]]:
-    from cardforge.render.charts import Bar, Series, bar_chart, line_chart
+    from cardforge.render.reports.charts import Bar, Series, bar_chart, line_chart
 
     out: list[tuple[str, str, str, Drawing]] = []
     rated = [(title, line) for _, title, line in p.by_game if line.plays]

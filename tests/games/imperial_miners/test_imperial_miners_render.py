@@ -17,7 +17,7 @@ from pypdf.generic import ContentStream
 from cardforge.data.loading import load_game_data
 from cardforge.games import find_game
 from cardforge.layout.boxes import LayoutLibrary
-from cardforge.render.decks import build_decks, template_folders
+from cardforge.render.cards.decks import build_decks, template_folders
 from cardforge.resources import shipped_data_root
 from cardforge.settings import BuildSettings
 

@@ -13,7 +13,7 @@ import pytest
 from cardforge.data.loading import load_game_data
 from cardforge.games import find_game
 from cardforge.layout.boxes import LayoutLibrary
-from cardforge.render.decks import build_decks, template_folders
+from cardforge.render.cards.decks import build_decks, template_folders
 from cardforge.settings import BuildSettings
 
 from render_helpers import MM, card_clips, form_count, page_texts_by_rect

@@ -13,7 +13,7 @@ import pytest
 from cardforge.data.loading import load_game_data
 from cardforge.games import find_game
 from cardforge.games.mine_all_mine.cards import PlanetCard, ShipCard
-from cardforge.render.decks import build_decks
+from cardforge.render.cards.decks import build_decks
 from cardforge.settings import BuildSettings
 
 from render_helpers import card_clips, page_chars, page_texts_by_rect

@@ -101,7 +101,7 @@ def back():
     """The ship back with its 3 mm bleed, rasterised in grey, PX_PER_MM."""
     from cardforge.data.loading import load_game_data
     from cardforge.games import find_game
-    from cardforge.render.faces import deck_faces, faces_pdf, rasterise
+    from cardforge.render.cards.faces import deck_faces, faces_pdf, rasterise
 
     game = find_game("mine_all_mine")
     faces = deck_faces(game, load_game_data(game), BLEED)

@@ -1,0 +1,2 @@
+"""Printed sheets other than cards: boards, score pads, player aids, setup sheets, the calibration
+sheet, and their placement on paper."""
