@@ -66,8 +66,10 @@ _BARE: ContextVar[str] = ContextVar("layout_bare_unit", default="mm")
 
 def _bare(value: Any) -> Any:
     """A bare number in the unit the layout says (``units: px``): Squib's plain pixels."""
-    if _BARE.get() != "mm" and isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f"{value}{_BARE.get()}"
+    if _BARE.get() == "mm" or isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) or (isinstance(value, str) and re.fullmatch(r"\s*[-+]?[\d.]+\s*", value)):
+        return f"{str(value).strip()}{_BARE.get()}"
     return value
 
 

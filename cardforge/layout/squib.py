@@ -1,0 +1,482 @@
+"""``cardforge import squib FOLDER``: a Squib project as a cardforge game folder.
+
+Reads what a Squib project declares — its layout YAML files, its CSV or XLSX data and, when
+they are plain enough, its deck script's ``Squib::Deck.new(width:, height:, dpi:, cards:,
+layout:)``, ``data = csv(file:)`` / ``xlsx(file:)`` and drawing calls (``text str:
+data['name'], layout: :title``) — by pattern, never running Ruby. Writes a game folder whose
+layout keeps Squib's numbers as they are: ``units: px``, ``dpi:`` the deck's, ``origin:
+bleed`` (Squib measures from the corner of the whole image, bleed included), its ``extends``
+and relative values (``+= 10``) unchanged. Whatever it cannot carry over is said in
+:attr:`SquibImport.notes`. The format is documented in docs/squib.md.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from cardforge.errors import CardforgeError
+from cardforge.problems import Problem
+
+#: Squib's default deck: a 2.5×3.5 in poker card with 1/8 in of bleed, at 300 dpi
+SQUIB_WIDTH_PX = 825.0
+SQUIB_HEIGHT_PX = 1125.0
+SQUIB_DPI = 300.0
+SQUIB_BLEED_IN = 0.125
+#: Squib drawing calls → cardforge box types
+_CALLS = {"text": "text", "rect": "rect", "roundrect": "rect", "circle": "ellipse", "ellipse": "ellipse",
+          "svg": "art", "png": "art", "line": "line", "background": "rect"}
+#: calls that save or show, not draw: nothing to port
+_OUTPUT_CALLS = {"save", "save_png", "save_pdf", "save_sheet", "save_home", "showcase", "hand", "build",
+                 "cut_zone", "safe_zone", "use_layout", "csv", "xlsx", "yaml", "puts", "require", "p", "pp"}
+#: Squib layout keys → cardforge box fields (the same numbers)
+_SAME = ("x", "y", "width", "height", "radius", "x1", "y1", "x2", "y2", "extends")
+_RENAMED = {"fill_color": "fill", "stroke_color": "stroke", "file": "src"}
+_STYLE = {"color": "colour", "font_size": "size", "align": "align", "valign": "valign"}
+_ARG = re.compile(r"""\s*(\w+):\s*(?:'([^']*)'|"([^"]*)"|:(\w+)|data\[\s*['"]([^'"]+)['"]\s*\]"""
+                  r"""|\[([^\]]*)\]|(-?\d+(?:\.\d+)?)\b)\s*,?""")
+
+
+@dataclass
+class SquibImport:
+    """What :func:`import_squib` wrote and what it could not carry over."""
+
+    written: list[Path] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Call:
+    method: str
+    args: dict[str, tuple[str, str]]  # key → (kind: str|sym|data|num|list, text)
+    line: int
+
+
+def _ruby_args(text: str) -> dict[str, tuple[str, str]]:
+    """``key: value, …`` of a Ruby call, for the values this reads: strings, symbols, numbers,
+    ``data['col']`` and ``[...]`` lists; anything else is left out."""
+    out: dict[str, tuple[str, str]] = {}
+    for m in _ARG.finditer(text):
+        key = m.group(1)
+        if m.group(2) is not None or m.group(3) is not None:
+            out[key] = ("str", m.group(2) if m.group(2) is not None else m.group(3))
+        elif m.group(4) is not None:
+            out[key] = ("sym", m.group(4))
+        elif m.group(5) is not None:
+            out[key] = ("data", m.group(5))
+        elif m.group(6) is not None:
+            out[key] = ("list", m.group(6))
+        elif m.group(7) is not None:
+            out[key] = ("num", m.group(7))
+    return out
+
+
+def _strip_comment(line: str) -> str:
+    quote = None
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#":
+            return line[:i]
+    return line
+
+
+@dataclass
+class _Script:
+    deck: dict[str, tuple[str, str]]
+    calls: list[_Call]
+    data_file: str | None
+    data_kind: str | None
+
+
+def read_script(text: str, notes: list[str], name: str) -> _Script:
+    """The first ``Squib::Deck.new … do … end`` block of a deck script, by pattern."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if "Squib::Deck.new" in line), None)
+    data_file = data_kind = None
+    for line in lines:
+        m = re.search(r"(?:Squib\.)?\b(csv|xlsx)\b\s*\(?\s*file:\s*['\"]([^'\"]+)['\"]", _strip_comment(line))
+        if m:
+            data_kind, data_file = m.group(1), m.group(2)
+            break
+    if start is None:
+        notes.append(f"{name}: no Squib::Deck.new found: the deck's defaults (825×1125 px at 300 dpi) are used")
+        return _Script({}, [], data_file, data_kind)
+    head = _strip_comment(lines[start]).split("Squib::Deck.new", 1)[1]
+    head = re.sub(r"\bdo\s*(\|[^|]*\|)?\s*$", "", head).strip().strip("()")
+    deck = _ruby_args(head)
+    calls: list[_Call] = []
+    depth = 0
+    for number, raw in enumerate(lines[start + 1:], start + 2):
+        line = _strip_comment(raw).strip()
+        if not line:
+            continue
+        if re.match(r"^end\b", line):
+            if depth == 0:
+                break
+            depth -= 1
+            continue
+        if re.search(r"\bdo\b(\s*\|[^|]*\|)?$", line) or re.match(r"^(if|unless|while|until|case|begin)\b", line):
+            depth += 1
+        m = re.match(r"^(?:\w+\s*=\s*)?(\w+)\b\s*\(?(.*?)\)?$", line)
+        if not m:
+            notes.append(f"{name}:{number}: not read ({line[:60]})")
+            continue
+        method, rest = m.group(1), m.group(2)
+        if method in _OUTPUT_CALLS:
+            continue
+        if method not in _CALLS:
+            notes.append(f"{name}:{number}: '{method}' is not ported (cardforge draws {', '.join(sorted(_CALLS))})")
+            continue
+        calls.append(_Call(method, _ruby_args(rest), number))
+    return _Script(deck, calls, data_file, data_kind)
+
+
+def _px(value: tuple[str, str] | None, default: float, dpi: float) -> float:
+    """A deck dimension (``825``, ``'2.75in'``, ``'70mm'``) in pixels."""
+    if value is None:
+        return default
+    text = value[1].strip()
+    m = re.fullmatch(r"(-?\d+(?:\.\d+)?)\s*(in|mm|cm|pt)?", text)
+    if not m:
+        raise CardforgeError([Problem(f"the deck's size {text!r} is not a number of pixels or a length "
+                                      "('825', '2.75in', '70mm')", field="Squib::Deck.new")])
+    number = float(m.group(1))
+    per = {"in": dpi, "mm": dpi / 25.4, "cm": dpi / 2.54, "pt": dpi / 72.0}
+    return number * per[m.group(2)] if m.group(2) else number
+
+
+def _load_layouts(folder: Path, files: list[str], notes: list[str]) -> dict[str, dict[str, Any]]:
+    """Squib's layout files merged in order (a later file's entry replaces an earlier one's)."""
+    merged: dict[str, dict[str, Any]] = {}
+    for name in files:
+        path = folder / name
+        if not path.is_file():
+            raise CardforgeError([Problem(f"layout file not found: {name} (Squib's built-in layouts are not "
+                                          "shipped with cardforge: copy it from Squib's "
+                                          "lib/squib/builtin/layouts/ into the project)", file=str(path))])
+        text = path.read_text(encoding="utf-8")
+        text = re.sub(r"!ruby/symbol\s+", "", text)
+        try:
+            data = yaml.safe_load(text) or {}
+        except yaml.YAMLError as exc:
+            raise CardforgeError([Problem(f"not valid YAML: {exc}", file=str(path))]) from None
+        if not isinstance(data, dict):
+            raise CardforgeError([Problem("a Squib layout is a mapping of entries", file=str(path))])
+        for key, entry in data.items():
+            if isinstance(entry, dict):
+                merged[str(key)] = {str(k).lstrip(":"): v for k, v in entry.items()}
+            else:
+                notes.append(f"{name}: entry '{key}' is not a mapping: left out")
+    return merged
+
+
+def _box_fields(name: str, entry: dict[str, Any], notes: list[str], where: str) -> dict[str, Any]:
+    """A Squib layout entry's keys as cardforge box fields (numbers unchanged: ``units: px``)."""
+    box: dict[str, Any] = {}
+    style: dict[str, Any] = {}
+    for key, value in entry.items():
+        if key in _SAME:
+            box[key] = value
+        elif key in _RENAMED:
+            box[_RENAMED[key]] = value
+        elif key in _STYLE:
+            style[_STYLE[key]] = str(value).lstrip(":") if key in ("align", "valign") else value
+        elif key == "stroke_width":
+            box["stroke_width"] = f"{value}px" if isinstance(value, (int, float)) else value
+        elif key == "font" and isinstance(value, str):
+            m = re.search(r"(\d+(?:\.\d+)?)\s*$", value)
+            if m and "font_size" not in entry:
+                style["size"] = float(m.group(1))
+            notes.append(f"{where}: '{name}' font {value!r}: the size is kept, the family is cardforge's "
+                         "(put the font in fonts/ and set style.family)")
+        else:
+            notes.append(f"{where}: '{name}' {key}: not ported")
+    if style:
+        box["style"] = style
+    return box
+
+
+def _field_name(header: str) -> str:
+    from cardforge.data.spreadsheet import normalise_header
+
+    return normalise_header(header)
+
+
+def _headers(path: Path, kind: str) -> list[str]:
+    from cardforge.data.spreadsheet import _read_csv, _read_xlsx
+
+    blob = path.read_bytes()
+    if kind == "csv":
+        rows = _read_csv(blob, path.name)
+    else:
+        sheets = _read_xlsx(blob)
+        rows = next((r for _, r in sheets if r), [])
+    if not rows:
+        return []
+    first = rows[0][1]
+    return [str(first[c]) for c in sorted(first) if first[c] not in (None, "")]
+
+
+def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibImport:
+    """Write the game folder ``out`` (new or empty) from the Squib project in ``folder``.
+
+    CardforgeError (file and what is wrong) when the project cannot be read; nothing is written
+    then."""
+    folder, out = Path(folder), Path(out)
+    result = SquibImport()
+    notes = result.notes
+    if not folder.is_dir():
+        raise CardforgeError([Problem("not a folder: give a Squib project's folder", file=str(folder))])
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise CardforgeError([Problem("the output folder is not empty: give a new one", file=str(out))])
+    scripts = sorted(p for p in folder.rglob("*.rb") if p.is_file())
+    script = _Script({}, [], None, None)
+    script_name = "the project"
+    for path in scripts:  # the first script that makes a deck
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "Squib::Deck.new" in text:
+            script_name = path.relative_to(folder).as_posix()
+            script = read_script(text, notes, script_name)
+            break
+    dpi = float(script.deck["dpi"][1]) if "dpi" in script.deck else SQUIB_DPI
+    width = _px(script.deck.get("width"), SQUIB_WIDTH_PX, dpi)
+    height = _px(script.deck.get("height"), SQUIB_HEIGHT_PX, dpi)
+    cards = int(float(script.deck["cards"][1])) if "cards" in script.deck else 1
+    layout_arg = script.deck.get("layout")
+    if layout_arg is None:
+        files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.yml") if p.is_file()
+                       and not p.name.startswith(("config", "_")))
+        if files:
+            notes.append(f"no layout: in Squib::Deck.new: read {', '.join(files)}")
+    elif layout_arg[0] == "list":
+        files = [f.strip().strip("'\"") for f in layout_arg[1].split(",") if f.strip()]
+    else:
+        files = [layout_arg[1]]
+    entries = _load_layouts(folder, files, notes)
+
+    bleed_px = SQUIB_BLEED_IN * dpi
+    trim_w, trim_h = (width - 2 * bleed_px) * 25.4 / dpi, (height - 2 * bleed_px) * 25.4 / dpi
+    if trim_w <= 0 or trim_h <= 0:
+        raise CardforgeError([Problem(f"a {width:g}×{height:g} px deck at {dpi:g} dpi is smaller than Squib's "
+                                      "1/8 in of bleed each side", file=script_name)])
+
+    # the data: the script's csv/xlsx, else the only one in the folder
+    data_path: Path | None = None
+    if script.data_file:
+        data_path = folder / script.data_file
+        if not data_path.is_file():
+            raise CardforgeError([Problem(f"the data file {script.data_file} is not in the project",
+                                          file=script_name)])
+    else:
+        found = sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".csv", ".xlsx") and p.is_file())
+        if len(found) == 1:
+            data_path = found[0]
+    headers = _headers(data_path, data_path.suffix.lower().lstrip(".")) if data_path else []
+    fields = {_field_name(h): h for h in headers}
+
+    boxes: dict[str, Any] = {}
+    used: set[str] = set()
+    images: set[str] = set()
+
+    def add(name: str, fields_: dict[str, Any]) -> None:
+        base, n = name, 2
+        while name in boxes:
+            name, n = f"{base}_{n}", n + 1
+        boxes[name] = fields_
+
+    for call in script.calls:
+        kind = _CALLS[call.method]
+        where = f"{script_name}:{call.line}"
+        own: dict[str, Any] = {"type": kind}
+        layout = call.args.get("layout")
+        inline = {k: (float(v[1]) if v[0] == "num" else v[1]) for k, v in call.args.items()
+                  if v[0] in ("num", "str", "sym") and k not in ("layout", "str", "file", "color")}
+        if call.method == "background":
+            own.update({"x": 0, "y": 0, "width": width, "height": height, "bleed": True})
+            colour = call.args.get("color")
+            own["fill"] = colour[1] if colour else "white"
+            add("background", own)
+            continue
+        if call.method == "text":
+            text = call.args.get("str")
+            if text is None:
+                notes.append(f"{where}: a text call without str: left out")
+                continue
+            if text[0] == "data":
+                if _field_name(text[1]) not in fields:
+                    raise CardforgeError([Problem(f"data['{text[1]}'] is not a column of "
+                                                  f"{data_path.name if data_path else 'the data (none found)'}"
+                                                  f" (columns: {', '.join(headers) or 'none'})",
+                                                  file=script_name, line=call.line)])
+                own["text"] = "{{ card.%s }}" % _field_name(text[1])
+            else:
+                own["text"] = text[1].replace("{", "{{ '{' }}") if "{" in text[1] else text[1]
+        if call.method in ("svg", "png"):
+            src = call.args.get("file")
+            if src and src[0] == "data":
+                own["src"] = "{{ card.%s }}" % _field_name(src[1])
+                images.update(_column_values(data_path, src[1]) if data_path else [])
+            elif src:
+                own["src"] = src[1]
+                images.add(src[1])
+            own["fit"] = "contain"
+        if call.method in ("rect", "roundrect", "circle", "ellipse"):  # Squib's defaults: no fill, a black 2 px outline
+            chain = layout[1] if layout is not None and layout[0] != "data" else None
+            for key, cf_key, default in (("fill_color", "fill", "none"), ("stroke_color", "stroke", "black"),
+                                         ("stroke_width", "stroke_width", "2px")):
+                if key not in call.args and not _entry_sets(entries, chain, key):
+                    own[cf_key] = default
+        for key, value in inline.items():
+            own.update(_box_fields(call.method, {key: value}, notes, where))
+        if layout is None:
+            add(call.method, own)
+            continue
+        if layout[0] == "data":  # one box per entry the column names, drawn for its cards
+            column = _field_name(layout[1])
+            for value in _column_values(data_path, layout[1]) if data_path else []:
+                if value not in entries:
+                    notes.append(f"{where}: layout {value!r} (data['{layout[1]}']) is not in the layout files")
+                    continue
+                used.add(value)
+                entry = dict(own)
+                entry["extends"] = value
+                entry["when"] = f"card.{column} == {value!r}"
+                if "file" in entries[value] and "src" not in entry:
+                    images.add(str(entries[value]["file"]))
+                add(f"{value}_{call.method}", entry)
+            continue
+        name = layout[1]
+        if name not in entries:
+            raise CardforgeError([Problem(f"layout '{name}' is not an entry of {', '.join(files) or 'any layout file'}"
+                                          f" (entries: {', '.join(entries) or 'none'})",
+                                          file=script_name, line=call.line)])
+        used.add(name)
+        own["extends"] = name
+        if "file" in entries[name] and "src" not in own:
+            images.add(str(entries[name]["file"]))
+        add(f"{name}_{call.method}" if name in boxes or name in entries else name, own)
+
+    # the entries: bases the drawn boxes extend (a base has no type: it is not drawn itself)
+    needed: list[str] = []
+
+    def need(name: str) -> None:
+        if name in needed or name not in entries:
+            return
+        needed.append(name)
+        parents = entries[name].get("extends")
+        for parent in [parents] if isinstance(parents, str) else (parents or []):
+            need(str(parent))
+
+    for fields_ in list(boxes.values()):
+        for parent in [fields_.get("extends")] if fields_.get("extends") else []:
+            need(parent)
+    layout_boxes: dict[str, Any] = {}
+    for name in entries:
+        if name in needed:
+            layout_boxes[name] = _box_fields(name, entries[name], notes, "layout")
+        else:
+            notes.append(f"layout entry '{name}' is not drawn by {script_name}: left out")
+    for name, fields_ in boxes.items():
+        key = name if name not in layout_boxes else f"{name}_box"
+        layout_boxes[key] = fields_
+
+    out.mkdir(parents=True, exist_ok=True)
+    written = result.written
+    game_title = title or folder.resolve().name.replace("_", " ").replace("-", " ").title()
+    layout_doc = {
+        "dpi": dpi if dpi != int(dpi) else int(dpi),
+        "units": "px",
+        "origin": "bleed",
+        "origin_bleed": bleed_px if bleed_px != int(bleed_px) else int(bleed_px),
+        "layouts": {"card": {"safe_zone": 0, "boxes": layout_boxes}},
+    }
+    (out / "templates").mkdir()
+    _write(out / "templates" / "layout.yaml",
+           f"# From the Squib project {folder.name} ({', '.join(files) or 'no layout file'}, {script_name}):\n"
+           "# Squib's numbers as they are: pixels at the deck's dpi, from the bleed's corner.\n"
+           + yaml.safe_dump(layout_doc, sort_keys=False, allow_unicode=True, width=100), written)
+    card_files: list[Any]
+    kind_fields = {f: {"type": "text"} for f in fields if f not in ("id", "name", "copies", "qty", "art", "back")}
+    deck: dict[str, Any] = {"version": "0.1",
+                            "card_size": {"width": f"{round(trim_w, 4):g}mm", "height": f"{round(trim_h, 4):g}mm"}}
+    if data_path is not None:
+        target = out / data_path.name
+        shutil.copyfile(data_path, target)
+        written.append(target)
+        card_files = [data_path.name]
+        if "name" not in fields and fields:
+            deck["title_field"] = next(iter(fields))
+    else:
+        _write(out / "cards.yaml", yaml.safe_dump(
+            [{"id": f"card-{i}", "kind": "card", "name": f"Card {i}"} for i in range(1, cards + 1)],
+            sort_keys=False), written)
+        card_files = ["cards.yaml"]
+    deck["card_files"] = card_files
+    deck["kinds"] = {"card": {"label": "Card", "plural": "Cards", "layout": "card", "fields": kind_fields}}
+    game = {"title": game_title, "language": "en", "players": "1-6",
+            "categories": [{"id": "points", "label": "Points"}], "deck": deck}
+    _write(out / "game.yaml", f"# Imported from the Squib project {folder.name} by `cardforge import squib`.\n"
+           + yaml.safe_dump(game, sort_keys=False, allow_unicode=True, width=100), written)
+    _write(out / "cardforge.toml", "[build]\n# Squib's bleed, so that a card with its bleed is Squib's image\n"
+           f'bleed = "{SQUIB_BLEED_IN * 25.4:g}mm"\n', written)
+    for image in sorted(images):
+        source = folder / image
+        if not source.is_file():
+            notes.append(f"image {image} is not in the project: the card shows a placeholder")
+            continue
+        target = out / image
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+        written.append(target)
+    licence = next((p for p in (folder / "LICENSE", folder / "LICENSE.txt") if p.is_file()), None)
+    if licence is not None:
+        shutil.copyfile(licence, out / licence.name)
+        written.append(out / licence.name)
+    return result
+
+
+def _column_values(path: Path | None, header: str) -> list[str]:
+    """The distinct values of a column, in order (the images or layouts a column names)."""
+    if path is None:
+        return []
+    from cardforge.data.spreadsheet import _read_csv, _read_xlsx
+
+    blob = path.read_bytes()
+    rows = _read_csv(blob, path.name) if path.suffix.lower() == ".csv" else \
+        next((r for _, r in _read_xlsx(blob) if r), [])
+    if not rows:
+        return []
+    head = rows[0][1]
+    column = next((c for c, v in head.items() if _field_name(str(v)) == _field_name(header)), None)
+    values: list[str] = []
+    for _, row in rows[1:]:
+        value = row.get(column) if column is not None else None
+        if value not in (None, "") and str(value) not in values:
+            values.append(str(value))
+    return values
+
+
+def _entry_sets(entries: dict[str, dict[str, Any]], name: str | None, key: str, depth: int = 0) -> bool:
+    """Whether the layout entry ``name`` or one it extends sets ``key``."""
+    if name is None or name not in entries or depth > 32:
+        return False
+    entry = entries[name]
+    if key in entry:
+        return True
+    parents = entry.get("extends")
+    return any(_entry_sets(entries, str(p), key, depth + 1) for p in ([parents] if isinstance(parents, str)
+                                                                        else parents or []))
+
+
+def _write(path: Path, text: str, written: list[Path]) -> None:
+    path.write_text(text, encoding="utf-8")
+    written.append(path)
