@@ -306,6 +306,24 @@ def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibI
             own["fill"] = colour[1] if colour else "white"
             add("background", own)
             continue
+        if call.method == "circle":  # Squib's circle: x, y its centre, radius: an ellipse box of its own
+            if layout is not None and layout[0] == "data":
+                notes.append(f"{where}: a circle with a layout from the data is not ported")
+                continue
+            values = _resolve_entry(entries, layout[1], dpi) if layout is not None and layout[1] in entries else {}
+            values.update({k: float(v[1]) if v[0] == "num" else v[1] for k, v in call.args.items()})
+            try:
+                cx, cy, r = (float(values[k]) for k in ("x", "y", "radius"))
+            except (KeyError, TypeError, ValueError):
+                notes.append(f"{where}: a circle whose x, y and radius are not plain pixels is not ported")
+                continue
+            own.update({"x": cx - r, "y": cy - r, "width": 2 * r, "height": 2 * r})
+            for key, cf_key, default in (("fill_color", "fill", "none"), ("stroke_color", "stroke", "black"),
+                                         ("stroke_width", "stroke_width", 2)):
+                value = values.get(key, default)
+                own[cf_key] = f"{value}px" if key == "stroke_width" else str(value).lstrip(":")
+            add("circle", own)
+            continue
         if call.method == "text":
             text = call.args.get("str")
             if text is None:
@@ -463,6 +481,55 @@ def _column_values(path: Path | None, header: str) -> list[str]:
         if value not in (None, "") and str(value) not in values:
             values.append(str(value))
     return values
+
+
+_RELATIVE_OP = re.compile(r"^\s*([-+*/])=\s*(.*?)\s*$")
+
+
+def _resolve_entry(entries: dict[str, dict[str, Any]], name: str, dpi: float, depth: int = 0) -> dict[str, Any]:
+    """A Squib layout entry with what it extends merged in, as Squib does (each parent in turn
+    under the entry, a later parent winning unless its value is still relative; ``+=``, ``-=``
+    on pixels or lengths, ``*=``, ``/=`` on plain numbers). Values Squib would not compute are
+    kept as written."""
+    entry = entries.get(name, {})
+    parents = entry.get("extends")
+    names = [parents] if isinstance(parents, str) else list(parents or [])
+    if not names or depth > 32:
+        return {k: v for k, v in entry.items() if k != "extends"}
+    out: dict[str, Any] = {}
+    for parent_name in names:
+        parent = _resolve_entry(entries, str(parent_name), dpi, depth + 1) if parent_name in entries else {}
+        merged = dict(parent)
+        for key, value in entry.items():
+            if key == "extends":
+                continue
+            merged[key] = _relative(parent[key], value, dpi) if key in parent else value
+        for key, value in merged.items():
+            if key in out and isinstance(value, str) and _RELATIVE_OP.match(value):
+                continue
+            out[key] = value
+    return out
+
+
+def _relative(parent: Any, child: Any, dpi: float) -> Any:
+    m = _RELATIVE_OP.match(child) if isinstance(child, str) else None
+    if m is None:
+        return child
+    try:
+        base = _pixels(parent, dpi)
+        if m.group(1) in "+-":
+            amount = _pixels(m.group(2), dpi)
+            return base + amount if m.group(1) == "+" else base - amount
+        factor = float(m.group(2))
+        return base * factor if m.group(1) == "*" else base / factor
+    except (TypeError, ValueError, ZeroDivisionError, CardforgeError):
+        return child
+
+
+def _pixels(value: Any, dpi: float) -> float:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return _px(("str", str(value)), 0.0, dpi)
 
 
 def _entry_sets(entries: dict[str, dict[str, Any]], name: str | None, key: str, depth: int = 0) -> bool:
