@@ -220,13 +220,18 @@ def _style_name(value: Any) -> Any:
     return {"extends": value} if isinstance(value, str) else value
 
 
+def _one_or_list(value: Any) -> Any:
+    """``extends: a`` is ``extends: [a]``."""
+    return [value] if isinstance(value, str) else value
+
+
 class BoxSpec(Model):
     """One box of a layout as written in a file; every field optional so a layout that
     ``extends`` another can change one field of an inherited box. ``extends``: another box
     of the same layout whose fields this one starts from, or a list of them (later ones win,
     as Squib's)."""
 
-    extends: str | Annotated[list[str], Field(min_length=1, max_length=32)] | None = None
+    extends: Annotated[list[str] | None, BeforeValidator(_one_or_list), Field(min_length=1, max_length=32)] = None
     type: Literal["rect", "ellipse", "text", "art", "icon", "stamp", "line", "polygon"] | None = None
     x: SignedMM | None = None
     y: SignedMM | None = None
