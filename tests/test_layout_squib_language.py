@@ -223,3 +223,121 @@ def test_origin_and_units_mistakes_are_located(tmp_path, text, where, expected):
     lib.get("card")
     got = [f"{p.file.rsplit('/', 1)[-1]}:{p.line}: {p.item}: {p.field}: {p.message}" for p in lib.problems]
     assert len(got) == 1 and got[0].startswith(where) and expected in got[0], got
+
+
+# --- shared styles: a base's stroke, font and colour for boxes of any type ----------------------
+def test_a_base_shares_stroke_font_and_colour_with_boxes_of_any_type(tmp_path):
+    lib = library(tmp_path, """
+styles:
+  serif: {family: condensed, size: 9}
+layouts:
+  card:
+    boxes:
+      ink: {stroke: "#b22222", stroke_width: 1.5, dash: [2, 1], style: {extends: serif, colour: "#b22222"}}
+      frame: {extends: ink, type: rect, x: 2, y: 2, width: 10, height: 10}
+      title: {extends: ink, type: text, text: Hi, x: 2, y: 14, width: 30, height: 8}
+      rule: {extends: ink, type: line, x1: 2, y1: 30, x2: 40, y2: 30}
+""")
+    frame, title, rule = (fields(lib, n) for n in ("frame", "title", "rule"))
+    assert (frame["stroke"], frame["stroke_width"], frame["dash"]) == ("#b22222", 1.5, [2, 1])
+    assert "style" not in frame  # a rect sets no text: the base's font is not its
+    assert title["style"] == {"family": "condensed", "size": 9, "colour": "#b22222"}
+    assert "dash" not in title  # a text box draws no dashed outline
+    assert (rule["stroke"], rule["dash"]) == ("#b22222", [2, 1])
+    # a field a box writes itself is still checked against its type
+    lib = library(tmp_path, """
+layouts:
+  card:
+    boxes:
+      frame: {type: rect, x: 2, width: 10, style: {size: 9}}
+""")
+    (msg,) = messages(lib)
+    assert msg.startswith("layout.yaml:5: layout 'card': boxes.frame.style: 'style' is not used by a rect box")
+
+
+# --- line spacing and wrap: char -----------------------------------------------------------------
+def test_line_spacing_and_wrap_are_validated_with_their_place(tmp_path):
+    lib = library(tmp_path, """
+layouts:
+  card:
+    boxes:
+      a: {type: text, text: hi, style: {line_spacing: 2px, wrap: char}}
+""")
+    style = fields(lib, "a")["style"]
+    assert style["line_spacing"] == pytest.approx(2 * 72 / 300)  # points
+    assert style["wrap"] == "char"
+    lib = library(tmp_path, """
+layouts:
+  card:
+    boxes:
+      a: {type: text, text: hi, style: {wrap: letter}}
+""")
+    (msg,) = messages(lib)
+    assert msg.startswith("layout.yaml:5: layout 'card': boxes.a.style.wrap:") and "'word' or 'char'" in msg
+    lib = library(tmp_path, """
+layouts:
+  card:
+    boxes:
+      a: {type: text, text: hi, style: {line_spacing: -1}}
+""")
+    (msg,) = messages(lib)
+    assert msg.startswith("layout.yaml:5: layout 'card': boxes.a.style.line_spacing:")
+
+
+def test_wrap_char_breaks_a_long_word_between_letters():
+    from cardforge.render.fonts import unit_width
+    from cardforge.render.richtext import TextOverflow, TextStyle, break_lines, fit_text, measure
+
+    text = "Supercalifragilistic word"
+    width = 40.0  # points, at 10 pt
+    with pytest.raises(TextOverflow, match="wider than the box"):
+        fit_text(text, width, 200, TextStyle(size=10))
+    layout = fit_text(text, width, 200, TextStyle(size=10, wrap="char"))
+    lines = ["".join(a[1] for w in line.words for a in w.atoms if a[0] == "t") for line in layout.lines]
+    assert "".join(lines[:-1]) == "Supercalifragilistic" and lines[-1] == "word"
+    font = measure("x")[0][0][0].atoms[0][2]  # the sans regular the text is set in
+    for line, next_line in zip(lines[:-2], lines[1:-1], strict=True):
+        assert unit_width(line, font) * 10 <= width  # each piece fits…
+        assert unit_width(line + next_line[0], font) * 10 > width  # …and takes as many letters as fit
+    # words that fit are never cut
+    assert break_lines(measure("a word"), width, 10, TextStyle(size=10, wrap="char"))[0].line_count == 1
+
+
+def test_line_spacing_adds_to_every_lines_height():
+    from cardforge.render.richtext import TextOverflow, TextStyle, fit_text
+
+    # two lines at 10 pt, leading 1.2: 24 pt; with 2 pt of line spacing 2 × 14 = 28 pt
+    assert fit_text("one\ntwo", 100, 200, TextStyle(size=10)).height == pytest.approx(24)
+    style = TextStyle(size=10, line_spacing=2)
+    assert fit_text("one\ntwo", 100, 28, style).height == pytest.approx(28)
+    with pytest.raises(TextOverflow):
+        fit_text("one\ntwo", 100, 27.9, style)
+
+
+def test_line_spacing_moves_the_printed_baselines(tmp_path):
+    import pypdf
+    from pypdf.generic import ContentStream
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.render.richtext import TextStyle, draw_layout, fit_text
+
+    def baselines(spacing: float) -> list[float]:
+        path = tmp_path / f"s{spacing}.pdf"
+        canvas = Canvas(str(path), pageCompression=0)
+        draw_layout(canvas, fit_text("one\ntwo\nthree", 100, 200, TextStyle(size=10, line_spacing=spacing)),
+                    10, 10, 100, 200)
+        canvas.save()
+        page = pypdf.PdfReader(path).pages[0]
+        ys, y = [], 0.0
+        for args, op in ContentStream(page.get_contents(), page.pdf).operations:
+            if op == b"Tm":
+                y = float(args[5])
+            elif op in (b"Td", b"TD"):
+                y += float(args[1])
+            elif op in (b"Tj", b"TJ") and (not ys or ys[-1] != y):
+                ys.append(y)
+        return ys
+
+    plain, spaced = baselines(0), baselines(3)
+    assert [round(a - b, 3) for a, b in zip(plain, plain[1:])] == [12, 12]  # 1.2 × 10 pt
+    assert [round(a - b, 3) for a, b in zip(spaced, spaced[1:])] == [15, 15]  # and 3 pt more

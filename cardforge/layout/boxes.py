@@ -213,6 +213,10 @@ class StyleSpec(Model):
     bold: Annotated[bool | None, OrTemplate] = None
     italic: Annotated[bool | None, OrTemplate] = None
     paragraph_gap: Annotated[Annotated[float, Field(ge=0, le=MAX_LINES)] | None, OrTemplate] = None  # lines
+    #: points added to every line's height (Squib's ``spacing``); '1mm', '4px' converted
+    line_spacing: Annotated[Annotated[Points, Field(ge=0, le=72)] | None, OrTemplate] = None
+    #: ``char``: a word wider than the box is broken between its letters (Squib's ``wrap: char``)
+    wrap: Annotated[Literal["word", "char"] | None, OrTemplate] = None
 
 
 def _style_name(value: Any) -> Any:
@@ -549,6 +553,9 @@ class LayoutLibrary:
             file, layout_name, line, folder = origin[box_name]
             if "type" not in fields_ and box_name in extended:
                 continue  # a base other boxes extend (Squib's entries that no call draws): not drawn
+            if fields_.get("type") in _ALLOWED:  # a shared style's fields this type does not use: not its
+                used = _ALLOWED[fields_["type"]] | set(merged[box_name])
+                fields_ = {k: v for k, v in fields_.items() if k in used}
             problems = check_box(box_name, fields_, file=file, layout=name, line=line)
             if problems:
                 self.problems += problems
