@@ -10,6 +10,7 @@ import pypdf
 import pytest
 
 from cardforge.layout.imposition import sheet_options
+
 from conftest import FIXTURES
 
 

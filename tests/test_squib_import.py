@@ -204,3 +204,64 @@ def test_import_is_byte_identical_twice(tmp_path, cli):
     assert files == sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*") if p.is_file())
     for rel in files:
         assert (tmp_path / "a" / rel).read_bytes() == (tmp_path / "b" / rel).read_bytes()
+
+
+def test_a_deck_scripts_size_sheet_spacing_and_wrap_carry_over(tmp_path, cli):
+    import tomllib
+
+    import yaml
+
+    project = tmp_path / "p"
+    project.mkdir()
+    (project / "deck.rb").write_text("""require 'squib'
+# a comment with Squib::Deck.new(width: 1) that is not read
+Squib::Deck.new(width: '2.75in', height: '3.75in', dpi: 300, layout: 'layout.yml') do
+  background color: '#ffffff' # white
+  data = csv file: 'cards.csv'
+  text str: data['Name'], layout: :title
+  save_sheet prefix: 'sheet_', columns: 3, rows: 2, gap: 30
+end
+""")
+    (project / "layout.yml").write_text("title:\n  x: 75\n  y: 75\n  width: 675\n  spacing: 6\n"
+                                        "  wrap: word\n  font: Serif 20\n")
+    (project / "cards.csv").write_text("Name,Qty\nKnight,2\nOrc,1\n")
+    game = tmp_path / "g"
+    result = cli("import", "squib", project, "--out", game)
+    assert result.code == 0, result.err
+    toml = tomllib.loads((game / "cardforge.toml").read_text())["build"]
+    # save_sheet columns: 3, rows: 2, gap: 30 px (30 / 300 in = 2.54 mm); Squib's 1/8 in bleed
+    assert toml == {"bleed": "3.175mm", "columns": 3, "rows": 2, "gutter": "2.54mm"}
+    spec = yaml.safe_load((game / "game.yaml").read_text())
+    # 2.75 × 3.75 in with 1/8 in of bleed each side: a 2.5 × 3.5 in card
+    assert spec["deck"]["card_size"] == {"width": "63.5mm", "height": "88.9mm"}
+    layout = yaml.safe_load((game / "templates" / "layout.yaml").read_text())
+    title = layout["layouts"]["card"]["boxes"]["title"]
+    assert title["style"] == {"line_spacing": "6px", "wrap": "word", "size": 20.0}
+    assert "note: layout: 'title' font 'Serif 20'" in result.out
+    checked = cli("check", game)
+    assert checked.code == 0, checked.err
+    assert "3 cards" in checked.out  # Qty: Knight twice, Orc once
+
+
+def test_files_outside_the_project_and_bad_numbers_are_refused_by_name(tmp_path, cli):
+    secret = tmp_path / "secret.svg"
+    secret.write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
+    project = tmp_path / "p"
+    project.mkdir()
+    (project / "layout.yml").write_text("art: {x: 75, y: 75, width: 100, height: 100}\n")
+    (project / "deck.rb").write_text("Squib::Deck.new(layout: 'layout.yml') do\n"
+                                     "  svg file: '../secret.svg', layout: :art\nend\n")
+    result = cli("import", "squib", project, "--out", tmp_path / "g")
+    assert result.code == 0, result.err
+    assert "note: image ../secret.svg left out" in result.out
+    assert not (tmp_path / "g" / "secret.svg").exists() and not (tmp_path / "secret.svg.copy").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g", "p", "secret.svg"]  # no work folder left
+    (project / "deck.rb").write_text("Squib::Deck.new(dpi: 'lots', layout: 'layout.yml') do\nend\n")
+    result = cli("import", "squib", project, "--out", tmp_path / "g2")
+    assert result.code == 1
+    assert "deck.rb" in result.err and "dpi: expected a number from 1 to 10000, got 'lots'" in result.err
+    (project / "deck.rb").write_text("Squib::Deck.new(layout: '../outside.yml') do\nend\n")
+    (tmp_path / "outside.yml").write_text("a: {x: 1}\n")
+    result = cli("import", "squib", project, "--out", tmp_path / "g3")
+    assert result.code == 1 and "outside.yml" in result.err and "Traceback" not in result.err
+    assert not (tmp_path / "g2").exists() and not (tmp_path / "g3").exists()

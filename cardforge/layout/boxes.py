@@ -750,18 +750,18 @@ def _layout_boxes(lhead: _LayoutHead, loc: tuple[str, ...], item: str, check: An
             for key, value in list(braw.items()):
                 if not (isinstance(value, str) and _RELATIVE.match(value)):
                     continue
-                where = {"file": doc.display, "item": item, "field": f"boxes.{box_name}.{key}",
-                         "line": doc.line_of(bloc + (key,))}
+                where = partial(Problem, file=doc.display, item=item, field=f"boxes.{box_name}.{key}",
+                                line=doc.line_of(bloc + (key,)))
                 del braw[key]
                 if key not in RELATIVE_FIELDS:
-                    problems.append(Problem(f"{value.strip()!r} is a relative value (+=, -=, *=, /=), "
-                                            f"allowed only for {', '.join(RELATIVE_FIELDS)}", **where))
+                    problems.append(where(f"{value.strip()!r} is a relative value (+=, -=, *=, /=), "
+                                          f"allowed only for {', '.join(RELATIVE_FIELDS)}"))
                     ok = False
                     continue
                 try:
                     relative[key] = parse_relative(key, value, shift)
                 except ValueError as exc:
-                    problems.append(Problem(str(exc), **where))
+                    problems.append(where(str(exc)))
                     ok = False
         spec, p = check(BoxSpec, braw, item=item, loc_prefix=bloc)
         problems += [_prefixed(x, f"boxes.{box_name}") for x in p]

@@ -197,8 +197,8 @@ def _grid_slots(x0: float, top: float, cols: int, rows: int, size: tuple[float, 
     return [Rect(x0 + c * (w + ex), top - (r + 1) * h - r * ey, w, h) for r in range(rows) for c in range(cols)]
 
 
-def _centred_grid(area: Rect, card: tuple[float, float], bleed: float, g: float, bx: bool,
-                  by: bool, grid: tuple[int | None, int | None] = (None, None)) -> tuple[float, float, tuple[Rect, ...]]:
+def _centred_grid(area: Rect, card: tuple[float, float], bleed: float, g: float, bx: bool, by: bool,
+                  grid: tuple[int | None, int | None] = (None, None)) -> tuple[float, float, tuple[Rect, ...]]:
     """The largest grid of ``card`` whose trims fit ``area`` (at most ``grid``'s columns and
     rows), centred in it: (the gap between columns, between rows, the trims). Butted (``bx``: in
     a row, ``by``: rows) or ``2 × bleed + g`` apart."""

@@ -12,6 +12,7 @@ and relative values (``+= 10``) unchanged. Whatever it cannot carry over is said
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -57,6 +58,35 @@ class _Call:
     line: int
 
 
+#: the title of every error the import stops on
+IMPORT_FAILED = "the Squib project cannot be imported"
+
+
+def _error(problem: Problem) -> CardforgeError:
+    return CardforgeError(IMPORT_FAILED, [problem])
+
+
+def _read(folder: Path, name: str, what: str) -> bytes:
+    """A file of the project, by the one rule for files a folder names (inside it, regular,
+    bounded): CardforgeError naming it otherwise."""
+    from cardforge.limits import limit
+    from cardforge.paths import read_inside
+
+    blob, problem = read_inside(folder, name, what, max_bytes=limit("file_bytes"),
+                                variable="CARDFORGE_LIMIT_FILE_BYTES", file=str(folder / name))
+    if problem is not None or blob is None:
+        raise _error(problem or Problem("cannot be read", file=str(folder / name)))
+    return blob
+
+
+def _text(folder: Path, name: str, what: str) -> str:
+    blob = _read(folder, name, what)
+    try:
+        return blob.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise _error(Problem(f"not UTF-8 text (byte {exc.start})", file=str(folder / name))) from None
+
+
 def _ruby_args(text: str) -> dict[str, tuple[str, str]]:
     """``key: value, …`` of a Ruby call, for the values this reads: strings, symbols, numbers,
     ``data['col']`` and ``[...]`` lists; anything else is left out."""
@@ -95,12 +125,13 @@ class _Script:
     calls: list[_Call]
     data_file: str | None
     data_kind: str | None
+    sheet: dict[str, tuple[str, str]] = field(default_factory=dict)  # save_sheet's arguments
 
 
 def read_script(text: str, notes: list[str], name: str) -> _Script:
     """The first ``Squib::Deck.new … do … end`` block of a deck script, by pattern."""
     lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if "Squib::Deck.new" in line), None)
+    start = next((i for i, line in enumerate(lines) if "Squib::Deck.new" in _strip_comment(line)), None)
     data_file = data_kind = None
     for line in lines:
         m = re.search(r"(?:Squib\.)?\b(csv|xlsx)\b\s*\(?\s*file:\s*['\"]([^'\"]+)['\"]", _strip_comment(line))
@@ -114,6 +145,7 @@ def read_script(text: str, notes: list[str], name: str) -> _Script:
     head = re.sub(r"\bdo\s*(\|[^|]*\|)?\s*$", "", head).strip().strip("()")
     deck = _ruby_args(head)
     calls: list[_Call] = []
+    sheet: dict[str, tuple[str, str]] = {}
     depth = 0
     for number, raw in enumerate(lines[start + 1:], start + 2):
         line = _strip_comment(raw).strip()
@@ -131,13 +163,15 @@ def read_script(text: str, notes: list[str], name: str) -> _Script:
             notes.append(f"{name}:{number}: not read ({line[:60]})")
             continue
         method, rest = m.group(1), m.group(2)
+        if method == "save_sheet" or (method == "save" and "sheet" in rest):
+            sheet = _ruby_args(rest)
         if method in _OUTPUT_CALLS:
             continue
         if method not in _CALLS:
             notes.append(f"{name}:{number}: '{method}' is not ported (cardforge draws {', '.join(sorted(_CALLS))})")
             continue
         calls.append(_Call(method, _ruby_args(rest), number))
-    return _Script(deck, calls, data_file, data_kind)
+    return _Script(deck, calls, data_file, data_kind, sheet)
 
 
 def _px(value: tuple[str, str] | None, default: float, dpi: float) -> float:
@@ -147,8 +181,8 @@ def _px(value: tuple[str, str] | None, default: float, dpi: float) -> float:
     text = value[1].strip()
     m = re.fullmatch(r"(-?\d+(?:\.\d+)?)\s*(in|mm|cm|pt)?", text)
     if not m:
-        raise CardforgeError([Problem(f"the deck's size {text!r} is not a number of pixels or a length "
-                                      "('825', '2.75in', '70mm')", field="Squib::Deck.new")])
+        raise _error(Problem(f"the deck's size {text!r} is not a number of pixels or a length "
+                                      "('825', '2.75in', '70mm')", field="Squib::Deck.new"))
     number = float(m.group(1))
     per = {"in": dpi, "mm": dpi / 25.4, "cm": dpi / 2.54, "pt": dpi / 72.0}
     return number * per[m.group(2)] if m.group(2) else number
@@ -158,19 +192,20 @@ def _load_layouts(folder: Path, files: list[str], notes: list[str]) -> dict[str,
     """Squib's layout files merged in order (a later file's entry replaces an earlier one's)."""
     merged: dict[str, dict[str, Any]] = {}
     for name in files:
+        from cardforge.data.yamlio import parse_text
+
         path = folder / name
-        if not path.is_file():
-            raise CardforgeError([Problem(f"layout file not found: {name} (Squib's built-in layouts are not "
+        if not os.path.lexists(path):
+            raise _error(Problem(f"layout file not found: {name} (Squib's built-in layouts are not "
                                           "shipped with cardforge: copy it from Squib's "
-                                          "lib/squib/builtin/layouts/ into the project)", file=str(path))])
-        text = path.read_text(encoding="utf-8")
-        text = re.sub(r"!ruby/symbol\s+", "", text)
-        try:
-            data = yaml.safe_load(text) or {}
-        except yaml.YAMLError as exc:
-            raise CardforgeError([Problem(f"not valid YAML: {exc}", file=str(path))]) from None
+                                          "lib/squib/builtin/layouts/ into the project)", file=str(path)))
+        text = re.sub(r"!ruby/symbol\s+", "", _text(folder, name, "layout file"))
+        doc = parse_text(text, str(path))
+        if doc.problems and doc.data is None:
+            raise CardforgeError(IMPORT_FAILED, doc.problems)
+        data = doc.data or {}
         if not isinstance(data, dict):
-            raise CardforgeError([Problem("a Squib layout is a mapping of entries", file=str(path))])
+            raise _error(Problem("a Squib layout is a mapping of entries", file=str(path)))
         for key, entry in data.items():
             if isinstance(entry, dict):
                 merged[str(key)] = {str(k).lstrip(":"): v for k, v in entry.items()}
@@ -192,6 +227,10 @@ def _box_fields(name: str, entry: dict[str, Any], notes: list[str], where: str) 
             style[_STYLE[key]] = str(value).lstrip(":") if key in ("align", "valign") else value
         elif key == "stroke_width":
             box["stroke_width"] = f"{value}px" if isinstance(value, (int, float)) else value
+        elif key == "spacing":  # Squib's: pixels between lines
+            style["line_spacing"] = f"{value}px" if isinstance(value, (int, float)) else value
+        elif key == "wrap":  # Squib's word_char (its default) is cardforge's char
+            style["wrap"] = "word" if str(value).lstrip(":") in ("word", "none", "false") else "char"
         elif key == "font" and isinstance(value, str):
             m = re.search(r"(\d+(?:\.\d+)?)\s*$", value)
             if m and "font_size" not in entry:
@@ -211,15 +250,21 @@ def _field_name(header: str) -> str:
     return normalise_header(header)
 
 
-def _headers(path: Path, kind: str) -> list[str]:
-    from cardforge.data.spreadsheet import _read_csv, _read_xlsx
+def _rows(folder: Path, path: Path) -> list[Any]:
+    """The data's rows (the first sheet with any, of a workbook)."""
+    from cardforge.data.spreadsheet import _read_csv, _read_xlsx, _SheetError
 
-    blob = path.read_bytes()
-    if kind == "csv":
-        rows = _read_csv(blob, path.name)
-    else:
-        sheets = _read_xlsx(blob)
-        rows = next((r for _, r in sheets if r), [])
+    blob = _read(folder, path.relative_to(folder).as_posix(), "data file")
+    try:
+        if path.suffix.lower() == ".csv":
+            return list(_read_csv(blob, path.name))
+        return next((list(r) for _, r in _read_xlsx(blob) if r), [])
+    except _SheetError as exc:
+        raise _error(Problem(exc.message, file=str(path))) from None
+
+
+def _headers(folder: Path, path: Path) -> list[str]:
+    rows = _rows(folder, path)
     if not rows:
         return []
     first = rows[0][1]
@@ -235,22 +280,22 @@ def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibI
     result = SquibImport()
     notes = result.notes
     if not folder.is_dir():
-        raise CardforgeError([Problem("not a folder: give a Squib project's folder", file=str(folder))])
+        raise _error(Problem("not a folder: give a Squib project's folder", file=str(folder)))
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise CardforgeError([Problem("the output folder is not empty: give a new one", file=str(out))])
+        raise _error(Problem("the output folder is not empty: give a new one", file=str(out)))
     scripts = sorted(p for p in folder.rglob("*.rb") if p.is_file())
     script = _Script({}, [], None, None)
     script_name = "the project"
     for path in scripts:  # the first script that makes a deck
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = _text(folder, path.relative_to(folder).as_posix(), "deck script")
         if "Squib::Deck.new" in text:
             script_name = path.relative_to(folder).as_posix()
             script = read_script(text, notes, script_name)
             break
-    dpi = float(script.deck["dpi"][1]) if "dpi" in script.deck else SQUIB_DPI
+    dpi = _number(script.deck.get("dpi"), SQUIB_DPI, "dpi", script_name, 1, 10_000)
     width = _px(script.deck.get("width"), SQUIB_WIDTH_PX, dpi)
     height = _px(script.deck.get("height"), SQUIB_HEIGHT_PX, dpi)
-    cards = int(float(script.deck["cards"][1])) if "cards" in script.deck else 1
+    cards = int(_number(script.deck.get("cards"), 1, "cards", script_name, 1, 10_000))
     layout_arg = script.deck.get("layout")
     if layout_arg is None:
         files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.yml") if p.is_file()
@@ -266,21 +311,21 @@ def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibI
     bleed_px = SQUIB_BLEED_IN * dpi
     trim_w, trim_h = (width - 2 * bleed_px) * 25.4 / dpi, (height - 2 * bleed_px) * 25.4 / dpi
     if trim_w <= 0 or trim_h <= 0:
-        raise CardforgeError([Problem(f"a {width:g}×{height:g} px deck at {dpi:g} dpi is smaller than Squib's "
-                                      "1/8 in of bleed each side", file=script_name)])
+        raise _error(Problem(f"a {width:g}×{height:g} px deck at {dpi:g} dpi is smaller than Squib's "
+                                      "1/8 in of bleed each side", file=script_name))
 
     # the data: the script's csv/xlsx, else the only one in the folder
     data_path: Path | None = None
     if script.data_file:
         data_path = folder / script.data_file
-        if not data_path.is_file():
-            raise CardforgeError([Problem(f"the data file {script.data_file} is not in the project",
-                                          file=script_name)])
+        if not os.path.lexists(data_path):
+            raise _error(Problem(f"the data file {script.data_file} is not in the project",
+                                          file=script_name))
     else:
         found = sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".csv", ".xlsx") and p.is_file())
         if len(found) == 1:
             data_path = found[0]
-    headers = _headers(data_path, data_path.suffix.lower().lstrip(".")) if data_path else []
+    headers = _headers(folder, data_path) if data_path else []
     fields = {_field_name(h): h for h in headers}
 
     boxes: dict[str, Any] = {}
@@ -325,29 +370,32 @@ def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibI
             add("circle", own)
             continue
         if call.method == "text":
-            text = call.args.get("str")
-            if text is None:
+            given = call.args.get("str")
+            if given is None:
                 notes.append(f"{where}: a text call without str: left out")
                 continue
-            if text[0] == "data":
-                if _field_name(text[1]) not in fields:
-                    raise CardforgeError([Problem(f"data['{text[1]}'] is not a column of "
+            if given[0] == "data":
+                if _field_name(given[1]) not in fields:
+                    raise _error(Problem(f"data['{given[1]}'] is not a column of "
                                                   f"{data_path.name if data_path else 'the data (none found)'}"
                                                   f" (columns: {', '.join(headers) or 'none'})",
-                                                  file=script_name, line=call.line)])
-                own["text"] = "{{ card.%s }}" % _field_name(text[1])
+                                                  file=script_name, line=call.line))
+                own["text"] = "{{ card.%s }}" % _field_name(given[1])
             else:
-                own["text"] = text[1].replace("{", "{{ '{' }}") if "{" in text[1] else text[1]
+                own["text"] = given[1].replace("{", "{{ '{' }}") if "{" in given[1] else given[1]
+            chain = layout[1] if layout is not None and layout[0] != "data" else None
+            if "wrap" not in call.args and not _entry_sets(entries, chain, "wrap"):
+                own["style"] = {"wrap": "char"}  # Squib's default, word_char: words, then letters
         if call.method in ("svg", "png"):
             src = call.args.get("file")
             if src and src[0] == "data":
                 own["src"] = "{{ card.%s }}" % _field_name(src[1])
-                images.update(_column_values(data_path, src[1]) if data_path else [])
+                images.update(_column_values(folder, data_path, src[1]) if data_path else [])
             elif src:
                 own["src"] = src[1]
                 images.add(src[1])
             own["fit"] = "contain"
-        if call.method in ("rect", "roundrect", "circle", "ellipse"):  # Squib's defaults: no fill, a black 2 px outline
+        if call.method in ("rect", "roundrect", "ellipse"):  # Squib's defaults: no fill, a black 2 px outline
             chain = layout[1] if layout is not None and layout[0] != "data" else None
             for key, cf_key, default in (("fill_color", "fill", "none"), ("stroke_color", "stroke", "black"),
                                          ("stroke_width", "stroke_width", "2px")):
@@ -360,7 +408,7 @@ def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibI
             continue
         if layout[0] == "data":  # one box per entry the column names, drawn for its cards
             column = _field_name(layout[1])
-            for value in _column_values(data_path, layout[1]) if data_path else []:
+            for value in _column_values(folder, data_path, layout[1]) if data_path else []:
                 if value not in entries:
                     notes.append(f"{where}: layout {value!r} (data['{layout[1]}']) is not in the layout files")
                     continue
@@ -374,9 +422,9 @@ def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibI
             continue
         name = layout[1]
         if name not in entries:
-            raise CardforgeError([Problem(f"layout '{name}' is not an entry of {', '.join(files) or 'any layout file'}"
+            raise _error(Problem(f"layout '{name}' is not an entry of {', '.join(files) or 'any layout file'}"
                                           f" (entries: {', '.join(entries) or 'none'})",
-                                          file=script_name, line=call.line)])
+                                          file=script_name, line=call.line))
         used.add(name)
         own["extends"] = name
         if "file" in entries[name] and "src" not in own:
@@ -407,8 +455,7 @@ def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibI
         key = name if name not in layout_boxes else f"{name}_box"
         layout_boxes[key] = fields_
 
-    out.mkdir(parents=True, exist_ok=True)
-    written = result.written
+    out_files: dict[str, bytes] = {}  # written at the end, all or nothing
     game_title = title or folder.resolve().name.replace("_", " ").replace("-", " ").title()
     layout_doc = {
         "dpi": dpi if dpi != int(dpi) else int(dpi),
@@ -417,60 +464,62 @@ def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibI
         "origin_bleed": bleed_px if bleed_px != int(bleed_px) else int(bleed_px),
         "layouts": {"card": {"safe_zone": 0, "boxes": layout_boxes}},
     }
-    (out / "templates").mkdir()
-    _write(out / "templates" / "layout.yaml",
+    _put(out_files, "templates/layout.yaml",
            f"# From the Squib project {folder.name} ({', '.join(files) or 'no layout file'}, {script_name}):\n"
            "# Squib's numbers as they are: pixels at the deck's dpi, from the bleed's corner.\n"
-           + yaml.safe_dump(layout_doc, sort_keys=False, allow_unicode=True, width=100), written)
+           + yaml.safe_dump(layout_doc, sort_keys=False, allow_unicode=True, width=100))
     card_files: list[Any]
     kind_fields = {f: {"type": "text"} for f in fields if f not in ("id", "name", "copies", "qty", "art", "back")}
     deck: dict[str, Any] = {"version": "0.1",
                             "card_size": {"width": f"{round(trim_w, 4):g}mm", "height": f"{round(trim_h, 4):g}mm"}}
     if data_path is not None:
-        target = out / data_path.name
-        shutil.copyfile(data_path, target)
-        written.append(target)
+        out_files[data_path.name] = _read(folder, data_path.relative_to(folder).as_posix(), "data file")
         card_files = [data_path.name]
         if "name" not in fields and fields:
             deck["title_field"] = next(iter(fields))
     else:
-        _write(out / "cards.yaml", yaml.safe_dump(
+        _put(out_files, "cards.yaml", yaml.safe_dump(
             [{"id": f"card-{i}", "kind": "card", "name": f"Card {i}"} for i in range(1, cards + 1)],
-            sort_keys=False), written)
+            sort_keys=False))
         card_files = ["cards.yaml"]
     deck["card_files"] = card_files
     deck["kinds"] = {"card": {"label": "Card", "plural": "Cards", "layout": "card", "fields": kind_fields}}
     game = {"title": game_title, "language": "en", "players": "1-6",
             "categories": [{"id": "points", "label": "Points"}], "deck": deck}
-    _write(out / "game.yaml", f"# Imported from the Squib project {folder.name} by `cardforge import squib`.\n"
-           + yaml.safe_dump(game, sort_keys=False, allow_unicode=True, width=100), written)
-    _write(out / "cardforge.toml", "[build]\n# Squib's bleed, so that a card with its bleed is Squib's image\n"
-           f'bleed = "{SQUIB_BLEED_IN * 25.4:g}mm"\n', written)
+    _put(out_files, "game.yaml", f"# Imported from the Squib project {folder.name} by `cardforge import squib`.\n"
+           + yaml.safe_dump(game, sort_keys=False, allow_unicode=True, width=100))
+    toml = ("[build]\n# Squib's bleed, so that a card with its bleed is Squib's image\n"
+            f'bleed = "{SQUIB_BLEED_IN * 25.4:g}mm"\n')
+    if script.sheet:
+        toml += "# the sheet grid of the script's save_sheet\n"
+        for key in ("columns", "rows"):
+            if script.sheet.get(key, ("", ""))[0] == "num":
+                toml += f"{key} = {int(float(script.sheet[key][1]))}\n"
+        if script.sheet.get("gap", ("", ""))[0] == "num":
+            toml += f'gutter = "{float(script.sheet["gap"][1]) * 25.4 / dpi:.4g}mm"\n'
+    _put(out_files, "cardforge.toml", toml)
     for image in sorted(images):
-        source = folder / image
-        if not source.is_file():
+        if not os.path.lexists(folder / image):
             notes.append(f"image {image} is not in the project: the card shows a placeholder")
             continue
-        target = out / image
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
-        written.append(target)
-    licence = next((p for p in (folder / "LICENSE", folder / "LICENSE.txt") if p.is_file()), None)
-    if licence is not None:
-        shutil.copyfile(licence, out / licence.name)
-        written.append(out / licence.name)
+        try:
+            out_files[Path(image).as_posix()] = _read(folder, image, "image")
+        except CardforgeError as exc:
+            notes.append(f"image {image} left out: {exc.problems[0].message if exc.problems else exc.title}")
+    for name in ("LICENSE", "LICENSE.txt", "LICENSE.md"):  # the project's licence goes with its files
+        if os.path.lexists(folder / name):
+            out_files[name] = _read(folder, name, "licence")
+    result.written = _commit(out, out_files)
     return result
 
 
-def _column_values(path: Path | None, header: str) -> list[str]:
+
+
+def _column_values(folder: Path, path: Path | None, header: str) -> list[str]:
     """The distinct values of a column, in order (the images or layouts a column names)."""
     if path is None:
         return []
-    from cardforge.data.spreadsheet import _read_csv, _read_xlsx
-
-    blob = path.read_bytes()
-    rows = _read_csv(blob, path.name) if path.suffix.lower() == ".csv" else \
-        next((r for _, r in _read_xlsx(blob) if r), [])
+    rows = _rows(folder, path)
     if not rows:
         return []
     head = rows[0][1]
@@ -544,6 +593,41 @@ def _entry_sets(entries: dict[str, dict[str, Any]], name: str | None, key: str, 
                                                                         else parents or []))
 
 
-def _write(path: Path, text: str, written: list[Path]) -> None:
-    path.write_text(text, encoding="utf-8")
-    written.append(path)
+def _put(files: dict[str, bytes], name: str, text: str) -> None:
+    files[name] = text.encode("utf-8")
+
+
+def _commit(out: Path, files: dict[str, bytes]) -> list[Path]:
+    """Write ``files`` into a new folder beside ``out`` and move it into place: all or nothing."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    work = out.parent / f".{out.name}.importing-{os.getpid()}"
+    work.mkdir()  # the usual permissions (the umask's), unlike a temporary folder's
+    try:
+        for name, blob in files.items():
+            target = work / name
+            if not target.resolve().is_relative_to(work.resolve()):
+                raise _error(Problem(f"{name}: a path leading out of the game folder", file=name))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(blob)
+        if out.exists():
+            out.rmdir()  # checked empty before anything was read
+        os.replace(work, out)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return [out / name for name in files]
+
+
+def _number(value: tuple[str, str] | None, default: float, key: str, script: str, low: float,
+            high: float) -> float:
+    """A number of Squib::Deck.new (``dpi: 300``, ``cards: 4``), bounded."""
+    if value is None:
+        return default
+    try:
+        number = float(value[1])
+    except ValueError:
+        number = float("nan")
+    if not low <= number <= high:
+        raise _error(Problem(f"{key}: expected a number from {low:g} to {high:g}, got {value[1]!r}",
+                                      file=script, field=f"Squib::Deck.new {key}"))
+    return number
