@@ -265,3 +265,41 @@ def test_files_outside_the_project_and_bad_numbers_are_refused_by_name(tmp_path,
     result = cli("import", "squib", project, "--out", tmp_path / "g3")
     assert result.code == 1 and "outside.yml" in result.err and "Traceback" not in result.err
     assert not (tmp_path / "g2").exists() and not (tmp_path / "g3").exists()
+
+
+def test_multi_line_calls_use_layout_data_attributes_and_colours(tmp_path, cli):
+    import yaml
+
+    project = tmp_path / "p"
+    (project / "src").mkdir(parents=True)
+    (project / "layouts").mkdir()
+    (project / "data").mkdir()
+    (project / "src" / "deck.rb").write_text("""data = Squib.xlsx file: 'data/cards.xlsx'
+Squib::Deck.new(cards: data.nrows) do
+  use_layout file: 'layouts/deck.yml'
+  text str: data.name,
+       layout: :name
+  rect layout: :frame,
+       fill_color: '#0000',
+       stroke_color: :gray
+  circle x: 100, y: 100, radius: 50, fill_color: '#f00', stroke_color: 'burgundy'
+  text str: data.atk.map { |s| "#{s} ATK" }, layout: :name
+end
+""")
+    (project / "layouts" / "deck.yml").write_text("name: {x: 90, y: 90, width: 500, height: 100}\n"
+                                                  "frame: {x: 38, y: 38, width: 750, height: 1050}\n")
+    shutil.copyfile(SQUIB / "intro" / "data.xlsx", project / "data" / "cards.xlsx")
+    result = cli("import", "squib", project, "--out", tmp_path / "g")
+    assert result.code == 0, result.err
+    boxes = yaml.safe_load((tmp_path / "g" / "templates" / "layout.yaml").read_text())["layouts"]["card"]["boxes"]
+    assert boxes["name_text"] == {"type": "text", "text": "{{ card.name }}", "style": {"wrap": "char"},
+                                  "extends": "name"}
+    # '#0000' is Squib's transparent; :gray is cardforge's grey
+    assert (boxes["frame_rect"]["fill"], boxes["frame_rect"]["stroke"]) == ("none", "grey")
+    # '#f00' spelt out; an unknown named colour is a note and the default outline
+    assert boxes["circle"]["fill"] == "#ff0000" and boxes["circle"]["stroke"] == "black"
+    assert "colour 'burgundy' is not one cardforge knows" in result.out
+    assert "src/deck.rb:10: a text whose str: is not a quoted text or data['column']" in result.out
+    checked = cli("check", tmp_path / "g")
+    assert checked.code == 0, checked.err
+    assert "4 cards" in checked.out  # cards: data.nrows — the workbook's four rows

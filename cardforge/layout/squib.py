@@ -39,8 +39,9 @@ _OUTPUT_CALLS = {"save", "save_png", "save_pdf", "save_sheet", "save_home", "sho
 _SAME = ("x", "y", "width", "height", "radius", "x1", "y1", "x2", "y2", "extends")
 _RENAMED = {"fill_color": "fill", "stroke_color": "stroke", "file": "src"}
 _STYLE = {"color": "colour", "font_size": "size", "align": "align", "valign": "valign"}
-_ARG = re.compile(r"""\s*(\w+):\s*(?:'([^']*)'|"([^"]*)"|:(\w+)|data\[\s*['"]([^'"]+)['"]\s*\]"""
-                  r"""|\[([^\]]*)\]|(-?\d+(?:\.\d+)?)\b)\s*,?""")
+_ARG = re.compile(r"""\s*(?P<key>\w+):\s*(?:'(?P<sq>[^']*)'|"(?P<dq>[^"]*)"|:(?P<sym>\w+)"""
+                  r"""|data\[\s*(?:['"](?P<col>[^'"]+)['"]|:(?P<colsym>\w+))\s*\]|data\.(?P<colattr>\w+)(?![\w.(])"""
+                  r"""|\[(?P<list>[^\]]*)\]|(?P<num>-?\d+(?:\.\d+)?)\b)\s*,?""")
 
 
 @dataclass
@@ -92,17 +93,43 @@ def _ruby_args(text: str) -> dict[str, tuple[str, str]]:
     ``data['col']`` and ``[...]`` lists; anything else is left out."""
     out: dict[str, tuple[str, str]] = {}
     for m in _ARG.finditer(text):
-        key = m.group(1)
-        if m.group(2) is not None or m.group(3) is not None:
-            out[key] = ("str", m.group(2) if m.group(2) is not None else m.group(3))
-        elif m.group(4) is not None:
-            out[key] = ("sym", m.group(4))
-        elif m.group(5) is not None:
-            out[key] = ("data", m.group(5))
-        elif m.group(6) is not None:
-            out[key] = ("list", m.group(6))
-        elif m.group(7) is not None:
-            out[key] = ("num", m.group(7))
+        g = m.groupdict()
+        key = g["key"]
+        if g["sq"] is not None or g["dq"] is not None:
+            out[key] = ("str", g["sq"] if g["sq"] is not None else g["dq"])
+        elif g["sym"] is not None:
+            out[key] = ("sym", g["sym"])
+        elif (g["col"] or g["colsym"] or g["colattr"]) is not None:
+            out[key] = ("data", g["col"] or g["colsym"] or g["colattr"])
+        elif g["list"] is not None:
+            out[key] = ("list", g["list"])
+        elif g["num"] is not None:
+            out[key] = ("num", g["num"])
+    return out
+
+
+def _logical_lines(lines: list[str], first: int) -> list[tuple[int, str]]:
+    """Ruby lines from ``first`` (0-based), comments out, a call continued over several lines
+    (a trailing comma, backslash or open bracket) joined: (1-based number, text)."""
+    out: list[tuple[int, str]] = []
+    pending: tuple[int, str] | None = None
+    for index in range(first, len(lines)):
+        line = _strip_comment(lines[index]).strip()
+        if pending is not None:
+            pending = (pending[0], f"{pending[1]} {line}")
+        elif line:
+            pending = (index + 1, line)
+        if pending is None:
+            continue
+        text = pending[1]
+        opened = sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
+        if text.endswith((",", "\\")) or opened > 0:
+            pending = (pending[0], text.rstrip("\\"))
+            continue
+        out.append(pending)
+        pending = None
+    if pending is not None:
+        out.append(pending)
     return out
 
 
@@ -126,6 +153,7 @@ class _Script:
     data_file: str | None
     data_kind: str | None
     sheet: dict[str, tuple[str, str]] = field(default_factory=dict)  # save_sheet's arguments
+    layouts: list[str] = field(default_factory=list)  # use_layout's files
 
 
 def read_script(text: str, notes: list[str], name: str) -> _Script:
@@ -146,11 +174,9 @@ def read_script(text: str, notes: list[str], name: str) -> _Script:
     deck = _ruby_args(head)
     calls: list[_Call] = []
     sheet: dict[str, tuple[str, str]] = {}
+    layouts: list[str] = []
     depth = 0
-    for number, raw in enumerate(lines[start + 1:], start + 2):
-        line = _strip_comment(raw).strip()
-        if not line:
-            continue
+    for number, line in _logical_lines(lines, start + 1):
         if re.match(r"^end\b", line):
             if depth == 0:
                 break
@@ -165,13 +191,17 @@ def read_script(text: str, notes: list[str], name: str) -> _Script:
         method, rest = m.group(1), m.group(2)
         if method == "save_sheet" or (method == "save" and "sheet" in rest):
             sheet = _ruby_args(rest)
+        if method == "use_layout":  # Squib::Deck's layouts, merged after those of Deck.new
+            used = _ruby_args(rest).get("file")
+            if used is not None:
+                layouts += [f.strip().strip("'\"") for f in used[1].split(",")] if used[0] == "list" else [used[1]]
         if method in _OUTPUT_CALLS:
             continue
         if method not in _CALLS:
             notes.append(f"{name}:{number}: '{method}' is not ported (cardforge draws {', '.join(sorted(_CALLS))})")
             continue
         calls.append(_Call(method, _ruby_args(rest), number))
-    return _Script(deck, calls, data_file, data_kind, sheet)
+    return _Script(deck, calls, data_file, data_kind, sheet, layouts)
 
 
 def _px(value: tuple[str, str] | None, default: float, dpi: float) -> float:
@@ -221,6 +251,14 @@ def _box_fields(name: str, entry: dict[str, Any], notes: list[str], where: str) 
     for key, value in entry.items():
         if key in _SAME:
             box[key] = value
+        elif key in ("fill_color", "stroke_color"):
+            colour = _colour(value, notes, f"{where}: '{name}' {key}")
+            if colour is not None:
+                box[_RENAMED[key]] = colour
+        elif key == "color":
+            colour = _colour(value, notes, f"{where}: '{name}' color")
+            if colour is not None:
+                style["colour"] = colour
         elif key in _RENAMED:
             box[_RENAMED[key]] = value
         elif key in _STYLE:
@@ -295,9 +333,14 @@ def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibI
     dpi = _number(script.deck.get("dpi"), SQUIB_DPI, "dpi", script_name, 1, 10_000)
     width = _px(script.deck.get("width"), SQUIB_WIDTH_PX, dpi)
     height = _px(script.deck.get("height"), SQUIB_HEIGHT_PX, dpi)
-    cards = int(_number(script.deck.get("cards"), 1, "cards", script_name, 1, 10_000))
+    cards_arg = script.deck.get("cards")
+    if cards_arg is not None and cards_arg[0] == "data":  # cards: data.nrows — the data's rows
+        cards_arg = None
+    cards = int(_number(cards_arg, 1, "cards", script_name, 1, 10_000))
     layout_arg = script.deck.get("layout")
-    if layout_arg is None:
+    if layout_arg is None and script.layouts:
+        files = list(script.layouts)
+    elif layout_arg is None:
         files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.yml") if p.is_file()
                        and not p.name.startswith(("config", "_")))
         if files:
@@ -306,6 +349,8 @@ def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibI
         files = [f.strip().strip("'\"") for f in layout_arg[1].split(",") if f.strip()]
     else:
         files = [layout_arg[1]]
+    if layout_arg is not None:
+        files += script.layouts
     entries = _load_layouts(folder, files, notes)
 
     bleed_px = SQUIB_BLEED_IN * dpi
@@ -345,10 +390,17 @@ def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibI
         layout = call.args.get("layout")
         inline = {k: (float(v[1]) if v[0] == "num" else v[1]) for k, v in call.args.items()
                   if v[0] in ("num", "str", "sym") and k not in ("layout", "str", "file", "color")}
+        if call.method == "line":
+            chain = layout[1] if layout is not None and layout[0] != "data" else None
+            ends = [k for k in ("x1", "y1", "x2", "y2")
+                    if not (call.args.get(k, ("", ""))[0] == "num" or _entry_sets(entries, chain, k))]
+            if ends:
+                notes.append(f"{where}: a line whose {', '.join(ends)} are not plain pixels is not ported")
+                continue
         if call.method == "background":
             own.update({"x": 0, "y": 0, "width": width, "height": height, "bleed": True})
             colour = call.args.get("color")
-            own["fill"] = colour[1] if colour else "white"
+            own["fill"] = _colour(colour[1], notes, f"{where}: background color") or "white" if colour else "white"
             add("background", own)
             continue
         if call.method == "circle":  # Squib's circle: x, y its centre, radius: an ellipse box of its own
@@ -366,15 +418,19 @@ def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibI
             for key, cf_key, default in (("fill_color", "fill", "none"), ("stroke_color", "stroke", "black"),
                                          ("stroke_width", "stroke_width", 2)):
                 value = values.get(key, default)
-                own[cf_key] = f"{value}px" if key == "stroke_width" else str(value).lstrip(":")
+                own[cf_key] = f"{value}px" if key == "stroke_width" else _colour(value, notes, where) or default
             add("circle", own)
             continue
         if call.method == "text":
             given = call.args.get("str")
             if given is None:
-                notes.append(f"{where}: a text call without str: left out")
+                notes.append(f"{where}: a text whose str: is not a quoted text or data['column'] "
+                             "(computed in Ruby): left out")
                 continue
             if given[0] == "data":
+                if data_path is None:
+                    notes.append(f"{where}: data['{given[1]}'] but no CSV or XLSX data was found: left out")
+                    continue
                 if _field_name(given[1]) not in fields:
                     raise _error(Problem(f"data['{given[1]}'] is not a column of "
                                                   f"{data_path.name if data_path else 'the data (none found)'}"
@@ -579,6 +635,32 @@ def _pixels(value: Any, dpi: float) -> float:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return float(value)
     return _px(("str", str(value)), 0.0, dpi)
+
+
+def _colour(value: Any, notes: list[str], where: str) -> str | None:
+    """A Squib colour as cardforge writes it: ``#rrggbb``, a palette name or ``none`` (Squib's
+    transparent ``#0000``); ``#rgb`` spelt out, an alpha channel dropped (said), ``gray`` as
+    ``grey``; None (said) for a colour cardforge does not know."""
+    from cardforge.markup import MarkupError, resolve_color
+
+    text = str(value).strip().lstrip(":")
+    if re.fullmatch(r"#[0-9a-fA-F]{4}|#[0-9a-fA-F]{8}", text) and text[-2 if len(text) == 9 else -1:] in ("0", "00"):
+        return "none"  # fully transparent
+    if re.fullmatch(r"#[0-9a-fA-F]{3,4}", text):
+        text = "#" + "".join(c * 2 for c in text[1:4])
+    elif re.fullmatch(r"#[0-9a-fA-F]{8}", text):
+        notes.append(f"{where}: {value!r}: its transparency is not ported")
+        text = text[:7]
+    if text.lower() in ("none", "transparent"):
+        return "none"
+    for candidate in (text, text.lower(), text.lower().replace("gray", "grey")):
+        try:
+            resolve_color(candidate)
+            return candidate
+        except MarkupError:
+            continue
+    notes.append(f"{where}: colour {value!r} is not one cardforge knows (#rrggbb or a palette name): left out")
+    return None
 
 
 def _entry_sets(entries: dict[str, dict[str, Any]], name: str | None, key: str, depth: int = 0) -> bool:
