@@ -303,3 +303,21 @@ end
     checked = cli("check", tmp_path / "g")
     assert checked.code == 0, checked.err
     assert "4 cards" in checked.out  # cards: data.nrows — the workbook's four rows
+
+
+@pytest.mark.parametrize("sample", ["intro", "layouts"])
+def test_the_imported_files_match_the_schemas_editors_use(tmp_path, cli, sample):
+    import json
+
+    import jsonschema
+    import yaml
+
+    from cardforge.cli.docs import schemas
+
+    game = tmp_path / "g"
+    assert cli("import", "squib", SQUIB / sample, "--out", game).code == 0
+    for name, path in (("layout.schema.json", game / "templates" / "layout.yaml"),
+                       ("game.schema.json", game / "game.yaml")):
+        validator = jsonschema.Draft202012Validator(json.loads(schemas()[name]))
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert [e.message for e in validator.iter_errors(data)] == [], path

@@ -29,6 +29,7 @@ from pydantic import (
     Field,
     PrivateAttr,
     ValidatorFunctionWrapHandler,
+    WithJsonSchema,
     WrapValidator,
     model_validator,
 )
@@ -235,7 +236,10 @@ class BoxSpec(Model):
     of the same layout whose fields this one starts from, or a list of them (later ones win,
     as Squib's)."""
 
-    extends: Annotated[list[str] | None, BeforeValidator(_one_or_list), Field(min_length=1, max_length=32)] = None
+    extends: Annotated[list[str] | None, BeforeValidator(_one_or_list), Field(min_length=1, max_length=32),
+                       WithJsonSchema({"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"},
+                                                                      "minItems": 1, "maxItems": 32},
+                                                 {"type": "null"}]})] = None
     type: Literal["rect", "ellipse", "text", "art", "icon", "stamp", "line", "polygon"] | None = None
     x: SignedMM | None = None
     y: SignedMM | None = None
