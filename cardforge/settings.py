@@ -147,6 +147,9 @@ class BuildSettings:
     # the band along every paper edge the printer cannot print: no mark, label or caption goes
     # there (only card bleed); None: the paper's default (default_printer_margin)
     printer_margin_mm: float | None = None
+    # the sheet grid (cardforge.toml): at most this many columns and rows of cards a sheet; None: as many as fit
+    columns: int | None = None
+    rows: int | None = None
     # card ids whose extra copies fill the empty slots of each deck file's last sheet
     spares: tuple[str, ...] = ()
     # butt neighbouring cards whatever their edges look like (fewer sheets; a mis-cut may then
@@ -191,6 +194,8 @@ class BuildSettings:
         if self.bleed_mm < 0 or (self.gutter_mm or 0) < 0 or (self.margin_mm or 0) < 0 \
                 or (self.printer_margin_mm or 0) < 0:
             raise ValueError("bleed, gutter, margin and printer margin must not be negative")
+        if any(n is not None and n < 1 for n in (self.columns, self.rows)):
+            raise ValueError("columns and rows must be at least 1")
         if self.lock_wait < 0:
             raise ValueError("lock_wait must not be negative")
 

@@ -114,7 +114,7 @@ layouts:
         "icon, src, fit, when, z, rotate, x1, y1, x2, y2, points, dash, cap)")
     assert messages[1].endswith(
         "g/layout.yaml:6: layout 'card': boxes.other.style.font: unknown field (allowed: extends, size, min_size, leading, "
-        "family, colour, align, valign, bold, italic, paragraph_gap)")
+        "family, colour, align, valign, bold, italic, paragraph_gap, line_spacing, wrap)")
     assert lib.get("card") is None
 
 

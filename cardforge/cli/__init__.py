@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "plays": ("cardforge.cli.plays", "plays", "The play log: add a finished game, list, export, import."),
     "report": ("cardforge.cli.report", "report", "The playtest lab as a PDF: numbers per deck version."),
     "balance": ("cardforge.cli.balance", "balance", "Cards' value against their cost, from the data alone."),
+    "import": ("cardforge.cli.importer", "import_group", "Make a game from another tool's project (Squib)."),
 }
 
 

@@ -24,9 +24,9 @@ import dataclasses
 import os
 import tomllib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
 from cardforge.data.models import Model
 from cardforge.errors import DataError
@@ -58,6 +58,9 @@ class BuildTable(Model):
     crop_marks: bool | None = None
     cut_lines: bool | None = None
     output: str | None = None
+    #: the sheet grid: at most this many columns and rows of cards a sheet (Squib's save_sheet)
+    columns: Annotated[int, Field(strict=True, ge=1, le=100)] | None = None
+    rows: Annotated[int, Field(strict=True, ge=1, le=100)] | None = None
 
     @field_validator("paper")
     @classmethod
@@ -96,6 +99,7 @@ _FIELDS = {
     "back_offset": ("back_offset_mm", "back_offset"), "bleed": ("bleed_mm", "bleed"),
     "gutter": ("gutter_mm", "gutter"), "margin": ("margin_mm", "margin"),
     "printer_margin": ("printer_margin_mm", "printer_margin"),
+    "columns": ("columns", "columns"), "rows": ("rows", "rows"),
 }
 
 

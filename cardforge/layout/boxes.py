@@ -15,6 +15,8 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import math
+import re
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -25,7 +27,9 @@ from pydantic import (
     AfterValidator,
     BeforeValidator,
     Field,
+    PrivateAttr,
     ValidatorFunctionWrapHandler,
+    WithJsonSchema,
     WrapValidator,
     model_validator,
 )
@@ -51,16 +55,114 @@ MAX_LINES = 10
 #: the resolution ``px`` lengths are measured at when a layout does not say (Squib's default)
 DEFAULT_DPI = 300
 
+#: Squib's bleed: its standard 825×1125 px poker card is a 2.5×3.5 in card with 1/8 in of bleed
+#: all round, and its coordinates are measured from that bleed's corner (``origin: bleed``)
+DEFAULT_ORIGIN_BLEED_MM = 3.175
+
 #: the ``dpi`` of the layout being validated (``px`` lengths are converted with it)
 _DPI: ContextVar[float] = ContextVar("layout_dpi", default=DEFAULT_DPI)
+#: the unit of a bare number in the layout being validated (``units: px`` as Squib, else mm)
+_BARE: ContextVar[str] = ContextVar("layout_bare_unit", default="mm")
+
+
+def _bare(value: Any) -> Any:
+    """A bare number in the unit the layout says (``units: px``): Squib's plain pixels."""
+    if _BARE.get() == "mm" or isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) or (isinstance(value, str) and re.fullmatch(r"\s*[-+]?[\d.]+\s*", value)):
+        return f"{str(value).strip()}{_BARE.get()}"
+    return value
 
 
 def _signed_mm(value: Any) -> float:
-    return round(to_mm(parse_length(value, allow_negative=True, dpi=_DPI.get())), 4)
+    return round(to_mm(parse_length(_bare(value), allow_negative=True, dpi=_DPI.get())), 4)
 
 
 def _mm(value: Any) -> float:
-    return round(to_mm(parse_length(value, dpi=_DPI.get())), 4)
+    return round(to_mm(parse_length(_bare(value), dpi=_DPI.get())), 4)
+
+
+#: a value relative to the one it extends, as Squib's layout modifiers: ``+= 10``, ``"*= 1.5"``
+_RELATIVE = re.compile(r"^\s*([-+*/])=\s*(.*?)\s*$", re.S)
+#: the fields a relative value may change (lengths); the positional ones are measured from an
+#: origin, so a ``*=`` written from the bleed's corner is turned into one from the trim's
+RELATIVE_FIELDS = ("x", "y", "width", "height", "right", "bottom", "x1", "y1", "x2", "y2", "radius",
+                   "padding", "stroke_width")
+_POSITIONAL = frozenset({"x", "y", "right", "bottom", "x1", "y1", "x2", "y2"})
+
+
+@dataclass(frozen=True)
+class Relative:
+    """``+= d``, ``-= d``, ``*= f`` or ``/= f`` as an affine map ``v → v × scale + offset`` (mm,
+    from the trim's corner; points for ``stroke_width``), applied to the value the box extends."""
+
+    scale: float
+    offset: float
+    text: str  # as written, for messages
+
+    def apply(self, value: float) -> float:
+        return round(value * self.scale + self.offset, 4)
+
+    def then(self, other: Relative) -> Relative:
+        """This, then ``other``."""
+        return Relative(self.scale * other.scale, self.offset * other.scale + other.offset,
+                        f"{self.text}, then {other.text}")
+
+
+def parse_relative(key: str, value: str, shift: float) -> Relative:
+    """A relative value of field ``key`` (``'+= 10'``, ``'*= 1.5'``) at the dpi and bare unit in
+    force; ``shift``: how far the layout's origin lies outside the trim (mm). Raises ValueError
+    saying what is allowed."""
+    m = _RELATIVE.match(value)
+    assert m is not None
+    op, amount = m.group(1), m.group(2)
+    if op in "+-":
+        try:
+            if key == "stroke_width":
+                delta = float(_unit_points(amount)) if amount[-1:].isalpha() else float(amount)
+            else:
+                delta = to_mm(parse_length(_bare(_number(amount)), allow_negative=True, dpi=_DPI.get()))
+        except ValueError as exc:
+            raise ValueError(f"{op}= takes a length ({exc})") from None
+        rel = Relative(1.0, round(delta if op == "+" else -delta, 4), value.strip())
+    else:
+        try:
+            factor = float(amount)
+        except ValueError:
+            raise ValueError(f"{op}= takes a plain number (as in Squib: '*= 1.5', '/= 2'), "
+                             f"got {amount!r}") from None
+        if not math.isfinite(factor) or (op == "/" and factor == 0) or abs(factor) > 1e6:
+            raise ValueError(f"{op}= takes a finite number{' other than 0' if op == '/' else ''} "
+                             f"of at most 1,000,000 either way, got {amount!r}")
+        rel = Relative(factor if op == "*" else 1.0 / factor, 0.0, value.strip())
+    if key in _POSITIONAL and shift:
+        # written from the bleed's corner: v_bleed = v_trim + shift; (s·(v+b) + o) − b
+        rel = Relative(rel.scale, round(rel.offset + (rel.scale - 1.0) * shift, 4), rel.text)
+    return rel
+
+
+def _number(text: str) -> Any:
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def merge_fields(base: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """``own`` over ``base``: its relative values applied to the base's (or composed with a
+    relative base value), its ``style`` merged field by field."""
+    out = {**base, **own}
+    for key, value in own.items():
+        if isinstance(value, Relative):
+            under = base.get(key)
+            if isinstance(under, Relative):
+                out[key] = under.then(value)
+            elif isinstance(under, (int, float)):
+                out[key] = value.apply(float(under))
+    style = {**(base.get("style") or {}), **(own.get("style") or {})}
+    if style:
+        out["style"] = style
+    return out
 
 
 def _unit_points(value: Any) -> Any:
@@ -112,6 +214,10 @@ class StyleSpec(Model):
     bold: Annotated[bool | None, OrTemplate] = None
     italic: Annotated[bool | None, OrTemplate] = None
     paragraph_gap: Annotated[Annotated[float, Field(ge=0, le=MAX_LINES)] | None, OrTemplate] = None  # lines
+    #: points added to every line's height (Squib's ``spacing``); '1mm', '4px' converted
+    line_spacing: Annotated[Annotated[Points, Field(ge=0, le=72)] | None, OrTemplate] = None
+    #: ``char``: a word wider than the box is broken between its letters (Squib's ``wrap: char``)
+    wrap: Annotated[Literal["word", "char"] | None, OrTemplate] = None
 
 
 def _style_name(value: Any) -> Any:
@@ -119,12 +225,21 @@ def _style_name(value: Any) -> Any:
     return {"extends": value} if isinstance(value, str) else value
 
 
+def _one_or_list(value: Any) -> Any:
+    """``extends: a`` is ``extends: [a]``."""
+    return [value] if isinstance(value, str) else value
+
+
 class BoxSpec(Model):
     """One box of a layout as written in a file; every field optional so a layout that
     ``extends`` another can change one field of an inherited box. ``extends``: another box
-    of the same layout whose fields this one starts from."""
+    of the same layout whose fields this one starts from, or a list of them (later ones win,
+    as Squib's)."""
 
-    extends: str | None = None
+    extends: Annotated[list[str] | None, BeforeValidator(_one_or_list), Field(min_length=1, max_length=32),
+                       WithJsonSchema({"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"},
+                                                                      "minItems": 1, "maxItems": 32},
+                                                 {"type": "null"}]})] = None
     type: Literal["rect", "ellipse", "text", "art", "icon", "stamp", "line", "polygon"] | None = None
     x: SignedMM | None = None
     y: SignedMM | None = None
@@ -154,11 +269,23 @@ class BoxSpec(Model):
     points: list[tuple[SignedMM, SignedMM]] | None = Field(None, min_length=3, max_length=MAX_POLYGON_POINTS)
     dash: list[Annotated[Points, Field(gt=0)]] | None = Field(None, min_length=1, max_length=16)
     cap: Literal["butt", "round", "square"] | None = None
+    #: relative values (``x: += 10``) by field, applied when the box is merged over what it extends
+    _relative: dict[str, Relative] = PrivateAttr(default_factory=dict)
+
+    def fields(self) -> dict[str, Any]:
+        """The fields set, relative values included."""
+        return {**self.model_dump(exclude_none=True, warnings=False), **self._relative}
+
+
+Origin = Literal["trim", "bleed"]
 
 
 class LayoutSpec(Model):
     extends: str | None = None
     dpi: Dpi | None = None
+    units: Literal["mm", "px"] | None = None
+    origin: Origin | None = None
+    origin_bleed: MM | None = None
     safe_zone: MM | None = None
     boxes: dict[str, BoxSpec | None] = Field(default_factory=dict)
 
@@ -168,6 +295,9 @@ class _LayoutHead(Model):
 
     extends: str | None = None
     dpi: Dpi | None = None
+    units: Literal["mm", "px"] | None = None
+    origin: Origin | None = None
+    origin_bleed: MM | None = None
     safe_zone: MM | None = None
     boxes: dict[str, Any] = Field(default_factory=dict)
 
@@ -177,6 +307,9 @@ class LayoutFile(Model):
 
     vars: dict[str, Any] = Field(default_factory=dict)
     dpi: Dpi | None = None
+    units: Literal["mm", "px"] | None = None
+    origin: Origin | None = None
+    origin_bleed: MM | None = None
     styles: dict[str, StyleSpec] = Field(default_factory=dict)
     layouts: dict[str, LayoutSpec] = Field(default_factory=dict)
 
@@ -184,6 +317,9 @@ class LayoutFile(Model):
 class _FileHead(Model):
     vars: dict[str, Any] = Field(default_factory=dict)
     dpi: Dpi | None = None
+    units: Literal["mm", "px"] | None = None
+    origin: Origin | None = None
+    origin_bleed: Any = None  # validated at the file's dpi and units
     styles: dict[str, Any] = Field(default_factory=dict)
     layouts: dict[str, Any] = Field(default_factory=dict)
 
@@ -408,13 +544,7 @@ class LayoutLibrary:
                 merged.pop(box_name, None)
                 origin.pop(box_name, None)
                 continue
-            own = box.model_dump(exclude_none=True, warnings=False)
-            base = merged.get(box_name, {})
-            style = {**(base.get("style") or {}), **(own.pop("style", None) or {})}
-            new = {**base, **own}
-            if style:
-                new["style"] = style
-            merged[box_name] = new
+            merged[box_name] = merge_fields(merged.get(box_name, {}), box.fields())
             origin[box_name] = (doc.display, name, line, str(src.folder))
         boxes: list[Box] = []
         ok = True
@@ -422,8 +552,14 @@ class LayoutLibrary:
         if problems:
             self.problems += problems
             return None
+        extended = {p for f in merged.values() for p in _parents(f.get("extends"))}
         for box_name, fields_ in resolved.items():
             file, layout_name, line, folder = origin[box_name]
+            if "type" not in fields_ and box_name in extended:
+                continue  # a base other boxes extend (Squib's entries that no call draws): not drawn
+            if fields_.get("type") in _ALLOWED:  # a shared style's fields this type does not use: not its
+                used = _ALLOWED[fields_["type"]] | set(merged[box_name])
+                fields_ = {k: v for k, v in fields_.items() if k in used}
             problems = check_box(box_name, fields_, file=file, layout=name, line=line)
             if problems:
                 self.problems += problems
@@ -453,31 +589,34 @@ class LayoutLibrary:
             if box_name in done:
                 return done[box_name]
             own = merged[box_name]
-            parent_name = own.get("extends")
-            out: dict[str, Any] | None = dict(own)
-            if parent_name is not None:
-                assert out is not None
+            out: dict[str, Any] | None = {k: v for k, v in own.items() if k != "extends"}
+            for parent_name in _parents(own.get("extends")):
                 if parent_name in chain + [box_name]:
                     loop = " → ".join(chain + [box_name, parent_name])
                     problems.append(Problem(f"boxes extend each other in a loop ({loop})",
                                             **where(box_name, "extends")))
                     out = None
-                elif parent_name not in merged:
+                    break
+                if parent_name not in merged:
                     problems.append(Problem(f"unknown box '{parent_name}'"
                                             f"{_did_you_mean(parent_name, [n for n in merged if n != box_name])}",
                                             **where(box_name, "extends")))
                     out = None
-                else:
-                    parent = box(parent_name, chain + [box_name])
-                    if parent is None:
-                        out = None
-                    else:
-                        style = {**(parent.get("style") or {}), **(own.get("style") or {})}
-                        out = {**parent, **own}
-                        if style:
-                            out["style"] = style
-                if out is not None:
-                    out.pop("extends", None)
+                    break
+                parent = box(parent_name, chain + [box_name])
+                if parent is None:
+                    out = None
+                    break
+                # as Squib: each parent in turn under the box's own fields, a later parent's
+                # result winning, except a value still relative (that parent lacked the field)
+                assert out is not None
+                from_parent = merge_fields(parent, {k: v for k, v in own.items() if k != "extends"})
+                style = {**(out.get("style") or {}), **(from_parent.get("style") or {})}
+                for key, value in from_parent.items():
+                    if not (isinstance(value, Relative) and key in out and not isinstance(out[key], Relative)):
+                        out[key] = value
+                if style:
+                    out["style"] = style
             done[box_name] = out
             return out
 
@@ -485,6 +624,13 @@ class LayoutLibrary:
         for box_name in merged:
             fields_ = box(box_name, [])
             if fields_ is None:
+                continue
+            loose = sorted(k for k, v in fields_.items() if isinstance(v, Relative))
+            if loose:
+                for key in loose:
+                    problems.append(Problem(f"{fields_[key].text!r} is relative but nothing this box extends "
+                                            f"gives {key} a value (extends: a box that sets it, or write a "
+                                            "number)", **where(box_name, key)))
                 continue
             style = fields_.get("style") or {}
             if "extends" in style:
@@ -518,6 +664,13 @@ class LayoutLibrary:
         return {**parent, **{k: v for k, v in own.items() if k != "extends"}}
 
 
+def _parents(extends: Any) -> list[str]:
+    """A box's ``extends``: one name or a list of them."""
+    if extends is None:
+        return []
+    return [extends] if isinstance(extends, str) else list(extends)
+
+
 def _did_you_mean(name: str, known: list[str]) -> str:
     close = difflib.get_close_matches(name, known, n=1)
     return f"; did you mean '{close[0]}'?" if close else ""
@@ -525,16 +678,29 @@ def _did_you_mean(name: str, known: list[str]) -> str:
 
 def load_layout_file(doc: YamlDoc) -> tuple[LayoutFile | None, list[Problem]]:
     """Validate a parsed ``layout.yaml`` level by level, so that every message names the
-    exact box and field with the fields allowed there. Broken layouts are left out."""
+    exact box and field with the fields allowed there. Broken layouts are left out.
+
+    Positions are kept in mm from the trim's corner: a layout (or file) written with
+    ``origin: bleed`` has ``origin_bleed`` taken off its positions here, and bare numbers of
+    one written with ``units: px`` are pixels at its dpi."""
     check = partial(validate, file=doc.display, line_of=doc.line_of)
     head, problems = check(_FileHead, doc.data if doc.data is not None else {})
     if head is None:
         return None, problems
     layouts: dict[str, LayoutSpec] = {}
     file_dpi = head.dpi or DEFAULT_DPI
+    file_units = head.units or "mm"
     styles: dict[str, StyleSpec] = {}
     token = _DPI.set(file_dpi)
+    unit_token = _BARE.set(file_units)
     try:
+        file_bleed = DEFAULT_ORIGIN_BLEED_MM
+        if head.origin_bleed is not None:
+            try:
+                file_bleed = _mm(head.origin_bleed)
+            except ValueError as exc:
+                problems.append(Problem(f"origin_bleed: {exc}", file=doc.display, field="origin_bleed",
+                                        line=doc.line_of(("origin_bleed",))))
         for name, raw in head.styles.items():
             style, p = check(StyleSpec, _style_name(raw) if raw is not None else {}, item=f"style '{name}'",
                              loc_prefix=("styles", name))
@@ -542,30 +708,39 @@ def load_layout_file(doc: YamlDoc) -> tuple[LayoutFile | None, list[Problem]]:
             if style is not None:
                 styles[name] = style
     finally:
+        _BARE.reset(unit_token)
         _DPI.reset(token)
     for name, raw in head.layouts.items():
         loc = ("layouts", name)
         item = f"layout '{name}'"
         token = _DPI.set(file_dpi)
+        unit_token = _BARE.set(file_units)
         try:
             lhead, p = check(_LayoutHead, raw if raw is not None else {}, item=item, loc_prefix=loc)
-            if lhead is not None and lhead.dpi is not None and lhead.dpi != file_dpi:
-                _DPI.set(lhead.dpi)  # its own dpi: the head again (a safe_zone in px)
+            if lhead is not None and ((lhead.dpi is not None and lhead.dpi != file_dpi)
+                                      or (lhead.units is not None and lhead.units != file_units)):
+                _DPI.set(lhead.dpi or file_dpi)  # its own dpi and units: the head again (a safe_zone in px)
+                _BARE.set(lhead.units or file_units)
                 lhead, p = check(_LayoutHead, raw, item=item, loc_prefix=loc)
             problems += p
             if lhead is None:
                 continue
-            spec = _layout_boxes(lhead, loc, item, check, problems)
+            origin = lhead.origin or head.origin or "trim"
+            bleed = lhead.origin_bleed if lhead.origin_bleed is not None else file_bleed
+            spec = _layout_boxes(lhead, loc, item, check, problems, doc, bleed if origin == "bleed" else 0.0)
         finally:
+            _BARE.reset(unit_token)
             _DPI.reset(token)
         if spec is not None:
             layouts[name] = spec
-    return LayoutFile(vars=head.vars, dpi=head.dpi, styles=styles, layouts=layouts), problems
+    return LayoutFile(vars=head.vars, dpi=head.dpi, units=head.units, origin=head.origin, styles=styles,
+                      layouts=layouts), problems
 
 
 def _layout_boxes(lhead: _LayoutHead, loc: tuple[str, ...], item: str, check: Any,
-                  problems: list[Problem]) -> LayoutSpec | None:
-    """A layout's boxes validated one by one (``px`` at the dpi in force); None if one is broken."""
+                  problems: list[Problem], doc: YamlDoc, shift: float) -> LayoutSpec | None:
+    """A layout's boxes validated one by one (``px`` at the dpi in force); None if one is broken.
+    ``shift``: how far the layout's origin lies outside the trim (mm), taken off its positions."""
     boxes: dict[str, BoxSpec | None] = {}
     ok = True
     for box_name, braw in lhead.boxes.items():
@@ -573,15 +748,53 @@ def _layout_boxes(lhead: _LayoutHead, loc: tuple[str, ...], item: str, check: An
             boxes[box_name] = None
             continue
         bloc = loc + ("boxes", box_name)
+        relative: dict[str, Relative] = {}
+        if isinstance(braw, dict):
+            braw = dict(braw)
+            for key, value in list(braw.items()):
+                if not (isinstance(value, str) and _RELATIVE.match(value)):
+                    continue
+                where = partial(Problem, file=doc.display, item=item, field=f"boxes.{box_name}.{key}",
+                                line=doc.line_of(bloc + (key,)))
+                del braw[key]
+                if key not in RELATIVE_FIELDS:
+                    problems.append(where(f"{value.strip()!r} is a relative value (+=, -=, *=, /=), "
+                                          f"allowed only for {', '.join(RELATIVE_FIELDS)}"))
+                    ok = False
+                    continue
+                try:
+                    relative[key] = parse_relative(key, value, shift)
+                except ValueError as exc:
+                    problems.append(where(str(exc)))
+                    ok = False
         spec, p = check(BoxSpec, braw, item=item, loc_prefix=bloc)
         problems += [_prefixed(x, f"boxes.{box_name}") for x in p]
         if spec is None:
             ok = False
         else:
+            if shift:
+                spec = _shifted(spec, shift)
+            spec._relative = relative
             boxes[box_name] = spec
     if not ok:
         return None
-    return LayoutSpec(extends=lhead.extends, dpi=lhead.dpi, safe_zone=lhead.safe_zone, boxes=boxes)
+    # constructed, not validated again: its lengths are mm already (not pixels of ``units: px``)
+    return LayoutSpec.model_construct(extends=lhead.extends, dpi=lhead.dpi, units=lhead.units,
+                                      origin=lhead.origin, origin_bleed=lhead.origin_bleed,
+                                      safe_zone=lhead.safe_zone, boxes=boxes)
+
+
+def _shifted(spec: BoxSpec, shift: float) -> BoxSpec:
+    """A box written from the bleed's corner, measured from the trim's: ``shift`` mm less on
+    every position (``right``/``bottom`` are insets from the bleed's edges)."""
+    update: dict[str, Any] = {}
+    for key in _POSITIONAL:
+        value = getattr(spec, key)
+        if value is not None:
+            update[key] = round(value - shift, 4)
+    if spec.points is not None:
+        update["points"] = [(round(x - shift, 4), round(y - shift, 4)) for x, y in spec.points]
+    return spec.model_copy(update=update)
 
 
 def _prefixed(p: Problem, prefix: str) -> Problem:

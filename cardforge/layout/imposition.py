@@ -197,20 +197,24 @@ def _grid_slots(x0: float, top: float, cols: int, rows: int, size: tuple[float, 
     return [Rect(x0 + c * (w + ex), top - (r + 1) * h - r * ey, w, h) for r in range(rows) for c in range(cols)]
 
 
-def _centred_grid(area: Rect, card: tuple[float, float], bleed: float, g: float, bx: bool,
-                  by: bool) -> tuple[float, float, tuple[Rect, ...]]:
-    """The largest grid of ``card`` whose trims fit ``area``, centred in it: (the gap between
-    columns, between rows, the trims). Butted (``bx``: in a row, ``by``: rows) or ``2 × bleed +
-    g`` apart."""
+def _centred_grid(area: Rect, card: tuple[float, float], bleed: float, g: float, bx: bool, by: bool,
+                  grid: tuple[int | None, int | None] = (None, None)) -> tuple[float, float, tuple[Rect, ...]]:
+    """The largest grid of ``card`` whose trims fit ``area`` (at most ``grid``'s columns and
+    rows), centred in it: (the gap between columns, between rows, the trims). Butted (``bx``: in
+    a row, ``by``: rows) or ``2 × bleed + g`` apart."""
     w, h = card
     ex = 0.0 if bx else 2 * bleed + g
     ey = 0.0 if by else 2 * bleed + g
-    cols, rows = fit_run(area.w, w, ex), fit_run(area.h, h, ey)
+    cols, rows = _capped(fit_run(area.w, w, ex), grid[0]), _capped(fit_run(area.h, h, ey), grid[1])
     if cols * rows == 0:
         return ex, ey, ()
     gw, gh = run_length(cols, w, ex), run_length(rows, h, ey)
     return ex, ey, tuple(_grid_slots(area.x + (area.w - gw) / 2, area.top - (area.h - gh) / 2, cols, rows, card,
                                      ex, ey))
+
+
+def _capped(n: int, most: int | None) -> int:
+    return n if most is None else min(n, most)
 
 
 def _butts(gutter: float | None) -> list[tuple[bool, bool]]:
@@ -222,12 +226,14 @@ def _butts(gutter: float | None) -> list[tuple[bool, bool]]:
 def sheet_options(paper_mm: tuple[float, float], card: tuple[float, float], *, bleed: float = 3.0,
                   gutter: float | None = None, margin: float | None = None, printer: float = 5.0,
                   printable_bleed: float = PRINTABLE_BLEED_MM,
-                  orientation: str = "auto", mixed: bool = True, patterns: bool = False) -> list[Sheet]:
+                  orientation: str = "auto", mixed: bool = True, patterns: bool = False,
+                  columns: int | None = None, rows: int | None = None) -> list[Sheet]:
     """Every layout of ``card`` on the paper: for each orientation and each way of butting, the
     largest centred grid; with ``patterns``, the same grids with every other row or column
     turned 180°; with ``mixed``, an upright block beside (or above) a turned block when that
     fits more. ``gutter=None``: butted or not, decided per direction; a number: every card its
-    own bleed, ``gutter`` apart."""
+    own bleed, ``gutter`` apart. ``columns``, ``rows``: the most a sheet may have (a sheet grid
+    as the designer wants it; no mixed blocks then)."""
     if card[0] <= 0 or card[1] <= 0:
         raise SheetError("a card must have a positive size")
     choices = ("portrait", "landscape") if orientation == "auto" else (orientation,)
@@ -240,18 +246,18 @@ def sheet_options(paper_mm: tuple[float, float], card: tuple[float, float], *, b
         area = trim_area(page, bleed, margin, printer, printable_bleed)
         best_uniform = 0
         for bx, by in _butts(gutter):
-            ex, ey, slots = _centred_grid(area, card, bleed, g, bx, by)
+            ex, ey, slots = _centred_grid(area, card, bleed, g, bx, by, (columns, rows))
             if not slots:
                 continue
-            cols, rows = fit_run(area.w, w, ex), fit_run(area.h, h, ey)
+            n_cols, n_rows = _capped(fit_run(area.w, w, ex), columns), _capped(fit_run(area.h, h, ey), rows)
             best_uniform = max(best_uniform, len(slots))
-            base = Sheet(page, o, card, bleed, g, margin, printer, cols, rows, slots, (), (bx, by))
+            base = Sheet(page, o, card, bleed, g, margin, printer, n_cols, n_rows, slots, (), (bx, by))
             out.append(base)
-            if patterns and by and rows > 1:
-                out.append(_with(base, tuple(2 * ((i // cols) % 2) for i in range(len(slots))), "rows"))
-            if patterns and bx and cols > 1:
-                out.append(_with(base, tuple(2 * ((i % cols) % 2) for i in range(len(slots))), "cols"))
-        if mixed and w != h:
+            if patterns and by and n_rows > 1:
+                out.append(_with(base, tuple(2 * ((i // n_cols) % 2) for i in range(len(slots))), "rows"))
+            if patterns and bx and n_cols > 1:
+                out.append(_with(base, tuple(2 * ((i % n_cols) % 2) for i in range(len(slots))), "cols"))
+        if mixed and w != h and columns is None and rows is None:
             for bx, by in _butts(gutter):
                 mix = _mixed(page, o, card, bleed, g, margin, printer, area, bx, by)
                 if mix is not None and mix.per_page > best_uniform:

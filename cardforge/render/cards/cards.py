@@ -70,7 +70,8 @@ GENERIC_FRONT = "card"
 GENERIC_BACK = "back"
 DEFAULT_STAMP_STYLE = {"size": 5, "colour": "#2a2a2a", "align": "right", "valign": "bottom"}
 TEXT_DEFAULTS = {"size": 8.0, "min_size": None, "leading": 1.2, "family": "sans", "colour": "#1a1a1a",
-                 "align": "left", "valign": "top", "bold": False, "italic": False, "paragraph_gap": 0.35}
+                 "align": "left", "valign": "top", "bold": False, "italic": False, "paragraph_gap": 0.35,
+                 "line_spacing": 0.0, "wrap": "word"}
 TEMPLATED = ("text", "fill", "stroke", "icon", "src")
 
 
@@ -551,7 +552,8 @@ def _text_style(box: Box, assets: DrawingAssets, skip: set[str] | frozenset[str]
     return TextStyle(size=float(base["size"]), min_size=base["min_size"], leading=float(base["leading"]),
                      family=base["family"], color=col, align=base["align"], valign=base["valign"],
                      paragraph_gap=float(base["paragraph_gap"]), bold=bool(base["bold"]),
-                     italic=bool(base["italic"]), assets=assets)
+                     italic=bool(base["italic"]), line_spacing=float(base["line_spacing"]),
+                     wrap=str(base["wrap"]), assets=assets)
 
 
 #: the ink saver: a filled box this large a share of its card (or running into the bleed) is a

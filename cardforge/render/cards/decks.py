@@ -370,6 +370,8 @@ def _layout_for(group: DeckGroup, s: BuildSettings, art: CardArt, spares: list[C
     weigh = s.gutter_mm is None and not s.per_card and not s.ignore_edges
     lay_out = fold_options if s.fold else sheet_options
     fail = "does not fit twice (gutter fold)" if s.fold else "does not fit"
+    if not s.fold and (s.columns or s.rows):  # the sheet grid cardforge.toml asks for
+        common.update(columns=s.columns, rows=s.rows)
     options: list[Sheet | FoldSheet] = list(lay_out(s.paper_mm, group.size, patterns=weigh, **common))
     short_bleed = False
     if not options and s.margin_mm is None:  # no room for 2 mm of printable bleed: the trims at the band

@@ -18,7 +18,7 @@ from cardforge.layout.geometry import Placement, Rect
 from cardforge.markup import MarkupError
 from cardforge.render import rl_internals as rl
 from cardforge.render.cards.cards import Painter
-from cardforge.render.drawing.richtext import TextOverflow, fit_text, layout_top, line_left
+from cardforge.render.drawing.richtext import TextOverflow, fit_text, layout_top, line_height, line_left
 from cardforge.render.fonts import font_name, metrics
 from cardforge.units import mm
 
@@ -68,7 +68,7 @@ def _lines_box(layout: TextLayout, x: float, y: float, w: float, h: float) -> tu
         return None
     top = layout_top(layout, y, h)
     ascent, descent = metrics(style.assets.font_name(style.family, style.bold, style.italic))
-    lead = style.leading * size
+    lead = line_height(style, size)
     pad = (lead - (ascent - descent) * size) / 2  # the line box above the ascent (and below the descent)
     left: float | None = None
     right: float | None = None

@@ -48,6 +48,8 @@ class TextStyle:
     paragraph_gap: float = 0.35  # extra space between paragraphs, in lines
     bold: bool = False
     italic: bool = False
+    line_spacing: float = 0.0  # points added to every line's height (Squib's ``spacing``)
+    wrap: str = "word"  # word | char: a word wider than the box is broken between its letters
     #: the game's own fonts and icons the text may use (part of the layout cache's key)
     assets: DrawingAssets = BUILT_IN
 
@@ -210,7 +212,7 @@ def break_lines(paras: tuple[Para, ...], width: float, size: float, style: TextS
         for segment in para:
             current: list[Word] = []
             used = 0.0
-            for word in segment:
+            for word in (_char_pieces(segment, width / size) if style.wrap == "char" else segment):
                 w = word.width * size
                 if w > width + eps and too_wide is None:
                     too_wide = _word_text(word)
@@ -224,8 +226,58 @@ def break_lines(paras: tuple[Para, ...], width: float, size: float, style: TextS
             lines.append(Line(current, used, True))
     n_lines = sum(1 for line in lines if line is not None)
     gaps = len(paras) - 1 if paras else 0
-    height = (n_lines + gaps * style.paragraph_gap) * style.leading * size
+    height = (n_lines + gaps * style.paragraph_gap) * line_height(style, size)
     return TextLayout(size, lines, height, style), too_wide
+
+
+def line_height(style: TextStyle, size: float) -> float:
+    """A line's height in points: ``leading`` × the size, and ``line_spacing``."""
+    return style.leading * size + style.line_spacing
+
+
+def _char_pieces(segment: Segment, width: float) -> list[Word]:
+    """``wrap: char``: each word wider than ``width`` (points at 1 pt) cut between its letters
+    into pieces that fit (the first keeps the space before it, the others join it unspaced)."""
+    out: list[Word] = []
+    for word in segment:
+        if word.width <= width + 1e-9:
+            out.append(word)
+            continue
+        atoms: list[Any] = []
+        used = 0.0
+        first = True
+
+        def close() -> None:
+            nonlocal atoms, used, first
+            if atoms:
+                out.append(Word(tuple(atoms), used, word.space_before if first else 0.0))
+                first = False
+            atoms, used = [], 0.0
+
+        for atom in word.atoms:
+            if atom[0] != "t":  # an icon or a no-break space: a piece of its own width
+                if atoms and used + atom[-1] > width:
+                    close()
+                atoms.append(atom)
+                used += atom[-1]
+                continue
+            _, text, font, colour, scale, _ = atom
+            start = 0
+            while start < len(text):
+                end = start + 1  # at least one letter a piece
+                while end < len(text) and used + unit_width(text[start:end + 1], font) * scale <= width + 1e-9:
+                    end += 1
+                piece = text[start:end]
+                if atoms and used + unit_width(piece, font) * scale > width + 1e-9:
+                    close()
+                    continue
+                atoms.append(("t", piece, font, colour, scale, unit_width(piece, font) * scale))
+                used += unit_width(piece, font) * scale
+                start = end
+                if start < len(text):
+                    close()
+        close()
+    return out
 
 
 def _word_text(word: Word) -> str:
@@ -362,7 +414,7 @@ def line_left(align: str, line_width: float, x: float, width: float) -> float:
 def draw_layout(canvas: Canvas, layout: TextLayout, x: float, y: float, width: float, height: float) -> None:
     """Draw ``layout`` in the box whose bottom-left corner is (x, y)."""
     style, size = layout.style, layout.size
-    lead = style.leading * size
+    lead = line_height(style, size)
     top = layout_top(layout, y, height)
     base_font = style.assets.font_name(style.family, style.bold, style.italic)
     ascent, descent = metrics(base_font)
