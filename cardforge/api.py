@@ -5,12 +5,15 @@ module) implement any of the hook specifications of :class:`GameHooks`: plain fu
 as the hooks (``@hookimpl`` optional), called by keyword, checked when the game loads — an
 unknown hook is refused with the closest name, a hook whose parameters are not the spec's is
 refused where it is defined. Everything a hook sees and returns is exported here, with the
-helpers rules need; every other module of cardforge is private and may change.
+helpers rules need (and pydantic's ``Field``, for the models' fields); every other module of
+cardforge is private and may change.
 
 The game author's guide, with a worked example: docs/game-api.md.
 """
 
 from __future__ import annotations
+
+from pydantic import Field
 
 from cardforge import sheet
 from cardforge.data.loading import GameData, Section
@@ -26,7 +29,7 @@ __all__ = [
     # the hooks: their specifications and the markers
     "GameHooks", "hookimpl", "hookspec",
     # what a hook sees: the game's data, its card and section models
-    "GameData", "Section", "CardBase", "Model", "Entry", "Slug",
+    "GameData", "Section", "CardBase", "Model", "Entry", "Slug", "Field",
     # what a hook returns: scores, problems, printables
     "ScoreResult", "PlayerResult", "Number", "Problem", "Board", "Aid", "Block", "IconName",
     # helpers
