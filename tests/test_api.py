@@ -105,6 +105,7 @@ def cardforge(*args: object) -> subprocess.CompletedProcess[str]:
                           text=True, encoding="utf-8", timeout=300, check=False)
 
 
+@pytest.mark.slow  # runs cardforge in a subprocess
 def test_a_game_written_with_the_api_alone_scores(game: Path) -> None:
     """Worked by hand: Alice holds rubis 3 + émeraude 4 + grenat 1 = 8 (the declared row) and
     2 eggs × her best gem 4 = 8 (the hook's row): 16; Bruno saphir 2 + jade 2 + rubis 3 = 7, and
@@ -117,6 +118,7 @@ def test_a_game_written_with_the_api_alone_scores(game: Path) -> None:
     assert out["winners"] == ["Alice"]
 
 
+@pytest.mark.slow  # runs cardforge in a subprocess
 def test_its_data_check_is_a_hook_too(game: Path) -> None:
     assert cardforge("check", game).returncode == 0
     gems = game / "gems.yaml"
@@ -127,6 +129,7 @@ def test_its_data_check_is_a_hook_too(game: Path) -> None:
     assert "Traceback" not in r.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("old", "new", "message"), [
     ("def score(state", "def scroe(state", "'scroe' is not a hook; did you mean 'score'?"),
     ("def score(state: FinalState, data: GameData)", "def score(final: FinalState, data: GameData)",

@@ -37,7 +37,7 @@ from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
-from pluggy import HookimplOpts, PluginManager, PluginValidationError
+from pluggy import HookimplOpts, HookspecOpts, PluginManager, PluginValidationError
 
 from cardforge.errors import DataError
 from cardforge.games.specs import PROJECT, GameHooks
@@ -134,6 +134,11 @@ class GamePlugins(PluginManager):
     def __init__(self) -> None:
         super().__init__(PROJECT)
         self.add_hookspecs(GameHooks)
+
+    def parse_hookspec_opts(self, module_or_class: Any, name: str) -> HookspecOpts | None:
+        # pluggy looks up every name of the class statically (~50 of a Protocol's own): the
+        # specs alone make a manager in ~0.45 ms instead of ~1.0 ms, once a game load
+        return super().parse_hookspec_opts(module_or_class, name) if name in _FUNCTIONS else None
 
     def parse_hookimpl_opts(self, plugin: object, name: str) -> HookimplOpts | None:
         opts = super().parse_hookimpl_opts(plugin, name)
@@ -274,15 +279,23 @@ def _check_module(module: ModuleType, found: dict[str, Any], *, allowed: frozens
     for name, value in vars(module).items():
         if name.startswith("_"):
             continue
-        if name in HOOKS:
-            if name not in allowed:
-                problem(name, _misplaced(name, printables_file))
+        hook = _specname(value) or name
+        if hook != name:  # @hookimpl(specname="score") def my_score(...)
+            why = _renamed_problem(name, hook, allowed, found)
+            if why:
+                problem(name, why)
                 continue
-            why = _wrong_shape(HOOKS[name], value)
+        if hook in HOOKS:
+            if hook not in allowed:
+                problem(name, _misplaced(hook, printables_file))
+                continue
+            why = _wrong_shape(HOOKS[hook], value)
+            if why is None and hook in found and found[hook] is not value:
+                why = f"'{name}' implements '{hook}', which this module implements already"
             if why:
                 problem(name, why)
             else:
-                found[name] = value
+                found[hook] = value
             continue
         if isinstance(value, ModuleType) or _UPPER.match(name):
             continue
@@ -294,6 +307,23 @@ def _check_module(module: ModuleType, found: dict[str, Any], *, allowed: frozens
         if own or name in declared or (not callable(value) and _closest(name, allowed) is not None):
             problem(name, _not_a_hook(name, allowed))
     return problems
+
+
+def _specname(value: Any) -> str | None:
+    """The hook a function marked ``@hookimpl(specname=…)`` implements under another name."""
+    opts = getattr(value, PROJECT + "_impl", None)
+    name = opts.get("specname") if isinstance(opts, dict) else None
+    return name if isinstance(name, str) else None
+
+
+def _renamed_problem(name: str, hook: str, allowed: frozenset[str], found: dict[str, Any]) -> str | None:
+    if hook not in HOOKS:
+        close = _closest(hook, allowed)
+        hint = f"; did you mean '{close}'?" if close is not None else ""
+        return f"'{name}' implements '{hook}' (@hookimpl(specname=...)), which is not a hook{hint}"
+    if hook in found:
+        return f"'{name}' implements '{hook}', which this module implements already"
+    return None
 
 
 def _is_type_name(name: str) -> bool:
