@@ -80,7 +80,8 @@ def test_the_same_rules_spelt_right_score(cli, game_with_rules):
      "'score_model' must be a pydantic model class, got the class dict"),
     (GOOD_RULES + "\n\nsectoins = ()\n", "sectoins =", "'sectoins' is not a hook; did you mean 'sections'?"),
     (GOOD_RULES + "\n\ndef total(cards):\n    return sum(cards)\n", "def total",
-     "'total' is not a hook (the hooks: cardforge/games/contract.py"),
+     "'total' is not a hook (the hooks: GameHooks in cardforge.api, docs/game-api.md); a helper is private "
+     "('_total') or lives in another module"),
     (GOOD_RULES + "\n\nSETUP_LABELS = {'main': 3}\n", "SETUP_LABELS =",
      "'SETUP_LABELS' must be a mapping of setup number → label, got a dict"),
 ])

@@ -362,7 +362,7 @@ def _not_a_hook(name: str, allowed: frozenset[str]) -> str:
     if allowed <= PRINTABLES:
         what = f"printables.py's hooks are {', '.join(h for h in HOOKS if h in allowed)}"
     else:
-        what = "the hooks: cardforge/games/contract.py, or DEVELOPING.md's \"A game with rules\""
+        what = "the hooks: GameHooks in cardforge.api, docs/game-api.md"
     return f"'{name}' is not a hook ({what}); a helper is private ('_{name}') or lives in another module"
 
 
