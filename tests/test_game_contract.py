@@ -323,3 +323,15 @@ def test_a_hook_parameter_with_a_default_is_never_given():
         Game.define("t", spec, rules=SimpleNamespace(score=lambda data, state=None: None))
     assert ("'score' takes (data, state); the hook is called as score(data, state) "
             "(by keyword: 'state' with a default is never given)") in str(info.value)
+
+
+def test_a_spec_can_grow_a_parameter_without_breaking_a_game():
+    """A parameter a spec gains later has a default there: optional for an implementation, so
+    one written before it keeps working, and one written after may name it."""
+    from cardforge.games.contract import HookSpec, _wrong_shape
+
+    grown = HookSpec("score", ("data", "state", "lang"), "", "", required=("data", "state"))
+    assert _wrong_shape(grown, lambda data, state: None) is None
+    assert _wrong_shape(grown, lambda lang, state, data: None) is None
+    assert _wrong_shape(grown, lambda data: None) == (
+        "'score' takes (data); the hook is called as score(data, state, lang) (by keyword: no parameter 'state')")
