@@ -80,7 +80,8 @@ def test_the_same_rules_spelt_right_score(cli, game_with_rules):
      "'score_model' must be a pydantic model class, got the class dict"),
     (GOOD_RULES + "\n\nsectoins = ()\n", "sectoins =", "'sectoins' is not a hook; did you mean 'sections'?"),
     (GOOD_RULES + "\n\ndef total(cards):\n    return sum(cards)\n", "def total",
-     "'total' is not a hook (the hooks: cardforge/games/contract.py"),
+     "'total' is not a hook (the hooks: GameHooks in cardforge.api, docs/game-api.md); a helper is private "
+     "('_total') or lives in another module"),
     (GOOD_RULES + "\n\nSETUP_LABELS = {'main': 3}\n", "SETUP_LABELS =",
      "'SETUP_LABELS' must be a mapping of setup number → label, got a dict"),
 ])
@@ -262,3 +263,75 @@ def test_developing_md_shows_the_protocol():
     then paste ``python -c 'from cardforge.games.contract import hooks_table; print(hooks_table())'``."""
     text = (ROOT / "docs" / "internals" / "games.md").read_text(encoding="utf-8")
     assert hooks_table() in text, hooks_table()
+
+
+# --- pluggy: marked implementations, keyword calls ------------------------------------------------
+# (each rules.py in its own folder: a rules module is imported once a process)
+
+MARKED = GOOD_RULES.replace("from cardforge.scores import", "from cardforge.api import hookimpl\nfrom cardforge.scores import")
+
+
+def test_a_marked_hook_may_take_another_name(cli, game_with_rules):
+    """``@hookimpl(specname="score")`` implements score under another name, as pluggy allows."""
+    folder, write = game_with_rules
+    write(MARKED.replace("def score(", '@hookimpl(specname="score")\ndef my_score('))
+    r = cli("score", folder, folder / "examples" / "final.yaml")
+    assert r.code == 0, r.err
+    assert re.search(r"Total\s+1\s+1", r.out)  # the marked function's score, not the pad's
+
+
+@pytest.mark.parametrize(("source", "message"), [
+    (MARKED.replace("def score(", '@hookimpl(specname="scroe")\ndef my_score('),
+     "'my_score' implements 'scroe' (@hookimpl(specname=...)), which is not a hook; did you mean 'score'?"),
+    (MARKED.replace("def score(", '@hookimpl(specname="score")\ndef my_score(') + "\n\n" + GOOD_RULES.split("\n\n\n")[1],
+     "implements 'score', which this module implements already"),
+])
+def test_a_marked_hook_is_checked_too(cli, game_with_rules, source, message):
+    folder, write = game_with_rules
+    write(source)
+    r = cli("check", folder)
+    assert r.code == 1
+    assert message in r.err
+
+
+def test_hooks_are_called_by_keyword_through_pluggy(game_with_rules):
+    """The parameters are matched by name, in any order."""
+    folder, write = game_with_rules
+    write(GOOD_RULES.replace("def score(data, state)", "def score(state, data)"))
+    game = load_game_folder(folder)
+    assert game.hooks.call("score", data=None, state=types.SimpleNamespace(players=[])).players == []
+
+
+def test_a_parameter_named_otherwise_is_refused(game_with_rules):
+    folder, write = game_with_rules
+    write(GOOD_RULES.replace("def score(data, state)", "def score(d, s)"))
+    with pytest.raises(DataError) as info:
+        load_game_folder(folder)
+    assert [p.message for p in info.value.problems] == [
+        "'score' takes (d, s); the hook is called as score(data, state) "
+        "(by keyword: 'd', 's' are not among its arguments; no parameter 'data', 'state')"]
+
+
+def test_a_hook_parameter_with_a_default_is_never_given():
+    """pluggy passes only the parameters without a default: ``state=None`` would never be set."""
+    from types import SimpleNamespace
+
+    from cardforge.games.base import Game
+
+    spec = {"title": "t", "players": "2", "categories": [{"id": "a", "label": "A"}]}
+    with pytest.raises(DataError) as info:
+        Game.define("t", spec, rules=SimpleNamespace(score=lambda data, state=None: None))
+    assert ("'score' takes (data, state); the hook is called as score(data, state) "
+            "(by keyword: 'state' with a default is never given)") in str(info.value)
+
+
+def test_a_spec_can_grow_a_parameter_without_breaking_a_game():
+    """A parameter a spec gains later has a default there: optional for an implementation, so
+    one written before it keeps working, and one written after may name it."""
+    from cardforge.games.contract import HookSpec, _wrong_shape
+
+    grown = HookSpec("score", ("data", "state", "lang"), "", "", required=("data", "state"))
+    assert _wrong_shape(grown, lambda data, state: None) is None
+    assert _wrong_shape(grown, lambda lang, state, data: None) is None
+    assert _wrong_shape(grown, lambda data: None) == (
+        "'score' takes (data); the hook is called as score(data, state, lang) (by keyword: no parameter 'state')")

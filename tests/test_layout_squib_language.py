@@ -285,8 +285,8 @@ layouts:
 
 
 def test_wrap_char_breaks_a_long_word_between_letters():
-    from cardforge.render.fonts import unit_width
     from cardforge.render.drawing.richtext import TextOverflow, TextStyle, break_lines, fit_text, measure
+    from cardforge.render.fonts import unit_width
 
     text = "Supercalifragilistic word"
     width = 40.0  # points, at 10 pt

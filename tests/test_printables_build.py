@@ -153,7 +153,7 @@ def test_unknown_generated_source_is_named(monkeypatch, tmp_path):
 def test_duplicate_ids_between_data_and_code(monkeypatch):
     data = load("good")
     again = data.sections["boards"][0]
-    use_hooks(monkeypatch, hooks=type(HOOKS)(boards=lambda d: [again], blocks=HOOKS.blocks))
+    use_hooks(monkeypatch, hooks=type(HOOKS)(boards=lambda data: [again], blocks=HOOKS.blocks))
     found = collect(GAME, data)
     assert [str(p) for p in found.problems] == [
         "the rules of printables_fixture: board 'plateau-grille': id: duplicate board id "

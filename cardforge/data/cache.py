@@ -37,7 +37,7 @@ def shared_code() -> list[Path]:
     modules the data layer reads (units, icons, markup, paths…), the data layer and the game
     machinery (a test checks this covers every cardforge module that loading data imports)."""
     return _cache.code_files("*.py", "data/", "games/base.py", "games/contract.py", "games/generic.py",
-                             "games/__init__.py", "games/declared.py")
+                             "games/__init__.py", "games/declared.py", "games/specs.py")
 
 
 def limits_in_force() -> list[str]:

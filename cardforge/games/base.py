@@ -1,8 +1,9 @@
 """A game: its folder, what its ``game.yaml`` declares, and its rule hooks.
 
 What a game *is* is data (:class:`~cardforge.data.gamespec.GameSpec`); what it *does* beyond
-data is an optional Python module of plain functions, one signature each: the hooks of the
-typed protocol :class:`~cardforge.games.contract.GameRules`, checked when the game loads. A
+data is an optional Python module of plain functions, one signature each: implementations of
+the pluggy hook specifications :class:`~cardforge.games.specs.GameHooks` (public as
+:mod:`cardforge.api`), checked when the game loads and called by keyword through pluggy. A
 game without that module — or a hook the module leaves out — gets the data-only behaviour of
 :mod:`cardforge.games.generic`: scoring from its score pad, setup counts from its table, the
 checklist from its templates.
@@ -182,7 +183,7 @@ class Game:
 
         fn = self._hook("check_data")
         # and the game's declarations: sheet widgets and score rules name what the data has
-        return (list(fn(data)) if fn else []) + declared.check(self, data)
+        return (list(self.hooks.call("check_data", data=data)) if fn else []) + declared.check(self, data)
 
     # --- setup ----------------------------------------------------------------------------
     def with_defaults(self, options: dict[str, Any] | None) -> dict[str, Any]:
@@ -195,7 +196,10 @@ class Game:
 
         options = self.with_defaults(options)
         fn = self._hook("setup_counts")
-        return fn(players, mode, options) if fn else generic.setup_counts(self, players, mode, options)
+        if fn is None:
+            return generic.setup_counts(self, players, mode, options)
+        counts: dict[str, Any] = self.hooks.call("setup_counts", players=players, mode=mode, options=options)
+        return counts
 
     def setup_steps(self, players: int, mode: str, options: dict[str, Any],
                     counts: dict[str, Any]) -> list[str]:
@@ -203,7 +207,10 @@ class Game:
 
         options = self.with_defaults(options)
         fn = self._hook("setup_steps")
-        return fn(players, mode, options, counts) if fn else generic.setup_steps(self, players, mode, options, counts)
+        if fn is None:
+            return generic.setup_steps(self, players, mode, options, counts)
+        steps: list[str] = self.hooks.call("setup_steps", players=players, mode=mode, options=options, counts=counts)
+        return steps
 
     def deal(self, data: GameData[CardBase], players: int, mode: str, options: dict[str, Any],
              rng: random.Random) -> dict[str, Any]:
@@ -211,7 +218,10 @@ class Game:
 
         options = self.with_defaults(options)
         fn = self._hook("deal")
-        return fn(data, players, mode, options, rng) if fn else generic.deal(self, data, players, mode, options, rng)
+        if fn is None:
+            return generic.deal(self, data, players, mode, options, rng)
+        deal: dict[str, Any] = self.hooks.call("deal", data=data, players=players, mode=mode, options=options, rng=rng)
+        return deal
 
     @property
     def setup_model(self) -> type[BaseModel] | None:
@@ -228,7 +238,8 @@ class Game:
         from cardforge.games import generic
 
         fn = self._hook("check_setup")
-        return list(fn(data, setup)) if fn else generic.check_setup(self, data, setup)
+        return list(self.hooks.call("check_setup", data=data, setup=setup)) if fn else \
+            generic.check_setup(self, data, setup)
 
     # --- scoring --------------------------------------------------------------------------
     @property
@@ -246,7 +257,7 @@ class Game:
             return too_much
         fn = self._hook("check_final_state")
         if fn is not None:
-            return list(fn(data, state))
+            return list(self.hooks.call("check_final_state", data=data, state=state))
         if self._hook("score") is None:
             return generic.check_final_state(self, data, state)
         return declared.check_state(self, data, state)  # the cards its card fields name, at least
@@ -258,11 +269,11 @@ class Game:
         if fn is None:
             return generic.score(self, data, state)
         # categories game.yaml computes (score:) are added to what the rules score
-        return declared.complete(self, data, state, fn(data, state))
+        return declared.complete(self, data, state, self.hooks.call("score", data=data, state=state))
 
     def player_names(self, state: Any) -> list[str]:
         fn = self._hook("player_names")
-        return list(fn(state)) if fn else [p.name for p in state.players]
+        return list(self.hooks.call("player_names", state=state)) if fn else [p.name for p in state.players]
 
     # --- printables -----------------------------------------------------------------------
     def printables(self) -> SimpleNamespace:

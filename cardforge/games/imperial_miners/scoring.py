@@ -170,7 +170,7 @@ def score(data: GameData[MineTemplate], state: FinalState) -> ScoreResult:
         carts = counted.complete if counted is not None else player.carts or 0
         results.append(PlayerResult(
             player.name,
-            {"vp_tokens": player.vp, "carts": carts},
+            {"carts": carts},  # the VP tokens: game.yaml declares them ({value: vp})
             tiebreak=(player.coins, carts),  # « le plus grand nombre de pièces », then carts
         ))
         details.append(_details(player, carts, counted))
@@ -187,10 +187,11 @@ def score(data: GameData[MineTemplate], state: FinalState) -> ScoreResult:
         report.append("Coins score nothing; they only break ties: "
                       + ", ".join(f"{p.name} {p.coins}" for p in state.players) + ".")
     else:
-        solo = results[0]
-        grade = grade_for(solo.total, data.sections["grades"])
+        solo, player = results[0], state.players[0]
+        total = player.vp + solo.total  # the declared VP tokens and the carts: the solo's total
+        grade = grade_for(total, data.sections["grades"])
         solo.extra["grade"] = grade.name
-        report.append(f"Solo grade: {grade.name} ({grade.span} points) with {solo.total} points.")
+        report.append(f"Solo grade: {grade.name} ({grade.span} points) with {total} points.")
     extra = {"events": [e.id for e in events]} if events else {}
     return ScoreResult(results, {"players": details, **extra}, report)
 

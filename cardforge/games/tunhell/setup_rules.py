@@ -167,7 +167,8 @@ class DescribedDeal(Model):
         return players, self.mode, options
 
 
-def check_deal(data: GameData[TunhellCard], deal: DescribedDeal) -> list[Problem]:
+def check_deal(data: GameData[TunhellCard], setup: DescribedDeal) -> list[Problem]:
+    deal = setup  # the hook's keyword is `setup`
     problems = _check_ids(data, deal)
     problems += _check_piles(data, deal)
     problems += _check_removed(data, deal)

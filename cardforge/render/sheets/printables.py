@@ -85,13 +85,13 @@ def collect(game: Game, data: GameData) -> Collected:
             if fn is None:
                 continue
             try:
-                target += [Printable(m, origin) for m in fn(data)]
+                target += [Printable(m, origin) for m in fn(data=data)]
             except ValidationError as exc:
                 out.problems += validation_problems(exc, model, file=origin, item=f"{hook}() from the game's data")
         fn = getattr(module, "blocks", None)
         if fn is not None:
             try:
-                out.sources = dict(fn(data))
+                out.sources = dict(fn(data=data))
             except ValidationError as exc:
                 out.problems += validation_problems(exc, Block, file=origin, item="blocks() from the game's data")
         out.problems += _hook_icon_problems(out, origin, data, game.folder)
