@@ -16,15 +16,17 @@ import io
 import re
 from collections.abc import Sequence
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from cardforge.playlog.store import MAX_NAME, clean_name, details_from_form, name_key, uid_of
 from cardforge.problems import Problem
-from cardforge.web.store import MAX_NAME, clean_name, details_from_form, name_key, uid_of
 
 if TYPE_CHECKING:
+    from cardforge.data.loading import GameData
     from cardforge.games.base import Game
-    from cardforge.web.logbook import Site
 
+MAX_BACKUP = 64 * 1024 * 1024  # bytes of a backup file to restore (the web's upload, `plays import`)
+MAX_IMPORT = 4 * 1024 * 1024  # bytes of a CSV file to import
 MAX_ROWS = 50_000  # 10,000 plays of 2–4 players are ~32,000 rows; the 4 MB upload limit bounds the work
 MAX_CELL = 1_000
 
@@ -52,6 +54,25 @@ COLUMNS: list[tuple[str, bool, str]] = [
 KNOWN = {c for c, _, _ in COLUMNS if not c.startswith("<")} | {"date", "played_at"}
 YES = {"1", "yes", "y", "true", "oui", "x", "✓"}
 NO = {"", "0", "no", "n", "false", "non"}
+
+
+class Served(Protocol):
+    """A game that can take plays: its rules and its data."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def data(self) -> GameData: ...
+
+
+class Site(Protocol):
+    """Where the importer finds the games a file names: the web's site (the games it serves) or
+    the command line's (the shipped games and those named with ``--game``)."""
+
+    def game_ids(self) -> list[str]: ...
+
+    def ctx_of(self, game_id: str, /) -> Served: ...
 
 
 def column_letter(index: int) -> str:

@@ -30,6 +30,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from cardforge.data.yamlio import parse_text
 from cardforge.errors import CardforgeError
 from cardforge.lab.facts import deck_of_data, facts_of_yaml
+from cardforge.playlog.store import (
+    Details,
+    PlayLog,
+    details_from_form,
+    is_future,
+    parse_id,
+    today,
+    unconfirmed_date,
+)
 from cardforge.web import lab, logbook, service
 from cardforge.web.forms import (
     GRID_STATES,
@@ -40,15 +49,6 @@ from cardforge.web.forms import (
     player_names,
     problems_json,
     state_players,
-)
-from cardforge.web.store import (
-    Details,
-    PlayLog,
-    details_from_form,
-    is_future,
-    parse_id,
-    today,
-    unconfirmed_date,
 )
 
 if TYPE_CHECKING:

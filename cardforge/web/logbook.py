@@ -23,9 +23,9 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from cardforge.problems import Problem
-from cardforge.web import service, stats
-from cardforge.web.store import (
+from cardforge.playlog import stats
+from cardforge.playlog.importer import MAX_BACKUP, MAX_IMPORT
+from cardforge.playlog.store import (
     COLOURS,
     BackupDoc,
     PlayLog,
@@ -35,12 +35,12 @@ from cardforge.web.store import (
     parse_id,
     unconfirmed_date,
 )
+from cardforge.problems import Problem
+from cardforge.web import service
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
 
-MAX_BACKUP = 64 * 1024 * 1024  # bytes of a backup file sent to restore
-MAX_IMPORT = 4 * 1024 * 1024  # bytes of a CSV file to import
 #: the posts that carry a file, and how large it may be (every other form: app.MAX_BODY)
 UPLOAD_LIMITS = {"/log/restore": MAX_BACKUP, "/plays/import": MAX_IMPORT}
 CHART_ROWS = 12  # players a bar chart shows (those with most plays): readable on a phone
@@ -438,7 +438,7 @@ def routes(site: Site, csrf_cookie: str) -> list[Route]:
     async def log_page(request: Request, report: dict[str, Any] | None = None, problems: Sequence[str] = (),
                        status: int = 200) -> Response:
         from cardforge.errors import CardforgeError
-        from cardforge.web.importer import COLUMNS
+        from cardforge.playlog.importer import COLUMNS
 
         served = []
         for gid in site.game_ids():
@@ -474,7 +474,7 @@ def routes(site: Site, csrf_cookie: str) -> list[Route]:
         return await log_page(request, report={"kind": "restore", **done})
 
     async def import_csv(request: Request) -> Response:
-        from cardforge.web.importer import read_plays_csv
+        from cardforge.playlog.importer import read_plays_csv
 
         _, data, filename = await read_upload(request, MAX_IMPORT, csrf_cookie)
         plays, problems = read_plays_csv(data, filename or "plays.csv", site)
@@ -484,7 +484,7 @@ def routes(site: Site, csrf_cookie: str) -> list[Route]:
         return await log_page(request, report={"kind": "import", "added": added, "skipped": skipped})
 
     async def import_template(request: Request) -> Response:
-        from cardforge.web.importer import template_csv
+        from cardforge.playlog.importer import template_csv
 
         game = request.query_params.get("game", "")
         ctx = site.ctx_of(game)
