@@ -62,11 +62,12 @@ def test_the_web_and_the_cli_share_the_play_log_package():
     """One store class, one importer, one stats module: the web's pages and the CLI import them
     from ``cardforge.playlog`` (nothing of the play log is left under ``cardforge.web``)."""
     from cardforge.playlog import importer, lab, stats, store
+    from cardforge.web import backup, players, site, stats_page
     from cardforge.web import lab as lab_page
-    from cardforge.web import logbook
 
-    assert logbook.PlayLog is store.PlayLog and logbook.stats is stats
-    assert logbook.MAX_IMPORT == importer.MAX_IMPORT == 4 * 1024 * 1024
+    assert site.PlayLog is store.PlayLog and stats_page.stats is players.stats is stats
+    assert backup.MAX_IMPORT is importer.MAX_IMPORT and backup.read_plays_csv is importer.read_plays_csv
+    assert backup.UPLOAD_LIMITS == {"/log/restore": 64 * 1024 * 1024, "/plays/import": 4 * 1024 * 1024}
     assert lab_page.options_problems is lab.options_problems
     for gone in ("store", "importer", "stats"):
         assert subprocess.run([sys.executable, "-c", f"import cardforge.web.{gone}"],

@@ -15,7 +15,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from cardforge.web.access import TOKEN_FILE, serve_token
-from cardforge.web.app import Settings, create_app, move_seat
+from cardforge.web.app import Settings, create_app
+from cardforge.web.sheet import move_seat
 
 
 def client(tmp_path, **settings) -> TestClient:

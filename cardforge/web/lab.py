@@ -19,11 +19,11 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from cardforge.playlog.lab import Options, lab_view, options_problems
+from cardforge.web.site import site_of
 
 if TYPE_CHECKING:
     from cardforge.lab.view import LabView
     from cardforge.problems import Problem
-    from cardforge.web.logbook import Site
 
 #: the lab pages computed last, by (log, its stamp, game, data, options): a page of a log that has
 #: not changed since is served from here (10,000 plays: seconds to compute, milliseconds to serve)
@@ -76,30 +76,34 @@ def pdf_bytes(view: LabView) -> bytes:
     return buf.getvalue()
 
 
-def routes(site: Site) -> list[Route]:
-    def read(request: Request) -> tuple[Any, Options, list[Problem]]:
-        ctx = site.ctx_of(request.path_params["game"])
-        q = request.query_params
-        known = site.store.deck_versions(ctx.game.id)
-        opts, problems = options_problems(q.get("version"), q.get("compare"), q.get("min"), known)
-        opts.pool = q.get("pool") == "1"
-        return ctx, opts, problems
+def _read(request: Request) -> tuple[Any, Options, list[Problem]]:
+    site = site_of(request)
+    ctx = site.ctx_of(request.path_params["game"])
+    q = request.query_params
+    known = site.store.deck_versions(ctx.game.id)
+    opts, problems = options_problems(q.get("version"), q.get("compare"), q.get("min"), known)
+    opts.pool = q.get("pool") == "1"
+    return ctx, opts, problems
 
-    async def page(request: Request) -> Response:
-        ctx, opts, problems = read(request)
-        if problems:
-            return site.page(request, "lab.html", status=422, game=ctx.game, parts=[], opts=opts,
-                             query=request.query_params, problems=[str(p) for p in problems], pdf_query="")
-        parts = cached_parts(site.store, ctx.game, ctx.data, opts)
-        return site.page(request, "lab.html", game=ctx.game, parts=parts, opts=opts,
-                         query=request.query_params, problems=[], pdf_query=request.url.query)
 
-    async def pdf(request: Request) -> Response:
-        ctx, opts, problems = read(request)
-        if problems:
-            raise HTTPException(422, "; ".join(str(p) for p in problems))
-        data = pdf_bytes(lab_view(site.store, ctx.game, ctx.data, opts))
-        return Response(data, media_type="application/pdf", headers={
-            "Content-Disposition": f'attachment; filename="{ctx.game.id}-lab.pdf"'})
+async def page(request: Request) -> Response:
+    site = site_of(request)
+    ctx, opts, problems = _read(request)
+    if problems:
+        return site.page(request, "lab.html", status=422, game=ctx.game, parts=[], opts=opts,
+                         query=request.query_params, problems=[str(p) for p in problems], pdf_query="")
+    parts = cached_parts(site.store, ctx.game, ctx.data, opts)
+    return site.page(request, "lab.html", game=ctx.game, parts=parts, opts=opts,
+                     query=request.query_params, problems=[], pdf_query=request.url.query)
 
-    return [Route("/g/{game}/lab", page), Route("/g/{game}/lab.pdf", pdf)]
+
+async def pdf(request: Request) -> Response:
+    ctx, opts, problems = _read(request)
+    if problems:
+        raise HTTPException(422, "; ".join(str(p) for p in problems))
+    data = pdf_bytes(lab_view(site_of(request).store, ctx.game, ctx.data, opts))
+    return Response(data, media_type="application/pdf", headers={
+        "Content-Disposition": f'attachment; filename="{ctx.game.id}-lab.pdf"'})
+
+
+ROUTES = [Route("/g/{game}/lab", page), Route("/g/{game}/lab.pdf", pdf)]
