@@ -15,10 +15,11 @@ import csv
 import io
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any, Protocol
 
-from cardforge.playlog.store import MAX_NAME, clean_name, details_from_form, name_key, uid_of
+from cardforge.playlog.store import MAX_NAME, Details, clean_name, details_from_form, name_key, uid_of
 from cardforge.problems import Problem
 
 if TYPE_CHECKING:
@@ -118,9 +119,32 @@ def _text(cell: str) -> str:
     return cell[1:] if cell[:2] in ("'=", "'+", "'-", "'@") else cell
 
 
+@dataclass
+class _Table:
+    """A CSV file being read: its columns (as written, and normalised), where each known column
+    is, how its numbers are written, and the games its plays name (looked up once a file)."""
+
+    filename: str
+    header: list[str]
+    norm: list[str]
+    site: Site
+    decimal_comma: bool = False
+    index: dict[str, int] = field(default_factory=dict)
+    games: dict[str, Game | None] = field(default_factory=dict)
+
+    def where(self, row: int, col: int) -> dict[str, Any]:
+        """A cell's location for a :class:`Problem`: the file, ``row 7``, ``column E (total)``."""
+        return {"file": self.filename, "item": f"row {row}",
+                "field": f"column {column_letter(col)} ({self.header[col]})"}
+
+    def cell(self, row: list[str], key: str) -> str:
+        """A known column's cell in ``row`` (empty when the column or the cell is missing)."""
+        col = self.index.get(key)
+        return _text(row[col].strip()) if col is not None and col < len(row) else ""
+
+
 def read_plays_csv(data: bytes, filename: str, site: Site) -> tuple[list[dict[str, Any]], list[Problem]]:
     """The plays of a CSV file, ready for ``PlayLog.add_play(**play)``, and every problem."""
-    problems: list[Problem] = []
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -132,57 +156,62 @@ def read_plays_csv(data: bytes, filename: str, site: Site) -> tuple[list[dict[st
     if len(rows) > MAX_ROWS + 1:
         return [], [Problem(f"at most {MAX_ROWS:,} rows, got {len(rows) - 1:,}", file=filename)]
     header = [h.strip() for h in rows[0]]
-    norm = [h.casefold().replace(" ", "_") for h in header]
-
-    def where(row: int, col: int) -> dict[str, Any]:
-        return {"file": filename, "item": f"row {row}", "field": f"column {column_letter(col)} ({header[col]})"}
-
-    index: dict[str, int] = {}
-    for col, name in enumerate(norm):
-        key = {"date": "played_on", "played_at": "played_on"}.get(name, name)
-        if key in index and key in KNOWN:
-            problems.append(Problem(f"a second {key} column (first: column {column_letter(index[key])})",
-                                    **where(1, col)))
-        index.setdefault(key, col)
-    for required in ("play", "played_on", "game", "player"):
-        if required not in index:
-            problems.append(Problem(f"no {required} column (the columns: " + ", ".join(
-                c for c, need, _ in COLUMNS if need) + ", then total or the categories)", file=filename, item="row 1"))
+    table = _Table(filename, header, [h.casefold().replace(" ", "_") for h in header], site, delimiter != ",")
+    problems = _index_columns(table)
     if problems:
         return [], problems
-    decimal_comma = delimiter != ","
+    groups = _groups(table, rows, problems)
+    plays = []
+    for label, members in groups.items():
+        play, found = _play(label, members, table)
+        problems += found
+        if play is not None:
+            plays.append(play)
+    return (plays if not problems else []), problems
 
-    def cell(row: list[str], key: str) -> str:
-        col = index.get(key)
-        return _text(row[col].strip()) if col is not None and col < len(row) else ""
 
-    # the rows of each play, in order
+def _index_columns(table: _Table) -> list[Problem]:
+    """Where each known column is (``date`` and ``played_at`` are ``played_on``), in
+    ``table.index``; the problems of a column given twice or a required one missing."""
+    problems: list[Problem] = []
+    for col, name in enumerate(table.norm):
+        key = {"date": "played_on", "played_at": "played_on"}.get(name, name)
+        if key in table.index and key in KNOWN:
+            problems.append(Problem(f"a second {key} column (first: column {column_letter(table.index[key])})",
+                                    **table.where(1, col)))
+        table.index.setdefault(key, col)
+    for required in ("play", "played_on", "game", "player"):
+        if required not in table.index:
+            problems.append(Problem(f"no {required} column (the columns: " + ", ".join(
+                c for c, need, _ in COLUMNS if need) + ", then total or the categories)", file=table.filename,
+                item="row 1"))
+    return problems
+
+
+def _groups(table: _Table, rows: list[list[str]], problems: list[Problem]) -> dict[str, list[tuple[int, list[str]]]]:
+    """The rows of each play (by its label), in order, each with its row number; a row that
+    cannot belong to a play adds its problem to ``problems``."""
+    header = table.header
     groups: dict[str, list[tuple[int, list[str]]]] = {}
     for r, row in enumerate(rows[1:], start=2):
         if not any(c.strip() for c in row):
             continue
         if any(len(c) > MAX_CELL for c in row):
             col = next(i for i, c in enumerate(row) if len(c) > MAX_CELL)
-            problems.append(Problem(f"at most {MAX_CELL:,} characters a cell", **where(r, min(col, len(header) - 1))))
+            problems.append(Problem(f"at most {MAX_CELL:,} characters a cell",
+                                    **table.where(r, min(col, len(header) - 1))))
             continue
         if len(row) > len(header) and any(c.strip() for c in row[len(header):]):
-            problems.append(Problem(f"{len(row)} cells, the first row names {len(header)} columns", file=filename,
-                                    item=f"row {r}"))
+            problems.append(Problem(f"{len(row)} cells, the first row names {len(header)} columns",
+                                    file=table.filename, item=f"row {r}"))
             continue
-        label = cell(row, "play")
+        label = table.cell(row, "play")
         if not label:
-            problems.append(Problem("empty: the rows of one play share a play label", **where(r, index["play"])))
+            problems.append(Problem("empty: the rows of one play share a play label",
+                                    **table.where(r, table.index["play"])))
             continue
         groups.setdefault(label, []).append((r, row))
-
-    plays = []
-    games: dict[str, Game | None] = {}
-    for label, members in groups.items():
-        play, found = _play(label, members, cell, index, header, norm, site, games, decimal_comma, where, filename)
-        problems += found
-        if play is not None:
-            plays.append(play)
-    return (plays if not problems else []), problems
+    return groups
 
 
 def _game(text: str, site: Site, games: dict[str, Game | None]) -> Game | None:
@@ -201,142 +230,238 @@ def _game(text: str, site: Site, games: dict[str, Game | None]) -> Game | None:
     return found
 
 
-def _play(label: str, members: Sequence[tuple[int, list[str]]], cell: Any, index: dict[str, int],
-          header: list[str], norm: list[str], site: Site, games: dict[str, Game | None], decimal_comma: bool,
-          where: Any, filename: str) -> tuple[dict[str, Any] | None, list[Problem]]:
-    problems: list[Problem] = []
-    first_row = members[0][0]
+@dataclass
+class _Play:
+    """The rows of one play being read, and the problems found in them so far."""
 
-    def same(key: str) -> str:
+    label: str
+    members: Sequence[tuple[int, list[str]]]
+    table: _Table
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def first_row(self) -> int:
+        return self.members[0][0]
+
+    def same(self, key: str) -> str:
         """A play-level column: the first value given; another value on a later row is a problem."""
         value = ""
-        for r, row in members:
-            v = cell(row, key)
+        for r, row in self.members:
+            v = self.table.cell(row, key)
             if v and value and v != value:
-                problems.append(Problem(f"{v!r}, but this play's first rows say {value!r}", **where(r, index[key])))
+                self.problems.append(Problem(f"{v!r}, but this play's first rows say {value!r}",
+                                             **self.table.where(r, self.table.index[key])))
             value = value or v
         return value
 
-    game_text, day_text = same("game"), same("played_on")
-    game = _game(game_text, site, games) if game_text else None
+    def at_first_row(self, key: str) -> dict[str, Any]:
+        return self.table.where(self.first_row, self.table.index[key])
+
+
+@dataclass
+class _Columns:
+    """A game's columns in the file: its categories and its declared choices (by column), and
+    each choice's known values."""
+
+    categories: dict[int, str]
+    choices: dict[int, str]
+    choice_values: dict[str, dict[str, Any]]
+
+
+def _play(label: str, members: Sequence[tuple[int, list[str]]],
+          table: _Table) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """One play from its rows (ready for ``PlayLog.add_play``), or None and its problems: the
+    play-level columns, then each seat, then what the seats must agree on, then the details."""
+    play = _Play(label, members, table)
+    game_text, day_text = play.same("game"), play.same("played_on")
+    game = _game(game_text, table.site, table.games) if game_text else None
     if game is None:
-        problems.append(Problem(f"no game {game_text!r} on this server (its id or title: "
-                                + ", ".join(site.ctx_of(g).game.title for g in site.game_ids()[:8]) + "…)"
-                                if game_text else "empty: the game's id or title", **where(first_row, index["game"])))
-        return None, problems
+        site = table.site
+        play.problems.append(Problem(f"no game {game_text!r} on this server (its id or title: "
+                                     + ", ".join(site.ctx_of(g).game.title for g in site.game_ids()[:8]) + "…)"
+                                     if game_text else "empty: the game's id or title", **play.at_first_row("game")))
+        return None, play.problems
     played_on = _date(day_text)
     if played_on is None:
-        problems.append(Problem(f"a date is 2026-11-26 or 26/11/2026, got {day_text[:20]!r}",
-                                **where(first_row, index["played_on"])))
-    categories = [c.id for c in game.categories]
-    choice_cols, choice_values = _choice_columns(game, norm, site)
+        play.problems.append(Problem(f"a date is 2026-11-26 or 26/11/2026, got {day_text[:20]!r}",
+                                     **play.at_first_row("played_on")))
+    columns = _game_columns(game, play)
+    seats = [seat for r, row in members if (seat := _seat(r, row, game, columns, play)) is not None]
+    if play.problems:
+        return None, play.problems
+    firsts = _check_seats(seats, game, play)
+    mode = play.same("mode") or None
+    if mode is not None and game.modes and mode not in game.modes:
+        play.problems.append(Problem(f"{game.title}'s modes: {', '.join(game.modes)}; got {mode!r}",
+                                     **play.at_first_row("mode")))
+    details = _details(played_on, len(seats), play)
+    if play.problems:
+        return None, play.problems
+    details.first_seat = firsts[0] if firsts else None
+    result = _result(game, mode, seats)
+    version = play.same("version") or None
+    if version is not None:
+        from cardforge.lab.versions import is_version, normal
+
+        if not is_version(version):
+            return None, [Problem(f"a version as on the cards' stamps (0.3, v1.2), got {version[:40]!r}",
+                                  **play.at_first_row("version"))]
+        version = normal(version)
+    parts: list[Any] = [game.id, details.played_on, mode,
+                        [(name_key(s["name"]), s["total"], s["breakdown"]) for s in seats]]
+    if version is not None or columns.choices:  # (a file without them keeps the uids it always had)
+        parts += [version, [s["choices"] for s in seats]]
+    facts = {"format": 1, "choices": [s["choices"] for s in seats]} if columns.choices else None
+    return {"game": game.id, "title": game.title, "mode": mode, "state_yaml": "", "result": result,
+            "details": details, "source": "import", "uid": uid_of(parts), "deck_version": version,
+            "facts": facts}, []
+
+
+def _game_columns(game: Game, play: _Play) -> _Columns:
+    """The columns of ``game``'s categories (by id, label or English label) and choices; a cell
+    filled in a column that is none of the game's (another game's category) is a problem."""
+    table = play.table
+    choice_cols, choice_values = _choice_columns(game, table.norm, table.site)
     by_name = {c.id.casefold(): c.id for c in game.categories}
     by_name.update({c.label.casefold().replace(" ", "_"): c.id for c in game.categories})
     for cat in game.categories:
         if cat.label_en:
             by_name.setdefault(cat.label_en.casefold().replace(" ", "_"), cat.id)
-    cat_cols = {col: by_name[name] for col, name in enumerate(norm) if name in by_name and name not in KNOWN}
-    for col, name in enumerate(norm):
+    cat_cols = {col: by_name[name] for col, name in enumerate(table.norm) if name in by_name and name not in KNOWN}
+    for col, name in enumerate(table.norm):
         if name in KNOWN or col in cat_cols or col in choice_cols:
             continue
-        for r, row in members:  # a column of another game's categories: empty on this game's rows
+        for r, row in play.members:  # a column of another game's categories: empty on this game's rows
             if col < len(row) and row[col].strip():
-                problems.append(Problem(f"not a column of {game.title} (its categories: "
-                                        + ", ".join(f"{c.id} ({c.label})" for c in game.categories)
-                                        + "; the other columns: " + ", ".join(sorted(KNOWN - {"date", "played_at"}))
-                                        + ")", **where(r, col)))
+                play.problems.append(Problem(
+                    f"not a column of {game.title} (its categories: "
+                    + ", ".join(f"{c.id} ({c.label})" for c in game.categories)
+                    + "; the other columns: " + ", ".join(sorted(KNOWN - {"date", "played_at"})) + ")",
+                    **table.where(r, col)))
                 break
-    seats: list[dict[str, Any]] = []
-    for r, row in members:
-        name = clean_name(cell(row, "player"))
-        if not name:
-            problems.append(Problem("empty: the player's name", **where(r, index["player"])))
-            continue
-        if len(name) > MAX_NAME:
-            problems.append(Problem(f"a name is at most {MAX_NAME} characters, got {len(name):,}",
-                                    **where(r, index["player"])))
-            continue
-        breakdown: dict[str, float] = {}
-        for col, category in cat_cols.items():
-            raw = row[col].strip() if col < len(row) else ""
-            if raw:
-                value = _number(raw, decimal_comma)
-                if value is None:
-                    problems.append(Problem(f"a number, got {raw[:20]!r}", **where(r, col)))
-                else:
-                    breakdown[category] = value
-        total_raw = cell(row, "total")
-        total = _number(total_raw, decimal_comma) if total_raw else None
-        if total_raw and total is None:
-            problems.append(Problem(f"a number, got {total_raw[:20]!r}", **where(r, index["total"])))
-            continue
-        if total is None and not breakdown:
-            col = index.get("total", index["player"])
-            problems.append(Problem("no score: give total, or the game's categories", **where(r, col)))
-            continue
-        if breakdown and total is not None and abs(sum(breakdown.values()) - total) > 1e-6:
-            problems.append(Problem(f"{_n(total)}, but the categories add up to {_n(sum(breakdown.values()))}",
-                                    **where(r, index["total"])))
-        score = total if total is not None else sum(breakdown.values())
-        chosen: dict[str, Any] = {}
-        for col, cid in choice_cols.items():
-            raw = _text(row[col].strip()) if col < len(row) else ""
-            if not raw:
-                continue
-            value = _choice_value(raw, choice_values[cid])
+    return _Columns(cat_cols, choice_cols, choice_values)
+
+
+def _seat(r: int, row: list[str], game: Game, columns: _Columns, play: _Play) -> dict[str, Any] | None:
+    """One player's row: name, score (total and categories), choices, rank, seat, winner, first;
+    None when the row cannot give a seat (its problems added to the play's)."""
+    table, problems = play.table, play.problems
+    name = clean_name(table.cell(row, "player"))
+    if not name:
+        problems.append(Problem("empty: the player's name", **table.where(r, table.index["player"])))
+        return None
+    if len(name) > MAX_NAME:
+        problems.append(Problem(f"a name is at most {MAX_NAME} characters, got {len(name):,}",
+                                **table.where(r, table.index["player"])))
+        return None
+    breakdown: dict[str, float] = {}
+    for col, category in columns.categories.items():
+        raw = row[col].strip() if col < len(row) else ""
+        if raw:
+            value = _number(raw, table.decimal_comma)
             if value is None:
-                shown = ", ".join(sorted({lbl for lbl in choice_values[cid].values()}, key=str.casefold)[:12])
-                problems.append(Problem(f"{raw[:40]!r} is not a {header[col]} of {game.title} (known: {shown})",
-                                        **where(r, col)))
+                problems.append(Problem(f"a number, got {raw[:20]!r}", **table.where(r, col)))
             else:
-                chosen[cid] = value
-        seat: dict[str, Any] = {"row": r, "name": name, "total": score, "breakdown": breakdown, "choices": chosen}
-        for key in ("rank", "seat"):
-            raw = cell(row, key)
-            if raw:
-                if not raw.isdigit() or not 1 <= int(raw) <= 100:
-                    problems.append(Problem(f"a whole number from 1, got {raw[:20]!r}", **where(r, index[key])))
-                else:
-                    seat[key] = int(raw)
-        for key in ("winner", "first"):
-            raw = cell(row, key).casefold()
-            if raw in YES:
-                seat[key] = True
-            elif raw not in NO:
-                problems.append(Problem(f"1 or yes (or empty), got {raw[:20]!r}", **where(r, index[key])))
-        seats.append(seat)
-    if problems:
-        return None, problems
+                breakdown[category] = value
+    score = _score(r, row, breakdown, play)
+    if score is None:
+        return None
+    seat: dict[str, Any] = {"row": r, "name": name, "total": score, "breakdown": breakdown,
+                            "choices": _choices(r, row, game, columns, play)}
+    for key in ("rank", "seat"):
+        raw = table.cell(row, key)
+        if raw:
+            if not raw.isdigit() or not 1 <= int(raw) <= 100:
+                problems.append(Problem(f"a whole number from 1, got {raw[:20]!r}", **table.where(r, table.index[key])))
+            else:
+                seat[key] = int(raw)
+    for key in ("winner", "first"):
+        raw = table.cell(row, key).casefold()
+        if raw in YES:
+            seat[key] = True
+        elif raw not in NO:
+            problems.append(Problem(f"1 or yes (or empty), got {raw[:20]!r}", **table.where(r, table.index[key])))
+    return seat
+
+
+def _score(r: int, row: list[str], breakdown: dict[str, float], play: _Play) -> float | None:
+    """A row's final score: its total (checked against its categories when both are given),
+    else the sum of its categories; None (and a problem) when it has neither or an unreadable total."""
+    table = play.table
+    total_raw = table.cell(row, "total")
+    total = _number(total_raw, table.decimal_comma) if total_raw else None
+    if total_raw and total is None:
+        play.problems.append(Problem(f"a number, got {total_raw[:20]!r}", **table.where(r, table.index["total"])))
+        return None
+    if total is None and not breakdown:
+        col = table.index.get("total", table.index["player"])
+        play.problems.append(Problem("no score: give total, or the game's categories", **table.where(r, col)))
+        return None
+    if breakdown and total is not None and abs(sum(breakdown.values()) - total) > 1e-6:
+        play.problems.append(Problem(f"{_n(total)}, but the categories add up to {_n(sum(breakdown.values()))}",
+                                     **table.where(r, table.index["total"])))
+    return total if total is not None else sum(breakdown.values())
+
+
+def _choices(r: int, row: list[str], game: Game, columns: _Columns, play: _Play) -> dict[str, Any]:
+    """A row's declared choices (a faction, a role…): each cell's value, or a problem naming the
+    known ones."""
+    chosen: dict[str, Any] = {}
+    for col, cid in columns.choices.items():
+        raw = _text(row[col].strip()) if col < len(row) else ""
+        if not raw:
+            continue
+        value = _choice_value(raw, columns.choice_values[cid])
+        if value is None:
+            shown = ", ".join(sorted({lbl for lbl in columns.choice_values[cid].values()}, key=str.casefold)[:12])
+            play.problems.append(Problem(f"{raw[:40]!r} is not a {play.table.header[col]} of {game.title} "
+                                         f"(known: {shown})", **play.table.where(r, col)))
+        else:
+            chosen[cid] = value
+    return chosen
+
+
+def _check_seats(seats: list[dict[str, Any]], game: Game, play: _Play) -> list[int]:
+    """What the seats of one play must agree on: each player once, the game's player count,
+    seats 1 to N (then put in that order), at most one first player — whose index is returned."""
+    table, label, first_row = play.table, play.label, play.first_row
     keys = [name_key(s["name"]) for s in seats]
     for i, s in enumerate(seats):
         if keys[i] in keys[:i]:
-            problems.append(Problem(f"{s['name']} is in this play twice", **where(s["row"], index["player"])))
+            play.problems.append(Problem(f"{s['name']} is in this play twice",
+                                         **table.where(s["row"], table.index["player"])))
     if not game.min_players <= len(seats) <= game.max_players:
-        problems.append(Problem(f"{len(seats)} players in play {label!r}, {game.title} is for {game.players_label}",
-                                file=filename, item=f"row {first_row}"))
+        play.problems.append(Problem(f"{len(seats)} players in play {label!r}, {game.title} is for "
+                                     f"{game.players_label}", file=table.filename, item=f"row {first_row}"))
     if any("seat" in s for s in seats):
         if sorted(s.get("seat", 0) for s in seats) != list(range(1, len(seats) + 1)):
-            problems.append(Problem(f"the seats of play {label!r} are 1 to {len(seats)}, each once",
-                                    **where(first_row, index["seat"])))
+            play.problems.append(Problem(f"the seats of play {label!r} are 1 to {len(seats)}, each once",
+                                         **play.at_first_row("seat")))
         else:
             seats.sort(key=lambda s: s["seat"])
     firsts = [i for i, s in enumerate(seats) if s.get("first")]
     if len(firsts) > 1:
-        problems.append(Problem(f"play {label!r} has {len(firsts)} first players", **where(first_row, index["first"])))
-    mode = same("mode") or None
-    if mode is not None and game.modes and mode not in game.modes:
-        problems.append(Problem(f"{game.title}'s modes: {', '.join(game.modes)}; got {mode!r}",
-                                **where(first_row, index["mode"])))
+        play.problems.append(Problem(f"play {label!r} has {len(firsts)} first players", **play.at_first_row("first")))
+    return firsts
+
+
+def _details(played_on: str | None, seats: int, play: _Play) -> Details:
+    """The play's details (day, duration, location, note), checked as the sheet's form checks
+    them; a problem is located at the play's first row, in its column."""
+    table = play.table
     details, detail_problems = details_from_form([
-        ("play_date", played_on or ""), ("play_duration", same("duration")), ("play_location", same("location")),
-        ("note", same("note"))], len(seats))
+        ("play_date", played_on or ""), ("play_duration", play.same("duration")),
+        ("play_location", play.same("location")), ("note", play.same("note"))], seats)
     for p in detail_problems:
         key = {"play_duration": "duration", "play_location": "location", "note": "note"}.get(p.field or "", "")
-        problems.append(Problem(p.message, **where(first_row, index[key])) if key in index
-                        else Problem(p.message, file=filename, item=f"row {first_row}"))
-    if problems:
-        return None, problems
-    details.first_seat = firsts[0] if firsts else None
+        play.problems.append(Problem(p.message, **table.where(play.first_row, table.index[key])) if key in table.index
+                             else Problem(p.message, file=table.filename, item=f"row {play.first_row}"))
+    return details
+
+
+def _result(game: Game, mode: str | None, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """The play's score as the log saves one (``ScoreSheet.to_json``'s shape), from the scores
+    given: ranks from the totals and winners from the first rank unless the file says them."""
     if all("rank" in s for s in seats):
         ranks = [s["rank"] for s in seats]
     else:
@@ -345,8 +470,8 @@ def _play(label: str, members: Sequence[tuple[int, list[str]]], cell: Any, index
         winners = [s["name"] for s in seats if s.get("winner")]
     else:
         winners = [s["name"] for s, rank in zip(seats, ranks) if rank == 1]
-    used = [c for c in categories if any(c in s["breakdown"] for s in seats)]
-    result = {
+    used = [c.id for c in game.categories if any(c.id in s["breakdown"] for s in seats)]
+    return {
         "ok": True, "game": game.id, **({"mode": mode} if mode else {}), "categories": used,
         "players": [{"name": s["name"], "total": _num(s["total"]), "rank": rank,
                      "breakdown": {c: _num(s["breakdown"].get(c, 0)) for c in used}}
@@ -354,22 +479,6 @@ def _play(label: str, members: Sequence[tuple[int, list[str]]], cell: Any, index
         "winners": winners, "imported": True,
         "labels": {c.id: c.label for c in game.categories if c.id in used},
     }
-    version = same("version") or None
-    if version is not None:
-        from cardforge.lab.versions import is_version, normal
-
-        if not is_version(version):
-            return None, [Problem(f"a version as on the cards' stamps (0.3, v1.2), got {version[:40]!r}",
-                                  **where(first_row, index["version"]))]
-        version = normal(version)
-    parts: list[Any] = [game.id, details.played_on, mode,
-                        [(name_key(s["name"]), s["total"], s["breakdown"]) for s in seats]]
-    if version is not None or choice_cols:  # (a file without them keeps the uids it always had)
-        parts += [version, [s["choices"] for s in seats]]
-    facts = {"format": 1, "choices": [s["choices"] for s in seats]} if choice_cols else None
-    return {"game": game.id, "title": game.title, "mode": mode, "state_yaml": "", "result": result,
-            "details": details, "source": "import", "uid": uid_of(parts), "deck_version": version,
-            "facts": facts}, []
 
 
 #: the lab's view of a game for the import's choice columns, per (game, data) object: worked out
