@@ -1,6 +1,10 @@
 """The playtest lab's options and view of a game's plays: what the lab page of ``cardforge
 serve`` (``web/lab.py``) and ``cardforge report`` (the PDF, ``render/lab_report.py``) both read,
 checked the same way, from the same log — no web framework here.
+
+The lab's own modules are imported inside the functions: ``cardforge.lab.view`` and the
+statistics under it take 0.1–0.2 s to import (``python -X importtime``, a busy machine), which
+the server's start and the play log's other pages do not need.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
 from pydantic import ValidationError
@@ -15,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from cardforge.data.validate import validation_problems
 from cardforge.errors import CardforgeError
 from cardforge.playlog.importer import COLUMNS, MAX_BACKUP, MAX_IMPORT, read_plays_csv, template_csv
 from cardforge.playlog.store import BackupDoc
@@ -38,8 +40,6 @@ async def log_page(request: Request, report: dict[str, Any] | None = None, probl
 
 
 async def backup(request: Request) -> Response:
-    from datetime import date
-
     return Response(site_of(request).store.backup(), media_type="application/json; charset=utf-8", headers={
         "Content-Disposition": f'attachment; filename="cardforge-plays-{date.today().isoformat()}.json"'})
 
@@ -52,8 +52,6 @@ async def restore(request: Request) -> Response:
         return await log_page(request, problems=[f"{filename or 'the file'}: not a cardforge backup ({exc})"[:300]],
                               status=422)
     except ValidationError as exc:
-        from cardforge.data.validate import validation_problems
-
         found = validation_problems(exc, BackupDoc, file=filename or "backup")
         return await log_page(request, problems=[str(p) for p in found[:20]], status=422)
     if doc.format != "cardforge play log":

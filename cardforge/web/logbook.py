@@ -20,6 +20,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from cardforge.playlog.store import COLOURS, StoreError, details_from_form, parse_id, unconfirmed_date
+from cardforge.scores import format_number
 from cardforge.web import service
 from cardforge.web.site import Site, number_of, read_form, site_of
 
@@ -149,8 +150,6 @@ async def restore_play(request: Request) -> Response:
 def saved_view(result: dict[str, Any]) -> dict[str, Any]:
     """The score saved with a play (its JSON), shaped as :func:`service.sheet_view` shapes a
     fresh one: for a play imported from a spreadsheet, or of a game this server does not serve."""
-    from cardforge.scores import format_number
-
     players = result.get("players", [])
     categories = result.get("categories") or sorted({c for p in players for c in p.get("breakdown", {})})
     labels = result.get("labels", {})

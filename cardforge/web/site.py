@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse
 
-from cardforge.errors import CardforgeError
+from cardforge.errors import CardforgeError, UnknownGameError
 from cardforge.lab.facts import deck_of_data
 from cardforge.playlog.store import PlayLog, PlaySummary, parse_id
 from cardforge.web import service
@@ -84,8 +84,6 @@ class Site:
 
     def ctx_of(self, game_id: str, /) -> service.GameContext:
         """A game this server serves (see :class:`service.Catalogue`), else 404."""
-        from cardforge.errors import UnknownGameError
-
         served = self.catalogue.get(game_id)
         if served is None:
             raise HTTPException(404, f"no game '{game_id[:100]}' on this server")
@@ -104,7 +102,7 @@ class Site:
     def table_of(self, game_id: str) -> tuple[service.GameContext, Deck]:
         """The game as it is on the table: with ``--printed``, its data holds the printed deck's
         cards (the sheet scores with them, a play records that deck); else the working data."""
-        from cardforge.render.printed_deck import printed_deck
+        from cardforge.render.printed_deck import printed_deck  # (ReportLab: loaded when a deck is printed)
 
         ctx = self.ctx_of(game_id)
         record = self.settings.printed.get(ctx.game.id)
@@ -193,7 +191,7 @@ def number_of(request: Request, key: str = "play") -> int:
 
 
 def chart_svgs(drawings: Sequence[tuple[str, str, str, Drawing]]) -> list[dict[str, str]]:
-    from cardforge.render.charts import to_svg
+    from cardforge.render.charts import to_svg  # ReportLab: loaded by the first page with charts
 
     return [{"id": key, "title": title, "svg": to_svg(d, title=title, desc=desc)} for key, title, desc, d in drawings]
 
