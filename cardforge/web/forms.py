@@ -382,7 +382,7 @@ _SCALAR_KINDS = frozenset({"bool", "int", "pad", "text", "choice", "section", "c
 
 
 def _coerce_scalar(w: Widget, value: Any, out: dict[str, Any], blanks: list[str] | None, at: str) -> None:
-    """One input of a single value (or a fixed list of numbers) into ``out`` (see :func:`coerce`)."""
+    """One input holding one value (or a fixed list of numbers) into ``out`` (see :func:`coerce`)."""
     if w.kind == "bool":
         if value not in (None, ""):
             out[w.name] = True
