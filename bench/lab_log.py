@@ -35,8 +35,8 @@ def main() -> None:
     a = ap.parse_args()
     from starlette.testclient import TestClient
 
+    from cardforge.playlog.store import PlayLog
     from cardforge.web.app import Settings, create_app
-    from cardforge.web.store import PlayLog
 
     folder = Path(a.keep or tempfile.mkdtemp(prefix="lab-bench-"))
     folder.mkdir(parents=True, exist_ok=True)

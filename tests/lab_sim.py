@@ -108,7 +108,7 @@ def log_rows(plays: list[Play]) -> list[dict]:
     from cardforge.data.loading import load_game_data
     from cardforge.games import find_game
     from cardforge.lab.facts import deck_of_data
-    from cardforge.web.store import Details
+    from cardforge.playlog.store import Details
 
     game = find_game("maphr")
     data = load_game_data(game)

@@ -35,21 +35,23 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("cardforge/render/canvas.py", "red"): "a palette colour, in a docstring",
     ("cardforge/render/canvas.py", "gold"): "a palette colour, in a docstring",
     ("cardforge/cli/__init__.py", "build"): "the `cardforge build` command",
+    ("cardforge/layout/squib.py", "build"): "Squib's own deck-script call `build` (import squib)",
+    ("cardforge/layout/squib.py", "grey"): "Squib's colour names mapped to the palette (gray → grey)",
     ("cardforge/data/printables.py", "level"): "a heading block's field",
     ("cardforge/render/sheets/blocks.py", "level"): "a heading block's field",
     ("cardforge/render/cards/reprint.py", "note"): "a line style of the reprint instructions",
     ("cardforge/transaction.py", "build"): "the build lock's default name",
     # the play log's free-text note on a play (also Cristaux's music icon)
-    **{(f"cardforge/web/{f}", "note"): "a play's note field"
-       for f in ("app.py", "importer.py", "service.py", "store.py", "templates/play.html",
-                 "templates/play_fields.html")},
+    **{(f"cardforge/{f}", "note"): "a play's note field"
+       for f in ("web/sheet.py", "playlog/importer.py", "web/service.py", "playlog/store.py", "web/templates/play.html",
+                 "web/templates/play_fields.html")},
     # the playtest lab's own words: a report part's note style, a heading's level, a fit's note
     # and a play's note (also Cristaux's music icon, Maphr's level icons)
     **{(f"cardforge/{f}", "note"): "a lab report's note paragraph, a fit's note, a play's --note"
        for f in ("render/reports/lab_report.py", "web/templates/lab.html", "cli/balance.py", "cli/plays.py")},
     ("cardforge/web/lab.py", "level"): "a report heading's level",
     # the players' colours (Okabe–Ito), also Maphr's colour icons
-    **{("cardforge/web/store.py", c): "a player colour" for c in ("blue", "green", "yellow")},
+    **{("cardforge/playlog/store.py", c): "a player colour" for c in ("blue", "green", "yellow")},
 }
 
 
@@ -117,7 +119,7 @@ def test_the_scan_finds_the_games_and_their_terms():
     assert [t for t, p in _names("mine_all_mine") if p.search("(e.g. Mine, All Mine! after a round)")]
     scanned = {rel for rel, _ in _files()}
     assert {"cardforge/games/declared.py", "cardforge/sheet.py", "cardforge/render/reports/charts.py",
-            "cardforge/web/app.py", "cardforge/web/templates/sheet.html", "cardforge/web/static/sheet.js",
+            "cardforge/web/sheet.py", "cardforge/web/templates/sheet.html", "cardforge/web/static/sheet.js",
             "cardforge/pod_profiles/thegamecrafter-bridge.yaml"} <= scanned  # web/ and data files too
 
 

@@ -14,7 +14,7 @@ from lab_support import example_final
 from cardforge.data.loading import load_game_data
 from cardforge.games import find_game
 from cardforge.lab.facts import deck_of_data, fingerprint
-from cardforge.web.store import SCHEMA_VERSION, PlayLog
+from cardforge.playlog.store import SCHEMA_VERSION, PlayLog
 
 from conftest import FIXTURES
 
@@ -261,7 +261,7 @@ def test_plays_add_takes_many_final_states_in_one_transaction(cli, tmp_path):
     together, all or none: a bad one adds nothing; the same file twice is one play."""
     import shutil
 
-    from cardforge.web.store import PlayLog
+    from cardforge.playlog.store import PlayLog
 
     db = tmp_path / "plays.db"
     files = []

@@ -171,7 +171,7 @@ def test_report_json_lists_every_effect_tested(tmp_path):
     and the number tested; the clan is flagged (before: "flagged": 0)."""
     from lab_sim import log_rows
 
-    from cardforge.web.store import PlayLog
+    from cardforge.playlog.store import PlayLog
 
     from conftest import run_cli
 

@@ -80,8 +80,8 @@ from cardforge.games import load_game_folder  # noqa: E402
 from cardforge.lab.facts import Deck, deck_of_data, fingerprint  # noqa: E402
 from cardforge.lab.stats import Rate, wilson  # noqa: E402
 from cardforge.lab.view import build_view  # noqa: E402
+from cardforge.playlog.store import Details, PlayLog  # noqa: E402
 from cardforge.web.app import Settings, create_app  # noqa: E402
-from cardforge.web.store import Details, PlayLog  # noqa: E402
 
 CATS = ["points", "couleurs", "dragons"]
 

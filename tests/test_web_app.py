@@ -22,10 +22,10 @@ pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (pip i
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from cardforge.playlog.store import SCHEMA_VERSION, PlayLog, StoreError  # noqa: E402
 from cardforge.problems import Problem  # noqa: E402
 from cardforge.web.app import MAX_BODY, Settings, create_app  # noqa: E402
 from cardforge.web.forms import Widget, coerce, field_key, unflatten  # noqa: E402
-from cardforge.web.store import SCHEMA_VERSION, PlayLog, StoreError  # noqa: E402
 
 
 def client(tmp_path, *games, **settings) -> TestClient:
@@ -336,7 +336,7 @@ def test_save_history_export_stats_and_csv(tmp_path, petit_jeu, cli):
     assert yaml.safe_load(r.text)["players"][0]["objectifs"] == "3+2"  # the sum as typed
     expected = cli("score", str(petit_jeu.folder), str(petit_jeu.folder / "examples" / "final.yaml"), "--json").json
     assert cli("score", str(petit_jeu.folder), str(exported), "--json").json == expected
-    from cardforge.web.stats import game_stats
+    from cardforge.playlog.stats import game_stats
 
     log = PlayLog(tmp_path / "plays.db")
     roster = {p["id"]: p for p in log.players()}
@@ -447,7 +447,7 @@ def test_a_killed_writer_leaves_a_sound_log(tmp_path):
     path = tmp_path / "k.db"
     PlayLog(path)
     code = (
-        "import sys\nfrom cardforge.web.store import PlayLog\n"
+        "import sys\nfrom cardforge.playlog.store import PlayLog\n"
         f"log = PlayLog({str(path)!r})\n"
         "r = {'players': [{'name': n, 'total': 5, 'rank': 1, 'breakdown': {'a': 2, 'b': 3}} for n in 'ABCD'],"
         " 'winners': ['A']}\n"

@@ -35,7 +35,7 @@ def phone():
 
 def _seed(path) -> None:
     """Eight evenings of TunHell and Imperial Miners, four friends."""
-    from cardforge.web.store import Details, PlayLog
+    from cardforge.playlog.store import Details, PlayLog
 
     log = PlayLog(path)
     log.add_player("Ana", "orange")

@@ -236,8 +236,8 @@ def test_the_game_page_seats_tapped_and_typed_players_in_the_order_they_join(tmp
     """Roster chips and typed names take their seats as they join (a name typed between two taps
     sits between them); "+ another player" adds boxes up to the game's most (Cristaux: 5); the
     first player is chosen and marked; the sheet opens in that order with that first player."""
+    from cardforge.playlog.store import PlayLog
     from cardforge.web.app import Settings
-    from cardforge.web.store import PlayLog
 
     log = PlayLog(tmp_path / "plays.db")
     for name in ("Ana", "Ben", "Cléo", "Dan"):

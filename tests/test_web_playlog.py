@@ -21,8 +21,8 @@ pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (pip i
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from cardforge.playlog.store import SCHEMA_VERSION, Details, PlayLog, StoreError, name_key  # noqa: E402
 from cardforge.web.app import Settings, create_app  # noqa: E402
-from cardforge.web.store import SCHEMA_VERSION, Details, PlayLog, StoreError, name_key  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures" / "playlog"
 
@@ -92,14 +92,14 @@ def test_a_log_of_schema_2_migrates(tmp_path):
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert db.execute("PRAGMA foreign_key_check").fetchall() == []
     # stats read it as they read a new log: Ana's two wins
-    from cardforge.web.stats import overview
+    from cardforge.playlog.stats import overview
 
     o = overview(log.records(), {p["id"]: p for p in log.players()})
     assert [(p.name, p.plays, p.wins) for p in o.players] == [("Ana", 2, 2), ("Ben", 2, 0)]
 
 
 def test_a_migration_that_breaks_a_reference_is_rolled_back(tmp_path, monkeypatch):
-    from cardforge.web import store
+    from cardforge.playlog import store
 
     path = tmp_path / "p.db"
     log = PlayLog.__new__(PlayLog)

@@ -11,11 +11,11 @@ pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (pip i
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from cardforge.web.app import Settings, create_app  # noqa: E402
-from cardforge.web.store import (
+from cardforge.playlog.store import (
     PlayLog,  # noqa: E402
     parse_id,  # noqa: E402
 )
+from cardforge.web.app import Settings, create_app  # noqa: E402
 
 EVIL_RULES = """\
 from pathlib import Path

@@ -20,9 +20,9 @@ pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (pip i
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from cardforge.web import stats  # noqa: E402
+from cardforge.playlog import stats  # noqa: E402
+from cardforge.playlog.store import Details, PlayLog  # noqa: E402
 from cardforge.web.app import Settings, create_app  # noqa: E402
-from cardforge.web.store import Details, PlayLog  # noqa: E402
 
 
 def _result(game: str, cats: list[str], seats: list[tuple[str, float, int, list[float]]]) -> dict:

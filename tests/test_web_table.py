@@ -15,7 +15,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from cardforge.web.access import TOKEN_FILE, serve_token
-from cardforge.web.app import Settings, create_app, move_seat
+from cardforge.web.app import Settings, create_app
+from cardforge.web.sheet import move_seat
 
 
 def client(tmp_path, **settings) -> TestClient:
@@ -169,7 +170,7 @@ def test_a_blank_number_is_not_entered_and_blocks_the_result(tmp_path):
 
 @pytest.mark.parametrize("days, refused", [(0, False), (1, False), (2, True), (400, True)])
 def test_a_date_in_the_future_needs_to_be_confirmed(tmp_path, days, refused):
-    from cardforge.web.store import details_from_form, unconfirmed_date
+    from cardforge.playlog.store import details_from_form, unconfirmed_date
 
     day = (date.today() + timedelta(days=days)).isoformat()
     details, problems = details_from_form([("play_date", day)], 2)
@@ -317,7 +318,7 @@ def test_a_renamed_player_shows_one_name_everywhere(tmp_path, game, old, seat):
                                               page, re.S).group(1)))
 
     before = score_json()
-    from cardforge.web.store import PlayLog
+    from cardforge.playlog.store import PlayLog
 
     number = next(p["player_id"] for p in PlayLog(tmp_path / "plays.db").play(1)["players"] if p["seat"] == seat)
     r = c.post(f"/players/{number}/edit", data={"csrf": csrf, "name": "Zéphyrine"}, follow_redirects=False)

@@ -12,7 +12,7 @@ from cardforge.cli.common import GAME, echo_json, find_game, load_data
 
 if TYPE_CHECKING:
     from cardforge.games.base import Game
-    from cardforge.web.store import PlayLog
+    from cardforge.playlog.store import PlayLog
 
 EPILOG = """\b
 Examples:
@@ -29,7 +29,7 @@ DB_HELP = "The play log (SQLite), as `cardforge serve --db`. Default: cardforge.
 
 
 def _db(path: str | None) -> PlayLog:
-    from cardforge.web.store import PlayLog, default_path
+    from cardforge.playlog.store import PlayLog, default_path
 
     return PlayLog(Path(path) if path else default_path())
 
@@ -134,8 +134,8 @@ def _play_row(game: Game, played_data: Any, deck: Any, file: str, played_on: str
     from cardforge.engine.scoring import score_doc
     from cardforge.errors import ScoreInputError
     from cardforge.lab.facts import facts_json, seat_facts
+    from cardforge.playlog.store import details_from_form, today, uid_of
     from cardforge.problems import Problem
-    from cardforge.web.store import details_from_form, today, uid_of
 
     if file == "-":
         text, problem = read_stdin("<stdin>")
@@ -174,7 +174,7 @@ def _first_seat(first: str | None, names: list[str]) -> str:
         return ""
     if first.strip().isdigit():
         return first.strip()
-    from cardforge.web.store import name_key
+    from cardforge.playlog.store import name_key
 
     keys = [name_key(n) for n in names]
     if name_key(first) in keys:
@@ -290,9 +290,9 @@ def import_plays(file: str, db_path: str | None, games: tuple[str, ...], as_json
 
     from cardforge.errors import DataError
     from cardforge.paths import read_regular
+    from cardforge.playlog.importer import MAX_BACKUP, MAX_IMPORT
+    from cardforge.playlog.store import BACKUP_FORMAT, BackupDoc
     from cardforge.problems import Problem
-    from cardforge.web.logbook import MAX_BACKUP, MAX_IMPORT
-    from cardforge.web.store import BACKUP_FORMAT, BackupDoc
 
     is_json = file.lower().endswith(".json")
     raw, problem = read_regular(file, file, MAX_BACKUP if is_json else MAX_IMPORT)
@@ -314,9 +314,9 @@ def import_plays(file: str, db_path: str | None, games: tuple[str, ...], as_json
         done = log.restore(doc)
         summary = {"added": done["added"], "skipped": done["kept"], "renumbered": done["renumbered"]}
     else:
-        from cardforge.web.importer import read_plays_csv
+        from cardforge.playlog.importer import read_plays_csv
 
-        found, problems = read_plays_csv(raw, file, _Games(games))  # type: ignore[arg-type]
+        found, problems = read_plays_csv(raw, file, _Games(games))
         if problems:
             raise DataError(f"cannot import {file}: nothing imported", problems)
         added, skipped = log.add_plays(found)  # one transaction: all or none, one sync to disk

@@ -49,9 +49,9 @@ def report(game: Game, db_path: str | None, versions: str | None, pool: bool, co
     """The playtest lab of GAME as a PDF: numbers per deck version, their comparison, balance."""
     from cardforge.cli.common import output_target
     from cardforge.paths import write_atomic
+    from cardforge.playlog.lab import lab_view, options_problems
+    from cardforge.playlog.store import PlayLog, default_path
     from cardforge.render.reports import lab_report
-    from cardforge.web.lab import lab_view, options_problems
-    from cardforge.web.store import PlayLog, default_path
 
     data = load_data(game)
     log = PlayLog(Path(db_path) if db_path else default_path())

@@ -54,8 +54,8 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
     from pathlib import Path
 
     from cardforge.cli import STATE
+    from cardforge.playlog.store import default_path
     from cardforge.web.app import Settings, create_app
-    from cardforge.web.store import default_path
 
     try:
         import uvicorn

@@ -371,68 +371,85 @@ def coerce(widgets: list[Widget], raw: dict[str, Any], names: list[str] | None =
     out: dict[str, Any] = {}
     for w in widgets:
         value = raw.get(w.name) if isinstance(raw, dict) else None
-        if w.kind == "bool":
-            if value not in (None, ""):
-                out[w.name] = True
-            elif w.required or w.default is not None:
-                out[w.name] = False
-        elif w.kind in ("int", "pad"):
-            text = _text(value)
-            if text:
-                if w.kind == "pad" and not re.fullmatch(r"-?\d{1,12}", text):
-                    out[w.name] = text  # a sum is kept as written
-                else:
-                    out[w.name] = _number(text)
-            elif w.required:
-                out[w.name] = 0
-                if blanks is not None:
-                    blanks.append(at + w.name)
-        elif w.kind in ("text", "choice", "section"):
-            if _text(value):
-                out[w.name] = w.options.get("values", {}).get(_text(value), _text(value))
-        elif w.kind == "card_key":
-            if _text(value):
-                out[w.name] = _number(_text(value))
-        elif w.kind == "numbers":
-            texts = [_text(v) for v in _indexed(value)][: w.decl.count]
-            if any(texts):
-                out[w.name] = [_number(t) if t else 0 for t in texts + [""] * (w.decl.count - len(texts))]
-        elif w.kind == "counts":
-            sub = {k: v for k, v in coerce(w.children, value if isinstance(value, dict) else {}).items() if v != 0}
-            if sub or w.required:
-                out[w.name] = sub
-        elif w.kind == "group":
-            sub = coerce(w.children, value if isinstance(value, dict) else {}, names, blanks, f"{at}{w.name}.")
-            if sub or w.required:
-                out[w.name] = sub
-        elif w.kind in ("cards", "section_list"):
-            items = _card_items(w, value, blanks, f"{at}{w.name}")
-            if items or w.required:
-                out[w.name] = items
-        elif w.kind == "items":
-            entries = [coerce(w.children, row, names, blanks, f"{at}{w.name}[{k}].")
-                       for k, row in enumerate(_indexed(value)[:MAX_LIST_ITEMS])
-                       if isinstance(row, dict) and any(_text(v) for v in row.values())]
-            if entries or w.required:
-                out[w.name] = entries
-        elif w.kind == "grid":
-            out.update(grid_state(value, w))
-        elif w.kind == "slots":
-            entries = _slot_entries(w, value, names)
-            if entries or w.required:
-                out[w.name] = entries
-        elif w.kind == "per_player":
-            rows = _indexed(value)
-            keyed = {n: coerce(w.children, rows[i] if i < len(rows) and isinstance(rows[i], dict) else {}, names,
-                               blanks, f"{at}{w.name}[{i}].")
-                     for i, n in enumerate(names or []) if n}
-            if keyed or w.required:
-                out[w.name] = keyed
-        elif w.kind == "rounds":
-            rounds = _indexed(value)[: w.decl.count]
-            out[w.name] = [coerce(w.children, rnd if isinstance(rnd, dict) else {}, names, blanks,
-                                  f"{at}{w.name}[{k}].") for k, rnd in enumerate(rounds)]
+        if w.kind in _SCALAR_KINDS:
+            _coerce_scalar(w, value, out, blanks, at)
+        else:
+            _coerce_nested(w, value, out, names, blanks, at)
     return out
+
+
+_SCALAR_KINDS = frozenset({"bool", "int", "pad", "text", "choice", "section", "card_key", "numbers"})
+
+
+def _coerce_scalar(w: Widget, value: Any, out: dict[str, Any], blanks: list[str] | None, at: str) -> None:
+    """One input holding one value (or a fixed list of numbers) into ``out`` (see :func:`coerce`)."""
+    if w.kind == "bool":
+        if value not in (None, ""):
+            out[w.name] = True
+        elif w.required or w.default is not None:
+            out[w.name] = False
+    elif w.kind in ("int", "pad"):
+        text = _text(value)
+        if text:
+            if w.kind == "pad" and not re.fullmatch(r"-?\d{1,12}", text):
+                out[w.name] = text  # a sum is kept as written
+            else:
+                out[w.name] = _number(text)
+        elif w.required:
+            out[w.name] = 0
+            if blanks is not None:
+                blanks.append(at + w.name)
+    elif w.kind in ("text", "choice", "section"):
+        if _text(value):
+            out[w.name] = w.options.get("values", {}).get(_text(value), _text(value))
+    elif w.kind == "card_key":
+        if _text(value):
+            out[w.name] = _number(_text(value))
+    elif w.kind == "numbers":
+        texts = [_text(v) for v in _indexed(value)][: w.decl.count]
+        if any(texts):
+            out[w.name] = [_number(t) if t else 0 for t in texts + [""] * (w.decl.count - len(texts))]
+
+
+def _coerce_nested(w: Widget, value: Any, out: dict[str, Any], names: list[str] | None, blanks: list[str] | None,
+                   at: str) -> None:
+    """One input holding others (counts, a group, cards, items, a grid, slots, a model per
+    player or per round) into ``out`` (see :func:`coerce`); an unknown kind adds nothing."""
+    if w.kind == "counts":
+        sub = {k: v for k, v in coerce(w.children, value if isinstance(value, dict) else {}).items() if v != 0}
+        if sub or w.required:
+            out[w.name] = sub
+    elif w.kind == "group":
+        sub = coerce(w.children, value if isinstance(value, dict) else {}, names, blanks, f"{at}{w.name}.")
+        if sub or w.required:
+            out[w.name] = sub
+    elif w.kind in ("cards", "section_list"):
+        items = _card_items(w, value, blanks, f"{at}{w.name}")
+        if items or w.required:
+            out[w.name] = items
+    elif w.kind == "items":
+        entries = [coerce(w.children, row, names, blanks, f"{at}{w.name}[{k}].")
+                   for k, row in enumerate(_indexed(value)[:MAX_LIST_ITEMS])
+                   if isinstance(row, dict) and any(_text(v) for v in row.values())]
+        if entries or w.required:
+            out[w.name] = entries
+    elif w.kind == "grid":
+        out.update(grid_state(value, w))
+    elif w.kind == "slots":
+        slots = _slot_entries(w, value, names)
+        if slots or w.required:
+            out[w.name] = slots
+    elif w.kind == "per_player":
+        rows = _indexed(value)
+        keyed = {n: coerce(w.children, rows[i] if i < len(rows) and isinstance(rows[i], dict) else {}, names,
+                           blanks, f"{at}{w.name}[{i}].")
+                 for i, n in enumerate(names or []) if n}
+        if keyed or w.required:
+            out[w.name] = keyed
+    elif w.kind == "rounds":
+        rounds = _indexed(value)[: w.decl.count]
+        out[w.name] = [coerce(w.children, rnd if isinstance(rnd, dict) else {}, names, blanks,
+                              f"{at}{w.name}[{k}].") for k, rnd in enumerate(rounds)]
 
 
 def _card_items(w: Widget, value: Any, blanks: list[str] | None = None, at: str = "") -> list[str | dict[str, Any]]:

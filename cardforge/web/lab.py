@@ -11,7 +11,6 @@ rate needs to be ranked).
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from starlette.exceptions import HTTPException
@@ -19,68 +18,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from cardforge.problems import Problem
+from cardforge.playlog.lab import Options, lab_view, options_problems
+from cardforge.web.site import site_of
 
 if TYPE_CHECKING:
     from cardforge.lab.view import LabView
-    from cardforge.web.logbook import Site
-
-MAX_MIN_COUNT = 1000
-
-
-@dataclass
-class Options:
-    version: str = ""
-    pool: bool = False
-    versus: tuple[str, str] | None = None
-    min_count: int = 10
-
-
-def options_problems(version: str | None, compare: str | None, min_count: str | int | None,
-                     known: list[str | None]) -> tuple[Options, list[Problem]]:
-    """The lab's options read and checked (the page's query, the report's options): the problems
-    name the option and say what is allowed."""
-    from cardforge.lab.stats import MIN_COUNT
-    from cardforge.lab.versions import label, normal, parse_selection
-
-    problems: list[Problem] = []
-    opts = Options(version or "", False, None, MIN_COUNT)
-    _, problem = parse_selection(version)
-    if problem is not None:
-        problems.append(problem)
-    if compare:
-        parts = [normal(p) for p in compare.replace("..", ",").split(",") if p.strip()]
-        have = [v for v in known if v is not None]
-        if len(parts) != 2:
-            problems.append(Problem(f"two versions, OLD,NEW (e.g. 0.2,0.3), got {compare[:40]!r}", field="--compare"))
-        else:
-            missing = [p for p in parts if p not in have]
-            if missing:
-                problems.append(Problem(f"no play of version {', '.join(missing)} in the log (versions: "
-                                        + (", ".join(label(v) for v in have) or "none recorded") + ")",
-                                        field="--compare"))
-            else:
-                opts.versus = (parts[0], parts[1])
-    if min_count not in (None, ""):
-        try:
-            value = int(str(min_count))
-            if not 1 <= value <= MAX_MIN_COUNT:
-                raise ValueError
-            opts.min_count = value
-        except ValueError:
-            problems.append(Problem(f"a whole number from 1 to {MAX_MIN_COUNT}, got {str(min_count)[:20]!r}",
-                                    field="--min-plays"))
-    return opts, problems
-
-
-def lab_view(store: Any, game: Any, data: Any, opts: Options) -> LabView:
-    from cardforge.lab.versions import parse_selection
-    from cardforge.lab.view import build_view
-
-    selection, _ = parse_selection(opts.version)
-    return build_view(game, data, store.lab_plays(game.id), store.decks(game.id), selection, opts.pool, opts.versus,
-                      opts.min_count)
-
+    from cardforge.problems import Problem
 
 #: the lab pages computed last, by (log, its stamp, game, data, options): a page of a log that has
 #: not changed since is served from here (10,000 plays: seconds to compute, milliseconds to serve)
@@ -139,30 +82,34 @@ def pdf_bytes(view: LabView) -> bytes:
     return buf.getvalue()
 
 
-def routes(site: Site) -> list[Route]:
-    def read(request: Request) -> tuple[Any, Options, list[Problem]]:
-        ctx = site.ctx_of(request.path_params["game"])
-        q = request.query_params
-        known = site.store.deck_versions(ctx.game.id)
-        opts, problems = options_problems(q.get("version"), q.get("compare"), q.get("min"), known)
-        opts.pool = q.get("pool") == "1"
-        return ctx, opts, problems
+def _read(request: Request) -> tuple[Any, Options, list[Problem]]:
+    site = site_of(request)
+    ctx = site.ctx_of(request.path_params["game"])
+    q = request.query_params
+    known = site.store.deck_versions(ctx.game.id)
+    opts, problems = options_problems(q.get("version"), q.get("compare"), q.get("min"), known)
+    opts.pool = q.get("pool") == "1"
+    return ctx, opts, problems
 
-    async def page(request: Request) -> Response:
-        ctx, opts, problems = read(request)
-        if problems:
-            return site.page(request, "lab.html", status=422, game=ctx.game, parts=[], opts=opts,
-                             query=request.query_params, problems=[str(p) for p in problems], pdf_query="")
-        parts = cached_parts(site.store, ctx.game, ctx.data, opts)
-        return site.page(request, "lab.html", game=ctx.game, parts=parts, opts=opts,
-                         query=request.query_params, problems=[], pdf_query=request.url.query)
 
-    async def pdf(request: Request) -> Response:
-        ctx, opts, problems = read(request)
-        if problems:
-            raise HTTPException(422, "; ".join(str(p) for p in problems))
-        data = pdf_bytes(lab_view(site.store, ctx.game, ctx.data, opts))
-        return Response(data, media_type="application/pdf", headers={
-            "Content-Disposition": f'attachment; filename="{ctx.game.id}-lab.pdf"'})
+async def page(request: Request) -> Response:
+    site = site_of(request)
+    ctx, opts, problems = _read(request)
+    if problems:
+        return site.page(request, "lab.html", status=422, game=ctx.game, parts=[], opts=opts,
+                         query=request.query_params, problems=[str(p) for p in problems], pdf_query="")
+    parts = cached_parts(site.store, ctx.game, ctx.data, opts)
+    return site.page(request, "lab.html", game=ctx.game, parts=parts, opts=opts,
+                     query=request.query_params, problems=[], pdf_query=request.url.query)
 
-    return [Route("/g/{game}/lab", page), Route("/g/{game}/lab.pdf", pdf)]
+
+async def pdf(request: Request) -> Response:
+    ctx, opts, problems = _read(request)
+    if problems:
+        raise HTTPException(422, "; ".join(str(p) for p in problems))
+    data = pdf_bytes(lab_view(site_of(request).store, ctx.game, ctx.data, opts))
+    return Response(data, media_type="application/pdf", headers={
+        "Content-Disposition": f'attachment; filename="{ctx.game.id}-lab.pdf"'})
+
+
+ROUTES = [Route("/g/{game}/lab", page), Route("/g/{game}/lab.pdf", pdf)]

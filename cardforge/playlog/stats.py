@@ -25,7 +25,7 @@ from typing import Any
 
 from cardforge.lab.effects import win_shares
 from cardforge.lab.stats import bins_of, number, percent, wilson
-from cardforge.web.store import PlayRecord, Seat
+from cardforge.playlog.store import PlayRecord, Seat
 
 __all__ = ["bins_of", "number", "percent", "wilson"]  # the lab's, shared with these pages
 
