@@ -1,4 +1,6 @@
-"""Shared test helpers: run the CLI in-process and capture its output."""
+"""Shared test helpers: run the CLI in-process and capture its output. At the repository's root, so
+pytest loads it for tests/ and for each shipped game's own tests (card_data/<game>/tests/) alike;
+cardforge's test kit for game authors (cardforge/testing.py) is loaded with it."""
 
 from __future__ import annotations
 
@@ -11,8 +13,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+ROOT = Path(__file__).resolve().parent
+FIXTURES = ROOT / "tests" / "fixtures"
+
+# the test kit as a game author loads it (it is also a pytest11 entry point: pytest skips the second)
+pytest_plugins = ["cardforge.testing"]
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Every game's scoring vectors (`tests/games/<game_id>/scoring_vectors.yaml`), one runner.
+"""Every game's scoring vectors (`card_data/<game_id>/tests/scoring_vectors.yaml`), one runner.
 
 Each vector is a final state and the result worked out BY HAND from the rules (the arithmetic in
 the comment above it), scored through the CLI (`cardforge score GAME FILE --json`) and compared

@@ -12,19 +12,21 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from cardforge.data.loading import Section
-from cardforge.games.cristaux import setup_rules
-from cardforge.games.cristaux.cards import CARD_MODELS as card_models
-from cardforge.games.cristaux.cards import Component
-from cardforge.games.cristaux.data_checks import check_cards as check_data
-from cardforge.games.cristaux.scoring import FinalState as score_model
-from cardforge.games.cristaux.scoring import check_final_state
-from cardforge.games.cristaux.scoring import score_final_state as score
-from cardforge.games.cristaux.setup_rules import DescribedDeal as setup_model
+
+from . import setup_rules
+from .cards import CARD_MODELS as card_models
+from .cards import Component
+from .data_checks import check_cards as check_data
+from .scoring import FinalState as score_model
+from .scoring import check_final_state
+from .scoring import score_final_state as score
+from .setup_rules import DescribedDeal as setup_model
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
-    from cardforge.games.cristaux.cards import CristauxCard
     from cardforge.problems import Problem
+
+    from .cards import CristauxCard
 
 __all__ = ["card_models", "sections", "check_data", "setup_counts", "setup_steps", "deal", "setup_model",
            "check_setup", "score_model", "check_final_state", "score"]

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from cardforge.games.cristaux.cards import SCORING_KINDS, CristauxCard, GiftCard, ProjectCard, TopazeCard
-from cardforge.games.cristaux.setup_rules import CURSED_REMOVED, GIFTS, ROUNDS
 from cardforge.problems import Problem
 from cardforge.resources import display_path
+
+from .cards import SCORING_KINDS, CristauxCard, GiftCard, ProjectCard, TopazeCard
+from .setup_rules import CURSED_REMOVED, GIFTS, ROUNDS
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData

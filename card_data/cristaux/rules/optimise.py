@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
-from cardforge.games.cristaux.cards import (
+from .cards import (
     CRYSTALS,
     ELEMENTS,
     SYMBOLS,
@@ -43,7 +43,7 @@ from cardforge.games.cristaux.cards import (
     baton_options,
     gold_bonus_of,
 )
-from cardforge.games.cristaux.points import (
+from .points import (
     FORGE_KINDS,
     MUSIC_KINDS,
     NATURE_KINDS,
@@ -56,7 +56,7 @@ from cardforge.games.cristaux.points import (
 )
 
 if TYPE_CHECKING:
-    from cardforge.games.cristaux.cards import BatonOption
+    from .cards import BatonOption
 
 
 @dataclass

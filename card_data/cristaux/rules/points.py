@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from cardforge.games.cristaux.cards import (
+from .cards import (
     CRYSTALS,
     ELEMENTS,
     SYMBOLS,

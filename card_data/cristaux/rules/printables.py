@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardforge.data.printables import Block, build_blocks
-from cardforge.games.cristaux.setup_rules import MODE_LABELS, OFFER, RAMEKIN_CRYSTALS, ROUNDS, TROUVAILLES
+
+from .setup_rules import MODE_LABELS, OFFER, RAMEKIN_CRYSTALS, ROUNDS, TROUVAILLES
 
 #: The setup sheet's labels for the numbers of ``setup_counts`` (setup_rules.py).
 SETUP_LABELS = {"offer": "Cartes projet de l'offre", "ramekin_crystals": "Cristaux par ramequin",
@@ -15,7 +16,8 @@ SETUP_LABELS = {"offer": "Cartes projet de l'offre", "ramekin_crystals": "Crista
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
-    from cardforge.games.cristaux.cards import CristauxCard
+
+    from .cards import CristauxCard
 
 
 def _round_notes(rounds: int) -> dict[str, str]:

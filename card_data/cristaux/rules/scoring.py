@@ -37,7 +37,11 @@ from pydantic import BeforeValidator, Field
 
 from cardforge import sheet
 from cardforge.data.models import Model, Slug
-from cardforge.games.cristaux.cards import (
+from cardforge.limits import limit  # issue 21: bounded inputs
+from cardforge.problems import Problem, short_name, short_repr
+from cardforge.scores import PlayerResult, ScoreResult, as_number, format_number
+
+from .cards import (
     CRYSTALS,
     ELEMENTS,
     CardFields,
@@ -47,15 +51,13 @@ from cardforge.games.cristaux.cards import (
     baton_options,
     gold_bonus_of,
 )
-from cardforge.games.cristaux.optimise import Fixed, Play, best_play, frieze_symbol, play_card, squares_of
-from cardforge.games.cristaux.points import FORGE_KINDS, Medallion, OpaleEffect, Owned, logo_counts, medallion
-from cardforge.limits import limit  # issue 21: bounded inputs
-from cardforge.problems import Problem, short_name, short_repr
-from cardforge.scores import PlayerResult, ScoreResult, as_number, format_number
+from .optimise import Fixed, Play, best_play, frieze_symbol, play_card, squares_of
+from .points import FORGE_KINDS, Medallion, OpaleEffect, Owned, logo_counts, medallion
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
-    from cardforge.games.cristaux.cards import CristauxCard
+
+    from .cards import CristauxCard
 
 Count = Annotated[int, Field(ge=0)]
 MODE_LABELS = {"initiation": "initiation", "classique": "classique", "avance": "avancé"}

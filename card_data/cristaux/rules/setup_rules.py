@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from cardforge.data.models import Model
-from cardforge.games.cristaux.cards import CristauxCard, GiftCard, ProjectCard, TopazeCard
 from cardforge.problems import Problem, plural, short_name
+
+from .cards import CristauxCard, GiftCard, ProjectCard, TopazeCard
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData

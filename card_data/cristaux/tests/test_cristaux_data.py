@@ -11,7 +11,10 @@ import pytest
 
 from cardforge.data.loading import load_game_data
 from cardforge.games import find_game
-from cardforge.games.cristaux.cards import SCORING_KINDS
+from cardforge.testing import rules_module
+
+_cristaux_cards = rules_module("cristaux", "cards")
+SCORING_KINDS = _cristaux_cards.SCORING_KINDS
 
 DATA = Path(__file__).resolve().parents[3] / "card_data" / "cristaux"
 

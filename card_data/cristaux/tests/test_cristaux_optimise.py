@@ -11,10 +11,23 @@ import pytest
 
 from cardforge.data.loading import load_game_data
 from cardforge.games import find_game
-from cardforge.games.cristaux.cards import CRYSTALS, ELEMENTS, SYMBOLS
-from cardforge.games.cristaux.optimise import Fixed, best_play, fits, play_card
-from cardforge.games.cristaux.points import Owned, card_scores, total
-from cardforge.games.cristaux.scoring import InlineCard
+from cardforge.testing import rules_module
+
+_cristaux_cards = rules_module("cristaux", "cards")
+CRYSTALS = _cristaux_cards.CRYSTALS
+ELEMENTS = _cristaux_cards.ELEMENTS
+SYMBOLS = _cristaux_cards.SYMBOLS
+_cristaux_optimise = rules_module("cristaux", "optimise")
+Fixed = _cristaux_optimise.Fixed
+best_play = _cristaux_optimise.best_play
+fits = _cristaux_optimise.fits
+play_card = _cristaux_optimise.play_card
+_cristaux_points = rules_module("cristaux", "points")
+Owned = _cristaux_points.Owned
+card_scores = _cristaux_points.card_scores
+total = _cristaux_points.total
+_cristaux_scoring = rules_module("cristaux", "scoring")
+InlineCard = _cristaux_scoring.InlineCard
 
 
 @pytest.fixture(scope="module")

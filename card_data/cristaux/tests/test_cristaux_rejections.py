@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
+from cardforge.testing import rules_module
+
 BOB = {"name": "Bob", "king": True}
 
 
@@ -247,7 +249,8 @@ def test_opale_bonuses_are_checked(cli, write_yaml):
 def test_the_musician_bonus_raises_a_maximum_but_never_to_7():
     from collections import Counter
 
-    from cardforge.games.cristaux.points import musician_points
+    _cristaux_points = rules_module("cristaux", "points")
+    musician_points = _cristaux_points.musician_points
 
     music = Counter({"double": 8, "sharp": 6, "single": 5})
     assert musician_points(music)[0] == 5 * 5 * 5

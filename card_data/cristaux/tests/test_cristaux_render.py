@@ -46,7 +46,7 @@ def title_rects(clip):
 
 
 def test_the_band_stripes_are_drawn_under_the_title():
-    library = LayoutLibrary(template_folders("cristaux"))
+    library = LayoutLibrary(template_folders(find_game("cristaux")))
     for name in ("project", "gift"):
         order = [b.name for b in library.get(name).boxes]
         for label in ("title", "kind_label", "band_rule"):

@@ -10,7 +10,12 @@ import pytest
 import yaml
 from vectors_support import scored, vector
 
-from cardforge.games.cristaux.points import calice_points, medallion
+from cardforge.testing import rules_module
+
+_cristaux_points = rules_module("cristaux", "points")
+calice_points = _cristaux_points.calice_points
+medallion = _cristaux_points.medallion
+
 
 WITH_DETAILS = [v for v in scored("cristaux") if "details" in v]
 

@@ -13,14 +13,15 @@ import random
 from typing import Any
 
 from cardforge.data.loading import GameData
-from cardforge.games.imperial_miners import checks, scoring, setup_rules
-from cardforge.games.imperial_miners.cards import CARD_MODELS as card_models
-from cardforge.games.imperial_miners.cards import MineTemplate
-from cardforge.games.imperial_miners.scoring import FinalState as score_model
-from cardforge.games.imperial_miners.scoring import score
-from cardforge.games.imperial_miners.sections import SECTIONS as sections
-from cardforge.games.imperial_miners.setup_rules import DealFile as setup_model
 from cardforge.problems import Problem
+
+from . import checks, scoring, setup_rules
+from .cards import CARD_MODELS as card_models
+from .cards import MineTemplate
+from .scoring import FinalState as score_model
+from .scoring import score
+from .sections import SECTIONS as sections
+from .setup_rules import DealFile as setup_model
 
 __all__ = ["card_models", "sections", "check_data", "setup_counts", "setup_steps", "deal", "setup_model",
            "check_setup", "score_model", "check_final_state", "score"]

@@ -11,7 +11,8 @@ from typing import Literal
 from pydantic import Field
 
 from cardforge.data.models import CardBase
-from cardforge.games.imperial_miners.sections import Numeral
+
+from .sections import Numeral
 
 #: half-cart symbols on a card's left and right edges (same spelling as the score file)
 HalfCarts = Literal["L", "R", "LR", ""]

@@ -6,10 +6,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardforge.data.loading import GameData
-from cardforge.games.imperial_miners.cards import MineTemplate
-from cardforge.games.imperial_miners.sections import NUMERALS, SECTIONS, Grade, Level
 from cardforge.problems import Problem
 from cardforge.resources import display_path
+
+from .cards import MineTemplate
+from .sections import NUMERALS, SECTIONS, Grade, Level
 
 #: The box inventory of the digest: component id → (count, {part id: (count, face value)}).
 DIGEST_COMPONENTS: dict[str, tuple[int, dict[str, tuple[int, int | None]]]] = {

@@ -11,7 +11,8 @@ from cardforge.data.printables import Block, Board, build_blocks, build_board
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
-    from cardforge.games.imperial_miners.cards import MineTemplate
+
+    from .cards import MineTemplate
 
 #: Not in the rulebook (the pictures are lost): provisional sizes and progress-track length.
 SURFACE_BOARD = {"width": "190mm", "height": "125mm"}

@@ -15,13 +15,14 @@ from pydantic import BeforeValidator, Field
 from cardforge import sheet
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
-from cardforge.games.imperial_miners.cards import HalfCarts, MineTemplate
-from cardforge.games.imperial_miners.carts import CartCount, count_carts, junction_lines, token_problem
-from cardforge.games.imperial_miners.sections import NUMERALS, Event, Grade
-from cardforge.games.imperial_miners.setup_rules import EVENTS_PER_GAME
 from cardforge.limits import limit  # issue 21: bounded inputs
 from cardforge.problems import Problem, plural, short_repr
 from cardforge.scores import Number, PlayerResult, ScoreResult
+
+from .cards import HalfCarts, MineTemplate
+from .carts import CartCount, count_carts, junction_lines, token_problem
+from .sections import NUMERALS, Event, Grade
+from .setup_rules import EVENTS_PER_GAME
 
 Count = Annotated[int, Field(ge=0, strict=True)]
 # « Le niveau indique où la carte doit être jouée » and there are four levels (I–IV): one row

@@ -9,8 +9,9 @@ from pydantic import Field
 
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
-from cardforge.games.imperial_miners.cards import MineTemplate
 from cardforge.problems import Problem, short_repr
+
+from .cards import MineTemplate
 
 EVENTS_PER_GAME = 10  # « piochez-en 10 pour former le paquet Événement »
 DRAW = {"I": 2, "II": 3, "III": 3}  # « 8 cartes Mine (2 cartes I, 3 cartes II et 3 cartes III) »

@@ -1,4 +1,4 @@
-"""Cart counting from mine layouts (cardforge.games.imperial_miners.carts).
+"""Cart counting from mine layouts (rules/carts.py).
 
 A row lists each slot's half-carts ("L", "R", "LR", "") or None for an empty slot; junction j
 is between slot j and slot j+1. Each expected count below is worked out by hand.
@@ -10,7 +10,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardforge.games.imperial_miners.carts import CartCount, count_carts, junctions, token_problem
+from cardforge.testing import rules_module
+
+_imperial_miners_carts = rules_module("imperial_miners", "carts")
+CartCount = _imperial_miners_carts.CartCount
+count_carts = _imperial_miners_carts.count_carts
+junctions = _imperial_miners_carts.junctions
+token_problem = _imperial_miners_carts.token_problem
+
 
 _ = None  # an empty slot, for readable layouts
 

@@ -112,7 +112,7 @@ def test_pages_and_layouts(deck):
     # 8 frames per level: one full sheet (and its backs) per level, levels never mixed on a sheet
     assert len(reader.pages) == result.entries[0].pages == 2 * math.ceil(32 / PER_PAGE) == 8
     assert [len(card_clips(reader.pages[i])) for i in range(8)] == [8] * 8
-    library = LayoutLibrary(template_folders(GAME.id))
+    library = LayoutLibrary(template_folders(GAME))
     assert data.meta.kinds["template"].layout == "carte-vierge" and library.has("carte-vierge")
     assert {b.layout for b in data.meta.backs.values()} == {"dos-niveau"} and library.has("dos-niveau")
     assert library.problems == [] and result.warnings == []

@@ -10,7 +10,10 @@ import yaml
 from cardforge.data.loading import load_game_data
 from cardforge.engine.setup import run_setup
 from cardforge.games import find_game
-from cardforge.games.imperial_miners.setup_rules import DealFile
+from cardforge.testing import rules_module
+
+_imperial_miners_setup_rules = rules_module("imperial_miners", "setup_rules")
+DealFile = _imperial_miners_setup_rules.DealFile
 
 GAME = find_game("imperial_miners")
 

@@ -10,18 +10,19 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from cardforge.games.maphr import setup_rules
-from cardforge.games.maphr.cards import CARD_MODELS as card_models
-from cardforge.games.maphr.data_checks import check_data
-from cardforge.games.maphr.scoring import FinalState as score_model
-from cardforge.games.maphr.scoring import check_final_state, score
-from cardforge.games.maphr.sections import SECTIONS as sections
-from cardforge.games.maphr.setup_rules import DescribedDeal as setup_model
-from cardforge.games.maphr.setup_rules import check_setup
+from . import setup_rules
+from .cards import CARD_MODELS as card_models
+from .data_checks import check_data
+from .scoring import FinalState as score_model
+from .scoring import check_final_state, score
+from .sections import SECTIONS as sections
+from .setup_rules import DescribedDeal as setup_model
+from .setup_rules import check_setup
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
-    from cardforge.games.maphr.cards import MaphrCard
+
+    from .cards import MaphrCard
 
 __all__ = ["card_models", "sections", "check_data", "setup_counts", "setup_steps", "deal", "setup_model",
            "check_setup", "score_model", "check_final_state", "score"]

@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from cardforge.games.maphr.cards import (
+from cardforge.problems import Problem, short_repr
+from cardforge.resources import display_path
+
+from .cards import (
     ACTIONS,
     COLOURS,
     IMMEDIATE_KINDS,
@@ -18,8 +21,8 @@ from cardforge.games.maphr.cards import (
     Improvement,
     Vein,
 )
-from cardforge.games.maphr.names import fold_name, same_name
-from cardforge.games.maphr.rules import (
+from .names import fold_name, same_name
+from .rules import (
     CARDS_EACH,
     MAX_GALLERIES,
     MAX_MINERS,
@@ -27,13 +30,12 @@ from cardforge.games.maphr.rules import (
     MINERS_IN_BOX,
     TOTAL_CARDS,
 )
-from cardforge.problems import Problem, short_repr
-from cardforge.resources import display_path
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
     from cardforge.data.models import CardBase
-    from cardforge.games.maphr.cards import MaphrCard
+
+    from .cards import MaphrCard
 
 #: The improvements the mine-level rule names, with their colour and the highest level they
 #: may need (each opens the next mine level, so it must be buildable before it).
@@ -211,7 +213,7 @@ def _check_mine_levels(data: GameData[MaphrCard]) -> list[Problem]:
         if m.level == 4 and (m.capacity, m.max_miners) != (MAX_GALLERIES, MAX_MINERS):
             problems.append(Problem(
                 f"level IV holds {MAX_GALLERIES} galleries and {MAX_MINERS} miners in the rules the scorer "
-                f"applies (cardforge/games/maphr/rules.py), got {m.capacity} and {m.max_miners}: change both",
+                f"applies (rules/rules.py), got {m.capacity} and {m.max_miners}: change both",
                 file=file, item=item))
     return problems
 

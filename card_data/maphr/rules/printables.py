@@ -10,11 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardforge.data.printables import Block, Board, build_blocks, build_board
-from cardforge.games.maphr.rules import MAX_MINERS, galleries_required
+
+from .rules import MAX_MINERS, galleries_required
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
-    from cardforge.games.maphr.cards import MaphrCard
+
+    from .cards import MaphrCard
 
 #: Clan boards are a set size (not in the rulebook: provisional), two to an A4 or Letter sheet.
 CLAN_BOARD = {"width": "190mm", "height": "130mm"}

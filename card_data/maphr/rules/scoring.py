@@ -31,9 +31,13 @@ from pydantic import AfterValidator, BeforeValidator, Discriminator, Field, Tag
 
 from cardforge import sheet
 from cardforge.data.models import Model
-from cardforge.games.maphr.cards import COLOURS, MAX_VEIN_SIZE, ORE_VALUE, Colour, Improvement, Vein
-from cardforge.games.maphr.names import fold_name
-from cardforge.games.maphr.rules import (
+from cardforge.limits import limit  # issue 21: bounded inputs
+from cardforge.problems import Problem, short_repr
+from cardforge.scores import PlayerResult, ScoreResult
+
+from .cards import COLOURS, MAX_VEIN_SIZE, ORE_VALUE, Colour, Improvement, Vein
+from .names import fold_name
+from .rules import (
     COLOUR_SQUARE_CAP,
     MAX_GALLERIES,
     MAX_MINERS,
@@ -44,14 +48,12 @@ from cardforge.games.maphr.rules import (
     SERIES_BONUS,
     galleries_required,
 )
-from cardforge.games.maphr.setup_rules import player_label, unknown_clan_message
-from cardforge.limits import limit  # issue 21: bounded inputs
-from cardforge.problems import Problem, short_repr
-from cardforge.scores import PlayerResult, ScoreResult
+from .setup_rules import player_label, unknown_clan_message
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
-    from cardforge.games.maphr.cards import MaphrCard
+
+    from .cards import MaphrCard
 
 
 def _at_most(limit: int, why: str) -> AfterValidator:

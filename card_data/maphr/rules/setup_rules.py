@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Any
 from pydantic import Field
 
 from cardforge.data.models import Model
-from cardforge.games.maphr.cards import IMMEDIATE_KINDS
-from cardforge.games.maphr.rules import (
+from cardforge.problems import Problem, plural, short_repr
+
+from .cards import IMMEDIATE_KINDS
+from .rules import (
     CARDS_EACH,
     COINS_EACH,
     GREY_ALLOWANCE,
@@ -23,11 +25,11 @@ from cardforge.games.maphr.rules import (
     TOTAL_CARDS,
     galleries_required,
 )
-from cardforge.problems import Problem, plural, short_repr
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
-    from cardforge.games.maphr.cards import MaphrCard
+
+    from .cards import MaphrCard
 
 #: «Le joueur le plus barbu commence, puis on tourne dans le sens horaire.» The deal cannot
 #: see beards: seats are numbered clockwise from the first player.

@@ -58,7 +58,7 @@ def test_pages_cards_and_layouts(deck):
     fronts = math.ceil(250 / PER_PAGE)  # 42 sheets: 41 full, the last with 4 cards
     assert len(reader.pages) == result.entries[0].pages == 2 * fronts == 84
     assert [len(card_clips(reader.pages[i])) for i in (0, 1, 82, 83)] == [6, 6, 4, 4]
-    library = LayoutLibrary(template_folders(GAME.id))
+    library = LayoutLibrary(template_folders(GAME))
     for kind in data.meta.kinds.values():
         assert library.has(kind.layout), kind.layout
     assert result.warnings == []

@@ -14,7 +14,10 @@ from cardforge.data.loading import load_game_data
 from cardforge.engine.scoring import score_file, score_state
 from cardforge.errors import ScoreInputError
 from cardforge.games import find_game
-from cardforge.games.maphr.scoring import FinalState
+from cardforge.testing import rules_module
+
+_maphr_scoring = rules_module("maphr", "scoring")
+FinalState = _maphr_scoring.FinalState
 
 CASES = scored("maphr")
 CATEGORIES = ["coins", "improvement_vp", "colour_squares", "colour_series", "gallery_race", "veins_and_miners"]

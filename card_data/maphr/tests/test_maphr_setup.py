@@ -13,7 +13,11 @@ from hypothesis import strategies as st
 from cardforge.data.loading import load_game_data
 from cardforge.engine.setup import run_setup
 from cardforge.games import find_game
-from cardforge.games.maphr.setup_rules import DescribedDeal, check_setup
+from cardforge.testing import rules_module
+
+_maphr_setup_rules = rules_module("maphr", "setup_rules")
+DescribedDeal = _maphr_setup_rules.DescribedDeal
+check_setup = _maphr_setup_rules.check_setup
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GAME = find_game("maphr")

@@ -12,16 +12,17 @@ import random
 from typing import Any
 
 from cardforge.data.loading import GameData
-from cardforge.games.mine_all_mine import report, scoring, setup_rules
-from cardforge.games.mine_all_mine.cards import CARD_MODELS as card_models
-from cardforge.games.mine_all_mine.cards import SHIP_CARD_COUNT, MineAllMineCard
-from cardforge.games.mine_all_mine.cards import check_cards as check_data
-from cardforge.games.mine_all_mine.scoring import FinalState as score_model
-from cardforge.games.mine_all_mine.scoring import check_final_state
-from cardforge.games.mine_all_mine.scoring import players_of as player_names
-from cardforge.games.mine_all_mine.setup_rules import DescribedDeal as setup_model
-from cardforge.games.mine_all_mine.setup_rules import check_deal as check_setup
 from cardforge.scores import Number, PlayerResult, ScoreResult
+
+from . import report, scoring, setup_rules
+from .cards import CARD_MODELS as card_models
+from .cards import SHIP_CARD_COUNT, MineAllMineCard
+from .cards import check_cards as check_data
+from .scoring import FinalState as score_model
+from .scoring import check_final_state
+from .scoring import players_of as player_names
+from .setup_rules import DescribedDeal as setup_model
+from .setup_rules import check_deal as check_setup
 
 __all__ = ["card_models", "check_data", "setup_counts", "setup_steps", "deal", "setup_model", "check_setup",
            "score_model", "check_final_state", "score", "player_names"]

@@ -7,12 +7,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardforge.data.printables import Block, build_blocks
-from cardforge.games.mine_all_mine.cards import SIDES, TURN_LABELS, ScoreCard
-from cardforge.games.mine_all_mine.rounds import SKIP_LEAD, Fleet, arrive, play_round
+
+from .cards import SIDES, TURN_LABELS, ScoreCard
+from .rounds import SKIP_LEAD, Fleet, arrive, play_round
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
-    from cardforge.games.mine_all_mine.cards import MineAllMineCard
+
+    from .cards import MineAllMineCard
 
 #: The setup sheet's labels for the numbers of ``setup_counts`` (setup_rules.py).
 SETUP_LABELS = {"planets": "Cartes planète", "turns": "Tours par manche", "ships_each": "Cartes vaisseau par joueur"}

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardforge.games.mine_all_mine.cards import ACTION_OPTION, TURN_LABELS
-from cardforge.games.mine_all_mine.new_cards import DealPlace
-from cardforge.games.mine_all_mine.rounds import TurnPlay
-from cardforge.games.mine_all_mine.scoring import FleetPlay, NewCards, PlanetPlay, RoundLog
 from cardforge.problems import plural
+
+from .cards import ACTION_OPTION, TURN_LABELS
+from .new_cards import DealPlace
+from .rounds import TurnPlay
+from .scoring import FleetPlay, NewCards, PlanetPlay, RoundLog
 
 # --- details --------------------------------------------------------------------------------
 

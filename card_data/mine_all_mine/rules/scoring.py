@@ -22,8 +22,11 @@ from pydantic import AfterValidator, Field, model_validator
 from cardforge import sheet
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
-from cardforge.games.mine_all_mine import new_cards, whereabouts
-from cardforge.games.mine_all_mine.cards import (
+from cardforge.limits import limit  # issue 21: bounded inputs
+from cardforge.problems import Problem
+
+from . import new_cards, whereabouts
+from .cards import (
     ACTION_OPTION,
     ENDS,
     STATS,
@@ -35,11 +38,9 @@ from cardforge.games.mine_all_mine.cards import (
     planet_cards,
     ship_cards,
 )
-from cardforge.games.mine_all_mine.new_cards import DealPlace, Hand
-from cardforge.games.mine_all_mine.rounds import Fleet, RoundPlay, play_round
-from cardforge.games.mine_all_mine.setup_rules import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, planets_for
-from cardforge.limits import limit  # issue 21: bounded inputs
-from cardforge.problems import Problem
+from .new_cards import DealPlace, Hand
+from .rounds import Fleet, RoundPlay, play_round
+from .setup_rules import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, planets_for
 
 #: Whole numbers only: strict, so 2.5, "3" and true are rejected rather than converted.
 Count = Annotated[int, Field(strict=True, ge=0)]

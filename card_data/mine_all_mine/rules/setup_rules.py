@@ -26,7 +26,9 @@ from pydantic import Field
 
 from cardforge.data.loading import GameData
 from cardforge.data.models import Model
-from cardforge.games.mine_all_mine.cards import (
+from cardforge.problems import Problem, plural
+
+from .cards import (
     ENDS,
     TURNS_PER_SIDE,
     End,
@@ -35,7 +37,6 @@ from cardforge.games.mine_all_mine.cards import (
     planet_cards,
     ship_cards,
 )
-from cardforge.problems import Problem, plural
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 ROUNDS = 3  # « Une partie se joue en 3 manches »

@@ -32,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
-from cardforge.games.mine_all_mine.new_cards import STARTING_HAND, deal_order
+from .new_cards import STARTING_HAND, deal_order
 
 #: the rule a refusal names
 RULE = ("a ship card stays in the hand it was dealt to until it is played, and the new cards are "

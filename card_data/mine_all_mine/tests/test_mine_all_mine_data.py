@@ -9,7 +9,10 @@ import pytest
 
 from cardforge.data.loading import load_game_data
 from cardforge.games import find_game
-from cardforge.games.mine_all_mine.cards import TURN_LABELS
+from cardforge.testing import rules_module
+
+_mine_all_mine_cards = rules_module("mine_all_mine", "cards")
+TURN_LABELS = _mine_all_mine_cards.TURN_LABELS
 
 GAME = find_game("mine_all_mine")
 SHIPPED = Path(__file__).resolve().parents[3] / "card_data" / "mine_all_mine"

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from cardforge.games.mine_all_mine.new_cards import (
-    DealPlace,
-    after_deal,
-    after_play,
-    cards_played,
-    deal_order,
-    dealt_counts,
-)
+from cardforge.testing import rules_module
+
+_mine_all_mine_new_cards = rules_module("mine_all_mine", "new_cards")
+DealPlace = _mine_all_mine_new_cards.DealPlace
+after_deal = _mine_all_mine_new_cards.after_deal
+after_play = _mine_all_mine_new_cards.after_play
+cards_played = _mine_all_mine_new_cards.cards_played
+deal_order = _mine_all_mine_new_cards.deal_order
+dealt_counts = _mine_all_mine_new_cards.dealt_counts
+
 
 PLAYERS = ["Ana", "Ben", "Cy", "Dan"]
 

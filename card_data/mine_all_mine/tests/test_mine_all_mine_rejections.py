@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from vectors_support import vector
 
-from cardforge.games.mine_all_mine.whereabouts import Round, find_misplaced
+from cardforge.testing import rules_module
+
+_mine_all_mine_whereabouts = rules_module("mine_all_mine", "whereabouts")
+Round = _mine_all_mine_whereabouts.Round
+find_misplaced = _mine_all_mine_whereabouts.find_misplaced
 
 
 def test_the_draw_case_scores_with_the_hand_it_allows(cli, write_yaml):

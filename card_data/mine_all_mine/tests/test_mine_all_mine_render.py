@@ -12,11 +12,15 @@ import pytest
 
 from cardforge.data.loading import load_game_data
 from cardforge.games import find_game
-from cardforge.games.mine_all_mine.cards import PlanetCard, ShipCard
 from cardforge.render.decks import build_decks
 from cardforge.settings import BuildSettings
+from cardforge.testing import rules_module
 
 from render_helpers import card_clips, page_chars, page_texts_by_rect
+
+_mine_all_mine_cards = rules_module("mine_all_mine", "cards")
+PlanetCard = _mine_all_mine_cards.PlanetCard
+ShipCard = _mine_all_mine_cards.ShipCard
 
 BLEED = 3.0
 PAGE_H = 210.0  # A4 landscape: poker cards 4 × 2 to a sheet

@@ -8,7 +8,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardforge.games.mine_all_mine.rounds import Fleet, Landing, arrive, play_round
+from cardforge.testing import rules_module
+
+_mine_all_mine_rounds = rules_module("mine_all_mine", "rounds")
+Fleet = _mine_all_mine_rounds.Fleet
+Landing = _mine_all_mine_rounds.Landing
+arrive = _mine_all_mine_rounds.arrive
+play_round = _mine_all_mine_rounds.play_round
 
 
 def fleets(**values: tuple[int, int, int]) -> list[Fleet]:
@@ -184,7 +190,9 @@ def test_a_turn_of_a_billion_resources_is_shared_by_arithmetic():
     # attack) share 1,000,000,001 resources one at a time: 500,000,000 each, the last one lost
     # (« S'il y a égalité pour la vitesse, les ressources sont réparties de manière équivalente,
     # le reste est définitivement perdu »); Cy (slower) fills his cargo of 7 first on turn 2.
-    from cardforge.games.mine_all_mine.rounds import Fleet, play_round
+    _mine_all_mine_rounds = rules_module("mine_all_mine", "rounds")
+    Fleet = _mine_all_mine_rounds.Fleet
+    play_round = _mine_all_mine_rounds.play_round
 
     big = 10**12
     fleets = [Fleet("Ana", 3, 2, big), Fleet("Ben", 3, 2, big), Fleet("Cy", 2, 2, 7)]

@@ -25,7 +25,7 @@ three quarter turns:
   union): measured 0.92/0.89 at 0.5 mm, 0.86/0.81 at 1 mm across or down, 0.81/0.77 at 1 mm
   both ways (90°/180°); the star field: 0.04 at 0.5 mm (``test_the_overlap_sees_a_star_field``).
 
-``python tests/games/mine_all_mine/test_ship_back.py`` writes the emblem's SVG.
+``python card_data/mine_all_mine/tests/test_ship_back.py`` writes the emblem's SVG.
 """
 
 from __future__ import annotations
@@ -76,8 +76,8 @@ def emblem_svg(size: float = CARD + 2 * BLEED, ink: str = "#1b2a4a") -> str:
              f'viewBox="0 0 {_n(size)} {_n(size)}">',
              "<!-- Mine, All Mine!: the back of the ship cards, an emblem centred on the card and nothing",
              f"     but the blue within {_n(CLEAR)} mm of the trim, so that a drift moves no feature across the",
-             "     trim (tests/games/mine_all_mine/test_ship_back.py writes this file:",
-             "     python tests/games/mine_all_mine/test_ship_back.py). -->",
+             "     trim (card_data/mine_all_mine/tests/test_ship_back.py writes this file:",
+             "     python card_data/mine_all_mine/tests/test_ship_back.py). -->",
              f'<rect width="{_n(size)}" height="{_n(size)}" fill="{ink}"/>']
     for i, colour in enumerate(["#1e2e50", "#213256", "#24365c", "#273a62", "#2a3e68"]):  # the fade
         lines.append(f'{circle} r="{_n(20 - i)}" fill="{colour}"/>')

@@ -10,18 +10,19 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from cardforge.games.tunhell import setup_rules
-from cardforge.games.tunhell.cards import CARD_MODELS as card_models
-from cardforge.games.tunhell.rulebook import check_against_rulebook as check_data
-from cardforge.games.tunhell.scoring import FinalState as score_model
-from cardforge.games.tunhell.scoring import check_final_state
-from cardforge.games.tunhell.scoring import score_final_state as score
-from cardforge.games.tunhell.setup_rules import DescribedDeal as setup_model
-from cardforge.games.tunhell.setup_rules import check_deal as check_setup
+from . import setup_rules
+from .cards import CARD_MODELS as card_models
+from .rulebook import check_against_rulebook as check_data
+from .scoring import FinalState as score_model
+from .scoring import check_final_state
+from .scoring import score_final_state as score
+from .setup_rules import DescribedDeal as setup_model
+from .setup_rules import check_deal as check_setup
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
-    from cardforge.games.tunhell.cards import TunhellCard
+
+    from .cards import TunhellCard
 
 __all__ = ["card_models", "check_data", "setup_counts", "setup_steps", "deal", "setup_model", "check_setup",
            "score_model", "check_final_state", "score"]

@@ -10,7 +10,8 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from cardforge.data.printables import Block, build_blocks
-from cardforge.games.tunhell.cards import Dwarf, FoundCard, Trophy, TunhellCard
+
+from .cards import Dwarf, FoundCard, Trophy, TunhellCard
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData

@@ -9,14 +9,16 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, NamedTuple
 
-from cardforge.games.tunhell.cards import Dwarf, EndOfMineCard, MineCard, Trophy, is_plus
 from cardforge.problems import Problem
 from cardforge.resources import display_path
+
+from .cards import Dwarf, EndOfMineCard, MineCard, Trophy, is_plus
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
     from cardforge.data.models import CardBase
-    from cardforge.games.tunhell.cards import TunhellCard
+
+    from .cards import TunhellCard
 
 PILES = 3
 DWARVES_EACH = 4

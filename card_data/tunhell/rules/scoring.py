@@ -28,15 +28,17 @@ from pydantic import Field
 
 from cardforge import sheet
 from cardforge.data.models import Model
-from cardforge.games.tunhell.cards import Trophy, destination, is_plus, with_article
-from cardforge.games.tunhell.rulebook import BACK_DOOR, HAND_LIMIT
-from cardforge.games.tunhell.setup_rules import MINE_DECK, pile_size
 from cardforge.problems import Problem
 from cardforge.scores import PlayerResult, ScoreResult
 
+from .cards import Trophy, destination, is_plus, with_article
+from .rulebook import BACK_DOOR, HAND_LIMIT
+from .setup_rules import MINE_DECK, pile_size
+
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
-    from cardforge.games.tunhell.cards import TunhellCard
+
+    from .cards import TunhellCard
 
 
 class PlayerState(Model):

@@ -32,8 +32,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field
 
 from cardforge.data.models import Model
-from cardforge.games.tunhell.cards import is_plus, with_article
-from cardforge.games.tunhell.rulebook import (
+from cardforge.problems import Problem, plural
+
+from .cards import is_plus, with_article
+from .rulebook import (
     DWARVES_EACH,
     END_OF_MINE_REMOVED,
     HAND_LIMIT,
@@ -44,11 +46,11 @@ from cardforge.games.tunhell.rulebook import (
     RECRUITMENT,
     SHORTER,
 )
-from cardforge.problems import Problem, plural
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
-    from cardforge.games.tunhell.cards import TunhellCard
+
+    from .cards import TunhellCard
 
 #: mine cards each mode plays with: all 60, or the 49 without the (+) mark
 MINE_DECK = {

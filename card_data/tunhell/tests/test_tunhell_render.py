@@ -63,7 +63,7 @@ def test_pages_and_cards(deck):
 
 def test_every_kind_and_back_has_its_own_layout_and_no_warning(deck):
     data, result, _, _ = deck
-    library = LayoutLibrary(template_folders(GAME.id))
+    library = LayoutLibrary(template_folders(GAME))
     assert {k: s.layout for k, s in data.meta.kinds.items()} == {
         "dwarf": "nain", "mine": "mine", "end_of_mine": "fin-de-mine", "trophy": "trophee"}
     for kind, spec in data.meta.kinds.items():

@@ -14,7 +14,10 @@ from cardforge.data.loading import load_game_data
 from cardforge.engine.scoring import score_state
 from cardforge.errors import ScoreInputError
 from cardforge.games import find_game
-from cardforge.games.tunhell.scoring import FinalState
+from cardforge.testing import rules_module
+
+_tunhell_scoring = rules_module("tunhell", "scoring")
+FinalState = _tunhell_scoring.FinalState
 
 CASES = scored("tunhell")
 GAME = find_game("tunhell")

@@ -14,7 +14,12 @@ from hypothesis import strategies as st
 
 from cardforge.data.loading import load_game_data
 from cardforge.games import find_game
-from cardforge.games.tunhell.setup_rules import DescribedDeal, check_deal, deal
+from cardforge.testing import rules_module
+
+_tunhell_setup_rules = rules_module("tunhell", "setup_rules")
+DescribedDeal = _tunhell_setup_rules.DescribedDeal
+check_deal = _tunhell_setup_rules.check_deal
+deal = _tunhell_setup_rules.deal
 
 DEALS = Path(__file__).parent / "deals"
 GAME = find_game("tunhell")
