@@ -3,8 +3,8 @@
 
 1. **a path** — ``cardforge build ./my-game``, ``/x/y``, ``~/g`` (a separator, or a leading
    ``.`` or ``~``): always that folder, which must hold a ``game.yaml``;
-2. **a folder of that name in the current directory** holding a ``game.yaml`` (``cardforge new
-   tunhell`` then ``cardforge preview tunhell``: the designer's copy, not the shipped game);
+2. **a folder of that name in the current directory** holding a ``game.yaml`` (a designer's copy
+   of a shipped game, ``cardforge new <id>`` then ``cardforge preview <id>``, is the copy);
 3. **``--data DIR``** (or ``CARDFORGE_DATA``): a ``DIR/<id>/`` with a ``game.yaml`` is that game;
    one without borrows the game found next (its ``game.yaml`` and rules) and reads its data
    files from there;
