@@ -39,6 +39,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("cardforge/render/blocks.py", "level"): "a heading block's field",
     ("cardforge/render/reprint.py", "note"): "a line style of the reprint instructions",
     ("cardforge/transaction.py", "build"): "the build lock's default name",
+    ("cardforge/testing.py", "build"): "the `cardforge build` command the build fixture runs",
     # the play log's free-text note on a play (also Cristaux's music icon)
     **{(f"cardforge/web/{f}", "note"): "a play's note field"
        for f in ("app.py", "importer.py", "service.py", "store.py", "templates/play.html",

@@ -28,7 +28,7 @@ PARAMS = list(_params())
 
 def test_every_game_with_rules_has_vectors():
     # every vector file belongs to a game, and the five games with scoring rules have theirs
-    files = {p.parent.name for p in GAMES.glob("*/scoring_vectors.yaml")}
+    files = {p.parent.parent.name for p in GAMES.glob("*/tests/scoring_vectors.yaml")}
     assert files <= set(game_ids())
     assert files >= {"cristaux", "imperial_miners", "maphr", "mine_all_mine", "tunhell"}
 

@@ -243,6 +243,7 @@ def _validate_game_spec(folder: Path) -> GameSpec:
 
 def _load_rules(spec: GameSpec, folder: Path, game_id: str) -> ModuleType | None:
     """The game's rules module: a module path, or a ``.py`` file or package in its folder."""
+    from cardforge.cache import RULES_MODULE_PREFIX
     from cardforge.resources import display_path
 
     if spec.rules is None:
@@ -258,7 +259,7 @@ def _load_rules(spec: GameSpec, folder: Path, game_id: str) -> ModuleType | None
                                 [Problem(f"'{target}' is outside the game folder", file=file, field="rules")])
             # one module name per folder: two copies of a game (same id) never share submodules
             digest = hashlib.sha1(str(resolved).encode("utf-8")).hexdigest()[:10]
-            return _import_file(resolved, f"_cardforge_game_{game_id}_{digest}")
+            return _import_file(resolved, f"{RULES_MODULE_PREFIX}{game_id}_{digest}")
         return importlib.import_module(target)
     except DataError:
         raise
