@@ -61,8 +61,8 @@ def _allow_long_ints() -> None:
 # --- seeds --------------------------------------------------------------------------------------
 
 def score_seeds(game: str) -> list[Any]:
-    """Final states of the game's scoring vectors (tests/games/GAME/scoring_vectors.yaml)."""
-    folder = ROOT / "tests" / "games" / game
+    """Final states of the game's scoring vectors (card_data/GAME/tests/scoring_vectors.yaml)."""
+    folder = ROOT / "card_data" / game / "tests"
     seeds = []
     for name in ("scoring_vectors.yaml",):
         path = folder / name

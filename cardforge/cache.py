@@ -585,6 +585,10 @@ def write(path: Path | None, blob: bytes | Callable[[], bytes]) -> bool:
 #: a function (a pickle calls what it names: a function of an allowed package could still run code)
 _PICKLE_PACKAGES = frozenset({"cardforge", "pydantic", "pydantic_core", "reportlab", "collections", "datetime",
                               "decimal", "fractions", "enum", "pathlib", "uuid"})
+#: the prefix of the names a game folder's rules are imported under (``games/__init__.py``): the
+#: classes of a game's rules (its card models) are in its cached data. They are built only when
+#: that module is already imported in this process (its game was found: its rules have run)
+RULES_MODULE_PREFIX = "_cardforge_game_"
 #: the functions a pickle of plain objects needs (object reconstruction, compiled patterns)
 _PICKLE_FUNCTIONS = frozenset({("copyreg", "_reconstructor"), ("copyreg", "__newobj__"),
                                ("copyreg", "__newobj_ex__"), ("re", "_compile")})
@@ -609,7 +613,11 @@ def _allowed_global(module: str, name: str, found: object) -> bool:
         return False
     if module == "builtins":
         return name in _PICKLE_BUILTINS
-    return module.partition(".")[0] in _PICKLE_PACKAGES
+    return _allowed_top(module.partition(".")[0])
+
+
+def _allowed_top(top: str) -> bool:
+    return top in _PICKLE_PACKAGES or (top.startswith(RULES_MODULE_PREFIX) and top in sys.modules)
 
 
 def _make_unpickler() -> type:
@@ -618,7 +626,7 @@ def _make_unpickler() -> type:
     class Unpickler(pickle.Unpickler):
         def find_class(self, module: str, name: str) -> Any:
             top = module.partition(".")[0]
-            if "." in name or not (top in _PICKLE_PACKAGES or module in ("builtins", "copyreg", "re")):
+            if "." in name or not (_allowed_top(top) or module in ("builtins", "copyreg", "re")):
                 raise pickle.UnpicklingError(f"{module}.{name} is not built from the cache")
             found = super().find_class(module, name)
             if not _allowed_global(module, name, found):

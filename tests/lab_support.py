@@ -25,7 +25,7 @@ def example_final(game: str) -> Path:
     return ROOT / "card_data" / game / "examples" / "final.yaml"
 
 
-# The example's three mines (tests/games/maphr: Alice's 67 points and 47 coins, Ben's 67 and 53 — he
+# The example's three mines (card_data/maphr/tests: Alice's 67 points and 47 coins, Ben's 67 and 53 — he
 # wins the tie on coins —, Cid's 10): "A", "B", "C". A play deals them to three players with clans
 # (none grey: the clan does not change a score), so the winner is whoever holds mine B.
 MINES = ("A", "B", "C")

@@ -438,7 +438,7 @@ def test_frames_and_panels_stand_well_inside_the_trim():
     assert ("_shared", "back", "frame") in seen and ("imperial_miners", "carte-vierge", "panel") in seen
     assert ("maphr", "maphr-back", "frame") in seen
     # the ship back, turned to keep a secret, has no frame at all: a centred emblem
-    # (tests/games/mine_all_mine/test_ship_back.py)
+    # (card_data/mine_all_mine/tests/test_ship_back.py)
     assert not [s for s in seen if s[:2] == ("mine_all_mine", "dos-vaisseau")]
 
 

@@ -280,6 +280,28 @@ def test_the_unpickler_builds_plain_data_and_refuses_anything_that_runs_code():
             cache.unpickle(pickle.dumps(gadget))
 
 
+
+def test_the_unpickler_builds_the_classes_of_a_game_s_rules_only_once_they_are_imported():
+    """A game folder's rules (a shipped game's too) are imported under a name of their own; their
+    card models are in the game's cached data, built only when that module is already loaded (its
+    game was found); any other name of the kind, or a function of the rules, is refused."""
+    import sys
+
+    from cardforge.games import find_game
+
+    rules = find_game("tunhell").rules
+    assert rules.__name__.startswith(cache.RULES_MODULE_PREFIX)
+    cards = sys.modules[rules.__name__ + ".cards"]
+    dwarf = next(c for c in cards.__dict__.values() if isinstance(c, type) and c.__name__ == "Dwarf")
+    blob = pickle.dumps(dwarf)
+    assert cache.unpickle(blob) is dwarf
+    with pytest.raises(pickle.UnpicklingError, match="is not built from the cache"):
+        other = rules.__name__[:-10] + "0" * 10  # another folder's copy, never imported (same length)
+        assert other not in sys.modules
+        cache.unpickle(blob.replace(rules.__name__.encode(), other.encode()))
+    with pytest.raises(pickle.UnpicklingError, match="is not built from the cache"):
+        cache.unpickle(pickle.dumps(cards.is_plus))  # a function: never
+
 # --- special files where an entry goes ----------------------------------------------------------------
 
 def _guarded(fn):

@@ -176,7 +176,7 @@ def layout_vars(game_id: str) -> dict:
 
     from cardforge.render.cards.decks import template_folders
 
-    for folder in template_folders(game_id):
+    for folder in template_folders(_game(game_id)[0]):
         path = Path(folder) / "layout.yaml"
         if folder.name != "_shared" and path.is_file():
             return yaml.safe_load(path.read_text(encoding="utf-8")).get("vars") or {}

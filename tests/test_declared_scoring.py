@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from cardforge.testing import rules_module
+
 from conftest import FIXTURES, ROOT
 from sheet_support import EXPECTED, treasure_game
 
@@ -369,7 +371,9 @@ def test_shipped_games_declare_in_data_what_data_can_say():
 def test_maphr_reports_the_numbers_its_game_yaml_scores_with():
     """The colour rows are game.yaml's; the report's words use the same cap and bonus."""
     from cardforge.games import find_game
-    from cardforge.games.maphr.rules import COLOUR_SQUARE_CAP, SERIES_BONUS
+    _maphr_rules = rules_module("maphr", "rules")
+    COLOUR_SQUARE_CAP = _maphr_rules.COLOUR_SQUARE_CAP
+    SERIES_BONUS = _maphr_rules.SERIES_BONUS
 
     rules = {c.id: c.score for c in find_game("maphr").spec.categories}
     assert max(rules["colour_squares"].table.values()) == COLOUR_SQUARE_CAP

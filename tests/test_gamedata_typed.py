@@ -7,8 +7,17 @@ import pytest
 
 from cardforge.data.loading import GameData, load_game_data
 from cardforge.games import find_game
-from cardforge.games.mine_all_mine.cards import ScoreCard, ShipCard
-from cardforge.games.tunhell.cards import Dwarf, EndOfMineCard, FoundCard, MineCard, Trophy
+from cardforge.testing import rules_module
+
+_mine_all_mine_cards = rules_module("mine_all_mine", "cards")
+ScoreCard = _mine_all_mine_cards.ScoreCard
+ShipCard = _mine_all_mine_cards.ShipCard
+_tunhell_cards = rules_module("tunhell", "cards")
+Dwarf = _tunhell_cards.Dwarf
+EndOfMineCard = _tunhell_cards.EndOfMineCard
+FoundCard = _tunhell_cards.FoundCard
+MineCard = _tunhell_cards.MineCard
+Trophy = _tunhell_cards.Trophy
 
 
 def test_cards_as_gives_the_kind_in_data_order_as_its_model():

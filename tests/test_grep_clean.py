@@ -1,20 +1,20 @@
-"""No module outside a game's own package names a shipped game (issue 27): its id or title, its
-icons or its modes. A shipped game is a folder like a designer's (``card_data/<game>/``: data,
-templates, icons, examples) plus its rule code in ``cardforge/games/<game>/``; the core serves
-every game alike, so it never needs to know one by name.
+"""No file of the package names a shipped game (issues 27 and 41): its id or title, its icons or
+its modes. A shipped game is one folder like a designer's (``card_data/<game>/``: data,
+templates, icons, examples, its rules package ``rules/`` and its own ``tests/``); the core serves
+every game alike, so it never needs to know one by name, and no test or benchmark imports a
+game's rules by a module path of cardforge's (they go through the game: ``cardforge.testing.
+rules_module``).
 
 The scan reads every text file of the package. A game's names: its id (also written with
-hyphens or spaces) and its title, any case, in the core and in the other games' packages. Its
-vocabulary: its icon names (the files of its ``icons/``, less cardforge's built-in ones) as
-``:icon:`` tokens or quoted strings, its mode ids as quoted strings and its mode labels
-anywhere, in the core (the other games' packages are left out of this part: their own
-vocabulary shares ordinary words with it — Cristaux's crystals are "red" and "gold" as
-Maphr's colour icons are, both have an "initiation"). ``ALLOWED`` lists the few hits in the
-core that are its own words, each with why."""
+hyphens or spaces) and its title, any case. Its vocabulary: its icon names (the files of its
+``icons/``, less cardforge's built-in ones) as ``:icon:`` tokens or quoted strings, its mode ids
+as quoted strings and its mode labels anywhere. ``ALLOWED`` lists the few hits that are the
+core's own words, each with why."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -41,6 +41,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("cardforge/render/sheets/blocks.py", "level"): "a heading block's field",
     ("cardforge/render/cards/reprint.py", "note"): "a line style of the reprint instructions",
     ("cardforge/transaction.py", "build"): "the build lock's default name",
+    ("cardforge/testing.py", "build"): "the `cardforge build` command the build fixture runs",
     # the play log's free-text note on a play (also Cristaux's music icon)
     **{(f"cardforge/{f}", "note"): "a play's note field"
        for f in ("web/sheet.py", "playlog/importer.py", "web/service.py", "playlog/store.py", "web/templates/play.html",
@@ -90,12 +91,9 @@ def _files() -> list[tuple[str, str]]:
 
 
 def _hits(game_id: str) -> list[str]:
-    games = tuple(f"cardforge/games/{g}/" for g in SHIPPED)
     found = []
     for rel, text in _files():
-        if rel.startswith(f"cardforge/games/{game_id}/"):
-            continue
-        terms = _names(game_id) + ([] if rel.startswith(games) else _vocabulary(game_id))
+        terms = _names(game_id) + _vocabulary(game_id)
         for term, pattern in terms:
             for m in pattern.finditer(text):
                 if (rel, term) in ALLOWED:
@@ -134,3 +132,20 @@ def test_every_allowance_is_still_needed():
     texts = dict(_files())
     for (rel, term), why in ALLOWED.items():
         assert rel in texts and re.search(rf"[\"':]{re.escape(term)}[\"':]", texts[rel]), (rel, term, why)
+
+
+def test_the_shipped_games_rules_are_in_their_folders():
+    """Each shipped game's rules are its folder's own ``rules/`` package (game.yaml says
+    ``rules: rules``), and no Python file of the tests, the benchmarks or a game names a module
+    path ``cardforge.games.<game>``."""
+    for game_id in SHIPPED:
+        game = find_game(game_id)
+        assert game.spec.rules == "rules"
+        assert game.rules is not None and Path(game.rules.__file__) == game.folder / "rules" / "__init__.py"
+        assert not (PACKAGE / "games" / game_id).exists()
+    pattern = re.compile(r"cardforge[./]games[./](" + "|".join(map(re.escape, SHIPPED)) + r")\b")
+    sources = [*ROOT.glob("tests/**/*.py"), *ROOT.glob("bench/**/*.py"), *ROOT.glob("card_data/**/*.py"),
+               *PACKAGE.rglob("*.py")]
+    assert len(sources) > 100
+    assert [f"{p.relative_to(ROOT)}:{m.group(0)}" for p in sources
+            for m in pattern.finditer(p.read_text(encoding="utf-8"))] == []

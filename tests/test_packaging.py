@@ -35,6 +35,7 @@ def test_wheel_carries_data_templates_and_fonts(wheel):
         # the game's own looks, icons and examples travel in its folder (issue 27)
         assert f"cardforge/_bundled/card_data/{gid}/templates/layout.yaml" in names
         assert f"cardforge/_bundled/card_data/{gid}/examples/final.yaml" in names
+        assert f"cardforge/_bundled/card_data/{gid}/rules/__init__.py" in names  # its rules, in its folder (issue 41)
         assert any(n.startswith(f"cardforge/_bundled/card_data/{gid}/icons/") and n.endswith(".svg") for n in names)
     for skeleton in ("en/game.yaml", "en/cards.yaml", "templates/layout.yaml", "en/examples/final.yaml", "README.md",
                      "en/icons/objective.svg", "en/RULES.md", "fr/game.yaml", "fr/icons/objectif.svg"):

@@ -7,6 +7,7 @@ import pickle
 import pytest
 
 from cardforge.errors import RenderError
+from cardforge.games import find_game
 from cardforge.layout.boxes import Box
 from cardforge.render.cards import buildcache
 from cardforge.render.cards.cards import BoxProgram
@@ -31,7 +32,7 @@ def test_the_cached_layout_library_drops_the_yaml_line_index(monkeypatch):
     """The cache pickles the library without the YAML documents' line index (rebuilt on
     demand); it cleared ``_root``, an attribute YamlDoc no longer has, and so added it."""
     monkeypatch.setattr(buildcache, "_memory", {})
-    library = buildcache.layout_library(template_folders("maphr"))
+    library = buildcache.layout_library(template_folders(find_game("maphr")))
     assert not library.problems
     (blob,) = buildcache._memory.values()
     docs = [src.doc for src in pickle.loads(blob)._sources if src.doc is not None]

@@ -1,4 +1,4 @@
-"""Every game's scoring vectors (`tests/games/<game_id>/scoring_vectors.yaml`), one runner.
+"""Every game's scoring vectors (`card_data/<game_id>/tests/scoring_vectors.yaml`), one runner.
 
 Each vector is a final state and the result worked out BY HAND from the rules (the arithmetic in
 the comment above it), scored through the CLI (`cardforge score GAME FILE --json`) and compared
@@ -28,7 +28,7 @@ PARAMS = list(_params())
 
 def test_every_game_with_rules_has_vectors():
     # every vector file belongs to a game, and the five games with scoring rules have theirs
-    files = {p.parent.name for p in GAMES.glob("*/scoring_vectors.yaml")}
+    files = {p.parent.parent.name for p in GAMES.glob("*/tests/scoring_vectors.yaml")}
     assert files <= set(game_ids())
     assert files >= {"cristaux", "imperial_miners", "maphr", "mine_all_mine", "tunhell"}
 

@@ -1,4 +1,4 @@
-"""The scoring vectors of `tests/games/<game_id>/scoring_vectors.yaml` (format: DEVELOPING.md,
+"""The scoring vectors of `card_data/<game_id>/tests/scoring_vectors.yaml` (format: DEVELOPING.md,
 "Tests"): read by the one runner, `tests/test_scoring_vectors.py`, and by the focused tests of a
 game that check more than the score sheet (report lines, details) on the same final states."""
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-GAMES = Path(__file__).parent / "games"
+GAMES = Path(__file__).resolve().parent.parent / "card_data"
 
 
 def load_vectors(game: str) -> list[dict[str, Any]]:
@@ -22,7 +22,7 @@ def load_vectors(game: str) -> list[dict[str, Any]]:
 
 @functools.cache
 def _read_vectors(game: str) -> list[dict[str, Any]]:
-    path = GAMES / game / "scoring_vectors.yaml"
+    path = GAMES / game / "tests" / "scoring_vectors.yaml"
     if not path.exists():
         return []
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: collection reads these files

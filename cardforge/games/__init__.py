@@ -1,14 +1,22 @@
-"""The game registry: games are *found*, never listed by hand.
+"""The game registry: games are *found*, never listed by hand, and by ONE function,
+:func:`find_game`, in one order (the first that has the name wins):
 
-- **Shipped games**: every folder of the shipped ``card_data/`` that holds a ``game.yaml``.
-- **Third-party Python games**: the ``cardforge.games`` entry point group. An entry point
-  names a module (or package); its game folder is the module's ``GAME_FOLDER`` if it has one,
-  else the folder the module lives in, which must hold a ``game.yaml``.
-- **A path**: ``cardforge build ./my-game`` — any folder with a ``game.yaml``.
-- **``--data DIR``**: a ``DIR/<id>/`` with a ``game.yaml`` is that game; one without borrows
-  the shipped game's ``game.yaml`` and rules and reads its data files from there.
+1. **a path** — ``cardforge build ./my-game``, ``/x/y``, ``~/g`` (a separator, or a leading
+   ``.`` or ``~``): always that folder, which must hold a ``game.yaml``;
+2. **a folder of that name in the current directory** holding a ``game.yaml`` (a designer's copy
+   of a shipped game, ``cardforge new <id>`` then ``cardforge preview <id>``, is the copy);
+3. **``--data DIR``** (or ``CARDFORGE_DATA``): a ``DIR/<id>/`` with a ``game.yaml`` is that game;
+   one without borrows the game found next (its ``game.yaml`` and rules) and reads its data
+   files from there;
+4. **an installed plug-in**: the ``cardforge.games`` entry point group. An entry point names a
+   module (or package); its game folder is the module's ``GAME_FOLDER`` if it has one, else the
+   folder the module lives in, which must hold a ``game.yaml``;
+5. **a shipped game**: every folder of the shipped ``card_data/`` that holds a ``game.yaml``
+   (its rules are the folder's own ``rules/`` package, as a designer's);
+6. a game found by path earlier in this process (by its id).
 
-``find_game`` fails with the bad name, the known ones and the closest match.
+Renderers and the engine receive the :class:`~cardforge.games.base.Game` found; they never look
+an id up again. ``find_game`` fails with the bad name, the known ones and the closest match.
 """
 
 from __future__ import annotations
@@ -82,7 +90,8 @@ _BY_PATH: dict[str, Game] = {}
 
 
 def game_ids() -> list[str]:
-    """Every game cardforge can find by id: shipped, then entry points (sorted in each)."""
+    """Every game cardforge can find by id: shipped, then entry points (sorted in each; a
+    plug-in with a shipped game's id replaces it)."""
     ids = list(_shipped())
     ids += [g for g in sorted(_entry_points()) if g not in ids]
     return ids
@@ -93,7 +102,8 @@ def all_games() -> list[Game]:
 
 
 def is_game_path(name: str | os.PathLike[str]) -> bool:
-    """Whether ``name`` is meant as a folder (``./my-game``, ``/x/y``, ``~/g``) rather than an id."""
+    """Whether ``name`` is meant as a folder (``./my-game``, ``/x/y``, ``~/g``, or a folder of
+    that name in the current directory holding a ``game.yaml``) rather than an id."""
     text = os.fspath(name)
     return (os.sep in text or "/" in text or text.startswith((".", "~"))
             or (Path(text) / GAME_FILE).is_file())
@@ -101,9 +111,10 @@ def is_game_path(name: str | os.PathLike[str]) -> bool:
 
 def find_game(name: str | os.PathLike[str], data_root: Path | None = None) -> Game:
     """The game called ``name`` (an id — ``-`` and ``_`` alike — or a folder holding a
-    ``game.yaml``). ``data_root``: a ``--data`` folder whose ``<id>/`` replaces the game's data.
-    UnknownGameError (a usage error) when there is no such game; DataError when its
-    ``game.yaml`` or rules are broken."""
+    ``game.yaml``), in the order the module's docstring gives: a path, the current directory's
+    folder of that name, ``data_root`` (a ``--data`` folder whose ``<id>/`` replaces the game's
+    data), an installed plug-in, a shipped game. UnknownGameError (a usage error) when there is
+    no such game; DataError when its ``game.yaml`` or rules are broken."""
     if data_root is None and os.environ.get("CARDFORGE_DATA"):
         data_root = Path(os.environ["CARDFORGE_DATA"])
     if is_game_path(name):
@@ -124,10 +135,11 @@ def find_game(name: str | os.PathLike[str], data_root: Path | None = None) -> Ga
 
 
 def _by_id(key: str) -> Game | None:
-    if key in _shipped():
-        return _load_folder(str(_shipped()[key]), "shipped")
+    """An installed plug-in, else a shipped game, else a game found by path in this process."""
     if key in _entry_points():
         return _load_entry_point(key)
+    if key in _shipped():
+        return _load_folder(str(_shipped()[key]), "shipped")
     return _BY_PATH.get(key)
 
 
@@ -231,6 +243,7 @@ def _validate_game_spec(folder: Path) -> GameSpec:
 
 def _load_rules(spec: GameSpec, folder: Path, game_id: str) -> ModuleType | None:
     """The game's rules module: a module path, or a ``.py`` file or package in its folder."""
+    from cardforge.cache import RULES_MODULE_PREFIX
     from cardforge.resources import display_path
 
     if spec.rules is None:
@@ -246,7 +259,7 @@ def _load_rules(spec: GameSpec, folder: Path, game_id: str) -> ModuleType | None
                                 [Problem(f"'{target}' is outside the game folder", file=file, field="rules")])
             # one module name per folder: two copies of a game (same id) never share submodules
             digest = hashlib.sha1(str(resolved).encode("utf-8")).hexdigest()[:10]
-            return _import_file(resolved, f"_cardforge_game_{game_id}_{digest}")
+            return _import_file(resolved, f"{RULES_MODULE_PREFIX}{game_id}_{digest}")
         return importlib.import_module(target)
     except DataError:
         raise
@@ -288,5 +301,5 @@ def _import_file(path: Path, name: str) -> ModuleType:
 
 
 def loaded_game(game_id: str) -> Game | None:
-    """A game already found in this process by id (shipped, plug-in or path), else None."""
+    """The game an id names (plug-in, shipped, or found by path in this process), else None."""
     return _by_id(normalise_game_id(game_id))

@@ -916,25 +916,24 @@ def _span(start: float | None, size: float | None, end: float | None, total: flo
     return start, start + size
 
 
-def template_folders(game: Game | str, templates_dir: Path | None = None) -> list[Path]:
+def template_folders(game: Game, templates_dir: Path | None = None) -> list[Path]:
     """Where a game's layouts and ``*.j2`` files are looked up, first match wins:
     ``<dir>/<game>/`` and ``<dir>/_shared/`` (``--templates DIR``), the game folder's own
     ``templates/`` (every shipped game has one, as ``cardforge new`` makes), a
     ``CARDFORGE_TEMPLATES`` folder's ``<game>/`` (unless ``--templates`` is given), then the
     shared ``templates/_shared/`` (or ``CARDFORGE_TEMPLATES``'s) — so a designer's folder may
-    hold only their game's layouts. ``game``: a Game, or the id of a game already found."""
-    from cardforge.games import loaded_game
-
-    game_id = game if isinstance(game, str) else game.id
-    found = loaded_game(game_id) if isinstance(game, str) else game
+    hold only their game's layouts. ``game``: the game found (never looked up again by its id:
+    a designer's copy of a shipped game has the shipped game's id)."""
     from cardforge.resources import templates_root
+
+    game_id = game.id
 
     shipped = Path(templates_root())
     folders: list[Path] = []
     if templates_dir:
         folders += [Path(templates_dir) / game_id, Path(templates_dir) / SHARED]
-    if found is not None and (found.folder / "templates").is_dir():
-        folders.append(found.folder / "templates")
+    if (game.folder / "templates").is_dir():
+        folders.append(game.folder / "templates")
     if not templates_dir:
         folders.append(shipped / game_id)
     folders.append(shipped / SHARED)

@@ -1,0 +1,55 @@
+"""Imperial Miners' rules: the hooks cardforge calls (what the game *is* — players, the
+``--first-game`` option, score categories and tie-breakers — is data:
+``card_data/imperial_miners/game.yaml``).
+
+A published game (Portal Games, 2023): cardforge does not reprint its 136 illustrated cards.
+It is the table companion: setup, an exact end-game count including carts, and printables
+(a blank mine-card template deck, score pad, aids, setup sheet).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cardforge.data.loading import GameData
+from cardforge.problems import Problem
+
+from . import checks, scoring, setup_rules
+from .cards import CARD_MODELS as card_models
+from .cards import MineTemplate
+from .scoring import FinalState as score_model
+from .scoring import score
+from .sections import SECTIONS as sections
+from .setup_rules import DealFile as setup_model
+
+__all__ = ["card_models", "sections", "check_data", "setup_counts", "setup_steps", "deal", "setup_model",
+           "check_setup", "score_model", "check_final_state", "score"]
+
+GAME_ID = "imperial_miners"
+MIN_PLAYERS, MAX_PLAYERS = 1, 5  # game.yaml's players; the rule checks name them
+
+
+def check_data(data: GameData[MineTemplate]) -> list[Problem]:
+    return checks.check_data(data, MAX_PLAYERS)
+
+
+def setup_counts(players: int, mode: str, options: dict[str, Any]) -> dict[str, Any]:
+    return setup_rules.setup_counts(bool(options["first_game"]))
+
+
+def setup_steps(players: int, mode: str, options: dict[str, Any], counts: dict[str, Any]) -> list[str]:
+    return setup_rules.setup_steps(players, bool(options["first_game"]), counts)
+
+
+def deal(data: GameData[MineTemplate], players: int, mode: str, options: dict[str, Any],
+         rng: random.Random) -> dict[str, Any]:
+    return setup_rules.deal(data, players, bool(options["first_game"]), rng)
+
+
+def check_setup(data: GameData[MineTemplate], setup: setup_model) -> list[Problem]:
+    return setup_rules.check_setup(data, setup, MIN_PLAYERS, MAX_PLAYERS)
+
+
+def check_final_state(data: GameData[MineTemplate], state: score_model) -> list[Problem]:
+    return scoring.check_final_state(state, GAME_ID, MIN_PLAYERS, MAX_PLAYERS, data.sections["events"])
