@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cardforge.cli.common import GAME, NumberRange, echo_problem, interrupted, load_data, output_target
+from cardforge.cli.common import GAME, NumberRange, echo_warnings, interrupted, load_data, output_target
 from cardforge.problems import Problem, plural
 
 if TYPE_CHECKING:
@@ -146,8 +146,7 @@ def _path(value: str | None) -> Path | None:
 
 
 def _echo_warnings(warnings: list[Problem]) -> None:
-    for w in warnings:
-        echo_problem(w)
+    echo_warnings(warnings)
 
 
 def _list_profiles(game_root: Path) -> None:
