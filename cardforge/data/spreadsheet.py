@@ -269,11 +269,11 @@ def read_sheet(path: Path, models: Mapping[str, type[BaseModel]], options: Sheet
 
 
 def normalise_header(text: str) -> str:
-    """A header or field name as headers are matched: no accents, case or surrounding spaces;
-    inner spaces and hyphens as ``_`` (``Coût total`` → ``cout_total``)."""
-    plain = unicodedata.normalize("NFKD", text)
-    plain = "".join(ch for ch in plain if not unicodedata.combining(ch)).casefold().strip()
-    return re.sub(r"[\s\-]+", "_", plain)
+    """A header or field name as headers are matched: the one rule for names
+    (:func:`cardforge.data.names.fold`: ``Coût total`` → ``cout_total``)."""
+    from cardforge.data.names import fold
+
+    return fold(text)
 
 
 def _kind_named(name: str, models: Mapping[str, type[BaseModel]]) -> str | None:
@@ -496,6 +496,8 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
             continue
         row_kind = cells.get(columns.get("kind", -1))
         row_kind = str(row_kind).strip() if row_kind is not None else kind
+        if row_kind and row_kind not in models:  # `Action` for `action`: the one rule for names
+            row_kind = _kind_named(row_kind, models) or row_kind
         model = models.get(row_kind) if row_kind else None
         raw: dict[str, Any] = {} if "kind" in columns or row_kind is None else {"kind": row_kind}
         for col, value in cells.items():
