@@ -22,8 +22,8 @@ from typing_extensions import TypeVar  # a default for the type variable on Pyth
 from cardforge.assets import icon_names
 from cardforge.data.editions import gather, plain_texts, resolve, same_kind_gaps, text_fields, translations
 from cardforge.data.kinds import field_problems
-from cardforge.data.names import resolve as resolve_name
 from cardforge.data.models import CardBase, DeckMeta
+from cardforge.data.names import resolve as resolve_name
 from cardforge.data.validate import LineOf, validate
 from cardforge.data.yamlio import Loc, LocatedDoc, YamlDoc, read_yaml
 from cardforge.errors import DataError

@@ -19,8 +19,10 @@ A sheet is a header row naming fields, then one row per card:
 - a row repeated identically adds a copy (as does a ``copies``/``qty`` column);
 - without an ``id`` column, ids are derived from the titles (``Boule de feu`` →
   ``boule-de-feu``), unique in the whole game: the kind as prefix when another kind (or an
-  earlier file) has that id (``metal-man-jump``), numbered for a second card of that name and
-  kind (``boule-de-feu-2``); with a warning: renaming such a card reads as one card removed and
+  earlier file) has that id (``metal-man-jump``); cards of one kind sharing a title each add
+  the first 6 hex digits of their content's SHA-256 (``boule-de-feu-1754b3``: never a row
+  number, so deleting or moving a row renames no other card), numbered only for cards saying
+  the same in two files; with a warning: renaming such a card reads as one card removed and
   one added in diffs and reprints;
 - the kind is the ``kind`` column, else the sheet's name when it names a kind (a workbook may
   hold one sheet per kind), else the file's kind: deck.yaml's ``kind:`` for the file, or the
@@ -40,6 +42,7 @@ import re
 import typing
 import unicodedata
 import zipfile
+from collections import Counter
 from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -261,7 +264,8 @@ def read_sheet(path: Path, models: Mapping[str, type[BaseModel]], options: Sheet
     if derived:
         doc.problems.append(Problem(
             "no 'id' column: ids are derived from the names (or the title field: slug; the kind as prefix when another "
-            "kind or file has it, numbered on repeats); renaming such a card reads as one card "
+            "kind or file has it; cards sharing a name add a digest of their content, so deleting a row renames no "
+            "other card); renaming such a card reads as one card "
             "removed and one added in diffs and reprints: add an 'id' column to keep them",
             file=display, severity="warning"))
     doc.data = raws
@@ -420,6 +424,7 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
                 models: Mapping[str, type[BaseModel]], raws: list[dict[str, Any]], ids: dict[str, str | None],
                 options: SheetOptions, used: set[str]) -> bool:
     """Append the cards of one sheet; returns whether ids were derived."""
+    pending: list[tuple[dict[str, Any], str, str | None]] = []  # cards whose id is derived: (raw, slug, kind)
     display = doc.display
     if not rows:
         return False
@@ -528,12 +533,37 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
         if not has_id:
             title = options.titles.get(row_kind or "")
             text = raw.get("name") if raw.get("name") is not None or not title else raw.get(title)
-            raw = {"id": _derived_id(_slug(str(text)) if text is not None else "", row_kind, ids,
-                                     options.taken), **raw}
+            pending.append((raw, _slug(str(text)) if text is not None else "", row_kind))
         merged[key] = raw
         raws.append(raw)
         doc.rows.append(_Row(sheet, r, columns, raw))
+    # ids from content, not row numbers (issue 42): a title borne by one card is its id; cards
+    # sharing a title each add their content's digest, so deleting or moving a row never renames another
+    shared = Counter(base or "card" for _, base, _ in pending)
+    for raw, base, row_kind in pending:
+        base = base or "card"
+        digest = content_digest(raw)
+        wanted = f"{base}-{digest}" if shared[base] > 1 else base
+        derived = _derived_id(wanted, row_kind, ids, options.taken, digest)
+        card = {"id": derived, **raw}
+        raw.clear()
+        raw.update(card)
     return not has_id and bool(merged)
+
+
+#: hex digits of a card's content digest in a derived id (``goblin-3f9a2c``)
+DIGEST_CHARS = 6
+
+
+def content_digest(raw: Mapping[str, Any]) -> str:
+    """A digest of what a card says (its fields but ``id`` and ``copies``), for derived ids:
+    equal cards give equal digests whatever row they are on."""
+    import hashlib
+    import json
+
+    said = {k: v for k, v in raw.items() if k not in ("id", "copies")}
+    text = json.dumps(said, sort_keys=True, ensure_ascii=False, default=repr)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:DIGEST_CHARS]
 
 
 def _canonical(header: str, by_norm: Mapping[str, str]) -> str:
@@ -544,12 +574,16 @@ def _canonical(header: str, by_norm: Mapping[str, str]) -> str:
     return (found + dot + rest) if found is not None else header
 
 
-def _derived_id(base: str, kind: str | None, ids: dict[str, str | None], taken: Container[str]) -> str:
+def _derived_id(base: str, kind: str | None, ids: dict[str, str | None], taken: Container[str],
+                digest: str = "") -> str:
     """A card's id from its title's slug, unique in the game: ``kind-slug`` when another kind in
-    this file or an earlier file has the slug, numbered (``-2``…) for a repeat of one kind."""
+    this file or an earlier file has the slug; the card's content digest added when a card of
+    the same kind has it (``slug-3f9a2c``); numbered (``-2``…) only for cards saying the same."""
     base = base or "card"
     if (base in taken or (base in ids and ids[base] != kind)) and kind:
         base = f"{_slug(kind)}-{base}"
+    if (base in taken or base in ids) and digest and not base.endswith(f"-{digest}"):
+        base = f"{base}-{digest}"
     candidate, n = base, 1
     while candidate in taken or candidate in ids:
         n += 1
