@@ -447,8 +447,8 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
     allowed_text = ", ".join(allowed + ["qty"] + sorted(title_alias))
     seen: dict[str, str] = {}  # field → the header that gave it
     for col, value in sorted(header_row.items()):
-        written = str(value).strip()
-        cell = Cell(sheet, header_number, col, written)
+        written = _at_language(str(value).strip())
+        cell = Cell(sheet, header_number, col, str(value).strip())
         if written in options.columns or normalise_header(written) in mapped:
             source = written if written in options.columns else mapped_from[normalise_header(written)]
             used.add(source)
@@ -533,6 +533,8 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
         if not has_id:
             title = options.titles.get(row_kind or "")
             text = raw.get("name") if raw.get("name") is not None or not title else raw.get(title)
+            if isinstance(text, dict) and text:  # a language map in the cell: its first text names the card
+                text = next(iter(text.values()))
             pending.append((raw, _slug(str(text)) if text is not None else "", row_kind))
         merged[key] = raw
         raws.append(raw)
@@ -564,6 +566,13 @@ def content_digest(raw: Mapping[str, Any]) -> str:
     said = {k: v for k, v in raw.items() if k not in ("id", "copies")}
     text = json.dumps(said, sort_keys=True, ensure_ascii=False, default=repr)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:DIGEST_CHARS]
+
+
+def _at_language(header: str) -> str:
+    """``name@fr`` (a column holding a text field in one language) → ``name.fr``, the form
+    :func:`cardforge.data.editions.language_column` reads; any other header as it is."""
+    m = re.match(r"^(?P<field>[^@.]+?)\s*@\s*(?P<lang>[A-Za-z]{2,3})$", header)
+    return f"{m.group('field').strip()}.{m.group('lang').lower()}" if m else header
 
 
 def _canonical(header: str, by_norm: Mapping[str, str]) -> str:
@@ -703,6 +712,8 @@ def _convert(value: Any, annotation: Any) -> Any:
     if kind == "text":
         if isinstance(value, bool):
             return "true" if value else "false"
+        if isinstance(value, str) and value.strip()[:1] == "{" and value.strip()[-1:] == "}":
+            return _text_map(value.strip())
         return _text(value if isinstance(value, str) else str(value))
     if not isinstance(value, str):
         if hasattr(value, "isoformat"):
@@ -715,6 +726,28 @@ def _convert(value: Any, annotation: Any) -> Any:
     if kind == "list":
         return [_scalar(_text(v.strip())) for v in stripped.split(LIST_SEPARATOR) if v.strip()]
     return _scalar(_text(value))
+
+
+def _text_map(text: str) -> str | dict[str, Any]:
+    """A text cell written as a YAML mapping (issue 42): a language map (``{en: Merchant, fr:
+    Marchand}``, as in a YAML card file) is read as one, so it is never printed with its braces;
+    any other mapping with values is an error saying how to write languages; text that is no
+    mapping (``{X}``, ``{{ x }}``) stays text."""
+    from cardforge.data.editions import is_multilingual
+
+    try:
+        parsed = _flow(text)
+    except ValueError:
+        return _text(text)
+    if not isinstance(parsed, dict) or all(v is None for v in parsed.values()):
+        return _text(text)
+    if is_multilingual(parsed):
+        for v in parsed.values():
+            _text(str(v))
+        return {k: str(v) for k, v in parsed.items()}
+    raise ValueError(f"a text cell holding a mapping ({text[:60]!r}{'…' if len(text) > 60 else ''}): a text field "
+                     "takes a text, or one text per language as {en: …, fr: …} (keys: language codes such as "
+                     "en, fr); or give each language its own column: name@en, name@fr")
 
 
 def _text(text: str) -> str:

@@ -19,7 +19,7 @@ import difflib
 import types
 import typing
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -156,7 +156,7 @@ def _model_key(key: str) -> str:
     return fold(key) if isinstance(key, str) else key
 
 
-def _kind_in(kind: str, kinds: Sequence[str]) -> bool:
+def _kind_in(kind: str, kinds: Collection[str]) -> bool:
     """Whether ``kind`` is one of ``kinds`` by the one rule for names (``Action`` is ``action``)."""
     return kind in kinds or any(same_name(kind, k) for k in kinds)
 
