@@ -49,13 +49,21 @@ def test_build_summarises_too(cli, tmp_path):
     assert line.endswith("(and 2 more like this: --verbose lists them all)")
 
 
-def test_kinds_leave_out_quoted_values_and_numbers_but_not_the_field():
-    a = Problem("art 'a.png' not found (3 cards)", file="x.yaml", field="art", severity="warning")
-    b = Problem("art 'bb.png' not found (12 cards)", file="y.yaml", field="art", severity="warning")
-    c = Problem("art 'a.png' not found (3 cards)", field="back", severity="warning")
-    error = Problem("art 'a.png' not found", field="art")
+def test_a_kind_is_one_message_about_one_field_whatever_the_card():
+    a = Problem("no 'fr' text: the fr edition prints its 'en' one", file="x.yaml", item="card 'a' (#1)",
+                field="name", severity="warning")
+    b = Problem("no 'fr' text: the fr edition prints its 'en' one", file="y.csv", item="card 'b' (#7)",
+                field="name", severity="warning")
+    c = Problem("no 'fr' text: the fr edition prints its 'en' one", item="card 'a' (#1)", field="effect",
+                severity="warning")
+    error = Problem("no 'fr' text: the fr edition prints its 'en' one", item="card 'c' (#2)", field="name")
     assert warning_kind(a) == warning_kind(b) != warning_kind(c)
     assert summarise_warnings([a, error, b, c], verbose=False) == [
-        "warning: x.yaml: art: art 'a.png' not found (3 cards) (and 1 more like this: --verbose lists them all)",
-        "warning: back: art 'a.png' not found (3 cards)"]
+        f"warning: {a} (and 1 more like this: --verbose lists them all)", f"warning: {c}"]
     assert summarise_warnings([a, b], verbose=True) == [f"warning: {a}", f"warning: {b}"]
+    # messages saying different things stay apart (the renderers' summaries, per box and kind)
+    title = Problem("text 4.05 mm from the top edge", item="3 faces of kind 'spell' (a, b, c): box 'title'",
+                    severity="warning")
+    body = Problem("text 4.00 mm from the left edge", item="3 faces of kind 'spell' (a, b, c): box 'body'",
+                   severity="warning")
+    assert len(summarise_warnings([title, body], verbose=False)) == 2
