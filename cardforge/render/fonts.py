@@ -70,10 +70,10 @@ def _game_font(family: str, bold: bool, italic: bool, families: Mapping[str, Fon
 
         system = system_font(family, bold, italic)
         if system.file is None:
-            own = f"the game's fonts/: {', '.join(families)}" if families else "the game's fonts/: none"
-            raise ValueError(f"unknown font family {family!r} (bundled: {', '.join(FAMILIES)}; {own}; "
-                             f"on this system: {system.found}); put the family's .ttf or .otf files in the "
-                             "game folder's fonts/")
+            own = f"; the game's fonts/: {', '.join(families)}" if families else ""
+            raise ValueError(f"unknown font family {family!r} (bundled: {', '.join(FAMILIES)}{own}); on this "
+                             f"system: {system.found}; put the family's .ttf or .otf files in the game "
+                             "folder's fonts/")
         path, shown = system.file, str(system.file)
     else:
         path = fam.face(bold, italic)
