@@ -138,3 +138,11 @@ def test_the_scaffold_points_to_the_designers_docs(cli, tmp_path, lang):
     assert not [name for name, text in texts.items() if "DEVELOPING" in text]
     named = set(re.findall(r"docs/[\w-]+\.md", "\n".join(texts.values())))
     assert named and all((PACKAGE_DIR.parent / doc).is_file() for doc in named), named
+
+
+def test_balance_never_writes_infinity():
+    from cardforge.lab.balance import fmt, fmt_signed
+
+    assert (fmt(float("inf")), fmt(float("-inf"))) == ("unbounded", "−unbounded")
+    assert (fmt_signed(float("inf")), fmt_signed(float("-inf"))) == ("+unbounded", "−unbounded")
+    assert (fmt(2.5), fmt_signed(-0.25)) == ("2.5", "−0.25")
