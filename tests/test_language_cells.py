@@ -69,3 +69,26 @@ def test_another_mapping_in_a_text_cell_is_a_located_error(cli, tmp_path):
     assert ("monster.csv › row 2 › column B (name): a text cell holding a mapping ('{power: 3, size: big}'): "
             "a text field takes a text, or one text per language as {en: …, fr: …}") in r.err
     assert "give each language its own column: name@en, name@fr" in r.err
+
+
+def test_a_text_that_looks_like_a_mapping_exports_and_reads_back_as_text(cli, tmp_path):
+    folder = tmp_path / "monsters"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(GAME.replace("card_files: [monster.csv]", "card_files: [monster.yaml]"),
+                                      encoding="utf-8")
+    texts = ["{power: 3}", "{en: Troll, fr: Troll}", "'{quoted: 1}", "{X} marks"]
+    (folder / "monster.yaml").write_text("".join(
+        f"- {{id: m{i}, kind: monster, name: M{i}, lore: {text!r}}}\n".replace("'{quoted: 1}'", '"\'{quoted: 1}"')
+        for i, text in enumerate(texts)), encoding="utf-8")
+    data, problems = check_game_data(load_game_folder(folder))
+    assert [c.lore for c in data.cards] == texts, problems
+    for fmt in ("csv", "xlsx"):
+        r = cli("export-data", str(folder), "--format", fmt, "-o", tmp_path / fmt)
+        assert r.code == 0, r.err
+        again, problems = check_game_data(load_game_folder(tmp_path / fmt / "monsters"))
+        assert [p for p in problems if not p.is_warning] == []
+        assert [c.lore for c in again.cards] == texts
+    # the CSV holds the mark spreadsheet programs use for "text as it is"
+    csv = (tmp_path / "csv" / "monsters" / "monster.csv").read_text(encoding="utf-8")
+    assert "'{power: 3}" in csv and "'{en: Troll, fr: Troll}" in csv and "''{quoted: 1}" in csv
+    assert ",{X} marks" in csv

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Generic, Protocol
 
@@ -431,11 +432,16 @@ class Edition:
         return out
 
 
+@lru_cache(maxsize=256)
+def _field_names(model: type[BaseModel]) -> frozenset[str]:
+    return frozenset(info.alias or name for name, info in model.model_fields.items())
+
+
 def _canonical_keys(raw: dict[Any, Any], model: type[BaseModel]) -> dict[Any, Any]:
     """``raw`` with each key that is not a field of ``model`` but names one by the one rule for
     names (``Cost`` for ``cost``: :mod:`cardforge.data.names`) renamed to it, unless the field
     is given too (then the unknown key is reported as such)."""
-    fields = [info.alias or name for name, info in model.model_fields.items()]
+    fields = _field_names(model)
     if all(k in fields or not isinstance(k, str) for k in raw):
         return raw
     out: dict[Any, Any] = {}

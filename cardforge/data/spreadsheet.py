@@ -297,7 +297,21 @@ FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 
 def _escaped(text: str) -> bool:
     """Whether a cell's text carries cardforge's leading ``'`` (see :func:`escape_cell`)."""
-    return text[:1] == "'" and (text[1:2] in FORMULA_TRIGGERS or text[1:2] == "'" or not text[1:].strip())
+    return text[:1] == "'" and (text[1:2] in FORMULA_TRIGGERS or text[1:2] in ("'", "{") or not text[1:].strip())
+
+
+class Escaped(str):
+    """A cell's text that carried the leading ``'``: a text as it is (``'{a: 1}`` in a text
+    field is the text ``{a: 1}``, not a mapping read from the cell)."""
+
+    __slots__ = ()
+
+
+class MapLike(str):
+    """A text field's value that a cell would read as a mapping (``{power: 3}``): written with
+    the leading ``'`` (:func:`escape_cell`), so it reads back as the text it is."""
+
+    __slots__ = ()
 
 
 def escape_cell(text: str, csv_file: bool) -> str:
@@ -307,15 +321,15 @@ def escape_cell(text: str, csv_file: bool) -> str:
     in any file, text that is empty or only spaces (a blank cell is "not given") or that itself
     looks escaped. :func:`unescape_cell` takes exactly that ``'`` away."""
     if (csv_file and text[:1] in FORMULA_TRIGGERS and not (_INT.match(text) or _FLOAT.match(text))) \
-            or not text.strip() or _escaped(text):
+            or not text.strip() or _escaped(text) or isinstance(text, MapLike):
         return "'" + text
-    return text
+    return str(text)
 
 
 def unescape_cell(text: str) -> str:
     """A cell's text without the leading ``'`` of :func:`escape_cell` (``'=1+1`` → ``=1+1``,
     ``'`` → an empty text, ``'  `` → two spaces); any other text as it is."""
-    return text[1:] if _escaped(text) else text
+    return Escaped(text[1:]) if _escaped(text) else text
 
 
 def _content(values: Any) -> dict[int, Any]:
@@ -709,10 +723,13 @@ def _convert(value: Any, annotation: Any) -> Any:
     kind = _kind_of(annotation)
     if isinstance(value, float) and value.is_integer():
         value = int(value)
+    literal = isinstance(value, Escaped)
+    if literal:
+        value = str(value)
     if kind == "text":
         if isinstance(value, bool):
             return "true" if value else "false"
-        if isinstance(value, str) and value.strip()[:1] == "{" and value.strip()[-1:] == "}":
+        if isinstance(value, str) and not literal and _looks_like_map(value):
             return _text_map(value.strip())
         return _text(value if isinstance(value, str) else str(value))
     if not isinstance(value, str):
@@ -726,6 +743,22 @@ def _convert(value: Any, annotation: Any) -> Any:
     if kind == "list":
         return [_scalar(_text(v.strip())) for v in stripped.split(LIST_SEPARATOR) if v.strip()]
     return _scalar(_text(value))
+
+
+def _looks_like_map(text: str) -> bool:
+    stripped = text.strip()
+    return stripped[:1] == "{" and stripped[-1:] == "}"
+
+
+def reads_as_map(text: str) -> bool:
+    """Whether a text field's cell holding ``text`` would be read as a mapping (a language map,
+    or a mapping refused) rather than as the text itself."""
+    if not _looks_like_map(text):
+        return False
+    try:
+        return _text_map(text.strip()) != text.strip()
+    except ValueError:
+        return True
 
 
 def _text_map(text: str) -> str | dict[str, Any]:
@@ -792,6 +825,9 @@ def _flatten(out: dict[str, Any], path: list[str], value: Any, model: type[BaseM
                 or value.strip() != value or not value.strip():
             out[name] = _dump_flow(value)
             return
+    if isinstance(value, str) and kind == "text" and reads_as_map(value):
+        out[name] = MapLike(value)  # written '{…}: read back as this text (escape_cell)
+        return
     out[name] = value
 
 
