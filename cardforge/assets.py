@@ -225,6 +225,54 @@ def font_family_name(path: Path) -> tuple[str, tuple[bool, bool]] | None:
     return family, style
 
 
+@dataclass(frozen=True)
+class SystemFont:
+    """What the system's fontconfig (``fc-match``) gives for a family and style: the file when
+    it is that family (a TrueType or OpenType file), and what it found, for messages."""
+
+    file: Path | None
+    found: str  # "DejaVu Sans (/usr/share/fonts/…/DejaVuSans.ttf)", or why nothing was asked
+
+
+#: seconds fc-match may take (a first run builds fontconfig's cache)
+FC_MATCH_SECONDS = 30.0
+
+
+@lru_cache(maxsize=256)
+def system_font(family: str, bold: bool = False, italic: bool = False) -> SystemFont:
+    """The system's font of ``family`` in this style, through fontconfig's ``fc-match`` when
+    the machine has it (Linux, BSD; macOS with fontconfig installed). fc-match always answers
+    with its nearest font: it is used only when that font's family names ``family`` (case and
+    spaces ignored). A missing bold or italic
+    face falls back on the nearest face of the family, as a game's own fonts do."""
+    import shutil
+    import subprocess
+
+    def fold(name: str) -> str:
+        return "".join(name.casefold().split())
+
+    exe = shutil.which("fc-match")
+    if exe is None:
+        return SystemFont(None, "no fc-match on this system (fontconfig), so no system font")
+    escaped = re.sub(r"([\\:,\-])", r"\\\1", family)
+    pattern = f"{escaped}:weight={'bold' if bold else 'regular'}:slant={'italic' if italic else 'roman'}"
+    try:
+        run = subprocess.run([exe, "--format=%{family}\t%{file}", pattern], capture_output=True,
+                             timeout=FC_MATCH_SECONDS, check=False)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return SystemFont(None, f"fc-match failed ({exc})")
+    names, _, file = run.stdout.decode("utf-8", "replace").strip().partition("\t")
+    if run.returncode != 0 or not file:
+        return SystemFont(None, "fc-match found nothing")
+    found = f"{names.split(',')[0]} ({file})"
+    if fold(family) not in {fold(n) for n in names.split(",")}:
+        return SystemFont(None, f"fc-match's nearest is {found}, another family")
+    path = Path(file)
+    if path.suffix.lower() not in FONT_SUFFIXES:
+        return SystemFont(None, f"fc-match gives {found}, not a TrueType or OpenType file")
+    return SystemFont(path, found)
+
+
 def _family_and_style(stem: str) -> tuple[str, tuple[bool, bool]]:
     """``Garamond-BoldItalic`` → (``Garamond``, (True, True)); ``Garamond`` → regular."""
     for sep in ("-", "_", " "):

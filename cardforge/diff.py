@@ -45,15 +45,15 @@ def snapshot(game: Game, source: str | None, working: Path,
         folder = _data_folder(game, path)
         if folder is None:
             raise DataError(f"cannot compare {source}", [Problem(
-                f"not a data folder of {game.id} (no deck.yaml in it or in {game.id}/ below it) nor a build "
-                "record (cards.json)", file=source)])
+                f"not a data folder of {game.id} (no deck.yaml or game.yaml in it or in {game.id}/ below it) "
+                "nor a build record (cards.json)", file=source)])
         return _from_folder(game, folder, source)
     return _from_git(game, source, working, cleanup)
 
 
 def _data_folder(game: Game, path: Path) -> Path | None:
     for folder in (path, path / game.id):
-        if (folder / "deck.yaml").is_file():
+        if (folder / "deck.yaml").is_file() or (folder / "game.yaml").is_file():  # a deck inline in game.yaml too
             return folder
     return None
 

@@ -38,7 +38,7 @@ def balance(game: Game, as_json: bool, output: str | None) -> None:
     """List each declared kind's cards by how far their value is off their cost, flagged first."""
     from cardforge.errors import DataError
     from cardforge.lab.balance import equation, fits, fmt, fmt_signed, score_text
-    from cardforge.problems import Problem
+    from cardforge.problems import Problem, plural
 
     data = load_data(game)
     if not game.spec.balance:
@@ -78,7 +78,7 @@ def balance(game: Game, as_json: bool, output: str | None) -> None:
         lines += ["", f"{f.label}: {f.value} against {f.cost}{by}"]
         for ln in f.lines:
             spread = f", typical distance {fmt(ln.spread)}" if ln.spread is not None else ""
-            lines.append(f"  {ln.group}: {equation(ln, f.value, f.cost)} ({ln.n} cards{spread})"
+            lines.append(f"  {ln.group}: {equation(ln, f.value, f.cost)} ({plural(ln.n, 'card')}{spread})"
                          + (f" — {ln.note}" if ln.note else ""))
         rows = [("card", "group", "cost", f.value, "expected", "residual", "score", "q", "")]
         for p in f.by_score():

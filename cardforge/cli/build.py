@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from cardforge.cli.common import GAME, ParamType, echo_json, echo_problem, is_tty
+from cardforge.cli.common import GAME, ParamType, echo_json, echo_problem, echo_warnings, is_tty
 from cardforge.i18n import languages
 from cardforge.problems import Problem, plural
 from cardforge.settings import DEFAULT_PAPER, DUPLEX_MODES, PAPER_OPTION_HELP, PRINTABLE_KINDS, BuildSettings
@@ -449,12 +449,9 @@ def build_one(game: Game, settings: BuildSettings, progress: Progress, quiet: bo
     try:
         result = build_game(game, settings, progress)
     except CardforgeError as exc:
-        for w in exc.problems:
-            if w.is_warning:
-                echo_problem(w)
+        echo_warnings(exc.problems)
         return game.id, [p for p in exc.problems if not p.is_warning] or [Problem(exc.title)], exc.title
-    for w in result.warnings:
-        echo_problem(w)
+    echo_warnings(result.warnings)
     if built is not None:
         built[game.id] = result.entries
     if not quiet:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from cardforge.cli.common import GAME, echo_json
+from cardforge.cli.common import GAME, echo_json, summarise_warnings
 from cardforge.i18n import languages
 from cardforge.problems import plural
 
@@ -106,10 +106,11 @@ def _check_one(game: Game, strict: bool, as_json: bool, templates_dir: Path | No
                                   for code, m in editions.items()}
     if as_json:
         return result
-    for p in problems:
-        if p.is_warning and STATE.quiet and not strict:
-            continue
-        click.echo(f"{'warning' if p.is_warning else 'error'}: {p}", err=True)
+    for p in errors:
+        click.echo(f"error: {p}", err=True)
+    if not STATE.quiet or strict:  # one line per kind of warning (every one with --verbose or --strict)
+        for line in summarise_warnings(warnings, STATE.verbose or strict):
+            click.echo(line, err=True)
     if data is not None and not errors and not STATE.quiet:
         s = _summary(data)
         kinds = data.meta.kinds

@@ -101,8 +101,7 @@ def load_data(game: Game) -> GameData:
     from cardforge.data.loading import load_game_data
 
     data = load_game_data(game)
-    for w in data.warnings:
-        echo_problem(w)
+    echo_warnings(data.warnings)
     return data
 
 
@@ -125,6 +124,42 @@ def echo_problem(problem: Problem) -> None:
         return
     prefix = "warning" if problem.is_warning else "error"
     click.echo(f"{prefix}: {problem}", err=True)
+
+
+def warning_kind(problem: Problem) -> tuple[str, str | None]:
+    """What makes two warnings the same kind: the same message about the same field, whatever
+    file, card or row each is about (``no 'id' column`` of three sheets; ``no 'fr' text`` of
+    twenty cards). Messages that say different things stay apart (the renderers' own summaries,
+    one line per box and kind, are never merged further)."""
+    return problem.message, problem.field
+
+
+def summarise_warnings(problems: list[Problem], verbose: bool) -> list[str]:
+    """The lines that say ``problems``' warnings: every one with ``verbose``; else one line per
+    kind (:func:`warning_kind`), the first of the kind in full and how many more there are."""
+    warnings = [p for p in problems if p.is_warning]
+    if verbose:
+        return [f"warning: {p}" for p in warnings]
+    kinds: dict[tuple[str, str | None], list[Problem]] = {}
+    for p in warnings:
+        kinds.setdefault(warning_kind(p), []).append(p)
+    lines = []
+    for same in kinds.values():
+        more = len(same) - 1
+        lines.append(f"warning: {same[0]}" + (f" (and {more} more like this: --verbose lists them all)"
+                                              if more else ""))
+    return lines
+
+
+def echo_warnings(problems: list[Problem]) -> None:
+    """Print the warnings among ``problems``, one line per kind with a count (all with -v;
+    none with -q)."""
+    from cardforge.cli import STATE
+
+    if STATE.quiet:
+        return
+    for line in summarise_warnings(problems, STATE.verbose):
+        click.echo(line, err=True)
 
 
 def echo_json(value: Any) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cardforge.cli.common import GAME, NumberRange, echo_problem, interrupted, load_data, output_target
+from cardforge.cli.common import GAME, NumberRange, echo_warnings, interrupted, load_data, output_target
 from cardforge.problems import Problem, plural
 
 if TYPE_CHECKING:
@@ -51,8 +51,9 @@ pod: the print service's files (profile: size, bleed, safe zone; PDF with TrimBo
               help="png: each card with its bleed (the default: the size print shops ask for) or as cut "
                    "(--trim).")
 @click.option("--no-bleed", "no_bleed", is_flag=True, hidden=True)  # the earlier name of --trim
-@click.option("--bleed-size", type=NumberRange(0, 10), default=3.0, show_default=True, metavar="MM",
-              help="png: the bleed, in mm (1/8 in: 3.175).")
+@click.option("--bleed-size", type=NumberRange(0, 10), default=None, metavar="MM",
+              help="png: the bleed, in mm (1/8 in: 3.175) [default: the game's cardforge.toml `bleed`, "
+                   "else 3, as the PDFs].")
 @click.option("--profile", help="pod: a profile name (see --list-profiles) or a path to a profile .yaml.")
 @click.option("--list-profiles", is_flag=True, help="pod: list the print-on-demand profiles and exit.")
 @click.option("--scale", is_flag=True,
@@ -66,7 +67,7 @@ pod: the print service's files (profile: size, bleed, safe zone; PDF with TrimBo
 @click.option("-q", "--quiet", is_flag=True, help="No summary.")
 @click.pass_context
 def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | None, dpi: int, bleed: bool,
-           no_bleed: bool, bleed_size: float, profile: str | None, list_profiles: bool, scale: bool,
+           no_bleed: bool, bleed_size: float | None, profile: str | None, list_profiles: bool, scale: bool,
            url_base: str | None, templates_dir: str | None, strict: bool, quiet: bool) -> None:
     """Export GAME's cards as images: PNG per card, Tabletop Simulator deck, print-on-demand files.
 
@@ -106,7 +107,7 @@ def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | No
             click.echo(f"{game.id}: {loaded.profile.name}: {what}{scaled}" +
                        (f"; {plural(len(result.warnings), 'warning')}" if result.warnings else ""))
         return
-    bleed_mm = bleed_size if (format == "png" and bleed and not no_bleed) else 0.0
+    bleed_mm = _bleed(game, bleed_size) if (format == "png" and bleed and not no_bleed) else 0.0
     target = output_target(out_dir, Path("output") / game.id / format, "-o", "output folder", folder=True)
     faces = deck_faces(game, data, bleed_mm, templates_dir=_path(templates_dir))
     faces.strict = strict  # warnings fail before anything is written
@@ -141,13 +142,24 @@ def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | No
                           "to share the deck"))
 
 
+def _bleed(game: Game, given: float | None) -> float:
+    """The PNGs' bleed: --bleed-size, else the game folder's cardforge.toml ``bleed`` (as the
+    PDFs take it), else the build's default (3 mm)."""
+    if given is not None:
+        return given
+    from cardforge.data.project import read_project
+    from cardforge.settings import BuildSettings
+
+    table = read_project(game.folder)  # DataError (exit 1) on an invalid file, as build
+    return table.bleed if table is not None and table.bleed is not None else BuildSettings().bleed_mm
+
+
 def _path(value: str | None) -> Path | None:
     return Path(value) if value else None
 
 
 def _echo_warnings(warnings: list[Problem]) -> None:
-    for w in warnings:
-        echo_problem(w)
+    echo_warnings(warnings)
 
 
 def _list_profiles(game_root: Path) -> None:

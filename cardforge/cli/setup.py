@@ -181,7 +181,7 @@ def _check_pdf_path(pdf_path: str) -> None:
 
 
 def render_setup(game: Game, result: dict[str, Any]) -> str:
-    """The setup as a player reads it: counts, the French checklist, and the deal as an indented
+    """The setup as a player reads it: counts, the checklist (in the game's language), and the deal as an indented
     list (piles and hands one per line, long lists wrapped) — ``--json`` gives the raw object."""
     n = result["player_count"]
     lines = [f"{game.title} — setup for {n} player{'s' if n != 1 else ''}"
@@ -190,7 +190,7 @@ def render_setup(game: Game, result: dict[str, Any]) -> str:
     lines.append("Counts:")
     lines += _readable(result["counts"], 1)
     lines.append("")
-    lines.append("Checklist (mise en place):")
+    lines.append("Checklist:")
     for i, step in enumerate(result["steps"], start=1):
         lines.append(f"  {i}. {step}")
     lines.append("")

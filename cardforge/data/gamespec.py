@@ -123,15 +123,24 @@ _PATH = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
 
 
 def _check_field(value: str) -> str:
-    if not _FIELD.match(value):
-        raise ValueError(f"must be a field name (lowercase letters, digits and '_'), got {value!r}")
-    return value
+    """A field name, folded by the one rule for names (``Points`` → ``points``,
+    ``Coût total`` → ``cout_total``: :mod:`cardforge.data.names`)."""
+    from cardforge.data.names import fold
+
+    folded = fold(value)
+    if not _FIELD.match(folded):
+        raise ValueError(f"must be a field name (letters, digits and '_'; case, accents and spaces are "
+                         f"folded: 'Coût total' is cout_total), got {value!r}")
+    return folded
 
 
 def _check_path(value: str) -> str:
-    if not _PATH.match(value):
+    from cardforge.data.names import fold
+
+    folded = ".".join(fold(part) for part in value.split("."))
+    if not _PATH.match(folded):
         raise ValueError(f"must be a field name, or a dotted path such as 'veins.coal', got {value!r}")
-    return value
+    return folded
 
 
 FieldName = Annotated[str, AfterValidator(_check_field)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Generic, Protocol
 
@@ -23,6 +24,7 @@ from cardforge.assets import icon_names
 from cardforge.data.editions import gather, plain_texts, resolve, same_kind_gaps, text_fields, translations
 from cardforge.data.kinds import field_problems
 from cardforge.data.models import CardBase, DeckMeta
+from cardforge.data.names import resolve as resolve_name
 from cardforge.data.validate import LineOf, validate
 from cardforge.data.yamlio import Loc, LocatedDoc, YamlDoc, read_yaml
 from cardforge.errors import DataError
@@ -430,6 +432,25 @@ class Edition:
         return out
 
 
+@lru_cache(maxsize=256)
+def _field_names(model: type[BaseModel]) -> frozenset[str]:
+    return frozenset(info.alias or name for name, info in model.model_fields.items())
+
+
+def _canonical_keys(raw: dict[Any, Any], model: type[BaseModel]) -> dict[Any, Any]:
+    """``raw`` with each key that is not a field of ``model`` but names one by the one rule for
+    names (``Cost`` for ``cost``: :mod:`cardforge.data.names`) renamed to it, unless the field
+    is given too (then the unknown key is reported as such)."""
+    fields = _field_names(model)
+    if all(k in fields or not isinstance(k, str) for k in raw):
+        return raw
+    out: dict[Any, Any] = {}
+    for key, value in raw.items():
+        canonical = resolve_name(key, fields) if isinstance(key, str) and key not in fields else None
+        out[canonical if canonical is not None and canonical not in raw else key] = value
+    return out
+
+
 def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMeta, cards: list[CardBase],
                 sources: dict[str, CardSource], icons: frozenset[str] = frozenset(),
                 titles: dict[str, str] | None = None, edition: Edition | None = None) -> list[Problem]:
@@ -465,7 +486,11 @@ def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMet
         card_id = raw.get("id")
         item = f"card '{short_name(card_id)}' (#{index})" if isinstance(card_id, str) else f"card #{index}"
         kind = raw.get("kind")
+        if isinstance(kind, str) and kind not in kinds:  # `Action` for `action`: the one rule for names
+            kind = raw["kind"] = resolve_name(kind, kinds) or kind
         model = kinds.get(kind) if isinstance(kind, str) else None
+        if model is not None:
+            raw = _canonical_keys(raw, model)
         if model is None:
             what = "required field is missing" if kind is None else f"unknown card kind {short_repr(kind)}"
             problems.append(Problem(f"{what} (allowed: {', '.join(kinds)})", file=doc.display,

@@ -19,8 +19,10 @@ A sheet is a header row naming fields, then one row per card:
 - a row repeated identically adds a copy (as does a ``copies``/``qty`` column);
 - without an ``id`` column, ids are derived from the titles (``Boule de feu`` →
   ``boule-de-feu``), unique in the whole game: the kind as prefix when another kind (or an
-  earlier file) has that id (``metal-man-jump``), numbered for a second card of that name and
-  kind (``boule-de-feu-2``); with a warning: renaming such a card reads as one card removed and
+  earlier file) has that id (``metal-man-jump``); cards of one kind sharing a title each add
+  the first 6 hex digits of their content's SHA-256 (``boule-de-feu-1754b3``: never a row
+  number, so deleting or moving a row renames no other card), numbered only for cards saying
+  the same in two files; with a warning: renaming such a card reads as one card removed and
   one added in diffs and reprints;
 - the kind is the ``kind`` column, else the sheet's name when it names a kind (a workbook may
   hold one sheet per kind), else the file's kind: deck.yaml's ``kind:`` for the file, or the
@@ -40,6 +42,7 @@ import re
 import typing
 import unicodedata
 import zipfile
+from collections import Counter
 from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -261,7 +264,8 @@ def read_sheet(path: Path, models: Mapping[str, type[BaseModel]], options: Sheet
     if derived:
         doc.problems.append(Problem(
             "no 'id' column: ids are derived from the names (or the title field: slug; the kind as prefix when another "
-            "kind or file has it, numbered on repeats); renaming such a card reads as one card "
+            "kind or file has it; cards sharing a name add a digest of their content, so deleting a row renames no "
+            "other card); renaming such a card reads as one card "
             "removed and one added in diffs and reprints: add an 'id' column to keep them",
             file=display, severity="warning"))
     doc.data = raws
@@ -269,11 +273,11 @@ def read_sheet(path: Path, models: Mapping[str, type[BaseModel]], options: Sheet
 
 
 def normalise_header(text: str) -> str:
-    """A header or field name as headers are matched: no accents, case or surrounding spaces;
-    inner spaces and hyphens as ``_`` (``Coût total`` → ``cout_total``)."""
-    plain = unicodedata.normalize("NFKD", text)
-    plain = "".join(ch for ch in plain if not unicodedata.combining(ch)).casefold().strip()
-    return re.sub(r"[\s\-]+", "_", plain)
+    """A header or field name as headers are matched: the one rule for names
+    (:func:`cardforge.data.names.fold`: ``Coût total`` → ``cout_total``)."""
+    from cardforge.data.names import fold
+
+    return fold(text)
 
 
 def _kind_named(name: str, models: Mapping[str, type[BaseModel]]) -> str | None:
@@ -293,7 +297,21 @@ FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 
 def _escaped(text: str) -> bool:
     """Whether a cell's text carries cardforge's leading ``'`` (see :func:`escape_cell`)."""
-    return text[:1] == "'" and (text[1:2] in FORMULA_TRIGGERS or text[1:2] == "'" or not text[1:].strip())
+    return text[:1] == "'" and (text[1:2] in FORMULA_TRIGGERS or text[1:2] in ("'", "{") or not text[1:].strip())
+
+
+class Escaped(str):
+    """A cell's text that carried the leading ``'``: a text as it is (``'{a: 1}`` in a text
+    field is the text ``{a: 1}``, not a mapping read from the cell)."""
+
+    __slots__ = ()
+
+
+class MapLike(str):
+    """A text field's value that a cell would read as a mapping (``{power: 3}``): written with
+    the leading ``'`` (:func:`escape_cell`), so it reads back as the text it is."""
+
+    __slots__ = ()
 
 
 def escape_cell(text: str, csv_file: bool) -> str:
@@ -303,15 +321,15 @@ def escape_cell(text: str, csv_file: bool) -> str:
     in any file, text that is empty or only spaces (a blank cell is "not given") or that itself
     looks escaped. :func:`unescape_cell` takes exactly that ``'`` away."""
     if (csv_file and text[:1] in FORMULA_TRIGGERS and not (_INT.match(text) or _FLOAT.match(text))) \
-            or not text.strip() or _escaped(text):
+            or not text.strip() or _escaped(text) or isinstance(text, MapLike):
         return "'" + text
-    return text
+    return str(text)
 
 
 def unescape_cell(text: str) -> str:
     """A cell's text without the leading ``'`` of :func:`escape_cell` (``'=1+1`` → ``=1+1``,
     ``'`` → an empty text, ``'  `` → two spaces); any other text as it is."""
-    return text[1:] if _escaped(text) else text
+    return Escaped(text[1:]) if _escaped(text) else text
 
 
 def _content(values: Any) -> dict[int, Any]:
@@ -420,6 +438,7 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
                 models: Mapping[str, type[BaseModel]], raws: list[dict[str, Any]], ids: dict[str, str | None],
                 options: SheetOptions, used: set[str]) -> bool:
     """Append the cards of one sheet; returns whether ids were derived."""
+    pending: list[tuple[dict[str, Any], str, str | None]] = []  # cards whose id is derived: (raw, slug, kind)
     display = doc.display
     if not rows:
         return False
@@ -442,8 +461,8 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
     allowed_text = ", ".join(allowed + ["qty"] + sorted(title_alias))
     seen: dict[str, str] = {}  # field → the header that gave it
     for col, value in sorted(header_row.items()):
-        written = str(value).strip()
-        cell = Cell(sheet, header_number, col, written)
+        written = _at_language(str(value).strip())
+        cell = Cell(sheet, header_number, col, str(value).strip())
         if written in options.columns or normalise_header(written) in mapped:
             source = written if written in options.columns else mapped_from[normalise_header(written)]
             used.add(source)
@@ -496,6 +515,8 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
             continue
         row_kind = cells.get(columns.get("kind", -1))
         row_kind = str(row_kind).strip() if row_kind is not None else kind
+        if row_kind and row_kind not in models:  # `Action` for `action`: the one rule for names
+            row_kind = _kind_named(row_kind, models) or row_kind
         model = models.get(row_kind) if row_kind else None
         raw: dict[str, Any] = {} if "kind" in columns or row_kind is None else {"kind": row_kind}
         for col, value in cells.items():
@@ -526,12 +547,46 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
         if not has_id:
             title = options.titles.get(row_kind or "")
             text = raw.get("name") if raw.get("name") is not None or not title else raw.get(title)
-            raw = {"id": _derived_id(_slug(str(text)) if text is not None else "", row_kind, ids,
-                                     options.taken), **raw}
+            if isinstance(text, dict) and text:  # a language map in the cell: its first text names the card
+                text = next(iter(text.values()))
+            pending.append((raw, _slug(str(text)) if text is not None else "", row_kind))
         merged[key] = raw
         raws.append(raw)
         doc.rows.append(_Row(sheet, r, columns, raw))
+    # ids from content, not row numbers (issue 42): a title borne by one card is its id; cards
+    # sharing a title each add their content's digest, so deleting or moving a row never renames another
+    shared = Counter(base or "card" for _, base, _ in pending)
+    for raw, base, row_kind in pending:
+        base = base or "card"
+        digest = content_digest(raw)
+        wanted = f"{base}-{digest}" if shared[base] > 1 else base
+        derived = _derived_id(wanted, row_kind, ids, options.taken, digest)
+        card = {"id": derived, **raw}
+        raw.clear()
+        raw.update(card)
     return not has_id and bool(merged)
+
+
+#: hex digits of a card's content digest in a derived id (``goblin-3f9a2c``)
+DIGEST_CHARS = 6
+
+
+def content_digest(raw: Mapping[str, Any]) -> str:
+    """A digest of what a card says (its fields but ``id`` and ``copies``), for derived ids:
+    equal cards give equal digests whatever row they are on."""
+    import hashlib
+    import json
+
+    said = {k: v for k, v in raw.items() if k not in ("id", "copies")}
+    text = json.dumps(said, sort_keys=True, ensure_ascii=False, default=repr)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:DIGEST_CHARS]
+
+
+def _at_language(header: str) -> str:
+    """``name@fr`` (a column holding a text field in one language) → ``name.fr``, the form
+    :func:`cardforge.data.editions.language_column` reads; any other header as it is."""
+    m = re.match(r"^(?P<field>[^@.]+?)\s*@\s*(?P<lang>[A-Za-z]{2,3})$", header)
+    return f"{m.group('field').strip()}.{m.group('lang').lower()}" if m else header
 
 
 def _canonical(header: str, by_norm: Mapping[str, str]) -> str:
@@ -542,12 +597,16 @@ def _canonical(header: str, by_norm: Mapping[str, str]) -> str:
     return (found + dot + rest) if found is not None else header
 
 
-def _derived_id(base: str, kind: str | None, ids: dict[str, str | None], taken: Container[str]) -> str:
+def _derived_id(base: str, kind: str | None, ids: dict[str, str | None], taken: Container[str],
+                digest: str = "") -> str:
     """A card's id from its title's slug, unique in the game: ``kind-slug`` when another kind in
-    this file or an earlier file has the slug, numbered (``-2``…) for a repeat of one kind."""
+    this file or an earlier file has the slug; the card's content digest added when a card of
+    the same kind has it (``slug-3f9a2c``); numbered (``-2``…) only for cards saying the same."""
     base = base or "card"
     if (base in taken or (base in ids and ids[base] != kind)) and kind:
         base = f"{_slug(kind)}-{base}"
+    if (base in taken or base in ids) and digest and not base.endswith(f"-{digest}"):
+        base = f"{base}-{digest}"
     candidate, n = base, 1
     while candidate in taken or candidate in ids:
         n += 1
@@ -664,9 +723,14 @@ def _convert(value: Any, annotation: Any) -> Any:
     kind = _kind_of(annotation)
     if isinstance(value, float) and value.is_integer():
         value = int(value)
+    literal = isinstance(value, Escaped)
+    if literal:
+        value = str(value)
     if kind == "text":
         if isinstance(value, bool):
             return "true" if value else "false"
+        if isinstance(value, str) and not literal and _looks_like_map(value):
+            return _text_map(value.strip())
         return _text(value if isinstance(value, str) else str(value))
     if not isinstance(value, str):
         if hasattr(value, "isoformat"):
@@ -679,6 +743,44 @@ def _convert(value: Any, annotation: Any) -> Any:
     if kind == "list":
         return [_scalar(_text(v.strip())) for v in stripped.split(LIST_SEPARATOR) if v.strip()]
     return _scalar(_text(value))
+
+
+def _looks_like_map(text: str) -> bool:
+    stripped = text.strip()
+    return stripped[:1] == "{" and stripped[-1:] == "}"
+
+
+def reads_as_map(text: str) -> bool:
+    """Whether a text field's cell holding ``text`` would be read as a mapping (a language map,
+    or a mapping refused) rather than as the text itself."""
+    if not _looks_like_map(text):
+        return False
+    try:
+        return _text_map(text.strip()) != text.strip()
+    except ValueError:
+        return True
+
+
+def _text_map(text: str) -> str | dict[str, Any]:
+    """A text cell written as a YAML mapping (issue 42): a language map (``{en: Merchant, fr:
+    Marchand}``, as in a YAML card file) is read as one, so it is never printed with its braces;
+    any other mapping with values is an error saying how to write languages; text that is no
+    mapping (``{X}``, ``{{ x }}``) stays text."""
+    from cardforge.data.editions import is_multilingual
+
+    try:
+        parsed = _flow(text)
+    except ValueError:
+        return _text(text)
+    if not isinstance(parsed, dict) or all(v is None for v in parsed.values()):
+        return _text(text)
+    if is_multilingual(parsed):
+        for v in parsed.values():
+            _text(str(v))
+        return {k: str(v) for k, v in parsed.items()}
+    raise ValueError(f"a text cell holding a mapping ({text[:60]!r}{'…' if len(text) > 60 else ''}): a text field "
+                     "takes a text, or one text per language as {en: …, fr: …} (keys: language codes such as "
+                     "en, fr); or give each language its own column: name@en, name@fr")
 
 
 def _text(text: str) -> str:
@@ -723,6 +825,9 @@ def _flatten(out: dict[str, Any], path: list[str], value: Any, model: type[BaseM
                 or value.strip() != value or not value.strip():
             out[name] = _dump_flow(value)
             return
+    if isinstance(value, str) and kind == "text" and reads_as_map(value):
+        out[name] = MapLike(value)  # written '{…}: read back as this text (escape_cell)
+        return
     out[name] = value
 
 

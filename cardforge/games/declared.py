@@ -19,7 +19,7 @@ import difflib
 import types
 import typing
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -29,6 +29,9 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 from cardforge import sheet
+from cardforge.data.names import fold
+from cardforge.data.names import resolve as resolve_name
+from cardforge.data.names import same as same_name
 from cardforge.errors import ScoreInputError
 from cardforge.limits import env_name, limit
 from cardforge.problems import Problem, plural
@@ -104,13 +107,13 @@ def _number_path(model: type[BaseModel], path: str) -> str | None:
     current: Any = model
     parts = path.split(".")
     for i, part in enumerate(parts):
-        if not _is_model(current) or part not in current.model_fields:
+        if not _is_model(current) or _model_field(current, part) is None:
             known = list(current.model_fields) if _is_model(current) else []
             close = difflib.get_close_matches(part, known, n=1)
             where = ".".join(parts[:i]) or "the player"
             return (f"'{part}' is not a field of {where} (fields: {', '.join(known)})"
                     + (f"; did you mean '{close[0]}'?" if close else ""))
-        current = _strip(current.model_fields[part].annotation)
+        current = _strip(current.model_fields[_model_field(current, part) or part].annotation)
     if current is not int:
         return f"'{path}' is not a whole number field"
     return None
@@ -129,9 +132,33 @@ def _did_you_mean(value: str, known: Sequence[str]) -> str:
 
 
 def _field_of(card: Any, name: str) -> Any:
+    """A card's (or entry's) field by the one rule for names (``Cost`` reads ``cost``:
+    :mod:`cardforge.data.names`)."""
     if isinstance(card, dict):
-        return card.get(name)
+        if name in card or not isinstance(name, str):
+            return card.get(name)
+        found = resolve_name(name, [k for k in card if isinstance(k, str)])
+        return card.get(found) if found is not None else None
+    if isinstance(card, BaseModel):
+        return getattr(card, _model_field(type(card), name) or name, None)
     return getattr(card, name, None)
+
+
+@lru_cache(maxsize=4096)
+def _model_field(model: type[BaseModel], name: str) -> str | None:
+    """The field of ``model`` that ``name`` names (itself first), None when none does."""
+    if name in model.model_fields:
+        return name
+    return resolve_name(name, list(model.model_fields))
+
+
+def _model_key(key: str) -> str:
+    return fold(key) if isinstance(key, str) else key
+
+
+def _kind_in(kind: str, kinds: Collection[str]) -> bool:
+    """Whether ``kind`` is one of ``kinds`` by the one rule for names (``Action`` is ``action``)."""
+    return kind in kinds or any(same_name(kind, k) for k in kinds)
 
 
 # --- a player's holdings -------------------------------------------------------------------------
@@ -237,6 +264,9 @@ def _matches(card: Any, where: dict[str, Any] | None) -> bool:
         have = _field_of(card, key)
         options = wanted if isinstance(wanted, list) else [wanted]
         values = have if isinstance(have, list) else [have]
+        if _model_key(key) == "kind":  # a card kind by the one rule for names: `Action` is `action`
+            values = [fold(v) if isinstance(v, str) else v for v in values]
+            options = [fold(w) if isinstance(w, str) else w for w in options]
         if not any(v == w and isinstance(v, bool) == isinstance(w, bool) for v in values for w in options):
             return False
     return True
@@ -557,10 +587,10 @@ def check_state(game: Game, data: GameData[CardBase], state: Any) -> list[Proble
 
 def _card_problem(data: GameData[CardBase], card_id: str, kinds: list[str] | None) -> str | None:
     if not data.has_card(card_id):
-        ids = [c.id for c in data.cards if not kinds or c.kind in kinds]
+        ids = [c.id for c in data.cards if not kinds or _kind_in(c.kind, kinds)]
         return f"unknown card '{card_id}'" + _did_you_mean(card_id, ids)
     card = data.card(card_id)
-    if kinds and card.kind not in kinds:
+    if kinds and not _kind_in(card.kind, kinds):
         return f"'{card_id}' ({card.name}) is a {card.kind} card; this field holds {' or '.join(kinds)} cards"
     return None
 
@@ -678,7 +708,7 @@ def _check_choices(game: Game, where: _Where) -> list[Problem]:
 
 
 def balance_cards(game: Game, data: GameData[CardBase], kinds: Sequence[str] | None) -> list[CardBase]:
-    return [c for c in data.cards if not kinds or c.kind in kinds]
+    return [c for c in data.cards if not kinds or _kind_in(c.kind, kinds)]
 
 
 def _check_balance(game: Game, data: GameData[CardBase], where: _Where) -> list[Problem]:
@@ -686,7 +716,7 @@ def _check_balance(game: Game, data: GameData[CardBase], where: _Where) -> list[
     known = _known_kinds(game, data)
     for bid, spec in game.spec.balance.items():
         loc: tuple[Any, ...] = ("balance", bid)
-        bad = [k for k in spec.kinds or () if k not in known]
+        bad = [k for k in spec.kinds or () if not _kind_in(k, known)]
         for kind in bad:
             problems.append(where.problem(f"unknown card kind '{kind}' (kinds: {', '.join(known)})"
                                           + _did_you_mean(kind, known), f"balance.{bid}.kinds", (*loc, "kinds")))
@@ -808,18 +838,18 @@ def _check_decl(game: Game, data: GameData[CardBase], decl: Any, owner: tuple[An
         problems.append(where.problem(shape, path, loc))
     kinds = _known_kinds(game, data)
     for kind in getattr(decl, "kinds", None) or ():
-        if kind not in kinds:
+        if not _kind_in(kind, kinds):
             problems.append(where.problem(f"kinds: unknown card kind '{kind}' (kinds: {', '.join(kinds)})"
                                           + _did_you_mean(kind, kinds), path, (*loc, "kinds")))
     if isinstance(decl, sheet.CardKey):
-        if decl.kind not in kinds:
+        if not _kind_in(decl.kind, kinds):
             problems.append(where.problem(f"kind: unknown card kind '{decl.kind}' (kinds: {', '.join(kinds)})"
                                           + _did_you_mean(decl.kind, kinds), path, (*loc, "kind")))
         else:
-            problems += _card_field_problems([c for c in data.cards if c.kind == decl.kind], decl.key,
+            problems += _card_field_problems([c for c in data.cards if same_name(c.kind, decl.kind)], decl.key,
                                              "key", path, where, (*loc, "key"))
     if isinstance(decl, sheet.Cards) and decl.paid:
-        offered = [c for c in data.cards if not decl.kinds or c.kind in decl.kinds]
+        offered = [c for c in data.cards if not decl.kinds or _kind_in(c.kind, decl.kinds)]
         problems += _card_field_problems(offered, decl.paid, "paid", path, where, (*loc, "paid"))
     if isinstance(decl, sheet.Section | sheet.SectionList) and decl.section not in data.sections:
         known = list(data.sections)
@@ -847,7 +877,7 @@ def _check_decl(game: Game, data: GameData[CardBase], decl: Any, owner: tuple[An
 def _card_field_problems(cards: list[Any], name: str, what: str, path: str, where: _Where,
                          loc: tuple[Any, ...]) -> list[Problem]:
     fields = _fields_of(cards)
-    if name in fields:
+    if resolve_name(name, fields) is not None:
         return []
     return [where.problem(f"{what}: no card here has a field '{name}' (fields: {', '.join(fields)})"
                           + _did_you_mean(name, fields), path, loc)]
@@ -911,12 +941,12 @@ def _check_rule(rule: ScoreRule, model: type[BaseModel], data: GameData[CardBase
                                           f"{', '.join(sources)})" + _did_you_mean(name, list(sources)),
                                           f"{path}.of", at))
     kinds = {k for n in names if n in sources for k in (sources[n].kinds or [])}
-    cards = [c for c in data.cards if not kinds or c.kind in kinds]
+    cards = [c for c in data.cards if not kinds or _kind_in(c.kind, kinds)]
     inline = _inline_fields(model, [n for n in names if n in sources])
     fields = _fields_of(cards) + [f for f in inline if f not in _fields_of(cards)]
     read = {"sum": rule.sum, "sets": rule.sets, "groups": rule.groups}.get(measure)
     if read is not None:
-        if read not in fields:
+        if resolve_name(read, fields) is None:
             problems.append(where.problem(f"no card held here has a field '{read}' (fields: {', '.join(fields)})"
                                           + _did_you_mean(read, fields), f"{path}.{measure}", (*loc, measure)))
         elif measure == "sum":
@@ -928,13 +958,14 @@ def _check_rule(rule: ScoreRule, model: type[BaseModel], data: GameData[CardBase
     for key, filt in (("count", rule.count), ("where", rule.where)):
         for field, wanted in (filt or {}).items():
             at = (*loc, key, field)
-            if field not in fields:
+            if resolve_name(field, fields) is None:
                 problems.append(where.problem(f"no card held here has a field '{field}' (fields: {', '.join(fields)})"
                                               + _did_you_mean(field, fields), f"{path}.{key}.{field}", at))
                 continue
             seen = _seen_values(cards, field)
             for value in wanted if isinstance(wanted, list) else [wanted]:
-                if seen and value not in seen and field not in inline:
+                if seen and value not in seen and field not in inline and not (
+                        _model_key(field) == "kind" and any(same_name(value, v) for v in seen)):
                     shown = sorted(map(str, seen))
                     problems.append(where.problem(
                         f"no card held here has {field} {value!r} (values: {', '.join(shown[:20])}"

@@ -361,8 +361,14 @@ def fmt(value: float | None, digits: int = 2) -> str:
     if value is None:
         return "–"
     if math.isinf(value):
-        return "+∞" if value > 0 else "−∞"
+        return _unbounded(value)
     return _round(value, digits)
+
+
+def _unbounded(value: float) -> str:
+    """An infinite number in words (issue 42: never "−∞" in a table; the scores themselves are
+    never infinite, see the module's docstring)."""
+    return "unbounded" if value > 0 else "−unbounded"
 
 
 def score_text(p: Point) -> str:
@@ -376,6 +382,6 @@ def fmt_signed(value: float | None, digits: int = 2) -> str:
     if value is None:
         return "–"
     if math.isinf(value):
-        return "+∞" if value > 0 else "−∞"
+        return "+" + _unbounded(value) if value > 0 else _unbounded(value)
     text = _round(value, digits)
     return text if text.startswith("−") or text == "0" else "+" + text

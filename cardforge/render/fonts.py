@@ -1,6 +1,8 @@
 """The bundled DejaVu fonts (French accents, œ, ♚ ♬ ♯ ♪), registered on first use.
 
-No system font is ever used: every PDF embeds subsets of these TrueType files.
+A layout names them (``sans``, ``condensed``), a family of the game's own ``fonts/``, or else a
+font of the system found through fontconfig (``fc-match``; :func:`cardforge.assets.system_font`).
+Every PDF embeds subsets of the files it uses.
 """
 
 from __future__ import annotations
@@ -63,14 +65,22 @@ def _game_font(family: str, bold: bool, italic: bool, families: Mapping[str, Fon
     so two games' fonts of the same name never clash and the PDF does not depend on paths."""
     fam = families.get(family) or next(
         (f for k, f in families.items() if k.lower() == family.lower()), None)
-    if fam is None:
-        own = f"; the game's fonts/: {', '.join(families)}" if families else \
-            "; or put the family's .ttf files in the game folder's fonts/"
-        raise ValueError(f"unknown font family {family!r} (bundled: {', '.join(FAMILIES)}{own})")
-    path = fam.face(bold, italic)
+    if fam is None:  # then the system's, through fontconfig (issue 42)
+        from cardforge.assets import system_font
+
+        system = system_font(family, bold, italic)
+        if system.file is None:
+            own = f"; the game's fonts/: {', '.join(families)}" if families else ""
+            raise ValueError(f"unknown font family {family!r} (bundled: {', '.join(FAMILIES)}{own}); on this "
+                             f"system: {system.found}; put the family's .ttf or .otf files in the game "
+                             "folder's fonts/")
+        path, shown = system.file, str(system.file)
+    else:
+        path = fam.face(bold, italic)
+        shown = f"fonts/{path.name}"
     problem = font_file_problem(path)
     if problem:
-        raise ValueError(f"font family {family!r}: fonts/{path.name}: {problem}")
+        raise ValueError(f"font family {family!r}: {shown}: {problem}")
     digest = hashlib.blake2b(read_font(path), digest_size=4).hexdigest()
     name = f"{path.stem.replace(' ', '')}-{digest}"
     try:
@@ -83,7 +93,7 @@ def _game_font(family: str, bold: bool, italic: bool, families: Mapping[str, Fon
                 font = _load_ttf(name, path, validate=True)
             pdfmetrics.registerFont(font)
     except Exception as exc:  # ReportLab's TTFError, a failed conversion, a damaged file
-        raise ValueError(f"font family {family!r}: fonts/{path.name} cannot be used ({_reason(exc)})") from None
+        raise ValueError(f"font family {family!r}: {shown} cannot be used ({_reason(exc)})") from None
     return name
 
 

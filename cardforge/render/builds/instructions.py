@@ -126,7 +126,8 @@ def instruction_lines(game: Game, data: GameData, s: BuildSettings, decks: list[
              Line("text", f"Built by cardforge {__version__} for {paper_words(s.paper)}, a printer margin of "
                           f"{s.printer_margin:g} mm (nothing but card bleed is printed closer to the paper's "
                           f"edge: --printer-margin) and {s.bleed_mm:g} mm of bleed. Print every file at 100 % "
-                          "(actual size), never \"fit to page\": each deck sheet's 50 mm bar should measure 50 mm."),
+                          "(actual size), never \"fit to page\": each deck sheet's scale bar should measure what its "
+                          "caption says (50 mm, or 30 or 20 mm where the margin is short)."),
              Line("text", "This page is a file of its own so that every deck file keeps its pages paired for "
                           "two-sided printing: print it one-sided.")]
     described = set()

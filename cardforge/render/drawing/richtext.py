@@ -201,11 +201,16 @@ class TextLayout:
         return sum(1 for line in self.lines if line is not None)
 
 
+#: how much text may pass its box and still fit (points): a box measured to the text, or
+#: converted from px or mm and rounded, holds it exactly (issue 42: "exact fit is fit")
+FIT_TOLERANCE_PT = 1e-3
+
+
 def break_lines(paras: tuple[Para, ...], width: float, size: float, style: TextStyle) -> tuple[TextLayout, str | None]:
     """Greedy first-fit breaking. Returns the layout and a word too wide for the box, if any."""
     lines: list[Line | None] = []
     too_wide = None
-    eps = 1e-6
+    eps = FIT_TOLERANCE_PT
     for p_index, para in enumerate(paras):
         if p_index:
             lines.append(None)
@@ -285,7 +290,7 @@ def _word_text(word: Word) -> str:
 
 
 def fits(layout: TextLayout, too_wide: str | None, height: float) -> bool:
-    return too_wide is None and layout.height <= height + 1e-6
+    return too_wide is None and layout.height <= height + FIT_TOLERANCE_PT
 
 
 def _quarter(x: float) -> float:

@@ -64,6 +64,7 @@ def export_pngs(faces: DeckFaces, out_dir: Path, dpi: float, *, compress_level: 
     written: list[Written] = []
     jobs = [(face, size, f"{face.name}.png") for face, size in zip(which, sizes)]
     count = worker_count(len(jobs), workers)
+    stale = earlier_images(out_dir) - {name for _, _, name in jobs}
     with folder_transaction(out_dir, whole=own_folder, what="PNG export") as staging:
         targets = [output_file(staging, name) for _, _, name in jobs]
         done = 0
@@ -84,7 +85,46 @@ def export_pngs(faces: DeckFaces, out_dir: Path, dpi: float, *, compress_level: 
         }
         with atomic_path(output_file(staging, FACES_JSON)) as tmp:
             tmp.write_text(json.dumps(index, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    remove_images(out_dir, stale)
     return written
+
+
+def earlier_images(out_dir: Path) -> set[str]:
+    """The images an earlier export wrote into ``out_dir``, as its ``faces.json`` lists them:
+    plain ``<name>.png`` names only (a name with a path in it, ``..`` or a link is never one of
+    ours: a hand-edited or planted faces.json makes cardforge remove nothing outside the folder)."""
+    from cardforge.paths import read_regular
+
+    blob, _ = read_regular(out_dir / FACES_JSON, str(out_dir / FACES_JSON), 16 * 1024 * 1024)
+    if not blob:
+        return set()
+    try:
+        index = json.loads(blob)
+        cards = index.get("cards", []) if isinstance(index, dict) else []
+        names = {c.get(side) for c in cards if isinstance(c, dict) for side in ("front", "back")}
+    except (ValueError, AttributeError):
+        return set()
+    return {n for n in names if isinstance(n, str) and n.endswith(".png") and n not in (".png", "..png")
+            and "/" not in n and "\\" not in n and "\0" not in n and not n.startswith(".")}
+
+
+def remove_images(out_dir: Path, names: set[str]) -> list[str]:
+    """Remove the images ``names`` (from :func:`earlier_images`) that this export no longer
+    writes, from ``out_dir`` itself: regular files only, never through a link. Returns those
+    removed."""
+    import stat
+
+    removed = []
+    for name in sorted(names):
+        path = out_dir / name
+        try:
+            if path.parent.resolve() != out_dir.resolve() or not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
+            path.unlink()
+            removed.append(name)
+        except OSError:  # gone already, or not ours to remove: left as it is
+            continue
+    return removed
 
 
 def worker_count(faces: int, asked: int | None = None) -> int:
