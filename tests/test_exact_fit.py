@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from cardforge.render.drawing.richtext import FIT_TOLERANCE_PT, TextOverflow, TextStyle, fit_text
 from cardforge.render.fonts import font_name
-from cardforge.render.richtext import FIT_TOLERANCE_PT, TextOverflow, TextStyle, fit_text
 
 TEXT = "Gain two coins"
 STYLE = TextStyle(size=10, min_size=None, leading=1.2)  # no shrinking: fits at 10 pt or overflows

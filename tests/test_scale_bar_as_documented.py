@@ -9,7 +9,7 @@ import re
 
 import pypdf
 
-from cardforge.render.sheetmarks import SCALE_BARS_MM
+from cardforge.render.cards.sheetmarks import SCALE_BARS_MM
 from cardforge.resources import PACKAGE_DIR
 
 from render_helpers import operations
