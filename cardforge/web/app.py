@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from cardforge.data.yamlio import parse_text
 from cardforge.errors import CardforgeError
 from cardforge.lab.facts import deck_of_data, facts_of_yaml
-from cardforge.web import lab, logbook, service
+from cardforge.web import invites, lab, logbook, service
 from cardforge.web.forms import (
     GRID_STATES,
     MAX_PLAYERS_ON_SHEET,
@@ -111,9 +111,10 @@ class Guard:
       refused.
     """
 
-    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+    def __init__(self, app: ASGIApp, settings: Settings, gate: invites.Gate | None = None) -> None:
         self.app = app
         self.settings = settings
+        self.gate = gate  # invites: a playtester's link opens one game's sheet (web/invites.py)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -141,7 +142,10 @@ class Guard:
 
     def refuse(self, request: Request) -> Response | None:
         token = self.settings.token
-        if token:
+        invite = self.gate.admit(request, ACCESS_COOKIE) if self.gate is not None else None
+        if isinstance(invite, Response):
+            return invite
+        if token and invite is None:
             given = request.query_params.get("token") or request.cookies.get(ACCESS_COOKIE) or ""
             if not secrets.compare_digest(given.encode(), token.encode()):
                 if given:  # a link or cookie of an older token (``serve --new-token``)
@@ -164,7 +168,7 @@ class Guard:
             size = request.headers.get("content-length")
             if size is None or not size.isdigit():
                 return _error_page(411, "Length required", "Send the form with its length.")
-            limit = logbook.UPLOAD_LIMITS.get(request.url.path, MAX_BODY)
+            limit = {**logbook.UPLOAD_LIMITS, invites.IMPORT_PATH: logbook.MAX_IMPORT}.get(request.url.path, MAX_BODY)
             if int(size) > limit:
                 return _error_page(413, "Too large", f"A form is at most {MAX_BODY // 1024} KB." if limit == MAX_BODY
                                    else f"A file here is at most {limit // (1024 * 1024)} MB.")
@@ -393,6 +397,8 @@ def create_app(settings: Settings) -> Guard:
         details, detail_problems = details_from_form(pairs, len(outcome.sheet.players) if outcome.sheet else None)
         detail_problems += unconfirmed_date(details, pairs)
         edit = parse_id(form.get("edit_play", "")) if form.get("edit_play") else None
+        if edit is not None and invites.invite_of(request) is not None:
+            raise HTTPException(403, "an invite saves new plays only")
         if edit is not None:
             before = store.play(edit)
             if before is None or before["game"] != ctx.game.id or before["deleted_at"]:
@@ -411,10 +417,13 @@ def create_app(settings: Settings) -> Guard:
             store.update_play(edit, mode=mode, state_yaml=text, result=outcome.sheet.to_json(), details=details,
                               request_key=key, facts=facts)
             return RedirectResponse(f"/plays/{edit}", status_code=303)
+        played, printed = invites.deck_for_save(request, ctx.game.id, deck, store.decks)  # a playtest link's deck
+        invite = invites.invite_of(request)
         play_id = store.add_play(game=ctx.game.id, title=ctx.game.title, mode=mode, state_yaml=text,
                                  result=outcome.sheet.to_json(), details=details, request_key=key,
-                                 deck=deck, facts=facts)
-        return RedirectResponse(f"/plays/{play_id}", status_code=303)
+                                 deck=played, deck_version=printed, facts=facts,
+                                 invite=invite.id if invite is not None else None)
+        return invites.after_save(request, play_id) or RedirectResponse(f"/plays/{play_id}", status_code=303)
 
     async def setup(request: Request) -> Response:
         ctx, _ = table_of(request.path_params["game"])
@@ -462,12 +471,13 @@ def create_app(settings: Settings) -> Guard:
         Route("/g/{game}/setup", setup),
         *logbook.routes(site, CSRF_COOKIE),
         *lab.routes(site),
+        *invites.routes(site, CSRF_COOKIE, catalogue.ids),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.store = store
     app.state.settings = settings
-    return Guard(app, settings)
+    return Guard(app, settings, invites.Gate(store, settings.token, _error_page))
 
 
 def move_seat(players: list[Any], op: str, first: int | None, most: int) -> tuple[list[Any], int | None]:
