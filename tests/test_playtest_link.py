@@ -132,3 +132,17 @@ def test_the_drawn_modules_are_segnos_matrix():
         ring = [matrix[top + i][left + j] for i in range(7) for j in range(7) if i in (0, 6) or j in (0, 6)]
         assert all(ring)
         assert all(matrix[top + 2 + i][left + 2 + j] for i in range(3) for j in range(3))
+
+
+@pytest.mark.slow
+def test_every_setup_page_carries_the_code(cli, tmp_path):
+    """Maphr's setup sheets (two pages of checklists by player count) each carry the code of the
+    deck a play of the working data records (what `plays add` and the sheet record)."""
+    from cardforge.cli.common import find_game, load_data
+    from cardforge.lab.facts import deck_of_data
+
+    deck = deck_of_data("maphr", load_data(find_game("maphr")))
+    r = cli("build", "maphr", "--only", "aids", "--playtest", URL, "-o", tmp_path)
+    assert r.code == 0, r.err
+    found = codes(tmp_path / "maphr" / "setup.pdf")
+    assert len(found) == 2 and all(page == [f"{URL}/p/maphr/{deck.version}/{deck.fingerprint}"] for page in found)
