@@ -39,7 +39,19 @@ def test_a_typed_link_is_text_not_a_link(tmp_path):
     assert r.status_code == 200 and "href=&#34;/x" in r.text and 'href="/cf/x' not in r.text
 
 
-@pytest.mark.parametrize("bad", ["cardforge", "/cf/", "/c f", "/../x"])
-def test_a_bad_root_path_is_a_usage_error(cli, bad):
-    r = cli("serve", "--root-path", bad, "--port", "1")
-    assert r.code == 2 and "--root-path" in r.err and "a path such as /cardforge" in r.err
+@pytest.mark.parametrize("bad", ["cardforge", "/cf/", "/c f", "/../x", "/cf/./x", "/" + "a" * 100])
+def test_a_bad_root_path_is_a_usage_error(bad):
+    from cardforge.web.proxy import root_path_problem
+
+    assert "a path such as /cardforge" in root_path_problem(bad)
+
+
+def test_serve_refuses_a_bad_root_path_before_listening(cli, monkeypatch):
+    import cardforge.cli.serve as serve
+
+    def never(*args):  # a good path would start the server: not in this test
+        raise AssertionError("serve listened despite a bad --root-path")
+
+    monkeypatch.setattr(serve, "_listen", never)
+    r = cli("serve", "--root-path", "/../x")
+    assert r.code == 2 and "Invalid value for '--root-path'" in r.err and "no . or .. part" in r.err

@@ -21,8 +21,8 @@ _LINK = re.compile(rb'(\s(?:href|src|action|formaction|data-live)=")/(?!/)')
 
 def root_path_problem(prefix: str) -> str | None:
     """What is wrong with a ``--root-path`` (None: nothing)."""
-    if not _PREFIX.match(prefix) or len(prefix) > 100:
-        return f"a path such as /cardforge (letters, digits, . _ ~ -; no trailing /), got {prefix!r}"
+    if not _PREFIX.match(prefix) or len(prefix) > 100 or any(part.strip(".") == "" for part in prefix.split("/")[1:]):
+        return f"a path such as /cardforge (letters, digits, . _ ~ -; no . or .. part, no trailing /), got {prefix!r}"
     return None
 
 
