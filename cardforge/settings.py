@@ -126,6 +126,22 @@ def paper_mismatch(paper: str, local: str | None) -> str | None:
             "default), which prints whole on both")
 
 
+PLAYTEST_URL_MAX = 120  # characters: the printed address stays short, its QR code small enough to scan
+_PLAYTEST_URL = re.compile(r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~%!$&'()*+,;=:@/-]*)?$")
+
+
+def playtest_url_problem(url: str) -> str | None:
+    """What is wrong with a ``--playtest`` address (None: nothing): ``http(s)://host[:port][/path]``,
+    no query or fragment (the game and the deck's fingerprint are added to its path), at most
+    ``PLAYTEST_URL_MAX`` characters."""
+    if len(url) > PLAYTEST_URL_MAX:
+        return f"must be at most {PLAYTEST_URL_MAX} characters, got {len(url)}"
+    if not _PLAYTEST_URL.match(url):
+        return (f"must be http(s)://host[:port][/path] without a query or fragment "
+                f"(e.g. https://plays.example.org), got {url!r}")
+    return None
+
+
 DUPLEX_MODES = ("long-edge", "short-edge", "none")
 ORIENTATIONS = ("portrait", "landscape", "auto")
 PRINTABLE_KINDS = ("decks", "boards", "pads", "aids")
@@ -179,9 +195,14 @@ class BuildSettings:
     # the edition printed (``--lang``): cardforge's words and each card's text in this language;
     # None: the game's own language (game.yaml ``language``)
     lang: str | None = None
+    # ``--playtest URL``: the score pad and setup sheets carry a QR code and this address for the
+    # game and the deck's fingerprint (render/sheets/playtest.py), where a playtester records a play
+    playtest_url: str | None = None
 
     def __post_init__(self) -> None:
         paper_size(self.paper)
+        if self.playtest_url is not None and playtest_url_problem(self.playtest_url):
+            raise ValueError(playtest_url_problem(self.playtest_url))
         if self.duplex not in DUPLEX_MODES:
             raise ValueError(f"unknown duplex mode {self.duplex!r} (allowed: {', '.join(DUPLEX_MODES)})")
         if self.orientation not in ORIENTATIONS:

@@ -179,7 +179,7 @@ def test_export_and_import_a_backup_keep_decks_and_facts(cli, tmp_path):
     out = tmp_path / "log.json"
     assert cli("plays", "export", "--db", db, "-o", out).code == 0
     doc = json.loads(out.read_text(encoding="utf-8"))
-    assert doc["schema"] == SCHEMA_VERSION == 4 and len(doc["decks"]) == 2
+    assert doc["schema"] == SCHEMA_VERSION == 5 and len(doc["decks"]) == 2
     fresh = tmp_path / "fresh.db"
     r = cli("plays", "import", out, "--db", fresh, "--json")
     assert r.code == 0 and r.json["added"] == 2
@@ -203,7 +203,7 @@ def test_a_log_of_schema_3_migrates(tmp_path):
     with sqlite3.connect(path) as db:
         db.executescript(FIXTURES.joinpath("playlog", "schema3.sql").read_text(encoding="utf-8"))
     log = PlayLog(path)
-    assert log.version() == 4
+    assert log.version() == 5
     p1 = log.play(1)
     assert (p1["deck_version"], p1["deck_fp"], p1["facts_json"], p1["duration_min"]) == (None, None, None, 85)
     game = find_game("maphr")

@@ -73,7 +73,7 @@ def test_a_log_of_schema_2_migrates(tmp_path):
     with sqlite3.connect(path) as db:
         db.executescript(FIXTURES.joinpath("schema2.sql").read_text(encoding="utf-8"))
     log = PlayLog(path)
-    assert log.version() == SCHEMA_VERSION == 4
+    assert log.version() == SCHEMA_VERSION == 5
     plays = {p.id: p for p in log.plays()}
     assert sorted(plays) == [1, 3]
     assert (plays[1].played_on, plays[1].note, plays[1].version) == ("2026-10-03", "chez Ben", 1)

@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "diff": ("cardforge.cli.diff", "diff", "What changed in a game's cards between two versions."),
     "serve": ("cardforge.cli.serve", "serve", "Score sheets, setups and a play log in a browser."),
     "plays": ("cardforge.cli.plays", "plays", "The play log: add a finished game, list, export, import."),
+    "invite": ("cardforge.cli.invite", "invite", "Per-playtester links to a game's score sheet on serve."),
     "report": ("cardforge.cli.report", "report", "The playtest lab as a PDF: numbers per deck version."),
     "balance": ("cardforge.cli.balance", "balance", "Cards' value against their cost, from the data alone."),
     "import": ("cardforge.cli.importer", "import_group", "Make a game from another tool's project (Squib)."),

@@ -210,6 +210,11 @@ OPTIONS: list[tuple[str, Callable[[F], F]]] = [
         help="The edition to print: cardforge's words (pads, setup sheets, sheet labels…) and each "
              "card's text in this language (a multilingual field's value for it). Default: the "
              "game's `language` (game.yaml).")),
+    ("playtest", click.option(
+        "--playtest", metavar="URL", callback=lambda ctx, param, value: _playtest_url(value),
+        help="Print a QR code and short address on the score pad and setup sheets: URL/p/GAME/VERSION/"
+             "FINGERPRINT, the score sheet of `cardforge serve` at URL for this very deck (see "
+             "docs/playtests.md).")),
     ("templates_dir", click.option(
         "--templates", "templates_dir", type=click.Path(file_okay=False, exists=True),
         help="Use layouts and templates from DIR/<game>/ and DIR/_shared/.")),
@@ -269,7 +274,7 @@ def build(ctx: click.Context, /, games: tuple[Any, ...], **options: Any) -> None
 def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, gutter, margin, printer_margin, spares,
               ignore_edges, duplex, back_offset, landscape_turn, fold, no_crop_marks, cut_lines, pure_black, per_card,
               no_sheet_labels, strict, only, templates_dir, quiet, changed_since, restamp, cmyk=False, ink_saver=False,
-              watch=False, poll=False, as_json=False, lang=None) -> None:
+              watch=False, poll=False, as_json=False, lang=None, playtest=None) -> None:
     """`cardforge build` and `cardforge watch` (``watch=True``): the options parsed, build each
     game, print, and exit (or watch on)."""
     from cardforge.cli.common import every_game
@@ -289,7 +294,8 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
                              ink_saver=ink_saver,
                              sheet_labels=not no_sheet_labels, per_card=per_card,
                              changed_since=Path(changed_since) if changed_since else None, restamp=restamp,
-                             templates_dir=Path(templates_dir) if templates_dir else None, lang=lang)
+                             templates_dir=Path(templates_dir) if templates_dir else None, lang=lang,
+                             playtest_url=playtest)
     if restamp and not changed_since:
         raise click.UsageError("--restamp goes with --changed-since RECORD")
     chosen = list(dict.fromkeys(games)) if games else every_game()
@@ -342,6 +348,15 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
         ctx.exit(_watch(chosen, lambda game: _project_settings(game, settings, given), quiet, poll))
     if failures:
         ctx.exit(1)
+
+
+def _playtest_url(value: str | None) -> str | None:
+    from cardforge.settings import playtest_url_problem
+
+    problem = playtest_url_problem(value) if value is not None else None
+    if problem is not None:
+        raise click.BadParameter(problem, param_hint="'--playtest'")
+    return value
 
 
 def _say_paper(settings: BuildSettings, warn: bool = True) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -17,6 +17,7 @@ Examples:
   cardforge serve --db plays.db --port 8080
   cardforge serve ./my-game                # your own game folder too
   cardforge serve --printed my-game=output/my-game/cards.json   # the printed deck is on the table
+  cardforge serve --proxy-headers --root-path /cardforge --db /srv/plays.db   # behind nginx (docs/deploy.md)
 
 \b
 With --host other than 127.0.0.1 an access token is required: made once and kept in your
@@ -44,8 +45,17 @@ LOCAL = ("127.0.0.1", "localhost", "::1")
                    "Repeatable.")
 @click.option("--new-token", is_flag=True,
               help="Make a new access token (with --host): links and QR codes given out before stop working.")
+@click.option("--proxy-headers", is_flag=True,
+              help="Behind a reverse proxy (TLS): trust its X-Forwarded-For/-Proto headers (from "
+                   "--forwarded-allow-ips) and, as on a network, require the access token or an invite. "
+                   "See docs/deploy.md.")
+@click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, metavar="IPS",
+              help="With --proxy-headers: the proxy's addresses, comma-separated.")
+@click.option("--root-path", default="", metavar="/PREFIX",
+              help="Serve under this path of the proxy's address (e.g. /cardforge): links and redirects carry it.")
 def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_qr: bool,
-          printed: tuple[str, ...], new_token: bool) -> None:
+          printed: tuple[str, ...], new_token: bool, proxy_headers: bool = False,
+          forwarded_allow_ips: str = "127.0.0.1", root_path: str = "") -> None:
     """Serve the score sheets, setups and play log on a local web server.
 
     GAMES: game folders (or ids) to offer besides the shipped games, e.g. your own game. The
@@ -69,12 +79,21 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
     found = [find_game(g) for g in games]
     extra: list[str | Path] = [g.folder.resolve() if g.origin == "folder" else g.id for g in found]
     tables, lines = _printed_decks(printed, extra)
-    local = host in LOCAL
+    if root_path:
+        from cardforge.web.proxy import root_path_problem
+
+        if root_path_problem(root_path):
+            raise click.BadParameter(str(root_path_problem(root_path)), param_hint="'--root-path'")
+    local = host in LOCAL and not proxy_headers  # behind a proxy, the world connects: a token
     token, kept = (None, "") if local else _token(new_token)
     db = Path(db_path) if db_path else default_path()
     settings = Settings(db_path=db, token=token, data_root=Path(STATE.data_root) if STATE.data_root else None,
                         local_only=local, games=extra, printed=tables)
-    app = create_app(settings)
+    app: Any = create_app(settings)
+    if root_path:
+        from cardforge.web.proxy import RootPath
+
+        app = RootPath(app, root_path)
 
     sock = _listen(host, port)  # before printing the address: a port in use is said plainly
     shown_host = host if local else _lan_address() if host in ("0.0.0.0", "::") else host
@@ -96,7 +115,8 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
     else:
         click.echo("only this machine can connect (--host 0.0.0.0 for phones); Ctrl-C stops.")
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                            server_header=False, limit_concurrency=64, timeout_keep_alive=5)
+                            server_header=False, limit_concurrency=64, timeout_keep_alive=5,
+                            proxy_headers=proxy_headers, forwarded_allow_ips=forwarded_allow_ips)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn stops cleanly on Ctrl-C, then raises it again

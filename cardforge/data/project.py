@@ -13,6 +13,7 @@ printer_margin = "4mm"    # what your printer cannot print (default 5 mm; 6.35 o
 crop_marks = true
 cut_lines = false
 output = "output"         # relative to the game folder
+playtest = "https://plays.example.org"   # a QR code to this server's score sheet (build --playtest)
 ```
 
 What the command line gives wins; the file fills in only what it leaves at its default.
@@ -61,6 +62,7 @@ class BuildTable(Model):
     #: the sheet grid: at most this many columns and rows of cards a sheet (Squib's save_sheet)
     columns: Annotated[int, Field(strict=True, ge=1, le=100)] | None = None
     rows: Annotated[int, Field(strict=True, ge=1, le=100)] | None = None
+    playtest: str | None = None  # build --playtest URL
 
     @field_validator("paper")
     @classmethod
@@ -69,6 +71,16 @@ class BuildTable(Model):
 
         if value is not None and value not in PAPERS_MM:
             raise ValueError(f"unknown paper {value!r} (allowed: {', '.join(PAPERS_MM)})")
+        return value
+
+    @field_validator("playtest")
+    @classmethod
+    def _playtest(cls, value: str | None) -> str | None:
+        from cardforge.settings import playtest_url_problem
+
+        problem = playtest_url_problem(value) if value is not None else None
+        if problem is not None:
+            raise ValueError(problem)
         return value
 
     @field_validator("bleed", "gutter", "margin", "printer_margin", mode="before")
@@ -98,7 +110,7 @@ _FIELDS = {
     "paper": ("paper", "paper"), "orientation": ("orientation", "orientation"), "duplex": ("duplex", "duplex"),
     "back_offset": ("back_offset_mm", "back_offset"), "bleed": ("bleed_mm", "bleed"),
     "gutter": ("gutter_mm", "gutter"), "margin": ("margin_mm", "margin"),
-    "printer_margin": ("printer_margin_mm", "printer_margin"),
+    "printer_margin": ("printer_margin_mm", "printer_margin"), "playtest": ("playtest_url", "playtest"),
     "columns": ("columns", "columns"), "rows": ("rows", "rows"),
 }
 

@@ -15,7 +15,7 @@
 - Players are a roster (``players``): a play's names are matched to it (case, accents' forms and
   spacing aside), new names join it; a merge keeps the merged name as an alias.
 
-Version 4 of the schema is laid out in DEVELOPING.md ("The play log").
+Version 5 of the schema (4 + invites, ``web/invites.py``) is laid out in DEVELOPING.md ("The play log").
 """
 
 from __future__ import annotations
@@ -154,6 +154,20 @@ MIGRATIONS: list[tuple[int, str]] = [
         ALTER TABLE plays ADD COLUMN deck_source TEXT;    -- data | printed <record> | import
         ALTER TABLE plays ADD COLUMN facts_json TEXT;     -- {choices: [...], cards: [...]} by seat, or NULL
         CREATE INDEX plays_deck ON plays(game, deck_version);
+    """),
+    # issue 44: remote playtests — per-playtester invites (web/invites.py), the token kept only
+    # as its SHA-256; a play says which invite sent it
+    (5, """
+        CREATE TABLE invites (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game TEXT NOT NULL,
+            name TEXT NOT NULL,
+            token_sha256 TEXT NOT NULL UNIQUE,       -- hex; the token itself is never stored
+            created_at TEXT NOT NULL,                -- UTC
+            expires_at TEXT,                         -- UTC; NULL: never
+            revoked_at TEXT                          -- UTC; NULL: in use
+        );
+        ALTER TABLE plays ADD COLUMN invite_id INTEGER REFERENCES invites(id);  -- NULL: not by invite
     """),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
@@ -461,18 +475,19 @@ class PlayLog:
                  note: str = "", played_at: datetime | None = None, details: Details | None = None,
                  request_key: str | None = None, source: str = "sheet", uid: str | None = None,
                  deck: Deck | None = None, deck_version: str | None = None,
-                 facts: dict[str, Any] | None = None) -> int:
+                 facts: dict[str, Any] | None = None, invite: int | None = None) -> int:
         """A new play; its number. With a ``request_key`` already seen (a form sent twice), the
         play that key made, and nothing written. ``deck``: the deck it was played with (kept once
         per fingerprint); ``deck_version`` a version without its deck (an import); ``facts``
-        each seat's declared choices and cards (``lab.facts.facts_json``)."""
+        each seat's declared choices and cards (``lab.facts.facts_json``); ``invite`` the
+        invite that sent it (``web/invites.py``)."""
         with self._write() as db:
             done = _request(db, request_key)
             if done is not None:
                 return done[0]
             play_id = _insert_play(db, game=game, title=title, mode=mode, state_yaml=state_yaml, result=result,
                                    note=note, played_at=played_at, details=details, source=source, uid=uid,
-                                   deck=deck, deck_version=deck_version, facts=facts)
+                                   deck=deck, deck_version=deck_version, facts=facts, invite=invite)
             _remember(db, request_key, play_id, 1)
         return play_id
 
@@ -686,7 +701,7 @@ class PlayLog:
 
     def csv(self, game: str | None = None) -> str:
         """One row per player per play; a column per score category (of the games in the log).
-        The columns :func:`cardforge.web.importer.read_plays_csv` reads back."""
+        The columns :func:`cardforge.playlog.importer.read_plays_csv` reads back."""
         with self._read() as db:
             plays = db.execute("SELECT * FROM plays WHERE deleted_at IS NULL"
                                + (" AND game = ?" if game else "") + " ORDER BY played_on, id",
@@ -868,7 +883,7 @@ def _insert_play(db: sqlite3.Connection, *, game: str, title: str, mode: str | N
                  result: dict[str, Any], note: str = "", played_at: datetime | None = None,
                  details: Details | None = None, source: str = "sheet", uid: str | None = None,
                  deck: Deck | None = None, deck_version: str | None = None,
-                 facts: dict[str, Any] | None = None) -> int:
+                 facts: dict[str, Any] | None = None, invite: int | None = None) -> int:
     """One play's rows, in the caller's transaction; its number."""
     from cardforge import __version__
 
@@ -879,15 +894,15 @@ def _insert_play(db: sqlite3.Connection, *, game: str, title: str, mode: str | N
     cur = db.execute(
         "INSERT INTO plays (uid, game, title, mode, played_on, duration_min, location, note, first_seat,"
         " source, state_yaml, result_json, cardforge_version, version, played_at, updated_at,"
-        " deck_version, deck_fp, deck_source, facts_json)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)",
+        " deck_version, deck_fp, deck_source, facts_json, invite_id)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)",
         (uid or secrets.token_hex(16), game, title, mode,
          details.played_on or (when[:10] if played_at is not None else today()),
          details.duration_min, details.location, details.note, details.first_seat,
          source, state_yaml, json.dumps(result, ensure_ascii=False), __version__, when, when,
          deck.version if deck is not None else deck_version, deck.fingerprint if deck is not None else None,
          deck.source if deck is not None else ("import" if deck_version else None),
-         _facts_text(facts)))
+         _facts_text(facts), invite))
     assert cur.lastrowid is not None  # set by an INSERT
     play_id = cur.lastrowid
     _write_scores(db, play_id, result)

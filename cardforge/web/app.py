@@ -25,8 +25,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardforge.errors import CardforgeError
-from cardforge.web import backup, game, home, lab, logbook, players, sheet, stats_page
-from cardforge.web.site import HERE, MAX_BODY, Settings, Site, error_page
+from cardforge.playlog.importer import MAX_IMPORT
+from cardforge.web import backup, game, home, invites, lab, logbook, players, sheet, stats_page
+from cardforge.web.site import CSRF_COOKIE, HERE, MAX_BODY, Settings, Site, error_page
 
 __all__ = ["MAX_BODY", "Guard", "Settings", "create_app"]
 
@@ -58,9 +59,10 @@ class Guard:
       refused.
     """
 
-    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+    def __init__(self, app: ASGIApp, settings: Settings, gate: invites.Gate | None = None) -> None:
         self.app = app
         self.settings = settings
+        self.gate = gate  # invites: a playtester's link opens one game's sheet (web/invites.py)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -88,7 +90,10 @@ class Guard:
 
     def refuse(self, request: Request) -> Response | None:
         token = self.settings.token
-        if token:
+        invite = self.gate.admit(request, ACCESS_COOKIE) if self.gate is not None else None
+        if isinstance(invite, Response):
+            return invite
+        if token and invite is None:
             given = request.query_params.get("token") or request.cookies.get(ACCESS_COOKIE) or ""
             if not secrets.compare_digest(given.encode(), token.encode()):
                 if given:  # a link or cookie of an older token (``serve --new-token``)
@@ -111,7 +116,7 @@ class Guard:
             size = request.headers.get("content-length")
             if size is None or not size.isdigit():
                 return error_page(411, "Length required", "Send the form with its length.")
-            limit = backup.UPLOAD_LIMITS.get(request.url.path, MAX_BODY)
+            limit = {**backup.UPLOAD_LIMITS, invites.IMPORT_PATH: MAX_IMPORT}.get(request.url.path, MAX_BODY)
             if int(size) > limit:
                 return error_page(413, "Too large", f"A form is at most {MAX_BODY // 1024} KB." if limit == MAX_BODY
                                    else f"A file here is at most {limit // (1024 * 1024)} MB.")
@@ -149,10 +154,11 @@ def create_app(settings: Settings) -> Guard:
         *stats_page.ROUTES,
         *backup.LOG_ROUTES,
         *lab.ROUTES,
+        *invites.routes(site, CSRF_COOKIE, site.catalogue.ids),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.site = site
     app.state.store = site.store
     app.state.settings = settings
-    return Guard(app, settings)
+    return Guard(app, settings, invites.Gate(site.store, settings.token, error_page))

@@ -17,7 +17,7 @@ from starlette.routing import Route
 from cardforge.data.yamlio import parse_text
 from cardforge.lab.facts import facts_of_yaml
 from cardforge.playlog.store import Details, details_from_form, is_future, parse_id, today, unconfirmed_date
-from cardforge.web import service
+from cardforge.web import invites, service
 from cardforge.web.forms import MAX_PLAYERS_ON_SHEET, form_to_state, player_names, problems_json, state_players
 from cardforge.web.site import TEMPLATES, read_form, site_of
 
@@ -165,6 +165,8 @@ async def save(request: Request) -> Response:
     details, detail_problems = details_from_form(pairs, len(outcome.sheet.players) if outcome.sheet else None)
     detail_problems += unconfirmed_date(details, pairs)
     edit = parse_id(form.get("edit_play", "")) if form.get("edit_play") else None
+    if edit is not None and invites.invite_of(request) is not None:
+        raise HTTPException(403, "an invite saves new plays only")
     if edit is not None:
         before = site.store.play(edit)
         if before is None or before["game"] != ctx.game.id or before["deleted_at"]:
@@ -183,10 +185,13 @@ async def save(request: Request) -> Response:
         site.store.update_play(edit, mode=mode, state_yaml=text, result=outcome.sheet.to_json(), details=details,
                                request_key=key, facts=facts)
         return RedirectResponse(f"/plays/{edit}", status_code=303)
+    played, printed = invites.deck_for_save(request, ctx.game.id, deck, site.store.decks)  # a playtest link's deck
+    invite = invites.invite_of(request)
     play_id = site.store.add_play(game=ctx.game.id, title=ctx.game.title, mode=mode, state_yaml=text,
                                   result=outcome.sheet.to_json(), details=details, request_key=key,
-                                  deck=deck, facts=facts)
-    return RedirectResponse(f"/plays/{play_id}", status_code=303)
+                                  deck=played, deck_version=printed, facts=facts,
+                                  invite=invite.id if invite is not None else None)
+    return invites.after_save(request, play_id) or RedirectResponse(f"/plays/{play_id}", status_code=303)
 
 
 def move_seat(players: list[Any], op: str, first: int | None, most: int) -> tuple[list[Any], int | None]:

@@ -32,6 +32,7 @@ from cardforge.problems import Problem
 from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas, print_preferences
 from cardforge.render.sheets.boards import BoardPlan, draw_board, plan_board
 from cardforge.render.sheets.player_aids import AidPlan, draw_aid_side, plan_aid
+from cardforge.render.sheets.playtest import PlaytestLink, playtest_link
 from cardforge.render.sheets.printing import PrintContext, ink_inset
 from cardforge.render.sheets.score_pads import draw_pad_sheet, plan_pads
 from cardforge.render.sheets.sheets import DoesNotFit, SheetPlan, back_slot, draw_sheet_marks, plan_sheet
@@ -358,6 +359,15 @@ def _write_setup(ctx: PrintContext, results: list[dict[str, Any]], path: Path) -
     return pages
 
 
+def _playtest(game: Game, data: GameData, settings: BuildSettings) -> PlaytestLink | None:
+    """``--playtest URL``: the link to this build's deck (its version and fingerprint)."""
+    if settings.playtest_url is None:
+        return None
+    from cardforge.lab.facts import deck_of_data
+
+    return playtest_link(settings.playtest_url, game.id, deck_of_data(game.id, data))
+
+
 def build_printables(game: Game, data: GameData, settings: BuildSettings, game_dir: Path,
                      progress: Callable[[int], Any] | None = None) -> list[ManifestEntry]:
     """Build whichever of boards, pads and aids are in ``settings.only`` into ``game_dir``.
@@ -372,7 +382,8 @@ def build_printables(game: Game, data: GameData, settings: BuildSettings, game_d
 
     # the game's own fonts/ and icons/ (render/drawing/game_assets.py), passed to all that draws for it
     ctx = PrintContext(game, data, settings, drawing_assets(data, game_folder=game.folder,
-                                                        lang=settings.lang or game.language))
+                                                        lang=settings.lang or game.language),
+                       playtest=_playtest(game, data, settings))
     kinds = frozenset(settings.only) & {"boards", "pads", "aids"}
     plans = plan_printables(ctx, kinds)
     results = setup_results(game) if "aids" in kinds else []

@@ -23,6 +23,7 @@ from cardforge.settings import BuildSettings
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
     from cardforge.games.base import Game
+    from cardforge.render.sheets.playtest import PlaytestLink
 
 DEFAULT_ACCENT = "#3d4b5c"
 
@@ -40,6 +41,8 @@ class PrintContext:
     settings: BuildSettings
     #: the game's own fonts and icons (``render/game_assets.drawing_assets``)
     assets: DrawingAssets = field(default=BUILT_IN)
+    #: ``--playtest``: the link the score pad and setup sheets carry (render/sheets/playtest.py)
+    playtest: PlaytestLink | None = None
 
     @property
     def accent(self) -> str:

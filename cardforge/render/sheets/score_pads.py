@@ -19,6 +19,8 @@ from cardforge.problems import Problem
 from cardforge.render.drawing.richtext import TextLayout, TextOverflow, draw_layout
 from cardforge.render.fonts import font_name
 from cardforge.render.sheets.blocks import fit_box_text
+from cardforge.render.sheets.playtest import BAND_MM as PLAYTEST_BAND_MM
+from cardforge.render.sheets.playtest import draw_link
 from cardforge.render.sheets.printing import (
     PrintContext,
     band_title,
@@ -147,6 +149,8 @@ def plan_pads(ctx: PrintContext) -> tuple[PadPlan | None, list[Problem]]:
     pw, ph = (mm(v) for v in ctx.settings.paper_mm)
     m = mm(pad_margin(ctx.settings))
     usable_w, usable_h = pw - 2 * m, ph - 2 * m
+    if ctx.playtest is not None:  # the playtest link's band at the bottom of the sheet
+        usable_h -= mm(PLAYTEST_BAND_MM + GAP)
     k = pads_per_sheet(game, usable_h)
     slot_h = (usable_h - (k - 1) * mm(GAP) * 2) / k
     layout = pad_layout(game, usable_w, slot_h - mm(1))
@@ -203,6 +207,9 @@ def draw_pad_sheet(c: Canvas, plan: PadPlan, ctx: PrintContext) -> None:
             inset = mm(ink_inset(ctx.settings))
             c.line(inset, y, plan.page[0] - inset, y)
             c.restoreState()
+    if ctx.playtest is not None:
+        m = mm(pad_margin(ctx.settings))
+        draw_link(c, ctx.playtest, ox, m, plan.page[0] - 2 * m, mm(PLAYTEST_BAND_MM))
 
 
 def _draw_pad(c: Canvas, plan: PadPlan, ctx: PrintContext, x: float, top: float) -> None:

@@ -16,6 +16,8 @@ from cardforge.i18n import N_, Messages, messages
 from cardforge.problems import Problem
 from cardforge.render.output import atomic_path, new_canvas
 from cardforge.render.sheets.blocks import Laid, Overflow, Theme, _TooWide, lay_block
+from cardforge.render.sheets.playtest import BAND_MM as PLAYTEST_BAND_MM
+from cardforge.render.sheets.playtest import draw_link
 from cardforge.render.sheets.printing import PrintContext, band_title, draw_band, draw_stamp, stamp_right
 from cardforge.settings import BuildSettings
 from cardforge.units import mm
@@ -167,6 +169,8 @@ def draw_setup_pages(c: Canvas, ctx: PrintContext, results: dict[str, Any] | lis
     width = pw - 2 * margin
     top = ph - margin - band_h - mm(5)
     bottom = margin + mm(6)
+    if ctx.playtest is not None:  # the playtest link's band above the footer
+        bottom += mm(PLAYTEST_BAND_MM + 2)
     height = top - bottom
     try:
         placed = _columns(ctx, results, with_deal, width, height, theme) if len(results) > 1 else None
@@ -186,6 +190,8 @@ def draw_setup_pages(c: Canvas, ctx: PrintContext, results: dict[str, Any] | lis
                   [(title, mm(4), width - mm(8))])
         for dx, dy, laid in page:
             laid.paint(c, margin + dx, top - dy)
+        if ctx.playtest is not None:
+            draw_link(c, ctx.playtest, margin, margin + mm(6), width, mm(PLAYTEST_BAND_MM))
         more = _(" · page {number}/{count}", number=number, count=len(placed)) if len(placed) > 1 else ""
         draw_stamp(c, _("{title} · setup · {setups}", title=ctx.game.title, setups=", ".join(dict.fromkeys(heads)))
                    + more, stamp_right(ctx.version, None, ctx.t), margin, margin, width, size=6.5, lang=ctx.t.lang)
