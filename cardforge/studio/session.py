@@ -486,6 +486,7 @@ class Studio:
 
         if faces is None or not faces.fronts:
             return {}
+        faces.art.templates_digest = self.art.templates_digest if self.art else ""  # the stamps, as built
         pdf = faces_pdf(faces, faces.fronts)
         sizes = [f.pixels(self.dpi, faces.bleed_mm) for f in faces.fronts]
         return {f.name: im for f, im in zip(faces.fronts, rasterise(pdf, sizes))}
