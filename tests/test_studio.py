@@ -21,6 +21,7 @@ from starlette.testclient import TestClient
 from cardforge.games import find_game
 from cardforge.studio.app import StudioSettings, create_app, open_argv
 from cardforge.studio.session import Studio
+
 from conftest import ROOT
 
 EFFECT = 'effect: "Votre mine passe au niveau III pour 10 :coin: au lieu de 30."'
