@@ -86,7 +86,7 @@ def deck_faces(game: Game, data: GameData, bleed_mm: float, *, templates_dir: Pa
     RenderError listing every problem of the layouts."""
     from cardforge.layout.boxes import template_folders
 
-    folders = template_folders(game.id, templates_dir)
+    folders = template_folders(game, templates_dir)
     library = layout_library(folders)
     issues = Issues()
     for p in library.problems:

@@ -158,7 +158,10 @@ def create_app(studio: Studio, settings: StudioSettings) -> StudioGuard:
                     payload: dict[str, Any] = {"version": now, "reload": True}
                 else:
                     payload = {"version": now, "faces": studio.faces_json(names),
-                               "problems": studio.snapshot()["problems"]}
+                               "problems": studio.problems()}
+                last = studio.last()
+                if last is not None:  # how long the server took (bench/studio.py reads it)
+                    payload["redraw"] = {"seconds": round(last.seconds, 4), "cpu": round(last.cpu, 4)}
                 seen = now
                 yield f"id: {now}\ndata: {json.dumps(payload, ensure_ascii=False)}\n\n"
                 if until and seen >= until:

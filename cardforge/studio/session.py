@@ -85,6 +85,7 @@ class Update:
     changed: list[str]  # face names whose picture or problems changed
     structure: bool  # faces added, removed or reordered: the page redraws its list
     seconds: float
+    cpu: float = 0.0  # CPU seconds of the refreshing thread (the work, whatever the machine's load)
 
 
 class Studio:
@@ -101,7 +102,7 @@ class Studio:
         self.data_root = data_root
         self.dpi = dpi
         self.bleed_mm = bleed_mm
-        self.folders = [game_dir(game, data_root), *template_folders(game.id, templates_dir)]
+        self.folders = [game_dir(game, data_root), *template_folders(game, templates_dir)]
         self.faces: dict[str, FaceState] = {}  # in page order
         self.images: dict[str, bytes] = {}  # PNG hash → bytes
         self.general: list[Problem] = []  # problems on no card
@@ -128,6 +129,11 @@ class Studio:
                     "faces": [f.as_json() for f in self.faces.values()],
                     "problems": [problem_json(p) for p in self.general]}
 
+    def problems(self) -> list[dict[str, Any]]:
+        """The page's own problems (on no card)."""
+        with self._lock:
+            return [problem_json(p) for p in self.general]
+
     def faces_json(self, names: Iterable[str]) -> list[dict[str, Any]]:
         with self._lock:
             return [self.faces[n].as_json() for n in names if n in self.faces]
@@ -142,6 +148,10 @@ class Studio:
             if not later or later[0].version != version + 1 or any(u.structure for u in later):
                 return self.version, None
             return self.version, list(dict.fromkeys(n for u in later for n in u.changed))
+
+    def last(self) -> Update | None:
+        with self._lock:
+            return self.updates[-1] if self.updates else None
 
     def wait(self, version: int, timeout: float) -> int:
         """Block until the version is past ``version`` (or ``timeout`` s); the current version."""
@@ -159,7 +169,7 @@ class Studio:
         """Load the data and draw the faces that changed; never raises for bad input (the
         problems go on the cards, or on the page)."""
         with self._refreshing:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             try:
                 names, structure = self._refresh()
             except Exception as exc:  # a bug below: said on the page, the last pictures kept
@@ -168,7 +178,7 @@ class Studio:
                     self.general = [Problem(f"internal error while redrawing: {type(exc).__name__}: {exc}")]
             with self._changed:
                 self.version += 1
-                update = Update(self.version, names, structure, time.perf_counter() - t0)
+                update = Update(self.version, names, structure, time.perf_counter() - t0, time.thread_time() - c0)
                 self.updates = [*self.updates[-KEPT_UPDATES + 1:], update]
                 self._changed.notify_all()
             return update
@@ -259,7 +269,7 @@ class Studio:
         from cardforge.render.reprint import templates_digest
 
         faces = deck_faces(self.game, data, self.bleed_mm, templates_dir=self.templates_dir)
-        faces.art.templates_digest = templates_digest(template_folders(self.game.id, self.templates_dir))
+        faces.art.templates_digest = templates_digest(template_folders(self.game, self.templates_dir))
         general = list(faces.issues.errors) + list(data.warnings) + list(faces.issues.warnings)
         return faces, general
 
