@@ -22,7 +22,7 @@ import json
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -204,8 +204,9 @@ class Studio:
         drawn = self._draw(faces, todo)
         states: dict[str, FaceState] = {}
         for face in faces.fronts:
-            states[face.name] = self._state(face, art)
-            states[face.back_of or ""] = self._state(faces.back_of(face), art)
+            for one in (face, faces.back_of(face)):
+                if one.name not in states:
+                    states[one.name] = self._state(one, art, keys[one.name])
         changed = []
         with self._lock:
             old = self.faces
@@ -358,7 +359,11 @@ class Studio:
             out[face.name] = (digest, problems[face.name], png)
         return out
 
-    def _state(self, face: Face, art: CardArt) -> FaceState:
+    def _state(self, face: Face, art: CardArt, key: str = "") -> FaceState:
+        before = self.faces.get(face.name)
+        if before is not None and key and before.key == key and before.cards == face.cards:
+            # what it shows is unchanged (the key): its words and sizes too; its data problems go
+            return replace(before, errors=list(before.errors), data_errors=[])
         card = face.card
         w, h = face.size_mm
         b = self.bleed_mm
