@@ -53,7 +53,7 @@ new MutationObserver(records => {
     img.addEventListener('load', () => window.benchMarks.push([name, set, performance.timeOrigin + performance.now()]),
                          {once: true});
   }
-}).observe(document.getElementById('gallery'), {subtree: true, attributes: true, attributeFilter: ['src']});
+}).observe(document.getElementById('cards'), {subtree: true, attributes: true, attributeFilter: ['src']});
 const source = new EventSource('/events?v=' + window.studioVersion);
 source.onmessage = e => { const m = JSON.parse(e.data); if (m.redraw) window.benchRedraws.push(m.redraw); };
 """

@@ -37,7 +37,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "export-data": ("cardforge.cli.export_data", "export_data", "Write a game's cards as CSV or XLSX."),
     "diff": ("cardforge.cli.diff", "diff", "What changed in a game's cards between two versions."),
     "serve": ("cardforge.cli.serve", "serve", "Score sheets, setups and a play log in a browser."),
-    "studio": ("cardforge.cli.studio", "studio", "A live gallery of a game's cards, redrawn on every save."),
+    "studio": ("cardforge.cli.studio", "studio", "A live view of a game's cards, redrawn on every save."),
     "plays": ("cardforge.cli.plays", "plays", "The play log: add a finished game, list, export, import."),
     "report": ("cardforge.cli.report", "report", "The playtest lab as a PDF: numbers per deck version."),
     "balance": ("cardforge.cli.balance", "balance", "Cards' value against their cost, from the data alone."),

@@ -1,4 +1,4 @@
-"""cardforge studio GAME: a live gallery of a game's cards in the browser."""
+"""cardforge studio GAME: a live view of a game's cards in the browser."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The studio's web app (Starlette): the gallery page, the images, the changes as server-sent
+"""The studio's web app (Starlette): the cards page, the images, the changes as server-sent
 events, a card's details, opening a file in the editor and the visual diff.
 
 Who may connect is decided by ``cardforge serve``'s own :class:`cardforge.web.app.Guard` (the

@@ -1,11 +1,11 @@
-// cardforge studio: the gallery kept up to date by server-sent events; overlays, zoom, filter,
+// cardforge studio: the cards kept up to date by server-sent events; overlays, zoom, filter,
 // a card's source on click. Only changed faces are touched: an <img> whose picture did not
 // change keeps its src (its address is its content's hash), so the browser never reloads it.
 "use strict";
 (function () {
   const body = document.body;
   const state = JSON.parse(body.dataset.state);
-  const gallery = document.getElementById("gallery");
+  const board = document.getElementById("cards");
   const SVG = "http://www.w3.org/2000/svg";
   // pictures loaded, by face name (the tests read it: an untouched card loads once)
   window.studioLoads = {};
@@ -18,7 +18,7 @@
     if (img.complete && img.naturalWidth) done();
     img.addEventListener("load", done);
   }
-  gallery.querySelectorAll(".face img").forEach(countLoads);
+  board.querySelectorAll(".face img").forEach(countLoads);
 
   // --- the page kept in step with the files -------------------------------------------------
   const kept = sessionStorage.getItem("studio-scroll:" + location.pathname);
@@ -40,7 +40,7 @@
   }
 
   function update(face) {
-    const fig = gallery.querySelector(`.face[data-face="${CSS.escape(face.name)}"]`);
+    const fig = board.querySelector(`.face[data-face="${CSS.escape(face.name)}"]`);
     if (!fig) return;
     const img = fig.querySelector("img");
     if (face.src && img.getAttribute("src") !== face.src) img.setAttribute("src", face.src);
@@ -79,7 +79,7 @@
   const backs = document.getElementById("backs");
   function applyFilter() {
     const words = find.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
-    gallery.querySelectorAll(".face").forEach(fig => {
+    board.querySelectorAll(".face").forEach(fig => {
       const shown = (!kind.value || fig.dataset.kind === kind.value)
         && (backs.checked || fig.dataset.side !== "back")
         && words.every(w => fig.dataset.text.includes(w));
@@ -91,7 +91,7 @@
   backs.addEventListener("change", applyFilter);
   document.getElementById("tools").addEventListener("submit", e => e.preventDefault());
   const zoom = document.getElementById("zoom");
-  function applyZoom() { gallery.style.setProperty("--card", zoom.value + "px"); }
+  function applyZoom() { board.style.setProperty("--card", zoom.value + "px"); }
   zoom.addEventListener("input", applyZoom);
   applyZoom();
   applyFilter();
@@ -102,7 +102,7 @@
     box.addEventListener("change", () => {
       overlays[box.dataset.overlay] = box.checked;
       body.classList.toggle("show-" + box.dataset.overlay, box.checked);
-      gallery.querySelectorAll(".face").forEach(drawOverlay);
+      board.querySelectorAll(".face").forEach(drawOverlay);
     });
   });
 
@@ -177,7 +177,7 @@
     return button;
   }
 
-  gallery.addEventListener("click", async (event) => {
+  board.addEventListener("click", async (event) => {
     const img = event.target.closest(".face .pic");
     if (!img) return;
     const fig = img.closest(".face");
