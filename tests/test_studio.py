@@ -248,3 +248,39 @@ def test_cli_refuses_bad_arguments(cli, tmp_path):
     assert r.code == 2 and "none.json" in r.out + r.err
     r = cli("studio", "maphr", "--printed", str(tmp_path))
     assert r.code == 2 and "no cards.json there" in r.out + r.err
+
+
+def test_the_command_serves_the_page_and_stops_on_ctrl_c(tmp_path):
+    """`cardforge studio` in its own process: the address it prints answers with the game's
+    faces; Ctrl-C ends it with exit 0."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import threading
+    import urllib.request
+
+    from browser_support import free_port
+    from waiting import PATIENCE, wait_until
+
+    port = free_port()
+    env = dict(os.environ, CARDFORGE_CACHE=str(tmp_path / "cache"), CARDFORGE_CONFIG=str(tmp_path / "config"))
+    env.pop("CARDFORGE_DATA", None)
+    proc = subprocess.Popen([sys.executable, "-m", "cardforge", "studio", "tunhell", "--port", str(port)],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    out: list[str] = []
+    threading.Thread(target=lambda: out.extend(proc.stdout or []), daemon=True).start()
+    try:
+        wait_until(lambda: any("cardforge studio: open http://127.0.0.1:" in line for line in out) or
+                   proc.poll() is not None, "the studio's address")
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/state") as response:
+            state = json.load(response)
+        assert state["game"] == "tunhell" and state["problems"] == []
+        fronts = [f for f in state["faces"] if f["side"] == "front"]
+        assert len(fronts) == 34  # TunHell's 34 cards (110 printed with their copies)
+        assert any("tunhell: 3" in line and "faces in" in line for line in out), out
+    finally:
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(PATIENCE)
+    wait_until(lambda: any("cardforge studio: stopped." in line for line in out), "the studio's last line")
+    assert code == 0

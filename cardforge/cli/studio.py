@@ -69,6 +69,7 @@ def studio(game: Game, port: int, host: str, dpi: int, templates_dir: str | None
     session = Studio(game, templates_dir=Path(templates_dir) if templates_dir else None, dpi=dpi,
                      data_root=Path(STATE.data_root) if STATE.data_root else None)
     sock = _listen(host, port)
+    sock.listen(128)  # a page opened from the printed address waits for the server, never refused
     click.echo(f"{game.id}: drawing the cards…")
     first = session.refresh()
     for problem in session.general:
