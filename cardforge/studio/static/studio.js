@@ -7,18 +7,8 @@
   const state = JSON.parse(body.dataset.state);
   const board = document.getElementById("cards");
   const SVG = "http://www.w3.org/2000/svg";
-  // pictures loaded, by face name (the tests read it: an untouched card loads once)
-  window.studioLoads = {};
   window.studioVersion = state.version;
   const details = {};  // face name → its boxes and data (fetched on demand)
-
-  function countLoads(img) {
-    const name = img.closest(".face").dataset.face;
-    const done = () => { window.studioLoads[name] = (window.studioLoads[name] || 0) + 1; };
-    if (img.complete && img.naturalWidth) done();
-    img.addEventListener("load", done);
-  }
-  board.querySelectorAll(".face img").forEach(countLoads);
 
   // --- the page kept in step with the files -------------------------------------------------
   const kept = sessionStorage.getItem("studio-scroll:" + location.pathname);
