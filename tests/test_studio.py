@@ -284,3 +284,20 @@ def test_the_command_serves_the_page_and_stops_on_ctrl_c(tmp_path):
         code = proc.wait(PATIENCE)
     wait_until(lambda: any("cardforge studio: stopped." in line for line in out), "the studio's last line")
     assert code == 0
+
+
+def test_a_drawing_problem_shows_on_the_face_drawn(maphr):
+    """Text that no longer fits its box is found when the face is drawn: on that face alone,
+    located at the card's entry; gone once the text is short again."""
+    studio, folder = maphr
+    cards = folder / "improvements.yaml"
+    long = " ".join([EFFECT.split('"')[1]] * 30)
+    edit(cards, EFFECT, f'effect: "{long}"')
+    update = studio.refresh()
+    assert update.changed == ["etayage"]
+    problems = [p for f in studio.faces.values() for p in f.errors]
+    assert len(problems) == 1 and problems[0].line == line_of(cards, "- id: etayage")
+    assert "box 'effect': text does not fit" in problems[0].message
+    edit(cards, f'effect: "{long}"', EFFECT)
+    assert studio.refresh().changed == ["etayage"]
+    assert not [p for f in studio.faces.values() for p in f.errors]
