@@ -148,21 +148,22 @@ def must_poll(folders: Iterable[Path], asked: bool = False) -> bool:
 
 
 def file_events(folders: Iterable[Path], *, polling: bool = False, interval: float = POLL_SECONDS,
-                stop: threading.Event | None = None, ticks: bool = False) -> Iterator[set[str]]:
+                stop: threading.Event | None = None, ticks: bool = False, step: int = STEP_MS) -> Iterator[set[str]]:
     """Batches of watched files (their paths) changed below ``folders``, as they happen, until
     ``stop`` is set (or Ctrl-C: KeyboardInterrupt). ``polling``: look at the folders every
     ``interval`` seconds rather than listen to the OS. A folder that does not exist yet is
     watched through its parent (a game's template folder made during the session counts; the
     parent's other files are reported too: :meth:`WatchSession.changed` leaves them out), or
     left out when that does not exist either. ``ticks``: also yield an empty batch each
-    :data:`TICK_MS` without changes (the session looks at its folders then)."""
+    :data:`TICK_MS` without changes (the session looks at its folders then). ``step``: ms of
+    quiet that end a batch (:data:`STEP_MS`; the studio takes less)."""
     from watchfiles import watch
 
     existing = list(dict.fromkeys(str(f if f.is_dir() else f.parent)
                                   for f in map(Path, folders) if f.is_dir() or f.parent.is_dir()))
     if not existing:
         return
-    for batch in watch(*existing, watch_filter=lambda change, path: watched_event(path), step=STEP_MS,
+    for batch in watch(*existing, watch_filter=lambda change, path: watched_event(path), step=step,
                        debounce=DEBOUNCE_MS, stop_event=stop, force_polling=True if polling else None,
                        poll_delay_ms=max(1, int(interval * 1000)), raise_interrupt=True,
                        rust_timeout=TICK_MS if ticks else 5000, yield_on_timeout=ticks):

@@ -58,13 +58,13 @@ class ServerThread:
     """`cardforge serve`'s app on 127.0.0.1 and a free port, in a thread: ``with
     ServerThread(Settings(...)) as s: s.url``."""
 
-    def __init__(self, settings, port: int | None = None):
+    def __init__(self, settings, port: int | None = None, app=None):
         import uvicorn
 
         from cardforge.web.app import create_app
 
         self.port = port or free_port()  # a port given: the same address after a restart
-        self.app = create_app(settings)
+        self.app = app if app is not None else create_app(settings)  # app: another app (the studio's)
         if ANSWER_DELAY:
             self.app = _slowed(self.app)
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port,

@@ -37,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "export-data": ("cardforge.cli.export_data", "export_data", "Write a game's cards as CSV or XLSX."),
     "diff": ("cardforge.cli.diff", "diff", "What changed in a game's cards between two versions."),
     "serve": ("cardforge.cli.serve", "serve", "Score sheets, setups and a play log in a browser."),
+    "studio": ("cardforge.cli.studio", "studio", "A live view of a game's cards, redrawn on every save."),
     "plays": ("cardforge.cli.plays", "plays", "The play log: add a finished game, list, export, import."),
     "invite": ("cardforge.cli.invite", "invite", "Per-playtester links to a game's score sheet on serve."),
     "report": ("cardforge.cli.report", "report", "The playtest lab as a PDF: numbers per deck version."),
@@ -152,7 +153,7 @@ def root(verbose: bool, quiet: bool, data_dir: str | None) -> None:
 
 
 #: commands whose server handles SIGINT/SIGTERM itself
-NO_INTERRUPTS = frozenset({"serve"})
+NO_INTERRUPTS = frozenset({"serve", "studio"})
 
 
 def main(argv: list[str] | None = None) -> int:
