@@ -22,7 +22,7 @@ from cardforge.limits import limit
 from cardforge.paths import read_regular, sweep_parts
 
 if TYPE_CHECKING:
-    from cardforge.data.loading import GameData, GameSource
+    from cardforge.data.gamedata import GameData, GameSource
     from cardforge.data.models import CardBase
 
 __all__ = ["cache_dir", "code_files", "shared_code", "fingerprint", "limits_in_force", "load", "memo", "store"]

@@ -52,7 +52,7 @@ from cardforge.limits import at_most, env_name, limit
 from cardforge.problems import Problem
 
 if TYPE_CHECKING:
-    from cardforge.data.loading import CardSource
+    from cardforge.data.gamedata import CardSource
     from cardforge.data.models import CardBase
     from cardforge.data.yamlio import Loc, LocatedDoc
 

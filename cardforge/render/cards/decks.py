@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
@@ -68,6 +68,7 @@ from cardforge.render.canvas import draw_crop_marks, draw_cut_lines, draw_cut_ti
 from cardforge.render.cards import reprint
 from cardforge.render.cards.buildcache import layout_library
 from cardforge.render.cards.cards import CardArt, Issues, Painter
+from cardforge.render.cards.deckgroup import DeckGroup
 from cardforge.render.cards.edges import EdgeBook, edge_book
 from cardforge.render.cards.reprint import Reprint, templates_digest
 from cardforge.render.cards.sheetmarks import SheetInfo, cutting_text, draw_sheet_extras, plan_extras
@@ -82,28 +83,6 @@ if TYPE_CHECKING:
 
 DECK_KINDS = ("deck", "backs")
 Progress = Callable[[int], None]
-
-
-@dataclass
-class DeckGroup:
-    """Cards of one size, printed into one file (plus its backs file)."""
-
-    name: str  # "deck" or "deck-<kind>"
-    size: tuple[float, float]
-    cards: list[CardBase] = field(default_factory=list)  # definitions, in data order
-    kinds: list[str] = field(default_factory=list)
-    preface: Callable[[Canvas, tuple[float, float], bool], int] | None = None  # preface(canvas, page size in
-    # pt, duplex) → pages drawn first
-
-    @property
-    def count(self) -> int:
-        return sum(c.copies for c in self.cards)
-
-    def printed(self) -> Iterator[CardBase]:
-        """Every card once per copy, in data order (lazily: nothing grows with the deck)."""
-        for c in self.cards:
-            for _ in range(c.copies):
-                yield c
 
 
 @dataclass

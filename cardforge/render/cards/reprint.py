@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from cardforge.games.base import Game
     from cardforge.layout.imposition import FoldSheet, Sheet
     from cardforge.render.cards.cards import CardArt, Issues
-    from cardforge.render.cards.decks import DeckGroup
+    from cardforge.render.cards.deckgroup import DeckGroup
     from cardforge.render.output import ManifestEntry
     from cardforge.settings import BuildSettings
 
