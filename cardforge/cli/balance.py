@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from cardforge.cli.common import GAME, echo_json, load_data
+from cardforge.cli.common import GAME, echo_json, load_data, output_target
+from cardforge.errors import DataError
+from cardforge.problems import Problem
 
 if TYPE_CHECKING:
     from cardforge.games.base import Game
@@ -36,9 +39,7 @@ q ≤ 5 % and |score| > flag. Exit 0 whether or not a card is flagged.
               help="Also write the fits as a PDF (scatter plots and tables).")
 def balance(game: Game, as_json: bool, output: str | None) -> None:
     """List each declared kind's cards by how far their value is off their cost, flagged first."""
-    from cardforge.errors import DataError
     from cardforge.lab.balance import equation, fits, fmt, fmt_signed, score_text
-    from cardforge.problems import Problem
 
     data = load_data(game)
     if not game.spec.balance:
@@ -47,7 +48,6 @@ def balance(game: Game, as_json: bool, output: str | None) -> None:
             "value: points, group: level}}", file=str(Path(game.folder) / "game.yaml"), field="balance")])
     found = fits(game, data)
     if output is not None:
-        from cardforge.cli.common import output_target
         from cardforge.paths import write_atomic
         from cardforge.render.reports import lab_report
 
@@ -102,8 +102,6 @@ def balance(game: Game, as_json: bool, output: str | None) -> None:
 
 
 def _json(value: float | None) -> float | str | None:
-    import math
-
     if value is None:
         return None
     if math.isinf(value):

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from cardforge.cli import STATE
+
 if TYPE_CHECKING:
     import socket
     from pathlib import Path
@@ -53,7 +55,6 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
     """
     from pathlib import Path
 
-    from cardforge.cli import STATE
     from cardforge.web.app import Settings, create_app
     from cardforge.web.store import default_path
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cardforge.assets import icon_names
+from cardforge.data import cache
 from cardforge.data.editions import gather, plain_texts, resolve, same_kind_gaps, text_fields, translations
 from cardforge.data.gamedata import C as C
 from cardforge.data.gamedata import CardSource as CardSource
@@ -26,10 +27,13 @@ from cardforge.data.gamedata import GameSource as GameSource
 from cardforge.data.gamedata import Section as Section
 from cardforge.data.kinds import field_problems
 from cardforge.data.models import CardBase, DeckMeta
-from cardforge.data.validate import LineOf, validate
+from cardforge.data.printables import Aid, Board
+from cardforge.data.validate import LineOf, deck_problems, format_loc, validate
 from cardforge.data.yamlio import Loc, LocatedDoc, YamlDoc, read_yaml
 from cardforge.errors import DataError
+from cardforge.icons import unknown_icon_note, unknown_icons
 from cardforge.limits import env_name, limit
+from cardforge.paths import folder_entries, name_problem, path_problem
 from cardforge.problems import Problem, short_name, short_repr
 from cardforge.resources import display_path
 
@@ -76,7 +80,6 @@ def check_game_data(game: GameSource, root: Path | None = None,
         from cardforge.data.spreadsheet import SheetOptions, is_spreadsheet, load_card_file  # on a cache miss only
 
         for i, name in enumerate(meta.card_file_names):  # YAML, CSV or XLSX (data/spreadsheet.py)
-            from cardforge.paths import path_problem  # issue 21: paths stay inside the folder
 
             entry = meta.card_file(i)
             _, refused = path_problem(folder, name, "card file", file=meta_doc.display,
@@ -101,7 +104,6 @@ def check_game_data(game: GameSource, root: Path | None = None,
                                        models=models, sources=sources, options=options,
                                        require_provenance=meta.require_provenance, inside=folder)
     problems += edition.too_many() + edition.gaps()
-    from cardforge.data.validate import deck_problems  # issue 21: check finds what build fails on
 
     problems += deck_problems(meta_doc, meta, cards, folder, any(not p.is_warning for p in problems))
     sections: dict[str, Any] = {}
@@ -143,8 +145,6 @@ def folder_name_problems(game: GameSource, folder: Path) -> list[Problem]:
     """Names of the game folder that become file names, checked (issue 31: names are never
     paths): the game's id (``OUT/<game>/``) and its print-on-demand profiles' names
     (``pod-<profile>/``); and every profile file obeys the folder's rule."""
-    from cardforge.paths import folder_entries, name_problem
-
     problems: list[Problem] = []
     why = name_problem(game.id, "game id")
     if why is not None:
@@ -206,8 +206,6 @@ class _Shifted:
 def load_game_data(game: GameSource, root: Path | None = None, lang: str | None = None) -> GameData[CardBase]:
     """Validated data of the edition in ``lang`` (default: the game's language), from the
     cache when the files and code are unchanged (data/cache.py)."""
-    from cardforge.data import cache
-
     folder = game_dir(game, root)
     key, data = cache.load(game, folder, lambda: _prepare_models(game, folder), lang or game.language)
     if isinstance(data, GameData):  # an entry of another type: a miss
@@ -382,8 +380,6 @@ def common_sections(game: GameSource, folder: Path | None = None) -> tuple[Secti
     :mod:`cardforge.data.printables`). A game that declares its own section of that name or
     file keeps it: the game's section wins and the common one is not loaded. With ``folder``,
     only the files present there (an absent file is no section at all)."""
-    from cardforge.data.printables import Aid, Board
-
     taken = {s.name for s in game.sections} | {s.file for s in game.sections}
     common = (
         Section("boards", "boards.yaml", Board, key="boards", required=False, item="board"),
@@ -456,8 +452,6 @@ def icon_problems(raw: Any, *, file: str, item: str | None, line_of: LineOf, loc
                   icons: frozenset[str] = frozenset()) -> list[Problem]:
     """Unknown ``:icon:`` tokens in any text of a raw entry, each with its field; ``icons``: the
     game's own icon names."""
-    from cardforge.icons import unknown_icon_note, unknown_icons
-
     problems: list[Problem] = []
 
     def walk(value: Any, path: Loc) -> None:
@@ -478,6 +472,4 @@ def icon_problems(raw: Any, *, file: str, item: str | None, line_of: LineOf, loc
 
 
 def _dotted(path: Loc) -> str | None:
-    from cardforge.data.validate import format_loc
-
     return format_loc(path) or None

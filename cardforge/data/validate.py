@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
+from cardforge.limits import env_name, limit
+from cardforge.paths import name_problem, path_problem
 from cardforge.problems import Problem, short_repr
+from cardforge.resources import templates_root
 
 if TYPE_CHECKING:
     from cardforge.data.models import CardBase, DeckMeta
@@ -212,10 +215,6 @@ def deck_problems(meta_doc: LocatedDoc, meta: DeckMeta | None, cards: list[CardB
     build will not fail on data: an empty deck.yaml, a deck with nothing to print, more printed
     cards than the ``cards_per_deck`` limit, card or back art outside the game's folder.
     ``cards_failed``: the card files had errors (then an empty deck is not news)."""
-    from cardforge.limits import env_name, limit
-    from cardforge.paths import path_problem
-    from cardforge.resources import templates_root
-
     file = meta_doc.display
     if meta_doc.data is None and not meta_doc.problems:
         return [Problem("the file is empty: deck.yaml needs title, version, card_size and card_files", file=file)]
@@ -249,8 +248,6 @@ def name_problems(meta_doc: LocatedDoc, meta: DeckMeta) -> list[Problem]:
     """Kinds and back designs become parts of file names (``deck-<kind>.pdf``,
     ``back-<design>.png``): each must be a name, never a path, short enough for every
     platform (:func:`cardforge.paths.name_problem`). Card ids are checked by their model."""
-    from cardforge.paths import name_problem
-
     problems: list[Problem] = []
     for key, what in (("kinds", "kind"), ("backs", "back design")):
         for name in getattr(meta, key):

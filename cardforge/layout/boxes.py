@@ -33,8 +33,11 @@ from pydantic import (
 from cardforge.data.models import Model
 from cardforge.data.validate import validate
 from cardforge.data.yamlio import YamlDoc, read_yaml
+from cardforge.games import loaded_game
 from cardforge.layout.geometry import EPS, Rect
+from cardforge.paths import path_problem
 from cardforge.problems import Problem
+from cardforge.resources import display_path, templates_root
 from cardforge.units import DPI_RANGE, check_points, parse_length, to_mm
 
 if TYPE_CHECKING:
@@ -293,8 +296,6 @@ class LayoutLibrary:
             if not path.exists() and not path.is_symlink():
                 self._sources.append(_Source(folder, None, None))
                 continue
-            from cardforge.paths import path_problem  # issue 21: no layout.yaml linked from outside
-            from cardforge.resources import display_path
 
             refused = path_problem(folder, LAYOUT_FILE, "layout file", file=display_path(path))[1]
             if refused is not None:
@@ -346,8 +347,6 @@ class LayoutLibrary:
 
     def files(self) -> list[str]:
         """The layout files looked in, as shown in messages."""
-        from cardforge.resources import display_path
-
         return [display_path(src.folder / LAYOUT_FILE) for src in self._sources]
 
     def _find(self, name: str, start: int) -> int | None:
@@ -710,11 +709,8 @@ def template_folders(game: Game | str, templates_dir: Path | None = None) -> lis
     ``CARDFORGE_TEMPLATES`` folder's ``<game>/`` (unless ``--templates`` is given), then the
     shared ``templates/_shared/`` (or ``CARDFORGE_TEMPLATES``'s) — so a designer's folder may
     hold only their game's layouts. ``game``: a Game, or the id of a game already found."""
-    from cardforge.games import loaded_game
-
     game_id = game if isinstance(game, str) else game.id
     found = loaded_game(game_id) if isinstance(game, str) else game
-    from cardforge.resources import templates_root
 
     shipped = Path(templates_root())
     folders: list[Path] = []

@@ -9,6 +9,7 @@ import hashlib
 import io
 import marshal
 import pickle
+import struct
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +19,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
 from cardforge import cache
+from cardforge.data.yamlio import read_bytes
 from cardforge.limits import at_most, limit
 from cardforge.render import rl_internals as rl
 from cardforge.resources import FONTS_DIR
@@ -100,8 +102,6 @@ class FontRefused(ValueError):
 def read_font(path: Path) -> bytes:
     """The font file's bytes, within the ``font_bytes`` limit (refused from its size before
     reading: a 3 GB file was read whole for its digest); never a FIFO or a device."""
-    from cardforge.data.yamlio import read_bytes
-
     blob, problem = read_bytes(Path(path), Path(path).name, "font_bytes")
     if problem is not None or blob is None:
         raise FontRefused(problem.message if problem is not None else "cannot read the file")
@@ -165,8 +165,6 @@ def _reason(exc: BaseException) -> str:
 
 def _table_directory(blob: bytes) -> dict[bytes, tuple[int, int]]:
     """tag → (offset, length) of each table; FontRefused when one lies outside the file."""
-    import struct
-
     if len(blob) < 12:
         raise FontRefused("the file is damaged (shorter than a font's header)")
     count = struct.unpack_from(">H", blob, 4)[0]
@@ -186,8 +184,6 @@ def _table_directory(blob: bytes) -> dict[bytes, tuple[int, int]]:
 def _check_cmap(blob: bytes, tables: dict[bytes, tuple[int, int]]) -> None:
     """The character map ReportLab will read (the same subtable it picks) maps at most
     ``font_cmap_codes`` codes, each at most U+10FFFF, from data inside the table."""
-    import struct
-
     if b"cmap" not in tables:
         raise FontRefused("it has no character map (cmap table)")
     base, size = tables[b"cmap"]

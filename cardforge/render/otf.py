@@ -8,10 +8,12 @@ glyph shapes differ from the original by at most one font unit (invisible at car
 from __future__ import annotations
 
 import hashlib
+import io
 from pathlib import Path
 from typing import Any
 
 from cardforge import cache
+from cardforge.data.yamlio import read_bytes
 from cardforge.limits import at_most, limit
 
 MAX_ERR = 1.0  # font units (of 1000 or 2048 per em)
@@ -22,8 +24,6 @@ def truetype_copy(path: Path) -> bytes:
     reused): an entry of the cache (read back only once its MAC checks: a planted font is a
     miss), and kept in memory for the process (nothing is left in the temporary folder).
     ValueError with the reason when it cannot be converted."""
-    from cardforge.data.yamlio import read_bytes
-
     blob, problem = read_bytes(Path(path), Path(path).name, "font_bytes")  # as fonts.read_font
     if blob is None:
         raise ValueError(problem.message if problem is not None else "cannot read the file")
@@ -100,8 +100,6 @@ def _bounded_extractor(budget: list[int]) -> type:
 
 def _convert(blob: bytes) -> bytes:
     """CFF → glyf, as fontTools' ``otf2ttf`` recipe does, within ``font_cff_ops``."""
-    import io
-
     from fontTools.pens.cu2quPen import Cu2QuPen
     from fontTools.pens.ttGlyphPen import TTGlyphPen
     from fontTools.ttLib import TTFont, newTable

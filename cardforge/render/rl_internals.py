@@ -17,7 +17,19 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFDocument, PDFFormXObject, PDFPage, PDFResourceDictionary
+from reportlab.pdfbase.pdfdoc import (
+    PDFArray,
+    PDFDictionary,
+    PDFDocument,
+    PDFFormXObject,
+    PDFName,
+    PDFPage,
+    PDFResourceDictionary,
+    PDFStream,
+    PDFString,
+    PDFZCompress,
+)
+from reportlab.pdfbase.pdfdoc import PDFDictionary as Dict
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import PDFTextObject
@@ -253,8 +265,6 @@ def add_output_intent(canvas: Canvas, icc: bytes, *, n: int, identifier: str, in
     (``/S /GTS_PDFX``) and its ICC profile embedded as a Flate stream with ``/N n``
     (``PDFCatalog.__NoDefault__`` lists the catalog keys ReportLab writes: extended for this
     catalog only)."""
-    from reportlab.pdfbase.pdfdoc import PDFArray, PDFName, PDFStream, PDFString, PDFZCompress
-
     doc = document(canvas)
     profile = PDFStream(dictionary=PDFDictionary({"N": n}), content=icc, filters=[PDFZCompress])
     intent = PDFDictionary({
@@ -272,9 +282,6 @@ def set_info_entries(canvas: Canvas, entries: dict[str, str], trapped: str = "Fa
     """Add name entries (``/GTS_PDFXVersion (PDF/X-1a:2003)``…) to the document's Info
     dictionary and set ``/Trapped`` (``PDFDocument.info``, whose ``format`` writes a fixed set
     of keys: wrapped)."""
-    from reportlab.pdfbase.pdfdoc import PDFDictionary as Dict
-    from reportlab.pdfbase.pdfdoc import PDFString
-
     doc = document(canvas)
     info = doc.info
     info.trapped = trapped

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge import cache
 from cardforge.data.loading import GameData
 from cardforge.data.models import CardBase
 from cardforge.errors import RenderError
@@ -404,10 +406,6 @@ def _chosen(options: list[Sheet | FoldSheet], count: int, needed: Callable[[Shee
     (their counts in print order and their faces' samples) and the settings the placing reads.
     An edit that changes no card's edges (a text, a number) finds the sheet without placing
     the deck on every option again (~40 ms of a 250-card deck's rebuild)."""
-    import pickle
-
-    from cardforge import cache
-
     def compute() -> int:
         return options.index(choose(options, count, needed, s.crop_marks, s.sheet_labels))
 

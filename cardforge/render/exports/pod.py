@@ -34,6 +34,7 @@ from cardforge.limits import at_most, env_name, limit
 from cardforge.paths import check_output_names, folder_entries, name_problem, output_file, regular_inside
 from cardforge.problems import Problem, short_name
 from cardforge.render.cards.faces import MM_PER_INCH, DeckFaces, Face, faces_pdf, rasterise, save_png
+from cardforge.render.cards.textextent import text_extents
 from cardforge.render.output import atomic_path
 from cardforge.resources import PACKAGE_DIR, display_path
 from cardforge.transaction import folder_transaction
@@ -313,8 +314,6 @@ def safe_zone_warnings(faces: DeckFaces, prof: Profile) -> list[Problem]:
     the profile's safe zone (in the card's own mm: the safe zone divided by the scale), with
     the count of faces and the closest the text comes (issue 28: one line per box and kind,
     not one per card). A box with ``bleed: true`` is meant to bleed: never warned about."""
-    from cardforge.render.cards.textextent import text_extents
-
     found: dict[tuple[str, str, str], list[tuple[float, Face]]] = {}
     for face in faces.all:
         w, h = face.size_mm

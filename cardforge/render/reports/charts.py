@@ -29,6 +29,8 @@ from reportlab.graphics.shapes import Circle, Drawing, Group, Line, Polygon, Pol
 from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from cardforge.render.fonts import font_name
+
 WIDTH = 320.0  # points (= CSS px at 100 %): a 360 px phone, less the page's margins and the frame
 FONT = "Helvetica"
 BOLD = "Helvetica-Bold"
@@ -410,8 +412,6 @@ def for_pdf(drawing: Drawing) -> Drawing:
     """``drawing`` with its text in the bundled DejaVu Sans (embedded: every character prints,
     as in every other PDF cardforge writes), each string at the size that keeps the width the
     chart was laid out for in Helvetica (never wider, so nothing overlaps). Changes it in place."""
-    from cardforge.render.fonts import font_name
-
     faces = {FONT: font_name(), BOLD: font_name(bold=True)}
 
     def walk(node: object) -> None:

@@ -12,10 +12,27 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from reportlab.graphics.shapes import Drawing as RLDrawing
+from reportlab.graphics.shapes import Group
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import CondPageBreak, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, TableStyle
+from reportlab.platypus import Table as RLTable
 
 from cardforge.lab import stats
 from cardforge.lab.balance import Fit, equation, fmt, fmt_signed, score_text
+from cardforge.lab.changes import _show
+from cardforge.lab.effects import FDR, TARGET
+from cardforge.lab.versions import label
+from cardforge.render.fonts import font_name
 from cardforge.render.reports import charts
 
 if TYPE_CHECKING:
@@ -186,8 +203,6 @@ def _effects(view: LabView, g: stats.Group, gid: str) -> list[Part]:
 def summary(view: LabView) -> list[Part]:
     """The first page: what is solid, what is not yet known and how many plays would tell, what
     changed since the last version, what to try next."""
-    from cardforge.lab.effects import FDR, TARGET
-
     found = view.effects()
     flagged = [e for e in found if e.flagged]
     out: list[Part] = [Heading("Summary", 2, "summary"), Text(
@@ -199,7 +214,6 @@ def summary(view: LabView) -> list[Part]:
     groups = {id(e): g.label for g in view.groups for e in g.fitted.effects}
     change = ""
     if view.comparison is not None:
-        from cardforge.lab.versions import label
 
         change = f"{label(view.comparison.old_version)} → {label(view.comparison.new_version)}"
     if flagged:
@@ -439,8 +453,6 @@ def _points(c: stats.CardRow) -> str:
 
 
 def _change_text(ch: stats.CardChange) -> str:
-    from cardforge.lab.changes import _show
-
     if ch.status != "changed":
         return ch.status
     parts = [f"{f}: {_show(o)} → {_show(n)}" for f, o, n in ch.fields]
@@ -458,8 +470,6 @@ def _moved(old: stats.Rate | None, new: stats.Rate | None) -> str:
 
 
 def _comparison(view: LabView, c: stats.Comparison, w: float) -> list[Part]:
-    from cardforge.lab.versions import label
-
     a, b = label(c.old_version), label(c.new_version)
     out: list[Part] = [Heading(f"Compare {a} → {b}", 2, "compare"), Text(c.deck_note, "note")]
     if view.differences:
@@ -608,17 +618,7 @@ def write_pdf(doc_parts: Sequence[Part], title: str, target: Any) -> int:
     """Lay ``doc_parts`` out on A4 into ``target`` (a path or a binary file); the page count."""
     from xml.sax.saxutils import escape
 
-    from reportlab.lib import colors
-    from reportlab.lib.enums import TA_RIGHT
-    from reportlab.lib.pagesizes import A4
-    from reportlab.lib.styles import ParagraphStyle
-    from reportlab.lib.units import mm
-    from reportlab.pdfgen.canvas import Canvas
-    from reportlab.platypus import CondPageBreak, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, TableStyle
-    from reportlab.platypus import Table as RLTable
-
     from cardforge import __version__
-    from cardforge.render.fonts import font_name
 
     regular, bold, italic = font_name(), font_name(bold=True), font_name(italic=True)
     styles = {
@@ -692,16 +692,12 @@ def write_pdf(doc_parts: Sequence[Part], title: str, target: Any) -> int:
     if hasattr(target, "write"):
         target.write(data)
     else:
-        from pathlib import Path
 
         Path(target).write_bytes(data)
     return int(doc.page)
 
 
 def _scaled(drawing: Drawing, scale: float) -> Drawing:
-    from reportlab.graphics.shapes import Drawing as RLDrawing
-    from reportlab.graphics.shapes import Group
-
     out = RLDrawing(drawing.width * scale, drawing.height * scale)
     group = Group(*drawing.contents)
     group.scale(scale, scale)
@@ -712,10 +708,6 @@ def _scaled(drawing: Drawing, scale: float) -> Drawing:
 def _widths(table: Table, width: float) -> list[float]:
     """Column widths: each column's share of the longest texts, the first (names) at least a
     fifth of the page."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    from cardforge.render.fonts import font_name
-
     face = font_name()
     need = []
     for i, head in enumerate(table.columns):

@@ -14,6 +14,7 @@ layouts by content: the same aid printed for five players is laid out once.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -284,8 +285,6 @@ _SHORT_CELL = 7
 
 
 def _plain(markup: str) -> str:
-    import re
-
     return re.sub(r":[a-z][a-z0-9-]*:", "#", re.sub(r"\*\*|\*|<[^>]+>", "", markup))
 
 
