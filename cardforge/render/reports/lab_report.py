@@ -211,11 +211,28 @@ def summary(view: LabView) -> list[Part]:
         f"{100 * FDR:.0f} % (Benjamini–Hochberg): a flagged effect is one this many plays show; an unflagged one is "
         "not shown to be zero.", "note")]
     out.append(Heading("What is solid", 3, "summary-solid"))
-    groups = {id(e): g.label for g in view.groups for e in g.fitted.effects}
     change = ""
     if view.comparison is not None:
-
         change = f"{label(view.comparison.old_version)} → {label(view.comparison.new_version)}"
+    out += _summary_solid(view, flagged, change)
+    balance = [(f, p) for f in view.fits for p in f.flagged]
+    if balance:
+        out.append(Text("From the card data: " + "; ".join(f"{p.name} ({p.direction})" for _, p in balance) + ".",
+                        "flag"))
+    out.append(Heading("Not yet known", 3, "summary-unknown"))
+    out.append(_summary_unknown(view))
+    out.append(Heading("What changed since the last version", 3, "summary-changed"))
+    out.append(_summary_changed(view, change))
+    out.append(Heading("What to try next", 3, "summary-next"))
+    unknown = any(e.needed is not None and e.needed > 0 for g in view.groups for e in g.fitted.effects)
+    out.append(_summary_next(view, flagged, balance, unknown))
+    return out
+
+
+def _summary_solid(view: LabView, flagged: list[Effect], change: str) -> list[Part]:
+    """The flagged effects, surest first; or a line saying none is."""
+    out: list[Part] = []
+    groups = {id(e): g.label for g in view.groups for e in g.fitted.effects}
     if flagged:
         rows = []
         for e in sorted(flagged, key=lambda e: (e.q or 0, -(abs(e.estimate or 0)))):
@@ -228,11 +245,11 @@ def summary(view: LabView) -> list[Part]:
     else:
         out.append(Text(f"Nothing survives the correction: no card, choice or seat is shown to win more or less than "
                         f"its peers ({view.tested} tested).", "body"))
-    balance = [(f, p) for f in view.fits for p in f.flagged]
-    if balance:
-        out.append(Text("From the card data: " + "; ".join(f"{p.name} ({p.direction})" for _, p in balance) + ".",
-                        "flag"))
-    out.append(Heading("Not yet known", 3, "summary-unknown"))
+    return out
+
+
+def _summary_unknown(view: LabView) -> Text:
+    """How many plays each group would need to show an effect of TARGET points."""
     lines = []
     for g in view.groups:
         families: dict[str, list[Effect]] = {}
@@ -246,27 +263,32 @@ def summary(view: LabView) -> list[Part]:
             lines.append(f"{g.label} ({g.fitted.plays:,} play{'s' if g.fitted.plays != 1 else ''}): {which} — about "
                          f"{span} plays would show an effect of {100 * TARGET:.0f} points")
     if lines:
-        out.append(Text("; ".join(lines) + " (80 % power, at the corrected level).", "body"))
-    else:
-        out.append(Text(f"Every effect rests on enough plays to show one of {100 * TARGET:.0f} points.", "body"))
-    out.append(Heading("What changed since the last version", 3, "summary-changed"))
+        return Text("; ".join(lines) + " (80 % power, at the corrected level).", "body")
+    return Text(f"Every effect rests on enough plays to show one of {100 * TARGET:.0f} points.", "body")
+
+
+def _summary_changed(view: LabView, change: str) -> Text:
+    """The cards changed since the last version and the effects that moved."""
     c = view.comparison
     if c is None:
-        out.append(Text("One version in the selection: nothing to compare.", "body"))
+        return Text("One version in the selection: nothing to compare.", "body")
+    names = ", ".join(ch.name for ch in c.changes[:8]) + (" …" if len(c.changes) > 8 else "")
+    text = (f"{change}: {len(c.changes)} card{'s' if len(c.changes) != 1 else ''} changed"
+            + (f" ({names})" if c.changes else "") + ". ")
+    moved = [e for e in view.differences if e.flagged]
+    compared = [e for e in view.differences if e.tested]
+    if moved:
+        text += "Moved beyond chance: " + "; ".join(f"{e.label} {_pts(e.pts)} ({_interval(e)})" for e in moved)
+    elif compared:
+        text += f"No effect moved beyond chance ({len(compared)} compared)"
     else:
-        names = ", ".join(ch.name for ch in c.changes[:8]) + (" …" if len(c.changes) > 8 else "")
-        text = (f"{change}: {len(c.changes)} card{'s' if len(c.changes) != 1 else ''} changed"
-                + (f" ({names})" if c.changes else "") + ". ")
-        moved = [e for e in view.differences if e.flagged]
-        compared = [e for e in view.differences if e.tested]
-        if moved:
-            text += "Moved beyond chance: " + "; ".join(f"{e.label} {_pts(e.pts)} ({_interval(e)})" for e in moved)
-        elif compared:
-            text += f"No effect moved beyond chance ({len(compared)} compared)"
-        else:
-            text += "Too few plays on one side or both to compare any effect"
-        out.append(Text(text + ".", "body"))
-    out.append(Heading("What to try next", 3, "summary-next"))
+        text += "Too few plays on one side or both to compare any effect"
+    return Text(text + ".", "body")
+
+
+def _summary_next(view: LabView, flagged: list[Effect], balance: list[tuple[Any, Any]], unknown: bool) -> Text:
+    """What to try: each flagged effect's remedy, the card data's flags, more plays when some
+    effects are not yet known (``unknown``)."""
     tips = []
     for e in flagged:
         if e.family == "card":
@@ -278,14 +300,13 @@ def summary(view: LabView) -> list[Part]:
     tips += [f"re-cost {p.name} ({p.direction})" for _, p in balance]
     tips += [f"check {p.name}'s cost: priced outside its group's costs, the card data cannot judge it"
              for f in view.fits for p in f.points if p.outside and not p.flagged]
-    if lines:
+    if unknown:
         most = max((e.needed or 0 for g in view.groups for e in g.fitted.effects if e.needed), default=0)
         least = min((e.needed or 0 for g in view.groups for e in g.fitted.effects if e.needed), default=0)
         tips.append(f"play more: about {least:,} plays of one version begin to tell (the least-played effects need "
                     f"{most:,})")
-    out.append(Text(("Try: " + "; ".join(tips) + ".") if tips else "Nothing stands out: keep playing the current "
-                    "version, or change what the designers doubt and compare.", "body"))
-    return out
+    return Text(("Try: " + "; ".join(tips) + ".") if tips else "Nothing stands out: keep playing the current "
+                "version, or change what the designers doubt and compare.", "body")
 
 
 def _versions(view: LabView) -> list[Part]:
