@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
 
 from reportlab.graphics.shapes import Drawing as RLDrawing
 from reportlab.graphics.shapes import Group
@@ -27,6 +28,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import CondPageBreak, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, TableStyle
 from reportlab.platypus import Table as RLTable
 
+from cardforge import __version__
 from cardforge.lab import stats
 from cardforge.lab.balance import Fit, equation, fmt, fmt_signed, score_text
 from cardforge.lab.changes import _show
@@ -637,63 +639,8 @@ def write_report(view: LabView, target: Any) -> int:
 
 def write_pdf(doc_parts: Sequence[Part], title: str, target: Any) -> int:
     """Lay ``doc_parts`` out on A4 into ``target`` (a path or a binary file); the page count."""
-    from xml.sax.saxutils import escape
-
-    from cardforge import __version__
-
-    regular, bold, italic = font_name(), font_name(bold=True), font_name(italic=True)
-    styles = {
-        1: ParagraphStyle("h1", fontName=bold, fontSize=17, leading=21, spaceAfter=6),
-        2: ParagraphStyle("h2", fontName=bold, fontSize=13, leading=16, spaceBefore=10, spaceAfter=4),
-        3: ParagraphStyle("h3", fontName=bold, fontSize=10.5, leading=13, spaceBefore=7, spaceAfter=3),
-        "body": ParagraphStyle("body", fontName=regular, fontSize=8.5, leading=11, spaceAfter=3),
-        "lead": ParagraphStyle("lead", fontName=regular, fontSize=9.5, leading=12.5, spaceAfter=4),
-        "note": ParagraphStyle("note", fontName=italic, fontSize=7.5, leading=9.5, spaceAfter=3,
-                               textColor=colors.HexColor("#4a4a52")),
-        "flag": ParagraphStyle("flag", fontName=bold, fontSize=8.5, leading=11, spaceAfter=3),
-        "cell": ParagraphStyle("cell", fontName=regular, fontSize=7, leading=8.4),
-        "cellr": ParagraphStyle("cellr", fontName=regular, fontSize=7, leading=8.4, alignment=TA_RIGHT),
-        "head": ParagraphStyle("head", fontName=bold, fontSize=7, leading=8.4),
-        "headr": ParagraphStyle("headr", fontName=bold, fontSize=7, leading=8.4, alignment=TA_RIGHT),
-    }
-    width = A4[0] - 30 * mm
-    story: list[Any] = []
-    pending: list[Any] = []  # a heading is kept with what follows it
-    for part in doc_parts:
-        if isinstance(part, Heading):
-            if part.level <= 2 and story:
-                story.append(CondPageBreak(60 * mm))
-            pending.append(Paragraph(escape(part.text), styles[part.level]))
-            continue
-        if isinstance(part, Text):
-            flow: Any = Paragraph(escape(part.text), styles[part.style])
-        elif isinstance(part, Chart):
-            drawing = charts.for_pdf(part.drawing)
-            flow = _scaled(drawing, min(1.0, width / drawing.width))
-        else:
-            cells = [[Paragraph(escape(c), styles["headr" if i in part.numeric else "head"])
-                      for i, c in enumerate(part.columns)]]
-            for row in part.rows:
-                cells.append([Paragraph(escape(v), styles["cellr" if i in part.numeric else "cell"])
-                              for i, v in enumerate(row)])
-            table = RLTable(cells, repeatRows=1, colWidths=_widths(part, width))
-            style = [("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.HexColor("#1d1d1f")),
-                     ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.HexColor("#d0d0d6")),
-                     ("VALIGN", (0, 0), (-1, -1), "TOP"), ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-                     ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5), ("LEFTPADDING", (0, 0), (-1, -1), 2),
-                     ("RIGHTPADDING", (0, 0), (-1, -1), 2)]
-            for i, marked in enumerate(part.flagged):
-                if marked:
-                    style.append(("BACKGROUND", (0, i + 1), (-1, i + 1), colors.HexColor("#fde8c8")))
-            table.setStyle(TableStyle(style))
-            flow = table
-        if pending:
-            story.append(KeepTogether([*pending, flow]))
-            pending = []
-        else:
-            story.append(flow)
-        story.append(Spacer(1, 2))
-    story += pending
+    regular = font_name()
+    story = _story(doc_parts, _pdf_styles(), A4[0] - 30 * mm)
 
     def footer(canvas: Canvas, doc: Any) -> None:
         canvas.saveState()
@@ -713,9 +660,74 @@ def write_pdf(doc_parts: Sequence[Part], title: str, target: Any) -> int:
     if hasattr(target, "write"):
         target.write(data)
     else:
-
         Path(target).write_bytes(data)
     return int(doc.page)
+
+
+def _pdf_styles() -> dict[Any, ParagraphStyle]:
+    """The report's paragraph styles: headings by level, then text and table cells by name."""
+    regular, bold, italic = font_name(), font_name(bold=True), font_name(italic=True)
+    return {
+        1: ParagraphStyle("h1", fontName=bold, fontSize=17, leading=21, spaceAfter=6),
+        2: ParagraphStyle("h2", fontName=bold, fontSize=13, leading=16, spaceBefore=10, spaceAfter=4),
+        3: ParagraphStyle("h3", fontName=bold, fontSize=10.5, leading=13, spaceBefore=7, spaceAfter=3),
+        "body": ParagraphStyle("body", fontName=regular, fontSize=8.5, leading=11, spaceAfter=3),
+        "lead": ParagraphStyle("lead", fontName=regular, fontSize=9.5, leading=12.5, spaceAfter=4),
+        "note": ParagraphStyle("note", fontName=italic, fontSize=7.5, leading=9.5, spaceAfter=3,
+                               textColor=colors.HexColor("#4a4a52")),
+        "flag": ParagraphStyle("flag", fontName=bold, fontSize=8.5, leading=11, spaceAfter=3),
+        "cell": ParagraphStyle("cell", fontName=regular, fontSize=7, leading=8.4),
+        "cellr": ParagraphStyle("cellr", fontName=regular, fontSize=7, leading=8.4, alignment=TA_RIGHT),
+        "head": ParagraphStyle("head", fontName=bold, fontSize=7, leading=8.4),
+        "headr": ParagraphStyle("headr", fontName=bold, fontSize=7, leading=8.4, alignment=TA_RIGHT),
+    }
+
+
+def _story(doc_parts: Sequence[Part], styles: dict[Any, ParagraphStyle], width: float) -> list[Any]:
+    """The flowables of ``doc_parts``: a heading kept with what follows it, a chart scaled to the
+    text's ``width``, a table with its flagged rows shaded."""
+    story: list[Any] = []
+    pending: list[Any] = []  # a heading is kept with what follows it
+    for part in doc_parts:
+        if isinstance(part, Heading):
+            if part.level <= 2 and story:
+                story.append(CondPageBreak(60 * mm))
+            pending.append(Paragraph(escape(part.text), styles[part.level]))
+            continue
+        if isinstance(part, Text):
+            flow: Any = Paragraph(escape(part.text), styles[part.style])
+        elif isinstance(part, Chart):
+            drawing = charts.for_pdf(part.drawing)
+            flow = _scaled(drawing, min(1.0, width / drawing.width))
+        else:
+            flow = _table_flow(part, styles, width)
+        if pending:
+            story.append(KeepTogether([*pending, flow]))
+            pending = []
+        else:
+            story.append(flow)
+        story.append(Spacer(1, 2))
+    story += pending
+    return story
+
+
+def _table_flow(part: Table, styles: dict[Any, ParagraphStyle], width: float) -> RLTable:
+    cells = [[Paragraph(escape(c), styles["headr" if i in part.numeric else "head"])
+              for i, c in enumerate(part.columns)]]
+    for row in part.rows:
+        cells.append([Paragraph(escape(v), styles["cellr" if i in part.numeric else "cell"])
+                      for i, v in enumerate(row)])
+    table = RLTable(cells, repeatRows=1, colWidths=_widths(part, width))
+    style = [("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.HexColor("#1d1d1f")),
+             ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.HexColor("#d0d0d6")),
+             ("VALIGN", (0, 0), (-1, -1), "TOP"), ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+             ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5), ("LEFTPADDING", (0, 0), (-1, -1), 2),
+             ("RIGHTPADDING", (0, 0), (-1, -1), 2)]
+    for i, marked in enumerate(part.flagged):
+        if marked:
+            style.append(("BACKGROUND", (0, i + 1), (-1, i + 1), colors.HexColor("#fde8c8")))
+    table.setStyle(TableStyle(style))
+    return table
 
 
 def _scaled(drawing: Drawing, scale: float) -> Drawing:
