@@ -89,7 +89,6 @@ def setup(ctx: click.Context, game: Game, players: int | None, mode: str | None,
                                        "options; --seed and --pdf are for making a deal)")
 
         if check_file == "-":  # stdin: the text itself is checked (no file written)
-
             text, problem = read_stdin("<stdin>")
             if problem is not None or text is None:
                 raise SetupError("<stdin>: the deal cannot be read", [problem] if problem else [])

@@ -80,7 +80,6 @@ def check_game_data(game: GameSource, root: Path | None = None,
         from cardforge.data.spreadsheet import SheetOptions, is_spreadsheet, load_card_file  # on a cache miss only
 
         for i, name in enumerate(meta.card_file_names):  # YAML, CSV or XLSX (data/spreadsheet.py)
-
             entry = meta.card_file(i)
             _, refused = path_problem(folder, name, "card file", file=meta_doc.display,
                                       field=f"card_files[{i}]", line=meta_doc.line_of(("card_files", i)))

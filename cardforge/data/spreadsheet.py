@@ -175,7 +175,6 @@ def load_card_file(path: Path, load: Callable[[Any], list[Problem]], *, models: 
                 problems += _missing_provenance(doc)
         return problems
     if inside is not None:  # checked before anything opens it: a FIFO would block, a link lead out
-
         rel = os.path.relpath(os.path.abspath(path), os.path.abspath(inside))
         refused = regular_inside(inside, rel, "card file", max_bytes=limit("game_file_bytes"),
                                  variable=env_name("game_file_bytes"), file=display_path(path))[1]
@@ -456,7 +455,6 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
             doc.problems.append(Problem(again + via, file=cell.where(display)))
             continue
         if top not in allowed:
-
             close = difflib.get_close_matches(top, allowed, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             if not close and not via:
@@ -869,7 +867,6 @@ def write_xlsx(path: Path, tables: list[Table]) -> None:
         for i, h in enumerate(t.headers, start=1):
             ws.column_dimensions[column_letter(i)].width = max(8, min(40, len(h) + 2))
     if too_long:
-
         raise DataError(f"cannot write {Path(path).name}", too_long)
     buf = io.BytesIO()
     wb.save(buf)

@@ -431,7 +431,6 @@ class _SheetReader:
         if not raw.strip():
             return None
         if t == "d":
-
             try:
                 return datetime.datetime.fromisoformat(raw.strip())
             except ValueError:

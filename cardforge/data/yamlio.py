@@ -487,7 +487,6 @@ def read_yaml(path: Path, display: str | None = None, *, inside: Path | None = N
     :func:`cardforge.paths.regular_inside`)."""
     display = display or display_path(path)
     if inside is not None:
-
         rel = os.path.relpath(os.path.abspath(path), os.path.abspath(inside))
         _, refused = regular_inside(inside, rel, "file", file=display)
         if refused is not None:

@@ -216,7 +216,6 @@ def srgb_profile() -> bytes:
     export's PNGs differ) and its optional MD5 id cleared: the same cards, the same bytes."""
     global _SRGB
     if _SRGB is None:
-
         raw = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
         raw[24:36] = (2000).to_bytes(2, "big") + b"\x00\x01\x00\x01" + bytes(6)  # 2000-01-01 00:00:00
         raw[84:100] = bytes(16)  # the profile id: 0 = not computed

@@ -47,7 +47,6 @@ class CustomIcon:
 
     def draw(self, canvas: Canvas) -> None:
         if isinstance(self.art, Art):
-
             draw_art(canvas, self.art, 0, 0, self.width * UNIT, UNIT, fit="contain")
             return
         # an SVG is drawn straight into the icon's form (one XObject an icon, as for the

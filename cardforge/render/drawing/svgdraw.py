@@ -239,7 +239,6 @@ def _record(path: Path, blob: bytes) -> SvgProgram:
 def play(canvas: Canvas, program: SvgProgram, path: Path) -> None:
     """Draw the program at the origin (its own size); from the file when it has no calls."""
     if program.ops is None:
-
         draw_compact(canvas, svg_drawing_at(path))
         return
 
