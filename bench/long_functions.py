@@ -33,7 +33,6 @@ KNOWN: dict[str, int] = {
     "cardforge/markup.py::parse": 114,
     "cardforge/data/backs.py::load_back_files": 90,
     "cardforge/data/loading.py::_load_cards": 89,
-    "cardforge/render/reports/lab_report.py::_group": 78,
     "cardforge/cli/check.py::_check_one": 76,
     "cardforge/render/reports/charts.py::scatter_chart": 75,
     "cardforge/cli/export.py::export": 74,

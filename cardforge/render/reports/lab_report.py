@@ -358,6 +358,19 @@ def _group(view: LabView, g: stats.Group, w: float) -> list[Part]:
     days = g.first_day if g.first_day == g.last_day else f"{g.first_day} – {g.last_day}"
     out.append(Text(f"{days} · {counts} · {g.plays_with_first} of {g.multi} with the first player recorded", "body"))
     out += _effects(view, g, gid)
+    out += _group_choices(view, g, gid, w)
+    out += _group_positions(g, gid, w)
+    out += _group_margin(g, gid, w)
+    out += _group_shares(g, gid, w)
+    out += _group_length(g, gid)
+    if view.info.card_fields:
+        out += _cards(view, g, gid, w)
+    return out
+
+
+def _group_choices(view: LabView, g: stats.Group, gid: str, w: float) -> list[Part]:
+    """The win rate by each declared choice."""
+    out: list[Part] = []
     for cid, clabel in view.info.choices:
         rows = g.choices.get(cid, [])
         if not rows and not g.choice_missing.get(cid):
@@ -378,6 +391,12 @@ def _group(view: LabView, g: stats.Group, w: float) -> list[Part]:
             m = g.choice_missing[cid]
             out.append(Text(f"{m} seat{'s' if m != 1 else ''} did not say their {clabel.casefold()} (not counted).",
                             "note"))
+    return out
+
+
+def _group_positions(g: stats.Group, gid: str, w: float) -> list[Part]:
+    """The win rate by turn order."""
+    out: list[Part] = []
     out.append(Heading("Win rate by turn order", 3, f"{gid}-positions"))
     if g.positions:
         out.append(Chart(f"{gid}-positions", f"Win rate by turn order, {g.label}",
@@ -390,6 +409,12 @@ def _group(view: LabView, g: stats.Group, w: float) -> list[Part]:
                          [[r.label, *_rate_cells(r.rate)] for r in g.positions], RATE_NUMERIC))
     else:
         out.append(Text("No play of this version recorded its first player.", "note"))
+    return out
+
+
+def _group_margin(g: stats.Group, gid: str, w: float) -> list[Part]:
+    """The winner's margin."""
+    out: list[Part] = []
     out.append(Heading("Winner's margin", 3, f"{gid}-margin"))
     margin = g.margin_summary
     if margin is None:
@@ -403,6 +428,12 @@ def _group(view: LabView, g: stats.Group, w: float) -> list[Part]:
                          "How many plays were won by each margin.",
                          charts.histogram(f"{g.label}: winner's margin", stats.bins_of(g.margins),
                                           x_label="points between the winner and the next", width=w)))
+    return out
+
+
+def _group_shares(g: stats.Group, gid: str, w: float) -> list[Part]:
+    """Where the points come from: each category's share."""
+    out: list[Part] = []
     out.append(Heading("Where the points come from", 3, f"{gid}-shares"))
     shares = [s for s in g.shares if s.winners is not None or s.everyone is not None]
     if shares and g.plays_with_breakdown:
@@ -418,6 +449,12 @@ def _group(view: LabView, g: stats.Group, w: float) -> list[Part]:
                              note="percent of the total points, summed over the seats", width=w)))
     else:
         out.append(Text("No play of 2 players or more recorded its categories.", "note"))
+    return out
+
+
+def _group_length(g: stats.Group, gid: str) -> list[Part]:
+    """How long the plays took."""
+    out: list[Part] = []
     d = g.duration_summary
     out.append(Heading("Game length", 3, f"{gid}-length"))
     if d is None:
@@ -426,8 +463,6 @@ def _group(view: LabView, g: stats.Group, w: float) -> list[Part]:
         out.append(Text(f"{int(d['plays'])} play{'s' if d['plays'] != 1 else ''} with a length: mean "
                         f"{_n1(d['mean'])} min, median {_n1(d['median'])} min, from {int(d['min'])} to "
                         f"{int(d['max'])} min.", "body"))
-    if view.info.card_fields:
-        out += _cards(view, g, gid, w)
     return out
 
 
