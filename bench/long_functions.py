@@ -44,8 +44,6 @@ KNOWN: dict[str, int] = {
     "cardforge/cli/balance.py::balance": 62,
     "cardforge/render/fonts.py::_check_cmap": 62,
     "cardforge/render/reports/charts.py::line_chart": 62,
-    "cardforge/render/reports/lab_report.py::_comparison": 62,
-    "cardforge/render/otf.py::_convert": 61,
 }
 
 

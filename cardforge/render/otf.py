@@ -98,6 +98,31 @@ def _bounded_extractor(budget: list[int]) -> type:
     return Bounded
 
 
+def _truetype_maxp_and_post(font: Any, glyphs: dict[str, Any], order: list[str]) -> None:
+    """The ``maxp`` (version 1.0, for TrueType outlines) and ``post`` (glyph names, else none)
+    tables of the converted font."""
+    from fontTools.ttLib import newTable
+
+    font["maxp"] = maxp = newTable("maxp")
+    maxp.tableVersion = 0x00010000
+    for field in ("maxZones",):
+        setattr(maxp, field, 1)
+    for field in ("maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
+                  "maxStackElements", "maxSizeOfInstructions"):
+        setattr(maxp, field, 0)
+    maxp.maxComponentElements = max((len(getattr(g, "components", []) or []) for g in glyphs.values()), default=0)
+    maxp.compile(font)
+    post = font["post"]
+    post.formatType = 2.0
+    post.extraNames = []
+    post.mapping = {}
+    post.glyphOrder = order
+    try:
+        post.compile(font)
+    except OverflowError:
+        post.formatType = 3.0
+
+
 def _convert(blob: bytes) -> bytes:
     """CFF → glyf, as fontTools' ``otf2ttf`` recipe does, within ``font_cff_ops``."""
     from fontTools.pens.cu2quPen import Cu2QuPen
@@ -137,24 +162,7 @@ def _convert(blob: bytes) -> bytes:
     for name, glyph in glyf.glyphs.items():
         if hasattr(glyph, "xMin"):
             hmtx[name] = (hmtx[name][0], glyph.xMin)
-    font["maxp"] = maxp = newTable("maxp")
-    maxp.tableVersion = 0x00010000
-    for field in ("maxZones",):
-        setattr(maxp, field, 1)
-    for field in ("maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
-                  "maxStackElements", "maxSizeOfInstructions"):
-        setattr(maxp, field, 0)
-    maxp.maxComponentElements = max((len(getattr(g, "components", []) or []) for g in glyphs.values()), default=0)
-    maxp.compile(font)
-    post = font["post"]
-    post.formatType = 2.0
-    post.extraNames = []
-    post.mapping = {}
-    post.glyphOrder = order
-    try:
-        post.compile(font)
-    except OverflowError:
-        post.formatType = 3.0
+    _truetype_maxp_and_post(font, glyphs, order)
     font.sfntVersion = "\x00\x01\x00\x00"
     out = io.BytesIO()
     font.save(out)

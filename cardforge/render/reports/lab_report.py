@@ -558,6 +558,27 @@ def _comparison(view: LabView, c: stats.Comparison, w: float) -> list[Part]:
         out.append(Table("compare-cards", ["Card", "Change", "Held", "Holders won", "Moved"], rows))
     else:
         out.append(Text("No card changed between the two decks.", "body"))
+    out += _compare_choices(view, c, w)
+    pairs = c.position_pairs()
+    if pairs:
+        out.append(Heading("Win rate by turn order", 3, "compare-positions"))
+        out.append(Table("compare-positions", ["Turn", a, b, "Moved"],
+                         [[name, o.text() if o else "–", n.text() if n else "–", _moved(o, n)]
+                          for name, o, n in pairs]))
+    mo, mn = c.old.margin_summary, c.new.margin_summary
+    if mo or mn:
+        def text(m: dict[str, float] | None) -> str:
+            if m is None:
+                return "–"
+            return f"mean {_n1(m['mean'])} ({int(m['plays'])} play{'s' if m['plays'] != 1 else ''})"
+        out.append(Text(f"Winner's margin: {text(mo)} → {text(mn)}.", "body"))
+    return out
+
+
+def _compare_choices(view: LabView, c: stats.Comparison, w: float) -> list[Part]:
+    """Each declared choice's win rate in both versions: a chart and a table."""
+    a, b = label(c.old_version), label(c.new_version)
+    out: list[Part] = []
     for cid, clabel in view.info.choices:
         pairs = c.choice_pairs(cid)
         if pairs:
@@ -575,19 +596,6 @@ def _comparison(view: LabView, c: stats.Comparison, w: float) -> list[Part]:
             out.append(Table(f"compare-choice-{cid}", [clabel, a, b, "Moved"],
                              [[name, o.text() if o else "–", n.text() if n else "–", _moved(o, n)]
                               for name, o, n in pairs]))
-    pairs = c.position_pairs()
-    if pairs:
-        out.append(Heading("Win rate by turn order", 3, "compare-positions"))
-        out.append(Table("compare-positions", ["Turn", a, b, "Moved"],
-                         [[name, o.text() if o else "–", n.text() if n else "–", _moved(o, n)]
-                          for name, o, n in pairs]))
-    mo, mn = c.old.margin_summary, c.new.margin_summary
-    if mo or mn:
-        def text(m: dict[str, float] | None) -> str:
-            if m is None:
-                return "–"
-            return f"mean {_n1(m['mean'])} ({int(m['plays'])} play{'s' if m['plays'] != 1 else ''})"
-        out.append(Text(f"Winner's margin: {text(mo)} → {text(mn)}.", "body"))
     return out
 
 
