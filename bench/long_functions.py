@@ -34,7 +34,6 @@ KNOWN: dict[str, int] = {
     "cardforge/data/backs.py::load_back_files": 90,
     "cardforge/data/loading.py::_load_cards": 89,
     "cardforge/cli/check.py::_check_one": 76,
-    "cardforge/render/reports/charts.py::scatter_chart": 75,
     "cardforge/cli/export.py::export": 74,
     "cardforge/data/loading.py::check_game_data": 74,
     "cardforge/cli/build.py::run_build": 73,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from reportlab.graphics import renderSVG
@@ -358,18 +358,7 @@ def scatter_chart(title: str, groups: Sequence[ScatterGroup], *, labels: Sequenc
     def py(y: float) -> float:
         return base + bottom + (y - y_lo) / (y_hi - y_lo) * plot_h
 
-    tick = y_lo
-    while tick <= y_hi + 1e-9:
-        d.add(Line(left, py(tick), left + plot_w, py(tick), strokeColor=GRID, strokeWidth=0.6))
-        d.add(String(left - 4, py(tick) - 4, _label(tick), fontName=FONT, fontSize=SIZE - 2, fillColor=MUTED,
-                     textAnchor="end"))
-        tick += y_step
-    tick = x_lo
-    while tick <= x_hi + 1e-9:
-        d.add(Line(px(tick), base + bottom, px(tick), base + bottom + plot_h, strokeColor=GRID, strokeWidth=0.6))
-        d.add(String(px(tick), base + bottom - 13, _label(tick), fontName=FONT, fontSize=SIZE - 2, fillColor=MUTED,
-                     textAnchor="middle"))
-        tick += x_step
+    _scatter_grid(d, (x_lo, x_hi, x_step), (y_lo, y_hi, y_step), px, py, (left, base + bottom, plot_w, plot_h))
     d.add(Line(left, base + bottom, left + plot_w, base + bottom, strokeColor=INK, strokeWidth=0.8))
     d.add(Line(left, base + bottom, left, base + bottom + plot_h, strokeColor=INK, strokeWidth=0.8))
     if x_label:
@@ -390,6 +379,35 @@ def scatter_chart(title: str, groups: Sequence[ScatterGroup], *, labels: Sequenc
         yl = legend_h - 14 - k * 15.0
         d.add(_marker(MARKERS[k % len(MARKERS)], 6, yl + 5, colour))
         d.add(String(16, yl + 1, fit(g.name, width - 16), fontName=FONT, fontSize=SIZE - 1, fillColor=INK))
+    _ring_outliers(d, labels, px, py, left, plot_w)
+    return d
+
+
+def _scatter_grid(d: Drawing, xr: tuple[float, float, float], yr: tuple[float, float, float],
+                  px: Callable[[float], float], py: Callable[[float], float],
+                  frame: tuple[float, float, float, float]) -> None:
+    """The grid lines and tick labels of a scatter plot: ``xr``/``yr`` (low, high, step),
+    ``frame`` the plot's left, bottom, width and height."""
+    x_lo, x_hi, x_step = xr
+    y_lo, y_hi, y_step = yr
+    left, bottom, plot_w, plot_h = frame
+    tick = y_lo
+    while tick <= y_hi + 1e-9:
+        d.add(Line(left, py(tick), left + plot_w, py(tick), strokeColor=GRID, strokeWidth=0.6))
+        d.add(String(left - 4, py(tick) - 4, _label(tick), fontName=FONT, fontSize=SIZE - 2, fillColor=MUTED,
+                     textAnchor="end"))
+        tick += y_step
+    tick = x_lo
+    while tick <= x_hi + 1e-9:
+        d.add(Line(px(tick), bottom, px(tick), bottom + plot_h, strokeColor=GRID, strokeWidth=0.6))
+        d.add(String(px(tick), bottom - 13, _label(tick), fontName=FONT, fontSize=SIZE - 2, fillColor=MUTED,
+                     textAnchor="middle"))
+        tick += x_step
+
+
+def _ring_outliers(d: Drawing, labels: Sequence[tuple[float, float, str]], px: Callable[[float], float],
+                   py: Callable[[float], float], left: float, plot_w: float) -> None:
+    """Each outlier ringed and named beside it, never over another's name."""
     placed: list[tuple[float, float]] = []  # each outlier's name beside it, never over another's
     for x, y, text in sorted(labels, key=lambda t: (-t[1], t[0], t[2])):
         cx, cy = px(x), py(y)
@@ -405,7 +423,6 @@ def scatter_chart(title: str, groups: Sequence[ScatterGroup], *, labels: Sequenc
             d.add(String(cx + 10, ty, shown, fontName=BOLD, fontSize=SIZE - 1, fillColor=INK))
         else:
             d.add(String(cx - 10, ty, shown, fontName=BOLD, fontSize=SIZE - 1, fillColor=INK, textAnchor="end"))
-    return d
 
 
 def for_pdf(drawing: Drawing) -> Drawing:
