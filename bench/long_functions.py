@@ -41,7 +41,6 @@ KNOWN: dict[str, int] = {
     "cardforge/data/validate.py::friendly_message": 67,
     "cardforge/layout/boxes.py::LayoutLibrary._resolve_once": 67,
     "cardforge/cli/balance.py::balance": 62,
-    "cardforge/render/reports/charts.py::line_chart": 62,
 }
 
 

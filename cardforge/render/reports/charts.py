@@ -304,7 +304,15 @@ def line_chart(title: str, series: Sequence[Series], *, x_labels: Sequence[tuple
             d.add(_marker(MARKERS[k % len(MARKERS)], x, y, colour))
         if points:
             ends.append((points[-1][1], k))
-    # each name beside its line's end, with its marker: in the order of the ends, 13 points apart
+    _name_line_ends(d, series, ends, (left + plot_w, bottom, plot_h), name_w)
+    return d
+
+
+def _name_line_ends(d: Drawing, series: Sequence[Series], ends: list[tuple[float, int]],
+                    frame: tuple[float, float, float], name_w: float) -> None:
+    """Each series' name beside its line's end, with its marker: in the order of the ends, 13
+    points apart, kept within the plot (``frame``: its right edge, bottom and height)."""
+    right, bottom, plot_h = frame
     ends.sort()
     placed: list[float] = []
     for y, _ in ends:
@@ -315,9 +323,8 @@ def line_chart(title: str, series: Sequence[Series], *, x_labels: Sequence[tuple
     for (_, k), y in zip(ends, placed):
         s = series[k]
         colour = colors.HexColor(s.colour or PALETTE[k % len(PALETTE)])
-        d.add(_marker(MARKERS[k % len(MARKERS)], left + plot_w + 9, y, colour))
-        d.add(String(left + plot_w + 16, y - 4, fit(s.name, name_w - 18), fontName=FONT, fontSize=SIZE, fillColor=INK))
-    return d
+        d.add(_marker(MARKERS[k % len(MARKERS)], right + 9, y, colour))
+        d.add(String(right + 16, y - 4, fit(s.name, name_w - 18), fontName=FONT, fontSize=SIZE, fillColor=INK))
 
 
 @dataclass(frozen=True)
