@@ -196,23 +196,7 @@ def inline_cheap_forms(canvas: Canvas, unclipped: Collection[str] = ()) -> int:
                 body = body[len(_PREAMBLE):]
             if who and (len(who) - 1) * len(zlib.compress(body)) >= FORM_COST + FORM_USE_COST * len(who):
                 continue
-            clip = b""
-            if name not in no_clip:
-                x0, y0, x1, y1 = form.BBoxList()
-                clip = b"n %s re W n\n" % fp_str(x0, y0, x1 - x0, y1 - y0).encode()
-            inline = b"q\n%s%s\nQ" % (clip, body.rstrip())
-            inner = dict(form.XObjects.dict) if form.XObjects is not None else {}
-            for i in who:
-                user = holders[i]
-                text = pending[i] if i in pending else _holder_text(user)
-                pending[i] = text.replace(f"/{name} Do".encode(), inline)
-                entries = dict(user.XObjects.dict)
-                del entries[name]
-                entries.update(inner)
-                user.XObjects = PDFDictionary(entries) if entries else None
-                for other in inner:
-                    if other in users:
-                        users[other].add(i)
+            _inline_form(name, form, body, name not in no_clip, [holders[i] for i in who], who, pending, users)
             for other in users.values():
                 other.discard(me)
             del doc.idToObject[name]
@@ -228,6 +212,29 @@ def inline_cheap_forms(canvas: Canvas, unclipped: Collection[str] = ()) -> int:
         doc.idToObjectNumberAndVersion = {n: (i, 0) for i, n in enumerate(order, 1)}
         doc.objectcounter = len(order)
     return len(gone)
+
+
+def _inline_form(name: str, form: Any, body: bytes, clip_it: bool, users_of: list[Any], who: list[int],
+                 pending: dict[int, bytes], users: dict[str, set[int]]) -> None:
+    """Form ``name``'s operators (``body``) in place of its ``Do`` in each stream that draws it
+    (``users_of``, numbered ``who``; the new text in ``pending``), inside ``q``…``Q`` and
+    clipped to its bounding box when ``clip_it``; its own forms join each user's resources."""
+    clip = b""
+    if clip_it:
+        x0, y0, x1, y1 = form.BBoxList()
+        clip = b"n %s re W n\n" % fp_str(x0, y0, x1 - x0, y1 - y0).encode()
+    inline = b"q\n%s%s\nQ" % (clip, body.rstrip())
+    inner = dict(form.XObjects.dict) if form.XObjects is not None else {}
+    for i, user in zip(who, users_of):
+        text = pending[i] if i in pending else _holder_text(user)
+        pending[i] = text.replace(f"/{name} Do".encode(), inline)
+        entries = dict(user.XObjects.dict)
+        del entries[name]
+        entries.update(inner)
+        user.XObjects = PDFDictionary(entries) if entries else None
+        for other in inner:
+            if other in users:
+                users[other].add(i)
 
 
 def share_page_resources(canvas: Canvas) -> bool:
