@@ -39,7 +39,6 @@ KNOWN: dict[str, int] = {
     "cardforge/cli/build.py::run_build": 73,
     "cardforge/data/validate.py::friendly_message": 67,
     "cardforge/layout/boxes.py::LayoutLibrary._resolve_once": 67,
-    "cardforge/cli/balance.py::balance": 62,
 }
 
 
