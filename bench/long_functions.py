@@ -37,7 +37,6 @@ KNOWN: dict[str, int] = {
     "cardforge/cli/export.py::export": 74,
     "cardforge/data/loading.py::check_game_data": 74,
     "cardforge/cli/build.py::run_build": 73,
-    "cardforge/data/validate.py::friendly_message": 67,
     "cardforge/layout/boxes.py::LayoutLibrary._resolve_once": 67,
 }
 

@@ -114,6 +114,20 @@ def friendly_message(err: dict[str, Any], model: type[BaseModel] | None = None) 
         if _is_nan(got):  # NaN fails every comparison: not "more than 10", not a number at all
             return "must be a number, got nan"
         return f"must be {sign} {ctx.get(key)}, got {_show(got)}"
+    typed = _type_message(kind, ctx, got)
+    if typed is not None:
+        return typed
+    if kind in ("value_error", "assertion_error"):
+        msg = str(err["msg"])
+        for prefix in ("Value error, ", "Assertion failed, "):
+            if msg.startswith(prefix):
+                msg = msg[len(prefix):]
+        return msg
+    return f"{err['msg'].rstrip('.')}, got {_show(got)}"
+
+
+def _type_message(kind: str, ctx: dict[str, Any], got: Any) -> str | None:
+    """The message of a wrong type or size (a whole number, a list, text too short…), else None."""
     if kind in ("int_type", "int_parsing", "int_from_float"):
         return f"must be a whole number, got {_show(got)}"
     if kind == "int_parsing_size":
@@ -138,13 +152,7 @@ def friendly_message(err: dict[str, Any], model: type[BaseModel] | None = None) 
         return "must not be empty"
     if kind == "string_pattern_mismatch":
         return f"must match {ctx.get('pattern')}, got {_show(got)}"
-    if kind in ("value_error", "assertion_error"):
-        msg = str(err["msg"])
-        for prefix in ("Value error, ", "Assertion failed, "):
-            if msg.startswith(prefix):
-                msg = msg[len(prefix):]
-        return msg
-    return f"{err['msg'].rstrip('.')}, got {_show(got)}"
+    return None
 
 
 def format_loc(loc: Loc) -> str:
