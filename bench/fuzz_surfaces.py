@@ -641,7 +641,7 @@ def _number(text: str) -> bool:
 # --- diff ---------------------------------------------------------------------------------------------------
 
 def make_diff(rng: random.Random, case: Path, seeds: dict, decoy: Path) -> tuple[str, list[list[str]], list]:
-    from fuzz import make_file, mutate_value
+    from mutations import make_file, mutate_value
 
     folder = new_game(case / GAME, deck_file=True)
     base = yaml.safe_load((folder / "cards.yaml").read_text(encoding="utf-8"))

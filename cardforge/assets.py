@@ -21,14 +21,14 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from cardforge.limits import env_name, limit
 from cardforge.paths import folder_entries, read_regular
 from cardforge.problems import Problem
 
 if TYPE_CHECKING:
-    from cardforge.data.loading import GameData
+    from collections.abc import Mapping, Sequence
 
 FONT_SUFFIXES = (".ttf", ".otf")
 ICON_SUFFIXES = (".svg", ".png")
@@ -39,6 +39,25 @@ STYLE_SUFFIXES: dict[str, tuple[bool, bool]] = {
     "bolditalic": (True, True), "boldoblique": (True, True),
 }
 ICON_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
+class _Meta(Protocol):
+    @property
+    def backs(self) -> Mapping[str, object]: ...
+
+
+class GameFiles(Protocol):
+    """What this module reads of a game's loaded data (a :class:`~cardforge.data.loading.GameData`
+    is one): a protocol, so that this shared module imports no layer above it."""
+
+    @property
+    def root(self) -> Path: ...
+
+    @property
+    def cards(self) -> Sequence[object]: ...
+
+    @property
+    def meta(self) -> _Meta: ...
 
 
 @dataclass(frozen=True)
@@ -104,7 +123,7 @@ class GameAssets:
         return tuple(out)
 
 
-def game_assets(data_or_root: GameData | Path | str, game_folder: Path | None = None) -> GameAssets:
+def game_assets(data_or_root: GameFiles | Path | str, game_folder: Path | None = None) -> GameAssets:
     """The fonts and icons in a game's data folder (a ``GameData`` or the folder's path). Only
     files obeying the game folder's rule are used (:func:`cardforge.paths.folder_entries`:
     inside the folder once links are resolved, regular files); the others are in ``refused``.
@@ -323,7 +342,7 @@ def _svg_title(path: str, mtime_ns: int, size: int) -> str | None:
     return None
 
 
-def has_assets(data: GameData) -> bool:
+def has_assets(data: GameFiles) -> bool:
     """Whether the game has anything for :func:`render.game_assets.asset_problems` to open
     (fonts, icons, or art named by a card or a back): ``check`` loads the image and font code
     only then."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Collection
@@ -11,10 +13,22 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from cardforge.cli.common import GAME, ParamType, echo_json, echo_problem, echo_warnings, is_tty
+from cardforge.cli import STATE
+from cardforge.cli.common import GAME, ParamType, echo_json, echo_problem, echo_warnings, every_game, is_tty, refind
+from cardforge.errors import CardforgeError
 from cardforge.i18n import languages
 from cardforge.problems import Problem, plural
-from cardforge.settings import DEFAULT_PAPER, DUPLEX_MODES, PAPER_OPTION_HELP, PRINTABLE_KINDS, BuildSettings
+from cardforge.settings import (
+    DEFAULT_PAPER,
+    DUPLEX_MODES,
+    PAPER_OPTION_HELP,
+    PRINTABLE_KINDS,
+    BuildSettings,
+    locale_paper,
+    paper_mismatch,
+    paper_size,
+    paper_words,
+)
 
 if TYPE_CHECKING:
     from cardforge.games.base import Game
@@ -94,8 +108,6 @@ class Paper(ParamType[str]):
     name = "PAPER"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        from cardforge.settings import paper_size
-
         try:
             paper_size(value)
         except ValueError as exc:
@@ -277,8 +289,6 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
               watch=False, poll=False, as_json=False, lang=None, playtest=None) -> None:
     """`cardforge build` and `cardforge watch` (``watch=True``): the options parsed, build each
     game, print, and exit (or watch on)."""
-    from cardforge.cli.common import every_game
-    from cardforge.errors import CardforgeError
     from cardforge.paths import check_output_folder
 
     problem = check_output_folder(Path(out_dir), what="output folder (-o)")
@@ -307,7 +317,6 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
         raise click.UsageError("--json is not used with --watch")
     if poll and not watch:
         raise click.UsageError("--poll goes with --watch")
-    from cardforge.cli import STATE
 
     quiet = quiet or as_json or STATE.quiet  # `cardforge -q build` as `cardforge build -q`
     failures: list[Failure] = []
@@ -362,10 +371,6 @@ def _playtest_url(value: str | None) -> str | None:
 def _say_paper(settings: BuildSettings, warn: bool = True) -> str:
     """Warn (``warn``) when this computer's settings name a paper the build's will not print
     whole on; returns the summary's line naming the paper the files are laid out for."""
-    import os
-
-    from cardforge.settings import locale_paper, paper_mismatch, paper_words
-
     warning = paper_mismatch(settings.paper, locale_paper(os.environ)) if warn else None
     if warning is not None:
         echo_problem(Problem(warning, severity="warning"))
@@ -374,8 +379,6 @@ def _say_paper(settings: BuildSettings, warn: bool = True) -> str:
 
 def _project_settings(game: Game, settings: BuildSettings, given: set[str]) -> BuildSettings:
     """The game folder's cardforge.toml fills in what the command line left at its default."""
-    import os
-
     if not os.path.lexists(os.path.join(game.folder, "cardforge.toml")):  # data/project.py's PROJECT_FILE
         return settings  # no file: neither its model nor tomllib is imported (~5 ms)
     from cardforge.data.project import settings_for
@@ -385,8 +388,6 @@ def _project_settings(game: Game, settings: BuildSettings, given: set[str]) -> B
 
 def _interrupted(exc: KeyboardInterrupt, settings: BuildSettings) -> int:
     """Ctrl-C or SIGTERM: say what became of the folder; exit 128 + the signal's number."""
-    import signal
-
     from cardforge.render.builds.build import BuildInterrupted
 
     signum = exc.signum if isinstance(exc, BuildInterrupted) else signal.SIGINT
@@ -412,8 +413,6 @@ def _watch(games: list[Game], settings_of: Callable[[Game], BuildSettings], quie
     """``cardforge watch``, ``--watch``: rebuild each game when a file of its data or templates changes, until
     Ctrl-C (exit 0). A failed rebuild — bad data, or any error at all — prints what went wrong
     and keeps the previous PDFs; watching goes on."""
-    from cardforge.cli.common import refind
-    from cardforge.errors import CardforgeError
     from cardforge.resources import display_path
     from cardforge.watch import Rebuild, Target, WatchSession, game_target, must_poll
 
@@ -458,7 +457,6 @@ def build_one(game: Game, settings: BuildSettings, progress: Progress, quiet: bo
     """Build one game (:func:`cardforge.render.builds.build.build_game`) and print what it wrote
     (after ``header``, when given); returns (game id, problems, title) on failure, None on
     success. ``built``: the entries written, by game id (for ``--json``)."""
-    from cardforge.errors import CardforgeError
     from cardforge.render.builds.build import build_game
 
     try:

@@ -6,6 +6,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cardforge.cli import problems_json
+
 if TYPE_CHECKING:
     from cardforge.games.base import Game
     from cardforge.problems import Problem
@@ -14,8 +16,6 @@ if TYPE_CHECKING:
 
 def build_json(games: list[Game], out_dir: Path, built: dict[str, list[ManifestEntry]],
                failures: list[tuple[str, list[Problem], str]]) -> dict[str, Any]:
-    from cardforge.cli import problems_json
-
     failed = {game_id: (problems, title) for game_id, problems, title in failures}
     rows = []
     for game in games:

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from cardforge.cli.build import Offset, Paper
+from cardforge.cli.common import output_target
 from cardforge.settings import DEFAULT_PAPER, PAPER_OPTION_HELP, paper_size
 
 EPILOG = """\b
@@ -44,7 +45,6 @@ def calibrate(out: str | None, paper: str, orientation: str, duplex: str, back_o
     Print it two-sided at 100 %, hold it against a light: the red lines of the back cross the
     front's scales at the X and Y to pass to `cardforge build --back-offset X,Y`.
     """
-    from cardforge.cli.common import output_target
     from cardforge.paths import make_folder
     from cardforge.render.sheets.calibration import render_calibration
 

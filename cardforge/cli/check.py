@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from cardforge.cli.common import GAME, echo_json, summarise_warnings
+from cardforge.cli import STATE, problems_json
+from cardforge.cli.common import GAME, echo_json, every_game, summarise_warnings
+from cardforge.errors import DataError
 from cardforge.i18n import languages
 from cardforge.problems import plural
 
@@ -46,10 +49,6 @@ def check(ctx: click.Context, games: tuple[Game, ...], strict: bool, templates_d
 
     Exits 0 when the data is valid, 1 when any problem is found in any game.
     """
-    from pathlib import Path
-
-    from cardforge.cli.common import every_game
-
     chosen = list(dict.fromkeys(games)) if games else every_game()
     templates = Path(templates_dir) if templates_dir else None
     results = [_check_one(game, strict, as_json, templates, lang) for game in chosen]
@@ -62,7 +61,6 @@ def check(ctx: click.Context, games: tuple[Game, ...], strict: bool, templates_d
 def _check_one(game: Game, strict: bool, as_json: bool, templates_dir: Path | None = None,
                lang: str | None = None) -> dict[str, Any]:
     """Check one game; prints its text report unless ``as_json``; returns its JSON object."""
-    from cardforge.cli import STATE, problems_json
     from cardforge.data.loading import check_game_data, game_dir
     from cardforge.resources import display_path
 
@@ -142,7 +140,6 @@ def _check_one(game: Game, strict: bool, as_json: bool, templates_dir: Path | No
 def _project_problems(game: Game) -> list[Problem]:
     """The problems of the game folder's ``cardforge.toml`` (what build would stop on)."""
     from cardforge.data.project import read_project
-    from cardforge.errors import DataError
 
     try:
         read_project(game.folder)

@@ -17,6 +17,8 @@ from typing import Any
 
 import click
 
+from cardforge.cli import COMMANDS, root
+
 #: the one command that rewrites every generated file (said by the drift tests)
 REGENERATE = "python -m cardforge.cli.docs"
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,8 +107,6 @@ def _command_md(name: str, command: click.Command, parent: click.Context) -> lis
 
 def cli_reference() -> str:
     """``docs/reference/cli.md``: every command with its arguments, options, defaults and help."""
-    from cardforge.cli import COMMANDS, root
-
     ctx = click.Context(root, info_name="cardforge")
     lines = [
         "# Command-line reference",

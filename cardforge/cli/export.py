@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from cardforge.cli.common import GAME, NumberRange, echo_warnings, interrupted, load_data, output_target
+from cardforge.errors import DataError
 from cardforge.problems import Problem, plural
 
 if TYPE_CHECKING:
@@ -163,7 +164,6 @@ def _echo_warnings(warnings: list[Problem]) -> None:
 
 
 def _list_profiles(game_root: Path) -> None:
-    from cardforge.errors import DataError
     from cardforge.render.exports.pod import load_profile, profile_files
 
     for name, path in profile_files(game_root).items():

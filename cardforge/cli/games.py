@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import click
 
-from cardforge.cli.common import echo_json
+from cardforge.cli.common import echo_json, every_game
 
 
 @click.command(epilog="\b\nExamples:\n  cardforge games\n  cardforge games --json")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def games(as_json: bool) -> None:
     """List the games: id, title, players and what cardforge prints for each."""
-    from cardforge.cli.common import every_game
-
     found = every_game()
     rows = [
         {"id": g.id, "title": g.title, "min_players": g.min_players, "max_players": g.max_players,

@@ -3,12 +3,16 @@ SQLite file as ``cardforge serve``: ``--db PATH`` or the default one)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from cardforge.cli.common import GAME, echo_json, find_game, load_data
+from cardforge.cli.common import GAME, echo_json, every_game, find_game, load_data, output_target, read_stdin
+from cardforge.errors import DataError, ScoreInputError
+from cardforge.problems import Problem
 
 if TYPE_CHECKING:
     from cardforge.games.base import Game
@@ -128,14 +132,11 @@ def _play_row(game: Game, played_data: Any, deck: Any, file: str, played_on: str
               duration: str | None, location: str, note: str) -> dict[str, Any]:
     """One final state scored and read into the keyword arguments of ``PlayLog.add_play`` (plus
     ``sheet``: its score)."""
-    from cardforge.cli.common import read_stdin
     from cardforge.data.yamlio import parse_text, read_yaml
     from cardforge.engine.inputs import load_doc
     from cardforge.engine.scoring import score_doc
-    from cardforge.errors import ScoreInputError
     from cardforge.lab.facts import facts_json, seat_facts
     from cardforge.playlog.store import details_from_form, today, uid_of
-    from cardforge.problems import Problem
 
     if file == "-":
         text, problem = read_stdin("<stdin>")
@@ -232,7 +233,6 @@ def _num(value: float) -> str:
 @click.option("-o", "--output", "output", default=None, metavar="FILE", help="Write here (default: stdout).")
 def export(db_path: str | None, game: str | None, fmt: str | None, output: str | None) -> None:
     """The log as CSV (what `plays import` and the web's import read back) or as a JSON backup."""
-    from cardforge.cli.common import output_target
     from cardforge.paths import write_atomic
 
     fmt = fmt or ("json" if output and output.lower().endswith(".json") else "csv")
@@ -255,8 +255,6 @@ class _Games:
     shipped ones and those named with --game) and each one's data."""
 
     def __init__(self, extra: tuple[str, ...]):
-        from cardforge.cli.common import every_game
-
         self.games: dict[str, Game] = {g.id: g for g in [*(find_game(x) for x in extra), *every_game()]}
         self._data: dict[str, Any] = {}
 
@@ -264,8 +262,6 @@ class _Games:
         return list(self.games)
 
     def ctx_of(self, game_id: str) -> Any:
-        from types import SimpleNamespace
-
         game = self.games[game_id]
         if game_id not in self._data:
             from cardforge.data.loading import load_game_data
@@ -284,15 +280,11 @@ def import_plays(file: str, db_path: str | None, games: tuple[str, ...], as_json
     """Plays from FILE: a CSV (a row per player per play, the columns of `plays export`; every
     problem located by row and column, nothing added while one remains) or a JSON backup
     (`plays export -o FILE.json`: the plays the log lacks are added)."""
-    import json
-
     from pydantic import ValidationError
 
-    from cardforge.errors import DataError
     from cardforge.paths import read_regular
     from cardforge.playlog.importer import MAX_BACKUP, MAX_IMPORT
     from cardforge.playlog.store import BACKUP_FORMAT, BackupDoc
-    from cardforge.problems import Problem
 
     is_json = file.lower().endswith(".json")
     raw, problem = read_regular(file, file, MAX_BACKUP if is_json else MAX_IMPORT)

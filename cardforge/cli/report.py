@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cardforge.cli.common import GAME, echo_json, load_data
+from cardforge.cli.common import GAME, echo_json, load_data, output_target
 
 if TYPE_CHECKING:
     from cardforge.games.base import Game
@@ -47,7 +47,6 @@ balance of the card data (balance: in game.yaml). The same log gives the same by
 def report(game: Game, db_path: str | None, versions: str | None, pool: bool, compare: str | None,
            min_count: int | None, output: str | None, as_json: bool) -> None:
     """The playtest lab of GAME as a PDF: numbers per deck version, their comparison, balance."""
-    from cardforge.cli.common import output_target
     from cardforge.paths import write_atomic
     from cardforge.playlog.lab import lab_view, options_problems
     from cardforge.playlog.store import PlayLog, default_path

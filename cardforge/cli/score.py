@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from cardforge.cli.common import GAME, echo_json, load_data
-from cardforge.i18n import languages
+from cardforge.cli.common import GAME, echo_json, load_data, read_stdin
+from cardforge.errors import ScoreInputError
+from cardforge.i18n import languages, messages
+from cardforge.problems import Problem
 
 LANGUAGES = list(languages())
 
@@ -38,12 +41,7 @@ def score(game: Game, file: str, as_json: bool, lang: str | None) -> None:
     Prints the breakdown per score category, the totals, ranks and winner(s).
     Exits 1 when the final state breaks the rules (every problem listed).
     """
-    from pathlib import Path
-
-    from cardforge.cli.common import read_stdin
     from cardforge.engine.scoring import score_file, score_text
-    from cardforge.errors import ScoreInputError
-    from cardforge.problems import Problem
 
     data = load_data(game)
     path = Path(file)
@@ -66,7 +64,6 @@ def render_table(sheet: ScoreSheet, lang: str, game_lang: str) -> str:
     """The score pad as text, in ``lang``: categories as rows (labels as on the printed pad in
     the game's language ``game_lang``, else their English labels), players as columns, a total
     row, then the tie-break values that decide equal totals."""
-    from cardforge.i18n import messages
     from cardforge.scores import format_number
 
     _ = messages(lang).gettext

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from cardforge.cli import STATE
+
 if TYPE_CHECKING:
     import socket
     from pathlib import Path
@@ -63,7 +65,6 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
     """
     from pathlib import Path
 
-    from cardforge.cli import STATE
     from cardforge.playlog.store import default_path
     from cardforge.web.app import Settings, create_app
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from cardforge.cli.common import GAME, echo_json, load_data
+from cardforge.cli.common import GAME, echo_json, every_game, load_data, output_target, read_stdin
+from cardforge.errors import SetupError
 
 if TYPE_CHECKING:
     from cardforge.data.gamespec import OptionSpec
@@ -28,7 +30,6 @@ class SetupCommand(click.Command):
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_epilog(ctx, formatter)
-        from cardforge.cli.common import every_game
 
         rows = []
         for game in every_game():
@@ -70,7 +71,6 @@ def setup(ctx: click.Context, game: Game, players: int | None, mode: str | None,
     breaks, derived fields included.
     """
     from cardforge.engine.setup import check_setup_file, check_setup_text, run_setup
-    from cardforge.errors import SetupError
 
     if mode is not None and mode not in game.modes:  # a usage error (2), like an unknown option
         raise click.BadParameter(f"'{mode}' is not a mode of {game.id} (modes: {', '.join(game.modes)})",
@@ -87,11 +87,8 @@ def setup(ctx: click.Context, game: Game, players: int | None, mode: str | None,
             if used:
                 raise click.UsageError(f"{name} is not used with --check (the deal file gives its own mode and "
                                        "options; --seed and --pdf are for making a deal)")
-        from pathlib import Path
 
         if check_file == "-":  # stdin: the text itself is checked (no file written)
-            from cardforge.cli.common import read_stdin
-
             text, problem = read_stdin("<stdin>")
             if problem is not None or text is None:
                 raise SetupError("<stdin>: the deal cannot be read", [problem] if problem else [])
@@ -171,9 +168,6 @@ def parse_game_options(ctx: click.Context, game: Game, args: list[str]) -> tuple
 def _check_pdf_path(pdf_path: str) -> None:
     """--pdf: a regular file or nothing there (never a device, FIFO or folder); a missing
     folder is created only below the current one. Usage error (exit 2) otherwise."""
-    from pathlib import Path
-
-    from cardforge.cli.common import output_target
     from cardforge.paths import make_folder
 
     target = output_target(pdf_path, Path(pdf_path), "--pdf", "setup sheet", folder=False)

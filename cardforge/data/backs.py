@@ -16,7 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cardforge.data.models import BackSpec
+from cardforge.data.spreadsheet import Cell, _read_csv, _read_xlsx, _SheetError, _slug
 from cardforge.data.validate import validate
+from cardforge.data.yamlio import read_bytes
+from cardforge.paths import path_problem
 from cardforge.problems import Problem
 from cardforge.resources import display_path
 
@@ -39,9 +42,6 @@ def load_back_files(folder: Path, meta: DeckMeta, meta_doc: _Located) -> tuple[D
     (the deck given in game.yaml is the game's own object); the problems found."""
     written = set(meta.backs) if "backs" in meta.model_fields_set else set()  # deck.yaml's own
     meta = meta.model_copy(update={"backs": dict(meta.backs), "kinds": dict(meta.kinds)})
-    from cardforge.data.spreadsheet import Cell, _read_csv, _read_xlsx, _SheetError, _slug
-    from cardforge.data.yamlio import read_bytes
-    from cardforge.paths import path_problem
 
     problems: list[Problem] = []
     declared_kinds = {k: spec.back for k, spec in meta.kinds.items()}

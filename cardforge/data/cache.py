@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 
 from cardforge import cache as _cache
 from cardforge.cache import cache_dir, memo
-from cardforge.limits import limit
+from cardforge.limits import LIMITS, limit
 from cardforge.paths import read_regular, sweep_parts
 
 if TYPE_CHECKING:
-    from cardforge.data.loading import GameData, GameSource
+    from cardforge.data.gamedata import GameData, GameSource
     from cardforge.data.models import CardBase
 
 __all__ = ["cache_dir", "code_files", "shared_code", "fingerprint", "limits_in_force", "load", "memo", "store"]
@@ -44,8 +44,6 @@ def limits_in_force() -> list[str]:
     """The limits this run overrides (``CARDFORGE_LIMIT_*``), for a key of what they decide: a
     game.yaml or data accepted under a raised limit is not taken from the cache once the limit
     is back (nothing when none is overridden: the keys stay as they were)."""
-    from cardforge.limits import LIMITS
-
     return [f"limit:{name}={limit(name)}" for name in LIMITS if limit(name) != LIMITS[name][0]]
 
 

@@ -30,10 +30,14 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from cardforge.data.spreadsheet import Table, split_by_kind, tables_for, write_csv, write_xlsx
+from cardforge.data.yamlio import read_yaml
 from cardforge.errors import DataError, OutputError
 from cardforge.limits import env_name, limit
 from cardforge.paths import output_file, path_problem, read_regular, regular_inside
 from cardforge.problems import Problem
+from cardforge.resources import display_path
+from cardforge.transaction import folder_transaction
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -66,8 +70,6 @@ def export_game(data: GameData[CardBase], out: Path, fmt: str, *, own_folder: bo
     (``csv``: one file per card file; ``xlsx``: one workbook per card file, a sheet per kind
     when each kind's cards follow each other); see the module's docstring. DataError when the
     deck cannot be read; OutputError when ``out`` cannot be written."""
-    from cardforge.transaction import folder_transaction
-
     out = Path(out)
     root = Path(data.root)
     deck_name, deck_doc = _deck_document(root)
@@ -105,8 +107,6 @@ def _target(staging: Path, rel: str) -> Path:
 
 def _deck_document(root: Path) -> tuple[str, Any]:
     """("deck.yaml" or "game.yaml", its data): where the deck is written."""
-    from cardforge.data.yamlio import read_yaml
-
     name = "deck.yaml" if os.path.lexists(root / "deck.yaml") else "game.yaml"
     doc = read_yaml(root / name, inside=root)
     if doc.data is None or doc.problems:
@@ -147,8 +147,6 @@ def _new_names(card_paths: dict[str, str], fmt: str, taken: set[str]) -> dict[st
 
 def _cards_by_file(data: GameData[CardBase], card_paths: dict[str, str]) -> dict[str, list[CardBase]]:
     """Each card file's cards, in order (a card's source says its file's display path)."""
-    from cardforge.resources import display_path
-
     shown = {display_path(Path(data.root) / name): name for name in card_paths}
     out: dict[str, list[CardBase]] = {}
     for card in data.cards:
@@ -160,8 +158,6 @@ def _cards_by_file(data: GameData[CardBase], card_paths: dict[str, str]) -> dict
 
 
 def _write_cards(target: Path, cards: list[CardBase], fmt: str) -> None:
-    from cardforge.data.spreadsheet import Table, split_by_kind, tables_for, write_csv, write_xlsx
-
     if fmt == "csv":
         write_csv(target, tables_for(cards, with_kind=True))
         return
@@ -200,8 +196,6 @@ def _write_deck(target: Path, name: str, data: Any, card_files: list[str]) -> No
 def _files_to_copy(root: Path, skip: set[str]) -> tuple[list[str], list[Problem]]:
     """The folder's other files to copy (paths below ``root``, sorted), and a warning per file
     left out for breaking the game folder's rule (a link leading out, a FIFO or device…)."""
-    from cardforge.resources import display_path
-
     base = root.resolve()
     skipped_dirs = _build_output_dirs(root)
     out: list[str] = []
@@ -297,8 +291,6 @@ def _is_build_manifest(path: Path) -> bool:
 
 def _copy(root: Path, rel: str, target: Path) -> Problem | None:
     """Copy the regular file ``root/rel`` (checked by the one rule, size bounded) to ``target``."""
-    from cardforge.resources import display_path
-
     most = limit("game_file_bytes")
     shown = display_path(root / rel)
     path, problem = regular_inside(root, rel, "file", max_bytes=most, variable=env_name("game_file_bytes"),

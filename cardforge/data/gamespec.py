@@ -19,6 +19,7 @@ from pydantic import AfterValidator, Field, ValidationInfo, field_validator, mod
 from cardforge.data.models import DeckMeta, Model
 from cardforge.i18n import language_problem
 from cardforge.limits import env_name, limit
+from cardforge.paths import name_problem
 from cardforge.sheet import Holding
 
 _IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -39,7 +40,6 @@ Ident = Annotated[str, AfterValidator(_check_ident)]
 
 
 def _check_game_id(value: str) -> str:
-    from cardforge.paths import name_problem
 
     # as games.normalise_game_id makes it: the name of OUT/<game>/ and of every file made of it
     why = name_problem(value.strip().lower().replace("-", "_").replace(" ", "_"), "game id")

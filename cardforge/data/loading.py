@@ -3,7 +3,8 @@
 ``check_game_data`` never raises on bad data: it returns the problems (all of them).
 ``load_game_data`` raises :class:`~cardforge.errors.DataError` carrying them.
 
-What loading needs from the game is :class:`GameSource`, defined here: the data layer never
+What loading needs from the game is :class:`GameSource` (``data/gamedata.py``, with
+:class:`GameData`, re-exported here): the data layer never
 imports :mod:`cardforge.games` (not even for types — ``tests/test_layers.py``); a
 :class:`~cardforge.games.base.Game` is a ``GameSource`` and is passed in.
 """
@@ -11,173 +12,34 @@ imports :mod:`cardforge.games` (not even for types — ``tests/test_layers.py``)
 from __future__ import annotations
 
 import os
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Generic, Protocol
+from typing import Any
 
 from pydantic import BaseModel
-from typing_extensions import TypeVar  # a default for the type variable on Python 3.11
 
 from cardforge.assets import icon_names
+from cardforge.data import cache
 from cardforge.data.editions import gather, plain_texts, resolve, same_kind_gaps, text_fields, translations
+from cardforge.data.gamedata import C as C
+from cardforge.data.gamedata import CardSource as CardSource
+from cardforge.data.gamedata import CardT as CardT
+from cardforge.data.gamedata import GameData as GameData
+from cardforge.data.gamedata import GameSource as GameSource
+from cardforge.data.gamedata import Section as Section
 from cardforge.data.kinds import field_problems
 from cardforge.data.models import CardBase, DeckMeta
 from cardforge.data.names import resolve as resolve_name
-from cardforge.data.validate import LineOf, validate
+from cardforge.data.printables import Aid, Board
+from cardforge.data.validate import LineOf, deck_problems, format_loc, validate
 from cardforge.data.yamlio import Loc, LocatedDoc, YamlDoc, read_yaml
 from cardforge.errors import DataError
+from cardforge.icons import unknown_icon_note, unknown_icons
 from cardforge.limits import env_name, limit
+from cardforge.paths import folder_entries, name_problem, path_problem
 from cardforge.problems import Problem, short_name, short_repr
 from cardforge.resources import display_path
-
-
-@dataclass(frozen=True)
-class Section:
-    """A data file of a game besides its cards: ``clans.yaml``, ``boards.yaml``…
-
-    ``many``: the file holds a list of entries under ``key`` (each with a unique ``id``);
-    otherwise the whole mapping under ``key`` (or the whole file when key is None) is one model.
-    """
-
-    name: str
-    file: str
-    model: type[BaseModel]
-    key: str | None = None
-    many: bool = True
-    required: bool = True
-    item: str = "entry"  # how an entry is named in messages: "board 'irongradd' (#1)"
-
-
-@dataclass
-class CardSource:
-    file: str  # display path
-    index: int  # 1-based position in its file
-    line: int | None = None
-
-    def label(self, card_id: str) -> str:
-        return f"card '{short_name(card_id)}' (#{self.index})"
-
-
-#: the card type of a game's data: its card models' union (``GameData[Dwarf | FoundCard | Trophy]``);
-#: a plain ``GameData`` (code shared by every game) is ``GameData[CardBase]``
-CardT = TypeVar("CardT", bound=CardBase, covariant=True, default=CardBase)
-C = TypeVar("C", bound=CardBase)
-
-
-@dataclass
-class GameData(Generic[CardT]):
-    """A game's validated data. ``cards`` are definitions in file order; ``printed`` expands
-    ``copies`` so renderers never see that field.
-
-    Generic over the card type: a game's rules take ``GameData[<its card union>]`` and read
-    their cards' fields without casts; code shared by every game takes ``GameData[CardBase]``."""
-
-    game_id: str
-    root: Path
-    meta: DeckMeta
-    cards: list[CardT]
-    sources: dict[str, CardSource]
-    sections: dict[str, Any] = field(default_factory=dict)
-    warnings: list[Problem] = field(default_factory=list)
-    #: the edition loaded: each multilingual text (data/editions.py) in this language
-    edition: str = ""
-    #: card id → its multilingual fields → the languages each is given in
-    translations: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
-    #: each card's data as JSON (``model_dump_json``), taken by ``load_game_data`` when it
-    #: validates: a build served from the cache prints version stamps without building
-    #: pydantic's serialisers (~25 ms)
-    card_json: dict[str, str] = field(default_factory=dict)
-
-    def card(self, card_id: str) -> CardT:
-        return self._by_id[card_id]
-
-    def has_card(self, card_id: str) -> bool:
-        return card_id in self._by_id
-
-    @property
-    def _by_id(self) -> dict[str, CardT]:
-        cache = self.__dict__.get("_by_id_cache")
-        if cache is None:
-            cache = self.__dict__["_by_id_cache"] = {c.id: c for c in self.cards}
-        return cache
-
-    @property
-    def printed(self) -> list[CardT]:
-        """Every card once per copy, in data order."""
-        return [c for c in self.cards for _ in range(c.copies)]
-
-    def cards_of(self, kind: str) -> list[CardT]:
-        return [c for c in self.cards if c.kind == kind]
-
-    def cards_as(self, kind: str, model: type[C]) -> list[C]:
-        """The cards of ``kind``, typed as the rules' ``model`` of that kind (a game reading its
-        own kinds' fields); a card of that kind that is not one is a bug in the game's models."""
-        out: list[C] = []
-        for card in self.cards_of(kind):
-            if not isinstance(card, model):
-                raise TypeError(f"card '{card.id}' of kind '{kind}' is a {type(card).__name__}, not a {model.__name__}")
-            out.append(card)
-        return out
-
-    def count_by_kind(self) -> dict[str, int]:
-        counts: Counter[str] = Counter()
-        for c in self.cards:
-            counts[c.kind] += c.copies
-        return dict(counts)
-
-    def entries(self) -> list[Any]:
-        """Every entry that has a provenance: cards, boards, clans…"""
-        out: list[Any] = list(self.cards)
-        for value in self.sections.values():
-            items = value if isinstance(value, list) else [value]
-            out.extend(v for v in items if hasattr(v, "provenance"))
-        return out
-
-    def provisional_count(self) -> int:
-        return sum(1 for e in self.entries() if getattr(e, "provenance", None) == "provisional")
-
-
-class GameSource(Protocol):
-    """What loading a game's data needs from the game (``cardforge.games.base.Game`` is one):
-    where its files are, its card models per kind, its other data files and its own checks."""
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def folder(self) -> Path:
-        """where ``game.yaml`` is"""
-
-    @property
-    def data_folder(self) -> Path:
-        """where the data files are read (the folder, or ``DIR/<id>/`` with ``--data DIR``)"""
-
-    @property
-    def language(self) -> str:
-        """the game's language (``game.yaml``'s ``language``): its texts' when they give several"""
-
-    @property
-    def id_declared(self) -> bool:
-        """whether ``game.yaml`` sets ``id:`` (else the id is the folder's name)"""
-
-    @property
-    def inline_deck(self) -> DeckMeta | None:
-        """the deck given in ``game.yaml`` (``deck:``), if any"""
-
-    @property
-    def sections(self) -> tuple[Section, ...]:
-        """the game's other data files"""
-
-    def card_models_for(self, meta: DeckMeta) -> dict[str, type[CardBase]]:
-        """a model for every kind of ``meta``"""
-
-    def check_data(self, data: GameData[CardBase]) -> list[Problem]:
-        """the game's own checks, once every file validated"""
-
-    def code_files(self) -> list[Path]:
-        """the game's own Python files (they shape its validated data: the cache key)"""
 
 
 def game_dir(game: GameSource, root: Path | None = None) -> Path:
@@ -222,8 +84,6 @@ def check_game_data(game: GameSource, root: Path | None = None,
         from cardforge.data.spreadsheet import SheetOptions, is_spreadsheet, load_card_file  # on a cache miss only
 
         for i, name in enumerate(meta.card_file_names):  # YAML, CSV or XLSX (data/spreadsheet.py)
-            from cardforge.paths import path_problem  # issue 21: paths stay inside the folder
-
             entry = meta.card_file(i)
             _, refused = path_problem(folder, name, "card file", file=meta_doc.display,
                                       field=f"card_files[{i}]", line=meta_doc.line_of(("card_files", i)))
@@ -247,7 +107,6 @@ def check_game_data(game: GameSource, root: Path | None = None,
                                        models=models, sources=sources, options=options,
                                        require_provenance=meta.require_provenance, inside=folder)
     problems += edition.too_many() + edition.gaps()
-    from cardforge.data.validate import deck_problems  # issue 21: check finds what build fails on
 
     problems += deck_problems(meta_doc, meta, cards, folder, any(not p.is_warning for p in problems))
     sections: dict[str, Any] = {}
@@ -289,8 +148,6 @@ def folder_name_problems(game: GameSource, folder: Path) -> list[Problem]:
     """Names of the game folder that become file names, checked (issue 31: names are never
     paths): the game's id (``OUT/<game>/``) and its print-on-demand profiles' names
     (``pod-<profile>/``); and every profile file obeys the folder's rule."""
-    from cardforge.paths import folder_entries, name_problem
-
     problems: list[Problem] = []
     why = name_problem(game.id, "game id")
     if why is not None:
@@ -352,8 +209,6 @@ class _Shifted:
 def load_game_data(game: GameSource, root: Path | None = None, lang: str | None = None) -> GameData[CardBase]:
     """Validated data of the edition in ``lang`` (default: the game's language), from the
     cache when the files and code are unchanged (data/cache.py)."""
-    from cardforge.data import cache
-
     folder = game_dir(game, root)
     key, data = cache.load(game, folder, lambda: _prepare_models(game, folder), lang or game.language)
     if isinstance(data, GameData):  # an entry of another type: a miss
@@ -551,8 +406,6 @@ def common_sections(game: GameSource, folder: Path | None = None) -> tuple[Secti
     :mod:`cardforge.data.printables`). A game that declares its own section of that name or
     file keeps it: the game's section wins and the common one is not loaded. With ``folder``,
     only the files present there (an absent file is no section at all)."""
-    from cardforge.data.printables import Aid, Board
-
     taken = {s.name for s in game.sections} | {s.file for s in game.sections}
     common = (
         Section("boards", "boards.yaml", Board, key="boards", required=False, item="board"),
@@ -625,8 +478,6 @@ def icon_problems(raw: Any, *, file: str, item: str | None, line_of: LineOf, loc
                   icons: frozenset[str] = frozenset()) -> list[Problem]:
     """Unknown ``:icon:`` tokens in any text of a raw entry, each with its field; ``icons``: the
     game's own icon names."""
-    from cardforge.icons import unknown_icon_note, unknown_icons
-
     problems: list[Problem] = []
 
     def walk(value: Any, path: Loc) -> None:
@@ -647,6 +498,4 @@ def icon_problems(raw: Any, *, file: str, item: str | None, line_of: LineOf, loc
 
 
 def _dotted(path: Loc) -> str | None:
-    from cardforge.data.validate import format_loc
-
     return format_loc(path) or None

@@ -22,6 +22,7 @@ from pydantic import (
 )
 
 from cardforge.limits import env_name, limit
+from cardforge.paths import name_problem
 from cardforge.problems import short_repr
 from cardforge.units import parse_length, to_mm
 
@@ -41,8 +42,6 @@ Slug = Annotated[str, AfterValidator(_check_slug)]
 
 
 def _check_card_id(value: str) -> str:
-    from cardforge.paths import name_problem
-
     why = name_problem(value, "card id")  # <id>.png, <id>-back.png: a length every platform takes
     if why is not None:
         raise ValueError(why)

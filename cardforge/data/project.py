@@ -30,8 +30,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field, field_validator
 
 from cardforge.data.models import Model
+from cardforge.data.validate import validate
 from cardforge.errors import DataError
+from cardforge.limits import limit
+from cardforge.paths import read_inside
 from cardforge.problems import Problem, short_repr
+from cardforge.resources import display_path
+from cardforge.settings import PAPERS_MM
+from cardforge.units import parse_length, to_mm
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameSource
@@ -41,8 +47,6 @@ PROJECT_FILE = "cardforge.toml"
 
 
 def _mm(value: Any, allow_negative: bool = False) -> float:
-    from cardforge.units import parse_length, to_mm
-
     given = value if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
     return round(to_mm(parse_length(given, allow_negative=allow_negative)), 4)
 
@@ -67,8 +71,6 @@ class BuildTable(Model):
     @field_validator("paper")
     @classmethod
     def _paper(cls, value: str | None) -> str | None:
-        from cardforge.settings import PAPERS_MM
-
         if value is not None and value not in PAPERS_MM:
             raise ValueError(f"unknown paper {value!r} (allowed: {', '.join(PAPERS_MM)})")
         return value
@@ -117,11 +119,6 @@ _FIELDS = {
 
 def read_project(folder: Path) -> BuildTable | None:
     """The folder's ``cardforge.toml`` build table (None without a file); DataError if invalid."""
-    from cardforge.data.validate import validate
-    from cardforge.limits import limit
-    from cardforge.paths import read_inside
-    from cardforge.resources import display_path
-
     path = Path(folder) / PROJECT_FILE
     if not os.path.lexists(path):
         return None
@@ -165,8 +162,6 @@ def output_folder(folder: Path, output: str) -> Path:
     """Where ``cardforge.toml``'s ``output`` sends a build: inside the game's folder or the
     current folder (links resolved), nowhere else — a downloaded game must not make
     ``cardforge build`` write elsewhere; ``-o`` on the command line may. DataError otherwise."""
-    from cardforge.resources import display_path
-
     resolved = (Path(folder) / output).resolve()
     roots = [Path(folder).resolve(), Path.cwd().resolve()]
     if any(resolved == r or resolved.is_relative_to(r) for r in roots):

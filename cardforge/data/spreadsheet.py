@@ -35,10 +35,13 @@ Problems are located ``cards.xlsx › Sheet1 › row 7 › column C (cost)``.
 from __future__ import annotations
 
 import csv
+import datetime
+import difflib
 import io
 import math
 import os
 import re
+import types
 import typing
 import unicodedata
 import zipfile
@@ -51,11 +54,15 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from cardforge.data.editions import language_column
+from cardforge.data.yamlio import decode, parse_text, read_bytes, read_yaml
+from cardforge.errors import DataError
 from cardforge.limits import at_most, env_name, limit
+from cardforge.paths import regular_inside
 from cardforge.problems import Problem
+from cardforge.resources import display_path
 
 if TYPE_CHECKING:
-    from cardforge.data.loading import CardSource
+    from cardforge.data.gamedata import CardSource
     from cardforge.data.models import CardBase
     from cardforge.data.yamlio import Loc, LocatedDoc
 
@@ -162,8 +169,6 @@ def load_card_file(path: Path, load: Callable[[Any], list[Problem]], *, models: 
     path's card loader, which validates the raw cards); returns the problems, located.
     ``inside``: the game folder, which the file must obey the rule of
     (:func:`cardforge.paths.regular_inside`: inside it, a regular file, of a bounded size)."""
-    from cardforge.data.yamlio import read_yaml
-
     if not is_spreadsheet(path):
         doc = read_yaml(path, inside=inside)
         problems = list(doc.problems)
@@ -173,10 +178,6 @@ def load_card_file(path: Path, load: Callable[[Any], list[Problem]], *, models: 
                 problems += _missing_provenance(doc)
         return problems
     if inside is not None:  # checked before anything opens it: a FIFO would block, a link lead out
-        from cardforge.limits import env_name, limit
-        from cardforge.paths import regular_inside
-        from cardforge.resources import display_path
-
         rel = os.path.relpath(os.path.abspath(path), os.path.abspath(inside))
         refused = regular_inside(inside, rel, "card file", max_bytes=limit("game_file_bytes"),
                                  variable=env_name("game_file_bytes"), file=display_path(path))[1]
@@ -229,9 +230,6 @@ class _SheetError(Exception):
 
 def read_sheet(path: Path, models: Mapping[str, type[BaseModel]], options: SheetOptions | None = None) -> SheetDoc:
     """A CSV or XLSX card file → raw cards (see the module's docstring)."""
-    from cardforge.data.yamlio import read_bytes
-    from cardforge.resources import display_path
-
     path = Path(path)
     display = display_path(path)
     doc = SheetDoc(path, display, None)
@@ -364,8 +362,6 @@ def _delimiter(text: str) -> tuple[str, int]:
 
 
 def _read_csv(blob: bytes, display: str) -> Rows:
-    from cardforge.data.yamlio import decode
-
     text, problem = decode(blob, display)
     if text is None:
         why = problem.message if problem else "not UTF-8 text"
@@ -478,8 +474,6 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
             doc.problems.append(Problem(again + via, file=cell.where(display)))
             continue
         if top not in allowed:
-            import difflib
-
             close = difflib.get_close_matches(top, allowed, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             if not close and not via:
@@ -647,7 +641,6 @@ def _strip(annotation: Any) -> list[Any]:
             if a is not type(None):
                 out += _strip(a)
         return out
-    import types
 
     if isinstance(annotation, types.UnionType):
         return [x for a in typing.get_args(annotation) if a is not type(None) for x in _strip(a)]
@@ -704,8 +697,6 @@ def _scalar(text: str) -> Any:
 def _flow(text: str) -> Any:
     """A cell written as a YAML flow value (``[a, b]``, ``{key: value}``, a quoted text), read by
     cardforge's hardened YAML reader: the same limits on nesting, aliases and tags as a file."""
-    from cardforge.data.yamlio import parse_text
-
     doc = parse_text(text, "cell")
     if doc.problems:
         what = doc.problems[0].message.removeprefix("invalid YAML: ")
@@ -953,8 +944,6 @@ def _xlsx_cell(ws: Any, row: int, column: int, value: Any) -> str | None:
 
 def write_xlsx(path: Path, tables: list[Table]) -> None:
     """A workbook with one sheet per table, the same bytes for the same tables (fixed times)."""
-    import datetime
-
     import openpyxl
     from openpyxl.styles import Font
 
@@ -983,8 +972,6 @@ def write_xlsx(path: Path, tables: list[Table]) -> None:
         for i, h in enumerate(t.headers, start=1):
             ws.column_dimensions[column_letter(i)].width = max(8, min(40, len(h) + 2))
     if too_long:
-        from cardforge.errors import DataError
-
         raise DataError(f"cannot write {Path(path).name}", too_long)
     buf = io.BytesIO()
     wb.save(buf)

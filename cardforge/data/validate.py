@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
+from cardforge.limits import env_name, limit
+from cardforge.paths import name_problem, path_problem
 from cardforge.problems import Problem, short_repr
+from cardforge.resources import templates_root
 
 if TYPE_CHECKING:
     from cardforge.data.models import CardBase, DeckMeta
@@ -111,6 +114,20 @@ def friendly_message(err: dict[str, Any], model: type[BaseModel] | None = None) 
         if _is_nan(got):  # NaN fails every comparison: not "more than 10", not a number at all
             return "must be a number, got nan"
         return f"must be {sign} {ctx.get(key)}, got {_show(got)}"
+    typed = _type_message(kind, ctx, got)
+    if typed is not None:
+        return typed
+    if kind in ("value_error", "assertion_error"):
+        msg = str(err["msg"])
+        for prefix in ("Value error, ", "Assertion failed, "):
+            if msg.startswith(prefix):
+                msg = msg[len(prefix):]
+        return msg
+    return f"{err['msg'].rstrip('.')}, got {_show(got)}"
+
+
+def _type_message(kind: str, ctx: dict[str, Any], got: Any) -> str | None:
+    """The message of a wrong type or size (a whole number, a list, text too short…), else None."""
     if kind in ("int_type", "int_parsing", "int_from_float"):
         return f"must be a whole number, got {_show(got)}"
     if kind == "int_parsing_size":
@@ -135,13 +152,7 @@ def friendly_message(err: dict[str, Any], model: type[BaseModel] | None = None) 
         return "must not be empty"
     if kind == "string_pattern_mismatch":
         return f"must match {ctx.get('pattern')}, got {_show(got)}"
-    if kind in ("value_error", "assertion_error"):
-        msg = str(err["msg"])
-        for prefix in ("Value error, ", "Assertion failed, "):
-            if msg.startswith(prefix):
-                msg = msg[len(prefix):]
-        return msg
-    return f"{err['msg'].rstrip('.')}, got {_show(got)}"
+    return None
 
 
 def format_loc(loc: Loc) -> str:
@@ -212,10 +223,6 @@ def deck_problems(meta_doc: LocatedDoc, meta: DeckMeta | None, cards: list[CardB
     build will not fail on data: an empty deck.yaml, a deck with nothing to print, more printed
     cards than the ``cards_per_deck`` limit, card or back art outside the game's folder.
     ``cards_failed``: the card files had errors (then an empty deck is not news)."""
-    from cardforge.limits import env_name, limit
-    from cardforge.paths import path_problem
-    from cardforge.resources import templates_root
-
     file = meta_doc.display
     if meta_doc.data is None and not meta_doc.problems:
         return [Problem("the file is empty: deck.yaml needs title, version, card_size and card_files", file=file)]
@@ -249,8 +256,6 @@ def name_problems(meta_doc: LocatedDoc, meta: DeckMeta) -> list[Problem]:
     """Kinds and back designs become parts of file names (``deck-<kind>.pdf``,
     ``back-<design>.png``): each must be a name, never a path, short enough for every
     platform (:func:`cardforge.paths.name_problem`). Card ids are checked by their model."""
-    from cardforge.paths import name_problem
-
     problems: list[Problem] = []
     for key, what in (("kinds", "kind"), ("backs", "back design")):
         for name in getattr(meta, key):

@@ -22,6 +22,7 @@ spreadsheet program saved with the formula is read, as openpyxl's ``data_only`` 
 
 from __future__ import annotations
 
+import datetime
 import io
 import posixpath
 import re
@@ -430,8 +431,6 @@ class _SheetReader:
         if not raw.strip():
             return None
         if t == "d":
-            import datetime
-
             try:
                 return datetime.datetime.fromisoformat(raw.strip())
             except ValueError:

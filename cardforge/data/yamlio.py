@@ -46,7 +46,9 @@ from yaml.events import (
 from yaml.nodes import ScalarNode
 
 from cardforge.limits import env_name, limit
+from cardforge.paths import read_regular, regular_inside
 from cardforge.problems import Problem, short_repr
+from cardforge.resources import display_path
 
 _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -81,8 +83,6 @@ def read_bytes(path: Path, display: str, limit_name: str = "file_bytes") -> tupl
     a problem (missing, not a regular file, too large, unreadable). A FIFO or device is never
     read, and a file over the limit is refused from its size before any byte is read
     (:func:`cardforge.paths.read_regular`)."""
-    from cardforge.paths import read_regular
-
     return read_regular(path, display, limit(limit_name), env_name(limit_name))
 
 
@@ -485,12 +485,8 @@ def read_yaml(path: Path, display: str | None = None, *, inside: Path | None = N
     a missing file is a problem too. ``inside``: the game folder ``path`` belongs to — it
     must resolve inside it (a ``game.yaml`` linked to a file elsewhere is refused, never read:
     :func:`cardforge.paths.regular_inside`)."""
-    from cardforge.resources import display_path
-
     display = display or display_path(path)
     if inside is not None:
-        from cardforge.paths import regular_inside
-
         rel = os.path.relpath(os.path.abspath(path), os.path.abspath(inside))
         _, refused = regular_inside(inside, rel, "file", file=display)
         if refused is not None:

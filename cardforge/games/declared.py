@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from cardforge.data.gamespec import CategorySpec, ScoreRule
     from cardforge.data.loading import GameData
     from cardforge.data.models import CardBase
-    from cardforge.games.base import Game
+    from cardforge.games.view import GameView as Game
 
 #: card fields every card has, besides its kind's own
 CARD_FIELDS = ("id", "kind", "name")

@@ -27,7 +27,7 @@ from cardforge.scores import Number, PlayerResult, ScoreResult
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
     from cardforge.data.models import CardBase
-    from cardforge.games.base import Game
+    from cardforge.games.view import GameView as Game
 
 # --- pad values: numbers and short sums -------------------------------------------------------
 

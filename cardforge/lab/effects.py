@@ -46,12 +46,44 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     import numpy as np
 
-    from cardforge.lab.stats import GameInfo, Play
+    from cardforge.lab.facts import SeatFacts
+
+    class _Seat(Protocol):
+        @property
+        def seat(self) -> int: ...
+        @property
+        def winner(self) -> bool: ...
+        @property
+        def facts(self) -> SeatFacts | None: ...
+
+    class Play(Protocol):
+        """What the fit reads of a play (``lab.stats.Play`` is one; a protocol: stats imports this
+        module, so this one does not import stats, not even for types)."""
+
+        @property
+        def seats(self) -> Sequence[_Seat]: ...
+        @property
+        def first_seat(self) -> int | None: ...
+        @property
+        def players(self) -> int: ...
+        @property
+        def winners(self) -> int: ...
+
+    class GameInfo(Protocol):
+        """What the fit reads of the game (``lab.stats.GameInfo`` is one)."""
+
+        @property
+        def card_fields(self) -> Mapping[str, object]: ...
+        @property
+        def choices(self) -> Sequence[tuple[str, str]]: ...
+        def value_label(self, choice: str, value: Any) -> str: ...
 
 #: the false discovery rate the flags control (Benjamini–Hochberg)
 FDR = 0.05

@@ -38,7 +38,9 @@ from cardforge.data.models import Model
 from cardforge.data.validate import validate
 from cardforge.data.yamlio import YamlDoc, read_yaml
 from cardforge.layout.geometry import EPS, Rect
+from cardforge.paths import path_problem
 from cardforge.problems import Problem
+from cardforge.resources import display_path, templates_root
 from cardforge.units import DPI_RANGE, check_points, parse_length, to_mm
 
 if TYPE_CHECKING:
@@ -429,8 +431,6 @@ class LayoutLibrary:
             if not path.exists() and not path.is_symlink():
                 self._sources.append(_Source(folder, None, None))
                 continue
-            from cardforge.paths import path_problem  # issue 21: no layout.yaml linked from outside
-            from cardforge.resources import display_path
 
             refused = path_problem(folder, LAYOUT_FILE, "layout file", file=display_path(path))[1]
             if refused is not None:
@@ -482,8 +482,6 @@ class LayoutLibrary:
 
     def files(self) -> list[str]:
         """The layout files looked in, as shown in messages."""
-        from cardforge.resources import display_path
-
         return [display_path(src.folder / LAYOUT_FILE) for src in self._sources]
 
     def _find(self, name: str, start: int) -> int | None:
@@ -924,7 +922,6 @@ def template_folders(game: Game, templates_dir: Path | None = None) -> list[Path
     shared ``templates/_shared/`` (or ``CARDFORGE_TEMPLATES``'s) — so a designer's folder may
     hold only their game's layouts. ``game``: the game found (never looked up again by its id:
     a designer's copy of a shipped game has the shipped game's id)."""
-    from cardforge.resources import templates_root
 
     game_id = game.id
 

@@ -41,6 +41,7 @@ from cardforge.layout.geometry import (
     Rect,
     Segment,
     SheetError,
+    back_placements,
     clip_boxes,
     mirror,
     mirror_axis,
@@ -173,8 +174,6 @@ class Sheet(_Layout):
 
     def back_placements(self, duplex: str, offset: tuple[float, float] = (0.0, 0.0)) -> tuple[Placement, ...]:
         """Where each slot's back goes on the back page (:func:`geometry.back_placements`)."""
-        from cardforge.layout.geometry import back_placements
-
         return back_placements(self.slots, self.page, duplex, offset, self.turns)
 
     def describe(self) -> str:

@@ -28,11 +28,14 @@ for it turns dark (:func:`readable_on`).
 
 from __future__ import annotations
 
+import io
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from PIL import Image, ImageCms
 from reportlab.lib.colors import CMYKColor, Color, toColor
 
+from cardforge.render import rl_internals as rl
 from cardforge.resources import PACKAGE_DIR
 
 if TYPE_CHECKING:
@@ -52,8 +55,6 @@ DARK_INK = (0x1A, 0x1A, 0x1A)  # cardforge's text black
 
 
 def _apply(transform: Any, image: Image.Image) -> Image.Image:
-    from PIL import ImageCms
-
     out = ImageCms.applyTransform(image, transform)
     assert out is not None  # not in place: a new image
     return out
@@ -79,10 +80,6 @@ class CmykConverter:
     in, a DeviceCMYK colour out. One per process is enough (see :func:`converter`)."""
 
     def __init__(self) -> None:
-        import io
-
-        from PIL import ImageCms
-
         cmyk = ImageCms.getOpenProfile(io.BytesIO(profile_bytes()))
         srgb = ImageCms.createProfile("sRGB")
         lab = ImageCms.createProfile("LAB")
@@ -91,7 +88,6 @@ class CmykConverter:
         self._to_cmyk = ImageCms.buildTransform(srgb, cmyk, "RGB", "CMYK", renderingIntent=relative, flags=flags)
         self._rgb_lab = ImageCms.buildTransform(srgb, lab, "RGB", "LAB", renderingIntent=relative)
         cmyk_lab = ImageCms.buildTransform(cmyk, lab, "CMYK", "LAB", renderingIntent=relative)
-        from PIL import Image
 
         # L* of each K tint alone (0 … 100 %), to print a grey with black ink at its lightness
         ramp = Image.new("CMYK", (101, 1))
@@ -113,8 +109,6 @@ class CmykConverter:
         return found if alpha == 1 else found.clone(alpha=alpha)
 
     def _convert(self, rgb: tuple[int, int, int]) -> CMYKColor:
-        from PIL import Image
-
         r, g, b = rgb
         if max(rgb) - min(rgb) <= 1:  # neutral: black ink only
             return CMYKColor(0, 0, 0, self._k_for(round((r + g + b) / 3)))
@@ -127,7 +121,6 @@ class CmykConverter:
             return 1.0
         if grey >= 255:
             return 0.0
-        from PIL import Image
 
         lightness = _pixel(_apply(self._rgb_lab, Image.new("RGB", (1, 1), (grey,) * 3)))[0]
         ramp = self._k_lightness  # falls as K grows
@@ -140,8 +133,6 @@ class CmykConverter:
 
     def image(self, image: Image.Image) -> Image.Image:
         """A raster image in CMYK (transparency flattened onto white, as PDF/X-1a has none)."""
-        from PIL import Image
-
         if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
             rgba = image.convert("RGBA")
             flat = Image.new("RGB", rgba.size, (255, 255, 255))
@@ -158,8 +149,6 @@ def converter() -> CmykConverter:
 
 
 def is_cmyk(canvas: Canvas) -> bool:
-    from cardforge.render import rl_internals as rl
-
     enforcer = rl.colour_enforcer(canvas)
     return isinstance(getattr(enforcer, "cmyk_converter", enforcer), CmykConverter)
 
@@ -169,8 +158,6 @@ def make_pdfx(canvas: Canvas) -> None:
     its ICC profile embedded), ``GTS_PDFXVersion`` and ``Trapped /False`` in the Info dictionary.
     The rest the standard asks for — CMYK or grey only, fonts embedded, TrimBox and BleedBox on
     every page, no transparency, dates, a file ID — cardforge's canvases already do."""
-    from cardforge.render import rl_internals as rl
-
     rl.add_output_intent(canvas, profile_bytes(), n=4, identifier=OUTPUT_CONDITION, info=OUTPUT_CONDITION_INFO,
                          registry=REGISTRY)
     rl.set_info_entries(canvas, {"GTS_PDFXVersion": PDFX_VERSION}, trapped="False")
@@ -212,8 +199,6 @@ class lightened:  # noqa: N801  (a context manager, used as ``with lightened(can
         self.canvas = canvas
 
     def __enter__(self) -> None:
-        from cardforge.render import rl_internals as rl
-
         self.before = inner = rl.colour_enforcer(self.canvas)
 
         def enforce(colour: Any) -> Any:
@@ -226,15 +211,11 @@ class lightened:  # noqa: N801  (a context manager, used as ``with lightened(can
         rl.set_colour_enforcer(self.canvas, enforce)
 
     def __exit__(self, *exc: Any) -> None:
-        from cardforge.render import rl_internals as rl
-
         rl.set_colour_enforcer(self.canvas, self.before)
 
 
 def lightened_image(image: Image.Image) -> Image.Image:
     """Raster art with a quarter of its ink (alpha kept)."""
-    from PIL import Image
-
     alpha = image.getchannel("A") if image.mode in ("RGBA", "LA") else None
     rgb = image.convert("RGB")
     white = Image.new("RGB", rgb.size, (255, 255, 255))

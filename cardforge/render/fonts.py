@@ -11,7 +11,8 @@ import hashlib
 import io
 import marshal
 import pickle
-from collections.abc import Mapping
+import struct
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
 from cardforge import cache
+from cardforge.data.yamlio import read_bytes
 from cardforge.limits import at_most, limit
 from cardforge.render import rl_internals as rl
 from cardforge.resources import FONTS_DIR
@@ -110,8 +112,6 @@ class FontRefused(ValueError):
 def read_font(path: Path) -> bytes:
     """The font file's bytes, within the ``font_bytes`` limit (refused from its size before
     reading: a 3 GB file was read whole for its digest); never a FIFO or a device."""
-    from cardforge.data.yamlio import read_bytes
-
     blob, problem = read_bytes(Path(path), Path(path).name, "font_bytes")
     if problem is not None or blob is None:
         raise FontRefused(problem.message if problem is not None else "cannot read the file")
@@ -175,8 +175,6 @@ def _reason(exc: BaseException) -> str:
 
 def _table_directory(blob: bytes) -> dict[bytes, tuple[int, int]]:
     """tag → (offset, length) of each table; FontRefused when one lies outside the file."""
-    import struct
-
     if len(blob) < 12:
         raise FontRefused("the file is damaged (shorter than a font's header)")
     count = struct.unpack_from(">H", blob, 4)[0]
@@ -193,11 +191,42 @@ def _table_directory(blob: bytes) -> dict[bytes, tuple[int, int]]:
     return tables
 
 
+def _cmap_codes(at: int, end: int, u16: Callable[[int], int], u32: Callable[[int], int]) -> int:
+    """How many codes the cmap subtable at ``at`` maps (formats 2, 4, 6, 10, 12 and 13; 0 for
+    another), read with ``u16``/``u32`` (which refuse a read past ``end``)."""
+    fmt = u16(at)
+    codes = 0
+    if fmt == 4:
+        segments = u16(at + 6) // 2
+        for n in range(segments):
+            first, last = u16(at + 16 + 2 * segments + 2 * n), u16(at + 14 + 2 * n)
+            codes += max(0, last - first + 1)
+    elif fmt in (12, 13):
+        groups = u32(at + 12)
+        if at + 16 + 12 * groups > end:
+            raise FontRefused(f"the file is damaged (its character map lists {groups:,} ranges past its end)")
+        for n in range(groups):
+            first, last = u32(at + 16 + 12 * n), u32(at + 20 + 12 * n)
+            if last > 0x10FFFF and last >= first:
+                raise FontRefused(f"the file is damaged (its character map reaches code {last:#x}, past "
+                                  "Unicode's last, U+10FFFF)")
+            codes += max(0, last - first + 1)
+    elif fmt == 10:
+        codes = u32(at + 16)
+        if at + 20 + 2 * codes > end:
+            raise FontRefused("the file is damaged (its character map is cut short)")
+    elif fmt == 6:
+        codes = u16(at + 8)
+    elif fmt == 2:  # ReportLab takes each key as a subheader's index
+        for k in [u16(at + 6 + 2 * i) for i in range(256)]:
+            if k:
+                codes += u16(at + 6 + 512 + 8 * k + 2)
+    return codes
+
+
 def _check_cmap(blob: bytes, tables: dict[bytes, tuple[int, int]]) -> None:
     """The character map ReportLab will read (the same subtable it picks) maps at most
     ``font_cmap_codes`` codes, each at most U+10FFFF, from data inside the table."""
-    import struct
-
     if b"cmap" not in tables:
         raise FontRefused("it has no character map (cmap table)")
     base, size = tables[b"cmap"]
@@ -226,33 +255,7 @@ def _check_cmap(blob: bytes, tables: dict[bytes, tuple[int, int]]) -> None:
     if chosen is None:
         return  # ReportLab refuses it with its own message
     at = base + chosen
-    fmt = u16(at)
-    codes = 0
-    if fmt == 4:
-        segments = u16(at + 6) // 2
-        for n in range(segments):
-            first, last = u16(at + 16 + 2 * segments + 2 * n), u16(at + 14 + 2 * n)
-            codes += max(0, last - first + 1)
-    elif fmt in (12, 13):
-        groups = u32(at + 12)
-        if at + 16 + 12 * groups > end:
-            raise FontRefused(f"the file is damaged (its character map lists {groups:,} ranges past its end)")
-        for n in range(groups):
-            first, last = u32(at + 16 + 12 * n), u32(at + 20 + 12 * n)
-            if last > 0x10FFFF and last >= first:
-                raise FontRefused(f"the file is damaged (its character map reaches code {last:#x}, past "
-                                  "Unicode's last, U+10FFFF)")
-            codes += max(0, last - first + 1)
-    elif fmt == 10:
-        codes = u32(at + 16)
-        if at + 20 + 2 * codes > end:
-            raise FontRefused("the file is damaged (its character map is cut short)")
-    elif fmt == 6:
-        codes = u16(at + 8)
-    elif fmt == 2:  # ReportLab takes each key as a subheader's index
-        for k in [u16(at + 6 + 2 * i) for i in range(256)]:
-            if k:
-                codes += u16(at + 6 + 512 + 8 * k + 2)
+    codes = _cmap_codes(at, end, u16, u32)
     most = limit("font_cmap_codes")
     if codes > most:
         raise FontRefused(f"its character map (cmap) maps {codes:,} codes, more than a font can use: "

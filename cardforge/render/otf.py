@@ -8,10 +8,12 @@ glyph shapes differ from the original by at most one font unit (invisible at car
 from __future__ import annotations
 
 import hashlib
+import io
 from pathlib import Path
 from typing import Any
 
 from cardforge import cache
+from cardforge.data.yamlio import read_bytes
 from cardforge.limits import at_most, limit
 
 MAX_ERR = 1.0  # font units (of 1000 or 2048 per em)
@@ -22,8 +24,6 @@ def truetype_copy(path: Path) -> bytes:
     reused): an entry of the cache (read back only once its MAC checks: a planted font is a
     miss), and kept in memory for the process (nothing is left in the temporary folder).
     ValueError with the reason when it cannot be converted."""
-    from cardforge.data.yamlio import read_bytes
-
     blob, problem = read_bytes(Path(path), Path(path).name, "font_bytes")  # as fonts.read_font
     if blob is None:
         raise ValueError(problem.message if problem is not None else "cannot read the file")
@@ -98,10 +98,33 @@ def _bounded_extractor(budget: list[int]) -> type:
     return Bounded
 
 
+def _truetype_maxp_and_post(font: Any, glyphs: dict[str, Any], order: list[str]) -> None:
+    """The ``maxp`` (version 1.0, for TrueType outlines) and ``post`` (glyph names, else none)
+    tables of the converted font."""
+    from fontTools.ttLib import newTable
+
+    font["maxp"] = maxp = newTable("maxp")
+    maxp.tableVersion = 0x00010000
+    for field in ("maxZones",):
+        setattr(maxp, field, 1)
+    for field in ("maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
+                  "maxStackElements", "maxSizeOfInstructions"):
+        setattr(maxp, field, 0)
+    maxp.maxComponentElements = max((len(getattr(g, "components", []) or []) for g in glyphs.values()), default=0)
+    maxp.compile(font)
+    post = font["post"]
+    post.formatType = 2.0
+    post.extraNames = []
+    post.mapping = {}
+    post.glyphOrder = order
+    try:
+        post.compile(font)
+    except OverflowError:
+        post.formatType = 3.0
+
+
 def _convert(blob: bytes) -> bytes:
     """CFF → glyf, as fontTools' ``otf2ttf`` recipe does, within ``font_cff_ops``."""
-    import io
-
     from fontTools.pens.cu2quPen import Cu2QuPen
     from fontTools.pens.ttGlyphPen import TTGlyphPen
     from fontTools.ttLib import TTFont, newTable
@@ -139,24 +162,7 @@ def _convert(blob: bytes) -> bytes:
     for name, glyph in glyf.glyphs.items():
         if hasattr(glyph, "xMin"):
             hmtx[name] = (hmtx[name][0], glyph.xMin)
-    font["maxp"] = maxp = newTable("maxp")
-    maxp.tableVersion = 0x00010000
-    for field in ("maxZones",):
-        setattr(maxp, field, 1)
-    for field in ("maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
-                  "maxStackElements", "maxSizeOfInstructions"):
-        setattr(maxp, field, 0)
-    maxp.maxComponentElements = max((len(getattr(g, "components", []) or []) for g in glyphs.values()), default=0)
-    maxp.compile(font)
-    post = font["post"]
-    post.formatType = 2.0
-    post.extraNames = []
-    post.mapping = {}
-    post.glyphOrder = order
-    try:
-        post.compile(font)
-    except OverflowError:
-        post.formatType = 3.0
+    _truetype_maxp_and_post(font, glyphs, order)
     font.sfntVersion = "\x00\x01\x00\x00"
     out = io.BytesIO()
     font.save(out)

@@ -21,6 +21,9 @@ from cardforge.errors import OutputError
 from cardforge.paths import file_mode, output_file
 from cardforge.problems import Problem
 from cardforge.render import rl_internals as rl
+from cardforge.render.colour import converter, is_cmyk, make_pdfx
+from cardforge.render.fonts import font_name
+from cardforge.units import mm
 
 if TYPE_CHECKING:
     from cardforge.layout.geometry import Rect
@@ -122,8 +125,6 @@ class PageCompressingCanvas(Canvas):  # type: ignore[misc, unused-ignore]  # Rep
         page.stream = None
 
     def save(self) -> None:
-        from cardforge.render.colour import is_cmyk, make_pdfx
-
         rl.inline_cheap_forms(self, self.__dict__.get(_UNCLIPPED, ()))
         rl.share_page_resources(self)
         if is_cmyk(self):
@@ -149,9 +150,6 @@ def new_canvas(target: str | Path | BinaryIO, pagesize: tuple[float, float], tit
     listed, unembedded, in every page's resources, which print-shop preflight rejects.
     ``cmyk``: every colour converted to CMYK as it is set, the file a PDF/X-1a
     (``render/colour.py``)."""
-    from cardforge.render.colour import converter
-    from cardforge.render.fonts import font_name
-
     c = PageCompressingCanvas(str(target) if isinstance(target, Path) else target, pagesize=pagesize,
                               invariant=1, pageCompression=1, initialFontName=font_name(),
                               enforceColorSpace=converter() if cmyk else None)
@@ -186,8 +184,6 @@ def set_boxes(c: Canvas, page_mm: tuple[float, float], trim: Rect | None = None,
     """The page boxes of the page being drawn (and the next ones, until set again), from
     rectangles in mm (``geometry.Rect``): TrimBox (the finished size; default: the page),
     BleedBox (default: the page) and ArtBox (left out when ``None``)."""
-    from cardforge.units import mm
-
     def box(r: Rect | None) -> list[float]:
         if r is None:
             return [0, 0, round(mm(page_mm[0]), 4), round(mm(page_mm[1]), 4)]

@@ -17,7 +17,19 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFDocument, PDFFormXObject, PDFPage, PDFResourceDictionary
+from reportlab.pdfbase.pdfdoc import (
+    PDFArray,
+    PDFDictionary,
+    PDFDocument,
+    PDFFormXObject,
+    PDFName,
+    PDFPage,
+    PDFResourceDictionary,
+    PDFStream,
+    PDFString,
+    PDFZCompress,
+)
+from reportlab.pdfbase.pdfdoc import PDFDictionary as Dict
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import PDFTextObject
@@ -184,23 +196,7 @@ def inline_cheap_forms(canvas: Canvas, unclipped: Collection[str] = ()) -> int:
                 body = body[len(_PREAMBLE):]
             if who and (len(who) - 1) * len(zlib.compress(body)) >= FORM_COST + FORM_USE_COST * len(who):
                 continue
-            clip = b""
-            if name not in no_clip:
-                x0, y0, x1, y1 = form.BBoxList()
-                clip = b"n %s re W n\n" % fp_str(x0, y0, x1 - x0, y1 - y0).encode()
-            inline = b"q\n%s%s\nQ" % (clip, body.rstrip())
-            inner = dict(form.XObjects.dict) if form.XObjects is not None else {}
-            for i in who:
-                user = holders[i]
-                text = pending[i] if i in pending else _holder_text(user)
-                pending[i] = text.replace(f"/{name} Do".encode(), inline)
-                entries = dict(user.XObjects.dict)
-                del entries[name]
-                entries.update(inner)
-                user.XObjects = PDFDictionary(entries) if entries else None
-                for other in inner:
-                    if other in users:
-                        users[other].add(i)
+            _inline_form(name, form, body, name not in no_clip, [holders[i] for i in who], who, pending, users)
             for other in users.values():
                 other.discard(me)
             del doc.idToObject[name]
@@ -216,6 +212,29 @@ def inline_cheap_forms(canvas: Canvas, unclipped: Collection[str] = ()) -> int:
         doc.idToObjectNumberAndVersion = {n: (i, 0) for i, n in enumerate(order, 1)}
         doc.objectcounter = len(order)
     return len(gone)
+
+
+def _inline_form(name: str, form: Any, body: bytes, clip_it: bool, users_of: list[Any], who: list[int],
+                 pending: dict[int, bytes], users: dict[str, set[int]]) -> None:
+    """Form ``name``'s operators (``body``) in place of its ``Do`` in each stream that draws it
+    (``users_of``, numbered ``who``; the new text in ``pending``), inside ``q``…``Q`` and
+    clipped to its bounding box when ``clip_it``; its own forms join each user's resources."""
+    clip = b""
+    if clip_it:
+        x0, y0, x1, y1 = form.BBoxList()
+        clip = b"n %s re W n\n" % fp_str(x0, y0, x1 - x0, y1 - y0).encode()
+    inline = b"q\n%s%s\nQ" % (clip, body.rstrip())
+    inner = dict(form.XObjects.dict) if form.XObjects is not None else {}
+    for i, user in zip(who, users_of):
+        text = pending[i] if i in pending else _holder_text(user)
+        pending[i] = text.replace(f"/{name} Do".encode(), inline)
+        entries = dict(user.XObjects.dict)
+        del entries[name]
+        entries.update(inner)
+        user.XObjects = PDFDictionary(entries) if entries else None
+        for other in inner:
+            if other in users:
+                users[other].add(i)
 
 
 def share_page_resources(canvas: Canvas) -> bool:
@@ -253,8 +272,6 @@ def add_output_intent(canvas: Canvas, icc: bytes, *, n: int, identifier: str, in
     (``/S /GTS_PDFX``) and its ICC profile embedded as a Flate stream with ``/N n``
     (``PDFCatalog.__NoDefault__`` lists the catalog keys ReportLab writes: extended for this
     catalog only)."""
-    from reportlab.pdfbase.pdfdoc import PDFArray, PDFName, PDFStream, PDFString, PDFZCompress
-
     doc = document(canvas)
     profile = PDFStream(dictionary=PDFDictionary({"N": n}), content=icc, filters=[PDFZCompress])
     intent = PDFDictionary({
@@ -272,9 +289,6 @@ def set_info_entries(canvas: Canvas, entries: dict[str, str], trapped: str = "Fa
     """Add name entries (``/GTS_PDFXVersion (PDF/X-1a:2003)``…) to the document's Info
     dictionary and set ``/Trapped`` (``PDFDocument.info``, whose ``format`` writes a fixed set
     of keys: wrapped)."""
-    from reportlab.pdfbase.pdfdoc import PDFDictionary as Dict
-    from reportlab.pdfbase.pdfdoc import PDFString
-
     doc = document(canvas)
     info = doc.info
     info.trapped = trapped

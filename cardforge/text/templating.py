@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+import math
 import os
 import re
 import types
@@ -24,13 +25,16 @@ from typing import Any
 
 import jinja2
 import jinja2.visitor
-from jinja2 import StrictUndefined, meta
+from jinja2 import StrictUndefined, meta, nodes
 from jinja2.environment import TemplateExpression
+from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment
 from pydantic import BaseModel
 
 from cardforge import cache as _cache
 from cardforge.data.models import CardBase
+from cardforge.limits import env_name, limit
+from cardforge.paths import path_problem
 from cardforge.problems import short_repr
 
 #: fields every card has; the generic layout prints the others
@@ -359,8 +363,6 @@ _ops = [0, 0]
 
 
 def _limit_message(name: str, what: str) -> str:
-    from cardforge.limits import env_name, limit
-
     return f"{what}: at most {limit(name):,} (set {env_name(name)} to allow more)"
 
 
@@ -369,8 +371,6 @@ _bounds: dict[str, int] = {}
 
 
 def _refresh_bounds() -> None:
-    from cardforge.limits import limit
-
     for name in ("template_loop_items", "template_ops", "template_build_ops", "template_output_chars"):
         _bounds[name] = limit(name)
 
@@ -451,8 +451,6 @@ def _check_widths(fmt: str) -> None:
 
 def _number_size_ok(base, exp) -> bool:
     """Is ``base ** exp`` a number of sane size (at most ~10,000 bits)?"""
-    import math
-
     if isinstance(base, bool) or isinstance(exp, bool):
         return True
     if isinstance(base, int) and isinstance(exp, int):
@@ -483,10 +481,6 @@ class _BoundedLoader(jinja2.FileSystemLoader):
     folder (``shared.j2 -> /etc/passwd``) is refused, not followed."""
 
     def get_source(self, environment, template):
-        from jinja2.loaders import split_template_path
-
-        from cardforge.paths import path_problem
-
         pieces = split_template_path(template)
         for folder in self.searchpath:
             candidate = os.path.join(folder, *pieces)
@@ -527,16 +521,12 @@ def _make_bounded_join(join):
 
 class _Bounder(jinja2.visitor.NodeTransformer):
     def visit_For(self, node):
-        from jinja2 import nodes
-
         node = self.generic_visit(node)
         node.iter = nodes.Call(nodes.Name("_bounded_iter", "load"), [node.iter], [], None, None,
                                lineno=node.iter.lineno)
         return node
 
     def visit_Concat(self, node):
-        from jinja2 import nodes
-
         node = self.generic_visit(node)
         return nodes.Call(nodes.Name("_bounded_concat", "load"), list(node.nodes), [], None, None,
                           lineno=node.lineno)
@@ -800,6 +790,4 @@ def is_true(expression, context: dict[str, Any]) -> bool:
 
 def _unqualified(message: str | None) -> str:
     """jinja2 names an object by its class's module path ("'pkg.cards.Spell object'"): keep the class."""
-    import re
-
     return re.sub(r"'(?:[\w]+\.)+(\w+) object'", r"'\1 object'", message or "")

@@ -31,9 +31,8 @@ from cardforge.web import service
 from cardforge.web.forms import GRID_STATES, SCALARS, build_sheet
 
 if TYPE_CHECKING:
-    from reportlab.graphics.shapes import Drawing
-
     from cardforge.lab.facts import Deck
+    from cardforge.render.reports.charts import Drawing
 
 HERE = Path(__file__).parent
 MAX_BODY = 256 * 1024  # bytes of a posted form

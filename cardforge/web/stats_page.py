@@ -16,7 +16,7 @@ from cardforge.playlog import stats
 from cardforge.web.site import chart_svgs, site_of
 
 if TYPE_CHECKING:
-    from reportlab.graphics.shapes import Drawing
+    from cardforge.render.reports.charts import Drawing
 
 CHART_ROWS = 12  # players a bar chart shows (those with most plays): readable on a phone
 

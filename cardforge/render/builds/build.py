@@ -51,9 +51,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cardforge import transaction
+from cardforge.data.loading import load_game_data
 from cardforge.errors import CardforgeError, DataError, OutputError, RenderError
 from cardforge.paths import check_output_folder, describe, name_problem, output_name_problem, write_atomic
 from cardforge.problems import Problem
+from cardforge.render.cards.reprint import RECORD
 from cardforge.render.output import MANIFEST_KINDS, ManifestEntry
 from cardforge.settings import BuildSettings
 from cardforge.transaction import Interrupted, interrupts
@@ -153,8 +155,6 @@ def build_game(game: Game, settings: BuildSettings, progress: Progress | None = 
 
 def _build_locked(game: Game, settings: BuildSettings, progress: Progress, out_dir: Path, folder: Path,
                   previous: list[dict[str, Any]]) -> BuildResult:
-    from cardforge.data.loading import load_game_data
-
     data = load_game_data(game, settings.data_root, settings.lang)
     warnings = list(data.warnings)
     if settings.strict and warnings:
@@ -410,8 +410,6 @@ def _json_type(value: Any) -> str:
 def check_record_path(path: Path) -> Problem | None:
     """``--changed-since``: a regular file (or a folder holding ``cards.json``) of a sane size,
     checked before it is opened (``/dev/zero`` would be read forever, a FIFO block)."""
-    from cardforge.render.cards.reprint import RECORD
-
     path = Path(path)
     if path.is_dir():
         path = path / RECORD

@@ -20,18 +20,21 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from pydantic import ValidationError
 from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.assets import art_file
 from cardforge.data.loading import GameData
 from cardforge.data.models import BackSpec, CardBase
+from cardforge.data.validate import friendly_message
 from cardforge.errors import RenderError
 from cardforge.icons import unknown_icon_note
 from cardforge.layout.boxes import (
     Box,
     Layout,
     LayoutLibrary,
+    StyleSpec,
     box_points,
     box_rect,
     frame_matrix,
@@ -40,6 +43,7 @@ from cardforge.layout.boxes import (
 )
 from cardforge.layout.geometry import Placement, Rect
 from cardforge.markup import MarkupError, resolve_color
+from cardforge.paths import path_problem
 from cardforge.problems import Problem
 from cardforge.render import rl_internals as rl
 from cardforge.render.canvas import begin_card, colour
@@ -914,10 +918,6 @@ class Painter:
                 self._problem(prog, program, card, known)
                 return None
             return known
-        from pydantic import ValidationError
-
-        from cardforge.data.validate import friendly_message
-        from cardforge.layout.boxes import StyleSpec
 
         values: dict[str, Any] = {}
         try:
@@ -959,7 +959,6 @@ class Painter:
                card: CardBase | None, light: bool = False) -> None:
         if not src:
             return
-        from cardforge.paths import path_problem  # issue 21: art stays inside its folder
 
         in_data, refused = path_problem(self.art.data.root, src, "art")
         beside, refused_beside = path_problem(prog.box.folder, src, "art")

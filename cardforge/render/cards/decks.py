@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator, Sequence
+import pickle
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge import cache
 from cardforge.data.loading import GameData
 from cardforge.data.models import CardBase
 from cardforge.errors import RenderError
@@ -68,6 +70,7 @@ from cardforge.render.canvas import draw_crop_marks, draw_cut_lines, draw_cut_ti
 from cardforge.render.cards import reprint
 from cardforge.render.cards.buildcache import layout_library
 from cardforge.render.cards.cards import CardArt, Issues, Painter
+from cardforge.render.cards.deckgroup import DeckGroup
 from cardforge.render.cards.edges import EdgeBook, edge_book
 from cardforge.render.cards.reprint import Reprint, templates_digest
 from cardforge.render.cards.sheetmarks import SheetInfo, cutting_text, draw_sheet_extras, plan_extras
@@ -82,28 +85,6 @@ if TYPE_CHECKING:
 
 DECK_KINDS = ("deck", "backs")
 Progress = Callable[[int], None]
-
-
-@dataclass
-class DeckGroup:
-    """Cards of one size, printed into one file (plus its backs file)."""
-
-    name: str  # "deck" or "deck-<kind>"
-    size: tuple[float, float]
-    cards: list[CardBase] = field(default_factory=list)  # definitions, in data order
-    kinds: list[str] = field(default_factory=list)
-    preface: Callable[[Canvas, tuple[float, float], bool], int] | None = None  # preface(canvas, page size in
-    # pt, duplex) → pages drawn first
-
-    @property
-    def count(self) -> int:
-        return sum(c.copies for c in self.cards)
-
-    def printed(self) -> Iterator[CardBase]:
-        """Every card once per copy, in data order (lazily: nothing grows with the deck)."""
-        for c in self.cards:
-            for _ in range(c.copies):
-                yield c
 
 
 @dataclass
@@ -168,21 +149,7 @@ def build_decks(game: Game, data: GameData, settings: BuildSettings, game_dir: P
         except SheetError as exc:
             issues.add(Problem(f"{exc}", item=f"{', '.join(group.kinds)} cards"))
     _raise_if_failed(game, issues, settings)
-
-    # what this build prints, recorded beside the PDFs (render/cards/reprint.py); with
-    # ``changed_since``, the reprint pack: a changelog and pull list, then the cards to add
-    record = reprint.build_record(game, data, art, data.cards,  # copies: 0 too (a diff shows them)
-                                  with_printables=bool(settings.only - {"decks"}) or settings.changed_since is not None)
-    changes = None
-    if settings.changed_since is not None:
-        changes = reprint.plan_against(record, settings.changed_since, game.id, settings.restamp, issues,
-                                       settings.only)
-        _raise_if_failed(game, issues, settings)
-        sheets = {name: layout.sheet for name, layout in layouts.items()}
-        for pack in reprint.pack_groups(changes, groups, sheets, settings, DeckGroup):
-            deck = next(g for g in groups if g.size == pack.size and g.name in layouts)
-            layouts[pack.name] = layouts[deck.name].again(pack, settings)
-            groups.append(pack)
+    record, changes = _reprint_plan(game, data, art, settings, groups, layouts)
 
     entries: list[ManifestEntry] = []
     files: list[FilePlan] = []
@@ -190,53 +157,11 @@ def build_decks(game: Game, data: GameData, settings: BuildSettings, game_dir: P
     with ExitStack() as stack:
         written: list[tuple[Path, Path, str, int, int]] = []  # (tmp, final, kind, pages, cards)
         for group in groups:
-            layout = layouts[group.name]
-            sheet = layout.sheet
-            stem = group.name
-            title = f"{data.meta.title} — {group.name} (v{data.meta.version})"
-            total = len(layout.pages)
-            count = layout.count
-            if settings.per_card:
-                final = output_file(game_dir, f"{stem}-cards.pdf")
-                tmp = stack.enter_context(atomic_path(final))
-                pages = _draw_per_card(tmp, title, group, art, settings, progress, compress)
-                written.append((tmp, final, "deck", pages, group.count))
-                files.append(FilePlan(final.name, None, group, None, _per_card_how(group, settings), 0, pages, 0,
-                                      group.count, 0, ""))
-                continue
-            if isinstance(sheet, FoldSheet):
-                final = output_file(game_dir, f"{stem}-fold.pdf")
-                tmp = stack.enter_context(atomic_path(final))
-                labels = _Labels(game, data, final.name, total, sheet, settings, "fold")
-                pages, preface = _draw_fold(tmp, title, layout, group, art, settings, progress, compress, labels)
-                written.append((tmp, final, "deck", pages, count))
-                back_name = None
-            elif settings.duplex == "none":
-                final, final_b = output_file(game_dir, f"{stem}.pdf"), output_file(game_dir, f"{stem}-backs.pdf")
-                tmp = stack.enter_context(atomic_path(final))
-                tmp_b = stack.enter_context(atomic_path(final_b))
-                pair = (_Labels(game, data, final.name, total, sheet, settings, "none"),
-                        _Labels(game, data, final_b.name, total, sheet, settings, "none"))
-                pages, pages_b, preface = _draw_separate(tmp, tmp_b, title, layout, group, art, settings, progress,
-                                                         compress, pair)
-                written += [(tmp, final, "deck", pages, count), (tmp_b, final_b, "backs", pages_b, 0)]
-                back_name = final_b.name
-            else:
-                final = output_file(game_dir, f"{stem}.pdf")
-                tmp = stack.enter_context(atomic_path(final))
-                labels = _Labels(game, data, final.name, total, sheet, settings, settings.duplex)
-                pages, preface = _draw_duplex(tmp, title, layout, group, art, settings, progress, compress, labels)
-                written.append((tmp, final, "deck", pages, count))
-                back_name = None
-            files.append(FilePlan(final.name, back_name, group, layout, _describe(sheet, settings), total, pages,
-                                  preface, count, layout.spares, cutting_text(sheet_plan(sheet),
-                                                                             fold=isinstance(sheet, FoldSheet))))
-            if layout.missing:
-                hint = _room_hint(group, settings, art, spares.get(group.name, []), layout)
-                for what, n in layout.missing.items():
-                    issues.add(_missing_problem(f"{game.id}/{final.name}", what, n, total, settings, hint))
-            if layout.short_bleed is not None:
-                issues.add(_short_bleed_problem(f"{game.id}/{final.name}", group.size, layout.short_bleed, settings))
+            plan = _write_group(stack, written, game, data, group, layouts[group.name], art, settings, game_dir,
+                                progress, compress)
+            files.append(plan)
+            if plan.layout is not None:
+                _layout_problems(game, plan, art, settings, spares.get(group.name, []))
         _raise_if_failed(game, issues, settings)
         for tmp, final, kind, pages, cards in written:
             entries.append(_entry(tmp, final, game_dir, kind, pages, cards, settings.paper))
@@ -249,6 +174,84 @@ def build_decks(game: Game, data: GameData, settings: BuildSettings, game_dir: P
         if f.backs is not None:
             described[f.backs] = f.how
     return DeckResult(entries, issues.warnings, changes, described, files)
+
+
+def _reprint_plan(game: Game, data: GameData, art: CardArt, settings: BuildSettings, groups: list[DeckGroup],
+                  layouts: dict[str, Layout]) -> tuple[dict[str, Any], Reprint | None]:
+    """What this build prints, recorded beside the PDFs (render/cards/reprint.py); with
+    ``changed_since``, the reprint pack: a changelog and pull list, then the cards to add (their
+    groups and layouts appended to ``groups`` and ``layouts``)."""
+    issues = art.issues
+    record = reprint.build_record(game, data, art, data.cards,  # copies: 0 too (a diff shows them)
+                                  with_printables=bool(settings.only - {"decks"}) or settings.changed_since is not None)
+    changes = None
+    if settings.changed_since is not None:
+        changes = reprint.plan_against(record, settings.changed_since, game.id, settings.restamp, issues,
+                                       settings.only)
+        _raise_if_failed(game, issues, settings)
+        sheets = {name: layout.sheet for name, layout in layouts.items()}
+        for pack in reprint.pack_groups(changes, groups, sheets, settings, DeckGroup):
+            deck = next(g for g in groups if g.size == pack.size and g.name in layouts)
+            layouts[pack.name] = layouts[deck.name].again(pack, settings)
+            groups.append(pack)
+    return record, changes
+
+
+def _write_group(stack: ExitStack, written: list[tuple[Path, Path, str, int, int]], game: Game, data: GameData,
+                 group: DeckGroup, layout: Layout, art: CardArt, settings: BuildSettings, game_dir: Path,
+                 progress: Progress | None, compress: bool) -> FilePlan:
+    """Draw one group's file(s) into staging paths entered on ``stack`` (each appended to
+    ``written``: tmp, final, kind, pages, cards); returns the file's plan."""
+    sheet = layout.sheet
+    stem = group.name
+    title = f"{data.meta.title} — {group.name} (v{data.meta.version})"
+    total = len(layout.pages)
+    count = layout.count
+    if settings.per_card:
+        final = output_file(game_dir, f"{stem}-cards.pdf")
+        tmp = stack.enter_context(atomic_path(final))
+        pages = _draw_per_card(tmp, title, group, art, settings, progress, compress)
+        written.append((tmp, final, "deck", pages, group.count))
+        return FilePlan(final.name, None, group, None, _per_card_how(group, settings), 0, pages, 0, group.count, 0, "")
+    if isinstance(sheet, FoldSheet):
+        final = output_file(game_dir, f"{stem}-fold.pdf")
+        tmp = stack.enter_context(atomic_path(final))
+        labels = _Labels(game, data, final.name, total, sheet, settings, "fold")
+        pages, preface = _draw_fold(tmp, title, layout, group, art, settings, progress, compress, labels)
+        written.append((tmp, final, "deck", pages, count))
+        back_name = None
+    elif settings.duplex == "none":
+        final, final_b = output_file(game_dir, f"{stem}.pdf"), output_file(game_dir, f"{stem}-backs.pdf")
+        tmp = stack.enter_context(atomic_path(final))
+        tmp_b = stack.enter_context(atomic_path(final_b))
+        pair = (_Labels(game, data, final.name, total, sheet, settings, "none"),
+                _Labels(game, data, final_b.name, total, sheet, settings, "none"))
+        pages, pages_b, preface = _draw_separate(tmp, tmp_b, title, layout, group, art, settings, progress,
+                                                 compress, pair)
+        written += [(tmp, final, "deck", pages, count), (tmp_b, final_b, "backs", pages_b, 0)]
+        back_name = final_b.name
+    else:
+        final = output_file(game_dir, f"{stem}.pdf")
+        tmp = stack.enter_context(atomic_path(final))
+        labels = _Labels(game, data, final.name, total, sheet, settings, settings.duplex)
+        pages, preface = _draw_duplex(tmp, title, layout, group, art, settings, progress, compress, labels)
+        written.append((tmp, final, "deck", pages, count))
+        back_name = None
+    return FilePlan(final.name, back_name, group, layout, _describe(sheet, settings), total, pages, preface, count,
+                    layout.spares, cutting_text(sheet_plan(sheet), fold=isinstance(sheet, FoldSheet)))
+
+
+def _layout_problems(game: Game, plan: FilePlan, art: CardArt, settings: BuildSettings,
+                     spares: list[CardBase]) -> None:
+    """A file's cards that found no room, and a bleed cut short, as problems of the build."""
+    layout, group = plan.layout, plan.group
+    assert layout is not None
+    if layout.missing:
+        hint = _room_hint(group, settings, art, spares, layout)
+        for what, n in layout.missing.items():
+            art.issues.add(_missing_problem(f"{game.id}/{plan.file}", what, n, plan.sheets, settings, hint))
+    if layout.short_bleed is not None:
+        art.issues.add(_short_bleed_problem(f"{game.id}/{plan.file}", group.size, layout.short_bleed, settings))
 
 
 def prepare_cards(game: Game, data: GameData, settings: BuildSettings, templates_dir: Path | None = None
@@ -427,10 +430,6 @@ def _chosen(options: list[Sheet | FoldSheet], count: int, needed: Callable[[Shee
     (their counts in print order and their faces' samples) and the settings the placing reads.
     An edit that changes no card's edges (a text, a number) finds the sheet without placing
     the deck on every option again (~40 ms of a 250-card deck's rebuild)."""
-    import pickle
-
-    from cardforge import cache
-
     def compute() -> int:
         return options.index(choose(options, count, needed, s.crop_marks, s.sheet_labels))
 

@@ -31,11 +31,14 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PIL import Image as PILImage
+
 from cardforge import cache
 from cardforge.data.models import CardBase
 from cardforge.layout.geometry import Placement, Rect
 from cardforge.layout.imposition import OPPOSITE
 from cardforge.render.cards.cards import CardArt, Painter, back_face_name
+from cardforge.render.cards.faces import rasterise
 from cardforge.render.output import new_canvas
 from cardforge.units import mm
 
@@ -101,8 +104,6 @@ def worst(a: Profile, b: Profile) -> float:
 
 def sample(image: Image.Image, size_mm: tuple[float, float], bleed: float) -> FaceEdges:
     """A face's edges from its picture (the card with its bleed, ``size_mm`` the trim)."""
-    from PIL import Image as PILImage
-
     w, h = size_mm
     kx = image.width / (w + 2 * bleed)
     ky = image.height / (h + 2 * bleed)
@@ -337,8 +338,6 @@ def _sample_faces(art: CardArt, faces: dict[str, tuple[str, CardBase]], keys: di
 
 def _draw(art: CardArt, faces: list[tuple[str, CardBase]], size: tuple[float, float],
           bleed: float) -> list[FaceEdges]:
-    from cardforge.render.cards.faces import rasterise
-
     buf = io.BytesIO()
     page = (mm(size[0] + 2 * bleed), mm(size[1] + 2 * bleed))
     c = new_canvas(buf, page, "edges", subject="card edges")

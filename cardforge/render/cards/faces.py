@@ -16,15 +16,21 @@ PDF parsed twice). What is a face:
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from PIL import ImageCms
+
 from cardforge.data.loading import GameData
 from cardforge.data.models import CardBase
 from cardforge.errors import RenderError
+from cardforge.layout.boxes import template_folders
 from cardforge.layout.geometry import Placement, Rect
+from cardforge.limits import at_most, limit
 from cardforge.problems import Problem
 from cardforge.render.cards.buildcache import layout_library
 from cardforge.render.cards.cards import CardArt, Issues, Painter, back_face_name
@@ -84,7 +90,6 @@ def deck_faces(game: Game, data: GameData, bleed_mm: float, *, templates_dir: Pa
                only: list[str] | None = None) -> DeckFaces:
     """The faces of the game's printed cards (``only``: these card ids, in that order).
     RenderError listing every problem of the layouts."""
-    from cardforge.layout.boxes import template_folders
 
     folders = template_folders(game, templates_dir)
     library = layout_library(folders)
@@ -168,8 +173,6 @@ def _set_boxes(c: Canvas, w: float, h: float, b: float) -> None:
 def check_pixels(sizes: list[tuple[int, int]], game_id: str, what: str, hint: str) -> None:
     """RenderError, before anything is drawn or written, when an image of ``sizes`` would be
     over the ``export_pixels`` limit (a 5000 mm card exported at 300 dpi asked for gigabytes)."""
-    from cardforge.limits import at_most, limit
-
     most = limit("export_pixels")
     w, h = max(sizes, key=lambda s: s[0] * s[1], default=(0, 0))
     if w * h > most:
@@ -214,8 +217,6 @@ def srgb_profile() -> bytes:
     export's PNGs differ) and its optional MD5 id cleared: the same cards, the same bytes."""
     global _SRGB
     if _SRGB is None:
-        from PIL import ImageCms
-
         raw = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
         raw[24:36] = (2000).to_bytes(2, "big") + b"\x00\x01\x00\x01" + bytes(6)  # 2000-01-01 00:00:00
         raw[84:100] = bytes(16)  # the profile id: 0 = not computed
@@ -236,9 +237,6 @@ def png_bytes(raw: bytes, size: tuple[int, int], dpi: float, level: int = 3, str
     the dpi. For flat card art this is smaller than Pillow's adaptive filtering at level 6
     (58 against 64 KiB for a 70 mm square card) and three times faster (15 against 48 ms), and zlib
     lets other threads run while it works."""
-    import struct
-    import zlib
-
     w, h = size
     stride = stride or 3 * w
     view = memoryview(raw)

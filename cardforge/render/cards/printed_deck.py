@@ -7,6 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cardforge.errors import DataError
+from cardforge.lab.facts import deck_of_record, printed_data
+from cardforge.render.cards.reprint import read_record
+
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
     from cardforge.games.base import Game
@@ -18,10 +22,6 @@ def printed_deck(game: Game, data: GameData, printed: str | Path, option: str = 
     data with that deck's cards in place of the working ones (a play of it is checked and scored
     with the cards that were on the table); a record that cannot be read or no longer fits the
     game's card models is a :class:`DataError` naming the file and the option."""
-    from cardforge.errors import DataError
-    from cardforge.lab.facts import deck_of_record, printed_data
-    from cardforge.render.cards.reprint import read_record
-
     path = Path(printed)
     record, problem = read_record(path, game.id, option=option)
     if record is None:

@@ -31,8 +31,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardforge.data.models import CardBase
+from cardforge.data.yamlio import read_bytes
 from cardforge.i18n import N_, languages, messages
+from cardforge.limits import limit
 from cardforge.problems import Problem
+from cardforge.render.drawing.game_assets import drawing_assets
+from cardforge.render.fonts import font_name
+from cardforge.render.output import atomic_path, entry_for
+from cardforge.render.sheets import printables as pr
+from cardforge.render.sheets.printables import collect, setup_results
+from cardforge.render.sheets.printing import PrintContext
+from cardforge.render.sheets.score_pads import row_labels, tie_break_lines
+from cardforge.resources import display_path
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -42,7 +52,7 @@ if TYPE_CHECKING:
     from cardforge.games.base import Game
     from cardforge.layout.imposition import FoldSheet, Sheet
     from cardforge.render.cards.cards import CardArt, Issues
-    from cardforge.render.cards.decks import DeckGroup
+    from cardforge.render.cards.deckgroup import DeckGroup
     from cardforge.render.output import ManifestEntry
     from cardforge.settings import BuildSettings
 
@@ -114,9 +124,6 @@ def printables_record(game: Game, data: GameData) -> dict[str, dict[str, dict[st
     """Section → item id → {title, fp, data}: the boards and aids (from the data files and the
     game's own hooks, with the generated blocks they insert), the score pad's rows and the
     setup sheets' numbers and checklists. Not the deck version (printed in their footers)."""
-    from cardforge.render.sheets.printables import collect, setup_results
-    from cardforge.render.sheets.score_pads import row_labels, tie_break_lines
-
     out: dict[str, dict[str, dict[str, Any]]] = {s: {} for s in PRINTABLE_SECTIONS}
     try:
         collected = collect(game, data)
@@ -173,8 +180,6 @@ def _jsonable(value: Any) -> Any:
 def write_record(path: Path, game_id: str, version: str, cards: dict[str, dict[str, Any]],
                  printables: dict[str, dict[str, Any]] | None = None) -> None:
     """The record of this build (written through a temporary file, like the PDFs)."""
-    from cardforge.render.output import atomic_path
-
     blob = json.dumps({"format": RECORD_FORMAT, "game": game_id, "version": version, "cards": cards,
                        "printables": printables or {}},
                       indent=1, sort_keys=True, ensure_ascii=False) + "\n"
@@ -185,14 +190,11 @@ def write_record(path: Path, game_id: str, version: str, cards: dict[str, dict[s
 def read_record(path: Path, game_id: str,
                 option: str = "--changed-since") -> tuple[dict[str, Any] | None, Problem | None]:
     """An earlier record (a ``cards.json`` file, or the folder holding one)."""
-    from cardforge.resources import display_path
-
     path = Path(path)
     if path.is_dir():
         path = path / RECORD
     where = display_path(path)
     allowed = f"a {RECORD} written by an earlier `cardforge build` of {game_id}, or its folder"
-    from cardforge.data.yamlio import read_bytes
 
     blob, problem = read_bytes(path, where)  # bounded, a regular file (never a FIFO)
     if problem is not None or blob is None:
@@ -230,8 +232,6 @@ def _record_damage(data: dict[str, Any]) -> str | None:
     """What in a record read from a file is not as a build writes it (a card entry that is not
     a mapping, copies that are not a whole number…), or None; its data nested at most
     ``yaml_depth`` deep (the comparison walks it)."""
-    from cardforge.limits import limit
-
     for cid, c in data["cards"].items():
         if not isinstance(c, dict):
             return f"card {str(cid)[:40]!r} is not a mapping"
@@ -429,8 +429,6 @@ def changes_markdown(r: Reprint) -> str:
 
 
 def write_changes(game_dir: Path, r: Reprint) -> None:
-    from cardforge.render.output import atomic_path
-
     game_dir = Path(game_dir)
     game_dir.mkdir(parents=True, exist_ok=True)
     with atomic_path(game_dir / CHANGES_MD) as tmp:
@@ -442,8 +440,6 @@ def write_changes(game_dir: Path, r: Reprint) -> None:
 def draw_changelog(c: Canvas, r: Reprint, page: tuple[float, float], duplex: bool) -> int:
     """The pack's first page(s), on canvas ``c`` (page size in points); returns pages drawn
     (an even number when printed two-sided, so that the cards' fronts and backs stay paired)."""
-    from cardforge.render.fonts import font_name
-
     w, h = page
     margin = 42.0
     regular, bold = font_name("sans"), font_name("sans", bold=True)
@@ -487,8 +483,6 @@ def wrap_text(c: Canvas, text: str, font: str, size: float, width: float) -> lis
 
 
 def display_path_of(path: Path) -> str:
-    from cardforge.resources import display_path
-
     path = Path(path)
     return display_path(path / RECORD if path.is_dir() else path)
 
@@ -553,8 +547,6 @@ def pack_groups(changes: Reprint | None, groups: list[DeckGroup], sheets: dict[s
 def write_outputs(game_dir: Path, record: dict[str, Any], changes: Reprint | None) -> None:
     """The record, and the changelog files (``changes.md``/``.json``) when planning a reprint
     (removed otherwise, so a stale pull list is never left beside new PDFs)."""
-    from cardforge.render.output import atomic_path
-
     game_dir = Path(game_dir)
     blob = json.dumps(record, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
     with atomic_path(game_dir / RECORD) as tmp:
@@ -582,10 +574,6 @@ def build_printables_pack(game: Game, data: GameData, settings: BuildSettings, g
         (game_dir / name).unlink(missing_ok=True)
     if changes is None or not changes.printables:
         return []
-    from cardforge.render.drawing.game_assets import drawing_assets
-    from cardforge.render.output import entry_for
-    from cardforge.render.sheets import printables as pr  # only now: ~12 ms of a deck's rebuild
-    from cardforge.render.sheets.printing import PrintContext
 
     wanted: dict[str, set[str]] = {}
     for p in changes.printables:

@@ -209,81 +209,97 @@ def plan_extras(page: tuple[float, float], printer: float, ink: Sequence[Rect], 
                 info: SheetInfo, plan: CuttingPlan | None, bar: bool) -> Extras:
     """Where the label, the scale bar (``bar``) and the cutting order (``plan``) go, and what
     found no room (named in ``missing``: "sheet label", "scale bar", "cutting order")."""
-    font = font_name("sans")
-    out = Extras()
-    taken: list[Rect] = list(obstacles)
-
-    def areas(sides: Sequence[str]) -> list[Area]:
-        found = free_areas(page, printer, ink, taken)
-        return sorted((a for a in found if a.side in sides),
-                      key=lambda a: (sides.index(a.side), -a.length, -a.depth))
-
-    def put(p: Placed) -> None:
-        out.placed.append(p)
-        taken.append(p.box())
-
+    room = _Room(page, printer, ink, list(obstacles), font_name("sans"))
     parts = info.parts()
     label_done, bar_done = False, not bar
     if bar:  # the label and the bar side by side, below the cards as before
-        for area in areas(("bottom", "top")):
-            for length in SCALE_BARS_MM:
-                caption = bar_caption(length, info.t)
-                reserve = GAP_MM + _bar_width(length, font, LABEL_PT, caption)
-                fitted = _fit(parts, area.length, font, reserve, area.depth)
-                if fitted is None or _bar_depth(fitted[1]) > area.depth + 1e-9:
-                    continue
-                text, size = fitted
-                put(Placed("label", area, 0.0, size, text))
-                put(Placed("bar", area, area.length - _bar_width(length, font, size, caption), size, caption,
-                           length=length))
-                label_done = bar_done = True
-                break
-            if label_done:
-                break
+        label_done = bar_done = _label_beside_bar(room, parts, info)
     if not label_done:
-        for area in areas(SIDES_LABEL):
-            fitted = _fit(parts, area.length, font, 0.0, area.depth)
-            if fitted is not None:
-                put(Placed("label", area, 0.0, fitted[1], fitted[0]))
-                label_done = True
-                break
+        label_done = _label_alone(room, parts)
     if not bar_done:
-        for area in areas(SIDES_LABEL):
-            placed = False
-            for length in SCALE_BARS_MM:
-                caption = bar_caption(length, info.t)
-                for size in (LABEL_PT, LABEL_MIN_PT):
-                    if _bar_width(length, font, size, caption) <= area.length and _bar_depth(size) <= area.depth + 1e-9:
-                        put(Placed("bar", area, area.length - _bar_width(length, font, size, caption), size, caption,
-                                   length=length))
-                        placed = bar_done = True
-                        break
-                if placed:
-                    break
-            if placed:
-                break
-    order_done = plan is None
-    if plan is not None:
-        fold = info.duplex == "fold"
-        texts = [cutting_text(plan, fold, info.t), short_cutting_text(plan, fold, info.t),
-                 shortest_cutting_text(plan, fold, info.t)]
-        for area in areas(SIDES_ORDER):
-            for text in texts:
-                fits = [s for s in (LABEL_PT, LABEL_MIN_PT)
-                        if _width(text, font, s) <= area.length and text_depth(s) <= area.depth + 1e-9]
-                if fits:
-                    put(Placed("order", area, 0.0, fits[0], text))
-                    order_done = True
-                    break
-            if order_done:
-                break
+        bar_done = _bar_alone(room, info)
+    order_done = plan is None or _cutting_order(room, plan, info)
     if not label_done:
-        out.missing.append("sheet label")
+        room.out.missing.append("sheet label")
     if not bar_done:
-        out.missing.append("scale bar")
+        room.out.missing.append("scale bar")
     if not order_done:
-        out.missing.append("cutting order")
-    return out
+        room.out.missing.append("cutting order")
+    return room.out
+
+
+@dataclass
+class _Room:
+    """The free room of a sheet as extras are placed one by one (each placed one is taken)."""
+
+    page: tuple[float, float]
+    printer: float
+    ink: Sequence[Rect]
+    taken: list[Rect]
+    font: str
+    out: Extras = field(default_factory=Extras)
+
+    def areas(self, sides: Sequence[str]) -> list[Area]:
+        found = free_areas(self.page, self.printer, self.ink, self.taken)
+        return sorted((a for a in found if a.side in sides),
+                      key=lambda a: (sides.index(a.side), -a.length, -a.depth))
+
+    def put(self, p: Placed) -> None:
+        self.out.placed.append(p)
+        self.taken.append(p.box())
+
+
+def _label_beside_bar(room: _Room, parts: list[str], info: SheetInfo) -> bool:
+    font = room.font
+    for area in room.areas(("bottom", "top")):
+        for length in SCALE_BARS_MM:
+            caption = bar_caption(length, info.t)
+            reserve = GAP_MM + _bar_width(length, font, LABEL_PT, caption)
+            fitted = _fit(parts, area.length, font, reserve, area.depth)
+            if fitted is None or _bar_depth(fitted[1]) > area.depth + 1e-9:
+                continue
+            text, size = fitted
+            room.put(Placed("label", area, 0.0, size, text))
+            room.put(Placed("bar", area, area.length - _bar_width(length, font, size, caption), size, caption,
+                            length=length))
+            return True
+    return False
+
+
+def _label_alone(room: _Room, parts: list[str]) -> bool:
+    for area in room.areas(SIDES_LABEL):
+        fitted = _fit(parts, area.length, room.font, 0.0, area.depth)
+        if fitted is not None:
+            room.put(Placed("label", area, 0.0, fitted[1], fitted[0]))
+            return True
+    return False
+
+
+def _bar_alone(room: _Room, info: SheetInfo) -> bool:
+    font = room.font
+    for area in room.areas(SIDES_LABEL):
+        for length in SCALE_BARS_MM:
+            caption = bar_caption(length, info.t)
+            for size in (LABEL_PT, LABEL_MIN_PT):
+                if _bar_width(length, font, size, caption) <= area.length and _bar_depth(size) <= area.depth + 1e-9:
+                    room.put(Placed("bar", area, area.length - _bar_width(length, font, size, caption), size,
+                                    caption, length=length))
+                    return True
+    return False
+
+
+def _cutting_order(room: _Room, plan: CuttingPlan, info: SheetInfo) -> bool:
+    fold = info.duplex == "fold"
+    texts = [cutting_text(plan, fold, info.t), short_cutting_text(plan, fold, info.t),
+             shortest_cutting_text(plan, fold, info.t)]
+    for area in room.areas(SIDES_ORDER):
+        for text in texts:
+            fits = [s for s in (LABEL_PT, LABEL_MIN_PT)
+                    if _width(text, room.font, s) <= area.length and text_depth(s) <= area.depth + 1e-9]
+            if fits:
+                room.put(Placed("order", area, 0.0, fits[0], text))
+                return True
+    return False
 
 
 def _text(c: Canvas, text: str, x: float, baseline: float, font: str, size: float, k_black: bool) -> None:

@@ -20,7 +20,7 @@ from cardforge.assets import art_file, game_assets
 from cardforge.problems import Problem
 from cardforge.render.drawing import icons as icon_drawing
 from cardforge.render.drawing.drawing_assets import DrawingAssets
-from cardforge.render.drawing.images import Art, ArtError, load_art
+from cardforge.render.drawing.images import Art, ArtError, draw_art, load_art
 from cardforge.render.drawing.svgdraw import SvgProgram, play, svg_program, svg_programs
 from cardforge.render.fonts import font_problem
 from cardforge.resources import display_path
@@ -47,8 +47,6 @@ class CustomIcon:
 
     def draw(self, canvas: Canvas) -> None:
         if isinstance(self.art, Art):
-            from cardforge.render.drawing.images import draw_art
-
             draw_art(canvas, self.art, 0, 0, self.width * UNIT, UNIT, fit="contain")
             return
         # an SVG is drawn straight into the icon's form (one XObject an icon, as for the

@@ -8,20 +8,29 @@ a placeholder (a missing file is only a warning while the art is being drawn).""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+import warnings
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import lru_cache
+from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from PIL import Image, UnidentifiedImageError
 from reportlab.lib.colors import HexColor
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.errors import ArtError, reason
 from cardforge.limits import LIMITS, at_most, env_name, limit
 from cardforge.paths import too_big
+from cardforge.render.colour import converter, is_cmyk, lightened, lightened_image
 from cardforge.render.drawing.svg import read_art_bytes, svg_drawing_at
+from cardforge.render.drawing.svgdraw import play, svg_program
 from cardforge.render.fonts import font_name
 
 if TYPE_CHECKING:
@@ -84,22 +93,15 @@ def _is_svg(path: str, blob: bytes) -> bool:
 
 @lru_cache(maxsize=512)
 def _load(path: str, mtime_ns: int, size: int) -> Art:
-    import hashlib
-    import warnings
-
     blob = read_art_bytes(path, path.lower().endswith(".svg"))
     digest = hashlib.blake2b(blob, digest_size=16).hexdigest()
     if _is_svg(path, blob):
         if len(blob) > limit("svg_bytes"):
             raise ArtError(f"the SVG is too large ({len(blob):,} bytes), " + at_most("svg_bytes", " bytes"),
                            broken=True)
-        from cardforge.render.drawing.svgdraw import svg_program  # its size from the cache: no svglib
 
         program = svg_program(Path(path), blob)
         return Art(Path(path), program.width, program.height, digest, "SVG")
-    from io import BytesIO
-
-    from PIL import Image, UnidentifiedImageError
 
     try:
         with warnings.catch_warnings():
@@ -138,11 +140,6 @@ def svg_drawing(art: Art) -> Drawing:
 def ensure_svg_form(c: Canvas, art: Art, light: bool = False) -> str:
     """Define the SVG's drawing as a form in this canvas's document once; its name. ``light``:
     the ink saver's variant, every colour lightened (``render/colour.py``), a form of its own."""
-    from contextlib import nullcontext
-
-    from cardforge.render.colour import lightened
-    from cardforge.render.drawing.svgdraw import play, svg_program
-
     defined = c.__dict__.setdefault("_cardforge_svgs", set())
     name = "svg-" + art.digest + ("-light" if light else "")
     if name not in defined:
@@ -160,13 +157,9 @@ def ensure_svg_form(c: Canvas, art: Art, light: bool = False) -> str:
 def _raster_for(c: Canvas, art: Art, light: bool) -> Any:
     """The image to embed for raster ``art``: the file itself, or — lightened (ink saver) or
     for a CMYK file — the pixels made so, named by the file's digest and what was done."""
-    from cardforge.render.colour import converter, is_cmyk, lightened_image
-
     cmyk = is_cmyk(c)
     if not light and not cmyk:
         return _ArtPath(str(art.path), "art-" + art.digest)
-    from PIL import Image
-    from reportlab.lib.utils import ImageReader
 
     with Image.open(art.path) as im:
         im.load()
@@ -214,7 +207,6 @@ def draw_placeholder(c: Canvas, x: float, y: float, w: float, h: float, label: s
     size = min(6.0, h / 3)
     font = font_name("sans")
     text = label
-    from reportlab.pdfbase.pdfmetrics import stringWidth
 
     while text and stringWidth(text, font, size) > w - 4:
         text = text[:-2] + "…" if len(text) > 2 else ""

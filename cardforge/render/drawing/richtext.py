@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.colors import CMYKColor, Color, HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas
@@ -28,6 +28,7 @@ from cardforge.markup import Break, Icon, Text, parse
 from cardforge.render import rl_internals as rl
 from cardforge.render.drawing.drawing_assets import BUILT_IN, DrawingAssets
 from cardforge.render.fonts import metrics, unit_width
+from cardforge.units import format_mm
 
 ICON_DROP = 0.17  # icon box bottom sits this many em below the baseline
 ICON_SCALE = 0.95  # icon height in em
@@ -65,8 +66,6 @@ class TextOverflow(Exception):
         super().__init__(self.describe())
 
     def describe(self) -> str:
-        from cardforge.units import format_mm
-
         if self.too_wide is not None:
             return (f"the word {self.too_wide!r} is wider than the box even at {self.size:g} pt")
         return (f"needs {format_mm(self.needed)}, has {format_mm(self.available)} "
@@ -469,8 +468,6 @@ def _k_only(colour: str) -> Color:
     """``--pure-black``: a neutral grey or black (r = g = b) in black ink only, DeviceCMYK
     0 0 0 k (near-black text, like the default #1a1a1a, as solid K: no rich black fringes on
     small type); any other colour as it is."""
-    from reportlab.lib.colors import CMYKColor
-
     c = _hex(colour)
     r, g, b = (round(v * 255) for v in (c.red, c.green, c.blue))
     if r == g == b:

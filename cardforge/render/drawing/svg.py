@@ -33,16 +33,24 @@ from __future__ import annotations
 
 import base64
 import binascii
+import io
+import logging
 import math
 import os
 import re
+import warnings
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from PIL import Image, UnidentifiedImageError
+from reportlab.lib.utils import ImageReader
+
+from cardforge.data.yamlio import read_bytes
 from cardforge.errors import ArtError, reason
 from cardforge.limits import at_most, env_name, limit
 from cardforge.problems import short_repr
+from cardforge.render.fonts import font_name
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
@@ -375,8 +383,6 @@ def _set_href(el: Any, fmt: str, blob: bytes) -> None:
 
 def _read_beside(folder: Path, name: str) -> bytes:
     """A file named by the SVG, inside its folder: a regular file, within ``image_bytes``."""
-    from cardforge.data.yamlio import read_bytes
-
     base = os.path.realpath(folder)
     path = os.path.realpath(os.path.join(base, name))
     if os.path.commonpath([base, path]) != base:
@@ -391,11 +397,6 @@ def _read_beside(folder: Path, name: str) -> bytes:
 
 def _check_raster(blob: bytes, what: str) -> str:
     """The raster's format (PNG or JPEG), after checking its size and decoding it whole."""
-    import io
-    import warnings
-
-    from PIL import Image, UnidentifiedImageError
-
     most = limit("image_pixels")
     try:
         with warnings.catch_warnings():
@@ -432,7 +433,6 @@ def draw_drawing(drawing: Drawing, canvas: Canvas, images: bool = True) -> None:
 @lru_cache(maxsize=2)
 def _renderer_class(images: bool) -> Any:
     from reportlab.graphics.renderPDF import _PDFRenderer
-    from reportlab.lib.utils import ImageReader
 
     class Renderer(_PDFRenderer):
         def drawImage(self, image: Any) -> None:  # noqa: N802  (ReportLab's name)
@@ -451,8 +451,6 @@ def _renderer_class(images: bool) -> Any:
 def trial_render(drawing: Drawing) -> None:
     """Draw ``drawing`` on a scratch canvas: SvgRefused when ReportLab cannot (a number no PDF
     holds, a shape svglib built badly), so ``check`` says it rather than the build."""
-    import io
-
     from reportlab.pdfgen.canvas import Canvas
 
     out = io.BytesIO()
@@ -484,8 +482,6 @@ _NAN_OPERAND = re.compile(rb"(?<![^\s\[])-?nan(?=[\s\]])")
 def read_art_bytes(path: str, svg: bool) -> bytes:
     """An image file's bytes, within its limit (``svg_bytes`` or ``image_bytes``); never a
     FIFO. ArtError naming why not."""
-    from cardforge.data.yamlio import read_bytes
-
     blob, problem = read_bytes(Path(path), path, "svg_bytes" if svg else "image_bytes")
     if problem is not None or blob is None:
         message = problem.message if problem is not None else "cannot read the file"
@@ -503,12 +499,8 @@ def svg_drawing_at(path: Path) -> Drawing:
 @lru_cache(maxsize=128)
 def _svg_drawing(path: str, mtime_ns: int, size: int) -> Drawing:
     """The SVG as a ReportLab drawing (svglib); ArtError when it cannot be read."""
-    import logging
-
     from lxml import etree
     from svglib.svglib import SvgRenderer
-
-    from cardforge.render.fonts import font_name
 
     blob = read_art_bytes(path, True)
     try:
@@ -589,8 +581,6 @@ def _pin_fonts(root: Any, etree: Any) -> bool:
 def _embedded_text(node: Any) -> None:
     """The drawing's strings set in the bundled DejaVu Sans (embedded), keeping bold/italic."""
     from reportlab.graphics.shapes import String
-
-    from cardforge.render.fonts import font_name
 
     if isinstance(node, String):
         current = node.fontName or ""

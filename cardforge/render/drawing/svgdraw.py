@@ -20,10 +20,16 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardforge import cache
+from cardforge.errors import ArtError
+from cardforge.limits import env_name, limit
+from cardforge.paths import read_regular
+from cardforge.render.drawing.svg import _renderer_class, svg_drawing_at
+from cardforge.render.fonts import FAMILIES, font_name
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
@@ -44,8 +50,6 @@ def draw_compact(canvas: Any, drawing: Drawing) -> None:
 
 def _compact_renderer() -> type:
     from reportlab.graphics.renderbase import getStateDelta
-
-    from cardforge.render.drawing.svg import _renderer_class
 
     class CompactRenderer(_renderer_class(True)):  # type: ignore[misc]  # ReportLab's renderer (untyped), raster
         # images drawn as image XObjects (render/drawing/svg.py: an icon's form cannot hold an inline image)
@@ -165,8 +169,6 @@ class _Recorder:
 def _bundled_face(name: str) -> tuple[str, bool, bool]:
     """(family, bold, italic) of a bundled font face, as ``render/fonts.py`` names it (the
     text of an SVG is always set in the bundled DejaVu Sans: ``render/drawing/images.py``)."""
-    from cardforge.render.fonts import FAMILIES
-
     for family, faces in FAMILIES.items():
         if name in faces:
             index = faces.index(name)
@@ -208,10 +210,6 @@ def svg_programs(paths: list[Path]) -> list[SvgProgram]:
 def _read(path: Path) -> bytes:
     """The file's bytes, as every SVG is read (a regular file, within ``svg_bytes``): ArtError
     naming why not."""
-    from cardforge.errors import ArtError
-    from cardforge.limits import env_name, limit
-    from cardforge.paths import read_regular
-
     blob, problem = read_regular(path, str(path), limit("svg_bytes"), env_name("svg_bytes"))
     if blob is None or problem is not None:
         raise ArtError(problem.message if problem is not None else "cannot read the file", broken=True)
@@ -225,11 +223,7 @@ _CODE = ("render/drawing/svgdraw.py", "render/drawing/images.py", "render/drawin
 
 
 def _record(path: Path, blob: bytes) -> SvgProgram:
-    from io import BytesIO
-
     from reportlab.pdfgen.canvas import Canvas
-
-    from cardforge.render.drawing.svg import svg_drawing_at
 
     drawing = svg_drawing_at(path)  # checked whole: ArtError when it cannot be read or drawn
     digest = hashlib.blake2b(blob, digest_size=16).hexdigest()
@@ -245,11 +239,8 @@ def _record(path: Path, blob: bytes) -> SvgProgram:
 def play(canvas: Canvas, program: SvgProgram, path: Path) -> None:
     """Draw the program at the origin (its own size); from the file when it has no calls."""
     if program.ops is None:
-        from cardforge.render.drawing.svg import svg_drawing_at
-
         draw_compact(canvas, svg_drawing_at(path))
         return
-    from cardforge.render.fonts import font_name
 
     for op in program.ops:
         kind = op[0]

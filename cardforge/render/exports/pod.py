@@ -34,6 +34,7 @@ from cardforge.limits import at_most, env_name, limit
 from cardforge.paths import check_output_names, folder_entries, name_problem, output_file, regular_inside
 from cardforge.problems import Problem, short_name
 from cardforge.render.cards.faces import MM_PER_INCH, DeckFaces, Face, faces_pdf, rasterise, save_png
+from cardforge.render.cards.textextent import text_extents
 from cardforge.render.output import atomic_path
 from cardforge.resources import PACKAGE_DIR, display_path
 from cardforge.transaction import folder_transaction
@@ -214,9 +215,43 @@ def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path, *, own_fo
     error when none is left); ``game_root``: whose ``pod_profiles/`` to suggest from."""
     prof = loaded.profile
     tw, th = prof.trim.width, prof.trim.height
-    # cards of another shape (a deck's tarot-sized kind on a poker template) are left out
-    # with a warning: they need a profile of their own; cards of another size (a 70 mm square on
-    # a 3.5 in square template) likewise unless asked to scale; none fitting is an error
+    fits, skipped = _fitting_faces(faces, loaded, scale, game_root)
+    scales = sorted({round(scale_of(f.size_mm, prof), 4) for f in fits
+                     if not _same_size(f.size_mm, prof)})
+    names = {f.back_of for f in fits}
+    faces = DeckFaces(faces.game_id, faces.art, faces.issues, fits, [b for b in faces.backs if b.name in names],
+                      faces.bleed_mm, faces.strict)
+    scale_to = {f.name: (tw, th) for f in faces.all}
+    warnings = skipped + safe_zone_warnings(faces, prof)
+    if faces.strict and warnings:
+        raise RenderError(f"cannot export {faces.game_id} with the profile '{loaded.id}' (--strict); nothing "
+                          "written", [Problem(p.message + " (--strict)", p.file, p.item, p.field, p.line)
+                                      for p in warnings])
+    out_dir = Path(out_dir)
+    check_output_names(out_dir, ["cards.pdf", "faces.json", *(f"{f.name}.png" for f in faces.all)],
+                       "print-on-demand export")
+    files: list[Path] = []
+    with folder_transaction(out_dir, whole=own_folder, what="print-on-demand export") as staging:
+        if prof.format == "pdf":
+            pages = _write_pdf(staging, faces, prof, scale_to)
+            files.append(out_dir / "cards.pdf")
+        else:
+            files += [out_dir / name for name in _write_pngs(staging, faces, prof, scale_to)]
+            pages = 0
+        index = _faces_index(faces, loaded, scales)
+        with atomic_path(output_file(staging, "faces.json")) as tmp:
+            tmp.write_text(json.dumps(index, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return PodResult(files, warnings, pages, scales)
+
+
+def _fitting_faces(faces: DeckFaces, loaded: LoadedProfile, scale: bool,
+                   game_root: Path | None) -> tuple[list[Face], list[Problem]]:
+    """The fronts the profile prints, and a warning per size left out. Cards of another shape (a
+    deck's tarot-sized kind on a poker template) are left out: they need a profile of their own;
+    cards of another size (a 70 mm square on a 3.5 in square template) likewise unless asked to
+    scale; none fitting is an error (DataError)."""
+    prof = loaded.profile
+    tw, th = prof.trim.width, prof.trim.height
     shaped = [f for f in faces.fronts if _same_shape(f.size_mm, prof)]
     fits = [f for f in shaped if scale or _same_size(f.size_mm, prof)]
     left_out: dict[tuple[float, float], list[str]] = {}
@@ -254,58 +289,54 @@ def export_pod(faces: DeckFaces, loaded: LoadedProfile, out_dir: Path, *, own_fo
                     f"--scale to print them so, or choose {elsewhere((w, h))}" for w, h in too_big]
         raise DataError(f"cannot export {faces.game_id} with the profile '{loaded.id}'", [
             Problem(r, file=display_path(loaded.path), field="trim") for r in reasons])
-    scales = sorted({round(scale_of(f.size_mm, prof), 4) for f in fits
-                     if not _same_size(f.size_mm, prof)})
-    names = {f.back_of for f in fits}
-    faces = DeckFaces(faces.game_id, faces.art, faces.issues, fits, [b for b in faces.backs if b.name in names],
-                      faces.bleed_mm, faces.strict)
-    scale_to = {f.name: (tw, th) for f in faces.all}
-    warnings = skipped + safe_zone_warnings(faces, prof)
-    if faces.strict and warnings:
-        raise RenderError(f"cannot export {faces.game_id} with the profile '{loaded.id}' (--strict); nothing "
-                          "written", [Problem(p.message + " (--strict)", p.file, p.item, p.field, p.line)
-                                      for p in warnings])
-    out_dir = Path(out_dir)
-    check_output_names(out_dir, ["cards.pdf", "faces.json", *(f"{f.name}.png" for f in faces.all)],
-                       "print-on-demand export")
-    files: list[Path] = []
-    with folder_transaction(out_dir, whole=own_folder, what="print-on-demand export") as staging:
-        if prof.format == "pdf":
-            order: list[Face] = []
-            for front in faces.fronts:
-                pair = [front, faces.back_of(front)]
-                if prof.order == "back-front":
-                    pair.reverse()
-                order += pair * (front.card.copies if prof.copies == "pages" else 1)
-            pdf = faces_pdf(faces, order, scale_to=scale_to, boxes=True, strict=faces.strict,
-                            title=f"{faces.art.data.meta.title} — {prof.name}", cmyk=prof.colour == "cmyk")
-            with atomic_path(output_file(staging, "cards.pdf")) as tmp:
-                tmp.write_bytes(pdf)
-            files.append(out_dir / "cards.pdf")
-            pages = len(order)
-        else:
-            which = faces.all
-            pdf = faces_pdf(faces, which, scale_to=scale_to, strict=faces.strict)
-            size = prof.pixel_size
-            for face, image in zip(which, rasterise(pdf, [size] * len(which))):
-                name = f"{face.name}.png"
-                with atomic_path(output_file(staging, name)) as tmp:
-                    with open(tmp, "wb") as fh:
-                        save_png(image, fh, prof.dpi)
-                files.append(out_dir / name)
-            pages = 0
-        index: dict[str, Any] = {"game": faces.game_id, "profile": loaded.id, "name": prof.name,
-                 "cards": [{"id": f.name, "copies": f.card.copies, "front": f"{f.name}.png",
-                            "back": f"{f.back_of}.png"} for f in faces.fronts]}
-        if prof.format == "pdf":
-            index["pdf"] = "cards.pdf"
-            index["pages"] = f"{prof.order} per card" + (", every copy" if prof.copies == "pages" else "")
-            index["colour"] = "CMYK, PDF/X-1a:2003 (FOGRA39)" if prof.colour == "cmyk" else "sRGB"
-        if scales:
-            index["scaled"] = scales  # the factors the cards were drawn at (--scale)
-        with atomic_path(output_file(staging, "faces.json")) as tmp:
-            tmp.write_text(json.dumps(index, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    return PodResult(files, warnings, pages, scales)
+    return fits, skipped
+
+
+def _write_pdf(staging: Path, faces: DeckFaces, prof: Profile, scale_to: dict[str, tuple[float, float]]) -> int:
+    """``cards.pdf``: each card's front and back in the profile's order (every copy, if it asks);
+    returns its page count."""
+    order: list[Face] = []
+    for front in faces.fronts:
+        pair = [front, faces.back_of(front)]
+        if prof.order == "back-front":
+            pair.reverse()
+        order += pair * (front.card.copies if prof.copies == "pages" else 1)
+    pdf = faces_pdf(faces, order, scale_to=scale_to, boxes=True, strict=faces.strict,
+                    title=f"{faces.art.data.meta.title} — {prof.name}", cmyk=prof.colour == "cmyk")
+    with atomic_path(output_file(staging, "cards.pdf")) as tmp:
+        tmp.write_bytes(pdf)
+    return len(order)
+
+
+def _write_pngs(staging: Path, faces: DeckFaces, prof: Profile,
+                scale_to: dict[str, tuple[float, float]]) -> list[str]:
+    """One PNG per face at the profile's pixel size; returns their names."""
+    which = faces.all
+    pdf = faces_pdf(faces, which, scale_to=scale_to, strict=faces.strict)
+    size = prof.pixel_size
+    names: list[str] = []
+    for face, image in zip(which, rasterise(pdf, [size] * len(which))):
+        name = f"{face.name}.png"
+        with atomic_path(output_file(staging, name)) as tmp:
+            with open(tmp, "wb") as fh:
+                save_png(image, fh, prof.dpi)
+        names.append(name)
+    return names
+
+
+def _faces_index(faces: DeckFaces, loaded: LoadedProfile, scales: list[float]) -> dict[str, Any]:
+    """``faces.json``: each card's files and copies, and how the files were made."""
+    prof = loaded.profile
+    index: dict[str, Any] = {"game": faces.game_id, "profile": loaded.id, "name": prof.name,
+             "cards": [{"id": f.name, "copies": f.card.copies, "front": f"{f.name}.png",
+                        "back": f"{f.back_of}.png"} for f in faces.fronts]}
+    if prof.format == "pdf":
+        index["pdf"] = "cards.pdf"
+        index["pages"] = f"{prof.order} per card" + (", every copy" if prof.copies == "pages" else "")
+        index["colour"] = "CMYK, PDF/X-1a:2003 (FOGRA39)" if prof.colour == "cmyk" else "sRGB"
+    if scales:
+        index["scaled"] = scales  # the factors the cards were drawn at (--scale)
+    return index
 
 
 def safe_zone_warnings(faces: DeckFaces, prof: Profile) -> list[Problem]:
@@ -313,8 +344,6 @@ def safe_zone_warnings(faces: DeckFaces, prof: Profile) -> list[Problem]:
     the profile's safe zone (in the card's own mm: the safe zone divided by the scale), with
     the count of faces and the closest the text comes (issue 28: one line per box and kind,
     not one per card). A box with ``bleed: true`` is meant to bleed: never warned about."""
-    from cardforge.render.cards.textextent import text_extents
-
     found: dict[tuple[str, str, str], list[tuple[float, Face]]] = {}
     for face in faces.all:
         w, h = face.size_mm

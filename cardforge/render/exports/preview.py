@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from PIL import Image, ImageDraw, ImageFont
+
 from cardforge.errors import OutputError
 from cardforge.paths import output_file
 from cardforge.render.cards.faces import DeckFaces, check_pixels, faces_pdf, rasterise, save_png
@@ -23,8 +25,6 @@ def contact_sheet(faces: DeckFaces, target: Path, dpi: float = DEFAULT_DPI) -> t
     """Draw the fronts (and their backs) of ``faces`` on one PNG at ``target``; its size. The
     file is written under a temporary name and renamed over ``target`` when complete (an
     interrupt or a full disk leave the previous one); in a build's folder, under its lock."""
-    from PIL import Image, ImageDraw, ImageFont
-
     which = []
     for front in faces.fronts:
         which += [front, faces.back_of(front)]

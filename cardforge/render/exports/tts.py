@@ -24,9 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from PIL import Image, ImageDraw, ImageFont
+
 from cardforge.paths import check_output_names, output_file
 from cardforge.render.cards.faces import DeckFaces, Face, faces_pdf, rasterise, save_png
 from cardforge.render.output import atomic_path
+from cardforge.resources import FONTS_DIR
 from cardforge.transaction import folder_transaction
 
 if TYPE_CHECKING:
@@ -170,8 +173,6 @@ def _back_file(deck: TtsDeck, number: int, sheet: Sheet) -> str:
 def _write_decks(decks: list[TtsDeck], faces: DeckFaces, images: dict[tuple[str, tuple[int, int]], Image.Image],
                  staging: Path,
                  out_dir: Path, dpi: float, url_base: str | None) -> None:
-    from PIL import Image
-
     def url(name: str) -> str:
         if url_base:
             return url_base.rstrip("/") + "/" + name
@@ -219,10 +220,6 @@ def _write_decks(decks: list[TtsDeck], faces: DeckFaces, images: dict[tuple[str,
 def hidden_card(size: tuple[int, int]) -> Image.Image:
     """A neutral card (dark, a frame and a question mark) for a sheet whose cards have backs of
     their own: TTS shows it for cards hidden in another player's hand."""
-    from PIL import Image, ImageDraw, ImageFont
-
-    from cardforge.resources import FONTS_DIR
-
     w, h = size
     image = Image.new("RGB", size, (58, 58, 62))
     draw = ImageDraw.Draw(image)

@@ -21,13 +21,15 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from reportlab.graphics import renderSVG
 from reportlab.graphics.shapes import Circle, Drawing, Group, Line, Polygon, PolyLine, Rect, String
 from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from cardforge.render.fonts import font_name
 
 WIDTH = 320.0  # points (= CSS px at 100 %): the web pages' chart on a wide screen, drawn up to 40rem wide
 #: the web pages' chart on a phone: the same drawing laid out in fewer points, which the page
@@ -361,7 +363,15 @@ def line_chart(title: str, series: Sequence[Series], *, x_labels: Sequence[tuple
             d.add(_marker(MARKERS[k % len(MARKERS)], x, y, colour))
         if points:
             ends.append((points[-1][1], k))
-    # each name beside its line's end, with its marker: in the order of the ends, 13 points apart
+    _name_line_ends(d, series, ends, (left + plot_w, bottom, plot_h), name_w)
+    return d
+
+
+def _name_line_ends(d: Drawing, series: Sequence[Series], ends: list[tuple[float, int]],
+                    frame: tuple[float, float, float], name_w: float) -> None:
+    """Each series' name beside its line's end, with its marker: in the order of the ends, 13
+    points apart, kept within the plot (``frame``: its right edge, bottom and height)."""
+    right, bottom, plot_h = frame
     ends.sort()
     placed: list[float] = []
     for y, _ in ends:
@@ -372,9 +382,8 @@ def line_chart(title: str, series: Sequence[Series], *, x_labels: Sequence[tuple
     for (_, k), y in zip(ends, placed):
         s = series[k]
         colour = colors.HexColor(s.colour or PALETTE[k % len(PALETTE)])
-        d.add(_marker(MARKERS[k % len(MARKERS)], left + plot_w + 9, y, colour))
-        d.add(String(left + plot_w + 16, y - 4, fit(s.name, name_w - 18), fontName=FONT, fontSize=SIZE, fillColor=INK))
-    return d
+        d.add(_marker(MARKERS[k % len(MARKERS)], right + 9, y, colour))
+        d.add(String(right + 16, y - 4, fit(s.name, name_w - 18), fontName=FONT, fontSize=SIZE, fillColor=INK))
 
 
 @dataclass(frozen=True)
@@ -416,18 +425,7 @@ def scatter_chart(title: str, groups: Sequence[ScatterGroup], *, labels: Sequenc
     def py(y: float) -> float:
         return base + bottom + (y - y_lo) / (y_hi - y_lo) * plot_h
 
-    tick = y_lo
-    while tick <= y_hi + 1e-9:
-        d.add(Line(left, py(tick), left + plot_w, py(tick), strokeColor=GRID, strokeWidth=0.6))
-        d.add(String(left - 4, py(tick) - 4, _label(tick), fontName=FONT, fontSize=SIZE - 2, fillColor=MUTED,
-                     textAnchor="end"))
-        tick += y_step
-    tick = x_lo
-    while tick <= x_hi + 1e-9:
-        d.add(Line(px(tick), base + bottom, px(tick), base + bottom + plot_h, strokeColor=GRID, strokeWidth=0.6))
-        d.add(String(px(tick), base + bottom - 13, _label(tick), fontName=FONT, fontSize=SIZE - 2, fillColor=MUTED,
-                     textAnchor="middle"))
-        tick += x_step
+    _scatter_grid(d, (x_lo, x_hi, x_step), (y_lo, y_hi, y_step), px, py, (left, base + bottom, plot_w, plot_h))
     d.add(Line(left, base + bottom, left + plot_w, base + bottom, strokeColor=INK, strokeWidth=0.8))
     d.add(Line(left, base + bottom, left, base + bottom + plot_h, strokeColor=INK, strokeWidth=0.8))
     if x_label:
@@ -448,6 +446,35 @@ def scatter_chart(title: str, groups: Sequence[ScatterGroup], *, labels: Sequenc
         yl = legend_h - 14 - k * 15.0
         d.add(_marker(MARKERS[k % len(MARKERS)], 6, yl + 5, colour))
         d.add(String(16, yl + 1, fit(g.name, width - 16), fontName=FONT, fontSize=SIZE - 1, fillColor=INK))
+    _ring_outliers(d, labels, px, py, left, plot_w)
+    return d
+
+
+def _scatter_grid(d: Drawing, xr: tuple[float, float, float], yr: tuple[float, float, float],
+                  px: Callable[[float], float], py: Callable[[float], float],
+                  frame: tuple[float, float, float, float]) -> None:
+    """The grid lines and tick labels of a scatter plot: ``xr``/``yr`` (low, high, step),
+    ``frame`` the plot's left, bottom, width and height."""
+    x_lo, x_hi, x_step = xr
+    y_lo, y_hi, y_step = yr
+    left, bottom, plot_w, plot_h = frame
+    tick = y_lo
+    while tick <= y_hi + 1e-9:
+        d.add(Line(left, py(tick), left + plot_w, py(tick), strokeColor=GRID, strokeWidth=0.6))
+        d.add(String(left - 4, py(tick) - 4, _label(tick), fontName=FONT, fontSize=SIZE - 2, fillColor=MUTED,
+                     textAnchor="end"))
+        tick += y_step
+    tick = x_lo
+    while tick <= x_hi + 1e-9:
+        d.add(Line(px(tick), bottom, px(tick), bottom + plot_h, strokeColor=GRID, strokeWidth=0.6))
+        d.add(String(px(tick), bottom - 13, _label(tick), fontName=FONT, fontSize=SIZE - 2, fillColor=MUTED,
+                     textAnchor="middle"))
+        tick += x_step
+
+
+def _ring_outliers(d: Drawing, labels: Sequence[tuple[float, float, str]], px: Callable[[float], float],
+                   py: Callable[[float], float], left: float, plot_w: float) -> None:
+    """Each outlier ringed and named beside it, never over another's name."""
     placed: list[tuple[float, float]] = []  # each outlier's name beside it, never over another's
     for x, y, text in sorted(labels, key=lambda t: (-t[1], t[0], t[2])):
         cx, cy = px(x), py(y)
@@ -463,15 +490,12 @@ def scatter_chart(title: str, groups: Sequence[ScatterGroup], *, labels: Sequenc
             d.add(String(cx + 10, ty, shown, fontName=BOLD, fontSize=SIZE - 1, fillColor=INK))
         else:
             d.add(String(cx - 10, ty, shown, fontName=BOLD, fontSize=SIZE - 1, fillColor=INK, textAnchor="end"))
-    return d
 
 
 def for_pdf(drawing: Drawing) -> Drawing:
     """``drawing`` with its text in the bundled DejaVu Sans (embedded: every character prints,
     as in every other PDF cardforge writes), each string at the size that keeps the width the
     chart was laid out for in Helvetica (never wider, so nothing overlaps). Changes it in place."""
-    from cardforge.render.fonts import font_name
-
     faces = {FONT: font_name(), BOLD: font_name(bold=True)}
 
     def walk(node: object) -> None:

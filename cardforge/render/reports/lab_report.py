@@ -12,10 +12,29 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
 
+from reportlab.graphics.shapes import Drawing as RLDrawing
+from reportlab.graphics.shapes import Group
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import CondPageBreak, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, TableStyle
+from reportlab.platypus import Table as RLTable
+
+from cardforge import __version__
 from cardforge.lab import stats
 from cardforge.lab.balance import Fit, equation, fmt, fmt_signed, score_text
+from cardforge.lab.changes import _show
+from cardforge.lab.effects import FDR, TARGET
+from cardforge.lab.versions import label
+from cardforge.render.fonts import font_name
 from cardforge.render.reports import charts
 
 if TYPE_CHECKING:
@@ -186,8 +205,6 @@ def _effects(view: LabView, g: stats.Group, gid: str) -> list[Part]:
 def summary(view: LabView) -> list[Part]:
     """The first page: what is solid, what is not yet known and how many plays would tell, what
     changed since the last version, what to try next."""
-    from cardforge.lab.effects import FDR, TARGET
-
     found = view.effects()
     flagged = [e for e in found if e.flagged]
     out: list[Part] = [Heading("Summary", 2, "summary"), Text(
@@ -196,12 +213,28 @@ def summary(view: LabView) -> list[Part]:
         f"{100 * FDR:.0f} % (Benjamini–Hochberg): a flagged effect is one this many plays show; an unflagged one is "
         "not shown to be zero.", "note")]
     out.append(Heading("What is solid", 3, "summary-solid"))
-    groups = {id(e): g.label for g in view.groups for e in g.fitted.effects}
     change = ""
     if view.comparison is not None:
-        from cardforge.lab.versions import label
-
         change = f"{label(view.comparison.old_version)} → {label(view.comparison.new_version)}"
+    out += _summary_solid(view, flagged, change)
+    balance = [(f, p) for f in view.fits for p in f.flagged]
+    if balance:
+        out.append(Text("From the card data: " + "; ".join(f"{p.name} ({p.direction})" for _, p in balance) + ".",
+                        "flag"))
+    out.append(Heading("Not yet known", 3, "summary-unknown"))
+    out.append(_summary_unknown(view))
+    out.append(Heading("What changed since the last version", 3, "summary-changed"))
+    out.append(_summary_changed(view, change))
+    out.append(Heading("What to try next", 3, "summary-next"))
+    unknown = any(e.needed is not None and e.needed > 0 for g in view.groups for e in g.fitted.effects)
+    out.append(_summary_next(view, flagged, balance, unknown))
+    return out
+
+
+def _summary_solid(view: LabView, flagged: list[Effect], change: str) -> list[Part]:
+    """The flagged effects, surest first; or a line saying none is."""
+    out: list[Part] = []
+    groups = {id(e): g.label for g in view.groups for e in g.fitted.effects}
     if flagged:
         rows = []
         for e in sorted(flagged, key=lambda e: (e.q or 0, -(abs(e.estimate or 0)))):
@@ -214,11 +247,11 @@ def summary(view: LabView) -> list[Part]:
     else:
         out.append(Text(f"Nothing survives the correction: no card, choice or seat is shown to win more or less than "
                         f"its peers ({view.tested} tested).", "body"))
-    balance = [(f, p) for f in view.fits for p in f.flagged]
-    if balance:
-        out.append(Text("From the card data: " + "; ".join(f"{p.name} ({p.direction})" for _, p in balance) + ".",
-                        "flag"))
-    out.append(Heading("Not yet known", 3, "summary-unknown"))
+    return out
+
+
+def _summary_unknown(view: LabView) -> Text:
+    """How many plays each group would need to show an effect of TARGET points."""
     lines = []
     for g in view.groups:
         families: dict[str, list[Effect]] = {}
@@ -232,27 +265,32 @@ def summary(view: LabView) -> list[Part]:
             lines.append(f"{g.label} ({g.fitted.plays:,} play{'s' if g.fitted.plays != 1 else ''}): {which} — about "
                          f"{span} plays would show an effect of {100 * TARGET:.0f} points")
     if lines:
-        out.append(Text("; ".join(lines) + " (80 % power, at the corrected level).", "body"))
-    else:
-        out.append(Text(f"Every effect rests on enough plays to show one of {100 * TARGET:.0f} points.", "body"))
-    out.append(Heading("What changed since the last version", 3, "summary-changed"))
+        return Text("; ".join(lines) + " (80 % power, at the corrected level).", "body")
+    return Text(f"Every effect rests on enough plays to show one of {100 * TARGET:.0f} points.", "body")
+
+
+def _summary_changed(view: LabView, change: str) -> Text:
+    """The cards changed since the last version and the effects that moved."""
     c = view.comparison
     if c is None:
-        out.append(Text("One version in the selection: nothing to compare.", "body"))
+        return Text("One version in the selection: nothing to compare.", "body")
+    names = ", ".join(ch.name for ch in c.changes[:8]) + (" …" if len(c.changes) > 8 else "")
+    text = (f"{change}: {len(c.changes)} card{'s' if len(c.changes) != 1 else ''} changed"
+            + (f" ({names})" if c.changes else "") + ". ")
+    moved = [e for e in view.differences if e.flagged]
+    compared = [e for e in view.differences if e.tested]
+    if moved:
+        text += "Moved beyond chance: " + "; ".join(f"{e.label} {_pts(e.pts)} ({_interval(e)})" for e in moved)
+    elif compared:
+        text += f"No effect moved beyond chance ({len(compared)} compared)"
     else:
-        names = ", ".join(ch.name for ch in c.changes[:8]) + (" …" if len(c.changes) > 8 else "")
-        text = (f"{change}: {len(c.changes)} card{'s' if len(c.changes) != 1 else ''} changed"
-                + (f" ({names})" if c.changes else "") + ". ")
-        moved = [e for e in view.differences if e.flagged]
-        compared = [e for e in view.differences if e.tested]
-        if moved:
-            text += "Moved beyond chance: " + "; ".join(f"{e.label} {_pts(e.pts)} ({_interval(e)})" for e in moved)
-        elif compared:
-            text += f"No effect moved beyond chance ({len(compared)} compared)"
-        else:
-            text += "Too few plays on one side or both to compare any effect"
-        out.append(Text(text + ".", "body"))
-    out.append(Heading("What to try next", 3, "summary-next"))
+        text += "Too few plays on one side or both to compare any effect"
+    return Text(text + ".", "body")
+
+
+def _summary_next(view: LabView, flagged: list[Effect], balance: list[tuple[Any, Any]], unknown: bool) -> Text:
+    """What to try: each flagged effect's remedy, the card data's flags, more plays when some
+    effects are not yet known (``unknown``)."""
     tips = []
     for e in flagged:
         if e.family == "card":
@@ -264,14 +302,13 @@ def summary(view: LabView) -> list[Part]:
     tips += [f"re-cost {p.name} ({p.direction})" for _, p in balance]
     tips += [f"check {p.name}'s cost: priced outside its group's costs, the card data cannot judge it"
              for f in view.fits for p in f.points if p.outside and not p.flagged]
-    if lines:
+    if unknown:
         most = max((e.needed or 0 for g in view.groups for e in g.fitted.effects if e.needed), default=0)
         least = min((e.needed or 0 for g in view.groups for e in g.fitted.effects if e.needed), default=0)
         tips.append(f"play more: about {least:,} plays of one version begin to tell (the least-played effects need "
                     f"{most:,})")
-    out.append(Text(("Try: " + "; ".join(tips) + ".") if tips else "Nothing stands out: keep playing the current "
-                    "version, or change what the designers doubt and compare.", "body"))
-    return out
+    return Text(("Try: " + "; ".join(tips) + ".") if tips else "Nothing stands out: keep playing the current "
+                "version, or change what the designers doubt and compare.", "body")
 
 
 def _versions(view: LabView) -> list[Part]:
@@ -321,6 +358,19 @@ def _group(view: LabView, g: stats.Group, w: float) -> list[Part]:
     days = g.first_day if g.first_day == g.last_day else f"{g.first_day} – {g.last_day}"
     out.append(Text(f"{days} · {counts} · {g.plays_with_first} of {g.multi} with the first player recorded", "body"))
     out += _effects(view, g, gid)
+    out += _group_choices(view, g, gid, w)
+    out += _group_positions(g, gid, w)
+    out += _group_margin(g, gid, w)
+    out += _group_shares(g, gid, w)
+    out += _group_length(g, gid)
+    if view.info.card_fields:
+        out += _cards(view, g, gid, w)
+    return out
+
+
+def _group_choices(view: LabView, g: stats.Group, gid: str, w: float) -> list[Part]:
+    """The win rate by each declared choice."""
+    out: list[Part] = []
     for cid, clabel in view.info.choices:
         rows = g.choices.get(cid, [])
         if not rows and not g.choice_missing.get(cid):
@@ -341,6 +391,12 @@ def _group(view: LabView, g: stats.Group, w: float) -> list[Part]:
             m = g.choice_missing[cid]
             out.append(Text(f"{m} seat{'s' if m != 1 else ''} did not say their {clabel.casefold()} (not counted).",
                             "note"))
+    return out
+
+
+def _group_positions(g: stats.Group, gid: str, w: float) -> list[Part]:
+    """The win rate by turn order."""
+    out: list[Part] = []
     out.append(Heading("Win rate by turn order", 3, f"{gid}-positions"))
     if g.positions:
         out.append(Chart(f"{gid}-positions", f"Win rate by turn order, {g.label}",
@@ -353,6 +409,12 @@ def _group(view: LabView, g: stats.Group, w: float) -> list[Part]:
                          [[r.label, *_rate_cells(r.rate)] for r in g.positions], RATE_NUMERIC))
     else:
         out.append(Text("No play of this version recorded its first player.", "note"))
+    return out
+
+
+def _group_margin(g: stats.Group, gid: str, w: float) -> list[Part]:
+    """The winner's margin."""
+    out: list[Part] = []
     out.append(Heading("Winner's margin", 3, f"{gid}-margin"))
     margin = g.margin_summary
     if margin is None:
@@ -366,6 +428,12 @@ def _group(view: LabView, g: stats.Group, w: float) -> list[Part]:
                          "How many plays were won by each margin.",
                          charts.histogram(f"{g.label}: winner's margin", stats.bins_of(g.margins),
                                           x_label="points between the winner and the next", width=w)))
+    return out
+
+
+def _group_shares(g: stats.Group, gid: str, w: float) -> list[Part]:
+    """Where the points come from: each category's share."""
+    out: list[Part] = []
     out.append(Heading("Where the points come from", 3, f"{gid}-shares"))
     shares = [s for s in g.shares if s.winners is not None or s.everyone is not None]
     if shares and g.plays_with_breakdown:
@@ -381,6 +449,12 @@ def _group(view: LabView, g: stats.Group, w: float) -> list[Part]:
                              note="percent of the total points, summed over the seats", width=w)))
     else:
         out.append(Text("No play of 2 players or more recorded its categories.", "note"))
+    return out
+
+
+def _group_length(g: stats.Group, gid: str) -> list[Part]:
+    """How long the plays took."""
+    out: list[Part] = []
     d = g.duration_summary
     out.append(Heading("Game length", 3, f"{gid}-length"))
     if d is None:
@@ -389,8 +463,6 @@ def _group(view: LabView, g: stats.Group, w: float) -> list[Part]:
         out.append(Text(f"{int(d['plays'])} play{'s' if d['plays'] != 1 else ''} with a length: mean "
                         f"{_n1(d['mean'])} min, median {_n1(d['median'])} min, from {int(d['min'])} to "
                         f"{int(d['max'])} min.", "body"))
-    if view.info.card_fields:
-        out += _cards(view, g, gid, w)
     return out
 
 
@@ -439,8 +511,6 @@ def _points(c: stats.CardRow) -> str:
 
 
 def _change_text(ch: stats.CardChange) -> str:
-    from cardforge.lab.changes import _show
-
     if ch.status != "changed":
         return ch.status
     parts = [f"{f}: {_show(o)} → {_show(n)}" for f, o, n in ch.fields]
@@ -458,8 +528,6 @@ def _moved(old: stats.Rate | None, new: stats.Rate | None) -> str:
 
 
 def _comparison(view: LabView, c: stats.Comparison, w: float) -> list[Part]:
-    from cardforge.lab.versions import label
-
     a, b = label(c.old_version), label(c.new_version)
     out: list[Part] = [Heading(f"Compare {a} → {b}", 2, "compare"), Text(c.deck_note, "note")]
     if view.differences:
@@ -490,6 +558,27 @@ def _comparison(view: LabView, c: stats.Comparison, w: float) -> list[Part]:
         out.append(Table("compare-cards", ["Card", "Change", "Held", "Holders won", "Moved"], rows))
     else:
         out.append(Text("No card changed between the two decks.", "body"))
+    out += _compare_choices(view, c, w)
+    pairs = c.position_pairs()
+    if pairs:
+        out.append(Heading("Win rate by turn order", 3, "compare-positions"))
+        out.append(Table("compare-positions", ["Turn", a, b, "Moved"],
+                         [[name, o.text() if o else "–", n.text() if n else "–", _moved(o, n)]
+                          for name, o, n in pairs]))
+    mo, mn = c.old.margin_summary, c.new.margin_summary
+    if mo or mn:
+        def text(m: dict[str, float] | None) -> str:
+            if m is None:
+                return "–"
+            return f"mean {_n1(m['mean'])} ({int(m['plays'])} play{'s' if m['plays'] != 1 else ''})"
+        out.append(Text(f"Winner's margin: {text(mo)} → {text(mn)}.", "body"))
+    return out
+
+
+def _compare_choices(view: LabView, c: stats.Comparison, w: float) -> list[Part]:
+    """Each declared choice's win rate in both versions: a chart and a table."""
+    a, b = label(c.old_version), label(c.new_version)
+    out: list[Part] = []
     for cid, clabel in view.info.choices:
         pairs = c.choice_pairs(cid)
         if pairs:
@@ -507,19 +596,6 @@ def _comparison(view: LabView, c: stats.Comparison, w: float) -> list[Part]:
             out.append(Table(f"compare-choice-{cid}", [clabel, a, b, "Moved"],
                              [[name, o.text() if o else "–", n.text() if n else "–", _moved(o, n)]
                               for name, o, n in pairs]))
-    pairs = c.position_pairs()
-    if pairs:
-        out.append(Heading("Win rate by turn order", 3, "compare-positions"))
-        out.append(Table("compare-positions", ["Turn", a, b, "Moved"],
-                         [[name, o.text() if o else "–", n.text() if n else "–", _moved(o, n)]
-                          for name, o, n in pairs]))
-    mo, mn = c.old.margin_summary, c.new.margin_summary
-    if mo or mn:
-        def text(m: dict[str, float] | None) -> str:
-            if m is None:
-                return "–"
-            return f"mean {_n1(m['mean'])} ({int(m['plays'])} play{'s' if m['plays'] != 1 else ''})"
-        out.append(Text(f"Winner's margin: {text(mo)} → {text(mn)}.", "body"))
     return out
 
 
@@ -606,73 +682,8 @@ def write_report(view: LabView, target: Any) -> int:
 
 def write_pdf(doc_parts: Sequence[Part], title: str, target: Any) -> int:
     """Lay ``doc_parts`` out on A4 into ``target`` (a path or a binary file); the page count."""
-    from xml.sax.saxutils import escape
-
-    from reportlab.lib import colors
-    from reportlab.lib.enums import TA_RIGHT
-    from reportlab.lib.pagesizes import A4
-    from reportlab.lib.styles import ParagraphStyle
-    from reportlab.lib.units import mm
-    from reportlab.pdfgen.canvas import Canvas
-    from reportlab.platypus import CondPageBreak, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, TableStyle
-    from reportlab.platypus import Table as RLTable
-
-    from cardforge import __version__
-    from cardforge.render.fonts import font_name
-
-    regular, bold, italic = font_name(), font_name(bold=True), font_name(italic=True)
-    styles = {
-        1: ParagraphStyle("h1", fontName=bold, fontSize=17, leading=21, spaceAfter=6),
-        2: ParagraphStyle("h2", fontName=bold, fontSize=13, leading=16, spaceBefore=10, spaceAfter=4),
-        3: ParagraphStyle("h3", fontName=bold, fontSize=10.5, leading=13, spaceBefore=7, spaceAfter=3),
-        "body": ParagraphStyle("body", fontName=regular, fontSize=8.5, leading=11, spaceAfter=3),
-        "lead": ParagraphStyle("lead", fontName=regular, fontSize=9.5, leading=12.5, spaceAfter=4),
-        "note": ParagraphStyle("note", fontName=italic, fontSize=7.5, leading=9.5, spaceAfter=3,
-                               textColor=colors.HexColor("#4a4a52")),
-        "flag": ParagraphStyle("flag", fontName=bold, fontSize=8.5, leading=11, spaceAfter=3),
-        "cell": ParagraphStyle("cell", fontName=regular, fontSize=7, leading=8.4),
-        "cellr": ParagraphStyle("cellr", fontName=regular, fontSize=7, leading=8.4, alignment=TA_RIGHT),
-        "head": ParagraphStyle("head", fontName=bold, fontSize=7, leading=8.4),
-        "headr": ParagraphStyle("headr", fontName=bold, fontSize=7, leading=8.4, alignment=TA_RIGHT),
-    }
-    width = A4[0] - 30 * mm
-    story: list[Any] = []
-    pending: list[Any] = []  # a heading is kept with what follows it
-    for part in doc_parts:
-        if isinstance(part, Heading):
-            if part.level <= 2 and story:
-                story.append(CondPageBreak(60 * mm))
-            pending.append(Paragraph(escape(part.text), styles[part.level]))
-            continue
-        if isinstance(part, Text):
-            flow: Any = Paragraph(escape(part.text), styles[part.style])
-        elif isinstance(part, Chart):
-            drawing = charts.for_pdf(part.drawing)
-            flow = _scaled(drawing, min(1.0, width / drawing.width))
-        else:
-            cells = [[Paragraph(escape(c), styles["headr" if i in part.numeric else "head"])
-                      for i, c in enumerate(part.columns)]]
-            for row in part.rows:
-                cells.append([Paragraph(escape(v), styles["cellr" if i in part.numeric else "cell"])
-                              for i, v in enumerate(row)])
-            table = RLTable(cells, repeatRows=1, colWidths=_widths(part, width))
-            style = [("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.HexColor("#1d1d1f")),
-                     ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.HexColor("#d0d0d6")),
-                     ("VALIGN", (0, 0), (-1, -1), "TOP"), ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-                     ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5), ("LEFTPADDING", (0, 0), (-1, -1), 2),
-                     ("RIGHTPADDING", (0, 0), (-1, -1), 2)]
-            for i, marked in enumerate(part.flagged):
-                if marked:
-                    style.append(("BACKGROUND", (0, i + 1), (-1, i + 1), colors.HexColor("#fde8c8")))
-            table.setStyle(TableStyle(style))
-            flow = table
-        if pending:
-            story.append(KeepTogether([*pending, flow]))
-            pending = []
-        else:
-            story.append(flow)
-        story.append(Spacer(1, 2))
-    story += pending
+    regular = font_name()
+    story = _story(doc_parts, _pdf_styles(), A4[0] - 30 * mm)
 
     def footer(canvas: Canvas, doc: Any) -> None:
         canvas.saveState()
@@ -692,16 +703,77 @@ def write_pdf(doc_parts: Sequence[Part], title: str, target: Any) -> int:
     if hasattr(target, "write"):
         target.write(data)
     else:
-        from pathlib import Path
-
         Path(target).write_bytes(data)
     return int(doc.page)
 
 
-def _scaled(drawing: Drawing, scale: float) -> Drawing:
-    from reportlab.graphics.shapes import Drawing as RLDrawing
-    from reportlab.graphics.shapes import Group
+def _pdf_styles() -> dict[Any, ParagraphStyle]:
+    """The report's paragraph styles: headings by level, then text and table cells by name."""
+    regular, bold, italic = font_name(), font_name(bold=True), font_name(italic=True)
+    return {
+        1: ParagraphStyle("h1", fontName=bold, fontSize=17, leading=21, spaceAfter=6),
+        2: ParagraphStyle("h2", fontName=bold, fontSize=13, leading=16, spaceBefore=10, spaceAfter=4),
+        3: ParagraphStyle("h3", fontName=bold, fontSize=10.5, leading=13, spaceBefore=7, spaceAfter=3),
+        "body": ParagraphStyle("body", fontName=regular, fontSize=8.5, leading=11, spaceAfter=3),
+        "lead": ParagraphStyle("lead", fontName=regular, fontSize=9.5, leading=12.5, spaceAfter=4),
+        "note": ParagraphStyle("note", fontName=italic, fontSize=7.5, leading=9.5, spaceAfter=3,
+                               textColor=colors.HexColor("#4a4a52")),
+        "flag": ParagraphStyle("flag", fontName=bold, fontSize=8.5, leading=11, spaceAfter=3),
+        "cell": ParagraphStyle("cell", fontName=regular, fontSize=7, leading=8.4),
+        "cellr": ParagraphStyle("cellr", fontName=regular, fontSize=7, leading=8.4, alignment=TA_RIGHT),
+        "head": ParagraphStyle("head", fontName=bold, fontSize=7, leading=8.4),
+        "headr": ParagraphStyle("headr", fontName=bold, fontSize=7, leading=8.4, alignment=TA_RIGHT),
+    }
 
+
+def _story(doc_parts: Sequence[Part], styles: dict[Any, ParagraphStyle], width: float) -> list[Any]:
+    """The flowables of ``doc_parts``: a heading kept with what follows it, a chart scaled to the
+    text's ``width``, a table with its flagged rows shaded."""
+    story: list[Any] = []
+    pending: list[Any] = []  # a heading is kept with what follows it
+    for part in doc_parts:
+        if isinstance(part, Heading):
+            if part.level <= 2 and story:
+                story.append(CondPageBreak(60 * mm))
+            pending.append(Paragraph(escape(part.text), styles[part.level]))
+            continue
+        if isinstance(part, Text):
+            flow: Any = Paragraph(escape(part.text), styles[part.style])
+        elif isinstance(part, Chart):
+            drawing = charts.for_pdf(part.drawing)
+            flow = _scaled(drawing, min(1.0, width / drawing.width))
+        else:
+            flow = _table_flow(part, styles, width)
+        if pending:
+            story.append(KeepTogether([*pending, flow]))
+            pending = []
+        else:
+            story.append(flow)
+        story.append(Spacer(1, 2))
+    story += pending
+    return story
+
+
+def _table_flow(part: Table, styles: dict[Any, ParagraphStyle], width: float) -> RLTable:
+    cells = [[Paragraph(escape(c), styles["headr" if i in part.numeric else "head"])
+              for i, c in enumerate(part.columns)]]
+    for row in part.rows:
+        cells.append([Paragraph(escape(v), styles["cellr" if i in part.numeric else "cell"])
+                      for i, v in enumerate(row)])
+    table = RLTable(cells, repeatRows=1, colWidths=_widths(part, width))
+    style = [("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.HexColor("#1d1d1f")),
+             ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.HexColor("#d0d0d6")),
+             ("VALIGN", (0, 0), (-1, -1), "TOP"), ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+             ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5), ("LEFTPADDING", (0, 0), (-1, -1), 2),
+             ("RIGHTPADDING", (0, 0), (-1, -1), 2)]
+    for i, marked in enumerate(part.flagged):
+        if marked:
+            style.append(("BACKGROUND", (0, i + 1), (-1, i + 1), colors.HexColor("#fde8c8")))
+    table.setStyle(TableStyle(style))
+    return table
+
+
+def _scaled(drawing: Drawing, scale: float) -> Drawing:
     out = RLDrawing(drawing.width * scale, drawing.height * scale)
     group = Group(*drawing.contents)
     group.scale(scale, scale)
@@ -712,10 +784,6 @@ def _scaled(drawing: Drawing, scale: float) -> Drawing:
 def _widths(table: Table, width: float) -> list[float]:
     """Column widths: each column's share of the longest texts, the first (names) at least a
     fifth of the page."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    from cardforge.render.fonts import font_name
-
     face = font_name()
     need = []
     for i, head in enumerate(table.columns):

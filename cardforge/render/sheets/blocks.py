@@ -14,6 +14,7 @@ layouts by content: the same aid printed for five players is laid out once.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -284,8 +285,6 @@ _SHORT_CELL = 7
 
 
 def _plain(markup: str) -> str:
-    import re
-
     return re.sub(r":[a-z][a-z0-9-]*:", "#", re.sub(r"\*\*|\*|<[^>]+>", "", markup))
 
 
@@ -417,42 +416,72 @@ def _border_cells(n: int, width: float, height: float) -> tuple[float, float, li
 def _track(block: Any, width: float, size: float, theme: Theme, fill_height: float | None) -> Laid:
     labels = block.space_labels
     notes = dict(getattr(block, "notes", None) or {})
-    n = len(labels)
-    shape = getattr(block, "shape", None) or "row"
-    per_row = getattr(block, "per_row", None)
     aspect = 1.45 if notes else 1.0  # cell height / width
-    floor = theme.floor
-    if shape == "border" and fill_height is not None:
-        cw, ch, cells = _border_cells(n, width, fill_height)
-        height = fill_height
-        x_shift = 0.0
-    else:
-        if shape == "column":
-            cols = 1
-        elif per_row:
-            cols = min(per_row, n)
-        elif shape in ("grid", "border"):
-            cols = (_best_grid(n, width, fill_height, aspect)[0] if fill_height is not None
-                    else math.ceil(math.sqrt(n)))
-        else:
-            cols = n
-        rows = math.ceil(n / cols)
-        if fill_height is not None:
-            cw = width / cols
-            ch = min(fill_height / rows, cw * aspect * 1.3)
-            cw = min(cw, ch / aspect * 1.6)  # no very wide, flat cells
-        else:
-            cw = min(width / cols, mm(16) * size / 9)
-            ch = cw * aspect
-        cells = [((i % cols) * cw, (i // cols) * ch) for i in range(n)]
-        height = ch * rows
-        x_shift = (width - cols * cw) / 2
+    cw, ch, cells, height, x_shift = _track_cells(block, len(labels), width, size, fill_height, aspect)
     inset = min(cw, ch) * 0.08
     label_h = (ch if not notes else ch * 0.42) - 2 * inset
     tpad = max(2.0, 0.07 * (cw - 2 * inset))  # text keeps clear of the rounded border
     label_size, note_size = min(size * 1.6, min(cw, ch) * 0.45, label_h * 0.7), size * 0.95
+    laid = _track_texts(labels, notes, cells, (cw, ch, inset, label_h, tpad), (label_size, note_size), theme)
+
+    def paint(c: Canvas, x: float, top: float) -> None:
+        c.saveState()
+        c.setLineWidth(0.8)
+        for ox, oy, lab, note in laid:
+            bx, by = x + x_shift + ox + inset, top - oy - ch + inset
+            c.setStrokeColor(_rgb(theme.accent))
+            c.setFillColor(_rgb("#fbfaf7"))
+            c.roundRect(bx, by, cw - 2 * inset, ch - 2 * inset, min(cw, ch) * 0.08, stroke=1, fill=1)
+            ltop = by + ch - 2 * inset
+            draw_layout(c, lab, bx + 1, ltop - label_h, cw - 2 * inset - 2, label_h)
+            if note is not None:
+                nh = ch - label_h - 3 * inset
+                draw_layout(c, note, bx + 1, by + inset / 2, cw - 2 * inset - 2, nh)
+        c.restoreState()
+
+    return Laid(height, paint, 0.55 * size)
+
+
+def _track_cells(block: Any, n: int, width: float, size: float, fill_height: float | None,
+                 aspect: float) -> tuple[float, float, list[tuple[float, float]], float, float]:
+    """A track's cells: their width and height, each one's offset from the block's top left, the
+    block's height and the shift that centres the cells."""
+    shape = getattr(block, "shape", None) or "row"
+    per_row = getattr(block, "per_row", None)
+    if shape == "border" and fill_height is not None:
+        cw, ch, cells = _border_cells(n, width, fill_height)
+        return cw, ch, cells, fill_height, 0.0
+    if shape == "column":
+        cols = 1
+    elif per_row:
+        cols = min(per_row, n)
+    elif shape in ("grid", "border"):
+        cols = (_best_grid(n, width, fill_height, aspect)[0] if fill_height is not None
+                else math.ceil(math.sqrt(n)))
+    else:
+        cols = n
+    rows = math.ceil(n / cols)
+    if fill_height is not None:
+        cw = width / cols
+        ch = min(fill_height / rows, cw * aspect * 1.3)
+        cw = min(cw, ch / aspect * 1.6)  # no very wide, flat cells
+    else:
+        cw = min(width / cols, mm(16) * size / 9)
+        ch = cw * aspect
+    cells = [((i % cols) * cw, (i // cols) * ch) for i in range(n)]
+    return cw, ch, cells, ch * rows, (width - cols * cw) / 2
+
+
+def _track_texts(labels: list[str], notes: dict[str, str], cells: list[tuple[float, float]],
+                 box: tuple[float, float, float, float, float], sizes: tuple[float, float], theme: Theme
+                 ) -> list[tuple[float, float, Any, Any]]:
+    """Each space's label (and note) laid out, all at the smallest size one of them needed.
+    ``box``: a cell's width and height, its inset, its label's height and the text's padding."""
+    cw, ch, inset, label_h, tpad = box
+    label_size, note_size = sizes
+    floor = theme.floor
     for _ in range(2):  # a second pass sets every space at the smallest size one of them needed
-        laid = []
+        laid: list[tuple[float, float, Any, Any]] = []
         for (ox, oy), label in zip(cells, labels):
             try:
                 lab = fit_box_text(label, cw - 2 * inset - 2 * tpad, label_h, label_size, floor, bold=True,
@@ -474,23 +503,7 @@ def _track(block: Any, width: float, size: float, theme: Theme, fill_height: flo
         if smallest == (label_size, note_size):
             break
         label_size, note_size = smallest
-
-    def paint(c: Canvas, x: float, top: float) -> None:
-        c.saveState()
-        c.setLineWidth(0.8)
-        for ox, oy, lab, note in laid:
-            bx, by = x + x_shift + ox + inset, top - oy - ch + inset
-            c.setStrokeColor(_rgb(theme.accent))
-            c.setFillColor(_rgb("#fbfaf7"))
-            c.roundRect(bx, by, cw - 2 * inset, ch - 2 * inset, min(cw, ch) * 0.08, stroke=1, fill=1)
-            ltop = by + ch - 2 * inset
-            draw_layout(c, lab, bx + 1, ltop - label_h, cw - 2 * inset - 2, label_h)
-            if note is not None:
-                nh = ch - label_h - 3 * inset
-                draw_layout(c, note, bx + 1, by + inset / 2, cw - 2 * inset - 2, nh)
-        c.restoreState()
-
-    return Laid(height, paint, 0.55 * size)
+    return laid
 
 
 def _slots(block: Any, width: float, size: float, theme: Theme, fill_height: float | None) -> Laid:

@@ -16,6 +16,7 @@ path and renamed into place.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -24,20 +25,26 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from cardforge.assets import icon_names
+from cardforge.data.loading import icon_problems
 from cardforge.data.printables import Aid, Block, Board
 from cardforge.data.validate import validation_problems
 from cardforge.errors import RenderError
+from cardforge.icons import ICON_TOKEN, is_icon, unknown_icon_note
 from cardforge.markup import plain_text
 from cardforge.problems import Problem
+from cardforge.render.drawing.game_assets import drawing_assets
 from cardforge.render.output import ManifestEntry, atomic_path, entry_for, new_canvas, print_preferences
 from cardforge.render.sheets.boards import BoardPlan, draw_board, plan_board
 from cardforge.render.sheets.player_aids import AidPlan, draw_aid_side, plan_aid
 from cardforge.render.sheets.playtest import PlaytestLink, playtest_link
 from cardforge.render.sheets.printing import PrintContext, ink_inset
 from cardforge.render.sheets.score_pads import draw_pad_sheet, plan_pads
+from cardforge.render.sheets.setup_sheet import draw_setup_pages
 from cardforge.render.sheets.sheets import DoesNotFit, SheetPlan, back_slot, draw_sheet_marks, plan_sheet
 from cardforge.resources import display_path
 from cardforge.settings import BuildSettings
+from cardforge.units import mm
 
 if TYPE_CHECKING:
     from cardforge.data.loading import GameData
@@ -109,12 +116,6 @@ def collect(game: Game, data: GameData) -> Collected:
 def _hook_icon_problems(found: Collected, origin: str, data: GameData, game_folder: Path) -> list[Problem]:
     """The icons named by what the hooks made, against the game's (the data files' are checked
     when they load; a hook's boards and aids are built in code, with no game to check them)."""
-    import re
-
-    from cardforge.assets import icon_names
-    from cardforge.data.loading import icon_problems
-    from cardforge.icons import ICON_TOKEN, is_icon, unknown_icon_note
-
     icons = icon_names(data.root, game_folder)
     made: list[tuple[str, Any]] = [(f"board '{p.model.id}'", p.model) for p in found.boards if p.origin == origin]
     made += [(f"aid '{p.model.id}'", p.model) for p in found.aids if p.origin == origin]
@@ -346,9 +347,6 @@ def setup_results(game: Game) -> list[dict[str, Any]]:
 
 
 def _write_setup(ctx: PrintContext, results: list[dict[str, Any]], path: Path) -> int:
-    from cardforge.render.sheets.setup_sheet import draw_setup_pages
-    from cardforge.units import mm
-
     pages = 0
     with atomic_path(path) as tmp:
         c = new_canvas(tmp, (mm(ctx.settings.paper_mm[0]), mm(ctx.settings.paper_mm[1])),
@@ -378,7 +376,6 @@ def build_printables(game: Game, data: GameData, settings: BuildSettings, game_d
     copies counted: boards, pads, aids or setup sheets (0 in aids-backs.pdf, as in a deck's
     backs file). Raises RenderError listing every problem, before writing.
     """
-    from cardforge.render.drawing.game_assets import drawing_assets
 
     # the game's own fonts/ and icons/ (render/drawing/game_assets.py), passed to all that draws for it
     ctx = PrintContext(game, data, settings, drawing_assets(data, game_folder=game.folder,

@@ -14,6 +14,7 @@ from reportlab.pdfgen.canvas import Canvas
 from cardforge.errors import RenderError
 from cardforge.i18n import N_, Messages, messages
 from cardforge.problems import Problem
+from cardforge.render.drawing.game_assets import drawing_assets
 from cardforge.render.output import atomic_path, new_canvas
 from cardforge.render.sheets.blocks import Laid, Overflow, Theme, _TooWide, lay_block
 from cardforge.render.sheets.playtest import BAND_MM as PLAYTEST_BAND_MM
@@ -274,8 +275,6 @@ def _across(ctx: PrintContext, results: list[dict[str, Any]], with_deal: bool, w
 def render_setup_sheet(game: Game, data: GameData, result: dict[str, Any], path: str | Path,
                        settings: BuildSettings | None = None) -> int:
     """Print the setup sheet of ``result`` (the setup contract) to ``path``; returns its pages."""
-    from cardforge.render.drawing.game_assets import drawing_assets
-
     settings = settings or BuildSettings()
     ctx = PrintContext(game, data, settings, drawing_assets(data, game_folder=game.folder,
                                                             lang=settings.lang or game.language))
