@@ -1,6 +1,8 @@
 """A real, throwaway PostgreSQL server for the play-log tests (issue 44): a cluster made by
 ``initdb`` in a temporary folder and started by ``pg_ctl`` on a free port of 127.0.0.1, once per
-test process; each test gets a database of its own. Run as root, the server runs as the user
+test process; each test gets a database of its own. Fixtures (a plug-in of the root conftest.py):
+``pg_cluster``, ``pg_url`` (an empty database), ``log_db`` (a test run on SQLite and on
+PostgreSQL) and ``new_log_db`` (another log on the same database). Run as root, the server runs as the user
 ``postgres`` (PostgreSQL refuses root) in a folder it owns. Skipped, saying why, only when no
 PostgreSQL server binary is installed (``.ci/run`` installs Debian's ``postgresql``)."""
 
@@ -13,7 +15,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -120,8 +122,20 @@ def pg_url(pg_cluster: Cluster) -> str:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def db_spec(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A new play log on each database: an SQLite file's path, or a PostgreSQL URL."""
+def log_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new play log, once on each database: an SQLite file's path, then a PostgreSQL URL."""
     if request.param == "sqlite":
         return str(tmp_path / "plays.db")
     return str(request.getfixturevalue("pg_cluster").new_database())
+
+
+@pytest.fixture
+def new_log_db(log_db: str, tmp_path: Path, request: pytest.FixtureRequest) -> Callable[[], str]:
+    """More new play logs on the database of ``log_db``: ``new_log_db()``."""
+    names = itertools.count(1)
+
+    def make() -> str:
+        if log_db.startswith("postgresql://"):
+            return str(request.getfixturevalue("pg_cluster").new_database())
+        return str(tmp_path / f"log{next(names)}" / "plays.db")
+    return make
