@@ -26,7 +26,7 @@ from starlette.responses import HTMLResponse
 
 from cardforge.errors import CardforgeError, UnknownGameError
 from cardforge.lab.facts import deck_of_data
-from cardforge.playlog.store import PlaySummary, open_log, parse_id
+from cardforge.playlog.store import PlayLog, PlaySummary, open_log, parse_id
 from cardforge.web import service
 from cardforge.web.forms import GRID_STATES, SCALARS, build_sheet
 
@@ -78,7 +78,7 @@ class Site:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.store = open_log(settings.db_path)
+        self.store: PlayLog = open_log(settings.db_path)
         self.catalogue = service.Catalogue(settings.games, settings.data_root)
         self._tables: dict[str, tuple[service.GameContext, service.GameContext, Deck]] = {}
 
