@@ -1,5 +1,5 @@
 """cardforge plays add | list | export | import: the play log from the command line (the same
-SQLite file as ``cardforge serve``: ``--db PATH`` or the default one)."""
+log as ``cardforge serve``: ``--db PATH``, ``--db postgresql://…`` or the default file)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,9 @@ Examples:
   cardforge plays export -o plays.csv                         # or plays.json: the whole log
   cardforge plays import plays.csv                            # a spreadsheet's plays, or a backup
 
-The log is the one `cardforge serve` keeps (the path is printed by `serve`); --db PATH names another.
+The log is the one `cardforge serve` keeps (the path is printed by `serve`); --db PATH names another,
+--db postgresql://user@host/db a team's log on PostgreSQL. Export one log and import the file into
+another to move it (the JSON backup keeps every play, deck and invite as it was).
 """
 
 DB_HELP = ("The play log: an SQLite file, or a PostgreSQL URL (postgresql://user@host/db), as `cardforge serve --db`."

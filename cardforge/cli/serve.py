@@ -24,7 +24,8 @@ Examples:
 With --host other than 127.0.0.1 an access token is required: made once and kept in your
 config folder (so a restarted server lets the same phones in), carried by the printed address
 and QR code; requests without it are refused (403). --new-token replaces it.
-The play log is an SQLite file in your data folder (see the first line printed), or --db PATH.
+The play log is an SQLite file in your data folder (see the first line printed), or --db PATH,
+or a team's log on PostgreSQL: --db postgresql://user@host/db (docs/deploy.md).
 Every play saved records its deck's version and fingerprint (the playtest lab): the working
 data's, or with --printed GAME=RECORD the printed build's (its cards.json), whose cards the
 sheet then scores with.

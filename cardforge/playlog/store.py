@@ -1,12 +1,17 @@
-"""The play log: finished games in an SQLite database (stdlib ``sqlite3``).
+"""The play log: finished games in an SQLite database (stdlib ``sqlite3``), or in PostgreSQL.
 
-- Where: ``cardforge.db`` in the user's data folder (``platformdirs``), or ``--db PATH``.
+- Where: ``cardforge.db`` in the user's data folder (``platformdirs``), or ``--db PATH``, or
+  ``--db postgresql://…`` (psycopg 3, :mod:`.dialect`: the same SQL through a thin layer, a
+  baseline schema equal to SQLite's version 5, the later migrations shared; writers one at a
+  time under an advisory lock).
 - Schema: a ``schema_version`` table and :data:`MIGRATIONS`, applied in order, each in its own
   transaction (with foreign keys off while it runs, as SQLite's table rebuilds need, and a
   ``foreign_key_check`` before it commits); a database newer than this cardforge is refused
   rather than written. Append a migration, never edit a shipped one.
 - Safety: WAL journal, ``synchronous=FULL``, every write in one transaction — a server killed
-  mid-write leaves the last committed play log, never a half-saved play.
+  mid-write leaves the last committed play log, never a half-saved play. The SQL is what both
+  databases read: ``ON CONFLICT`` upserts, no boolean arithmetic, ``NULLS FIRST/LAST`` spelled
+  out, no ``COLLATE NOCASE`` (sorted in Python).
 - A play keeps the final-state YAML it was scored from (``cardforge score`` reproduces it), the
   score JSON, and one row per player and per category for the history and the stats. Its number
   is never reused (``AUTOINCREMENT``, and deleting only marks it: undo brings it back); editing
