@@ -204,3 +204,21 @@ def test_postgresql_migrations_are_versioned_and_a_broken_one_is_rolled_back(pg_
     with pytest.raises(StoreError, match="from a newer cardforge"):
         PlayLog(pg_url)
     log.close()
+
+
+def test_a_page_says_the_log_is_unavailable_when_its_server_stops_answering(pg_cluster, pg_url):
+    """The database refuses connections while `serve` runs: the pages answer 503 without the
+    database's address, and serve again once it answers."""
+    c = TestClient(create_app(Settings(db_path=pg_url)), base_url="http://127.0.0.1:8000",
+                   raise_server_exceptions=False)
+    assert c.get("/plays").status_code == 200
+    name = pg_url.rsplit("/", 1)[1]
+    with psycopg.connect(pg_cluster.url("postgres"), autocommit=True) as conn:
+        conn.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+    r = c.get("/plays")
+    assert r.status_code == 503 and "The play log is unavailable" in r.text
+    assert str(pg_cluster.port) not in r.text and "127.0.0.1:" not in r.text
+    with psycopg.connect(pg_cluster.url("postgres"), autocommit=True) as conn:
+        conn.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+    assert c.get("/plays").status_code == 200

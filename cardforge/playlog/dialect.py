@@ -287,3 +287,9 @@ class Pool:
             idle, self.idle = self.idle, []
         for conn in idle:
             conn.close()
+
+    def __del__(self) -> None:  # a log let go of closes what it kept open
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - at interpreter exit, psycopg may be gone already
+            pass

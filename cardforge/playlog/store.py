@@ -212,6 +212,10 @@ class StoreError(CardforgeError):
     """The play log cannot be opened or written."""
 
 
+class StoreUnreachable(StoreError):
+    """The play log's PostgreSQL server does not answer (a page says so without its address)."""
+
+
 def default_path() -> Path:
     from platformdirs import user_data_path
 
@@ -396,8 +400,8 @@ class PlayLog:
             with self._pool.connection() as conn:
                 yield conn
         except psycopg.OperationalError as exc:
-            raise StoreError(f"cannot reach the play log {self.where}",
-                             [Problem(self._scrub(exc), file=self.where)]) from None
+            raise StoreUnreachable(f"cannot reach the play log {self.where}",
+                                   [Problem(self._scrub(exc), file=self.where)]) from None
 
     @contextmanager
     def _read(self) -> Iterator[Db]:
