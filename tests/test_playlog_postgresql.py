@@ -222,3 +222,27 @@ def test_a_page_says_the_log_is_unavailable_when_its_server_stops_answering(pg_c
     with psycopg.connect(pg_cluster.url("postgres"), autocommit=True) as conn:
         conn.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
     assert c.get("/plays").status_code == 200
+
+
+def test_an_old_sqlite_log_moves_to_postgresql(cli, tmp_path, pg_url):
+    """A log the shipped schema 2 wrote (tests/fixtures/playlog/schema2.sql) migrates on SQLite,
+    then moves to PostgreSQL: the same backup, the same roster and wins."""
+    import sqlite3
+
+    from conftest import FIXTURES
+
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as db:
+        db.executescript((FIXTURES / "playlog" / "schema2.sql").read_text(encoding="utf-8"))
+    backup = tmp_path / "old.json"
+    assert cli("plays", "export", "--db", path, "-o", backup).code == 0
+    r = cli("plays", "import", backup, "--db", pg_url, "--json")
+    assert r.code == 0 and (r.json["added"], r.json["renumbered"]) == (2, 0), r.err
+    log = PlayLog(pg_url)
+    assert log.backup().encode() == backup.read_bytes()
+    assert [p.id for p in log.plays()] == [3, 1]  # newest first; #2 was never in the log
+    assert [(p["name"], p["plays"], p["wins"]) for p in log.players()] == [("Ana", 2, 2), ("Ben", 2, 0)]
+    # the next play takes the number after the highest the log gave
+    assert log.add_play(game="tunhell", title="TunHell", mode="full", state_yaml="", result={
+        "players": [{"name": "Ana", "total": 1, "rank": 1, "breakdown": {"loot": 1}}], "winners": ["Ana"]}) == 4
+    log.close()
