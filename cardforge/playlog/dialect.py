@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
@@ -246,6 +246,12 @@ class Connection:
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Cursor:
         query = translate(sql)
         return Cursor(self.conn.execute(query, tuple(parameters)), query.endswith(" RETURNING id"))
+
+    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> None:
+        rows = [tuple(p) for p in parameters]
+        if rows:  # psycopg sends them in one pipeline
+            with self.conn.cursor() as cur:
+                cur.executemany(translate(sql), rows)
 
 
 class Pool:

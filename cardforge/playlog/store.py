@@ -33,7 +33,7 @@ import re
 import secrets
 import sqlite3
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -202,6 +202,8 @@ class Db(Protocol):
     """What the store's SQL runs on: an ``sqlite3.Connection`` or :class:`.dialect.Connection`."""
 
     def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Cursor: ...
+
+    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Any: ...
 
 
 #: SQLite's NOCASE: ASCII letters only
@@ -632,12 +634,21 @@ class PlayLog:
         transaction: all or none, and one sync to disk instead of one a play (an import of
         10,000 plays). A play whose ``uid`` the log has is skipped. (added, skipped)."""
         added = skipped = 0
+        known: dict[Any, int] = {}  # the roster's names and the decks met so far (one query each, not one a play)
         with self._write() as db:
+            uids = [p["uid"] for p in plays if p.get("uid")]
+            have: set[str] = set()
+            for i in range(0, len(uids), 500):
+                part = uids[i:i + 500]
+                have.update(r[0] for r in db.execute(
+                    f"SELECT uid FROM plays WHERE uid IN ({', '.join('?' * len(part))})", part))
             for p in plays:
-                if p.get("uid") and db.execute("SELECT 1 FROM plays WHERE uid = ?", (p["uid"],)).fetchone():
+                if p.get("uid") in have:
                     skipped += 1
                     continue
-                _insert_play(db, **p)
+                _insert_play(db, **p, known=known)
+                if p.get("uid"):
+                    have.add(p["uid"])
                 added += 1
         return added, skipped
 
@@ -894,6 +905,15 @@ class PlayLog:
                                  "created_at": i["created_at"], "expires_at": i["expires_at"],
                                  "revoked_at": i["revoked_at"]}
                        for i in db.execute("SELECT * FROM invites ORDER BY id")}
+            # every play's seats and versions in one query each (not two a play)
+            seat_names: dict[int, list[str]] = {}
+            for s in db.execute("SELECT s.play_id, pl.name FROM scores s JOIN players pl ON pl.id = s.player_id"
+                                " ORDER BY s.play_id, s.seat"):
+                seat_names.setdefault(s[0], []).append(s[1])
+            versions: dict[int, list[dict[str, Any]]] = {}
+            for v in db.execute("SELECT * FROM play_versions ORDER BY play_id, version"):
+                versions.setdefault(v["play_id"], []).append(
+                    {"version": v["version"], "saved_at": v["saved_at"], **json.loads(v["snapshot_json"])})
             plays = []
             for r in db.execute("SELECT * FROM plays ORDER BY id").fetchall():
                 plays.append({
@@ -902,10 +922,7 @@ class PlayLog:
                     "facts": json.loads(r["facts_json"]) if r["facts_json"] else None,
                     "source": r["source"], "version": r["version"], "played_at": r["played_at"],
                     "updated_at": r["updated_at"], "deleted_at": r["deleted_at"],
-                    "players": [s["player"] for s in _seats(db, r["id"])],
-                    "versions": [{"version": v["version"], "saved_at": v["saved_at"], **json.loads(v["snapshot_json"])}
-                                 for v in db.execute("SELECT * FROM play_versions WHERE play_id = ? ORDER BY version",
-                                                     (r["id"],))]})
+                    "players": seat_names.get(r["id"], []), "versions": versions.get(r["id"], [])})
                 if r["invite_id"] is not None:  # the invite that sent it, by its token's hash
                     plays[-1]["invite"] = invites[r["invite_id"]]["token_sha256"]
             decks = [{"game": d["game"], "fingerprint": d["fingerprint"], "version": d["version"],
@@ -1070,24 +1087,34 @@ def _insert_player(db: Db, name: str, colour: str | None = None) -> int:
     return cur.lastrowid
 
 
-def _player_id(db: Db, name: str) -> int:
-    """The roster's player for a name in a play, added when new."""
-    found = _find_player(db, name_key(name))
-    return found if found is not None else _insert_player(db, clean_name(name) or name)
+def _player_id(db: Db, name: str, known: dict[Any, int] | None = None) -> int:
+    """The roster's player for a name in a play, added when new (``known``: the names one
+    transaction has met, when nothing else changes the roster meanwhile)."""
+    key = name_key(name)
+    if known is not None and ("player", key) in known:
+        return known["player", key]
+    found = _find_player(db, key)
+    number = found if found is not None else _insert_player(db, clean_name(name) or name)
+    if known is not None:
+        known["player", key] = number
+    return number
 
 
 def _insert_play(db: Db, *, game: str, title: str, mode: str | None, state_yaml: str,
                  result: dict[str, Any], note: str = "", played_at: datetime | None = None,
                  details: Details | None = None, source: str = "sheet", uid: str | None = None,
                  deck: Deck | None = None, deck_version: str | None = None,
-                 facts: dict[str, Any] | None = None, invite: int | None = None) -> int:
+                 facts: dict[str, Any] | None = None, invite: int | None = None,
+                 known: dict[Any, int] | None = None) -> int:
     """One play's rows, in the caller's transaction; its number."""
     from cardforge import __version__
 
     details = details or Details(note=note)
     when = (played_at or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    if deck is not None:
+    if deck is not None and (known is None or ("deck", deck.game, deck.fingerprint) not in known):
         _keep_deck(db, deck)
+        if known is not None:
+            known["deck", deck.game, deck.fingerprint] = 1
     cur = db.execute(
         "INSERT INTO plays (uid, game, title, mode, played_on, duration_min, location, note, first_seat,"
         " source, state_yaml, result_json, cardforge_version, version, played_at, updated_at,"
@@ -1102,21 +1129,22 @@ def _insert_play(db: Db, *, game: str, title: str, mode: str | None, state_yaml:
          _facts_text(facts), invite))
     assert cur.lastrowid is not None  # set by an INSERT
     play_id = cur.lastrowid
-    _write_scores(db, play_id, result)
+    _write_scores(db, play_id, result, known=known)
     return play_id
 
 
 def _write_scores(db: Db, play_id: int, result: dict[str, Any],
-                  names: Sequence[str] | None = None) -> None:
+                  names: Sequence[str] | None = None, known: dict[Any, int] | None = None) -> None:
     winners = set(result.get("winners", []))
-    for seat, p in enumerate(result["players"]):
-        name = names[seat] if names is not None and seat < len(names) else p["name"]
-        db.execute("INSERT INTO scores (play_id, seat, player, total, rank, winner, player_id)"
-                   " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (play_id, seat, p["name"], p["total"], p["rank"], int(p["name"] in winners), _player_id(db, name)))
-        for category, value in p["breakdown"].items():
-            db.execute("INSERT INTO category_scores (play_id, seat, category, value) VALUES (?, ?, ?, ?)",
-                       (play_id, seat, category, value))
+    seats = [(play_id, seat, p["name"], p["total"], p["rank"], int(p["name"] in winners),
+              _player_id(db, names[seat] if names is not None and seat < len(names) else p["name"], known))
+             for seat, p in enumerate(result["players"])]  # the roster's new names in seat order
+    # the rows of a play at once (PostgreSQL: one round trip, not one a row)
+    db.executemany("INSERT INTO scores (play_id, seat, player, total, rank, winner, player_id)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?)", seats)
+    db.executemany("INSERT INTO category_scores (play_id, seat, category, value) VALUES (?, ?, ?, ?)",
+                   [(play_id, seat, category, value) for seat, p in enumerate(result["players"])
+                    for category, value in p["breakdown"].items()])
 
 
 def _facts_text(facts: dict[str, Any] | None) -> str | None:
