@@ -13,7 +13,6 @@ import pytest
 from lab_support import maphr_two_versions
 
 pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (pip install -e '.[test]')")
-pytest.importorskip("psycopg", reason="psycopg 3 (pip install -e '.[test]')")
 
 import psycopg  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
