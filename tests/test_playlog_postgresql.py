@@ -245,3 +245,28 @@ def test_an_old_sqlite_log_moves_to_postgresql(cli, tmp_path, pg_url):
     assert log.add_play(game="tunhell", title="TunHell", mode="full", state_yaml="", result={
         "players": [{"name": "Ana", "total": 1, "rank": 1, "breakdown": {"loot": 1}}], "winners": ["Ana"]}) == 4
     log.close()
+
+
+def test_serve_takes_the_url_as_it_is_and_prints_it_without_its_password(cli, pg_cluster, pg_url, monkeypatch):
+    import socket
+
+    import uvicorn
+
+    seen = {}
+
+    def run(server, sockets=None):  # the server is built; it does not listen in a test
+        seen["app"] = server.config.app
+        for s in sockets or []:
+            s.close()
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = pg_url.replace("postgresql://postgres@", "postgresql://postgres:hunter2@")
+    r = cli("serve", "--db", url, "--port", str(port))
+    assert r.code == 0, r.err
+    assert f"play log: {url.replace(':hunter2@', ':***@')}" in r.out and "hunter2" not in r.out + r.err
+    c = TestClient(seen["app"], base_url="http://127.0.0.1:8000")
+    assert c.get("/plays").status_code == 200
+    assert PlayLog(pg_url).version() == SCHEMA_VERSION  # the server made the log's tables there

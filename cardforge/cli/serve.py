@@ -91,10 +91,6 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
     local = host in LOCAL and not proxy_headers  # behind a proxy, the world connects: a token
     token, kept = (None, "") if local else _token(new_token)
     db: Path | str = db_path if db_path and is_url(db_path) else Path(db_path) if db_path else default_path()
-    if is_url(db):
-        from cardforge.playlog.store import open_log
-
-        open_log(db).close()  # reachable, its schema up to date: else exit 1 now, saying why
     settings = Settings(db_path=db, token=token, data_root=Path(STATE.data_root) if STATE.data_root else None,
                         local_only=local, games=extra, printed=tables)
     app: Any = create_app(settings)
