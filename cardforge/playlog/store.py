@@ -370,6 +370,11 @@ class PlayLog:
                              [Problem(self._scrub(exc), file=self.where)]) from None
 
     @property
+    def spec(self) -> Path | str:
+        """What opens this log again (:func:`open_log`): its file, or its URL (password and all)."""
+        return self.url if self.url else self.path
+
+    @property
     def where(self) -> str:
         """What to call this log in a message: its file, or its URL without the password."""
         return redact(self.url) if self.url else str(self.path)
