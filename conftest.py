@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent
 FIXTURES = ROOT / "tests" / "fixtures"
 
 # the test kit as a game author loads it (it is also a pytest11 entry point: pytest skips the second)
-pytest_plugins = ["cardforge.testing"]
+pytest_plugins = ["cardforge.testing", "pg_support"]  # pg_support: a throwaway PostgreSQL (tests/)
 
 
 @dataclass

@@ -37,11 +37,17 @@ def petit_jeu(tmp_path):
     return find_game(folder)
 
 
-def server(tmp_path, *games, **settings) -> TestClient:
+@pytest.fixture
+def db(log_db: str) -> str:
+    """The test's play log, on SQLite and on PostgreSQL (tests/pg_support.py)."""
+    return log_db
+
+
+def server(db: str, *games, **settings) -> TestClient:
     """A server for phones (an access token), as `cardforge serve --host 0.0.0.0` runs it."""
     settings.setdefault("token", "t0ken-of-the-designer")
     settings.setdefault("local_only", False)
-    app = create_app(Settings(db_path=tmp_path / "plays.db", games=[g.folder for g in games], **settings))
+    app = create_app(Settings(db_path=db, games=[g.folder for g in games], **settings))
     return TestClient(app, base_url="http://127.0.0.1:8000", raise_server_exceptions=False)
 
 
@@ -56,14 +62,10 @@ def pad_form(csrf: str, rows: list[tuple[str, str, str, str]]) -> dict[str, str]
 ROWS = [("Alice", "7", "3+2", "5"), ("Ben", "9", "3", "2")]
 
 
-def plays_table(tmp_path) -> list[sqlite3.Row]:
-    db = sqlite3.connect(tmp_path / "plays.db")
-    db.row_factory = sqlite3.Row
-    try:
-        return db.execute("SELECT id, game, invite_id, deck_version, deck_fp, deck_source FROM plays ORDER BY id"
-                          ).fetchall()
-    finally:
-        db.close()
+def plays_table(db: str) -> list[dict]:
+    with PlayLog(db)._read() as conn:
+        return [dict(r) for r in conn.execute(
+            "SELECT id, game, invite_id, deck_version, deck_fp, deck_source FROM plays ORDER BY id")]
 
 
 # --- the log: schema 5 ---------------------------------------------------------------------------
@@ -106,8 +108,7 @@ def test_the_token_is_kept_only_as_its_hash(tmp_path):
 
 # --- the CLI -------------------------------------------------------------------------------------
 
-def test_invite_add_list_revoke(cli, tmp_path):
-    db = tmp_path / "plays.db"
+def test_invite_add_list_revoke(cli, db):
     r = cli("invite", "maphr", "--name", "Club Lyon", "--expires", "30d", "--url", "https://plays.example.org",
             "--db", db)
     assert r.code == 0, r.err
@@ -136,9 +137,9 @@ def test_invite_add_list_revoke(cli, tmp_path):
 
 # --- what an invite opens ------------------------------------------------------------------------
 
-def test_an_invite_opens_its_games_sheet_and_nothing_else(tmp_path, petit_jeu):
-    c = server(tmp_path, petit_jeu)
-    log = PlayLog(tmp_path / "plays.db")
+def test_an_invite_opens_its_games_sheet_and_nothing_else(db, petit_jeu):
+    c = server(db, petit_jeu)
+    log = PlayLog(db)
     made, token = create_invite(log, petit_jeu.id, "Club Lyon", timedelta(days=30))
     assert c.get("/").status_code == 403  # no invite, no server token: refused as before
     r = c.get(f"/i/{token}", follow_redirects=False)
@@ -159,7 +160,7 @@ def test_an_invite_opens_its_games_sheet_and_nothing_else(tmp_path, petit_jeu):
     assert r.headers["location"].startswith("/invite/saved?play=")
     number = int(r.headers["location"].rsplit("=", 1)[1])
     assert "Play #%d saved." % number in unescape(c.get(r.headers["location"]).text)
-    (row,) = plays_table(tmp_path)
+    (row,) = plays_table(db)
     assert (row["id"], row["game"], row["invite_id"]) == (number, petit_jeu.id, made.id)
     assert invites.invite_by_id(log, made.id).plays == 1
     # a saved play is not the invite's to read or change
@@ -174,15 +175,15 @@ def test_an_invite_opens_its_games_sheet_and_nothing_else(tmp_path, petit_jeu):
     r = c.post(f"/g/{petit_jeu.id}/score", content=b"x" * (MAX_BODY + 1),
                headers={"content-type": "application/x-www-form-urlencoded"})
     assert r.status_code == 413
-    assert len(plays_table(tmp_path)) == 1
+    assert len(plays_table(db)) == 1
     # the designer (the server's token) still sees everything, the play under its invite
     c.cookies.clear()
     assert c.get("/plays?token=t0ken-of-the-designer").status_code == 200
 
 
-def test_a_revoked_or_expired_invite_is_refused(tmp_path, petit_jeu):
-    c = server(tmp_path, petit_jeu)
-    log = PlayLog(tmp_path / "plays.db")
+def test_a_revoked_or_expired_invite_is_refused(db, petit_jeu):
+    c = server(db, petit_jeu)
+    log = PlayLog(db)
     made, token = create_invite(log, petit_jeu.id, "Club Lyon", timedelta(days=30))
     assert c.get(f"/i/{token}").status_code == 200  # followed to the sheet
     revoke_invite(log, str(made.id))
@@ -193,20 +194,20 @@ def test_a_revoked_or_expired_invite_is_refused(tmp_path, petit_jeu):
     assert c.post(f"/g/{petit_jeu.id}/save", data=pad_form(csrf, ROWS)).status_code == 403
     old, old_token = create_invite(log, petit_jeu.id, "Last month", timedelta(days=1),
                                    now=datetime.now(UTC) - timedelta(days=2))
-    fresh = server(tmp_path, petit_jeu)
+    fresh = server(db, petit_jeu)
     r = fresh.get(f"/i/{old_token}")
     assert r.status_code == 403 and "This invite has expired." in unescape(r.text)
     r = fresh.get("/i/" + "A" * 32)
     assert r.status_code == 403 and "This invite link is not known to this server." in unescape(r.text)
-    assert plays_table(tmp_path) == []
+    assert plays_table(db) == []
 
 
-def test_each_invite_has_its_own_rate_limit(tmp_path, petit_jeu, monkeypatch):
+def test_each_invite_has_its_own_rate_limit(db, petit_jeu, monkeypatch):
     monkeypatch.setattr(invites, "SAVES_PER_HOUR", 2)
-    log = PlayLog(tmp_path / "plays.db")
+    log = PlayLog(db)
     _, one = create_invite(log, petit_jeu.id, "One", None)
     _, two = create_invite(log, petit_jeu.id, "Two", None)
-    c = server(tmp_path, petit_jeu)
+    c = server(db, petit_jeu)
     c.get(f"/i/{one}")
     csrf = c.cookies.get("cf_csrf")
     assert [c.post(f"/g/{petit_jeu.id}/save", data=pad_form(csrf, ROWS), follow_redirects=False).status_code
@@ -216,7 +217,7 @@ def test_each_invite_has_its_own_rate_limit(tmp_path, petit_jeu, monkeypatch):
     c.get(f"/i/{two}")
     csrf = c.cookies.get("cf_csrf")
     assert c.post(f"/g/{petit_jeu.id}/save", data=pad_form(csrf, ROWS), follow_redirects=False).status_code == 303
-    assert [r["invite_id"] for r in plays_table(tmp_path)] == [1, 1, 2]
+    assert [r["invite_id"] for r in plays_table(db)] == [1, 1, 2]
 
 
 TUNHELL_CSV = """\
@@ -226,10 +227,10 @@ play;date;game;player;loot;trophies;rings;back_door;total;first;duration;note
 """
 
 
-def test_an_invite_imports_a_spreadsheet_of_its_game_only(tmp_path):
-    log = PlayLog(tmp_path / "plays.db")
+def test_an_invite_imports_a_spreadsheet_of_its_game_only(db):
+    log = PlayLog(db)
     made, token = create_invite(log, "tunhell", "Club Lyon", None)
-    c = server(tmp_path)
+    c = server(db)
     c.get(f"/i/{token}")
     r = c.get("/invite/import")
     assert r.status_code == 200 and 'action="/invite/import"' in r.text
@@ -237,23 +238,23 @@ def test_an_invite_imports_a_spreadsheet_of_its_game_only(tmp_path):
     r = c.post("/invite/import", data={"csrf": csrf}, files={"file": ("soirée.csv", TUNHELL_CSV.encode())})
     assert r.status_code == 200, unescape(r.text)
     assert "1 play imported" in unescape(r.text)
-    assert [(r["game"], r["invite_id"]) for r in plays_table(tmp_path)] == [("tunhell", made.id)]
+    assert [(r["game"], r["invite_id"]) for r in plays_table(db)] == [("tunhell", made.id)]
     other = TUNHELL_CSV.replace("TunHell", "maphr")
     r = c.post("/invite/import", data={"csrf": csrf}, files={"file": ("autre.csv", other.encode())})
     assert r.status_code == 422
-    assert len(plays_table(tmp_path)) == 1
+    assert len(plays_table(db)) == 1
     r = c.post("/invite/import", data={"csrf": "forged"}, files={"file": ("soirée.csv", TUNHELL_CSV.encode())})
     assert r.status_code == 403
 
 
 # --- the printed link ----------------------------------------------------------------------------
 
-def test_the_printed_link_ties_a_play_to_the_printed_version(tmp_path, petit_jeu):
+def test_the_printed_link_ties_a_play_to_the_printed_version(db, petit_jeu):
     """The QR code's address: the sheet says which deck, the play records it — the served deck
     when it is that print, else the printed version alone; the lab lists that version."""
     from cardforge.cli.common import load_data
 
-    c = server(tmp_path, petit_jeu, token=None, local_only=True)
+    c = server(db, petit_jeu, token=None, local_only=True)
     served = deck_of_data(petit_jeu.id, load_data(petit_jeu))
     r = c.get(f"/p/{petit_jeu.id}/{served.version}/{served.fingerprint}", follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == f"/g/{petit_jeu.id}/sheet"
@@ -265,9 +266,9 @@ def test_the_printed_link_ties_a_play_to_the_printed_version(tmp_path, petit_jeu
     c.get(f"/p/{petit_jeu.id}/0.9/deadbeef")
     assert "Printed deck v0.9 · deadbeef" in unescape(c.get(f"/g/{petit_jeu.id}/sheet").text)
     assert c.post(f"/g/{petit_jeu.id}/save", data=pad_form(csrf, ROWS), follow_redirects=False).status_code == 303
-    assert [(r["deck_version"], r["deck_fp"]) for r in plays_table(tmp_path)] == [
+    assert [(r["deck_version"], r["deck_fp"]) for r in plays_table(db)] == [
         (served.version, served.fingerprint), ("0.9", None)]
-    log = PlayLog(tmp_path / "plays.db")
+    log = PlayLog(db)
     assert set(log.deck_versions(petit_jeu.id)) == {served.version, "0.9"}
     lab = unescape(c.get(f"/g/{petit_jeu.id}/lab").text)
     assert "0.9" in lab
@@ -275,14 +276,14 @@ def test_the_printed_link_ties_a_play_to_the_printed_version(tmp_path, petit_jeu
         assert c.get(bad).status_code == 404, bad
 
 
-def test_an_invites_printed_link(tmp_path, petit_jeu):
-    log = PlayLog(tmp_path / "plays.db")
+def test_an_invites_printed_link(db, petit_jeu):
+    log = PlayLog(db)
     made, token = create_invite(log, petit_jeu.id, "Club Lyon", None)
-    c = server(tmp_path, petit_jeu)
+    c = server(db, petit_jeu)
     r = c.get(f"/i/{token}/p/{petit_jeu.id}/0.3/0123abcd", follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == f"/g/{petit_jeu.id}/sheet"
     assert "Printed deck v0.3 · 0123abcd" in unescape(c.get(f"/g/{petit_jeu.id}/sheet").text)
     csrf = c.cookies.get("cf_csrf")
     assert c.post(f"/g/{petit_jeu.id}/save", data=pad_form(csrf, ROWS), follow_redirects=False).status_code == 303
-    assert [(r["invite_id"], r["deck_version"]) for r in plays_table(tmp_path)] == [(made.id, "0.3")]
+    assert [(r["invite_id"], r["deck_version"]) for r in plays_table(db)] == [(made.id, "0.3")]
     assert c.get(f"/i/{token}/p/maphr/0.2/42802ac1").status_code == 403  # another game's print

@@ -36,8 +36,8 @@ def _record(tmp_path, version="0.1", game="maphr", change=None):
     return path
 
 
-def test_add_records_the_deck_the_choices_and_the_cards(cli, tmp_path):
-    db = tmp_path / "plays.db"
+def test_add_records_the_deck_the_choices_and_the_cards(cli, tmp_path, log_db):
+    db = log_db
     r = cli("plays", "add", "maphr", EXAMPLE, "--db", db, "--date", "2026-11-20", "--first", "Ben", "--minutes", "1:25",
             "--location", "chez Ana")
     assert r.code == 0, r.err
@@ -66,8 +66,8 @@ def test_add_records_the_deck_the_choices_and_the_cards(cli, tmp_path):
     assert listed.out.strip() == f"#1     2026-11-20  maphr            v0.2 · {deck.fingerprint}      Alice 67, ★Ben 67, Cid 10"
 
 
-def test_a_printed_deck_is_recorded_and_scores_with_its_own_cards(cli, tmp_path):
-    db = tmp_path / "plays.db"
+def test_a_printed_deck_is_recorded_and_scores_with_its_own_cards(cli, tmp_path, log_db):
+    db = log_db
     # the printed v0.1 gave Étayage 4 VP (the data now: 1): Alice's improvements 7 → 10 VP
     record = _record(tmp_path, "0.1", change=("etayage", "vp", 4))
     r = cli("plays", "add", "maphr", EXAMPLE, "--db", db, "--printed", record, "--json")
@@ -84,15 +84,15 @@ def test_a_printed_deck_is_recorded_and_scores_with_its_own_cards(cli, tmp_path)
     assert stored.cards["etayage"]["data"]["vp"] == 4 and stored.version == "0.1"
 
 
-def test_bad_input_exit_codes_and_located_errors(cli, tmp_path, write_yaml):
-    db = tmp_path / "plays.db"
+def test_bad_input_exit_codes_and_located_errors(cli, tmp_path, log_db, write_yaml):
+    db = log_db
     state = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
     state["players"][1]["clan"] = "pic-ardant"
     bad = write_yaml("bad.yaml", yaml.safe_dump(state, allow_unicode=True, sort_keys=False))
     r = cli("plays", "add", "maphr", bad, "--db", db)
     assert r.code == 1
     assert "bad.yaml:" in r.err and "player 'Ben' (#2): clan: unknown clan 'pic-ardant'" in r.err
-    assert not db.exists() or PlayLog(db).plays() == []  # nothing saved
+    assert PlayLog(db).plays() == []  # nothing saved
     r = cli("plays", "add", "maphr", tmp_path / "missing.yaml", "--db", db)
     missing = tmp_path / "missing.yaml"
     assert (r.code, r.err.strip()) == (1, f"error: cannot add {missing} (1 problem):\n  - {missing}: file not found")
@@ -115,16 +115,15 @@ def test_bad_input_exit_codes_and_located_errors(cli, tmp_path, write_yaml):
     assert PlayLog(db).plays() == []
 
 
-def _two_plays(cli, tmp_path):
-    db = tmp_path / "plays.db"
+def _two_plays(cli, tmp_path, db):
     assert cli("plays", "add", "maphr", EXAMPLE, "--db", db, "--date", "2026-11-01").code == 0
     record = _record(tmp_path, "0.1")
     assert cli("plays", "add", "maphr", EXAMPLE, "--db", db, "--date", "2026-10-01", "--printed", record).code == 0
     return db
 
 
-def test_list_and_a_version_selection(cli, tmp_path):
-    db = _two_plays(cli, tmp_path)
+def test_list_and_a_version_selection(cli, tmp_path, log_db):
+    db = _two_plays(cli, tmp_path, log_db)
     r = cli("plays", "list", "maphr", "--db", db, "--json")
     assert [(p["play"], p["played_on"], p["deck"]["version"]) for p in r.json["plays"]] == [
         (1, "2026-11-01", "0.2"), (2, "2026-10-01", "0.1")]
@@ -134,8 +133,8 @@ def test_list_and_a_version_selection(cli, tmp_path):
     assert r.code == 0 and r.out.strip() == "no play of tunhell"
 
 
-def test_export_and_import_csv_keep_versions_and_choices(cli, tmp_path):
-    db = _two_plays(cli, tmp_path)
+def test_export_and_import_csv_keep_versions_and_choices(cli, tmp_path, log_db, new_log_db):
+    db = _two_plays(cli, tmp_path, log_db)
     out = tmp_path / "plays.csv"
     r = cli("plays", "export", "--db", db, "-o", out)
     assert r.code == 0, r.err
@@ -144,7 +143,7 @@ def test_export_and_import_csv_keep_versions_and_choices(cli, tmp_path):
     assert header[:12] == ["play", "played_on", "game", "mode", "player", "seat", "first", "rank", "winner", "total",
                            "version", "clan"]
     assert rows[1].split(",")[10:12] == ["0.1", "irongradd"]  # the older play first (by date)
-    fresh = tmp_path / "fresh.db"
+    fresh = new_log_db()
     r = cli("plays", "import", out, "--db", fresh)
     assert (r.code, r.out.strip()) == (0, f"{out}: 2 plays added, 0 already in the log ({fresh})")
     log = PlayLog(fresh)
@@ -174,13 +173,13 @@ def test_export_and_import_csv_keep_versions_and_choices(cli, tmp_path):
     assert r.code == 1 and "column K (version): a version as on the cards' stamps (0.3, v1.2), got 'v 0.1'" in r.err
 
 
-def test_export_and_import_a_backup_keep_decks_and_facts(cli, tmp_path):
-    db = _two_plays(cli, tmp_path)
+def test_export_and_import_a_backup_keep_decks_and_facts(cli, tmp_path, log_db, new_log_db):
+    db = _two_plays(cli, tmp_path, log_db)
     out = tmp_path / "log.json"
     assert cli("plays", "export", "--db", db, "-o", out).code == 0
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert doc["schema"] == SCHEMA_VERSION == 5 and len(doc["decks"]) == 2
-    fresh = tmp_path / "fresh.db"
+    fresh = new_log_db()
     r = cli("plays", "import", out, "--db", fresh, "--json")
     assert r.code == 0 and r.json["added"] == 2
     a, b = PlayLog(db), PlayLog(fresh)
@@ -230,8 +229,8 @@ def test_a_log_of_schema_3_migrates(tmp_path):
     (("--compare", "0.1,0.9"), "no play of version 0.1, 0.9 in the log (versions: v0.2)"),
     (("--min-plays", "0"), "a whole number from 1 to 1000"),
 ])
-def test_report_options_are_checked(cli, tmp_path, args, message):
-    db = tmp_path / "plays.db"
+def test_report_options_are_checked(cli, tmp_path, log_db, args, message):
+    db = log_db
     assert cli("plays", "add", "maphr", EXAMPLE, "--db", db).code == 0
     r = cli("report", "maphr", "--db", db, "-o", tmp_path / "r.pdf", *args)
     assert r.code == 2 and message in r.err, r.err
@@ -239,8 +238,8 @@ def test_report_options_are_checked(cli, tmp_path, args, message):
 
 
 @pytest.mark.parametrize("game", ["maphr", "tunhell", "mine_all_mine", "cristaux", "imperial_miners"])
-def test_every_shipped_example_is_added_with_what_its_game_declares(cli, tmp_path, game):
-    db = tmp_path / "plays.db"
+def test_every_shipped_example_is_added_with_what_its_game_declares(cli, tmp_path, log_db, game):
+    db = log_db
     r = cli("plays", "add", game, example_final(game), "--db", db, "--json")
     assert r.code == 0, r.err
     play = PlayLog(db).play(1)
@@ -256,14 +255,14 @@ def test_every_shipped_example_is_added_with_what_its_game_declares(cli, tmp_pat
         assert "cards" not in facts
 
 
-def test_plays_add_takes_many_final_states_in_one_transaction(cli, tmp_path):
+def test_plays_add_takes_many_final_states_in_one_transaction(cli, tmp_path, log_db):
     """Issue 39: 10,000 `plays add` took 961 s, a process and a sync each. Several files are added
     together, all or none: a bad one adds nothing; the same file twice is one play."""
     import shutil
 
     from cardforge.playlog.store import PlayLog
 
-    db = tmp_path / "plays.db"
+    db = log_db
     files = []
     for i in range(3):
         shutil.copy(EXAMPLE, tmp_path / f"p{i}.yaml")

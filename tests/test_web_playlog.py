@@ -21,14 +21,29 @@ pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (pip i
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from cardforge.playlog.dialect import is_url  # noqa: E402
 from cardforge.playlog.store import SCHEMA_VERSION, Details, PlayLog, StoreError, name_key  # noqa: E402
 from cardforge.web.app import Settings, create_app  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures" / "playlog"
 
 
-def client(tmp_path, db: str = "plays.db", **settings) -> TestClient:
-    app = create_app(Settings(db_path=tmp_path / db, **settings))
+@pytest.fixture
+def db(log_db: str) -> str:
+    """This test's play log, on SQLite and on PostgreSQL (tests/pg_support.py)."""
+    return log_db
+
+
+@pytest.fixture
+def new_db(new_log_db):
+    """Another play log on the same database as ``db``."""
+    return new_log_db
+
+
+def client(where, db: str = "plays.db", **settings) -> TestClient:
+    """A client of a server on the log ``where`` names (a file, a URL), or on ``where/db``."""
+    spec = where if isinstance(where, str) else where / db
+    app = create_app(Settings(db_path=spec, **settings))
     c = TestClient(app, base_url="http://127.0.0.1:8000", raise_server_exceptions=False)
     c.get("/")
     return c
@@ -115,6 +130,19 @@ def test_a_migration_that_breaks_a_reference_is_rolled_back(tmp_path, monkeypatc
     assert log.version() == broken - 1  # the migrations before it stay; the broken one left nothing
 
 
+def _by_hand(db: str, sql: str) -> None:
+    """A statement run on the log's database directly, as someone at its prompt would."""
+    if is_url(db):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True) as conn:
+            conn.execute(sql)
+        return
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute(sql)
+
+
 # --- the roster -----------------------------------------------------------------------------------
 
 def test_names_are_matched_whatever_their_case_and_spacing():
@@ -123,8 +151,8 @@ def test_names_are_matched_whatever_their_case_and_spacing():
     assert name_key("Ana  K.") == name_key("ana k.") != name_key("Ana")
 
 
-def test_roster_add_rename_colour_merge(tmp_path):
-    log = PlayLog(tmp_path / "p.db")
+def test_roster_add_rename_colour_merge(db):
+    log = PlayLog(db)
     ana = log.add_player("Ana", "orange")
     with pytest.raises(StoreError, match="has that name"):
         log.add_player(" ana ")
@@ -154,8 +182,8 @@ def test_roster_add_rename_colour_merge(tmp_path):
     assert {a1, a2, a3} == {1, 2, 3}
 
 
-def test_roster_pages(tmp_path):
-    c = client(tmp_path)
+def test_roster_pages(db):
+    c = client(db)
     r = c.post("/players/add", data={"csrf": csrf(c), "name": "Ana", "colour": "sky"}, follow_redirects=False)
     assert r.status_code == 303
     r = c.post("/players/add", data={"csrf": csrf(c), "name": "ANA", "colour": "none"})
@@ -164,7 +192,7 @@ def test_roster_pages(tmp_path):
     assert r.status_code == 422 and "a colour is one of orange" in unescape(r.text)
     page = c.get("/players").text
     assert '<circle cx="5" cy="5" r="5" fill="#56B4E9"' in page and ">Ana</strong>" in page
-    ana = PlayLog(tmp_path / "plays.db").player_by_name("ana")["id"]
+    ana = PlayLog(db).player_by_name("ana")["id"]
     r = c.post(f"/players/{ana}/edit", data={"csrf": csrf(c), "name": "Ana K.", "colour": "green"},
                follow_redirects=False)
     assert r.status_code == 303 and "Ana K." in c.get(f"/players/{ana}").text
@@ -176,11 +204,11 @@ def test_roster_pages(tmp_path):
 
 # --- plays: edited in place, deleted and back, numbered once, saved once --------------------------
 
-def test_a_play_edited_in_place_is_one_play_with_its_history(tmp_path):
+def test_a_play_edited_in_place_is_one_play_with_its_history(db):
     """Before: opening a play in the sheet and saving made a second play, both counted. Now
     the play changes in place (its number, one row in the history and the stats) and the
     version it replaced stays viewable."""
-    c = client(tmp_path)
+    c = client(db)
     token = csrf(c)
     first = save(c, im_form(token, ("Aurore", 31, 8), ("Bruno", 30, 3), play_date="2026-11-20"))  # 39 – 33
     page = c.get(f"/g/imperial_miners/sheet?play={first}").text
@@ -188,7 +216,7 @@ def test_a_play_edited_in_place_is_one_play_with_its_history(tmp_path):
     # the carts were 6, not 3: Bruno 30 + 6 = 36; Aurore still 39
     again = save(c, im_form(token, ("Aurore", 31, 8), ("Bruno", 30, 6), edit_play=str(first), play_date="2026-11-20"))
     assert again == first
-    log = PlayLog(tmp_path / "plays.db")
+    log = PlayLog(db)
     assert [p.id for p in log.plays()] == [first]
     assert [(s["player"], s["total"]) for s in log.play(first)["players"]] == [("Aurore", 39), ("Bruno", 36)]
     assert log.play(first)["version"] == 2 and [v["version"] for v in log.play(first)["versions"]] == [1]
@@ -200,22 +228,22 @@ def test_a_play_edited_in_place_is_one_play_with_its_history(tmp_path):
     assert c.get(f"/plays/{first}/v/2").status_code == 404  # the current version is the play itself
 
 
-def test_a_form_sent_twice_is_one_play(tmp_path):
-    c = client(tmp_path)
+def test_a_form_sent_twice_is_one_play(db):
+    c = client(db)
     form = im_form(csrf(c), ("Aurore", 31, 8), ("Bruno", 30, 3), request_key="k-1")
     assert save(c, form) == save(c, form) == 1
-    assert len(PlayLog(tmp_path / "plays.db").plays()) == 1
+    assert len(PlayLog(db).plays()) == 1
     # an edit sent twice is one new version
     edit = {**im_form(csrf(c), ("Aurore", 31, 8), ("Bruno", 30, 6)), "edit_play": "1", "request_key": "k-2"}
     save(c, edit)
     save(c, edit)
-    assert PlayLog(tmp_path / "plays.db").play(1)["version"] == 2
+    assert PlayLog(db).play(1)["version"] == 2
     # another key: another play
     assert save(c, {**form, "request_key": "k-3"}) == 2
 
 
-def test_delete_is_undone_and_numbers_are_never_given_again(tmp_path):
-    c = client(tmp_path)
+def test_delete_is_undone_and_numbers_are_never_given_again(db):
+    c = client(db)
     token = csrf(c)
     ids = [save(c, im_form(token, ("A", 10 + i, 0), ("B", 5, 0))) for i in range(3)]
     assert ids == [1, 2, 3]
@@ -224,15 +252,13 @@ def test_delete_is_undone_and_numbers_are_never_given_again(tmp_path):
     history = c.get("/plays?undo=3").text
     assert 'action="/plays/3/restore"' in history and 'href="/plays/3"' not in history
     assert 'href="/plays/3"' in c.get("/plays?deleted=1").text
-    log = PlayLog(tmp_path / "plays.db")
+    log = PlayLog(db)
     assert [r.id for r in log.records()] == [1, 2]
     assert save(c, im_form(token, ("A", 1, 0), ("B", 2, 0))) == 4  # #3 is not given again
     r = c.post("/plays/3/restore", data={"csrf": token}, follow_redirects=False)
     assert r.headers["location"] == "/plays/3" and [r.id for r in log.records()] == [1, 2, 3, 4]
-    # even a row removed by hand (the old delete): SQLite's sequence never goes back
-    with sqlite3.connect(tmp_path / "plays.db") as db:
-        db.execute("PRAGMA foreign_keys=ON")
-        db.execute("DELETE FROM plays WHERE id = 4")
+    # even a row removed by hand (the old delete): the sequence never goes back
+    _by_hand(db, "DELETE FROM plays WHERE id = 4")
     assert save(c, im_form(token, ("A", 1, 0), ("B", 2, 0))) == 5
     # a deleted play is not edited (undo first)
     c.post("/plays/2/delete", data={"csrf": token})
@@ -240,14 +266,14 @@ def test_delete_is_undone_and_numbers_are_never_given_again(tmp_path):
     assert r.status_code == 404
 
 
-def test_the_details_of_a_play(tmp_path):
+def test_the_details_of_a_play(db):
     """Date, minutes, place, note and first player: saved with the play, refused when out of
     their limits (each problem beside its field), edited from the play's page as a new version."""
-    c = client(tmp_path)
+    c = client(db)
     token = csrf(c)
     play = save(c, im_form(token, ("Aurore", 31, 8), ("Bruno", 30, 3), play_date="2026-11-01", play_duration="1:30",
                            play_location="Chez Ana", note="première partie", play_first="2"))
-    p = PlayLog(tmp_path / "plays.db").play(play)
+    p = PlayLog(db).play(play)
     assert (p["played_on"], p["duration_min"], p["location"], p["note"], p["first_seat"]) == (
         "2026-11-01", 90, "Chez Ana", "première partie", 1)
     page = unescape(c.get(f"/plays/{play}").text)
@@ -261,18 +287,18 @@ def test_the_details_of_a_play(tmp_path):
                     "at most 80 characters, got 81", "at most 500 characters, got 501",
                     "the first player is one of the 2 seats"):
         assert message in text, message
-    assert len(PlayLog(tmp_path / "plays.db").plays()) == 1
+    assert len(PlayLog(db).plays()) == 1
     r = c.post(f"/plays/{play}/details", data={"csrf": token, "play_date": "2026-11-02", "play_duration": "75",
                                                 "play_location": "", "note": "", "play_first": "1"},
                follow_redirects=False)
     assert r.status_code == 303
-    p = PlayLog(tmp_path / "plays.db").play(play)
+    p = PlayLog(db).play(play)
     assert (p["played_on"], p["duration_min"], p["first_seat"], p["version"]) == ("2026-11-02", 75, 0, 2)
     assert [s["total"] for s in p["players"]] == [39, 33]  # the score untouched
 
 
-def test_same_players_again(tmp_path):
-    c = client(tmp_path)
+def test_same_players_again(db):
+    c = client(db)
     save(c, im_form(csrf(c), ("Aurore", 31, 8), ("Bruno", 30, 3)))
     page = c.get("/plays/1").text
     assert 'href="/g/imperial_miners/sheet?name=Aurore&amp;name=Bruno"' in page
@@ -282,8 +308,8 @@ def test_same_players_again(tmp_path):
 
 # --- backup and restore --------------------------------------------------------------------------
 
-def _log_with_history(tmp_path) -> TestClient:
-    c = client(tmp_path)
+def _log_with_history(db: str) -> TestClient:
+    c = client(db)
     token = csrf(c)
     save(c, im_form(token, ("Aurore", 31, 8), ("Bruno", 30, 3), play_date="2026-10-01", play_first="1"))
     save(c, im_form(token, ("Aurore", 31, 8), ("Bruno", 30, 6), edit_play="1", play_date="2026-10-01", play_first="1"))
@@ -293,32 +319,33 @@ def _log_with_history(tmp_path) -> TestClient:
     return c
 
 
-def test_backup_and_restore_round_trip(tmp_path):
+def test_backup_and_restore_round_trip(db, new_db):
     """A backup restored into an empty log gives the same log: the same backup, byte for byte
     (numbers, versions, deleted plays, players and colours); restored again, nothing is added."""
-    c = _log_with_history(tmp_path / "a")
+    c = _log_with_history(db)
     backup = c.get("/log/backup.json")
     assert "attachment" in backup.headers["content-disposition"]
     doc = json.loads(backup.text)
     assert [p["number"] for p in doc["plays"]] == [1, 2] and doc["plays"][1]["deleted_at"]
     assert [v["version"] for v in doc["plays"][0]["versions"]] == [1]
-    other = client(tmp_path / "b")
+    other = client(new_db())
     r = other.post("/log/restore", data={"csrf": csrf(other)}, files={"file": ("backup.json", backup.content)})
     assert r.status_code == 200 and "Restored: 2 plays added" in unescape(r.text)
     assert other.get("/log/backup.json").content == backup.content
     r = other.post("/log/restore", data={"csrf": csrf(other)}, files={"file": ("backup.json", backup.content)})
     assert "Restored: 0 plays added, 2 already in the log." in unescape(r.text)
     # into a log whose number 1 is taken: a new number, nothing overwritten
-    third = client(tmp_path / "c")
+    third_db = new_db()
+    third = client(third_db)
     save(third, im_form(csrf(third), ("X", 1, 0), ("Y", 0, 0)))
     r = third.post("/log/restore", data={"csrf": csrf(third)}, files={"file": ("b.json", backup.content)})
     assert "2 plays added (2 under a new number" in unescape(r.text)
-    assert [p.id for p in PlayLog(tmp_path / "c" / "plays.db").plays()] == [1, 2]  # today's, then 2026-10-01
-    assert PlayLog(tmp_path / "c" / "plays.db").play(3)["deleted_at"]  # the deleted play, deleted still
+    assert [p.id for p in PlayLog(third_db).plays()] == [1, 2]  # today's, then 2026-10-01
+    assert PlayLog(third_db).play(3)["deleted_at"]  # the deleted play, deleted still
 
 
-def test_a_bad_backup_changes_nothing(tmp_path):
-    c = client(tmp_path)
+def test_a_bad_backup_changes_nothing(db):
+    c = client(db)
     token = csrf(c)
     r = c.post("/log/restore", data={"csrf": token}, files={"file": ("x.json", b"not json")})
     assert r.status_code == 422 and "x.json: not a cardforge backup" in unescape(r.text)
@@ -333,7 +360,7 @@ def test_a_bad_backup_changes_nothing(tmp_path):
                   "b.json: plays[0].played_on:", "b.json: plays[0].result.players: required field is missing",
                   "b.json: plays[0].version: required field is missing"):
         assert where in text, where
-    assert PlayLog(tmp_path / "plays.db").plays() == []
+    assert PlayLog(db).plays() == []
     r = c.post("/log/restore", data={"csrf": "forged"}, files={"file": ("b.json", b"{}")})
     assert r.status_code == 403
 
@@ -350,15 +377,15 @@ play;date;game;player;loot;trophies;rings;back_door;total;first;duration;note
 """
 
 
-def test_import_plays_from_a_spreadsheet(tmp_path):
+def test_import_plays_from_a_spreadsheet(db):
     """Two TunHell plays typed in a spreadsheet (semicolons, a French date, the game by its
     title or id): their scores as given, ranks and winners from the totals, the first player
     and details kept. The same file again adds nothing."""
-    c = client(tmp_path)
+    c = client(db)
     r = c.post("/plays/import", data={"csrf": csrf(c)}, files={"file": ("soirées.csv", TUNHELL_CSV.encode())})
     assert r.status_code == 200, unescape(r.text)
     assert "Imported: 2 plays" in unescape(r.text)
-    log = PlayLog(tmp_path / "plays.db")
+    log = PlayLog(db)
     first, second = sorted(log.plays(), key=lambda p: p.id)
     assert (first.played_on, first.duration_min, first.note) == ("2026-10-03", 45, "au café")
     assert [(s["player"], s["total"], s["rank"], s["winner"]) for s in first.players] == [
@@ -376,8 +403,8 @@ def test_import_plays_from_a_spreadsheet(tmp_path):
     assert "Imported: 0 plays, 2 already in the log" in unescape(r.text)
 
 
-def test_import_problems_are_located_by_row_and_column(tmp_path):
-    c = client(tmp_path)
+def test_import_problems_are_located_by_row_and_column(db):
+    c = client(db)
     text = """\
 play,played_on,game,player,loot,total,colour
 1,2026-10-03,TunHell,Ana,17,21,
@@ -395,23 +422,24 @@ play,played_on,game,player,loot,total,colour
     assert any(p.startswith("plays.csv: row 5: column G (colour): not a column of TunHell (its categories: "
                             "loot (Butin)") for p in found)
     assert "plays.csv: row 5: column F (total): no score: give total, or the game's categories" in found
-    assert PlayLog(tmp_path / "plays.db").plays() == []  # nothing imported while a problem remains
+    assert PlayLog(db).plays() == []  # nothing imported while a problem remains
     r = c.post("/plays/import", data={"csrf": csrf(c)}, files={"file": ("p.csv", b"game,player\nTunHell,Ana\n")})
     assert "p.csv: row 1: no play column" in unescape(r.text) and "no played_on column" in unescape(r.text)
 
 
-def test_the_export_imports_into_another_log(tmp_path):
+def test_the_export_imports_into_another_log(db, new_db):
     """The history's CSV holds the import's columns: exported from one log, imported into
     another, the plays have the same players, scores, ranks, dates and first players."""
-    c = _log_with_history(tmp_path / "a")
+    c = _log_with_history(db)
     exported = c.get("/plays.csv").content
     rows = list(csv.DictReader(io.StringIO(exported.decode())))
     assert [(r["play"], r["player"], r["total"], r["first"]) for r in rows] == [
         ("1", "Aurore", "39", "1"), ("1", "Bruno", "36", "0")]  # play 2 is deleted
-    other = client(tmp_path / "b")
+    other_db = new_db()
+    other = client(other_db)
     r = other.post("/plays/import", data={"csrf": csrf(other)}, files={"file": ("export.csv", exported)})
     assert "Imported: 1 play" in unescape(r.text), unescape(r.text)[:3000]
-    p = PlayLog(tmp_path / "b" / "plays.db").plays()[0]
+    p = PlayLog(other_db).plays()[0]
     assert (p.played_on, [(s["player"], s["total"], s["rank"]) for s in p.players]) == (
         "2026-10-01", [("Aurore", 39, 1), ("Bruno", 36, 2)])
 
@@ -440,8 +468,8 @@ def test_how_it_was_counted_names_the_cards(tmp_path):
     assert "Ana: ♚ 1 + Lunettes du feu et de la terre 1 + Pinces de braise 1" in html
 
 
-def test_filters_show_titles_not_ids(tmp_path):
-    c = client(tmp_path)
+def test_filters_show_titles_not_ids(db):
+    c = client(db)
     save(c, im_form(csrf(c), ("A", 1, 0), ("B", 0, 0)))
     example = (ROOT / "card_data" / "mine_all_mine" / "examples" / "final.yaml").read_text(encoding="utf-8")
     save(c, {"csrf": csrf(c), "yaml": example}, game="mine_all_mine")
@@ -480,15 +508,15 @@ def test_the_rounds_sheet_asks_which_end_of_a_planet_card_was_up(tmp_path, cli, 
     assert [p["total"] for p in body["score"]["players"]] == [6, 5]  # the vector issue-18-a-planet-card-with-its-high-end-up
 
 
-def test_a_play_of_a_game_no_longer_served_shows_its_saved_score(tmp_path):
+def test_a_play_of_a_game_no_longer_served_shows_its_saved_score(db, tmp_path):
     from cardforge.games.scaffold import create_game
 
     folder = tmp_path / "petit-jeu-gone"
     create_game(folder, "Petit jeu", lang="fr")
-    c = client(tmp_path, games=[folder])
+    c = client(db, games=[folder])
     example = (folder / "examples" / "final.yaml").read_text(encoding="utf-8")
     play = save(c, {"csrf": csrf(c), "yaml": example}, game="petit_jeu_gone")
-    later = client(tmp_path)  # the same log, served without the folder
+    later = client(db)  # the same log, served without the folder
     page = unescape(later.get(f"/plays/{play}").text)
     assert "petit_jeu_gone is not served here: the score saved with the play." in page
     assert '<td data-total="0">12</td>' in page and "Edit the score" not in page

@@ -32,8 +32,9 @@ def _result(game: str, cats: list[str], seats: list[tuple[str, float, int, list[
 
 
 @pytest.fixture
-def log(tmp_path) -> PlayLog:
-    log = PlayLog(tmp_path / "plays.db")
+def log(log_db) -> PlayLog:
+    """On SQLite and on PostgreSQL (tests/pg_support.py)."""
+    log = PlayLog(log_db)
     t = ["loot", "rings"]
     plays = [
         ("2026-01-01", 0, [("Ana", 10, 1, [8, 2]), ("Ben", 6, 2, [6, 0])]),
@@ -130,7 +131,7 @@ def test_deleted_plays_count_nowhere(log):
 # --- the pages ------------------------------------------------------------------------------------
 
 def client(log: PlayLog) -> TestClient:
-    return TestClient(create_app(Settings(db_path=log.path)), base_url="http://127.0.0.1:8000",
+    return TestClient(create_app(Settings(db_path=log.spec)), base_url="http://127.0.0.1:8000",
                       raise_server_exceptions=False)
 
 

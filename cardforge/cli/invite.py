@@ -3,7 +3,6 @@ game's score sheet on `cardforge serve` (issue 44; the pages: ``web/invites.py``
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -27,13 +26,14 @@ no stats, no other game); each play saved through it records the invite. The lin
 once: the play log keeps only a hash of it. See docs/playtests.md.
 """
 
-DB_HELP = "The play log (SQLite), as `cardforge serve --db`. Default: cardforge.db in your user data folder."
+DB_HELP = ("The play log: an SQLite file, or a PostgreSQL URL (postgresql://user@host/db), as `cardforge serve --db`."
+           " Default: cardforge.db in your user data folder.")
 
 
 def _db(path: str | None) -> PlayLog:
-    from cardforge.playlog.store import PlayLog, default_path
+    from cardforge.playlog.store import open_log
 
-    return PlayLog(Path(path) if path else default_path())
+    return open_log(path)
 
 
 def _expiry(ctx: click.Context, param: click.Parameter, value: str) -> Any:
@@ -81,7 +81,7 @@ def add(game: Game, name: str, expires: Any, url: str | None, db_path: str | Non
     link = f"{url.rstrip('/')}{path}" if url else path
     if as_json:
         echo_json({"ok": True, "id": made.id, "game": made.game, "name": made.name, "link": link,
-                   "expires_at": made.expires_at, "db": str(log.path)})
+                   "expires_at": made.expires_at, "db": log.where})
         return
     click.echo(f"invite #{made.id} for {made.name} ({made.game}), "
                + (f"until {made.expires_at}" if made.expires_at else "never expires"))

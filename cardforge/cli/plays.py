@@ -1,5 +1,5 @@
 """cardforge plays add | list | export | import: the play log from the command line (the same
-SQLite file as ``cardforge serve``: ``--db PATH`` or the default one)."""
+log as ``cardforge serve``: ``--db PATH``, ``--db postgresql://…`` or the default file)."""
 
 from __future__ import annotations
 
@@ -26,16 +26,19 @@ Examples:
   cardforge plays export -o plays.csv                         # or plays.json: the whole log
   cardforge plays import plays.csv                            # a spreadsheet's plays, or a backup
 
-The log is the one `cardforge serve` keeps (the path is printed by `serve`); --db PATH names another.
+The log is the one `cardforge serve` keeps (the path is printed by `serve`); --db PATH names another,
+--db postgresql://user@host/db a team's log on PostgreSQL. Export one log and import the file into
+another to move it (the JSON backup keeps every play, deck and invite as it was).
 """
 
-DB_HELP = "The play log (SQLite), as `cardforge serve --db`. Default: cardforge.db in your user data folder."
+DB_HELP = ("The play log: an SQLite file, or a PostgreSQL URL (postgresql://user@host/db), as `cardforge serve --db`."
+           " Default: cardforge.db in your user data folder.")
 
 
 def _db(path: str | None) -> PlayLog:
-    from cardforge.playlog.store import PlayLog, default_path
+    from cardforge.playlog.store import open_log
 
-    return PlayLog(Path(path) if path else default_path())
+    return open_log(path)
 
 
 @click.group(epilog=EPILOG)
@@ -107,7 +110,7 @@ def add(game: Game, files: tuple[str, ...], db_path: str | None, played_on: str 
         if as_json:
             echo_json({"ok": True, "game": game.id, "plays": [n for n, _ in numbers], "files": len(rows),
                        "deck": {"version": deck.version, "fingerprint": deck.fingerprint, "source": deck.source},
-                       "db": str(log.path)})
+                       "db": log.where})
         else:
             click.echo(f"{game.id}: {len(rows)} final states saved (plays #{min(n for n, _ in numbers)}–"
                        f"#{max(n for n, _ in numbers)}), deck {deck.label} ({_source(deck.source)})")
@@ -117,7 +120,7 @@ def add(game: Game, files: tuple[str, ...], db_path: str | None, played_on: str 
     if as_json:
         echo_json({"ok": True, "play": number, "added": added, "game": game.id, "played_on": day,
                    "deck": {"version": deck.version, "fingerprint": deck.fingerprint, "source": deck.source},
-                   "winners": list(sheet.winners), "db": str(log.path)})
+                   "winners": list(sheet.winners), "db": log.where})
         return
     if not added:
         click.echo(f"{game.id}: play #{number} is in the log already (the same final state, date and deck): "
@@ -314,10 +317,10 @@ def import_plays(file: str, db_path: str | None, games: tuple[str, ...], as_json
         added, skipped = log.add_plays(found)  # one transaction: all or none, one sync to disk
         summary = {"added": added, "skipped": skipped}
     if as_json:
-        echo_json({"ok": True, **summary, "db": str(log.path)})
+        echo_json({"ok": True, **summary, "db": log.where})
     else:
         click.echo(f"{file}: {summary['added']} play{'s' if summary['added'] != 1 else ''} added, "
-                   f"{summary['skipped']} already in the log ({log.path})")
+                   f"{summary['skipped']} already in the log ({log.where})")
 
 
 for _command in (add, list_plays, export, import_plays):

@@ -33,7 +33,8 @@ balance of the card data (balance: in game.yaml). The same log gives the same by
 @click.command(epilog=EPILOG)
 @click.argument("game", type=GAME)
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
-              help="The play log (SQLite), as `cardforge serve --db`. Default: cardforge.db in your user data folder.")
+              help="The play log: an SQLite file or a PostgreSQL URL, as `cardforge serve --db`. "
+                   "Default: cardforge.db in your user data folder.")
 @click.option("--version", "versions", default=None, metavar="SEL",
               help="The deck versions: 0.3, 0.2..0.3, 'since 0.3', ..0.3 (default: every one).")
 @click.option("--pool", is_flag=True, help="The selected versions as one group (default: one per version).")
@@ -49,11 +50,11 @@ def report(game: Game, db_path: str | None, versions: str | None, pool: bool, co
     """The playtest lab of GAME as a PDF: numbers per deck version, their comparison, balance."""
     from cardforge.paths import write_atomic
     from cardforge.playlog.lab import lab_view, options_problems
-    from cardforge.playlog.store import PlayLog, default_path
+    from cardforge.playlog.store import open_log
     from cardforge.render.reports import lab_report
 
     data = load_data(game)
-    log = PlayLog(Path(db_path) if db_path else default_path())
+    log = open_log(db_path)
     opts, problems = options_problems(versions, compare, min_count, log.deck_versions(game.id))
     if problems:
         p = problems[0]

@@ -17,6 +17,7 @@ Examples:
   cardforge serve                          # http://127.0.0.1:8000, this machine only
   cardforge serve --host 0.0.0.0           # phones on the table's Wi-Fi: scan the QR code
   cardforge serve --db plays.db --port 8080
+  cardforge serve --db postgresql://cardforge@db.example/plays   # a team's log (docs/deploy.md)
   cardforge serve ./my-game                # your own game folder too
   cardforge serve --printed my-game=output/my-game/cards.json   # the printed deck is on the table
   cardforge serve --proxy-headers --root-path /cardforge --db /srv/plays.db   # behind nginx (docs/deploy.md)
@@ -25,7 +26,8 @@ Examples:
 With --host other than 127.0.0.1 an access token is required: made once and kept in your
 config folder (so a restarted server lets the same phones in), carried by the printed address
 and QR code; requests without it are refused (403). --new-token replaces it.
-The play log is an SQLite file in your data folder (see the first line printed), or --db PATH.
+The play log is an SQLite file in your data folder (see the first line printed), or --db PATH,
+or a team's log on PostgreSQL: --db postgresql://user@host/db (docs/deploy.md).
 Every play saved records its deck's version and fingerprint (the playtest lab): the working
 data's, or with --printed GAME=RECORD the printed build's (its cards.json), whose cards the
 sheet then scores with.
@@ -40,7 +42,8 @@ LOCAL = ("127.0.0.1", "localhost", "::1")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; 0.0.0.0 lets other devices join (with a token).")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
-              help="The play log (SQLite). Default: cardforge.db in your user data folder.")
+              help="The play log: an SQLite file, or a PostgreSQL URL (postgresql://user@host/db) for a "
+                   "team's log. Default: cardforge.db in your user data folder.")
 @click.option("--no-qr", is_flag=True, help="Do not print the QR code.")
 @click.option("--printed", "printed", multiple=True, metavar="GAME=RECORD",
               help="The printed deck of GAME on the table: its build record (cards.json, or its folder). "
@@ -65,6 +68,7 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
     """
     from pathlib import Path
 
+    from cardforge.playlog.dialect import is_url, redact
     from cardforge.playlog.store import default_path
     from cardforge.web.app import Settings, create_app
 
@@ -87,7 +91,7 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
             raise click.BadParameter(str(root_path_problem(root_path)), param_hint="'--root-path'")
     local = host in LOCAL and not proxy_headers  # behind a proxy, the world connects: a token
     token, kept = (None, "") if local else _token(new_token)
-    db = Path(db_path) if db_path else default_path()
+    db: Path | str = db_path if db_path and is_url(db_path) else Path(db_path) if db_path else default_path()
     settings = Settings(db_path=db, token=token, data_root=Path(STATE.data_root) if STATE.data_root else None,
                         local_only=local, games=extra, printed=tables)
     app: Any = create_app(settings)
@@ -101,7 +105,7 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
     if ":" in shown_host:
         shown_host = f"[{shown_host}]"
     url = f"http://{shown_host}:{port}/" + (f"?token={token}" if token else "")
-    click.echo(f"play log: {db}")
+    click.echo(f"play log: {redact(db) if isinstance(db, str) else db}")
     click.echo(f"cardforge serve: open {url}")
     for line in lines:
         click.echo(line)

@@ -1,12 +1,17 @@
-"""The play log: finished games in an SQLite database (stdlib ``sqlite3``).
+"""The play log: finished games in an SQLite database (stdlib ``sqlite3``), or in PostgreSQL.
 
-- Where: ``cardforge.db`` in the user's data folder (``platformdirs``), or ``--db PATH``.
+- Where: ``cardforge.db`` in the user's data folder (``platformdirs``), or ``--db PATH``, or
+  ``--db postgresql://…`` (psycopg 3, :mod:`.dialect`: the same SQL through a thin layer, a
+  baseline schema equal to SQLite's version 5, the later migrations shared; writers one at a
+  time under an advisory lock).
 - Schema: a ``schema_version`` table and :data:`MIGRATIONS`, applied in order, each in its own
   transaction (with foreign keys off while it runs, as SQLite's table rebuilds need, and a
   ``foreign_key_check`` before it commits); a database newer than this cardforge is refused
   rather than written. Append a migration, never edit a shipped one.
 - Safety: WAL journal, ``synchronous=FULL``, every write in one transaction — a server killed
-  mid-write leaves the last committed play log, never a half-saved play.
+  mid-write leaves the last committed play log, never a half-saved play. The SQL is what both
+  databases read: ``ON CONFLICT`` upserts, no boolean arithmetic, ``NULLS FIRST/LAST`` spelled
+  out, no ``COLLATE NOCASE`` (sorted in Python).
 - A play keeps the final-state YAML it was scored from (``cardforge score`` reproduces it), the
   score JSON, and one row per player and per category for the history and the stats. Its number
   is never reused (``AUTOINCREMENT``, and deleting only marks it: undo brings it back); editing
@@ -28,16 +33,18 @@ import re
 import secrets
 import sqlite3
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cardforge.errors import CardforgeError
+from cardforge.playlog.dialect import BASELINE, WRITE_LOCK, Pool, is_url, redact, secrets_of
+from cardforge.playlog.dialect import Connection as PgConnection
 from cardforge.problems import Problem
 
 if TYPE_CHECKING:
@@ -181,14 +188,47 @@ COLOURS = {"orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73", "yellow": 
            "blue": "#0072B2", "vermilion": "#D55E00", "purple": "#CC79A7", "black": "#000000"}
 
 
+class Cursor(Protocol):
+    @property
+    def lastrowid(self) -> int | None: ...
+    @property
+    def rowcount(self) -> int: ...
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Db(Protocol):
+    """What the store's SQL runs on: an ``sqlite3.Connection`` or :class:`.dialect.Connection`."""
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Cursor: ...
+
+    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Any: ...
+
+
+#: SQLite's NOCASE: ASCII letters only
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
 class StoreError(CardforgeError):
     """The play log cannot be opened or written."""
+
+
+class StoreUnreachable(StoreError):
+    """The play log's PostgreSQL server does not answer (a page says so without its address)."""
 
 
 def default_path() -> Path:
     from platformdirs import user_data_path
 
     return user_data_path("cardforge", appauthor=False) / "cardforge.db"
+
+
+def open_log(spec: str | Path | None) -> PlayLog:
+    """The play log ``--db`` names: a ``postgresql://`` URL, a file, or (None) the default file."""
+    if spec is None or spec == "":
+        return PlayLog(default_path())
+    return PlayLog(spec if is_url(spec) else Path(spec))
 
 
 def name_key(name: str) -> str:
@@ -290,7 +330,16 @@ class PlayRecord:
 
 
 class PlayLog:
+    """The play log: an SQLite file (``path``), or a PostgreSQL database (a ``postgresql://``
+    URL, :mod:`.dialect`) — the same SQL, the same answers."""
+
+    url: str | None = None  # a PostgreSQL log's URL (with its password: never shown)
+    _pool: Pool | None = None
+
     def __init__(self, path: Path | str):
+        if is_url(path):
+            self._open_postgresql(str(path))
+            return
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -304,6 +353,43 @@ class PlayLog:
             raise StoreError(f"cannot open the play log {self.path}",
                              [Problem(exc.strerror or str(exc), file=str(self.path))]) from None
 
+    def _open_postgresql(self, url: str) -> None:
+        try:
+            import psycopg
+        except ImportError:
+            raise StoreError("a play log on PostgreSQL needs psycopg", [Problem(
+                "pip install 'cardforge[postgresql]' (psycopg 3)", file=redact(url))]) from None
+        self.url = url
+        self.path = Path()
+        self._pool = Pool(url)
+        try:
+            self.migrate()
+        except psycopg.Error as exc:
+            self._pool.close()
+            raise StoreError(f"cannot open the play log {self.where}",
+                             [Problem(self._scrub(exc), file=self.where)]) from None
+
+    @property
+    def spec(self) -> Path | str:
+        """What opens this log again (:func:`open_log`): its file, or its URL (password and all)."""
+        return self.url if self.url else self.path
+
+    @property
+    def where(self) -> str:
+        """What to call this log in a message: its file, or its URL without the password."""
+        return redact(self.url) if self.url else str(self.path)
+
+    def _scrub(self, exc: BaseException) -> str:
+        text = " ".join(str(exc).split()) or type(exc).__name__
+        for secret in secrets_of(self.url or ""):
+            text = text.replace(secret, "***")
+        return text
+
+    def close(self) -> None:
+        """Close the connections kept open (PostgreSQL; an SQLite log keeps none)."""
+        if self._pool is not None:
+            self._pool.close()
+
     def _connect(self, foreign_keys: bool = True) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
         db.row_factory = sqlite3.Row
@@ -312,7 +398,29 @@ class PlayLog:
         return db
 
     @contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
+    def _postgresql(self) -> Iterator[Any]:
+        """A pooled connection; the server unreachable is a StoreError naming the log (no password)."""
+        import psycopg
+
+        assert self._pool is not None
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except psycopg.OperationalError as exc:
+            raise StoreUnreachable(f"cannot reach the play log {self.where}",
+                                   [Problem(self._scrub(exc), file=self.where)]) from None
+
+    @contextmanager
+    def _read(self) -> Iterator[Db]:
+        if self.url is not None:
+            # one snapshot for every query of the read (the plays and their seats agree)
+            with self._postgresql() as conn:
+                conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                try:
+                    yield PgConnection(conn)
+                finally:
+                    _rollback(conn)
+            return
         db = self._connect()
         try:
             yield db
@@ -320,8 +428,20 @@ class PlayLog:
             db.close()
 
     @contextmanager
-    def _write(self, foreign_keys: bool = True) -> Iterator[sqlite3.Connection]:
-        """One transaction: all of it is written, or none of it."""
+    def _write(self, foreign_keys: bool = True) -> Iterator[Db]:
+        """One transaction: all of it is written, or none of it. One writer at a time: SQLite's
+        ``BEGIN IMMEDIATE``, PostgreSQL's advisory lock (two servers on one log included)."""
+        if self.url is not None:
+            with self._postgresql() as conn:
+                conn.execute("BEGIN")
+                try:
+                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+                    yield PgConnection(conn)
+                except BaseException:
+                    _rollback(conn)
+                    raise
+                conn.execute("COMMIT")
+            return
         db = self._connect(foreign_keys)
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -337,19 +457,18 @@ class PlayLog:
     # --- schema ------------------------------------------------------------------------------
     def version(self) -> int:
         with self._read() as db:
-            has = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'").fetchone()
-            if not has:
-                return 0
-            row = db.execute("SELECT version FROM schema_version").fetchone()
-            return int(row[0]) if row else 0
+            return _version(db)
 
     def migrate(self, upto: int | None = None) -> None:
         target = SCHEMA_VERSION if upto is None else upto
         current = self.version()
         if current > SCHEMA_VERSION:
-            raise StoreError(f"the play log {self.path} is from a newer cardforge",
+            raise StoreError(f"the play log {self.where} is from a newer cardforge",
                              [Problem(f"schema version {current}; this cardforge knows up to {SCHEMA_VERSION}",
-                                      file=str(self.path))])
+                                      file=self.where)])
+        if self.url is not None:
+            self._migrate_postgresql(target)
+            return
         for version, sql in MIGRATIONS:
             if current < version <= target:
                 # foreign keys off while a migration rebuilds a table (SQLite's own procedure),
@@ -368,19 +487,42 @@ class PlayLog:
                     db.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
                 current = version
 
+    def _migrate_postgresql(self, target: int) -> None:
+        """A new PostgreSQL log starts at :data:`BASELINE` (SQLite's version 5); the migrations
+        after it run as on SQLite, each in its own transaction under the writers' lock (two
+        servers starting at once migrate once)."""
+        import psycopg
+
+        for version, sql in [BASELINE, *((v, s) for v, s in MIGRATIONS if v > BASELINE[0])]:
+            if version > max(target, BASELINE[0]):
+                break
+            try:
+                with self._write() as db:
+                    if _version(db) >= version:
+                        continue
+                    db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+                    for statement in _statements(sql):
+                        db.execute(statement)
+                    db.execute("DELETE FROM schema_version")
+                    db.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+            except psycopg.IntegrityError as exc:
+                raise StoreError(f"cannot migrate the play log {self.where}", [Problem(
+                    f"migration {version} leaves broken references: {self._scrub(exc)}", file=self.where)]) from None
+
     # --- the roster --------------------------------------------------------------------------
     def players(self) -> list[dict[str, Any]]:
         """The roster, most plays first: id, name, colour, plays, wins, last (date), aliases."""
         with self._read() as db:
             rows = db.execute(
                 # a shared win is shared (the lab's rule, lab.effects.win_shares): 1/k to each of k winners
-                "SELECT pl.id, pl.name, pl.colour, COUNT(p.id) AS plays, COALESCE(SUM((p.id IS NOT NULL AND s.winner)"
-                " * 1.0 / NULLIF((SELECT COUNT(*) FROM scores w WHERE w.play_id = s.play_id AND w.winner), 0)), 0)"
+                "SELECT pl.id, pl.name, pl.colour, COUNT(p.id) AS plays, COALESCE(SUM(CASE WHEN p.id IS NOT NULL AND"
+                " s.winner <> 0 THEN CAST(1 AS DOUBLE PRECISION) / NULLIF((SELECT COUNT(*) FROM scores w"
+                " WHERE w.play_id = s.play_id AND w.winner <> 0), 0) END), 0)"
                 " AS wins,"
                 " MAX(p.played_on) AS last FROM players pl"
                 " LEFT JOIN scores s ON s.player_id = pl.id"
                 " LEFT JOIN plays p ON p.id = s.play_id AND p.deleted_at IS NULL"
-                " GROUP BY pl.id ORDER BY plays DESC, last DESC, pl.name").fetchall()
+                " GROUP BY pl.id ORDER BY plays DESC, last DESC NULLS LAST, pl.name").fetchall()
             aliases: dict[int, list[str]] = {}
             for a in db.execute("SELECT player_id, name FROM player_aliases ORDER BY name"):
                 aliases.setdefault(a["player_id"], []).append(a["name"])
@@ -446,7 +588,8 @@ class PlayLog:
                     field="into")])
             db.execute("UPDATE scores SET player_id = ? WHERE player_id = ?", (target, source))
             db.execute("UPDATE player_aliases SET player_id = ? WHERE player_id = ?", (target, source))
-            db.execute("INSERT OR REPLACE INTO player_aliases (key, name, player_id) VALUES (?, ?, ?)",
+            db.execute("INSERT INTO player_aliases (key, name, player_id) VALUES (?, ?, ?) ON CONFLICT (key)"
+                       " DO UPDATE SET name = excluded.name, player_id = excluded.player_id",
                        (name_key(names[source]), names[source], target))
             db.execute("DELETE FROM players WHERE id = ?", (source,))
 
@@ -496,12 +639,21 @@ class PlayLog:
         transaction: all or none, and one sync to disk instead of one a play (an import of
         10,000 plays). A play whose ``uid`` the log has is skipped. (added, skipped)."""
         added = skipped = 0
+        known: dict[Any, int] = {}  # the roster's names and the decks met so far (one query each, not one a play)
         with self._write() as db:
+            uids = [p["uid"] for p in plays if p.get("uid")]
+            have: set[str] = set()
+            for i in range(0, len(uids), 500):
+                part = uids[i:i + 500]
+                have.update(r[0] for r in db.execute(
+                    f"SELECT uid FROM plays WHERE uid IN ({', '.join('?' * len(part))})", part))
             for p in plays:
-                if p.get("uid") and db.execute("SELECT 1 FROM plays WHERE uid = ?", (p["uid"],)).fetchone():
+                if p.get("uid") in have:
                     skipped += 1
                     continue
-                _insert_play(db, **p)
+                _insert_play(db, **p, known=known)
+                if p.get("uid"):
+                    have.add(p["uid"])
                 added += 1
         return added, skipped
 
@@ -619,8 +771,9 @@ class PlayLog:
         """(id, title) of the games in the log, by title."""
         with self._read() as db:
             rows = db.execute("SELECT game, MAX(title) AS title FROM plays WHERE deleted_at IS NULL"
-                              " GROUP BY game ORDER BY title COLLATE NOCASE, game").fetchall()
-        return [(r["game"], r["title"]) for r in rows]
+                              " GROUP BY game").fetchall()
+        # by title, ASCII letters' case aside (SQLite's NOCASE), then id: the same on either database
+        return sorted(((r["game"], r["title"]) for r in rows), key=lambda g: (g[1].translate(_ASCII_LOWER), g[0]))
 
     def records(self, game: str | None = None) -> list[PlayRecord]:
         """Every play that counts (not deleted), oldest first, for the stats."""
@@ -628,7 +781,7 @@ class PlayLog:
             rows = db.execute("SELECT id, game, title, played_on, mode, first_seat, result_json FROM plays"
                               " WHERE deleted_at IS NULL" + (" AND game = ?" if game else "")
                               + " ORDER BY played_on, id", (game,) if game else ()).fetchall()
-            seats: dict[int, list[sqlite3.Row]] = {}
+            seats: dict[int, list[Any]] = {}
             for s in db.execute("SELECT s.*, pl.name AS roster_name FROM scores s"
                                 " JOIN players pl ON pl.id = s.player_id JOIN plays p ON p.id = s.play_id"
                                 " WHERE p.deleted_at IS NULL"
@@ -663,13 +816,14 @@ class PlayLog:
         """The deck versions the game's plays (that count) were played with (None: not recorded)."""
         with self._read() as db:
             return [r[0] for r in db.execute("SELECT DISTINCT deck_version FROM plays WHERE game = ? AND"
-                                             " deleted_at IS NULL ORDER BY deck_version", (game,))]
+                                             " deleted_at IS NULL ORDER BY deck_version NULLS FIRST", (game,))]
 
     def lab_stamp(self, game: str) -> tuple[Any, ...]:
         """What changes whenever the game's plays that count change (added, edited, deleted,
         restored, a deck kept): the lab's cache key, one cheap query."""
         with self._read() as db:
-            row = db.execute("SELECT COUNT(*), MAX(id), MAX(updated_at), SUM(deleted_at IS NULL), MAX(deleted_at),"
+            row = db.execute("SELECT COUNT(*), MAX(id), MAX(updated_at),"
+                             " SUM(CASE WHEN deleted_at IS NULL THEN 1 ELSE 0 END), MAX(deleted_at),"
                              " (SELECT COUNT(*) FROM decks WHERE game = ?) FROM plays WHERE game = ?",
                              (game, game)).fetchone()
         return tuple(row)
@@ -742,7 +896,9 @@ class PlayLog:
     # --- backup and restore ------------------------------------------------------------------
     def backup(self) -> str:
         """The whole log as one JSON file (players, plays with their versions, deleted ones
-        too): :meth:`restore` reads it back. The same log gives the same bytes."""
+        too, decks, invites): :meth:`restore` reads it back. The same log gives the same bytes
+        (on SQLite or PostgreSQL alike). A log without invites says nothing of them (its backup
+        is the one an earlier cardforge wrote and reads)."""
         with self._read() as db:
             players = []
             aliases: dict[int, list[str]] = {}
@@ -750,6 +906,19 @@ class PlayLog:
                 aliases.setdefault(a["player_id"], []).append(a["name"])
             for p in db.execute("SELECT * FROM players ORDER BY id"):
                 players.append({"name": p["name"], "colour": p["colour"], "aliases": aliases.get(p["id"], [])})
+            invites = {i["id"]: {"game": i["game"], "name": i["name"], "token_sha256": i["token_sha256"],
+                                 "created_at": i["created_at"], "expires_at": i["expires_at"],
+                                 "revoked_at": i["revoked_at"]}
+                       for i in db.execute("SELECT * FROM invites ORDER BY id")}
+            # every play's seats and versions in one query each (not two a play)
+            seat_names: dict[int, list[str]] = {}
+            for s in db.execute("SELECT s.play_id, pl.name FROM scores s JOIN players pl ON pl.id = s.player_id"
+                                " ORDER BY s.play_id, s.seat"):
+                seat_names.setdefault(s[0], []).append(s[1])
+            versions: dict[int, list[dict[str, Any]]] = {}
+            for v in db.execute("SELECT * FROM play_versions ORDER BY play_id, version"):
+                versions.setdefault(v["play_id"], []).append(
+                    {"version": v["version"], "saved_at": v["saved_at"], **json.loads(v["snapshot_json"])})
             plays = []
             for r in db.execute("SELECT * FROM plays ORDER BY id").fetchall():
                 plays.append({
@@ -758,27 +927,34 @@ class PlayLog:
                     "facts": json.loads(r["facts_json"]) if r["facts_json"] else None,
                     "source": r["source"], "version": r["version"], "played_at": r["played_at"],
                     "updated_at": r["updated_at"], "deleted_at": r["deleted_at"],
-                    "players": [s["player"] for s in _seats(db, r["id"])],
-                    "versions": [{"version": v["version"], "saved_at": v["saved_at"], **json.loads(v["snapshot_json"])}
-                                 for v in db.execute("SELECT * FROM play_versions WHERE play_id = ? ORDER BY version",
-                                                     (r["id"],))]})
+                    "players": seat_names.get(r["id"], []), "versions": versions.get(r["id"], [])})
+                if r["invite_id"] is not None:  # the invite that sent it, by its token's hash
+                    plays[-1]["invite"] = invites[r["invite_id"]]["token_sha256"]
             decks = [{"game": d["game"], "fingerprint": d["fingerprint"], "version": d["version"],
                       "source": d["source"], "cards": json.loads(d["cards_json"]), "first_seen": d["first_seen"]}
                      for d in db.execute("SELECT * FROM decks ORDER BY game, first_seen, fingerprint")]
         doc = {"format": BACKUP_FORMAT, "schema": SCHEMA_VERSION, "players": players, "plays": plays, "decks": decks}
+        if invites:
+            doc["invites"] = list(invites.values())
         return _compact_doc(doc)
 
     def restore(self, doc: BackupDoc) -> dict[str, int]:
         """Add what a backup holds and this log does not: plays by their ``uid`` (a play
-        already here is left as it is), players by name (colours and aliases kept). Its
-        number when free, else the next one. One transaction. Counts of what was done."""
+        already here is left as it is), players by name (colours and aliases kept), invites by
+        their token's hash (a playtester's link still works). Its number when free, else the
+        next one. One transaction. Counts of what was done."""
         added = kept = renumbered = 0
         with self._write() as db:
             for d in doc.decks:
-                db.execute("INSERT OR IGNORE INTO decks (game, fingerprint, version, source, cards_json, first_seen)"
-                           " VALUES (?, ?, ?, ?, ?, ?)", (d.game, d.fingerprint, d.version, d.source,
-                                                          json.dumps(d.cards, ensure_ascii=False, sort_keys=True),
-                                                          d.first_seen))
+                db.execute("INSERT INTO decks (game, fingerprint, version, source, cards_json, first_seen)"
+                           " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                           (d.game, d.fingerprint, d.version, d.source,
+                            json.dumps(d.cards, ensure_ascii=False, sort_keys=True), d.first_seen))
+            for i in doc.invites:
+                db.execute("INSERT INTO invites (game, name, token_sha256, created_at, expires_at, revoked_at)"
+                           " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                           (i.game, i.name, i.token_sha256, i.created_at, i.expires_at, i.revoked_at))
+            invite_ids = {r["token_sha256"]: int(r["id"]) for r in db.execute("SELECT id, token_sha256 FROM invites")}
             for p in doc.players:
                 pid = _find_player(db, name_key(p.name))
                 if pid is None:
@@ -792,21 +968,25 @@ class PlayLog:
                     kept += 1
                     continue
                 # its own number if this log never gave it (above its sequence), else the next one
-                seq = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'plays'").fetchone()
-                free = seq is None or play.number > seq[0]
-                cur = db.execute(
-                    "INSERT INTO plays (id, uid, game, title, mode, played_on, duration_min, location, note,"
-                    " first_seat, source, state_yaml, result_json, cardforge_version, version, played_at,"
-                    " updated_at, deleted_at, deck_version, deck_fp, deck_source, facts_json)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (play.number if free else None, play.uid, play.game, play.title, play.mode, play.played_on,
-                     play.duration_min, play.location, play.note, play.first_seat, play.source, play.state_yaml,
-                     json.dumps(play.result, ensure_ascii=False), play.cardforge_version, play.version,
-                     play.played_at, play.updated_at, play.deleted_at, play.deck_version,
-                     play.deck_fp if play.deck_fp and db.execute(
-                         "SELECT 1 FROM decks WHERE game = ? AND fingerprint = ?", (play.game, play.deck_fp)).fetchone()
-                     else None, play.deck_source, _facts_text(play.facts)))
+                last = _last_number(db, "plays")
+                free = last is None or play.number > last
+                values: tuple[Any, ...] = (play.uid, play.game, play.title, play.mode, play.played_on,
+                          play.duration_min, play.location, play.note, play.first_seat, play.source, play.state_yaml,
+                          json.dumps(play.result, ensure_ascii=False), play.cardforge_version, play.version,
+                          play.played_at, play.updated_at, play.deleted_at, play.deck_version,
+                          play.deck_fp if play.deck_fp and db.execute(
+                              "SELECT 1 FROM decks WHERE game = ? AND fingerprint = ?",
+                              (play.game, play.deck_fp)).fetchone() else None,
+                          play.deck_source, _facts_text(play.facts), invite_ids.get(play.invite or ""))
+                columns = ("uid, game, title, mode, played_on, duration_min, location, note, first_seat, source,"
+                           " state_yaml, result_json, cardforge_version, version, played_at, updated_at, deleted_at,"
+                           " deck_version, deck_fp, deck_source, facts_json, invite_id")
+                if free:
+                    columns, values = "id, " + columns, (play.number, *values)
+                cur = db.execute(f"INSERT INTO plays ({columns}) VALUES ({', '.join('?' * len(values))})", values)
                 assert cur.lastrowid is not None
+                if free:
+                    _number_given(db, "plays", play.number)
                 renumbered += not free
                 _write_scores(db, cur.lastrowid, play.result, play.players)
                 for v in play.versions:
@@ -859,38 +1039,87 @@ def _colour(colour: str | None) -> str | None:
         f"a colour is one of {', '.join(COLOURS)} or #rrggbb, got {colour[:20]!r}", field="colour")])
 
 
-def _find_player(db: sqlite3.Connection, key: str) -> int | None:
+def _version(db: Db) -> int:
+    """The log's schema version (0: a new log)."""
+    if isinstance(db, sqlite3.Connection):
+        has = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'").fetchone()
+    else:
+        has = db.execute("SELECT to_regclass('schema_version')").fetchone()[0]
+    if not has:
+        return 0
+    row = db.execute("SELECT version FROM schema_version").fetchone()
+    return int(row[0]) if row else 0
+
+
+def _rollback(conn: Any) -> None:
+    """End a PostgreSQL transaction that failed (a connection lost meanwhile: the pool drops it)."""
+    import psycopg
+
+    try:
+        conn.execute("ROLLBACK")
+    except psycopg.Error:
+        conn.close()
+
+
+def _last_number(db: Db, table: str) -> int | None:
+    """The highest number the log ever gave in ``table`` (deleted or rolled back ones too)."""
+    if isinstance(db, sqlite3.Connection):
+        row = db.execute("SELECT seq FROM sqlite_sequence WHERE name = ?", (table,)).fetchone()
+        return int(row[0]) if row is not None else None
+    value = db.execute(f"SELECT pg_sequence_last_value(pg_get_serial_sequence('{table}', 'id'))").fetchone()[0]
+    return int(value) if value is not None else None
+
+
+def _number_given(db: Db, table: str, number: int) -> None:
+    """A number written by hand (a restored play) is given: the next one comes after it
+    (SQLite's AUTOINCREMENT does it itself; a PostgreSQL sequence is moved on)."""
+    if not isinstance(db, sqlite3.Connection):
+        db.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), GREATEST(?,"
+                   f" COALESCE(pg_sequence_last_value(pg_get_serial_sequence('{table}', 'id')), 0)))", (number,))
+
+
+def _find_player(db: Db, key: str) -> int | None:
     row = db.execute("SELECT id FROM players WHERE key = ?", (key,)).fetchone()
     if row is None:
         row = db.execute("SELECT player_id FROM player_aliases WHERE key = ?", (key,)).fetchone()
     return int(row[0]) if row is not None else None
 
 
-def _insert_player(db: sqlite3.Connection, name: str, colour: str | None = None) -> int:
+def _insert_player(db: Db, name: str, colour: str | None = None) -> int:
     cur = db.execute("INSERT INTO players (name, key, colour, created_at) VALUES (?, ?, ?, ?)",
                      (name, name_key(name), _colour(colour), _now()))
     assert cur.lastrowid is not None
     return cur.lastrowid
 
 
-def _player_id(db: sqlite3.Connection, name: str) -> int:
-    """The roster's player for a name in a play, added when new."""
-    found = _find_player(db, name_key(name))
-    return found if found is not None else _insert_player(db, clean_name(name) or name)
+def _player_id(db: Db, name: str, known: dict[Any, int] | None = None) -> int:
+    """The roster's player for a name in a play, added when new (``known``: the names one
+    transaction has met, when nothing else changes the roster meanwhile)."""
+    key = name_key(name)
+    if known is not None and ("player", key) in known:
+        return known["player", key]
+    found = _find_player(db, key)
+    number = found if found is not None else _insert_player(db, clean_name(name) or name)
+    if known is not None:
+        known["player", key] = number
+    return number
 
 
-def _insert_play(db: sqlite3.Connection, *, game: str, title: str, mode: str | None, state_yaml: str,
+def _insert_play(db: Db, *, game: str, title: str, mode: str | None, state_yaml: str,
                  result: dict[str, Any], note: str = "", played_at: datetime | None = None,
                  details: Details | None = None, source: str = "sheet", uid: str | None = None,
                  deck: Deck | None = None, deck_version: str | None = None,
-                 facts: dict[str, Any] | None = None, invite: int | None = None) -> int:
+                 facts: dict[str, Any] | None = None, invite: int | None = None,
+                 known: dict[Any, int] | None = None) -> int:
     """One play's rows, in the caller's transaction; its number."""
     from cardforge import __version__
 
     details = details or Details(note=note)
     when = (played_at or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    if deck is not None:
+    if deck is not None and (known is None or ("deck", deck.game, deck.fingerprint) not in known):
         _keep_deck(db, deck)
+        if known is not None:
+            known["deck", deck.game, deck.fingerprint] = 1
     cur = db.execute(
         "INSERT INTO plays (uid, game, title, mode, played_on, duration_min, location, note, first_seat,"
         " source, state_yaml, result_json, cardforge_version, version, played_at, updated_at,"
@@ -905,54 +1134,56 @@ def _insert_play(db: sqlite3.Connection, *, game: str, title: str, mode: str | N
          _facts_text(facts), invite))
     assert cur.lastrowid is not None  # set by an INSERT
     play_id = cur.lastrowid
-    _write_scores(db, play_id, result)
+    _write_scores(db, play_id, result, known=known)
     return play_id
 
 
-def _write_scores(db: sqlite3.Connection, play_id: int, result: dict[str, Any],
-                  names: Sequence[str] | None = None) -> None:
+def _write_scores(db: Db, play_id: int, result: dict[str, Any],
+                  names: Sequence[str] | None = None, known: dict[Any, int] | None = None) -> None:
     winners = set(result.get("winners", []))
-    for seat, p in enumerate(result["players"]):
-        name = names[seat] if names is not None and seat < len(names) else p["name"]
-        db.execute("INSERT INTO scores (play_id, seat, player, total, rank, winner, player_id)"
-                   " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (play_id, seat, p["name"], p["total"], p["rank"], int(p["name"] in winners), _player_id(db, name)))
-        for category, value in p["breakdown"].items():
-            db.execute("INSERT INTO category_scores (play_id, seat, category, value) VALUES (?, ?, ?, ?)",
-                       (play_id, seat, category, value))
+    seats = [(play_id, seat, p["name"], p["total"], p["rank"], int(p["name"] in winners),
+              _player_id(db, names[seat] if names is not None and seat < len(names) else p["name"], known))
+             for seat, p in enumerate(result["players"])]  # the roster's new names in seat order
+    # the rows of a play at once (PostgreSQL: one round trip, not one a row)
+    db.executemany("INSERT INTO scores (play_id, seat, player, total, rank, winner, player_id)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?)", seats)
+    db.executemany("INSERT INTO category_scores (play_id, seat, category, value) VALUES (?, ?, ?, ?)",
+                   [(play_id, seat, category, value) for seat, p in enumerate(result["players"])
+                    for category, value in p["breakdown"].items()])
 
 
 def _facts_text(facts: dict[str, Any] | None) -> str | None:
     return json.dumps(facts, ensure_ascii=False, sort_keys=True) if facts is not None else None
 
 
-def _keep_deck(db: sqlite3.Connection, deck: Deck) -> None:
+def _keep_deck(db: Db, deck: Deck) -> None:
     """The deck's cards, once per game and fingerprint (the first source that saw it stays)."""
-    db.execute("INSERT OR IGNORE INTO decks (game, fingerprint, version, source, cards_json, first_seen)"
-               " VALUES (?, ?, ?, ?, ?, ?)", (deck.game, deck.fingerprint, deck.version, deck.source,
-                                              json.dumps(deck.cards, ensure_ascii=False, sort_keys=True), _now()))
+    db.execute("INSERT INTO decks (game, fingerprint, version, source, cards_json, first_seen)"
+               " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+               (deck.game, deck.fingerprint, deck.version, deck.source,
+                json.dumps(deck.cards, ensure_ascii=False, sort_keys=True), _now()))
 
 
-def _seats(db: sqlite3.Connection, play_id: int) -> list[dict[str, Any]]:
+def _seats(db: Db, play_id: int) -> list[dict[str, Any]]:
     return [dict(s) for s in db.execute(
         "SELECT s.seat, s.player AS typed, pl.name AS player, s.player_id, pl.colour, s.total, s.rank, s.winner"
         " FROM scores s JOIN players pl ON pl.id = s.player_id WHERE s.play_id = ? ORDER BY s.seat", (play_id,))]
 
 
-def _request(db: sqlite3.Connection, key: str | None) -> tuple[int, int] | None:
+def _request(db: Db, key: str | None) -> tuple[int, int] | None:
     if not key:
         return None
     row = db.execute("SELECT play_id, version FROM requests WHERE key = ?", (key[:100],)).fetchone()
     return (int(row[0]), int(row[1])) if row is not None else None
 
 
-def _remember(db: sqlite3.Connection, key: str | None, play_id: int, version: int) -> None:
+def _remember(db: Db, key: str | None, play_id: int, version: int) -> None:
     if key:
         db.execute("INSERT INTO requests (key, play_id, version, at) VALUES (?, ?, ?, ?)",
                    (key[:100], play_id, version, _now()))
 
 
-def _snapshot(row: sqlite3.Row) -> dict[str, Any]:
+def _snapshot(row: Any) -> dict[str, Any]:
     """What a version of a play holds (and a backup's play)."""
     return {"mode": row["mode"], "played_on": row["played_on"], "duration_min": row["duration_min"],
             "location": row["location"], "note": row["note"], "first_seat": row["first_seat"],
@@ -960,14 +1191,14 @@ def _snapshot(row: sqlite3.Row) -> dict[str, Any]:
             "cardforge_version": row["cardforge_version"]}
 
 
-def _backfill_roster(db: sqlite3.Connection) -> None:
+def _backfill_roster(db: Db) -> None:
     """Version 3: every name of the log joins the roster (names that differ only in case,
     accents' Unicode form or spacing are one player), and each score row points at it."""
     for row in db.execute("SELECT rowid, player FROM scores ORDER BY play_id, seat").fetchall():
         db.execute("UPDATE scores SET player_id = ? WHERE rowid = ?", (_player_id(db, row["player"]), row["rowid"]))
 
 
-BACKFILL: dict[int, Callable[[sqlite3.Connection], None]] = {3: _backfill_roster}
+BACKFILL: dict[int, Callable[[Db], None]] = {3: _backfill_roster}
 
 
 def uid_of(parts: Sequence[Any]) -> str:
@@ -1061,6 +1292,7 @@ class BackupPlay(BackupVersion):
     deck_fp: str | None = Field(default=None, pattern=r"^[0-9a-f]{8}$")
     deck_source: str | None = Field(default=None, max_length=300)
     facts: dict[str, Any] | None = None
+    invite: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")  # schema 5: its invite's token_sha256
 
 
 class BackupDeck(_Strict):
@@ -1072,12 +1304,22 @@ class BackupDeck(_Strict):
     first_seen: str = Field(max_length=40)
 
 
+class BackupInvite(_Strict):
+    game: str = Field(min_length=1, max_length=100)
+    name: str = Field(min_length=1, max_length=200)
+    token_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    created_at: str = Field(max_length=40)
+    expires_at: str | None = Field(default=None, max_length=40)
+    revoked_at: str | None = Field(default=None, max_length=40)
+
+
 class BackupDoc(_Strict):
     format: str
     schema_: int = Field(alias="schema", ge=1)
     players: list[BackupPlayer] = Field(max_length=100_000)
     plays: list[BackupPlay] = Field(max_length=1_000_000)
     decks: list[BackupDeck] = Field(default_factory=list, max_length=10_000)
+    invites: list[BackupInvite] = Field(default_factory=list, max_length=100_000)  # schema 5; absent: none
 
 
 #: the largest id SQLite stores (a signed 64-bit integer)

@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardforge.errors import CardforgeError
 from cardforge.playlog.importer import MAX_IMPORT
+from cardforge.playlog.store import StoreUnreachable
 from cardforge.web import backup, game, home, invites, lab, logbook, players, sheet, stats_page
 from cardforge.web.site import CSRF_COOKIE, HERE, MAX_BODY, Settings, Site, error_page
 
@@ -136,6 +137,8 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 async def server_error(request: Request, exc: Exception) -> Response:
     log.error("internal error on %s: %s: %s", request.url.path, type(exc).__name__, exc)
+    if isinstance(exc, StoreUnreachable):  # the database server's address stays in the server's log
+        return error_page(503, "The play log is unavailable", "Its database does not answer: try again later.")
     if isinstance(exc, CardforgeError):
         return error_page(422, "Cannot do that", exc.render())
     return error_page(500, "Internal error", f"{type(exc).__name__} (details in the server's log).")

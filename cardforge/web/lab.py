@@ -34,7 +34,7 @@ CACHE_SIZE = 8
 def cached_parts(store: Any, game: Any, data: Any, opts: Options) -> list[dict[str, Any]]:
     """The page's parts, computed once per state of the log (``PlayLog.lab_stamp``) and of the
     game's data (the loaded data object, kept alive with the entry so its id is not reused)."""
-    key = (str(store.path), store.lab_stamp(game.id), game.id, id(data), opts.version, opts.pool, opts.versus,
+    key = (store.where, store.lab_stamp(game.id), game.id, id(data), opts.version, opts.pool, opts.versus,
            opts.min_count)
     hit = _CACHE.get(key)
     if hit is not None:

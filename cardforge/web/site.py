@@ -26,7 +26,7 @@ from starlette.responses import HTMLResponse
 
 from cardforge.errors import CardforgeError, UnknownGameError
 from cardforge.lab.facts import deck_of_data
-from cardforge.playlog.store import PlayLog, PlaySummary, parse_id
+from cardforge.playlog.store import PlayLog, PlaySummary, open_log, parse_id
 from cardforge.web import service
 from cardforge.web.forms import GRID_STATES, SCALARS, build_sheet
 
@@ -42,7 +42,7 @@ CSRF_COOKIE = "cf_csrf"
 
 @dataclass
 class Settings:
-    db_path: Path
+    db_path: Path | str  # a file, or a PostgreSQL URL (``serve --db postgresql://…``)
     token: str | None = None  # required from every client when set (--host 0.0.0.0)
     data_root: Path | None = None
     local_only: bool = True  # the Host header must name this machine (DNS rebinding)
@@ -77,7 +77,7 @@ class Site:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.store = PlayLog(settings.db_path)
+        self.store: PlayLog = open_log(settings.db_path)
         self.catalogue = service.Catalogue(settings.games, settings.data_root)
         self._tables: dict[str, tuple[service.GameContext, service.GameContext, Deck]] = {}
 
