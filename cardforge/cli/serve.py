@@ -101,11 +101,26 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
         app = RootPath(app, root_path)
 
     sock = _listen(host, port)  # before printing the address: a port in use is said plainly
+    _greet(host, port, local, token, kept, no_qr, lines, redact(db) if isinstance(db, str) else str(db))
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                            server_header=False, limit_concurrency=64, timeout_keep_alive=5,
+                            proxy_headers=proxy_headers, forwarded_allow_ips=forwarded_allow_ips)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn stops cleanly on Ctrl-C, then raises it again
+        pass
+    click.echo("cardforge serve: stopped.")
+
+
+def _greet(host: str, port: int, local: bool, token: str | None, kept: str, no_qr: bool, lines: list[str],
+           log: str) -> None:
+    """What `serve` says once it listens: the log, the address (with its token and QR code for
+    other devices), the printed decks served."""
     shown_host = host if local else _lan_address() if host in ("0.0.0.0", "::") else host
     if ":" in shown_host:
         shown_host = f"[{shown_host}]"
     url = f"http://{shown_host}:{port}/" + (f"?token={token}" if token else "")
-    click.echo(f"play log: {redact(db) if isinstance(db, str) else db}")
+    click.echo(f"play log: {log}")
     click.echo(f"cardforge serve: open {url}")
     for line in lines:
         click.echo(line)
@@ -119,14 +134,6 @@ def serve(games: tuple[str, ...], port: int, host: str, db_path: str | None, no_
             qr.terminal(compact=True)
     else:
         click.echo("only this machine can connect (--host 0.0.0.0 for phones); Ctrl-C stops.")
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                            server_header=False, limit_concurrency=64, timeout_keep_alive=5,
-                            proxy_headers=proxy_headers, forwarded_allow_ips=forwarded_allow_ips)
-    try:
-        uvicorn.Server(config).run(sockets=[sock])
-    except KeyboardInterrupt:  # uvicorn stops cleanly on Ctrl-C, then raises it again
-        pass
-    click.echo("cardforge serve: stopped.")
 
 
 def _token(rotate: bool) -> tuple[str, str]:
