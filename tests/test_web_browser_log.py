@@ -83,7 +83,7 @@ def test_the_log_s_pages_fit_a_phone(tmp_path, phone, update_goldens):
                      "/g/tunhell", "/"):
             _check_phone_page(phone, s.url + path)
         phone.get(s.url + "/stats?game=tunhell")
-        charts = phone.find_elements(By.CSS_SELECTOR, "svg.chart")
+        charts = phone.find_elements(By.CSS_SELECTOR, "svg.chart.phone")  # each chart laid out for a phone
         assert len(charts) == 5
         for chart in charts:
             assert 300 <= chart.size["width"] <= 340 and chart.size["height"] > 80

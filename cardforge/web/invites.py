@@ -174,7 +174,7 @@ def revoke_invite(log: PlayLog, ref: str, now: datetime | None = None) -> list[I
 # --- the rate limit ------------------------------------------------------------------------------
 
 class RateLimit:
-    """At most ``limit`` events per ``window`` seconds per key (a sliding window)."""
+    """At most ``limit`` uses per ``window`` seconds per key (a sliding window)."""
 
     def __init__(self, limit: int, window: float = 3600.0, clock: Callable[[], float] = time.monotonic) -> None:
         self.limit, self.window, self.clock = limit, window, clock
