@@ -1,15 +1,16 @@
-"""Functions longer than 60 lines in the parts of cardforge that keep them short (issue 41):
-``render/``, ``data/``, ``layout/``, ``text/``, ``cli/`` and the top-level modules.
+"""Functions longer than 60 lines (issue 41), in the whole package (``cardforge/**``) and the
+shipped games' rules (``card_data/*/rules/**``).
 
     python bench/long_functions.py            # every function over the limit, longest first
-    python bench/long_functions.py --all      # the whole package, not only those parts
+    python bench/long_functions.py --limit 40 # the same at another length
 
 A function may stay longer when its docstring says why, in a sentence that starts with
 ``Not split:`` (e.g. one flat table of options, or one state machine read top to bottom); those
-are listed apart. The ones over the limit when this check was added are in :data:`KNOWN`, to be
-split. Exits 1 when a function over the limit has no reason and is not known, or a known one
-has grown (``tests/test_long_functions.py`` checks the same). Lines are counted from the ``def`` (decorators
-left out) to the function's last line, docstring included.
+are listed apart. :data:`KNOWN` lists the ones allowed to stay over the limit without a reason
+for now (none: every one was split), each with its length then. Exits 1 when a function over
+the limit has no reason and is not known, or a known one has grown
+(``tests/test_long_functions.py`` checks the same). Lines are counted from the ``def``
+(decorators left out) to the function's last line, docstring included.
 """
 
 from __future__ import annotations
@@ -20,42 +21,31 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "cardforge"
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "cardforge"
 LIMIT = 60
-#: the folders kept short, and the top-level modules (``*.py``)
-CHECKED = ("render", "data", "layout", "text", "cli", "*.py")
+#: what is checked, relative to the repository: the package and the shipped games' rules
+CHECKED = ("cardforge/**/*.py", "card_data/*/rules/**/*.py")
 REASON = "Not split:"
-#: the functions over the limit when this check was added (issue 41), with their length then:
-#: to be split; one may shrink or go, none may grow, and no other may join them
-KNOWN: dict[str, int] = {
-    "cardforge/data/yamlio.py::_build": 133,
-    "cardforge/data/spreadsheet.py::_read_table": 114,
-    "cardforge/markup.py::parse": 114,
-    "cardforge/data/backs.py::load_back_files": 90,
-    "cardforge/data/loading.py::_load_cards": 89,
-    "cardforge/cli/check.py::_check_one": 76,
-    "cardforge/cli/export.py::export": 74,
-    "cardforge/data/loading.py::check_game_data": 73,
-    "cardforge/cli/build.py::run_build": 73,
-    "cardforge/layout/boxes.py::LayoutLibrary._resolve_once": 67,
-}
+#: functions over the limit without a reason, allowed for now with their length then (path::name):
+#: one may shrink or go, none may grow, and no other may join them
+KNOWN: dict[str, int] = {}
 
 
 @dataclass(frozen=True)
 class Long:
-    path: str  # relative to the package's parent: cardforge/render/cards/decks.py
+    path: str  # relative to the repository: cardforge/render/cards/decks.py, card_data/x/rules/y.py
     name: str  # qualified: Class.method, outer.<locals>.inner
     line: int
     length: int
     reason: bool  # its docstring says why it is not split
 
 
-def files(everything: bool = False) -> list[Path]:
-    if everything:
-        return sorted(PACKAGE.rglob("*.py"))
+def files() -> list[Path]:
+    """Every Python file checked: :data:`CHECKED`, in order."""
     out: list[Path] = []
-    for part in CHECKED:
-        out += sorted(PACKAGE.glob(part)) if part == "*.py" else sorted((PACKAGE / part).rglob("*.py"))
+    for pattern in CHECKED:
+        out += sorted(p for p in ROOT.glob(pattern) if p.is_file())
     return out
 
 
@@ -64,7 +54,7 @@ def long_functions(paths: list[Path], limit: int = LIMIT) -> list[Long]:
     found: list[Long] = []
     for path in paths:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        rel = str(path.relative_to(PACKAGE.parent))
+        rel = path.relative_to(ROOT).as_posix()
         _walk(tree, "", rel, limit, found)
     return sorted(found, key=lambda f: (-f.length, f.path, f.line))
 
@@ -87,10 +77,9 @@ def _walk(node: ast.AST, prefix: str, rel: str, limit: int, found: list[Long]) -
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--all", action="store_true", help="the whole package")
     parser.add_argument("--limit", type=int, default=LIMIT, help=f"longest allowed (default {LIMIT} lines)")
     args = parser.parse_args(argv)
-    found = long_functions(files(args.all), args.limit)
+    found = long_functions(files(), args.limit)
     unexplained = [f for f in found if not f.reason]
     for f in unexplained:
         known = KNOWN.get(f"{f.path}::{f.name}")

@@ -141,116 +141,137 @@ def parse(markup: str, icons: frozenset[str] = frozenset(), lang: str = "fr") ->
     """Parse ``markup``; raises MarkupError naming the problem and its position. ``icons``: the
     game's own icon names, known besides the built-in ones; ``lang``: the language printed
     (its typography: :func:`typeset`)."""
-    paragraphs: list[list[Piece]] = [[]]
-    bold = italic = False
-    small = 0
-    colors: list[str] = []
-    buf: list[str] = []
-    newlines = 0
-    open_marks: list[tuple[str, int]] = []  # ("**", offset) for error messages
-
-    def style() -> Style:
-        return Style(bold, italic, colors[-1] if colors else None, 0.8 if small else 1.0)
-
-    def flush() -> None:
-        if buf:
-            text = typeset(re.sub(r"[ \t\r]+", " ", "".join(buf)), lang)
-            if text:
-                paragraphs[-1].append(Text(text, style()))
-            buf.clear()
-
-    def apply_newlines() -> None:
-        nonlocal newlines
-        if newlines == 1 and paragraphs[-1]:
-            paragraphs[-1].append(Break())
-        elif newlines >= 2 and paragraphs[-1]:
-            paragraphs.append([])
-        newlines = 0
-
-    def toggle(mark: str, offset: int) -> None:
-        if open_marks and open_marks[-1][0] == mark:
-            open_marks.pop()
-        else:
-            open_marks.append((mark, offset))
-
+    parser = _Parser(icons, lang)
     pos = 0
     for m in _TOKEN.finditer(markup):
-        chunk = markup[pos:m.start()]
-        if chunk:
-            if newlines:
-                flush()
-                apply_newlines()
-                chunk = chunk.lstrip(" \t")
-            buf.append(chunk)
+        parser.text(markup[pos:m.start()])
         pos = m.end()
+        parser.token(m)
+    tail = markup[pos:]
+    if tail:
+        if parser.newlines:
+            parser.flush()
+            parser.apply_newlines()
+            tail = tail.lstrip(" \t")
+        parser.buf.append(tail.rstrip())
+    parser.flush()
+    return parser.result()
+
+
+class _Parser:
+    """The state of one :func:`parse`: the paragraphs so far, the open styles, the pending text."""
+
+    def __init__(self, icons: frozenset[str], lang: str) -> None:
+        self.icons = icons
+        self.lang = lang
+        self.paragraphs: list[list[Piece]] = [[]]
+        self.bold = self.italic = False
+        self.small = 0
+        self.colors: list[str] = []
+        self.buf: list[str] = []
+        self.newlines = 0
+        self.open_marks: list[tuple[str, int]] = []  # ("**", offset) for error messages
+
+    def style(self) -> Style:
+        return Style(self.bold, self.italic, self.colors[-1] if self.colors else None, 0.8 if self.small else 1.0)
+
+    def flush(self) -> None:
+        if self.buf:
+            text = typeset(re.sub(r"[ \t\r]+", " ", "".join(self.buf)), self.lang)
+            if text:
+                self.paragraphs[-1].append(Text(text, self.style()))
+            self.buf.clear()
+
+    def apply_newlines(self) -> None:
+        if self.newlines == 1 and self.paragraphs[-1]:
+            self.paragraphs[-1].append(Break())
+        elif self.newlines >= 2 and self.paragraphs[-1]:
+            self.paragraphs.append([])
+        self.newlines = 0
+
+    def toggle(self, mark: str, offset: int) -> None:
+        if self.open_marks and self.open_marks[-1][0] == mark:
+            self.open_marks.pop()
+        else:
+            self.open_marks.append((mark, offset))
+
+    def text(self, chunk: str) -> None:
+        """Plain text between two tokens."""
+        if chunk:
+            if self.newlines:
+                self.flush()
+                self.apply_newlines()
+                chunk = chunk.lstrip(" \t")
+            self.buf.append(chunk)
+
+    def token(self, m: re.Match[str]) -> None:
         tok = m.group(0)
         if tok == "\n":
             # trailing spaces before a newline vanish
-            if buf:
-                buf[-1] = buf[-1].rstrip(" \t")
-            newlines += 1
-            continue
-        flush()
-        if newlines:
-            apply_newlines()
+            if self.buf:
+                self.buf[-1] = self.buf[-1].rstrip(" \t")
+            self.newlines += 1
+            return
+        self.flush()
+        if self.newlines:
+            self.apply_newlines()
         if tok.startswith("\\"):
-            buf.append(tok[1])
+            self.buf.append(tok[1])
         elif tok == "**":
-            bold = not bold
-            toggle("**", m.start())
+            self.bold = not self.bold
+            self.toggle("**", m.start())
         elif tok == "*":
-            italic = not italic
-            toggle("*", m.start())
+            self.italic = not self.italic
+            self.toggle("*", m.start())
         elif m.group(4):
             name = m.group(4)
-            if not is_icon(name, icons):
-                raise MarkupError(_unknown_icon(name, m.start(), icons))
-            paragraphs[-1].append(Icon(name, style()))
+            if not is_icon(name, self.icons):
+                raise MarkupError(_unknown_icon(name, m.start(), self.icons))
+            self.paragraphs[-1].append(Icon(name, self.style()))
         else:
-            closing, tag, arg = m.group(1), m.group(2), m.group(3)
-            if tag == "br":
-                paragraphs[-1].append(Break())
-            elif tag == "b":
-                bold = not closing
-            elif tag == "i":
-                italic = not closing
-            elif tag == "small":
-                small = max(0, small + (-1 if closing else 1))
-            elif tag == "color":
-                if closing:
-                    if not colors:
-                        raise MarkupError(f"'</color>' without '<color=…>' at character {m.start()}")
-                    colors.pop()
-                else:
-                    if not arg:
-                        raise MarkupError(f"'<color>' needs a value, e.g. <color=red>, at character {m.start()}")
-                    colors.append(resolve_color(arg))
-    tail = markup[pos:]
-    if tail:
-        if newlines:
-            flush()
-            apply_newlines()
-            tail = tail.lstrip(" \t")
-        buf.append(tail.rstrip())
-    flush()
-    if open_marks:
-        mark, offset = open_marks[-1]
-        what = "bold" if mark == "**" else "italic"
-        raise MarkupError(f"unclosed '{mark}' ({what}) opened at character {offset} "
-                          f"(write \\{mark[0]} for a literal asterisk)")
-    if colors:
-        raise MarkupError("unclosed '<color=…>'")
-    out = []
-    for para in paragraphs:
-        while para and isinstance(para[-1], Break):
-            para.pop()
-        # strip the leading space of a paragraph / after a break
-        if para and isinstance(para[0], Text) and para[0].text.startswith(" "):
-            first = para[0]
-            para[0] = Text(first.text.lstrip(" "), first.style)
-        if para:
-            out.append(tuple(para))
-    return tuple(out)
+            self.tag(m)
+
+    def tag(self, m: re.Match[str]) -> None:
+        """``<b>``, ``</i>``, ``<br>``, ``<small>``, ``<color=…>``…"""
+        closing, tag, arg = m.group(1), m.group(2), m.group(3)
+        if tag == "br":
+            self.paragraphs[-1].append(Break())
+        elif tag == "b":
+            self.bold = not closing
+        elif tag == "i":
+            self.italic = not closing
+        elif tag == "small":
+            self.small = max(0, self.small + (-1 if closing else 1))
+        elif tag == "color":
+            if closing:
+                if not self.colors:
+                    raise MarkupError(f"'</color>' without '<color=…>' at character {m.start()}")
+                self.colors.pop()
+            else:
+                if not arg:
+                    raise MarkupError(f"'<color>' needs a value, e.g. <color=red>, at character {m.start()}")
+                self.colors.append(resolve_color(arg))
+
+    def result(self) -> tuple[Paragraph, ...]:
+        """The paragraphs, once the text is all read (MarkupError on what is left open)."""
+        if self.open_marks:
+            mark, offset = self.open_marks[-1]
+            what = "bold" if mark == "**" else "italic"
+            raise MarkupError(f"unclosed '{mark}' ({what}) opened at character {offset} "
+                              f"(write \\{mark[0]} for a literal asterisk)")
+        if self.colors:
+            raise MarkupError("unclosed '<color=…>'")
+        out = []
+        for para in self.paragraphs:
+            while para and isinstance(para[-1], Break):
+                para.pop()
+            # strip the leading space of a paragraph / after a break
+            if para and isinstance(para[0], Text) and para[0].text.startswith(" "):
+                first = para[0]
+                para[0] = Text(first.text.lstrip(" "), first.style)
+            if para:
+                out.append(tuple(para))
+        return tuple(out)
 
 
 def _unknown_icon(name: str, offset: int, icons: frozenset[str]) -> str:

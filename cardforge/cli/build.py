@@ -324,24 +324,8 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
     given = {name for name in ctx.params
              if ctx.get_parameter_source(name) not in (click.core.ParameterSource.DEFAULT, None)}
     built: dict[str, list[ManifestEntry]] = {}
-    papers: set[str] = set()  # said in the summary
-    warned: set[str] = set()  # checked against this computer's paper
     try:
-        for game in chosen:
-            try:
-                game_settings = _project_settings(game, settings, given)
-            except CardforgeError as exc:  # its cardforge.toml: that game fails, the others build
-                failures.append((game.id, exc.problems or [Problem(exc.title)], exc.title))
-                continue
-            header = None
-            if game_settings.paper not in papers:  # said once for each paper of the run
-                header = _say_paper(game_settings, warn=game_settings.paper not in warned)
-                warned.add(game_settings.paper)
-            failure = build_one(game, game_settings, progress, quiet, built, header)
-            if failure:
-                failures.append(failure)
-            elif header is not None:
-                papers.add(game_settings.paper)
+        _build_games(chosen, settings, given, progress, quiet, built, failures)
     except KeyboardInterrupt as exc:
         progress.close()
         ctx.exit(_interrupted(exc, settings))
@@ -357,6 +341,28 @@ def run_build(ctx: click.Context, games, *, out_dir, paper, orientation, bleed, 
         ctx.exit(_watch(chosen, lambda game: _project_settings(game, settings, given), quiet, poll))
     if failures:
         ctx.exit(1)
+
+
+def _build_games(chosen: list[Game], settings: BuildSettings, given: set[str], progress: Progress, quiet: bool,
+                 built: dict[str, list[ManifestEntry]], failures: list[Failure]) -> None:
+    """Build each game with its project's settings (cardforge.toml), each paper said once."""
+    papers: set[str] = set()  # said in the summary
+    warned: set[str] = set()  # checked against this computer's paper
+    for game in chosen:
+        try:
+            game_settings = _project_settings(game, settings, given)
+        except CardforgeError as exc:  # its cardforge.toml: that game fails, the others build
+            failures.append((game.id, exc.problems or [Problem(exc.title)], exc.title))
+            continue
+        header = None
+        if game_settings.paper not in papers:  # said once for each paper of the run
+            header = _say_paper(game_settings, warn=game_settings.paper not in warned)
+            warned.add(game_settings.paper)
+        failure = build_one(game, game_settings, progress, quiet, built, header)
+        if failure:
+            failures.append(failure)
+        elif header is not None:
+            papers.add(game_settings.paper)
 
 
 def _playtest_url(value: str | None) -> str | None:

@@ -61,8 +61,45 @@ def check(ctx: click.Context, games: tuple[Game, ...], strict: bool, templates_d
 def _check_one(game: Game, strict: bool, as_json: bool, templates_dir: Path | None = None,
                lang: str | None = None) -> dict[str, Any]:
     """Check one game; prints its text report unless ``as_json``; returns its JSON object."""
-    from cardforge.data.loading import check_game_data, game_dir
-    from cardforge.resources import display_path
+    data, problems = _game_problems(game, templates_dir, lang)
+    errors = [p for p in problems if not p.is_warning]
+    warnings = [p for p in problems if p.is_warning]
+    failed = bool(errors) or (strict and bool(warnings))
+    result = {
+        "game": game.id,
+        "ok": not failed,
+        "problems": problems_json(problems),
+        **(_summary(data) if data is not None else {}),
+    }
+    if data is not None:
+        from cardforge.data.editions import missing_by_language
+
+        editions = missing_by_language(data.translations, game.language)
+        if editions:  # how many texts each language lacks, and the first few, when any card text has several
+            result["editions"] = {code: {"missing": m.count, "examples": list(m.examples)}
+                                  for code, m in editions.items()}
+    if as_json:
+        return result
+    for p in errors:
+        click.echo(f"error: {p}", err=True)
+    if not STATE.quiet or strict:  # one line per kind of warning (every one with --verbose or --strict)
+        for line in summarise_warnings(warnings, STATE.verbose or strict):
+            click.echo(line, err=True)
+    if data is not None and not errors and not STATE.quiet:
+        _echo_summary(game, data, result)
+    if failed:
+        n = len(errors) + (len(warnings) if strict else 0)
+        click.echo(f"{game.id}: {plural(n, 'problem')} found", err=True)
+        return result
+    click.echo(f"{game.id}: OK" + (f" ({plural(len(warnings), 'warning')})" if warnings else ""))
+    return result
+
+
+def _game_problems(game: Game, templates_dir: Path | None, lang: str | None
+                   ) -> tuple[GameData | None, list[Problem]]:
+    """The game's data and every problem: its data's, its project's, its assets', and its
+    cards' as drawn (when the data has no error)."""
+    from cardforge.data.loading import check_game_data
 
     data, problems = check_game_data(game, lang=lang)
     from cardforge.assets import has_assets
@@ -85,56 +122,34 @@ def _check_one(game: Game, strict: bool, as_json: bool, templates_dir: Path | No
         drawn = card_problems(game, data, BuildSettings(lang=lang), templates_dir=templates_dir)
         problems = problems + [p for p in drawn
                                if (p.message, p.file, p.item, p.field) not in seen]
-    errors = [p for p in problems if not p.is_warning]
-    warnings = [p for p in problems if p.is_warning]
-    failed = bool(errors) or (strict and bool(warnings))
-    folder = display_path(game_dir(game))
-    result = {
-        "game": game.id,
-        "ok": not failed,
-        "problems": problems_json(problems),
-        **(_summary(data) if data is not None else {}),
-    }
-    if data is not None:
-        from cardforge.data.editions import missing_by_language
+    return data, problems
 
-        editions = missing_by_language(data.translations, game.language)
-        if editions:  # how many texts each language lacks, and the first few, when any card text has several
-            result["editions"] = {code: {"missing": m.count, "examples": list(m.examples)}
-                                  for code, m in editions.items()}
-    if as_json:
-        return result
-    for p in errors:
-        click.echo(f"error: {p}", err=True)
-    if not STATE.quiet or strict:  # one line per kind of warning (every one with --verbose or --strict)
-        for line in summarise_warnings(warnings, STATE.verbose or strict):
-            click.echo(line, err=True)
-    if data is not None and not errors and not STATE.quiet:
-        s = _summary(data)
-        kinds = data.meta.kinds
-        click.echo(f"{game.id}: {data.meta.title} — deck version {data.meta.version}, "
-                   f"cards {data.meta.card_size.label} ({folder})")
-        click.echo(f"  {plural(s['cards'], 'card')}")
-        for kind, n in s["by_kind"].items():
-            label = kinds[kind].plural or kinds[kind].label if kind in kinds else kind
-            click.echo(f"    {n:>4}  {kind} ({label})")
-        for name, count in s["sections"].items():
-            click.echo(f"  {plural(count, name[:-1] if name.endswith('s') else name)}")
-        click.echo(f"  provisional: {s['provisional']} of {s['entries']} entries "
-                   f"(the rest from the rulebook)")
-        if s["not_printed"]:
-            click.echo(f"  not printed (copies: 0): {', '.join(s['not_printed'])}")
-        for code, entry in result.get("editions", {}).items():
-            count, examples = entry["missing"], entry["examples"]
-            shown = ", ".join(examples) + (f", … ({count - len(examples):,} more)" if count > len(examples) else "")
-            click.echo(f"  {code} edition: " + (f"{plural(count, 'text')} missing: {shown}" if count
-                                                 else "every multilingual text given"))
-    if failed:
-        n = len(errors) + (len(warnings) if strict else 0)
-        click.echo(f"{game.id}: {plural(n, 'problem')} found", err=True)
-        return result
-    click.echo(f"{game.id}: OK" + (f" ({plural(len(warnings), 'warning')})" if warnings else ""))
-    return result
+
+def _echo_summary(game: Game, data: GameData, result: dict[str, Any]) -> None:
+    """The text report of a game without errors: its cards by kind, sections, editions."""
+    from cardforge.data.loading import game_dir
+    from cardforge.resources import display_path
+
+    folder = display_path(game_dir(game))
+    s = _summary(data)
+    kinds = data.meta.kinds
+    click.echo(f"{game.id}: {data.meta.title} — deck version {data.meta.version}, "
+               f"cards {data.meta.card_size.label} ({folder})")
+    click.echo(f"  {plural(s['cards'], 'card')}")
+    for kind, n in s["by_kind"].items():
+        label = kinds[kind].plural or kinds[kind].label if kind in kinds else kind
+        click.echo(f"    {n:>4}  {kind} ({label})")
+    for name, count in s["sections"].items():
+        click.echo(f"  {plural(count, name[:-1] if name.endswith('s') else name)}")
+    click.echo(f"  provisional: {s['provisional']} of {s['entries']} entries "
+               f"(the rest from the rulebook)")
+    if s["not_printed"]:
+        click.echo(f"  not printed (copies: 0): {', '.join(s['not_printed'])}")
+    for code, entry in result.get("editions", {}).items():
+        count, examples = entry["missing"], entry["examples"]
+        shown = ", ".join(examples) + (f", … ({count - len(examples):,} more)" if count > len(examples) else "")
+        click.echo(f"  {code} edition: " + (f"{plural(count, 'text')} missing: {shown}" if count
+                                             else "every multilingual text given"))
 
 
 def _project_problems(game: Game) -> list[Problem]:

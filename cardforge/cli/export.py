@@ -12,6 +12,7 @@ from cardforge.errors import DataError
 from cardforge.problems import Problem, plural
 
 if TYPE_CHECKING:
+    from cardforge.data.loading import GameData
     from cardforge.games.base import Game
 
 FORMATS = ("png", "tts", "pod")
@@ -87,26 +88,8 @@ def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | No
     from cardforge.render.cards.faces import deck_faces
 
     if format == "pod":
-        from cardforge.render.exports.pod import export_pod, load_profile
-
         assert profile is not None  # refused above when missing
-        loaded = load_profile(profile, data.root)
-        target = output_target(out_dir, Path("output") / game.id / f"pod-{loaded.id}", "-o", "output folder",
-                               folder=True)
-        faces = deck_faces(game, data, loaded.profile.bleed, templates_dir=_path(templates_dir))
-        faces.strict = strict
-        try:
-            result = export_pod(faces, loaded, target, own_folder=not out_dir, scale=scale,
-                                game_root=data.root)
-        except KeyboardInterrupt as exc:
-            interrupted(ctx, exc, target)
-        _echo_warnings(faces.issues.warnings + result.warnings)
-        if not quiet:
-            what = (f"{result.files[0]} ({plural(result.pages, 'page')})" if loaded.profile.format == "pdf"
-                    else f"{plural(len(result.files), 'image')} in {target}")
-            scaled = f", cards scaled ×{', ×'.join(f'{k:.2f}' for k in result.scales)}" if result.scales else ""
-            click.echo(f"{game.id}: {loaded.profile.name}: {what}{scaled}" +
-                       (f"; {plural(len(result.warnings), 'warning')}" if result.warnings else ""))
+        _export_pod(ctx, game, data, profile, out_dir, templates_dir, strict, scale, quiet)
         return
     bleed_mm = _bleed(game, bleed_size) if (format == "png" and bleed and not no_bleed) else 0.0
     target = output_target(out_dir, Path("output") / game.id / format, "-o", "output folder", folder=True)
@@ -141,6 +124,31 @@ def export(ctx: click.Context, game: Game, format: str | None, out_dir: str | No
             click.echo("Put the .json in Tabletop Simulator's Saves/Saved Objects folder"
                        + ("" if url_base else "; upload the images and re-export with --url-base "
                           "to share the deck"))
+
+
+def _export_pod(ctx: click.Context, game: Game, data: GameData, profile: str, out_dir: str | None,
+                templates_dir: str | None, strict: bool, scale: bool, quiet: bool) -> None:
+    """`export GAME pod --profile NAME`: the print-on-demand files of one profile."""
+    from cardforge.render.cards.faces import deck_faces
+    from cardforge.render.exports.pod import export_pod, load_profile
+
+    loaded = load_profile(profile, data.root)
+    target = output_target(out_dir, Path("output") / game.id / f"pod-{loaded.id}", "-o", "output folder",
+                           folder=True)
+    faces = deck_faces(game, data, loaded.profile.bleed, templates_dir=_path(templates_dir))
+    faces.strict = strict
+    try:
+        result = export_pod(faces, loaded, target, own_folder=not out_dir, scale=scale,
+                            game_root=data.root)
+    except KeyboardInterrupt as exc:
+        interrupted(ctx, exc, target)
+    _echo_warnings(faces.issues.warnings + result.warnings)
+    if not quiet:
+        what = (f"{result.files[0]} ({plural(result.pages, 'page')})" if loaded.profile.format == "pdf"
+                else f"{plural(len(result.files), 'image')} in {target}")
+        scaled = f", cards scaled ×{', ×'.join(f'{k:.2f}' for k in result.scales)}" if result.scales else ""
+        click.echo(f"{game.id}: {loaded.profile.name}: {what}{scaled}" +
+                   (f"; {plural(len(result.warnings), 'warning')}" if result.warnings else ""))
 
 
 def _bleed(game: Game, given: float | None) -> float:

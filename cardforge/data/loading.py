@@ -74,38 +74,7 @@ def check_game_data(game: GameSource, root: Path | None = None,
     cards: list[CardBase] = []
     sources: dict[str, CardSource] = {}
     if meta is not None:
-        models = game.card_models_for(meta)
-        for kind, spec in meta.kinds.items():
-            for name, message in field_problems(spec):
-                problems.append(Problem(message, file=meta_doc.display, field=f"kinds.{kind}.fields.{name}",
-                                        line=meta_doc.line_of(("kinds", kind, "fields", name))))
-        problems += _markup_problems(meta, meta_doc, models)
-        titles = {kind: t for kind in models if (t := meta.title_field_of(kind)) is not None}
-        from cardforge.data.spreadsheet import SheetOptions, is_spreadsheet, load_card_file  # on a cache miss only
-
-        for i, name in enumerate(meta.card_file_names):  # YAML, CSV or XLSX (data/spreadsheet.py)
-            entry = meta.card_file(i)
-            _, refused = path_problem(folder, name, "card file", file=meta_doc.display,
-                                      field=f"card_files[{i}]", line=meta_doc.line_of(("card_files", i)))
-            if refused is None and entry.kind is not None and entry.kind not in models:
-                refused = Problem(f"unknown card kind {short_repr(entry.kind)} (allowed: {', '.join(models)})",
-                                  file=meta_doc.display, field=f"card_files[{i}].kind",
-                                  line=meta_doc.line_of(("card_files", i, "kind")))
-            if refused is not None:
-                problems.append(refused)
-                continue
-            if (entry.kind is not None or entry.columns) and not is_spreadsheet(name):
-                problems.append(Problem("kind: and columns: are for spreadsheets (.csv, .xlsx); a YAML card "
-                                        "file names its fields and kinds itself", file=meta_doc.display,
-                                        field=f"card_files[{i}]", line=meta_doc.line_of(("card_files", i))))
-                continue
-            options = SheetOptions(kind=entry.kind, columns=entry.columns, titles=titles, taken=sources,
-                                   entry=f"{meta_doc.display} › card_files[{i}]")
-            problems += load_card_file(folder / name,
-                                       lambda doc: _load_cards(models, doc, meta, cards, sources, icons, titles,
-                                                                        edition),
-                                       models=models, sources=sources, options=options,
-                                       require_provenance=meta.require_provenance, inside=folder)
+        problems += _card_files(game, folder, meta, meta_doc, cards, sources, icons, edition)
     problems += edition.too_many() + edition.gaps()
 
     problems += deck_problems(meta_doc, meta, cards, folder, any(not p.is_warning for p in problems))
@@ -123,6 +92,46 @@ def check_game_data(game: GameSource, root: Path | None = None,
             problems += game.check_data(data)
         data.warnings = [p for p in problems if p.is_warning]
     return data, problems
+
+
+def _card_files(game: GameSource, folder: Path, meta: DeckMeta, meta_doc: LocatedDoc, cards: list[CardBase],
+                sources: dict[str, CardSource], icons: frozenset[str], edition: Edition) -> list[Problem]:
+    """The cards of every card file deck.yaml names (YAML, CSV or XLSX: data/spreadsheet.py)
+    appended to ``cards``, after the kinds' fields and markup are checked; the problems."""
+    problems: list[Problem] = []
+    models = game.card_models_for(meta)
+    for kind, spec in meta.kinds.items():
+        for name, message in field_problems(spec):
+            problems.append(Problem(message, file=meta_doc.display, field=f"kinds.{kind}.fields.{name}",
+                                    line=meta_doc.line_of(("kinds", kind, "fields", name))))
+    problems += _markup_problems(meta, meta_doc, models)
+    titles = {kind: t for kind in models if (t := meta.title_field_of(kind)) is not None}
+    from cardforge.data.spreadsheet import SheetOptions, is_spreadsheet, load_card_file  # on a cache miss only
+
+    for i, name in enumerate(meta.card_file_names):
+        entry = meta.card_file(i)
+        _, refused = path_problem(folder, name, "card file", file=meta_doc.display,
+                                  field=f"card_files[{i}]", line=meta_doc.line_of(("card_files", i)))
+        if refused is None and entry.kind is not None and entry.kind not in models:
+            refused = Problem(f"unknown card kind {short_repr(entry.kind)} (allowed: {', '.join(models)})",
+                              file=meta_doc.display, field=f"card_files[{i}].kind",
+                              line=meta_doc.line_of(("card_files", i, "kind")))
+        if refused is not None:
+            problems.append(refused)
+            continue
+        if (entry.kind is not None or entry.columns) and not is_spreadsheet(name):
+            problems.append(Problem("kind: and columns: are for spreadsheets (.csv, .xlsx); a YAML card "
+                                    "file names its fields and kinds itself", file=meta_doc.display,
+                                    field=f"card_files[{i}]", line=meta_doc.line_of(("card_files", i))))
+            continue
+        options = SheetOptions(kind=entry.kind, columns=entry.columns, titles=titles, taken=sources,
+                               entry=f"{meta_doc.display} › card_files[{i}]")
+        problems += load_card_file(folder / name,
+                                   lambda doc: _load_cards(models, doc, meta, cards, sources, icons, titles,
+                                                           edition),
+                                   models=models, sources=sources, options=options,
+                                   require_provenance=meta.require_provenance, inside=folder)
+    return problems
 
 
 def _markup_problems(meta: DeckMeta, doc: LocatedDoc, models: dict[str, type[CardBase]]) -> list[Problem]:
@@ -311,24 +320,8 @@ def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMet
                 titles: dict[str, str] | None = None, edition: Edition | None = None) -> list[Problem]:
     """Validate the cards of one file (a list, or ``{defaults: {...}, cards: [...]}``), each
     multilingual text in ``edition``'s language."""
-    problems: list[Problem] = []
-    data = doc.data
-    defaults: dict[Any, Any] = {}
-    prefix: Loc = ()
-    if isinstance(data, dict):
-        unknown = set(data) - {"cards", "defaults"}
-        for key in sorted(unknown, key=str):
-            problems.append(Problem("unknown field (allowed: defaults, cards)", file=doc.display,
-                                    field=str(key), line=doc.line_of((key,))))
-        defaults = data.get("defaults") or {}
-        if not isinstance(defaults, dict):
-            problems.append(Problem("must be a mapping of field: value", file=doc.display,
-                                    field="defaults", line=doc.line_of(("defaults",))))
-            defaults = {}
-        data = data.get("cards")
-        prefix = ("cards",)
-    if not isinstance(data, list):
-        problems.append(Problem("expected a list of cards (or a mapping with 'cards:')", file=doc.display))
+    data, defaults, prefix, problems = _card_list(doc)
+    if data is None:
         return problems
     for index, raw in enumerate(data, start=1):
         loc = prefix + (index - 1,)
@@ -360,20 +353,7 @@ def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMet
                 raw["name"] = str(raw[title])
         every_language = raw  # icons are checked in every language's text
         if edition is not None:
-            text = text_fields(model)
-            raw = every_language = gather(raw, edition.game_lang, text)
-            given = translations(raw, text)
-            if given:
-                edition.met(given, doc.display, item, doc.line_of, loc)
-            if isinstance(card_id, str):
-                if given:
-                    edition.found[card_id] = given
-                edition.cards[card_id] = (str(kind), plain_texts(raw, text), doc.display, item, doc.line_of, loc)
-            raw, fallbacks = resolve(raw, edition.lang, edition.game_lang, text)
-            for name, instead in fallbacks:
-                problems.append(Problem(f"no {edition.lang!r} text: the {edition.lang} edition prints its "
-                                        f"{instead!r} one", file=doc.display, item=item, field=name,
-                                        line=doc.line_of(loc + (name,)), severity="warning"))
+            raw, every_language = _in_edition(raw, model, edition, doc, item, loc, card_id, kind, problems)
         card, p = validate(model, raw, file=doc.display, item=item, line_of=doc.line_of, loc_prefix=loc)
         problems += sorted(p, key=lambda x: x.line or 0)
         problems += icon_problems(every_language, file=doc.display, item=item, line_of=doc.line_of, loc=loc,
@@ -386,18 +366,70 @@ def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMet
                     file=doc.display, item=item, field="id", line=doc.line_of(loc + ("id",))))
                 continue
             sources[card_id] = CardSource(doc.display, index, line)
-        if card is None:
-            continue
-        if meta.kinds and card.kind not in meta.kinds:
-            problems.append(Problem(
-                f"card kind '{card.kind}' is not declared in the deck's kinds "
-                f"(declared: {', '.join(meta.kinds)})",
-                file=doc.display, item=item, field="kind", line=doc.line_of(loc + ("kind",))))
-        if card.back is not None and card.back not in meta.backs:
-            problems.append(Problem(
-                f"unknown back '{card.back}' (deck.yaml backs: {', '.join(meta.backs)})",
-                file=doc.display, item=item, field="back", line=doc.line_of(loc + ("back",))))
-        cards.append(card)
+        if card is not None:
+            problems += _deck_card_problems(card, meta, doc, item, loc)
+            cards.append(card)
+    return problems
+
+
+def _card_list(doc: LocatedDoc) -> tuple[list[Any] | None, dict[Any, Any], Loc, list[Problem]]:
+    """A card file's list of cards (None: not a list, a problem says so), its defaults, where the
+    list is, and the problems of the file's top level."""
+    problems: list[Problem] = []
+    data = doc.data
+    defaults: dict[Any, Any] = {}
+    prefix: Loc = ()
+    if isinstance(data, dict):
+        unknown = set(data) - {"cards", "defaults"}
+        for key in sorted(unknown, key=str):
+            problems.append(Problem("unknown field (allowed: defaults, cards)", file=doc.display,
+                                    field=str(key), line=doc.line_of((key,))))
+        defaults = data.get("defaults") or {}
+        if not isinstance(defaults, dict):
+            problems.append(Problem("must be a mapping of field: value", file=doc.display,
+                                    field="defaults", line=doc.line_of(("defaults",))))
+            defaults = {}
+        data = data.get("cards")
+        prefix = ("cards",)
+    if not isinstance(data, list):
+        problems.append(Problem("expected a list of cards (or a mapping with 'cards:')", file=doc.display))
+        return None, defaults, prefix, problems
+    return data, defaults, prefix, problems
+
+
+def _in_edition(raw: dict[Any, Any], model: type[CardBase], edition: Edition, doc: LocatedDoc, item: str, loc: Loc,
+                card_id: Any, kind: Any, problems: list[Problem]) -> tuple[dict[Any, Any], dict[Any, Any]]:
+    """A card's multilingual texts in the edition's language (a warning per text that falls back),
+    and the card with every language's texts (for the icon check); the edition records the card."""
+    text = text_fields(model)
+    raw = every_language = gather(raw, edition.game_lang, text)
+    given = translations(raw, text)
+    if given:
+        edition.met(given, doc.display, item, doc.line_of, loc)
+    if isinstance(card_id, str):
+        if given:
+            edition.found[card_id] = given
+        edition.cards[card_id] = (str(kind), plain_texts(raw, text), doc.display, item, doc.line_of, loc)
+    raw, fallbacks = resolve(raw, edition.lang, edition.game_lang, text)
+    for name, instead in fallbacks:
+        problems.append(Problem(f"no {edition.lang!r} text: the {edition.lang} edition prints its "
+                                f"{instead!r} one", file=doc.display, item=item, field=name,
+                                line=doc.line_of(loc + (name,)), severity="warning"))
+    return raw, every_language
+
+
+def _deck_card_problems(card: CardBase, meta: DeckMeta, doc: LocatedDoc, item: str, loc: Loc) -> list[Problem]:
+    """A valid card's kind and back against the deck's declared ones."""
+    problems: list[Problem] = []
+    if meta.kinds and card.kind not in meta.kinds:
+        problems.append(Problem(
+            f"card kind '{card.kind}' is not declared in the deck's kinds "
+            f"(declared: {', '.join(meta.kinds)})",
+            file=doc.display, item=item, field="kind", line=doc.line_of(loc + ("kind",))))
+    if card.back is not None and card.back not in meta.backs:
+        problems.append(Problem(
+            f"unknown back '{card.back}' (deck.yaml backs: {', '.join(meta.backs)})",
+            file=doc.display, item=item, field="back", line=doc.line_of(loc + ("back",))))
     return problems
 
 

@@ -439,6 +439,54 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
     if not rows:
         return False
     header_number, header_row = rows[0]
+    headers = _header_fields(doc, sheet, header_number, header_row, kind, models, options, used)
+    columns = {name: col for col, name in headers.items()}
+    has_id = "id" in columns
+    if kind is None and "kind" not in columns:
+        _no_kind(doc, sheet, header_number, models)
+        return False
+    merged: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for r, values in rows[1:]:
+        cells = {col: v for col, v in sorted(values.items()) if col in headers}
+        stray = [col for col in sorted(values) if col not in headers and col not in header_row]
+        if stray:  # one problem a row, not one a cell (a mutated file had 237,172 of them: 9 s to print)
+            more = (f" (and {len(stray) - 1:,} more, up to column {column_letter(stray[-1])})"
+                    if len(stray) > 1 else "")
+            doc.problems.append(Problem(f"a value in a column without a header{more}: give the column a "
+                                        "header, or clear it", file=Cell(sheet, r, stray[0]).where(display)))
+        if not cells:
+            continue
+        raw, row_kind = _row_card(doc, sheet, r, cells, headers, columns, kind, models)
+        copies = raw.pop("copies", None) if "copies" in raw else None
+        key = tuple(sorted((k, repr(v)) for k, v in raw.items()))
+        if key in merged:  # a repeated row: one more copy (or as many as its copies say)
+            target = merged[key]
+            extra = copies if isinstance(copies, int) else 1
+            if isinstance(target.get("copies"), int):
+                target["copies"] += extra
+            else:
+                target["copies"] = 1 + extra
+            continue
+        if copies is not None:
+            raw["copies"] = copies
+        if not has_id:
+            title = options.titles.get(row_kind or "")
+            text = raw.get("name") if raw.get("name") is not None or not title else raw.get(title)
+            if isinstance(text, dict) and text:  # a language map in the cell: its first text names the card
+                text = next(iter(text.values()))
+            pending.append((raw, _slug(str(text)) if text is not None else "", row_kind))
+        merged[key] = raw
+        raws.append(raw)
+        doc.rows.append(_Row(sheet, r, columns, raw))
+    _derive_ids(pending, ids, options)
+    return not has_id and bool(merged)
+
+
+def _header_fields(doc: SheetDoc, sheet: str | None, header_number: int, header_row: dict[int, Any],
+                   kind: str | None, models: Mapping[str, type[BaseModel]], options: SheetOptions,
+                   used: set[str]) -> dict[int, str]:
+    """The field each header names, by column (unknown and repeated ones: a problem each)."""
+    display = doc.display
     headers: dict[int, str] = {}
     candidates = {kind: models[kind]} if kind else models
     allowed: list[str] = []
@@ -484,71 +532,51 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
             continue
         seen[name] = written
         headers[col] = name
-    columns = {name: col for col, name in headers.items()}
-    has_id = "id" in columns
-    if kind is None and "kind" not in columns:
-        where = f"sheet {sheet!r} of {display}" if sheet is not None else display
-        named = "its name" if sheet is not None else "the file's name"
-        doc.problems.append(Problem(
-            f"{where}: no kind for its cards ({named} names no card kind, and there is no 'kind' column; "
-            f"kinds: {', '.join(models)}): give the file's kind in deck.yaml "
-            f"(card_files: [{{file: {doc.path.name}, kind: {next(iter(models), 'KIND')}}}]), add a 'kind' "
-            f"column, or name the {'sheet' if sheet is not None else 'file'} after its kind",
-            file=Cell(sheet, header_number).where(display) if sheet is not None else display))
-        return False
-    merged: dict[tuple[Any, ...], dict[str, Any]] = {}
-    for r, values in rows[1:]:
-        cells = {col: v for col, v in sorted(values.items()) if col in headers}
-        stray = [col for col in sorted(values) if col not in headers and col not in header_row]
-        if stray:  # one problem a row, not one a cell (a mutated file had 237,172 of them: 9 s to print)
-            more = (f" (and {len(stray) - 1:,} more, up to column {column_letter(stray[-1])})"
-                    if len(stray) > 1 else "")
-            doc.problems.append(Problem(f"a value in a column without a header{more}: give the column a "
-                                        "header, or clear it", file=Cell(sheet, r, stray[0]).where(display)))
-        if not cells:
+    return headers
+
+
+def _no_kind(doc: SheetDoc, sheet: str | None, header_number: int, models: Mapping[str, type[BaseModel]]) -> None:
+    display = doc.display
+    where = f"sheet {sheet!r} of {display}" if sheet is not None else display
+    named = "its name" if sheet is not None else "the file's name"
+    doc.problems.append(Problem(
+        f"{where}: no kind for its cards ({named} names no card kind, and there is no 'kind' column; "
+        f"kinds: {', '.join(models)}): give the file's kind in deck.yaml "
+        f"(card_files: [{{file: {doc.path.name}, kind: {next(iter(models), 'KIND')}}}]), add a 'kind' "
+        f"column, or name the {'sheet' if sheet is not None else 'file'} after its kind",
+        file=Cell(sheet, header_number).where(display) if sheet is not None else display))
+
+
+def _row_card(doc: SheetDoc, sheet: str | None, r: int, cells: dict[int, Any], headers: dict[int, str],
+              columns: dict[str, int], kind: str | None, models: Mapping[str, type[BaseModel]]
+              ) -> tuple[dict[str, Any], str | None]:
+    """One row's card (its cells converted to its kind's fields; a problem per wrong cell), and its kind."""
+    row_kind = cells.get(columns.get("kind", -1))
+    row_kind = str(row_kind).strip() if row_kind is not None else kind
+    if row_kind and row_kind not in models:  # `Action` for `action`: the one rule for names
+        row_kind = _kind_named(row_kind, models) or row_kind
+    model = models.get(row_kind) if row_kind else None
+    raw: dict[str, Any] = {} if "kind" in columns or row_kind is None else {"kind": row_kind}
+    for col, value in cells.items():
+        name = headers[col]
+        path = name.split(".")
+        in_language = language_column(name)  # `name.en`: a text field's English (data/editions.py)
+        if in_language is not None and _kind_of(_annotation_at(model, [in_language[0]])) == "text":
+            path = [name]
+        try:
+            converted = _convert(value, _annotation_at(model, [in_language[0]] if len(path) == 1 and in_language
+                                                       else path))
+        except ValueError as exc:
+            doc.problems.append(Problem(str(exc), file=Cell(sheet, r, col, name).where(doc.display)))
             continue
-        row_kind = cells.get(columns.get("kind", -1))
-        row_kind = str(row_kind).strip() if row_kind is not None else kind
-        if row_kind and row_kind not in models:  # `Action` for `action`: the one rule for names
-            row_kind = _kind_named(row_kind, models) or row_kind
-        model = models.get(row_kind) if row_kind else None
-        raw: dict[str, Any] = {} if "kind" in columns or row_kind is None else {"kind": row_kind}
-        for col, value in cells.items():
-            name = headers[col]
-            path = name.split(".")
-            in_language = language_column(name)  # `name.en`: a text field's English (data/editions.py)
-            if in_language is not None and _kind_of(_annotation_at(model, [in_language[0]])) == "text":
-                path = [name]
-            try:
-                converted = _convert(value, _annotation_at(model, [in_language[0]] if len(path) == 1 and in_language
-                                                           else path))
-            except ValueError as exc:
-                doc.problems.append(Problem(str(exc), file=Cell(sheet, r, col, name).where(display)))
-                continue
-            _put(raw, path, converted)
-        copies = raw.pop("copies", None) if "copies" in raw else None
-        key = tuple(sorted((k, repr(v)) for k, v in raw.items()))
-        if key in merged:  # a repeated row: one more copy (or as many as its copies say)
-            target = merged[key]
-            extra = copies if isinstance(copies, int) else 1
-            if isinstance(target.get("copies"), int):
-                target["copies"] += extra
-            else:
-                target["copies"] = 1 + extra
-            continue
-        if copies is not None:
-            raw["copies"] = copies
-        if not has_id:
-            title = options.titles.get(row_kind or "")
-            text = raw.get("name") if raw.get("name") is not None or not title else raw.get(title)
-            if isinstance(text, dict) and text:  # a language map in the cell: its first text names the card
-                text = next(iter(text.values()))
-            pending.append((raw, _slug(str(text)) if text is not None else "", row_kind))
-        merged[key] = raw
-        raws.append(raw)
-        doc.rows.append(_Row(sheet, r, columns, raw))
-    # ids from content, not row numbers (issue 42): a title borne by one card is its id; cards
-    # sharing a title each add their content's digest, so deleting or moving a row never renames another
+        _put(raw, path, converted)
+    return raw, row_kind
+
+
+def _derive_ids(pending: list[tuple[dict[str, Any], str, str | None]], ids: dict[str, str | None],
+                options: SheetOptions) -> None:
+    """Ids from content, not row numbers (issue 42): a title borne by one card is its id; cards
+    sharing a title each add their content's digest, so deleting or moving a row never renames another."""
     shared = Counter(base or "card" for _, base, _ in pending)
     for raw, base, row_kind in pending:
         base = base or "card"
@@ -558,7 +586,6 @@ def _read_table(doc: SheetDoc, sheet: str | None, rows: Rows, kind: str | None,
         card = {"id": derived, **raw}
         raw.clear()
         raw.update(card)
-    return not has_id and bool(merged)
 
 
 #: hex digits of a card's content digest in a derived id (``goblin-3f9a2c``)

@@ -153,82 +153,138 @@ class _Frame:
 
 def _build(loader: Any, duplicates: list[tuple[int, str]]) -> Any:
     """The document's value; YamlRefused on anything refused (see the module's doc)."""
-    max_depth, max_nodes, max_digits = limit("yaml_depth"), limit("yaml_nodes"), limit("int_digits")
-    max_text = limit("text_chars")
-    anchors: dict[str, tuple[Any, int, int]] = {}  # name → (value, expanded size, height)
-    stack: list[_Frame] = []
-    root: Any = None
-    documents = 0
-    resolve = loader.resolve
-    constructors = loader.yaml_constructors
+    return _Builder(loader, duplicates).run()
 
-    def line_of(event: Any) -> int:
-        return int(event.start_mark.line) + 1
 
-    def check_tag(event: Any, wanted: str, kind: str) -> None:
-        tag = event.tag
-        if tag is None or tag == "!" or tag == wanted:
-            return
-        if tag in _SCALAR_TAGS or tag in (_MAP, _SEQ):
-            raise YamlRefused(f"the tag {_short_tag(tag)} cannot be put on a {kind}", line_of(event))
-        raise YamlRefused(f"unsupported tag {_short_tag(tag)} (allowed: {_TAG_NAMES})", line_of(event))
+def _line_of(event: Any) -> int:
+    return int(event.start_mark.line) + 1
 
-    def scalar(event: Any) -> Any:
+
+def _check_tag(event: Any, wanted: str, kind: str) -> None:
+    tag = event.tag
+    if tag is None or tag == "!" or tag == wanted:
+        return
+    if tag in _SCALAR_TAGS or tag in (_MAP, _SEQ):
+        raise YamlRefused(f"the tag {_short_tag(tag)} cannot be put on a {kind}", _line_of(event))
+    raise YamlRefused(f"unsupported tag {_short_tag(tag)} (allowed: {_TAG_NAMES})", _line_of(event))
+
+
+class _Builder:
+    """One document built from the loader's events, with its own stack of open mappings and lists."""
+
+    def __init__(self, loader: Any, duplicates: list[tuple[int, str]]) -> None:
+        self.loader = loader
+        self.duplicates = duplicates
+        self.max_depth, self.max_nodes = limit("yaml_depth"), limit("yaml_nodes")
+        self.max_digits, self.max_text = limit("int_digits"), limit("text_chars")
+        self.anchors: dict[str, tuple[Any, int, int]] = {}  # name → (value, expanded size, height)
+        self.stack: list[_Frame] = []
+        self.root: Any = None
+
+    def run(self) -> Any:
+        loader, stack, max_depth, add = self.loader, self.stack, self.max_depth, self.add
+        documents = 0
+        while True:
+            event = loader.get_event()
+            cls = event.__class__
+            if cls is ScalarEvent:
+                add(self.scalar(event), 1, 0, event.anchor, event)
+            elif cls is MappingStartEvent or cls is SequenceStartEvent:
+                is_map = cls is MappingStartEvent
+                _check_tag(event, _MAP if is_map else _SEQ, "mapping" if is_map else "list")
+                if len(stack) + 1 > max_depth:
+                    raise YamlRefused(_depth_message(max_depth), _line_of(event), limit=True)
+                stack.append(_Frame({} if is_map else [], is_map, event.anchor, _line_of(event)))
+            elif cls is MappingEndEvent or cls is SequenceEndEvent:
+                frame = stack.pop()
+                add(self.merged(frame) if frame.merges else frame.value, frame.size, frame.height, frame.anchor,
+                    event)
+            elif cls is AliasEvent:
+                found = self.anchors.get(event.anchor)
+                if found is None:
+                    raise YamlRefused(f"unknown alias *{short_repr(event.anchor)[1:-1]} "
+                                      "(no &anchor of that name before it)", _line_of(event))
+                add(found[0], found[1], found[2], None, event)
+            elif cls is DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    raise YamlRefused("a second document (after ---): a file holds one document",
+                                      _line_of(event))
+            elif cls is StreamEndEvent:
+                return self.root
+
+    def merged(self, frame: _Frame) -> dict[Any, Any]:
+        """A closed mapping's value with its merge keys' mappings under its own keys."""
+        merged: dict[Any, Any] = {}
+        assert frame.merges is not None
+        for sources in reversed(frame.merges):  # the first merge key wins over later ones
+            for source in reversed(sources):  # in a list, earlier mappings win
+                merged.update(source)
+                frame.size += len(source)
+        if frame.size > self.max_nodes:
+            raise YamlRefused(_expansion_message(self.max_nodes), frame.line, limit=True)
+        merged.update(frame.value)
+        return merged
+
+    def scalar(self, event: Any) -> Any:
+        max_text = self.max_text
         if len(event.value) > max_text:
             raise YamlRefused(f"a text of {len(event.value):,} characters: at most {max_text:,} "
-                              f"(set {env_name('text_chars')} to allow more)", line_of(event))
+                              f"(set {env_name('text_chars')} to allow more)", _line_of(event))
         tag = event.tag
         if tag is None or tag == "!":
-            tag = resolve(ScalarNode, event.value, event.implicit)
+            tag = self.loader.resolve(ScalarNode, event.value, event.implicit)
         elif tag not in _SCALAR_TAGS:
             if tag in (_MAP, _SEQ):
                 raise YamlRefused(f"the tag {_short_tag(tag)} cannot be put on a single value",
-                                  line_of(event))
+                                  _line_of(event))
             raise YamlRefused(f"unsupported tag {_short_tag(tag)} (allowed: {_TAG_NAMES})",
-                              line_of(event))
+                              _line_of(event))
         if tag == _STR:
             return event.value
         if tag == _MERGE:
             return _MergeKey
         if tag == _T + "int":
+            max_digits = self.max_digits
             digits = sum(c.isdigit() for c in event.value) if len(event.value) > max_digits else 0
             if digits > max_digits:
                 raise YamlRefused(f"a whole number with {digits:,} digits: at most {max_digits:,} "
-                                  f"(set {env_name('int_digits')} to allow more)", line_of(event))
+                                  f"(set {env_name('int_digits')} to allow more)", _line_of(event))
         node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
         try:
-            return constructors[tag](loader, node)
+            return self.loader.yaml_constructors[tag](self.loader, node)
         except Exception:  # the constructors raise KeyError, ValueError, IndexError…
             what = _KIND_NAMES.get(tag, _short_tag(tag))
             raise YamlRefused(f"{short_repr(event.value)} is not {what} (tag {_short_tag(tag)})",
-                              line_of(event)) from None
+                              _line_of(event)) from None
 
-    def add(value: Any, size: int, height: int, anchor: str | None, event: Any) -> None:
-        nonlocal root
+    def add(self, value: Any, size: int, height: int, anchor: str | None, event: Any) -> None:
+        """``value`` into the open mapping or list (or as the document)."""
         if anchor is not None:
-            anchors[anchor] = (value, size, height)
+            self.anchors[anchor] = (value, size, height)
+        stack = self.stack
         if not stack:
-            root = value
+            self.root = value
             return
         parent = stack[-1]
         parent.size += size
-        if parent.size > max_nodes:
-            raise YamlRefused(_expansion_message(max_nodes), line_of(event), limit=True)
+        if parent.size > self.max_nodes:
+            raise YamlRefused(_expansion_message(self.max_nodes), _line_of(event), limit=True)
         if height + 1 > parent.height:
             parent.height = height + 1
-            if parent.height + len(stack) - 1 > max_depth:
-                raise YamlRefused(_depth_message(max_depth), line_of(event), limit=True)
+            if parent.height + len(stack) - 1 > self.max_depth:
+                raise YamlRefused(_depth_message(self.max_depth), _line_of(event), limit=True)
         if not parent.is_map:
             parent.value.append(value)
             return
         if not parent.has_key:
-            parent.key, parent.has_key, parent.key_line = value, True, line_of(event)
+            parent.key, parent.has_key, parent.key_line = value, True, _line_of(event)
             if value is not _MergeKey:
                 try:
                     hash(value)
                 except TypeError:
                     raise YamlRefused("a key must be a single value (text or a number), "
-                                      "not a list or mapping", line_of(event)) from None
+                                      "not a list or mapping", _line_of(event)) from None
             return
         key = parent.key
         parent.has_key = False
@@ -242,48 +298,9 @@ def _build(loader: Any, duplicates: list[tuple[int, str]]) -> Any:
             parent.merges.append(sources)
             return
         if key in parent.value:
-            duplicates.append((parent.key_line, short_repr(key)[1:-1] if isinstance(key, str)
-                               else short_repr(key)))
+            self.duplicates.append((parent.key_line, short_repr(key)[1:-1] if isinstance(key, str)
+                                    else short_repr(key)))
         parent.value[key] = value
-
-    while True:
-        event = loader.get_event()
-        cls = event.__class__
-        if cls is ScalarEvent:
-            add(scalar(event), 1, 0, event.anchor, event)
-        elif cls is MappingStartEvent or cls is SequenceStartEvent:
-            is_map = cls is MappingStartEvent
-            check_tag(event, _MAP if is_map else _SEQ, "mapping" if is_map else "list")
-            if len(stack) + 1 > max_depth:
-                raise YamlRefused(_depth_message(max_depth), line_of(event), limit=True)
-            stack.append(_Frame({} if is_map else [], is_map, event.anchor, line_of(event)))
-        elif cls is MappingEndEvent or cls is SequenceEndEvent:
-            frame = stack.pop()
-            value = frame.value
-            if frame.merges:
-                merged: dict[Any, Any] = {}
-                for sources in reversed(frame.merges):  # the first merge key wins over later ones
-                    for source in reversed(sources):  # in a list, earlier mappings win
-                        merged.update(source)
-                        frame.size += len(source)
-                if frame.size > max_nodes:
-                    raise YamlRefused(_expansion_message(max_nodes), frame.line, limit=True)
-                merged.update(value)
-                value = merged
-            add(value, frame.size, frame.height, frame.anchor, event)
-        elif cls is AliasEvent:
-            found = anchors.get(event.anchor)
-            if found is None:
-                raise YamlRefused(f"unknown alias *{short_repr(event.anchor)[1:-1]} "
-                                  "(no &anchor of that name before it)", line_of(event))
-            add(found[0], found[1], found[2], None, event)
-        elif cls is DocumentStartEvent:
-            documents += 1
-            if documents > 1:
-                raise YamlRefused("a second document (after ---): a file holds one document",
-                                  line_of(event))
-        elif cls is StreamEndEvent:
-            return root
 
 
 class _MergeKeyType:

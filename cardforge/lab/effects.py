@@ -297,6 +297,24 @@ def _sort(name: str) -> str:
     return sort_name(name)
 
 
+@dataclass
+class _Design:
+    """The seats of a group's plays, one row each, play after play."""
+
+    starts: np.ndarray  # the first row of each play (and the end)
+    sizes: np.ndarray  # each play's players
+    y: np.ndarray  # each seat's share of its play's win
+    fair: np.ndarray  # each seat's fair share, 1/n
+    base: float
+    delta: float  # the target, in log odds
+    z_needed: float
+    plays: int
+
+    @property
+    def n_seats(self) -> int:
+        return int(self.starts[-1])
+
+
 def fit_group(plays: Sequence[Play], info: GameInfo, card_names: dict[str, str], m_hint: int | None = None,
               target: float = TARGET) -> Fitted:
     """Every family's effects in ``plays`` (one group): gated by power, then one joint conditional
@@ -310,110 +328,138 @@ def fit_group(plays: Sequence[Play], info: GameInfo, card_names: dict[str, str],
         return out
     base = sum(1 / p.players for p in multi) / len(multi)
     out.base = base
-    delta = target_logodds(base, target)
     blocks = blocks_of(multi, info, card_names)
-    starts = np.cumsum([0] + [p.players for p in multi])
-    n_seats = int(starts[-1])
-    sizes = np.array([p.players for p in multi], dtype=float)
-    y = np.zeros(n_seats)
-    for i, p in enumerate(multi):
-        y[starts[i]:starts[i + 1]] = win_shares([s.winner for s in p.seats])
-    fair = np.repeat(1 / sizes, sizes.astype(int))
-    candidates = sum(len(b.levels) for b in blocks)
-    m = max(1, m_hint or candidates)
-    z_needed = normal_quantile(1 - FDR / (2 * m)) + normal_quantile(POWER)
+    d = _design(multi, base, target, max(1, m_hint or sum(len(b.levels) for b in blocks)))
     columns: list[np.ndarray] = []
     col_of: list[tuple[int, str | None]] = []  # (block index, level key or None: pooled/unreported)
     measured: list[list[str]] = []
     per_block_effects: list[dict[str, Effect]] = []
     for bi, b in enumerate(blocks):
-        complete = np.zeros(n_seats, dtype=bool)
-        for i, row in enumerate(b.seats):
-            if all(s is not None for s in row):
-                complete[starts[i]:starts[i + 1]] = True
-        effects: dict[str, Effect] = {}
-        gated: list[str] = []
-        ungated: list[str] = []
-        col = {key: c for c, key in enumerate(b.levels)}
-        M = np.zeros((n_seats, len(col)))
-        for i, row in enumerate(b.seats):
-            if not complete[starts[i]]:
-                continue
-            for j, s in enumerate(row):
-                for key in s or ():
-                    M[starts[i] + j, col[key]] = 1.0
-        ind: dict[str, np.ndarray] = {key: M[:, c] for key, c in col.items()}
-        for key, lab in b.levels.items():
-            x = ind[key]
-            info_, varying = _null_information(x, starts, sizes)
-            has = x > 0
-            e = Effect(b.family, key, lab, int(has.sum()), varying, float(y[has].sum()),
-                       float(fair[has].mean()) if has.any() else None, base=base)
-            if info_ > 0 and delta / math.sqrt(1 / info_) >= z_needed:
-                gated.append(key)
-            else:
-                ungated.append(key)
-                plays_in = varying or 1
-                per_play = info_ / plays_in if info_ > 0 else 0.0
-                e.needed = _needed(z_needed, delta, per_play, len(multi), varying)
-            effects[key] = e
+        effects, gated, cols = _block(b, d)
         per_block_effects.append(effects)
         measured.append(gated)
-        if not gated:
-            continue
-        cols = [(key, ind[key]) for key in gated]
-        pooled = sum((ind[k] for k in ungated), np.zeros(n_seats)) if ungated else None
-        # the levels sum to the same number at every seat of each play (a choice, a position —
-        # or cards when everyone holds as many): that sum is constant within the play
-        total = M.sum(axis=1)
-        lo = starts[:-1]
-        same = np.maximum.reduceat(total, lo) - np.minimum.reduceat(total, lo)
-        if b.one_each or not same.any():
-            # the levels sum to one at each seat: a constant within the play; drop one column
-            # (the pooled levels if any, else the level with most seats) as the reference
-            if pooled is None or not pooled.any():
-                ref = max(gated, key=lambda k: (ind[k].sum(), k))
-                cols = [(k, v) for k, v in cols if k != ref]
-                pooled = None
-            else:
-                pooled = None
         for key, v in cols:
             columns.append(v)
             col_of.append((bi, key))
-        if pooled is not None and pooled.any():
-            columns.append(pooled)
-            col_of.append((bi, None))
     if columns:
-        X = np.column_stack(columns)
-        beta, cov, ok = conditional_logit(X, y, starts)
+        beta, cov, ok = conditional_logit(np.column_stack(columns), d.y, d.starts)
         if not ok:
             out.note = "the fit did not converge: effects not shown"
         else:
-            index = {c: i for i, c in enumerate(col_of)}
-            for bi, b in enumerate(blocks):
-                gated = measured[bi]
-                if not gated:
-                    continue
-                # the contrast of each measured level against their mean (a dropped reference: 0)
-                k = len(gated)
-                A = np.zeros((k, len(col_of)))
-                for r, key in enumerate(gated):
-                    for key2 in gated:
-                        c = index.get((bi, key2))
-                        if c is None:
-                            continue
-                        A[r, c] += (1.0 if key2 == key else 0.0) - 1.0 / k
-                est = A @ beta
-                var = np.einsum("ij,jk,ik->i", A, cov, A)
-                for r, key in enumerate(gated):
-                    e = per_block_effects[bi][key]
-                    if k == 1 and (bi, None) not in index and b.one_each:
-                        continue  # a single measured level against nothing: no contrast
-                    e.estimate, e.se = float(est[r]), float(math.sqrt(max(var[r], 0.0)))
-                    e.p = 2 * normal_sf(abs(e.estimate) / e.se) if e.se > 0 else 1.0
+            _contrasts(blocks, measured, per_block_effects, col_of, beta, cov)
     for effects in per_block_effects:
         out.effects += list(effects.values())
     return out
+
+
+def _design(multi: Sequence[Play], base: float, target: float, m: int) -> _Design:
+    """The seats' outcomes, and the z a level must reach to be detected among ``m`` tests."""
+    import numpy as np
+
+    starts = np.cumsum([0] + [p.players for p in multi])
+    sizes = np.array([p.players for p in multi], dtype=float)
+    y = np.zeros(int(starts[-1]))
+    for i, p in enumerate(multi):
+        y[starts[i]:starts[i + 1]] = win_shares([s.winner for s in p.seats])
+    fair = np.repeat(1 / sizes, sizes.astype(int))
+    z_needed = normal_quantile(1 - FDR / (2 * m)) + normal_quantile(POWER)
+    return _Design(starts, sizes, y, fair, base, target_logodds(base, target), z_needed, len(multi))
+
+
+def _block(b: Block, d: _Design) -> tuple[dict[str, Effect], list[str], list[tuple[str | None, np.ndarray]]]:
+    """A block's effects, its levels with enough information (gated), and the columns it adds
+    to the fit (level key, or None for the pooled others)."""
+    import numpy as np
+
+    M = _indicators(b, d)
+    col = {key: c for c, key in enumerate(b.levels)}
+    ind: dict[str, np.ndarray] = {key: M[:, c] for key, c in col.items()}
+    effects: dict[str, Effect] = {}
+    gated: list[str] = []
+    ungated: list[str] = []
+    for key, lab in b.levels.items():
+        x = ind[key]
+        info_, varying = _null_information(x, d.starts, d.sizes)
+        has = x > 0
+        e = Effect(b.family, key, lab, int(has.sum()), varying, float(d.y[has].sum()),
+                   float(d.fair[has].mean()) if has.any() else None, base=d.base)
+        if info_ > 0 and d.delta / math.sqrt(1 / info_) >= d.z_needed:
+            gated.append(key)
+        else:
+            ungated.append(key)
+            plays_in = varying or 1
+            per_play = info_ / plays_in if info_ > 0 else 0.0
+            e.needed = _needed(d.z_needed, d.delta, per_play, d.plays, varying)
+        effects[key] = e
+    if not gated:
+        return effects, gated, []
+    cols: list[tuple[str | None, np.ndarray]] = [(key, ind[key]) for key in gated]
+    pooled = sum((ind[k] for k in ungated), np.zeros(d.n_seats)) if ungated else None
+    # the levels sum to the same number at every seat of each play (a choice, a position —
+    # or cards when everyone holds as many): that sum is constant within the play
+    total = M.sum(axis=1)
+    lo = d.starts[:-1]
+    same = np.maximum.reduceat(total, lo) - np.minimum.reduceat(total, lo)
+    if b.one_each or not same.any():
+        # the levels sum to one at each seat: a constant within the play; drop one column
+        # (the pooled levels if any, else the level with most seats) as the reference
+        if pooled is None or not pooled.any():
+            ref = max(gated, key=lambda k: (ind[k].sum(), k))
+            cols = [(k, v) for k, v in cols if k != ref]
+        pooled = None
+    if pooled is not None and pooled.any():
+        cols.append((None, pooled))
+    return effects, gated, cols
+
+
+def _indicators(b: Block, d: _Design) -> np.ndarray:
+    """One column per level of ``b``, 1 at the seats that have it, in the plays where every
+    seat recorded the block."""
+    import numpy as np
+
+    starts = d.starts
+    complete = np.zeros(d.n_seats, dtype=bool)
+    for i, row in enumerate(b.seats):
+        if all(s is not None for s in row):
+            complete[starts[i]:starts[i + 1]] = True
+    M = np.zeros((d.n_seats, len(b.levels)))
+    col = {key: c for c, key in enumerate(b.levels)}
+    for i, row in enumerate(b.seats):
+        if not complete[starts[i]]:
+            continue
+        for j, s in enumerate(row):
+            for key in s or ():
+                M[starts[i] + j, col[key]] = 1.0
+    return M
+
+
+def _contrasts(blocks: Sequence[Block], measured: Sequence[list[str]], per_block_effects: Sequence[dict[str, Effect]],
+               col_of: list[tuple[int, str | None]], beta: np.ndarray, cov: np.ndarray) -> None:
+    """Each measured level's estimate, standard error and p: its contrast against the mean of
+    its block's measured levels (a dropped reference: 0)."""
+    import numpy as np
+
+    index = {c: i for i, c in enumerate(col_of)}
+    for bi, b in enumerate(blocks):
+        gated = measured[bi]
+        if not gated:
+            continue
+        k = len(gated)
+        A = np.zeros((k, len(col_of)))
+        for r, key in enumerate(gated):
+            for key2 in gated:
+                c = index.get((bi, key2))
+                if c is None:
+                    continue
+                A[r, c] += (1.0 if key2 == key else 0.0) - 1.0 / k
+        est = A @ beta
+        var = np.einsum("ij,jk,ik->i", A, cov, A)
+        for r, key in enumerate(gated):
+            e = per_block_effects[bi][key]
+            if k == 1 and (bi, None) not in index and b.one_each:
+                continue  # a single measured level against nothing: no contrast
+            e.estimate, e.se = float(est[r]), float(math.sqrt(max(var[r], 0.0)))
+            e.p = 2 * normal_sf(abs(e.estimate) / e.se) if e.se > 0 else 1.0
 
 
 def _needed(z_needed: float, delta: float, per_play: float, plays: int, varying: int) -> int:

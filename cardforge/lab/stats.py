@@ -417,7 +417,37 @@ def group_stats(label: str, plays: Sequence[Play], info: GameInfo, decks: dict[s
     counts: dict[int, int] = {}
     for p in plays:
         counts[p.players] = counts.get(p.players, 0) + 1
-    # seats by turn position: 1 is the recorded first player, then in seat order
+    positions, with_first = _positions(multi, min_count)
+    choices, missing = _choices(multi, info, min_count)
+    # the winner's margin
+    margins = []
+    for p in multi:
+        won = [s.total for s in p.seats if s.winner]
+        lost = [s.total for s in p.seats if not s.winner]
+        if won and lost:
+            margins.append(min(won) - max(lost))
+    # category shares, over the plays whose every seat recorded its categories (an import may
+    # give totals only: its points would count in the totals and in no category)
+    broken = [p for p in multi if all(s.breakdown for s in p.seats)]
+    shares = _shares(broken, info)
+    durations = [p.duration_min for p in plays if p.duration_min is not None]
+    cards, never, seats_with, plays_with = _card_rows(multi, info, decks, min_count)
+    versions = sorted({p.deck_version for p in plays}, key=version_key)
+    fps: dict[tuple[str, str], int] = {}
+    for p in plays:
+        if p.deck_fp:
+            key = (p.deck_fp, p.deck_source or "")
+            fps[key] = fps.get(key, 0) + 1
+    return Group(label, list(versions), [(fp, src, n) for (fp, src), n in sorted(fps.items())], len(plays),
+                 len(plays) - len(multi), dict(sorted(counts.items())), min_count, positions, with_first, choices,
+                 missing, margins, shares, durations, cards, never, seats_with, plays_with,
+                 plays[0].played_on if plays else "", plays[-1].played_on if plays else "", len(broken),
+                 fit_group(multi, info, {c.id: c.name for c in cards}))
+
+
+def _positions(multi: Sequence[Play], min_count: int) -> tuple[list[RateRow], int]:
+    """Seats by turn position (1 is the recorded first player, then in seat order), and how many
+    plays recorded their first player."""
     by_position: dict[int, list[tuple[Play, SeatResult]]] = {}
     with_first = 0
     for p in multi:
@@ -427,7 +457,11 @@ def group_stats(label: str, plays: Sequence[Play], info: GameInfo, decks: dict[s
         for s in p.seats:
             by_position.setdefault((s.seat - p.first_seat) % p.players + 1, []).append((p, s))
     positions = [RateRow(str(k), _ordinal(k) + " player", _rate(v, min_count)) for k, v in sorted(by_position.items())]
-    # declared choices
+    return positions, with_first
+
+
+def _choices(multi: Sequence[Play], info: GameInfo, min_count: int) -> tuple[dict[str, list[RateRow]], dict[str, int]]:
+    """Each declared choice's values with their rates, and the seats that did not record it."""
     choices: dict[str, list[RateRow]] = {}
     missing: dict[str, int] = {}
     for cid, _ in info.choices:
@@ -442,16 +476,11 @@ def group_stats(label: str, plays: Sequence[Play], info: GameInfo, decks: dict[s
                 by_value.setdefault(_key(value), []).append((p, s))
         choices[cid] = [RateRow(k, info.value_label(cid, k), _rate(v, min_count))
                         for k, v in sorted(by_value.items(), key=lambda kv: sort_name(info.value_label(cid, kv[0])))]
-    # the winner's margin
-    margins = []
-    for p in multi:
-        won = [s.total for s in p.seats if s.winner]
-        lost = [s.total for s in p.seats if not s.winner]
-        if won and lost:
-            margins.append(min(won) - max(lost))
-    # category shares, over the plays whose every seat recorded its categories (an import may
-    # give totals only: its points would count in the totals and in no category)
-    broken = [p for p in multi if all(s.breakdown for s in p.seats)]
+    return choices, missing
+
+
+def _shares(broken: Sequence[Play], info: GameInfo) -> list[Share]:
+    """Each category's share of the winners' points and of everyone's."""
     shares = []
     for cid, clabel in info.categories:
         w_points = sum(s.breakdown.get(cid, 0.0) for p in broken for s in p.seats if s.winner)
@@ -460,19 +489,7 @@ def group_stats(label: str, plays: Sequence[Play], info: GameInfo, decks: dict[s
         a_total = sum(s.total for p in broken for s in p.seats)
         shares.append(Share(cid, clabel, w_points / w_total if w_total else None,
                             a_points / a_total if a_total else None))
-    durations = [p.duration_min for p in plays if p.duration_min is not None]
-    cards, never, seats_with, plays_with = _card_rows(multi, info, decks, min_count)
-    versions = sorted({p.deck_version for p in plays}, key=version_key)
-    fps: dict[tuple[str, str], int] = {}
-    for p in plays:
-        if p.deck_fp:
-            key = (p.deck_fp, p.deck_source or "")
-            fps[key] = fps.get(key, 0) + 1
-    return Group(label, list(versions), [(fp, src, n) for (fp, src), n in sorted(fps.items())], len(plays),
-                 len(plays) - len(multi), dict(sorted(counts.items())), min_count, positions, with_first, choices,
-                 missing, margins, shares, durations, cards, never, seats_with, plays_with,
-                 plays[0].played_on if plays else "", plays[-1].played_on if plays else "", len(broken),
-                 fit_group(multi, info, {c.id: c.name for c in cards}))
+    return shares
 
 
 def _card_rows(multi: Sequence[Play], info: GameInfo, decks: dict[str, Deck], min_count: int

@@ -90,15 +90,7 @@ def build_view(game: Game, data: GameData[CardBase], plays: Sequence[stats.Play]
     current = info.current
     plays = [_with_facts(game, data, p) for p in plays]
     per_version = stats.by_version(plays)
-    versions = []
-    for v, ps in per_version.items():
-        fps: dict[tuple[str, str], int] = {}
-        for p in ps:
-            if p.deck_fp:
-                fps[(p.deck_fp, p.deck_source or "")] = fps.get((p.deck_fp, p.deck_source or ""), 0) + 1
-        days = sorted(p.played_on for p in ps)
-        versions.append(VersionRow(v, [(fp, src, n) for (fp, src), n in sorted(fps.items())], len(ps), days[0],
-                                   days[-1], v in selection))
+    versions = _version_rows(per_version, selection)
     chosen = [(v, ps) for v, ps in per_version.items() if v in selection]
     groups_old_first = [(v, stats.group_stats(label(v), ps, info, decks, min_count)) for v, ps in chosen]
     if pool and len(chosen) > 1:
@@ -119,26 +111,8 @@ def build_view(game: Game, data: GameData[CardBase], plays: Sequence[stats.Play]
         old_v, new_v = pair
         old_g = by.get(old_v) or stats.group_stats(label(old_v), per_version.get(old_v, []), info, decks, min_count)
         new_g = by.get(new_v) or stats.group_stats(label(new_v), per_version.get(new_v, []), info, decks, min_count)
-        old_deck, old_note = _deck_of(old_v, per_version.get(old_v, []), decks, current)
-        new_deck, new_note = _deck_of(new_v, per_version.get(new_v, []), decks, current)
-        changes: list[stats.CardChange] = []
-        notes = [n for n in (old_note, new_note) if n]
-        if old_deck is not None and new_deck is not None:
-            d = compare(game.id, Snapshot(old_deck.label, old_deck.version, old_deck.cards, None),
-                        Snapshot(new_deck.label, new_deck.version, new_deck.cards, None))
-            for c in d.changed:
-                copies = (c["copies"]["old"], c["copies"]["new"]) if "copies" in c else None
-                changes.append(stats.CardChange(c["id"], c["name"], "changed",
-                                                [(f["field"], f["old"], f["new"]) for f in c["fields"]], copies))
-            changes += [stats.CardChange(c["id"], c["name"], "added", []) for c in d.added]
-            changes += [stats.CardChange(c["id"], c["name"], "removed", []) for c in d.removed]
-            order = {"changed": 0, "added": 1, "removed": 2}
-            changes.sort(key=lambda ch: (order[ch.status], stats.sort_name(ch.name), ch.id))
-            head = f"the decks compared: {old_deck.label} → {new_deck.label}"
-            if old_deck.fingerprint == new_deck.fingerprint:
-                head += " (the same cards)"
-            notes.insert(0, head)
-        comparison = stats.compare(old_g, new_g, changes, "; ".join(notes), old_v, new_v)
+        changes, note = _changes(game, per_version, decks, current, old_v, new_v)
+        comparison = stats.compare(old_g, new_g, changes, note, old_v, new_v)
     trends = stats.trends(recorded, info) if len(recorded) >= 2 else []
     view = LabView(game.id, game.title, info, selection, pool and len(chosen) > 1, min_count, current,
                    sorted(versions, key=lambda r: version_key(r.version)), shown, comparison, trends,
@@ -147,6 +121,44 @@ def build_view(game: Game, data: GameData[CardBase], plays: Sequence[stats.Play]
         view.differences = differences(comparison.old.fitted, comparison.new.fitted)
     view.tested = correct(view.effects())
     return view
+
+
+def _version_rows(per_version: dict[str | None, list[stats.Play]], selection: Selection) -> list[VersionRow]:
+    versions = []
+    for v, ps in per_version.items():
+        fps: dict[tuple[str, str], int] = {}
+        for p in ps:
+            if p.deck_fp:
+                fps[(p.deck_fp, p.deck_source or "")] = fps.get((p.deck_fp, p.deck_source or ""), 0) + 1
+        days = sorted(p.played_on for p in ps)
+        versions.append(VersionRow(v, [(fp, src, n) for (fp, src), n in sorted(fps.items())], len(ps), days[0],
+                                   days[-1], v in selection))
+    return versions
+
+
+def _changes(game: Game, per_version: dict[str | None, list[stats.Play]], decks: dict[str, Deck], current: Deck,
+             old_v: str, new_v: str) -> tuple[list[stats.CardChange], str]:
+    """The cards changed between the decks two versions were played with, and the comparison's note."""
+    old_deck, old_note = _deck_of(old_v, per_version.get(old_v, []), decks, current)
+    new_deck, new_note = _deck_of(new_v, per_version.get(new_v, []), decks, current)
+    changes: list[stats.CardChange] = []
+    notes = [n for n in (old_note, new_note) if n]
+    if old_deck is not None and new_deck is not None:
+        d = compare(game.id, Snapshot(old_deck.label, old_deck.version, old_deck.cards, None),
+                    Snapshot(new_deck.label, new_deck.version, new_deck.cards, None))
+        for c in d.changed:
+            copies = (c["copies"]["old"], c["copies"]["new"]) if "copies" in c else None
+            changes.append(stats.CardChange(c["id"], c["name"], "changed",
+                                            [(f["field"], f["old"], f["new"]) for f in c["fields"]], copies))
+        changes += [stats.CardChange(c["id"], c["name"], "added", []) for c in d.added]
+        changes += [stats.CardChange(c["id"], c["name"], "removed", []) for c in d.removed]
+        order = {"changed": 0, "added": 1, "removed": 2}
+        changes.sort(key=lambda ch: (order[ch.status], stats.sort_name(ch.name), ch.id))
+        head = f"the decks compared: {old_deck.label} → {new_deck.label}"
+        if old_deck.fingerprint == new_deck.fingerprint:
+            head += " (the same cards)"
+        notes.insert(0, head)
+    return changes, "; ".join(notes)
 
 
 def _with_facts(game: Game, data: GameData[CardBase], play: stats.Play) -> stats.Play:

@@ -506,14 +506,36 @@ class LayoutLibrary:
     def _resolve_once(self, name: str, index: int, chain: list[tuple[str, int]]) -> Layout | None:
         src = self._sources[index]
         assert src.spec is not None and src.doc is not None
-        spec = src.spec.layouts[name]
         doc = src.doc
-        where = {"file": doc.display, "item": f"layout '{name}'"}
         if (name, index) in chain:
             loop = " → ".join(n for n, _ in chain + [(name, index)])
             self.problems.append(Problem(f"extends: layouts extend each other in a loop ({loop})",
-                                         line=doc.line_of(("layouts", name, "extends")), **where))
+                                         line=doc.line_of(("layouts", name, "extends")), file=doc.display,
+                                         item=f"layout '{name}'"))
             return None
+        merged_ = self._merged(name, index, chain)
+        if merged_ is None:
+            return None
+        merged, origin, safe = merged_
+        resolved, problems = self._inherit(merged, origin, name)
+        if problems:
+            self.problems += problems
+            return None
+        boxes = self._boxes(name, merged, origin, resolved)
+        if boxes is None:
+            return None
+        order = {b.name: i for i, b in enumerate(boxes)}
+        boxes.sort(key=lambda b: (b.z, order[b.name]))
+        return Layout(name, doc.display, safe, tuple(boxes), self.vars)
+
+    def _merged(self, name: str, index: int, chain: list[tuple[str, int]]
+                ) -> tuple[dict[str, dict[str, Any]], dict[str, tuple[str, str, int | None, str]], float] | None:
+        """The layout's boxes as written over its parent's (each box's fields, where it was
+        written), and its safe zone; None when its parent is unknown or broken (a problem added)."""
+        src = self._sources[index]
+        assert src.spec is not None and src.doc is not None
+        spec = src.spec.layouts[name]
+        doc = src.doc
         merged: dict[str, dict[str, Any]] = {}
         origin: dict[str, tuple[str, str, int | None, str]] = {}
         safe = DEFAULT_SAFE_ZONE_MM
@@ -525,7 +547,8 @@ class LayoutLibrary:
             if parent_index is None:
                 known = ", ".join(self.names()) or "none"
                 self.problems.append(Problem(f"extends: unknown layout '{spec.extends}' (known: {known})",
-                                             line=doc.line_of(("layouts", name, "extends")), **where))
+                                             line=doc.line_of(("layouts", name, "extends")), file=doc.display,
+                                             item=f"layout '{name}'"))
                 return None
             parent = self._resolve(spec.extends, parent_index, chain + [(name, index)])
             if parent is None:
@@ -544,12 +567,14 @@ class LayoutLibrary:
                 continue
             merged[box_name] = merge_fields(merged.get(box_name, {}), box.fields())
             origin[box_name] = (doc.display, name, line, str(src.folder))
+        return merged, origin, safe
+
+    def _boxes(self, name: str, merged: dict[str, dict[str, Any]],
+               origin: dict[str, tuple[str, str, int | None, str]], resolved: dict[str, dict[str, Any]]
+               ) -> list[Box] | None:
+        """The boxes drawn, checked (None when one is wrong: its problems added)."""
         boxes: list[Box] = []
         ok = True
-        resolved, problems = self._inherit(merged, origin, name)
-        if problems:
-            self.problems += problems
-            return None
         extended = {p for f in merged.values() for p in _parents(f.get("extends"))}
         for box_name, fields_ in resolved.items():
             file, layout_name, line, folder = origin[box_name]
@@ -565,62 +590,17 @@ class LayoutLibrary:
                 continue
             written = merged[box_name] if merged[box_name] != fields_ else None
             boxes.append(Box(box_name, fields_["type"], fields_, file, layout_name, line, folder, written))
-        if not ok:
-            return None
-        order = {b.name: i for i, b in enumerate(boxes)}
-        boxes.sort(key=lambda b: (b.z, order[b.name]))
-        return Layout(name, doc.display, safe, tuple(boxes), self.vars)
-
+        return boxes if ok else None
 
     def _inherit(self, merged: dict[str, dict[str, Any]], origin: dict[str, tuple[str, str, int | None, str]],
                  layout: str) -> tuple[dict[str, dict[str, Any]], list[Problem]]:
         """Boxes' ``extends:`` (another box of the layout) and styles' ``extends:`` (a named
         style, ``style: title``) merged in: the result's fields hold neither."""
-        problems: list[Problem] = []
-        done: dict[str, dict[str, Any] | None] = {}
-
-        def where(box: str, field_: str) -> dict[str, Any]:
-            file, _, line, _ = origin[box]
-            return {"file": file, "item": f"layout '{layout}'", "field": f"boxes.{box}.{field_}", "line": line}
-
-        def box(box_name: str, chain: list[str]) -> dict[str, Any] | None:
-            if box_name in done:
-                return done[box_name]
-            own = merged[box_name]
-            out: dict[str, Any] | None = {k: v for k, v in own.items() if k != "extends"}
-            for parent_name in _parents(own.get("extends")):
-                if parent_name in chain + [box_name]:
-                    loop = " → ".join(chain + [box_name, parent_name])
-                    problems.append(Problem(f"boxes extend each other in a loop ({loop})",
-                                            **where(box_name, "extends")))
-                    out = None
-                    break
-                if parent_name not in merged:
-                    problems.append(Problem(f"unknown box '{parent_name}'"
-                                            f"{_did_you_mean(parent_name, [n for n in merged if n != box_name])}",
-                                            **where(box_name, "extends")))
-                    out = None
-                    break
-                parent = box(parent_name, chain + [box_name])
-                if parent is None:
-                    out = None
-                    break
-                # as Squib: each parent in turn under the box's own fields, a later parent's
-                # result winning, except a value still relative (that parent lacked the field)
-                assert out is not None
-                from_parent = merge_fields(parent, {k: v for k, v in own.items() if k != "extends"})
-                style = {**(out.get("style") or {}), **(from_parent.get("style") or {})}
-                for key, value in from_parent.items():
-                    if not (isinstance(value, Relative) and key in out and not isinstance(out[key], Relative)):
-                        out[key] = value
-                if style:
-                    out["style"] = style
-            done[box_name] = out
-            return out
-
+        boxes = _BoxInheritance(merged, origin, layout)
+        problems = boxes.problems
         result: dict[str, dict[str, Any]] = {}
         for box_name in merged:
-            fields_ = box(box_name, [])
+            fields_ = boxes.box(box_name, [])
             if fields_ is None:
                 continue
             loose = sorted(k for k, v in fields_.items() if isinstance(v, Relative))
@@ -628,11 +608,11 @@ class LayoutLibrary:
                 for key in loose:
                     problems.append(Problem(f"{fields_[key].text!r} is relative but nothing this box extends "
                                             f"gives {key} a value (extends: a box that sets it, or write a "
-                                            "number)", **where(box_name, key)))
+                                            "number)", **boxes.where(box_name, key)))
                 continue
             style = fields_.get("style") or {}
             if "extends" in style:
-                named = self._named_style(style["extends"], [], where(box_name, "style"), problems)
+                named = self._named_style(style["extends"], [], boxes.where(box_name, "style"), problems)
                 if named is None:
                     continue
                 fields_ = {**fields_, "style": {**named, **{k: v for k, v in style.items() if k != "extends"}}}
@@ -939,3 +919,56 @@ def template_folders(game: Game, templates_dir: Path | None = None) -> list[Path
         if f.resolve() not in [o.resolve() for o in out]:
             out.append(f)
     return out
+
+
+class _BoxInheritance:
+    """Boxes' ``extends:`` within one layout: each box's fields with its parents' merged in."""
+
+    def __init__(self, merged: dict[str, dict[str, Any]], origin: dict[str, tuple[str, str, int | None, str]],
+                 layout: str) -> None:
+        self.merged = merged
+        self.origin = origin
+        self.layout = layout
+        self.problems: list[Problem] = []
+        self.done: dict[str, dict[str, Any] | None] = {}
+
+    def where(self, box: str, field_: str) -> dict[str, Any]:
+        file, _, line, _ = self.origin[box]
+        return {"file": file, "item": f"layout '{self.layout}'", "field": f"boxes.{box}.{field_}", "line": line}
+
+    def box(self, box_name: str, chain: list[str]) -> dict[str, Any] | None:
+        """The box's fields with its parents' (None: a problem added)."""
+        if box_name in self.done:
+            return self.done[box_name]
+        merged = self.merged
+        own = merged[box_name]
+        out: dict[str, Any] | None = {k: v for k, v in own.items() if k != "extends"}
+        for parent_name in _parents(own.get("extends")):
+            if parent_name in chain + [box_name]:
+                loop = " → ".join(chain + [box_name, parent_name])
+                self.problems.append(Problem(f"boxes extend each other in a loop ({loop})",
+                                             **self.where(box_name, "extends")))
+                out = None
+                break
+            if parent_name not in merged:
+                self.problems.append(Problem(f"unknown box '{parent_name}'"
+                                             f"{_did_you_mean(parent_name, [n for n in merged if n != box_name])}",
+                                             **self.where(box_name, "extends")))
+                out = None
+                break
+            parent = self.box(parent_name, chain + [box_name])
+            if parent is None:
+                out = None
+                break
+            # as Squib: each parent in turn under the box's own fields, a later parent's
+            # result winning, except a value still relative (that parent lacked the field)
+            assert out is not None
+            from_parent = merge_fields(parent, {k: v for k, v in own.items() if k != "extends"})
+            style = {**(out.get("style") or {}), **(from_parent.get("style") or {})}
+            for key, value in from_parent.items():
+                if not (isinstance(value, Relative) and key in out and not isinstance(out[key], Relative)):
+                    out[key] = value
+            if style:
+                out["style"] = style
+        self.done[box_name] = out
+        return out

@@ -316,20 +316,49 @@ def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibI
     then."""
     folder, out = Path(folder), Path(out)
     result = SquibImport()
-    notes = result.notes
     if not folder.is_dir():
         raise _error(Problem("not a folder: give a Squib project's folder", file=str(folder)))
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise _error(Problem("the output folder is not empty: give a new one", file=str(out)))
-    scripts = sorted(p for p in folder.rglob("*.rb") if p.is_file())
-    script = _Script({}, [], None, None)
-    script_name = "the project"
-    for path in scripts:  # the first script that makes a deck
-        text = _text(folder, path.relative_to(folder).as_posix(), "deck script")
-        if "Squib::Deck.new" in text:
-            script_name = path.relative_to(folder).as_posix()
-            script = read_script(text, notes, script_name)
-            break
+    deck = _read_deck(folder, result.notes)
+    port = _Port(deck)
+    for call in deck.script.calls:
+        port.call(call)
+    layout_boxes = _layout_boxes(deck, port.boxes)
+    out_files = _game_files(deck, layout_boxes, title)  # written at the end, all or nothing
+    _add_images(deck, port.images, out_files)
+    result.written = _commit(out, out_files)
+    return result
+
+
+@dataclass
+class _Deck:
+    """What a Squib project's deck is: its script, size, layout entries and data."""
+
+    folder: Path
+    notes: list[str]
+    script: _Script
+    script_name: str
+    dpi: float
+    width: float
+    height: float
+    cards: int
+    files: list[str]  # the layout files
+    entries: dict[str, dict[str, Any]]
+    data_path: Path | None = None
+    headers: list[str] = field(default_factory=list)
+
+    @property
+    def bleed_px(self) -> float:
+        return SQUIB_BLEED_IN * self.dpi
+
+    @property
+    def fields(self) -> dict[str, str]:
+        return {_field_name(h): h for h in self.headers}
+
+
+def _read_deck(folder: Path, notes: list[str]) -> _Deck:
+    script, script_name = _find_script(folder, notes)
     dpi = _number(script.deck.get("dpi"), SQUIB_DPI, "dpi", script_name, 1, 10_000)
     width = _px(script.deck.get("width"), SQUIB_WIDTH_PX, dpi)
     height = _px(script.deck.get("height"), SQUIB_HEIGHT_PX, dpi)
@@ -337,6 +366,36 @@ def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibI
     if cards_arg is not None and cards_arg[0] == "data":  # cards: data.nrows — the data's rows
         cards_arg = None
     cards = int(_number(cards_arg, 1, "cards", script_name, 1, 10_000))
+    files = _layout_files(folder, script, notes)
+    entries = _load_layouts(folder, files, notes)
+    deck = _Deck(folder, notes, script, script_name, dpi, width, height, cards, files, entries)
+    if _trim(deck)[0] <= 0 or _trim(deck)[1] <= 0:
+        raise _error(Problem(f"a {width:g}×{height:g} px deck at {dpi:g} dpi is smaller than Squib's "
+                                      "1/8 in of bleed each side", file=script_name))
+    deck.data_path = _data_file(folder, script, script_name)
+    deck.headers = _headers(folder, deck.data_path) if deck.data_path else []
+    return deck
+
+
+def _trim(deck: _Deck) -> tuple[float, float]:
+    """The card's trim size in mm."""
+    return ((deck.width - 2 * deck.bleed_px) * 25.4 / deck.dpi,
+            (deck.height - 2 * deck.bleed_px) * 25.4 / deck.dpi)
+
+
+def _find_script(folder: Path, notes: list[str]) -> tuple[_Script, str]:
+    """The first script that makes a deck, and its name."""
+    for path in sorted(p for p in folder.rglob("*.rb") if p.is_file()):
+        text = _text(folder, path.relative_to(folder).as_posix(), "deck script")
+        if "Squib::Deck.new" in text:
+            script_name = path.relative_to(folder).as_posix()
+            return read_script(text, notes, script_name), script_name
+    return _Script({}, [], None, None), "the project"
+
+
+def _layout_files(folder: Path, script: _Script, notes: list[str]) -> list[str]:
+    """The layout files the deck reads: its ``layout:``, the script's ``use_layout``s, else every
+    YAML file of the project."""
     layout_arg = script.deck.get("layout")
     if layout_arg is None and script.layouts:
         files = list(script.layouts)
@@ -351,143 +410,172 @@ def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibI
         files = [layout_arg[1]]
     if layout_arg is not None:
         files += script.layouts
-    entries = _load_layouts(folder, files, notes)
+    return files
 
-    bleed_px = SQUIB_BLEED_IN * dpi
-    trim_w, trim_h = (width - 2 * bleed_px) * 25.4 / dpi, (height - 2 * bleed_px) * 25.4 / dpi
-    if trim_w <= 0 or trim_h <= 0:
-        raise _error(Problem(f"a {width:g}×{height:g} px deck at {dpi:g} dpi is smaller than Squib's "
-                                      "1/8 in of bleed each side", file=script_name))
 
-    # the data: the script's csv/xlsx, else the only one in the folder
-    data_path: Path | None = None
+def _data_file(folder: Path, script: _Script, script_name: str) -> Path | None:
+    """The data: the script's csv/xlsx, else the only one in the folder."""
     if script.data_file:
         data_path = folder / script.data_file
         if not os.path.lexists(data_path):
             raise _error(Problem(f"the data file {script.data_file} is not in the project",
                                           file=script_name))
-    else:
-        found = sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".csv", ".xlsx") and p.is_file())
-        if len(found) == 1:
-            data_path = found[0]
-    headers = _headers(folder, data_path) if data_path else []
-    fields = {_field_name(h): h for h in headers}
+        return data_path
+    found = sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".csv", ".xlsx") and p.is_file())
+    return found[0] if len(found) == 1 else None
 
-    boxes: dict[str, Any] = {}
-    used: set[str] = set()
-    images: set[str] = set()
 
-    def add(name: str, fields_: dict[str, Any]) -> None:
+class _Port:
+    """The boxes a script's drawing calls make, and the images they show."""
+
+    def __init__(self, deck: _Deck) -> None:
+        self.deck = deck
+        self.notes = deck.notes
+        self.entries = deck.entries
+        self.boxes: dict[str, Any] = {}
+        self.used: set[str] = set()
+        self.images: set[str] = set()
+
+    def add(self, name: str, fields_: dict[str, Any]) -> None:
         base, n = name, 2
-        while name in boxes:
+        while name in self.boxes:
             name, n = f"{base}_{n}", n + 1
-        boxes[name] = fields_
+        self.boxes[name] = fields_
 
-    for call in script.calls:
-        kind = _CALLS[call.method]
-        where = f"{script_name}:{call.line}"
-        own: dict[str, Any] = {"type": kind}
+    def call(self, call: _Call) -> None:
+        """The box (or boxes) of one drawing call, or a note saying why it is left out."""
+        where = f"{self.deck.script_name}:{call.line}"
+        own: dict[str, Any] = {"type": _CALLS[call.method]}
         layout = call.args.get("layout")
+        chain = layout[1] if layout is not None and layout[0] != "data" else None
         inline = {k: (float(v[1]) if v[0] == "num" else v[1]) for k, v in call.args.items()
                   if v[0] in ("num", "str", "sym") and k not in ("layout", "str", "file", "color")}
         if call.method == "line":
-            chain = layout[1] if layout is not None and layout[0] != "data" else None
             ends = [k for k in ("x1", "y1", "x2", "y2")
-                    if not (call.args.get(k, ("", ""))[0] == "num" or _entry_sets(entries, chain, k))]
+                    if not (call.args.get(k, ("", ""))[0] == "num" or _entry_sets(self.entries, chain, k))]
             if ends:
-                notes.append(f"{where}: a line whose {', '.join(ends)} are not plain pixels is not ported")
-                continue
+                self.notes.append(f"{where}: a line whose {', '.join(ends)} are not plain pixels is not ported")
+                return
         if call.method == "background":
-            own.update({"x": 0, "y": 0, "width": width, "height": height, "bleed": True})
-            colour = call.args.get("color")
-            own["fill"] = _colour(colour[1], notes, f"{where}: background color") or "white" if colour else "white"
-            add("background", own)
-            continue
-        if call.method == "circle":  # Squib's circle: x, y its centre, radius: an ellipse box of its own
-            if layout is not None and layout[0] == "data":
-                notes.append(f"{where}: a circle with a layout from the data is not ported")
-                continue
-            values = _resolve_entry(entries, layout[1], dpi) if layout is not None and layout[1] in entries else {}
-            values.update({k: float(v[1]) if v[0] == "num" else v[1] for k, v in call.args.items()})
-            try:
-                cx, cy, r = (float(values[k]) for k in ("x", "y", "radius"))
-            except (KeyError, TypeError, ValueError):
-                notes.append(f"{where}: a circle whose x, y and radius are not plain pixels is not ported")
-                continue
-            own.update({"x": cx - r, "y": cy - r, "width": 2 * r, "height": 2 * r})
-            for key, cf_key, default in (("fill_color", "fill", "none"), ("stroke_color", "stroke", "black"),
-                                         ("stroke_width", "stroke_width", 2)):
-                value = values.get(key, default)
-                own[cf_key] = f"{value}px" if key == "stroke_width" else _colour(value, notes, where) or default
-            add("circle", own)
-            continue
-        if call.method == "text":
-            given = call.args.get("str")
-            if given is None:
-                notes.append(f"{where}: a text whose str: is not a quoted text or data['column'] "
-                             "(computed in Ruby): left out")
-                continue
-            if given[0] == "data":
-                if data_path is None:
-                    notes.append(f"{where}: data['{given[1]}'] but no CSV or XLSX data was found: left out")
-                    continue
-                if _field_name(given[1]) not in fields:
-                    raise _error(Problem(f"data['{given[1]}'] is not a column of "
-                                                  f"{data_path.name if data_path else 'the data (none found)'}"
-                                                  f" (columns: {', '.join(headers) or 'none'})",
-                                                  file=script_name, line=call.line))
-                own["text"] = "{{ card.%s }}" % _field_name(given[1])
-            else:
-                own["text"] = given[1].replace("{", "{{ '{' }}") if "{" in given[1] else given[1]
-            chain = layout[1] if layout is not None and layout[0] != "data" else None
-            if "wrap" not in call.args and not _entry_sets(entries, chain, "wrap"):
-                own["style"] = {"wrap": "char"}  # Squib's default, word_char: words, then letters
+            self._background(call, own, where)
+            return
+        if call.method == "circle":
+            self._circle(call, own, where)
+            return
+        if call.method == "text" and not self._text(call, own, where, chain):
+            return
         if call.method in ("svg", "png"):
-            src = call.args.get("file")
-            if src and src[0] == "data":
-                own["src"] = "{{ card.%s }}" % _field_name(src[1])
-                images.update(_column_values(folder, data_path, src[1]) if data_path else [])
-            elif src:
-                own["src"] = src[1]
-                images.add(src[1])
-            own["fit"] = "contain"
+            self._art(call, own)
         if call.method in ("rect", "roundrect", "ellipse"):  # Squib's defaults: no fill, a black 2 px outline
-            chain = layout[1] if layout is not None and layout[0] != "data" else None
             for key, cf_key, default in (("fill_color", "fill", "none"), ("stroke_color", "stroke", "black"),
                                          ("stroke_width", "stroke_width", "2px")):
-                if key not in call.args and not _entry_sets(entries, chain, key):
+                if key not in call.args and not _entry_sets(self.entries, chain, key):
                     own[cf_key] = default
         for key, value in inline.items():
-            own.update(_box_fields(call.method, {key: value}, notes, where))
+            own.update(_box_fields(call.method, {key: value}, self.notes, where))
         if layout is None:
-            add(call.method, own)
-            continue
-        if layout[0] == "data":  # one box per entry the column names, drawn for its cards
-            column = _field_name(layout[1])
-            for value in _column_values(folder, data_path, layout[1]) if data_path else []:
-                if value not in entries:
-                    notes.append(f"{where}: layout {value!r} (data['{layout[1]}']) is not in the layout files")
-                    continue
-                used.add(value)
-                entry = dict(own)
-                entry["extends"] = value
-                entry["when"] = f"card.{column} == {value!r}"
-                if "file" in entries[value] and "src" not in entry:
-                    images.add(str(entries[value]["file"]))
-                add(f"{value}_{call.method}", entry)
-            continue
-        name = layout[1]
+            self.add(call.method, own)
+        elif layout[0] == "data":
+            self._data_layout(call, own, where, layout[1])
+        else:
+            self._place(call, own, layout[1])
+
+    def _background(self, call: _Call, own: dict[str, Any], where: str) -> None:
+        own.update({"x": 0, "y": 0, "width": self.deck.width, "height": self.deck.height, "bleed": True})
+        colour = call.args.get("color")
+        own["fill"] = _colour(colour[1], self.notes, f"{where}: background color") or "white" if colour else "white"
+        self.add("background", own)
+
+    def _circle(self, call: _Call, own: dict[str, Any], where: str) -> None:
+        """Squib's circle: x, y its centre, radius: an ellipse box of its own."""
+        layout = call.args.get("layout")
+        if layout is not None and layout[0] == "data":
+            self.notes.append(f"{where}: a circle with a layout from the data is not ported")
+            return
+        values = (_resolve_entry(self.entries, layout[1], self.deck.dpi)
+                  if layout is not None and layout[1] in self.entries else {})
+        values.update({k: float(v[1]) if v[0] == "num" else v[1] for k, v in call.args.items()})
+        try:
+            cx, cy, r = (float(values[k]) for k in ("x", "y", "radius"))
+        except (KeyError, TypeError, ValueError):
+            self.notes.append(f"{where}: a circle whose x, y and radius are not plain pixels is not ported")
+            return
+        own.update({"x": cx - r, "y": cy - r, "width": 2 * r, "height": 2 * r})
+        for key, cf_key, default in (("fill_color", "fill", "none"), ("stroke_color", "stroke", "black"),
+                                     ("stroke_width", "stroke_width", 2)):
+            value = values.get(key, default)
+            own[cf_key] = f"{value}px" if key == "stroke_width" else _colour(value, self.notes, where) or default
+        self.add("circle", own)
+
+    def _text(self, call: _Call, own: dict[str, Any], where: str, chain: str | None) -> bool:
+        """A text's ``text`` and wrap into ``own``; False (and a note) when it is left out."""
+        given = call.args.get("str")
+        data_path = self.deck.data_path
+        if given is None:
+            self.notes.append(f"{where}: a text whose str: is not a quoted text or data['column'] "
+                              "(computed in Ruby): left out")
+            return False
+        if given[0] == "data":
+            if data_path is None:
+                self.notes.append(f"{where}: data['{given[1]}'] but no CSV or XLSX data was found: left out")
+                return False
+            if _field_name(given[1]) not in self.deck.fields:
+                raise _error(Problem(f"data['{given[1]}'] is not a column of "
+                                              f"{data_path.name if data_path else 'the data (none found)'}"
+                                              f" (columns: {', '.join(self.deck.headers) or 'none'})",
+                                              file=self.deck.script_name, line=call.line))
+            own["text"] = "{{ card.%s }}" % _field_name(given[1])
+        else:
+            own["text"] = given[1].replace("{", "{{ '{' }}") if "{" in given[1] else given[1]
+        if "wrap" not in call.args and not _entry_sets(self.entries, chain, "wrap"):
+            own["style"] = {"wrap": "char"}  # Squib's default, word_char: words, then letters
+        return True
+
+    def _art(self, call: _Call, own: dict[str, Any]) -> None:
+        src = call.args.get("file")
+        if src and src[0] == "data":
+            own["src"] = "{{ card.%s }}" % _field_name(src[1])
+            data_path = self.deck.data_path
+            self.images.update(_column_values(self.deck.folder, data_path, src[1]) if data_path else [])
+        elif src:
+            own["src"] = src[1]
+            self.images.add(src[1])
+        own["fit"] = "contain"
+
+    def _data_layout(self, call: _Call, own: dict[str, Any], where: str, header: str) -> None:
+        """One box per entry the column names, drawn for its cards."""
+        column = _field_name(header)
+        data_path = self.deck.data_path
+        for value in _column_values(self.deck.folder, data_path, header) if data_path else []:
+            if value not in self.entries:
+                self.notes.append(f"{where}: layout {value!r} (data['{header}']) is not in the layout files")
+                continue
+            self.used.add(value)
+            entry = dict(own)
+            entry["extends"] = value
+            entry["when"] = f"card.{column} == {value!r}"
+            if "file" in self.entries[value] and "src" not in entry:
+                self.images.add(str(self.entries[value]["file"]))
+            self.add(f"{value}_{call.method}", entry)
+
+    def _place(self, call: _Call, own: dict[str, Any], name: str) -> None:
+        """A box extending the layout entry ``name``."""
+        entries = self.entries
         if name not in entries:
-            raise _error(Problem(f"layout '{name}' is not an entry of {', '.join(files) or 'any layout file'}"
+            raise _error(Problem(f"layout '{name}' is not an entry of {', '.join(self.deck.files) or 'any layout file'}"
                                           f" (entries: {', '.join(entries) or 'none'})",
-                                          file=script_name, line=call.line))
-        used.add(name)
+                                          file=self.deck.script_name, line=call.line))
+        self.used.add(name)
         own["extends"] = name
         if "file" in entries[name] and "src" not in own:
-            images.add(str(entries[name]["file"]))
-        add(f"{name}_{call.method}" if name in boxes or name in entries else name, own)
+            self.images.add(str(entries[name]["file"]))
+        self.add(f"{name}_{call.method}" if name in self.boxes or name in entries else name, own)
 
-    # the entries: bases the drawn boxes extend (a base has no type: it is not drawn itself)
+
+def _layout_boxes(deck: _Deck, boxes: dict[str, Any]) -> dict[str, Any]:
+    """The entries the drawn boxes extend (a base has no type: it is not drawn itself), then the
+    drawn boxes."""
+    entries = deck.entries
     needed: list[str] = []
 
     def need(name: str) -> None:
@@ -504,15 +592,19 @@ def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibI
     layout_boxes: dict[str, Any] = {}
     for name in entries:
         if name in needed:
-            layout_boxes[name] = _box_fields(name, entries[name], notes, "layout")
+            layout_boxes[name] = _box_fields(name, entries[name], deck.notes, "layout")
         else:
-            notes.append(f"layout entry '{name}' is not drawn by {script_name}: left out")
+            deck.notes.append(f"layout entry '{name}' is not drawn by {deck.script_name}: left out")
     for name, fields_ in boxes.items():
         key = name if name not in layout_boxes else f"{name}_box"
         layout_boxes[key] = fields_
+    return layout_boxes
 
-    out_files: dict[str, bytes] = {}  # written at the end, all or nothing
-    game_title = title or folder.resolve().name.replace("_", " ").replace("-", " ").title()
+
+def _game_files(deck: _Deck, layout_boxes: dict[str, Any], title: str | None) -> dict[str, bytes]:
+    """The game folder's layout, game.yaml, cards and cardforge.toml, by name."""
+    folder, dpi, bleed_px = deck.folder, deck.dpi, deck.bleed_px
+    out_files: dict[str, bytes] = {}
     layout_doc = {
         "dpi": dpi if dpi != int(dpi) else int(dpi),
         "units": "px",
@@ -521,54 +613,71 @@ def import_squib(folder: Path, out: Path, *, title: str | None = None) -> SquibI
         "layouts": {"card": {"safe_zone": 0, "boxes": layout_boxes}},
     }
     _put(out_files, "templates/layout.yaml",
-           f"# From the Squib project {folder.name} ({', '.join(files) or 'no layout file'}, {script_name}):\n"
+           f"# From the Squib project {folder.name} ({', '.join(deck.files) or 'no layout file'}, "
+           f"{deck.script_name}):\n"
            "# Squib's numbers as they are: pixels at the deck's dpi, from the bleed's corner.\n"
            + yaml.safe_dump(layout_doc, sort_keys=False, allow_unicode=True, width=100))
+    game = _game_yaml(deck, out_files, title)
+    _put(out_files, "game.yaml", f"# Imported from the Squib project {folder.name} by `cardforge import squib`.\n"
+           + yaml.safe_dump(game, sort_keys=False, allow_unicode=True, width=100))
+    _put(out_files, "cardforge.toml", _toml(deck))
+    return out_files
+
+
+def _game_yaml(deck: _Deck, out_files: dict[str, bytes], title: str | None) -> dict[str, Any]:
+    """game.yaml's content; the cards' file (the data, or cards.yaml) put into ``out_files``."""
+    folder, data_path, fields = deck.folder, deck.data_path, deck.fields
+    game_title = title or folder.resolve().name.replace("_", " ").replace("-", " ").title()
     card_files: list[Any]
     kind_fields = {f: {"type": "text"} for f in fields if f not in ("id", "name", "copies", "qty", "art", "back")}
-    deck: dict[str, Any] = {"version": "0.1",
-                            "card_size": {"width": f"{round(trim_w, 4):g}mm", "height": f"{round(trim_h, 4):g}mm"}}
+    trim_w, trim_h = _trim(deck)
+    deck_doc: dict[str, Any] = {"version": "0.1",
+                                "card_size": {"width": f"{round(trim_w, 4):g}mm", "height": f"{round(trim_h, 4):g}mm"}}
     if data_path is not None:
         out_files[data_path.name] = _read(folder, data_path.relative_to(folder).as_posix(), "data file")
         card_files = [data_path.name]
         if "name" not in fields and fields:
-            deck["title_field"] = next(iter(fields))
+            deck_doc["title_field"] = next(iter(fields))
     else:
         _put(out_files, "cards.yaml", yaml.safe_dump(
-            [{"id": f"card-{i}", "kind": "card", "name": f"Card {i}"} for i in range(1, cards + 1)],
+            [{"id": f"card-{i}", "kind": "card", "name": f"Card {i}"} for i in range(1, deck.cards + 1)],
             sort_keys=False))
         card_files = ["cards.yaml"]
-    deck["card_files"] = card_files
-    deck["kinds"] = {"card": {"label": "Card", "plural": "Cards", "layout": "card", "fields": kind_fields}}
-    game = {"title": game_title, "language": "en", "players": "1-6",
-            "categories": [{"id": "points", "label": "Points"}], "deck": deck}
-    _put(out_files, "game.yaml", f"# Imported from the Squib project {folder.name} by `cardforge import squib`.\n"
-           + yaml.safe_dump(game, sort_keys=False, allow_unicode=True, width=100))
+    deck_doc["card_files"] = card_files
+    deck_doc["kinds"] = {"card": {"label": "Card", "plural": "Cards", "layout": "card", "fields": kind_fields}}
+    return {"title": game_title, "language": "en", "players": "1-6",
+            "categories": [{"id": "points", "label": "Points"}], "deck": deck_doc}
+
+
+def _toml(deck: _Deck) -> str:
+    """cardforge.toml: Squib's bleed, and the sheet grid of the script's save_sheet."""
     toml = ("[build]\n# Squib's bleed, so that a card with its bleed is Squib's image\n"
             f'bleed = "{SQUIB_BLEED_IN * 25.4:g}mm"\n')
-    if script.sheet:
+    sheet = deck.script.sheet
+    if sheet:
         toml += "# the sheet grid of the script's save_sheet\n"
         for key in ("columns", "rows"):
-            if script.sheet.get(key, ("", ""))[0] == "num":
-                toml += f"{key} = {int(float(script.sheet[key][1]))}\n"
-        if script.sheet.get("gap", ("", ""))[0] == "num":
-            toml += f'gutter = "{float(script.sheet["gap"][1]) * 25.4 / dpi:.4g}mm"\n'
-    _put(out_files, "cardforge.toml", toml)
+            if sheet.get(key, ("", ""))[0] == "num":
+                toml += f"{key} = {int(float(sheet[key][1]))}\n"
+        if sheet.get("gap", ("", ""))[0] == "num":
+            toml += f'gutter = "{float(sheet["gap"][1]) * 25.4 / deck.dpi:.4g}mm"\n'
+    return toml
+
+
+def _add_images(deck: _Deck, images: set[str], out_files: dict[str, bytes]) -> None:
+    """The images the cards show, and the project's licence, into ``out_files``."""
+    folder = deck.folder
     for image in sorted(images):
         if not os.path.lexists(folder / image):
-            notes.append(f"image {image} is not in the project: the card shows a placeholder")
+            deck.notes.append(f"image {image} is not in the project: the card shows a placeholder")
             continue
         try:
             out_files[Path(image).as_posix()] = _read(folder, image, "image")
         except CardforgeError as exc:
-            notes.append(f"image {image} left out: {exc.problems[0].message if exc.problems else exc.title}")
+            deck.notes.append(f"image {image} left out: {exc.problems[0].message if exc.problems else exc.title}")
     for name in ("LICENSE", "LICENSE.txt", "LICENSE.md"):  # the project's licence goes with its files
         if os.path.lexists(folder / name):
             out_files[name] = _read(folder, name, "licence")
-    result.written = _commit(out, out_files)
-    return result
-
-
 
 
 def _column_values(folder: Path, path: Path | None, header: str) -> list[str]:

@@ -100,11 +100,33 @@ class StudioGuard(Guard):
 
 
 def create_app(studio: Studio, settings: StudioSettings) -> StudioGuard:
-    """The studio's app over ``studio`` (refreshed by whoever watches the files). Over 60 lines:
-    each route is a short closure over ``studio`` and ``settings`` (as ``serve``'s app), listed
-    together so the routes read as one table."""
+    """The studio's app over ``studio`` (refreshed by whoever watches the files)."""
+    pages = _Pages(studio, settings)
+    routes = [
+        Route("/", pages.page),
+        Route("/kind/{kind}", pages.page),
+        Route("/state", pages.state),
+        Route("/events", pages.events),
+        Route("/img/{digest:str}.png", pages.image),
+        Route("/face/{name:path}", pages.face),
+        Route("/open", pages.open_file, methods=["POST"]),
+        Route("/diff", pages.diff),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+    app = Starlette(routes=routes)
+    return StudioGuard(app, ServeSettings(db_path=Path(os.devnull), token=settings.token,
+                                          local_only=settings.local_only))
 
-    def page(request: Request) -> HTMLResponse:
+
+class _Pages:
+    """The studio's routes, over one ``studio`` and its ``settings``."""
+
+    def __init__(self, studio: Studio, settings: StudioSettings) -> None:
+        self.studio = studio
+        self.settings = settings
+
+    def page(self, request: Request) -> HTMLResponse:
+        studio, settings = self.studio, self.settings
         kind = request.path_params.get("kind", "")
         state = studio.snapshot()
         if kind and kind not in state["kinds"]:
@@ -115,64 +137,35 @@ def create_app(studio: Studio, settings: StudioSettings) -> StudioGuard:
                                   ensure_ascii=False))
         return HTMLResponse(html)
 
-    def state(request: Request) -> JSONResponse:
-        return JSONResponse(studio.snapshot())
+    def state(self, request: Request) -> JSONResponse:
+        return JSONResponse(self.studio.snapshot())
 
-    def image(request: Request) -> Response:
-        png = studio.image(request.path_params["digest"])
+    def image(self, request: Request) -> Response:
+        png = self.studio.image(request.path_params["digest"])
         if png is None:
             return _error(404, "no such image (it was redrawn since): reload the page")
         return Response(png, media_type="image/png", headers={"cache-control": IMMUTABLE.decode()})
 
-    def face(request: Request) -> JSONResponse:
-        details = studio.details(request.path_params["name"])
+    def face(self, request: Request) -> JSONResponse:
+        details = self.studio.details(request.path_params["name"])
         if details is None:
             return JSONResponse({"error": f"no face '{request.path_params['name'][:80]}'"}, status_code=404)
-        details["editor"] = settings.editor is not None
+        details["editor"] = self.settings.editor is not None
         return JSONResponse(details)
 
-    async def events(request: Request) -> Response:
+    async def events(self, request: Request) -> Response:
         try:
             since = int(request.query_params.get("v", "-1"))
             until = int(request.query_params.get("until", "0"))
         except ValueError:
             return _error(400, "v and until are version numbers")
         if since < 0:
-            since = studio.version
-
-        async def stream() -> AsyncIterator[str]:
-            seen = since
-            idle = 0.0
-            yield "retry: 1000\n\n"
-            while True:
-                if await request.is_disconnected():
-                    return
-                now = await anyio.to_thread.run_sync(studio.wait, seen, WAIT_STEP)
-                if now == seen:
-                    idle += WAIT_STEP
-                    if idle >= KEEPALIVE_SECONDS:
-                        idle = 0.0
-                        yield ": still here\n\n"
-                    continue
-                idle = 0.0
-                now, names = studio.changes_since(seen)
-                if names is None:
-                    payload: dict[str, Any] = {"version": now, "reload": True}
-                else:
-                    payload = {"version": now, "faces": studio.faces_json(names),
-                               "problems": studio.problems()}
-                last = studio.last()
-                if last is not None:  # how long the server took (bench/studio.py reads it)
-                    payload["redraw"] = {"seconds": round(last.seconds, 4), "cpu": round(last.cpu, 4)}
-                seen = now
-                yield f"id: {now}\ndata: {json.dumps(payload, ensure_ascii=False)}\n\n"
-                if until and seen >= until:
-                    return
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
+            since = self.studio.version
+        return StreamingResponse(_stream(self.studio, request, since, until), media_type="text/event-stream",
                                  headers={"x-accel-buffering": "no"})
 
-    async def open_file(request: Request) -> JSONResponse:
+    async def open_file(self, request: Request) -> JSONResponse:
+        studio, settings = self.studio, self.settings
         if settings.editor is None:
             return JSONResponse({"error": "the studio was started without --editor"}, status_code=403)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
@@ -195,7 +188,8 @@ def create_app(studio: Studio, settings: StudioSettings) -> StudioGuard:
             return JSONResponse({"error": f"cannot start {argv[0]}: {exc.strerror or exc}"}, status_code=500)
         return JSONResponse({"opened": f"{path}:{line}"})
 
-    def diff(request: Request) -> HTMLResponse:
+    def diff(self, request: Request) -> HTMLResponse:
+        studio, settings = self.studio, self.settings
         if settings.printed is None:
             return _error(404, "no printed version: start the studio with --printed output/<game>/cards.json")
         try:
@@ -207,20 +201,37 @@ def create_app(studio: Studio, settings: StudioSettings) -> StudioGuard:
         html = TEMPLATES.get_template("diff.html").render(game=studio.game.id, result=result, problems=problems)
         return HTMLResponse(html)
 
-    routes = [
-        Route("/", page),
-        Route("/kind/{kind}", page),
-        Route("/state", state),
-        Route("/events", events),
-        Route("/img/{digest:str}.png", image),
-        Route("/face/{name:path}", face),
-        Route("/open", open_file, methods=["POST"]),
-        Route("/diff", diff),
-        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
-    ]
-    app = Starlette(routes=routes)
-    return StudioGuard(app, ServeSettings(db_path=Path(os.devnull), token=settings.token,
-                                          local_only=settings.local_only))
+
+async def _stream(studio: Studio, request: Request, since: int, until: int) -> AsyncIterator[str]:
+    """The studio's changes after version ``since`` as server-sent events, until the page goes
+    away (or version ``until``, when not 0)."""
+    seen = since
+    idle = 0.0
+    yield "retry: 1000\n\n"
+    while True:
+        if await request.is_disconnected():
+            return
+        now = await anyio.to_thread.run_sync(studio.wait, seen, WAIT_STEP)
+        if now == seen:
+            idle += WAIT_STEP
+            if idle >= KEEPALIVE_SECONDS:
+                idle = 0.0
+                yield ": still here\n\n"
+            continue
+        idle = 0.0
+        now, names = studio.changes_since(seen)
+        if names is None:
+            payload: dict[str, Any] = {"version": now, "reload": True}
+        else:
+            payload = {"version": now, "faces": studio.faces_json(names),
+                       "problems": studio.problems()}
+        last = studio.last()
+        if last is not None:  # how long the server took (bench/studio.py reads it)
+            payload["redraw"] = {"seconds": round(last.seconds, 4), "cpu": round(last.cpu, 4)}
+        seen = now
+        yield f"id: {now}\ndata: {json.dumps(payload, ensure_ascii=False)}\n\n"
+        if until and seen >= until:
+            return
 
 
 def _error(status: int, message: str) -> HTMLResponse:

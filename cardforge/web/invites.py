@@ -287,13 +287,31 @@ def after_save(request: Request, play_id: int) -> Response | None:
 
 def routes(site: Site, csrf_cookie: str, games: Callable[[], list[str]]) -> list[Route]:
     """``/i/<token>``, ``/i/<token>/p/…``, ``/p/…``, ``/invite/saved``, ``/invite/import``."""
+    pages = _InvitePages(site, csrf_cookie, games)
+    return [
+        Route("/i/{token}", pages.invite_home),
+        Route("/i/{token}/p/{game}/{version}/{fp}", pages.invite_printed),
+        Route("/p/{game}/{version}/{fp}", pages.printed),
+        Route("/invite/saved", pages.saved),
+        Route(IMPORT_PATH, pages.import_page),
+        Route(IMPORT_PATH, pages.import_csv, methods=["POST"]),
+    ]
 
-    def served(game: str) -> str:
-        if game not in games():
+
+class _InvitePages:
+    """The invite and playtest-link routes of one site."""
+
+    def __init__(self, site: Site, csrf_cookie: str, games: Callable[[], list[str]]) -> None:
+        self.site = site
+        self.csrf_cookie = csrf_cookie
+        self.games = games
+
+    def served(self, game: str) -> str:
+        if game not in self.games():
             raise HTTPException(404, f"no game '{game[:100]}' on this server")
         return game
 
-    def to_sheet(request: Request, game: str, printed: tuple[str, str] | None, token: str | None) -> Response:
+    def to_sheet(self, request: Request, game: str, printed: tuple[str, str] | None, token: str | None) -> Response:
         response = RedirectResponse(f"/g/{game}/sheet", status_code=303)
         if token is not None:  # http-only, same-site lax: the link opened from a scan still carries it
             response.set_cookie(INVITE_COOKIE, token, httponly=True, samesite="lax", max_age=90 * 86400)
@@ -304,68 +322,60 @@ def routes(site: Site, csrf_cookie: str, games: Callable[[], list[str]]) -> list
             response.delete_cookie(DECK_COOKIE)
         return response
 
-    def printed_link(request: Request) -> tuple[str, tuple[str, str]]:
+    def printed_link(self, request: Request) -> tuple[str, tuple[str, str]]:
         game = request.path_params["game"]
         version = unquote(request.path_params["version"])
         fp = request.path_params["fp"]
         if not _GAME.match(game) or not _VERSION.match(version) or not _FINGERPRINT.match(fp):
             raise HTTPException(404, "not a playtest link: /p/GAME/VERSION/FINGERPRINT (8 hex digits)")
-        return served(game), (version, fp)
+        return self.served(game), (version, fp)
 
-    async def invite_home(request: Request) -> Response:
+    async def invite_home(self, request: Request) -> Response:
         invite = invite_of(request)
         assert invite is not None  # Gate.admit let it in
-        return to_sheet(request, served(invite.game), None, request.path_params["token"])
+        return self.to_sheet(request, self.served(invite.game), None, request.path_params["token"])
 
-    async def invite_printed(request: Request) -> Response:
+    async def invite_printed(self, request: Request) -> Response:
         invite = invite_of(request)
         assert invite is not None
-        game, printed = printed_link(request)
+        game, printed = self.printed_link(request)
         if game != invite.game:
             raise HTTPException(403, f"this invite is for {invite.game}, not {game}")
-        return to_sheet(request, game, printed, request.path_params["token"])
+        return self.to_sheet(request, game, printed, request.path_params["token"])
 
-    async def printed(request: Request) -> Response:
-        game, deck = printed_link(request)
-        return to_sheet(request, game, deck, None)
+    async def printed(self, request: Request) -> Response:
+        game, deck = self.printed_link(request)
+        return self.to_sheet(request, game, deck, None)
 
-    def invite_page(request: Request, status: int = 200, **values: Any) -> Response:
+    def invite_page(self, request: Request, status: int = 200, **values: Any) -> Response:
         invite = invite_of(request)
         if invite is None:
             raise HTTPException(403, "this page is an invite's: open the invite link first")
-        ctx = site.ctx_of(invite.game)
-        return site.page(request, "invite.html", status=status, invite=invite, game=ctx.game,
-                         printed=printed_of(request, invite.game), **values)
+        ctx = self.site.ctx_of(invite.game)
+        return self.site.page(request, "invite.html", status=status, invite=invite, game=ctx.game,
+                              printed=printed_of(request, invite.game), **values)
 
-    async def saved(request: Request) -> Response:
+    async def saved(self, request: Request) -> Response:
         number = request.query_params.get("play", "")
-        return invite_page(request, saved=number if number.isdigit() and len(number) < 12 else None)
+        return self.invite_page(request, saved=number if number.isdigit() and len(number) < 12 else None)
 
-    async def import_page(request: Request) -> Response:
-        return invite_page(request)
+    async def import_page(self, request: Request) -> Response:
+        return self.invite_page(request)
 
-    async def import_csv(request: Request) -> Response:
+    async def import_csv(self, request: Request) -> Response:
         from cardforge.playlog.importer import MAX_IMPORT, read_plays_csv
         from cardforge.web.site import read_upload
 
+        site = self.site
         invite = invite_of(request)
         if invite is None:
             raise HTTPException(403, "this page is an invite's: open the invite link first")
-        _, data, filename = await read_upload(request, MAX_IMPORT, csrf_cookie)
+        _, data, filename = await read_upload(request, MAX_IMPORT, self.csrf_cookie)
         plays, problems = read_plays_csv(data, filename or "plays.csv", site)
         name = filename or "plays.csv"
         problems += [Problem(f"game: this invite is for {invite.game}, got {p['game']!r}", file=name)
                      for p in plays if p["game"] != invite.game][:1]
         if problems:
-            return invite_page(request, status=422, problems=[str(p) for p in problems[:50]])
+            return self.invite_page(request, status=422, problems=[str(p) for p in problems[:50]])
         added, skipped = site.store.add_plays([{**p, "invite": invite.id} for p in plays])
-        return invite_page(request, report={"added": added, "skipped": skipped})
-
-    return [
-        Route("/i/{token}", invite_home),
-        Route("/i/{token}/p/{game}/{version}/{fp}", invite_printed),
-        Route("/p/{game}/{version}/{fp}", printed),
-        Route("/invite/saved", saved),
-        Route(IMPORT_PATH, import_page),
-        Route(IMPORT_PATH, import_csv, methods=["POST"]),
-    ]
+        return self.invite_page(request, report={"added": added, "skipped": skipped})

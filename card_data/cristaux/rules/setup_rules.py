@@ -69,6 +69,32 @@ def _gems(counts: dict[str, int]) -> str:
 
 def setup_steps(players: int, mode: str, opale: bool, counts: dict[str, Any]) -> list[str]:
     """The French checklist («Mise en place»), in the rulebook's order."""
+    steps = _material_steps(mode, opale, counts)
+    bank = (f"Banque initiale : tous les jetons de mise en place, plus {_gems(BANK_FROM_BAG[mode])} "
+            "tirés du sac")
+    if opale and mode != "avance":
+        bank += ", et 1 Opale bleue et 1 Opale violette du sac rose"
+    steps.append(bank + ".")
+    ramekins = (f"Donnez un ramequin à chaque joueur et remplissez-le de {counts['ramekin_crystals']} "
+                "cristaux tirés au hasard du sac")
+    if opale:
+        ramekins += " (un Topaze tiré est remplacé par une Opale tirée du sac rose)"
+    steps.append(ramekins + ".")
+    steps.append(f"Offre : {counts['offer']} cartes projet face visible.")
+    if players > 2:
+        steps.append("Tirez au hasard le côté de la pièce roi : il fixe le sens de l'ordre du tour.")
+    gold = {2: "1 or le 2e joueur",
+            3: "1 or les 2e et 3e joueurs",
+            4: "1 or les 2e et 3e joueurs, 2 or le 4e",
+            5: "1 or les 2e et 3e joueurs, 2 or les 4e et 5e"}[players]
+    steps.append(f"Donnez la faveur du roi ♚ à un joueur au hasard. Dans l'ordre du tour à partir "
+                 f"de lui, prennent de la réserve : {gold}.")
+    steps.append(_trouvailles(players, mode, opale, counts))
+    return steps
+
+
+def _material_steps(mode: str, opale: bool, counts: dict[str, Any]) -> list[str]:
+    """The checklist's first steps: the project cards, the king's gifts, the board, the Topaze deck."""
     steps = [{
         "avance": "Mode avancé : jouez avec les 98 cartes projet.",
         "classique": "Mode classique : gardez les 59 cartes projet portant le logo classique ou "
@@ -101,25 +127,11 @@ def setup_steps(players: int, mode: str, opale: bool, counts: dict[str, Any]) ->
     if opale:
         steps.append("Façon Opale : donnez à chaque joueur un exemplaire de chacune de ces cartes "
                      "côté Opale (aides de jeu) ; gardez l'excédent à portée de main.")
-    bank = (f"Banque initiale : tous les jetons de mise en place, plus {_gems(BANK_FROM_BAG[mode])} "
-            "tirés du sac")
-    if opale and mode != "avance":
-        bank += ", et 1 Opale bleue et 1 Opale violette du sac rose"
-    steps.append(bank + ".")
-    ramekins = (f"Donnez un ramequin à chaque joueur et remplissez-le de {counts['ramekin_crystals']} "
-                "cristaux tirés au hasard du sac")
-    if opale:
-        ramekins += " (un Topaze tiré est remplacé par une Opale tirée du sac rose)"
-    steps.append(ramekins + ".")
-    steps.append(f"Offre : {counts['offer']} cartes projet face visible.")
-    if players > 2:
-        steps.append("Tirez au hasard le côté de la pièce roi : il fixe le sens de l'ordre du tour.")
-    gold = {2: "1 or le 2e joueur",
-            3: "1 or les 2e et 3e joueurs",
-            4: "1 or les 2e et 3e joueurs, 2 or le 4e",
-            5: "1 or les 2e et 3e joueurs, 2 or les 4e et 5e"}[players]
-    steps.append(f"Donnez la faveur du roi ♚ à un joueur au hasard. Dans l'ordre du tour à partir "
-                 f"de lui, prennent de la réserve : {gold}.")
+    return steps
+
+
+def _trouvailles(players: int, mode: str, opale: bool, counts: dict[str, Any]) -> str:
+    """The step of the miners' finds («trouvailles des mineurs»)."""
     lines = {
         "initiation": "en n'appliquant que la 1re ligne",
         "classique": "en ignorant la dernière ligne",
@@ -136,8 +148,7 @@ def setup_steps(players: int, mode: str, opale: bool, counts: dict[str, Any]) ->
                         f"banque ; 4 (ou 8) logos ♚ → {per} rouge, vert, bleu et or.")
     if opale:
         trouvailles += " Façon Opale : un Topaze représenté devient une Opale tirée du sac rose."
-    steps.append(trouvailles)
-    return steps
+    return trouvailles
 
 
 # --- the deal -----------------------------------------------------------------------------------
