@@ -32,7 +32,6 @@ import io
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from PIL import Image, ImageCms
 from reportlab.lib.colors import CMYKColor, Color, toColor
 
 from cardforge.render import rl_internals as rl
@@ -55,6 +54,8 @@ DARK_INK = (0x1A, 0x1A, 0x1A)  # cardforge's text black
 
 
 def _apply(transform: Any, image: Image.Image) -> Image.Image:
+    from PIL import ImageCms  # Pillow only where a colour is converted
+
     out = ImageCms.applyTransform(image, transform)
     assert out is not None  # not in place: a new image
     return out
@@ -80,6 +81,8 @@ class CmykConverter:
     in, a DeviceCMYK colour out. One per process is enough (see :func:`converter`)."""
 
     def __init__(self) -> None:
+        from PIL import Image, ImageCms  # Pillow only where a colour is converted
+
         cmyk = ImageCms.getOpenProfile(io.BytesIO(profile_bytes()))
         srgb = ImageCms.createProfile("sRGB")
         lab = ImageCms.createProfile("LAB")
@@ -109,6 +112,8 @@ class CmykConverter:
         return found if alpha == 1 else found.clone(alpha=alpha)
 
     def _convert(self, rgb: tuple[int, int, int]) -> CMYKColor:
+        from PIL import Image  # Pillow only where a colour is converted
+
         r, g, b = rgb
         if max(rgb) - min(rgb) <= 1:  # neutral: black ink only
             return CMYKColor(0, 0, 0, self._k_for(round((r + g + b) / 3)))
@@ -117,6 +122,8 @@ class CmykConverter:
 
     def _k_for(self, grey: int) -> float:
         """The K tint printing grey ``grey`` (0–255) at its lightness: solid below #404040."""
+        from PIL import Image  # Pillow only where a colour is converted
+
         if grey < K_SOLID_BELOW:
             return 1.0
         if grey >= 255:
@@ -133,6 +140,8 @@ class CmykConverter:
 
     def image(self, image: Image.Image) -> Image.Image:
         """A raster image in CMYK (transparency flattened onto white, as PDF/X-1a has none)."""
+        from PIL import Image  # Pillow only where a colour is converted
+
         if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
             rgba = image.convert("RGBA")
             flat = Image.new("RGB", rgba.size, (255, 255, 255))
@@ -216,6 +225,8 @@ class lightened:  # noqa: N801  (a context manager, used as ``with lightened(can
 
 def lightened_image(image: Image.Image) -> Image.Image:
     """Raster art with a quarter of its ink (alpha kept)."""
+    from PIL import Image  # Pillow only where a colour is converted
+
     alpha = image.getchannel("A") if image.mode in ("RGBA", "LA") else None
     rgb = image.convert("RGB")
     white = Image.new("RGB", rgb.size, (255, 255, 255))

@@ -23,8 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from PIL import ImageCms
-
 from cardforge.data.loading import GameData
 from cardforge.data.models import CardBase
 from cardforge.errors import RenderError
@@ -217,6 +215,8 @@ def srgb_profile() -> bytes:
     export's PNGs differ) and its optional MD5 id cleared: the same cards, the same bytes."""
     global _SRGB
     if _SRGB is None:
+        from PIL import ImageCms  # only for an export's PNGs (a deck build never needs it)
+
         raw = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
         raw[24:36] = (2000).to_bytes(2, "big") + b"\x00\x01\x00\x01" + bytes(6)  # 2000-01-01 00:00:00
         raw[84:100] = bytes(16)  # the profile id: 0 = not computed

@@ -38,10 +38,6 @@ from cardforge.problems import Problem
 from cardforge.render.drawing.game_assets import drawing_assets
 from cardforge.render.fonts import font_name
 from cardforge.render.output import atomic_path, entry_for
-from cardforge.render.sheets import printables as pr
-from cardforge.render.sheets.printables import collect, setup_results
-from cardforge.render.sheets.printing import PrintContext
-from cardforge.render.sheets.score_pads import row_labels, tie_break_lines
 from cardforge.resources import display_path
 
 if TYPE_CHECKING:
@@ -124,6 +120,10 @@ def printables_record(game: Game, data: GameData) -> dict[str, dict[str, dict[st
     """Section → item id → {title, fp, data}: the boards and aids (from the data files and the
     game's own hooks, with the generated blocks they insert), the score pad's rows and the
     setup sheets' numbers and checklists. Not the deck version (printed in their footers)."""
+    # the printables' modules only when a build records them (`build --only decks` loads none)
+    from cardforge.render.sheets.printables import collect, setup_results
+    from cardforge.render.sheets.score_pads import row_labels, tie_break_lines
+
     out: dict[str, dict[str, dict[str, Any]]] = {s: {} for s in PRINTABLE_SECTIONS}
     try:
         collected = collect(game, data)
@@ -583,6 +583,9 @@ def build_printables_pack(game: Game, data: GameData, settings: BuildSettings, g
                       if s in wanted and k in settings.only)
     if not kinds:
         return []
+    from cardforge.render.sheets import printables as pr  # only for a reprint of printables
+    from cardforge.render.sheets.printing import PrintContext
+
     # the game's own fonts and icons, as the printables' build draws them (a game's :icon: tokens)
     ctx = PrintContext(game, data, settings, drawing_assets(data, game_folder=game.folder,
                                                         lang=settings.lang or game.language))

@@ -34,7 +34,6 @@ from __future__ import annotations
 import base64
 import binascii
 import io
-import logging
 import math
 import os
 import re
@@ -520,6 +519,8 @@ def _svg_drawing(path: str, mtime_ns: int, size: int) -> Drawing:
     except SvgRefused as exc:
         raise ArtError(f"the SVG cannot be used: {exc}", broken=True) from None
     _pin_fonts(root, etree)  # text in the SVG: no font looked up on this machine
+    import logging  # with svglib, only when an SVG is drawn (2-3 ms of start-up otherwise)
+
     logger = logging.getLogger("svglib.svglib")
     previous = logger.level
     logger.setLevel(logging.CRITICAL)  # svglib logs its failures; they are reported as ArtError here
