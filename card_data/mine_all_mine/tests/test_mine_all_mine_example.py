@@ -1,6 +1,6 @@
-"""The shipped example (``examples/final.yaml``, the README"s tour scores it) gives the totals
-worked out by hand from the rules (the example"s own comments; also a scoring vector of
-``scoring_vectors.yaml``), checked with cardforge"s test kit as any game author"s tests would."""
+"""The shipped example (``examples/final.yaml``, the README's tour scores it) gives the totals
+worked out by hand from the rules (the example's own comments; also a scoring vector of
+``scoring_vectors.yaml``), checked with cardforge's test kit as any game author's tests would."""
 
 from __future__ import annotations
 
