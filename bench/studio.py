@@ -147,7 +147,8 @@ def save(path: Path, text: str) -> float:
     return time.time() * 1000
 
 
-def run(label: str, studio: Studio, path: Path, variants: list[str], expect: set[str], n: int) -> dict:
+def run(label: str, studio: Studio, path: Path, variants: list[str], expect: set[str], n: int,
+        each: bool = False) -> dict:
     """n saves of ``path`` cycling through ``variants``; after each, wait until every face of
     ``expect`` has a new picture loaded. Returns the times (s)."""
     shown, replaced, wall, cpu = [], [], [], []
@@ -168,6 +169,9 @@ def run(label: str, studio: Studio, path: Path, variants: list[str], expect: set
         got = studio.wait(lambda: studio.redraws()[redraws:])
         wall.append(sum(r["seconds"] for r in got))
         cpu.append(sum(r["cpu"] for r in got))
+        if each:  # each save's redraws (wall, CPU s): a tail shows which save made it
+            print(f"  save {i + 1}: shown {shown[-1]:.3f} s; redraws {[(r['seconds'], r['cpu']) for r in got]}",
+                  flush=True)
         time.sleep(0.3)  # the next save is another save, not the same one
     out = {"label": label, "saves": n, "faces": len(expect)}
     for name, values in (("shown", shown), ("src_replaced", replaced), ("server_wall", wall), ("server_cpu", cpu)):
@@ -181,6 +185,7 @@ def main() -> int:
     parser.add_argument("-n", type=int, default=50, help="saves per scenario (default 50)")
     parser.add_argument("--only", nargs="*", default=["maphr", "1k", "layout"], choices=["maphr", "1k", "layout"])
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--each", action="store_true", help="also print every save's times")
     args = parser.parse_args()
     from run import make_synthetic  # bench/run.py: the 1,000-card designer game
 
@@ -216,7 +221,7 @@ def main() -> int:
             try:
                 if scenario == "layout":
                     expect = {f["name"] for f in studio.faces if f["side"] == "front"}
-                result = run(scenario, studio, path, variants, expect, args.n)
+                result = run(scenario, studio, path, variants, expect, args.n, args.each)
                 result["faces_on_page"] = len(studio.faces)
                 results.append(result)
             finally:

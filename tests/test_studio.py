@@ -90,9 +90,16 @@ def test_an_edit_redraws_that_card_alone_with_its_new_text(maphr):
     assert len(before) == 80 and before["etayage"].startswith("/img/")
     version = studio.version
 
+    records = {cid: kept[3] for cid, kept in studio._kept_records.items()}
     edit(folder / "improvements.yaml", EFFECT, EDITED)
+    studio.memo.reused = studio.memo.spliced = studio.memo.parsed = 0
     update = studio.refresh()
     assert update.changed == ["etayage"] and not update.structure  # its back is the shared one: unchanged
+    # only that card's lines parsed and validated again (data/incremental.py); its record alone made
+    assert (studio.memo.spliced, studio.memo.parsed) == (1, 0)
+    assert studio.memo.reused == len(studio.data.cards) - 1
+    made = {cid for cid, kept in studio._kept_records.items() if kept[3] is not records[cid]}
+    assert made == {"etayage"}
     after = {f["name"]: f["src"] for f in web.get("/state").json()["faces"]}
     assert after["etayage"] != before["etayage"]
     assert {n: s for n, s in after.items() if n != "etayage"} == {n: s for n, s in before.items() if n != "etayage"}
@@ -301,3 +308,17 @@ def test_a_drawing_problem_shows_on_the_face_drawn(maphr):
     edit(cards, f'effect: "{long}"', EFFECT)
     assert studio.refresh().changed == ["etayage"]
     assert not [p for f in studio.faces.values() for p in f.errors]
+
+
+def test_the_boxes_shown_are_those_the_face_draws(tmp_path, monkeypatch):
+    """A box whose `when:` is false on a card is not drawn there, nor outlined: Cristaux prints
+    the three colour stripes on its multi-coloured cards only and the nature disc on cards that
+    have a nature (its layout.yaml)."""
+    monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))
+    studio = Studio(find_game("cristaux"), dpi=20)
+    studio.refresh()
+    names = {card: {b["name"] for b in studio.details(card)["boxes"]}
+             for card in ("orgue-royal", "stele-d-union")}
+    assert {"stripe_red", "stripe_green", "stripe_blue", "nature_disc", "title"} <= names["orgue-royal"]
+    assert "title" in names["stele-d-union"]
+    assert not {"stripe_red", "stripe_green", "stripe_blue", "nature_disc", "nature"} & names["stele-d-union"]

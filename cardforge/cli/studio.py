@@ -72,6 +72,7 @@ def studio(game: Game, port: int, host: str, dpi: int, templates_dir: str | None
     sock.listen(128)  # a page opened from the printed address waits for the server, never refused
     click.echo(f"{game.id}: drawing the cards…")
     first = session.refresh()
+    session.idle()  # the first load's cache entry, at once
     for problem in session.general:
         click.echo(f"{problem.severity}: {problem}", err=True)
     click.echo(f"{game.id}: {len(session.faces)} faces in {first.seconds:.1f} s")
@@ -92,4 +93,5 @@ def studio(game: Game, port: int, host: str, dpi: int, templates_dir: str | None
     except KeyboardInterrupt:
         pass
     watcher.stop()
+    session.idle()  # the last save's data cache entry, if no quiet second came after it
     click.echo("cardforge studio: stopped.")

@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from cardforge.assets import icon_names
-from cardforge.data import cache
+from cardforge.data import cache, incremental
 from cardforge.data.editions import gather, plain_texts, resolve, same_kind_gaps, text_fields, translations
 from cardforge.data.gamedata import C as C
 from cardforge.data.gamedata import CardSource as CardSource
@@ -33,7 +33,7 @@ from cardforge.data.models import CardBase, DeckMeta
 from cardforge.data.names import resolve as resolve_name
 from cardforge.data.printables import Aid, Board
 from cardforge.data.validate import LineOf, deck_problems, format_loc, validate
-from cardforge.data.yamlio import Loc, LocatedDoc, YamlDoc, read_yaml
+from cardforge.data.yamlio import REUSE, Loc, LocatedDoc, YamlDoc, read_yaml
 from cardforge.errors import DataError
 from cardforge.icons import unknown_icon_note, unknown_icons
 from cardforge.limits import env_name, limit
@@ -217,7 +217,16 @@ class _Shifted:
 
 def load_game_data(game: GameSource, root: Path | None = None, lang: str | None = None) -> GameData[CardBase]:
     """Validated data of the edition in ``lang`` (default: the game's language), from the
-    cache when the files and code are unchanged (data/cache.py)."""
+    cache when the files and code are unchanged (data/cache.py); in a long-lived process's
+    :func:`~cardforge.data.incremental.session`, re-reading only what changed since its last load."""
+    memo = incremental.session_memo()
+    if memo is not None and REUSE.get() is None:
+        with memo.active():
+            return _load_game_data(game, root, lang)
+    return _load_game_data(game, root, lang)
+
+
+def _load_game_data(game: GameSource, root: Path | None, lang: str | None) -> GameData[CardBase]:
     folder = game_dir(game, root)
     key, data = cache.load(game, folder, lambda: _prepare_models(game, folder), lang or game.language)
     if isinstance(data, GameData):  # an entry of another type: a miss
@@ -230,7 +239,11 @@ def load_game_data(game: GameSource, root: Path | None = None, lang: str | None 
         data.card_json = {c.id: c.model_dump_json() for c in data.cards}
     except Exception:  # a model pydantic cannot serialise: the stamp falls back on its own
         data.card_json = {}
-    cache.store(game, key, data)
+    memo = REUSE.get()
+    if memo is not None and memo.defer_cache:  # the studio: written when idle (Memo.flush), not on each save
+        memo.later(lambda: cache.store(game, key, data))
+    else:
+        cache.store(game, key, data)
     return data
 
 
@@ -323,13 +336,19 @@ def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMet
     data, defaults, prefix, problems = _card_list(doc)
     if data is None:
         return problems
+    memo = REUSE.get()
+    context = _memo_context(kinds, doc, meta, defaults, icons, titles, edition) if memo is not None else ""
     for index, raw in enumerate(data, start=1):
         loc = prefix + (index - 1,)
         line = doc.line_of(loc)
+        if memo is not None and _reused(memo.card(raw, context), doc, index, loc, line, cards, sources, edition,
+                                        problems):
+            continue
         if not isinstance(raw, dict):
             problems.append(Problem("a card must be a mapping of field: value", file=doc.display,
                                     item=f"card #{index}", line=line))
             continue
+        raw_entry, before = raw, len(problems)
         raw = {**defaults, **raw}
         card_id = raw.get("id")
         item = f"card '{short_name(card_id)}' (#{index})" if isinstance(card_id, str) else f"card #{index}"
@@ -344,13 +363,7 @@ def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMet
             problems.append(Problem(f"{what} (allowed: {', '.join(kinds)})", file=doc.display,
                                     item=item, field="kind", line=doc.line_of(loc + ("kind",))))
             continue
-        # the kind's title field fills name (deck.yaml title_field)
-        title = (titles or {}).get(kind) if isinstance(kind, str) else None
-        if title is not None and raw.get(title) is not None:
-            if title not in model.model_fields:
-                raw["name"] = raw.pop(title)
-            elif raw.get("name") is None and isinstance(raw[title], (str, int, float)):
-                raw["name"] = str(raw[title])
+        _title_as_name(raw, model, (titles or {}).get(kind) if isinstance(kind, str) else None)
         every_language = raw  # icons are checked in every language's text
         if edition is not None:
             raw, every_language = _in_edition(raw, model, edition, doc, item, loc, card_id, kind, problems)
@@ -367,9 +380,57 @@ def _load_cards(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMet
                 continue
             sources[card_id] = CardSource(doc.display, index, line)
         if card is not None:
-            problems += _deck_card_problems(card, meta, doc, item, loc)
+            mine = _deck_card_problems(card, meta, doc, item, loc)
+            if memo is not None and not mine and len(problems) == before and isinstance(card_id, str):
+                _keep(memo, raw_entry, context, card, card_id, edition)
+            problems += mine
             cards.append(card)
     return problems
+
+
+def _title_as_name(raw: dict[Any, Any], model: type[CardBase], title: str | None) -> None:
+    """The kind's title field fills ``name`` (deck.yaml ``title_field``)."""
+    if title is not None and raw.get(title) is not None:
+        if title not in model.model_fields:
+            raw["name"] = raw.pop(title)
+        elif raw.get("name") is None and isinstance(raw[title], (str, int, float)):
+            raw["name"] = str(raw[title])
+
+
+def _keep(memo: Any, raw: Any, context: str, card: CardBase, card_id: str, edition: Edition | None) -> None:
+    """A card valid with no problem, for the next load (:func:`_reused`)."""
+    given = edition.found.get(card_id) if edition is not None else None
+    kept = edition.cards.get(card_id) if edition is not None else None
+    memo.keep(raw, context, (card, card_id, given, kept[:2] if kept else None))
+
+
+def _memo_context(kinds: dict[str, type[CardBase]], doc: LocatedDoc, meta: DeckMeta, defaults: dict[Any, Any],
+                  icons: frozenset[str], titles: dict[str, str] | None, edition: Edition | None) -> str:
+    """What a card's validation depends on besides its own entry (data/incremental.py)."""
+    models = ",".join(f"{k}:{id(m)}" for k, m in kinds.items())
+    langs = f"{edition.lang}/{edition.game_lang}" if edition is not None else ""
+    return "\x00".join([models, doc.display, meta.model_dump_json(), repr(defaults), repr(sorted(icons)),
+                        repr(sorted((titles or {}).items())), langs])
+
+
+def _reused(found: Any, doc: LocatedDoc, index: int, loc: Loc, line: int | None, cards: list[CardBase],
+            sources: dict[str, CardSource], edition: Edition | None, problems: list[Problem]) -> bool:
+    """The card the last load validated from this very entry (``found``), added as
+    :func:`_load_cards` would add it; False when there is none (validate it)."""
+    if found is None:
+        return False
+    card, card_id, given, kept = found
+    if card_id in sources or (edition is not None and kept is None):
+        return False  # a duplicate now: validated again, so the message is said
+    item = f"card '{short_name(card_id)}' (#{index})"
+    if edition is not None and kept is not None:
+        if given:
+            edition.met(given, doc.display, item, doc.line_of, loc)
+            edition.found[card_id] = given
+        edition.cards[card_id] = (*kept, doc.display, item, doc.line_of, loc)
+    sources[card_id] = CardSource(doc.display, index, line)
+    cards.append(card)
+    return True
 
 
 def _card_list(doc: LocatedDoc) -> tuple[list[Any] | None, dict[Any, Any], Loc, list[Problem]]:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Protocol
@@ -61,6 +62,9 @@ _KIND_NAMES = {_T + "int": "a whole number", _T + "float": "a number", _T + "boo
 
 _SURROGATES = re.compile(r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})", re.IGNORECASE)
 _DOUBLE_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+#: the :class:`cardforge.data.incremental.Memo` loads in this context reuse (None: every file parsed)
+REUSE: ContextVar[Any] = ContextVar("cardforge_yaml_reuse", default=None)
 
 #: where a value is in a document: its keys and list indexes from the top (``("cards", 3, "cost")``)
 Loc = tuple[Any, ...]
@@ -355,21 +359,27 @@ class YamlDoc:
         if self._index is None:
             self._index = _line_index(self.text)
         lines, kinds = self._index
-        path: Loc = ()
-        line: int | None = lines.get(path)
-        for part in loc:
-            kind = kinds.get(path)
-            if kind == "map":
-                step = path + (str(part),)
-            elif kind == "seq" and isinstance(part, int) and not isinstance(part, bool):
-                step = path + (part,)
-            else:
-                return line
-            found = lines.get(step)
-            if found is None:
-                return line
-            path, line = step, found
-        return line
+        return walk_index(lines, kinds, loc)
+
+
+def walk_index(lines: dict[Loc, int], kinds: dict[Loc, str], loc: Loc) -> int | None:
+    """The line :func:`_line_index`'s tables give ``loc``: its node's, or its deepest existing
+    parent's."""
+    path: Loc = ()
+    line: int | None = lines.get(path)
+    for part in loc:
+        kind = kinds.get(path)
+        if kind == "map":
+            step = path + (str(part),)
+        elif kind == "seq" and isinstance(part, int) and not isinstance(part, bool):
+            step = path + (part,)
+        else:
+            return line
+        found = lines.get(step)
+        if found is None:
+            return line
+        path, line = step, found
+    return line
 
 
 def _line_index(text: str) -> tuple[dict[Loc, int], dict[Loc, str]]:
@@ -516,4 +526,7 @@ def read_yaml(path: Path, display: str | None = None, *, inside: Path | None = N
     if problem is not None:
         return YamlDoc(Path(path), display, "", None, [problem])
     assert text is not None  # decode gives the text or a problem
+    memo = REUSE.get()
+    if memo is not None:  # a long-lived process's last reading of this file (data/incremental.py)
+        return memo.parse(text, display, Path(path))  # type: ignore[no-any-return]
     return parse_text(text, display, Path(path))

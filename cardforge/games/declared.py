@@ -890,7 +890,12 @@ def _fields_of(cards: list[Any]) -> list[str]:
 
     printing = set(CardBase.model_fields) - set(CARD_FIELDS)
     names: dict[str, None] = dict.fromkeys(CARD_FIELDS)
+    seen: set[type] = set()  # a model's fields once (a 1,000-card deck has a handful of kinds)
     for card in cards:
+        if isinstance(card, BaseModel):
+            if type(card) in seen:
+                continue
+            seen.add(type(card))
         fields = type(card).model_fields if isinstance(card, BaseModel) else card
         names.update(dict.fromkeys(f for f in fields if f not in printing))
     return list(names)
@@ -943,7 +948,7 @@ def _check_rule(rule: ScoreRule, model: type[BaseModel], data: GameData[CardBase
     kinds = {k for n in names if n in sources for k in (sources[n].kinds or [])}
     cards = [c for c in data.cards if not kinds or _kind_in(c.kind, kinds)]
     inline = _inline_fields(model, [n for n in names if n in sources])
-    fields = _fields_of(cards) + [f for f in inline if f not in _fields_of(cards)]
+    fields = (held := _fields_of(cards)) + [f for f in inline if f not in held]
     read = {"sum": rule.sum, "sets": rule.sets, "groups": rule.groups}.get(measure)
     if read is not None:
         if resolve_name(read, fields) is None:

@@ -269,5 +269,7 @@ class Watcher:
                 self.ready.set()
                 if batch:
                     self.studio.refresh(batch)
+                else:  # a tick without changes: the data cache's entry is written now, not on each save
+                    self.studio.idle()
             self.ready.set()  # the folders are not there (yet): look again
             self.stop_event.wait(0.3)

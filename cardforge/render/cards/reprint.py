@@ -76,8 +76,9 @@ def _digest(*parts: str) -> str:
     return hashlib.blake2b("\n".join(parts).encode("utf-8"), digest_size=8).hexdigest()
 
 
-def card_record(art: CardArt, cards: list[CardBase]) -> dict[str, dict[str, Any]]:
-    """Card id → what this build prints for it (``art``: render.cards.CardArt)."""
+def card_record(art: CardArt, cards: list[CardBase], *, with_data: bool = True) -> dict[str, dict[str, Any]]:
+    """Card id → what this build prints for it (``art``: render.cards.CardArt); ``with_data``
+    False leaves out each card's ``data`` (what the studio's face keys do not read)."""
     out: dict[str, dict[str, Any]] = {}
     backs: dict[tuple[str, tuple[float, float]], str] = {}
     for card in cards:
@@ -101,8 +102,9 @@ def card_record(art: CardArt, cards: list[CardBase]) -> dict[str, dict[str, Any]
             "stamp": art.stamp_text(card, front) if front is not None else "",
             "name": card.name,
             "kind": card.kind,
-            "data": json.loads(content),
         }
+        if with_data:
+            out[card.id]["data"] = json.loads(content)
     return out
 
 
