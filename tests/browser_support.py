@@ -67,8 +67,11 @@ class ServerThread:
         self.app = app if app is not None else create_app(settings)  # app: another app (the studio's)
         if ANSWER_DELAY:
             self.app = _slowed(self.app)
+        # as the commands run it: an open event stream (the studio's page) is cut 1 s into the
+        # shutdown, not waited for (the teardown waited the whole PATIENCE, 120 s, for it)
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
-                                                   log_level="warning", access_log=False))
+                                                   log_level="warning", access_log=False,
+                                                   timeout_graceful_shutdown=1))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self):
