@@ -36,7 +36,10 @@ WATCHED_SUFFIXES = frozenset({".yaml", ".yml", ".csv", ".xlsx", ".j2", ".png", "
                               ".otf"})
 POLL_SECONDS = 0.3  # when polling (network drives): how often the folders are looked at
 TICK_MS = 1000  # without changes, how often a session checks that its folders are still the ones watched
-STEP_MS = 50  # changes arriving within this of each other are one batch (an editor's save may take two writes)
+#: changes arriving within this of each other are one batch: an editor's save (its writes, a
+#: temporary file renamed, a back-up) and a save of several files at once take a few ms; a
+#: batch is seen STEP_MS to 2 × STEP_MS after its last change (50 ms cost ~0.075 s a save)
+STEP_MS = 20
 DEBOUNCE_MS = 1600  # …but a batch is handed over after this at most
 SETTLE_SECONDS = 0.15  # poll(): wait until files are still before reading them
 KEPT_TEXTS = 1_000_000  # laid-out texts kept in watch mode (texts unused by a rebuild are dropped)
