@@ -230,10 +230,13 @@ def game_target(game, settings, build: Callable[[], Any] | None = None) -> Targe
 
 def keep_texts() -> None:
     """Keep every laid-out text for the session (the cache is small by default, so that a
-    one-off build of a huge deck does not hold every card's text in memory)."""
+    one-off build of a huge deck does not hold every card's text in memory), and every face
+    drawn (:mod:`cardforge.render.cards.facecache`: off in a one-off build)."""
+    from cardforge.render.cards.facecache import FACES
     from cardforge.render.drawing.richtext import LAYOUTS
 
     LAYOUTS.maxsize = max(LAYOUTS.maxsize, KEPT_TEXTS)
+    FACES.enabled = True
 
 
 class WatchSession:
@@ -245,6 +248,7 @@ class WatchSession:
 
     def __init__(self, targets: list[Target], report: Callable[[Rebuild, Target], None] | None = None,
                  interval: float = POLL_SECONDS, polling: bool | None = None):
+        from cardforge.render.cards.facecache import FACES
         from cardforge.render.drawing.richtext import LAYOUTS
 
         self.targets = targets
@@ -252,6 +256,7 @@ class WatchSession:
         self.interval = interval
         self.polling = polling
         self.layouts = LAYOUTS
+        self.faces = FACES
         keep_texts()  # every text of the deck stays laid out between rebuilds
         self.state = {t.name: snapshot(t.folders) for t in targets}  # for poll()
 
@@ -262,9 +267,10 @@ class WatchSession:
     def rebuild(self, target: Target, changed: list[str] | None = None) -> Rebuild:
         """Build ``target`` once; texts the build did not use are dropped from the cache
         afterwards (so that a long session does not pile up old versions of edited texts)."""
-        cache = self.layouts
+        cache, faces = self.layouts, self.faces
         hits, misses = cache.hits, cache.misses
         cache.track()
+        faces.track()
         t0 = time.perf_counter()
         try:
             failure = target.build()
@@ -273,8 +279,10 @@ class WatchSession:
         finally:
             seconds = time.perf_counter() - t0
             used = cache.untrack()
+            drawn = faces.untrack()
         if failure is None:
             cache.retain(used)
+            faces.retain(drawn)
         result = Rebuild(failure is None, seconds, cache.misses - misses, cache.hits - hits,
                          list(changed or []), failure)
         self.report(result, target)
