@@ -8,8 +8,11 @@ Windows drives: there the folders are polled instead — automatically on a netw
 (:func:`network_filesystem`, Linux), or when asked (``--poll``, ``CARDFORGE_WATCH_POLL=1``, or
 watchfiles' own ``WATCHFILES_FORCE_POLLING``). A rebuild runs in the same process as the last
 one, so it keeps everything that did not change: the compiled templates and layouts, the
-fonts, and every card text already laid out (:data:`cardforge.render.drawing.richtext.LAYOUTS`, by
-content: the text, its box and its style), so a one-card edit lays out that card's text only.
+fonts, every card text already laid out (:data:`cardforge.render.drawing.richtext.LAYOUTS`, by
+content: the text, its box and its style), so a one-card edit lays out that card's text only,
+and every card face drawn (:data:`cardforge.render.cards.facecache.FACES`): an unchanged face
+is written again from its operators when the new PDF reads the same fonts and forms, so the
+PDF is byte for byte a fresh build's.
 A build that fails (bad data, text that does not fit, a full disk, even a bug in cardforge)
 prints what went wrong and leaves the previous PDFs in place (a build is a transaction:
 :mod:`cardforge.render.builds.build`); watching goes on.
