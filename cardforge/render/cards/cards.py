@@ -614,7 +614,7 @@ class Painter:
         begin_card(self.c, placement, self.bleed_pt)
         draw = partial(self._face, program, card, card.kind, None, "front")
         if self._kept is not None:
-            draw = partial(FACES.draw, self, self._face_key(program, card, "front", None), draw)
+            draw = partial(self._kept_face, program, card, "front", None, draw)
         if card.copies > 1 or card.id in self.art.reused:
             self._replay(("front", card.id, program.key), draw)
         else:
@@ -635,7 +635,7 @@ class Painter:
         if "card" in program.uses:  # a double-sided card: its back shows its own data
             draw = partial(self._face, program, card, card.kind, back_id, "back")
             if self._kept is not None:
-                draw = partial(FACES.draw, self, self._face_key(program, card, "back", back_id), draw)
+                draw = partial(self._kept_face, program, card, "back", back_id, draw)
             if card.copies > 1:
                 self._replay(("back", card.id, program.key), draw)
             else:
@@ -645,6 +645,11 @@ class Painter:
             self._form(("backs", back_id, kind, program.key), program,
                        lambda: self._face(program, None, kind, back_id, "back"))
         self.c.restoreState()
+
+    def _kept_face(self, program: FaceProgram, card: CardBase, side: str, back_id: str | None,
+                   draw: Callable[[], None]) -> None:
+        """Watch mode: the face written again as the last rebuild drew it, or drawn (``draw``)."""
+        FACES.draw(self, self._face_key(program, card, side, back_id), draw)
 
     def _face_key(self, program: FaceProgram, card: CardBase, side: str, back_id: str | None) -> tuple[Any, ...]:
         """Everything that decides how a card's face is drawn, but what the build shares

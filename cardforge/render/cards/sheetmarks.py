@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
@@ -350,12 +351,23 @@ def _draw_at(c: Canvas, p: Placed, draw: Callable[[float, float], None], key: tu
         shared(c, (*key, p.area.rect, p.area.side, p.offset, p.size), go)
 
 
+@lru_cache(maxsize=1024)
+def _planned(page: tuple[float, float], printer: float, ink: tuple[Rect, ...], obstacles: tuple[Rect, ...],
+             info: SheetInfo, plan: CuttingPlan | None, bar: bool) -> Extras:
+    """:func:`plan_extras`, kept for the process (never changed by its users): watch mode plans
+    every sheet's labels again on each rebuild, as they were (~7 ms of Maphr's)."""
+    return plan_extras(page, printer, ink, obstacles, info, plan, bar)
+
+
 def draw_sheet_extras(c: Canvas, page: tuple[float, float], printer: float, ink: Sequence[Rect],
                       obstacles: Sequence[Rect], info: SheetInfo, *, plan: CuttingPlan | None = None,
                       bar: bool = True, k_black: bool = False, registration: bool = False) -> list[str]:
     """The label (and on a front page the scale bar and cutting order) beside the cards, in the
     printable area. Returns what found no room (see :func:`plan_extras`)."""
-    extras = plan_extras(page, printer, ink, obstacles, info, plan, bar)
+    try:
+        extras = _planned(page, printer, tuple(ink), tuple(obstacles), info, plan, bar)
+    except TypeError:  # something unhashable in the plan: planned afresh
+        extras = plan_extras(page, printer, ink, obstacles, info, plan, bar)
     font = font_name("sans")
     c.saveState()
     for p in extras.placed:

@@ -363,13 +363,16 @@ class LayoutCache:
         self._recording = None
 
     def touch(self, keys: list[tuple[Any, ...]]) -> bool:
-        """Look ``keys`` up again without using them (a face written again from its kept operators
-        used them): counted and noted as lookups are. False, counting nothing, when one is gone."""
+        """Count ``keys`` as looked up again, without using them (a face written again from its
+        kept operators used them): hits, and noted for :meth:`retain` (not made the most recent:
+        watch mode, the only user, keeps every text). False, counting nothing, when one is gone."""
         items = self._items
-        if any(key not in items for key in keys):
-            return False
         for key in keys:
-            self.get(key)
+            if key not in items:
+                return False
+        self.hits += len(keys)
+        if self._tracked is not None:
+            self._tracked.update(keys)
         return True
 
 
