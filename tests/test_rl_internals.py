@@ -84,6 +84,15 @@ def test_xobject_name_is_the_forms_key_in_the_document():
     assert name == "FormXob.cfz" and name in rl.document(c).idToObject
 
 
+def test_form_operators_are_the_forms_content():
+    c, _ = _canvas()
+    c.beginForm("cfo")
+    c.rect(1, 2, 3, 4)
+    c.endForm()
+    ops = rl.form_operators(rl.document(c), "cfo")
+    assert isinstance(ops, bytes) and b"1 2 3 4 re" in ops
+
+
 def test_text_operators_are_the_text_objects_content():
     c, out = _canvas()
     t = c.beginText(10, 10)

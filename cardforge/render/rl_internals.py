@@ -70,6 +70,12 @@ def xobject_name(doc: PDFDocument, name: str) -> str:
     return str(doc.getXObjectName(name))
 
 
+def form_operators(doc: PDFDocument, name: str) -> bytes:
+    """The operators of the form ``name`` (as given to ``beginForm``) defined in ``doc``
+    (``PDFFormXObject.stream``, uncompressed until the document is written)."""
+    return _holder_text(doc.idToObject[doc.getXObjectName(name)])
+
+
 def text_operators(text: PDFTextObject) -> list[str]:
     """A text object's operators, as text (``PDFTextObject._code``)."""
     code: list[str] = text._code

@@ -17,11 +17,13 @@ new document reads the same:
   whole table: a character new to the document earlier in the deck makes the faces after it
   drawn again); each form or image it names is defined, as the same thing;
 - only a face whose drawing left its document as it found it, but for characters it gave
-  their subset codes, is kept (those characters are given their codes again, in the same
-  order, when it is written again): one that defined a form or image, used a font for the
-  first time in the document, reported a problem (even one reported before), or wrote anything
-  the checks do not understand (a name other than a font or a form: transparency, a spot
-  colour, a link…) is drawn every time.
+  their subset codes and icons it defined, is kept (when it is written again, those icons are
+  defined again first, through the same ``ensure_icon``, and those characters given their
+  codes again, in the same order; an icon showing text is not kept, its characters' order
+  being the face's): one that defined another form or an image, used a font for the first
+  time in the document, reported a problem (even one reported before), or wrote anything the
+  checks do not understand (a name other than a font or a form: transparency, a spot colour,
+  a link…) is drawn every time.
 
 So a face written again is byte for byte what drawing it would write (``tests/test_watch.py``
 compares a rebuilt deck with a fresh build's). The laid-out texts a kept face used count as
@@ -45,6 +47,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from cardforge.render import rl_internals as rl
 from cardforge.render.colour import is_cmyk
+from cardforge.render.drawing.icons import ICON_LOG, ensure_icon, icon_form
 from cardforge.render.drawing.richtext import LAYOUTS
 
 if TYPE_CHECKING:
@@ -56,6 +59,8 @@ _STRING = re.compile(r"\((?:[^()\\]|\\.)*\)", re.S)
 _NAME = re.compile(r"/([^\s/()<>\[\]{}%]+)")
 _FONT = re.compile(r"F\d+(?:\+\d+)?")
 _XOBJECT_PREFIX = "FormXob."
+#: text shown in a form's operators (``Tj``, ``TJ``, ``'``, ``"``)
+_TEXT = re.compile(rb"T[jJ]\b|['\"]")
 
 
 @dataclass
@@ -66,6 +71,7 @@ class _Face:
     fonts: list[tuple[str, str, dict[int, int] | None]]  # (font, PDF name, TrueType subset codes)
     texts: list[tuple[Any, ...]]  # laid-out texts looked up (render/drawing/richtext.py LAYOUTS)
     added: list[tuple[TTFont, str]]  # characters it gave codes, in that order, per TrueType font
+    icons: list[tuple[str, str, str]]  # icons it defined, in that order: (name, form, drawing key)
 
 
 class FaceCache:
@@ -108,6 +114,8 @@ class FaceCache:
         if face is not None and _fits(face, painter) and LAYOUTS.touch(face.texts):
             self.hits += 1
             doc = rl.document(painter.c)
+            for name, _, _ in face.icons:  # defined as it defined them: no text, nothing but the form
+                ensure_icon(painter.c, name, painter.art.assets.custom)
             for font, chars in face.added:  # the same codes, given in the same order
                 font.splitString(chars, doc)
             rl.page_operators(painter.c).extend(face.code)
@@ -158,14 +166,24 @@ def _record(painter: Any, draw: Callable[[], None]) -> _Face | None:
     before, codes = _state(painter), _codes(doc)
     rl.set_forms_in_use(c, mine)
     texts = LAYOUTS.record()
+    icons: list[tuple[str, Any, str]] = []
+    c.__dict__[ICON_LOG] = icons  # render/drawing/icons.py ensure_icon notes the icons it defines
     try:
         draw()
     finally:
+        del c.__dict__[ICON_LOG]
         LAYOUTS.stop_recording()
         rl.set_forms_in_use(c, outer)
         outer.extend(mine)  # as drawing would have listed them
-    if _state(painter) != before:
+    after = _state(painter)
+    if after[1:] != before[1:] or after[0] != before[0] + len(icons):  # no object but the icons' forms
         return None
+    defined = []
+    custom = painter.art.assets.custom
+    for name, used, form in icons:
+        if used is not custom or _TEXT.search(rl.form_operators(doc, form)):
+            return None  # another game's icons, or an icon drawing text: its characters' codes
+        defined.append((name, form, c.__dict__["_cardforge_icons"][form]))
     added = []
     for name, (font, n) in _codes(doc).items():
         if name not in codes:
@@ -179,7 +197,9 @@ def _record(painter: Any, draw: Callable[[], None]) -> _Face | None:
     if reads is None:
         return None
     fonts, meaning = reads
-    return _Face(ops, forms, meaning, fonts, texts, added)
+    own = {form for _, form, _ in defined}  # checked as not defined yet instead (_fits)
+    meaning = [(form, what) for form, what in meaning if form not in own]
+    return _Face(ops, forms, meaning, fonts, texts, added, defined)
 
 
 def _reads(painter: Any, ops: list[str], forms: list[str], codes: dict[str, tuple[TTFont, int]]
@@ -252,9 +272,16 @@ def _meaning(painter: Any, form: str) -> Any:
 
 
 def _fits(face: _Face, painter: Any) -> bool:
-    """Whether the painter's document reads as the face's did (its fonts and forms)."""
+    """Whether the painter's document reads as the face's did (its fonts and forms), and the
+    icons it defined are not defined yet and would be named as they were."""
     c = painter.c
     doc = rl.document(c)
+    custom = painter.art.assets.custom
+    defined = c.__dict__.get("_cardforge_icons", {})
+    for name, form, key in face.icons:
+        if form in defined or icon_form(c, name, custom) != (form, key) \
+                or rl.xobject_name(doc, form) in doc.idToObject:
+            return False
     mapping = doc.fontMapping
     for ps, internal, codes in face.fonts:
         if mapping.get(ps) != internal:
