@@ -37,7 +37,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from functools import cache
 from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -53,25 +53,33 @@ from cardforge.render.drawing.richtext import LAYOUTS
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
-#: a PDF string literal (ReportLab escapes parentheses and backslashes inside one)
-_STRING = re.compile(r"\((?:[^()\\]|\\.)*\)", re.S)
-#: a PDF name
-_NAME = re.compile(r"/([^\s/()<>\[\]{}%]+)")
-_FONT = re.compile(r"F\d+(?:\+\d+)?")
 _XOBJECT_PREFIX = "FormXob."
-#: text shown in a form's operators (``Tj``, ``TJ``, ``'``, ``"``)
-_TEXT = re.compile(rb"T[jJ]\b|['\"]")
 
 
-@dataclass
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[bytes]]:
+    """A PDF string literal (ReportLab escapes parentheses and backslashes inside one), a PDF
+    name, a font's name, text shown in a form's operators (``Tj``, ``TJ``, ``'``, ``"``);
+    compiled when watch mode first needs them, not in every build's start-up."""
+    return (re.compile(r"\((?:[^()\\]|\\.)*\)", re.S), re.compile(r"/([^\s/()<>\[\]{}%]+)"),
+            re.compile(r"F\d+(?:\+\d+)?"), re.compile(rb"T[jJ]\b|['\"]"))
+
+
 class _Face:
-    code: list[str]  # the face's operators (in the card's own frame)
-    forms: list[str]  # forms and images it draws, as named to ReportLab
-    form_meaning: list[tuple[str, Any]]  # (form, what it must be in the document)
-    fonts: list[tuple[str, str, dict[int, int] | None]]  # (font, PDF name, TrueType subset codes)
-    texts: list[tuple[Any, ...]]  # laid-out texts looked up (render/drawing/richtext.py LAYOUTS)
-    added: list[tuple[TTFont, str]]  # characters it gave codes, in that order, per TrueType font
-    icons: list[tuple[str, str, str]]  # icons it defined, in that order: (name, form, drawing key)
+    """A face kept (a plain class: a dataclass costs every build's start-up ~0.3 ms)."""
+
+    __slots__ = ("code", "forms", "form_meaning", "fonts", "texts", "added", "icons")
+
+    def __init__(self, code: list[str], forms: list[str], form_meaning: list[tuple[str, Any]],
+                 fonts: list[tuple[str, str, dict[int, int] | None]], texts: list[tuple[Any, ...]],
+                 added: list[tuple[TTFont, str]], icons: list[tuple[str, str, str]]):
+        self.code = code  # the face's operators (in the card's own frame)
+        self.forms = forms  # forms and images it draws, as named to ReportLab
+        self.form_meaning = form_meaning  # (form, what it must be in the document)
+        self.fonts = fonts  # (font, PDF name, TrueType subset codes before the face)
+        self.texts = texts  # laid-out texts looked up (render/drawing/richtext.py LAYOUTS)
+        self.added = added  # characters it gave codes, in that order, per TrueType font
+        self.icons = icons  # icons it defined, in that order: (name, form, drawing key)
 
 
 class FaceCache:
@@ -181,7 +189,7 @@ def _record(painter: Any, draw: Callable[[], None]) -> _Face | None:
     defined = []
     custom = painter.art.assets.custom
     for name, used, form in icons:
-        if used is not custom or _TEXT.search(rl.form_operators(doc, form)):
+        if used is not custom or _patterns()[3].search(rl.form_operators(doc, form)):
             return None  # another game's icons, or an icon drawing text: its characters' codes
         defined.append((name, form, c.__dict__["_cardforge_icons"][form]))
     added = []
@@ -212,8 +220,9 @@ def _reads(painter: Any, ops: list[str], forms: list[str], codes: dict[str, tupl
     fonts_by_name = {internal: ps for ps, internal in doc.fontMapping.items()}
     xobjects = {rl.xobject_name(doc, f): f for f in forms}
     fonts: dict[str, tuple[str, str, dict[int, int] | None]] = {}
-    for name in _NAME.findall(_STRING.sub("()", "\n".join(ops))):
-        if _FONT.fullmatch(name):
+    string, pdf_name, font_name, _ = _patterns()
+    for name in pdf_name.findall(string.sub("()", "\n".join(ops))):
+        if font_name.fullmatch(name):
             base = "/" + name.split("+")[0]
             ps = fonts_by_name.get(base)
             if ps is None:
