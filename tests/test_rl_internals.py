@@ -49,6 +49,50 @@ def test_forms_in_use_name_the_pages_forms():
     assert out.getvalue().count(b"/FormXob.cfy") >= 2  # in the second page's resources too
 
 
+def test_set_forms_in_use_collects_what_is_drawn_meanwhile():
+    c, out = _canvas()
+    c.beginForm("cfa")
+    c.endForm()
+    page = rl.forms_in_use(c)
+    mine: list[str] = []
+    rl.set_forms_in_use(c, mine)
+    c.doForm("cfa")
+    assert mine == ["cfa"] and page == []
+    rl.set_forms_in_use(c, page)
+    page.extend(mine)
+    c.showPage()
+    c.save()
+    assert b"/FormXob.cfa" in out.getvalue().split(b"/Resources", 1)[1]  # in the page's resources
+
+
+def test_page_additions_count_links_colours_and_shadings():
+    from reportlab.lib.colors import CMYKColorSep
+
+    c, _ = _canvas()
+    assert rl.page_additions(c) == (0, 0, 0)
+    c.linkURL("https://example.org", (0, 0, 10, 10))
+    c.setFillColor(CMYKColorSep(0, 0, 0, 1, spotName="Gold"))
+    c.linearGradient(0, 0, 10, 10, ("#ff0000", "#0000ff"))
+    assert rl.page_additions(c) == (1, 1, 1)
+
+
+def test_xobject_name_is_the_forms_key_in_the_document():
+    c, _ = _canvas()
+    c.beginForm("cfz")
+    c.endForm()
+    name = rl.xobject_name(rl.document(c), "cfz")
+    assert name == "FormXob.cfz" and name in rl.document(c).idToObject
+
+
+def test_form_operators_are_the_forms_content():
+    c, _ = _canvas()
+    c.beginForm("cfo")
+    c.rect(1, 2, 3, 4)
+    c.endForm()
+    ops = rl.form_operators(rl.document(c), "cfo")
+    assert isinstance(ops, bytes) and b"1 2 3 4 re" in ops
+
+
 def test_text_operators_are_the_text_objects_content():
     c, out = _canvas()
     t = c.beginText(10, 10)

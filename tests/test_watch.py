@@ -7,8 +7,11 @@ condition with a generous deadline, never by asserting how long it took."""
 from __future__ import annotations
 
 import hashlib
+import os
 import queue
 import shutil
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -19,6 +22,7 @@ import pytest
 from cardforge import watch
 from cardforge.cli.build import Progress, build_one
 from cardforge.games import find_game
+from cardforge.render.cards.facecache import FACES
 from cardforge.render.drawing.richtext import LAYOUTS
 from cardforge.settings import BuildSettings
 
@@ -28,6 +32,15 @@ from waiting import PATIENCE, wait_until
 
 ETAYAGE = 'effect: "Votre mine passe au niveau III pour 10 :coin: au lieu de 30."'
 EDITED = 'effect: "Désormais, votre mine passe au niveau III pour 10 :coin: au lieu de 30."'
+
+
+@pytest.fixture(autouse=True)
+def _faces_kept_for_this_test_only(monkeypatch):
+    """A watch session turns the process's face cache on: off again (and emptied) after the test."""
+    monkeypatch.setattr(FACES, "enabled", FACES.enabled)
+    FACES.clear()
+    yield
+    FACES.clear()
 
 
 @pytest.fixture
@@ -437,3 +450,85 @@ def test_a_save_during_a_rebuild_is_not_lost(tmp_path):
     finally:
         stop.set()
         deadline.cancel()
+
+
+# --- kept faces: a rebuild writes what a fresh build writes ----------------------------------------
+
+MAPHR_EDIT = ("improvements.yaml", "au lieu de 30.", "au lieu de 30. Quelle aubaine !")
+#: characters no card of Maphr uses before: the faces drawn after Étayage read other subset codes
+MAPHR_NEW_CHARACTERS = ("improvements.yaml", "Quelle aubaine !", "Quelle aubaine ! ½ Ω")
+TUNHELL_EDIT = ("fin-de-mine.yaml", "La porte ne bouge plus.", "La porte ne bouge plus jamais.")
+TUNHELL_PICTURE = ("icons/door.svg", 'fill="#5a5a5a"', 'fill="#3a3a3a"')  # a card icon
+TUNHELL_LAYOUT = ("templates/layout.yaml", "size: 8.5, min_size: 6,", "size: 8, min_size: 6,")
+CRISTAUX_EDIT = ("cadeaux.yaml", "puis retournez le Warhammer.", "puis retournez vite le Warhammer.")
+CRISTAUX_LAYOUT = ("templates/layout.yaml", "style: {size: 10.5, min_size: 6.5, bold: true",
+                   "style: {size: 10, min_size: 6.5, bold: true")
+
+
+def fresh_build(data_root: Path, game_id: str, out: Path, args: list[str]) -> Path:
+    """What `cardforge build` writes in a process of its own (nothing kept from this one)."""
+    r = subprocess.run([sys.executable, "-m", "cardforge", "--data", str(data_root), "build", game_id,
+                        "--only", "decks", "-o", str(out), "-q", *args], capture_output=True, text=True,
+                       env=dict(os.environ), timeout=600)
+    assert r.returncode == 0, r.stderr
+    return out / game_id
+
+
+def same_files(a: Path, b: Path) -> list[str]:
+    names = sorted(p.relative_to(a).as_posix() for p in a.rglob("*") if p.is_file())
+    assert names == sorted(p.relative_to(b).as_posix() for p in b.rglob("*") if p.is_file())
+    assert any(n.endswith(".pdf") for n in names)
+    return [n for n in names if (a / n).read_bytes() != (b / n).read_bytes()]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id, args, settings, edits", [
+    ("maphr", [], {}, [(MAPHR_EDIT, True), (MAPHR_NEW_CHARACTERS, True)]),
+    ("maphr", ["--cmyk", "--pure-black"], {"cmyk": True, "pure_black": True}, [(MAPHR_EDIT, True)]),
+    ("tunhell", [], {}, [(TUNHELL_EDIT, True), (TUNHELL_PICTURE, False), (TUNHELL_LAYOUT, False)]),
+    ("cristaux", [], {}, [(CRISTAUX_EDIT, True), (CRISTAUX_LAYOUT, False)]),
+], ids=["maphr", "maphr-cmyk", "tunhell", "cristaux"])
+def test_a_rebuild_with_kept_faces_writes_what_a_fresh_build_writes(tmp_path, monkeypatch, game_id, args, settings,
+                                                                   edits):
+    """Watch mode writes an unchanged face again from the last rebuild; the files are byte for
+    byte those of a fresh build of the same files, after a card edit (kept faces written again),
+    after characters new to the document (the faces after it read other subset codes), and
+    after a picture or a layout edit (every face drawn again)."""
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "card_data" / game_id, data / game_id)
+    monkeypatch.setenv("CARDFORGE_DATA", str(data))
+    monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("CARDFORGE_NO_CACHE", raising=False)
+    monkeypatch.setattr(LAYOUTS, "maxsize", LAYOUTS.maxsize)
+    LAYOUTS.clear()
+    build_settings = BuildSettings(only=frozenset({"decks"}), out_dir=tmp_path / "out", **settings)
+    target = watch.Target(game_id, lambda: build_one(find_game(game_id), build_settings, Progress(False), True),
+                          [data / game_id])
+    session = watch.WatchSession([target])
+    assert FACES.enabled
+    first = session.rebuild(target)
+    assert first.ok and FACES.hits == 0 and FACES.misses > 0 and len(FACES) > 0
+    for i, ((name, old, new), kept) in enumerate(edits):
+        path = data / game_id / name
+        text = path.read_text(encoding="utf-8")
+        assert old in text
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+        hits, misses = FACES.hits, FACES.misses
+        rebuilt = session.rebuild(target)
+        assert rebuilt.ok
+        if kept:  # a card's edit: the other cards' faces written again, some drawn (forms defined…)
+            assert FACES.hits > hits and FACES.misses > misses
+        else:  # a picture or a layout: no face kept from before it
+            assert FACES.hits == hits and FACES.misses > misses
+        assert same_files(tmp_path / "out" / game_id, fresh_build(data, game_id, tmp_path / f"fresh{i}", args)) == []
+
+
+def test_a_one_off_build_keeps_no_face(tmp_path, monkeypatch):
+    """Outside watch mode nothing is kept: a build draws every face, as it always did."""
+    monkeypatch.setattr(FACES, "enabled", False)
+    settings = BuildSettings(only=frozenset({"decks"}), out_dir=tmp_path / "out", data_root=FIXTURE_DATA,
+                             templates_dir=FIXTURE_TEMPLATES)
+    register_fixture_game(monkeypatch)
+    assert build_one(find_game("fixture_deck"), settings, Progress(False), True) is None
+    assert (FACES.hits, FACES.misses, len(FACES)) == (0, 0, 0)
+    assert list((tmp_path / "out" / "fixture_deck").glob("*.pdf"))

@@ -51,6 +51,31 @@ def forms_in_use(canvas: Canvas) -> list[str]:
     return used
 
 
+def set_forms_in_use(canvas: Canvas, names: list[str]) -> None:
+    """Make ``names`` the list of forms the current page uses (``Canvas._formsinuse``): what
+    is drawn meanwhile lists its forms there (render/cards/facecache.py notes a face's forms)."""
+    canvas._formsinuse = names
+
+
+def page_additions(canvas: Canvas) -> tuple[int, int, int]:
+    """How many links, colours (spot colours, named colour spaces) and shadings the current
+    page has (``Canvas._annotationrefs``, ``_colorsUsed``, ``_shadingUsed``): drawing that
+    adds one is not written again from kept operators (render/cards/facecache.py)."""
+    return len(canvas._annotationrefs), len(canvas._colorsUsed), len(canvas._shadingUsed)
+
+
+def xobject_name(doc: PDFDocument, name: str) -> str:
+    """The name a form or image given to ReportLab as ``name`` has in the document
+    (``FormXob.<name>``), as the key of its object (``PDFDocument.idToObject``)."""
+    return str(doc.getXObjectName(name))
+
+
+def form_operators(doc: PDFDocument, name: str) -> bytes:
+    """The operators of the form ``name`` (as given to ``beginForm``) defined in ``doc``
+    (``PDFFormXObject.stream``, uncompressed until the document is written)."""
+    return _holder_text(doc.idToObject[doc.getXObjectName(name)])
+
+
 def text_operators(text: PDFTextObject) -> list[str]:
     """A text object's operators, as text (``PDFTextObject._code``)."""
     code: list[str] = text._code

@@ -47,6 +47,7 @@ from cardforge.paths import path_problem
 from cardforge.problems import Problem
 from cardforge.render import rl_internals as rl
 from cardforge.render.canvas import begin_card, colour
+from cardforge.render.cards.facecache import FACES, scope
 from cardforge.render.colour import lighten, readable_on
 from cardforge.render.drawing.drawing_assets import DrawingAssets
 from cardforge.render.drawing.game_assets import drawing_assets
@@ -180,8 +181,12 @@ class Issues:
         self._seen: set[tuple[Any, ...]] = set()
         #: (message, kind) → the cards' located warnings, in order
         self._by_kind: dict[tuple[str, str], dict[str, Problem]] = {}
+        #: problems reported so far, each time (one reported again counts): a face that reports one
+        #: is drawn on every rebuild, never written again from kept operators (render/cards/facecache.py)
+        self.reported = 0
 
     def add(self, problem: Problem) -> None:
+        self.reported += 1
         key = (problem.message, problem.file, problem.item, problem.field, problem.severity)
         if key not in self._seen:
             self._seen.add(key)
@@ -190,6 +195,7 @@ class Issues:
     def add_card(self, problem: Problem, kind: str, card_id: str, summary: str | None = None) -> None:
         """A warning about one card: summarised with the other cards of its kind that have the
         same ``summary`` (the message said of them all; default: the problem's message)."""
+        self.reported += 1
         if not problem.is_warning:
             self.add(problem)
             return
@@ -596,6 +602,8 @@ class Painter:
         self._frame_behind: dict[tuple[Any, ...], list[_Behind]] = {}  # a shared frame's, drawn once
         self._turn: tuple[float, float, float, float, float, float] | None = None  # a turned box's map
         self._styles: dict[tuple[Any, ...], TextStyle | str] = {}  # styles from card data, or why not
+        # watch mode: faces kept from the last rebuild (render/cards/facecache.py), per this canvas's colours
+        self._kept = scope(art, canvas, ink_saver) if FACES.enabled and edges_only is None else None
 
     # --- placing cards on a sheet -------------------------------------------------------------
     def front(self, placement: Placement, card: CardBase) -> None:
@@ -604,10 +612,13 @@ class Painter:
         if program is None:
             return
         begin_card(self.c, placement, self.bleed_pt)
+        draw = partial(self._face, program, card, card.kind, None, "front")
+        if self._kept is not None:
+            draw = partial(self._kept_face, program, card, "front", None, draw)
         if card.copies > 1 or card.id in self.art.reused:
-            self._replay(("front", card.id, program.key), lambda: self._face(program, card, card.kind, None, "front"))
+            self._replay(("front", card.id, program.key), draw)
         else:
-            self._face(program, card, card.kind, None, "front")
+            draw()
         self.c.restoreState()
 
     def back(self, placement: Placement, card: CardBase) -> None:
@@ -622,16 +633,35 @@ class Painter:
             return
         begin_card(self.c, placement, self.bleed_pt)
         if "card" in program.uses:  # a double-sided card: its back shows its own data
+            draw = partial(self._face, program, card, card.kind, back_id, "back")
+            if self._kept is not None:
+                draw = partial(self._kept_face, program, card, "back", back_id, draw)
             if card.copies > 1:
-                self._replay(("back", card.id, program.key),
-                             lambda: self._face(program, card, card.kind, back_id, "back"))
+                self._replay(("back", card.id, program.key), draw)
             else:
-                self._face(program, card, card.kind, back_id, "back")
+                draw()
         else:
             kind = card.kind if "kind" in program.uses else None
             self._form(("backs", back_id, kind, program.key), program,
                        lambda: self._face(program, None, kind, back_id, "back"))
         self.c.restoreState()
+
+    def _kept_face(self, program: FaceProgram, card: CardBase, side: str, back_id: str | None,
+                   draw: Callable[[], None]) -> None:
+        """Watch mode: the face written again as the last rebuild drew it, or drawn (``draw``)."""
+        FACES.draw(self, self._face_key(program, card, side, back_id), draw)
+
+    def _face_key(self, program: FaceProgram, card: CardBase, side: str, back_id: str | None) -> tuple[Any, ...]:
+        """Everything that decides how a card's face is drawn, but what the build shares
+        (``self._kept``: render/cards/facecache.py)."""
+        art = self.art
+        front = program if side == "front" else art.program(art.front_layout_name(card.kind), program.size_mm,
+                                                            "front")
+        back = "" if back_id is None else f"{back_id}\x00{art.back_spec(back_id).model_dump_json()}\x00" \
+                                          f"{art.back_info(back_id)!r}"
+        return (self._kept, side, card.id, card.kind, card.copies, art.card_content(card),
+                art.stamp_text(card, front) if front is not None else "", program.layout.digest, program.size_mm,
+                repr(art.kind_info(card.kind)), repr(art.game_info), back)
 
     def _replay(self, key: tuple[Any, ...], draw: Callable[[], None]) -> None:
         """A card printed more than once: drawn once, and its operators written again for every

@@ -206,6 +206,21 @@ def _signature(e: FaceEdges) -> tuple[int, ...]:
     return tuple(map(round, flat(flat(flat(e.sides)))))  # in C: a rebuild groups every face again
 
 
+#: face key → :func:`_signature` of its samples, for the process: a key always samples alike, and
+#: watch mode groups every face of the deck again on each rebuild (~10 ms of Maphr's)
+_SIGNATURES: dict[str, tuple[int, ...]] = {}
+_SIGNATURES_KEPT = 50_000
+
+
+def _signature_of(key: str, e: FaceEdges) -> tuple[int, ...]:
+    sig = _SIGNATURES.get(key)
+    if sig is None:
+        if len(_SIGNATURES) >= _SIGNATURES_KEPT:
+            _SIGNATURES.clear()
+        sig = _SIGNATURES[key] = _signature(e)
+    return sig
+
+
 def edge_book(art: CardArt, cards: list[CardBase], size: tuple[float, float], bleed: float) -> EdgeBook:
     """Sample every face the ``cards`` show (from the cache where it has them) and sort the
     cards into classes: cards whose front and back both look alike on every side."""
@@ -246,7 +261,7 @@ def _book(art: CardArt, faces: dict[str, tuple[str, CardBase]], card_faces: dict
     def group(key: str, reps: list[FaceEdges]) -> int:
         if key not in cluster:
             e = sampled[key]
-            sig = (id(reps), *_signature(e))
+            sig = (id(reps), *_signature_of(keys[key], e))
             found = seen.get(sig)
             if found is None:
                 found = next((i for i, r in enumerate(reps) if _similar(r, e)), len(reps))

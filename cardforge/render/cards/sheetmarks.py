@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
@@ -26,6 +27,7 @@ from cardforge.i18n import Messages, messages
 from cardforge.layout.geometry import Rect
 from cardforge.layout.imposition import Area, CuttingPlan, free_areas
 from cardforge.render.canvas import K_BLACK, mark_colour, shared
+from cardforge.render.cards.facecache import FACES
 from cardforge.render.fonts import font_name, unit_width
 from cardforge.settings import paper_name
 from cardforge.units import mm
@@ -350,12 +352,27 @@ def _draw_at(c: Canvas, p: Placed, draw: Callable[[float, float], None], key: tu
         shared(c, (*key, p.area.rect, p.area.side, p.offset, p.size), go)
 
 
+@lru_cache(maxsize=1024)
+def _planned(page: tuple[float, float], printer: float, ink: tuple[Rect, ...], obstacles: tuple[Rect, ...],
+             info: SheetInfo, plan: CuttingPlan | None, bar: bool) -> Extras:
+    """:func:`plan_extras`, kept for the process in watch mode (never changed by its users):
+    each rebuild plans every sheet's labels again, as they were (~7 ms of Maphr's)."""
+    return plan_extras(page, printer, ink, obstacles, info, plan, bar)
+
+
 def draw_sheet_extras(c: Canvas, page: tuple[float, float], printer: float, ink: Sequence[Rect],
                       obstacles: Sequence[Rect], info: SheetInfo, *, plan: CuttingPlan | None = None,
                       bar: bool = True, k_black: bool = False, registration: bool = False) -> list[str]:
     """The label (and on a front page the scale bar and cutting order) beside the cards, in the
     printable area. Returns what found no room (see :func:`plan_extras`)."""
-    extras = plan_extras(page, printer, ink, obstacles, info, plan, bar)
+    extras = None
+    if FACES.enabled:  # watch mode (a one-off build plans each sheet once: hashing would cost ~4 ms)
+        try:
+            extras = _planned(page, printer, tuple(ink), tuple(obstacles), info, plan, bar)
+        except TypeError:  # something unhashable in the plan: planned afresh
+            pass
+    if extras is None:
+        extras = plan_extras(page, printer, ink, obstacles, info, plan, bar)
     font = font_name("sans")
     c.saveState()
     for p in extras.placed:

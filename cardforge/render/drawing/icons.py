@@ -153,6 +153,11 @@ def icon_width(name: str, custom: Custom = _NONE) -> float:
     return own.width if own is not None else 1.0
 
 
+#: a list set on a canvas (render/cards/facecache.py): ensure_icon appends (name, custom, form) of
+#: each icon it defines
+ICON_LOG = "_cardforge_icon_log"
+
+
 def ensure_icon(canvas: Canvas, name: str, custom: Custom = _NONE) -> str:
     """Define the icon's form in this canvas's document once; returns the form name:
     ``icon-<name>``, or ``icon-<name>-<digest>`` for a game's icon when another drawing of
@@ -160,10 +165,7 @@ def ensure_icon(canvas: Canvas, name: str, custom: Custom = _NONE) -> str:
     games' icons of one name never share a form."""
     defined: dict[str, str] = canvas.__dict__.setdefault("_cardforge_icons", {})  # form → drawing key
     own = custom.get(name)
-    key = "" if own is None else own.key
-    form = "icon-" + name
-    if defined.get(form, key) != key:
-        form = f"{form}-{key}"
+    form, key = icon_form(canvas, name, custom)
     if form not in defined:
         w = icon_width(name, custom) * UNIT
         canvas.beginForm(form, 0, 0, w, UNIT)
@@ -175,7 +177,22 @@ def ensure_icon(canvas: Canvas, name: str, custom: Custom = _NONE) -> str:
         canvas.restoreState()
         canvas.endForm()
         defined[form] = key
+        log = canvas.__dict__.get(ICON_LOG)
+        if log is not None:  # render/cards/facecache.py: the icons a face defined
+            log.append((name, custom, form))
     return form
+
+
+def icon_form(canvas: Canvas, name: str, custom: Custom = _NONE) -> tuple[str, str]:
+    """(the form :func:`ensure_icon` draws icon ``name`` with in this canvas's document, the
+    drawing's key), whether or not it is defined yet."""
+    defined: dict[str, str] = canvas.__dict__.get("_cardforge_icons", {})
+    own = custom.get(name)
+    key = "" if own is None else own.key
+    form = "icon-" + name
+    if defined.get(form, key) != key:
+        form = f"{form}-{key}"
+    return form, key
 
 
 def draw_icon(canvas: Canvas, name: str, x: float, y: float, size: float, custom: Custom = _NONE) -> None:

@@ -309,6 +309,7 @@ class LayoutCache:
         self.maxsize = maxsize
         self._items: OrderedDict[tuple[Any, ...], TextLayout] = OrderedDict()
         self._tracked: set[tuple[Any, ...]] | None = None
+        self._recording: list[tuple[Any, ...]] | None = None  # a face's lookups (render/cards/facecache.py)
         self.hits = 0
         self.misses = 0
 
@@ -316,6 +317,8 @@ class LayoutCache:
         return len(self._items)
 
     def get(self, key: tuple[Any, ...]) -> TextLayout | None:
+        if self._recording is not None:
+            self._recording.append(key)
         layout = self._items.get(key)
         if layout is None:
             self.misses += 1
@@ -350,6 +353,27 @@ class LayoutCache:
     def clear(self) -> None:
         self._items.clear()
         self.hits = self.misses = 0
+
+    def record(self) -> list[tuple[Any, ...]]:
+        """Start noting every lookup into the list returned, until :meth:`stop_recording`."""
+        self._recording = []
+        return self._recording
+
+    def stop_recording(self) -> None:
+        self._recording = None
+
+    def touch(self, keys: list[tuple[Any, ...]]) -> bool:
+        """Count ``keys`` as looked up again, without using them (a face written again from its
+        kept operators used them): hits, and noted for :meth:`retain` (not made the most recent:
+        watch mode, the only user, keeps every text). False, counting nothing, when one is gone."""
+        items = self._items
+        for key in keys:
+            if key not in items:
+                return False
+        self.hits += len(keys)
+        if self._tracked is not None:
+            self._tracked.update(keys)
+        return True
 
 
 #: the process's laid-out text (see :class:`LayoutCache`)
