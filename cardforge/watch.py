@@ -261,6 +261,9 @@ class WatchSession:
         self.layouts = LAYOUTS
         self.faces = FACES
         keep_texts()  # every text of the deck stays laid out between rebuilds
+        from cardforge.data.incremental import Memo
+
+        self.memo = Memo()  # the data as last loaded
         self.state = {t.name: snapshot(t.folders) for t in targets}  # for poll()
 
     @property
@@ -270,13 +273,16 @@ class WatchSession:
     def rebuild(self, target: Target, changed: list[str] | None = None) -> Rebuild:
         """Build ``target`` once; texts the build did not use are dropped from the cache
         afterwards (so that a long session does not pile up old versions of edited texts)."""
+        from cardforge.data.incremental import session
+
         cache, faces = self.layouts, self.faces
         hits, misses = cache.hits, cache.misses
         cache.track()
         faces.track()
         t0 = time.perf_counter()
         try:
-            failure = target.build()
+            with session(self.memo):  # one card's edit re-reads one card (data/incremental.py)
+                failure = target.build()
         except Exception as exc:  # any error at all: reported, the previous output kept, watching on
             failure = exc
         finally:

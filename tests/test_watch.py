@@ -21,6 +21,7 @@ import pytest
 
 from cardforge import watch
 from cardforge.cli.build import Progress, build_one
+from cardforge.data.loading import load_game_data
 from cardforge.games import find_game
 from cardforge.render.cards.facecache import FACES
 from cardforge.render.drawing.richtext import LAYOUTS
@@ -75,6 +76,7 @@ def sha(path: Path) -> str:
 @pytest.mark.slow
 def test_a_one_card_edit_lays_out_that_card_only(maphr):
     session, target, data, pdf = maphr
+    load_game_data(find_game("maphr"))  # the data cache holds the deck: the session reads its files all the same
     first = session.rebuild(target)
     assert first.ok and first.texts_laid_out > 200  # every text of the deck, laid out once
     before, before_sha = page_texts(pdf), sha(pdf)
@@ -84,9 +86,12 @@ def test_a_one_card_edit_lays_out_that_card_only(maphr):
     text = path.read_text(encoding="utf-8")
     assert ETAYAGE in text
     path.write_text(text.replace(ETAYAGE, EDITED), encoding="utf-8")
+    session.memo.reused = session.memo.spliced = session.memo.parsed = 0
     [second] = session.poll()
 
     assert second.ok and second.changed == [str(path)]
+    # that card's lines alone parsed and validated again (data/incremental.py)
+    assert (session.memo.spliced, session.memo.parsed, session.memo.reused) == (1, 0, 78)
     # Étayage's effect and its version stamp (a new fingerprint) are new; every other text of
     # the deck (names, values, labels, the other 249 cards) comes from the cache
     assert second.texts_laid_out == 2

@@ -124,6 +124,15 @@ class Memo:
         self.spliced = self.parsed = 0  # how files were read (for tests and the benchmark)
         self.reused = 0  # cards taken from the last load
         self._later: Callable[[], None] | None = None
+        self._seen: set[str] = set()
+
+    def seen(self, what: str) -> bool:
+        """Whether ``what`` (a game's data folder and edition) was loaded in this memo before;
+        noted as loaded now."""
+        if what in self._seen:
+            return True
+        self._seen.add(what)
+        return False
 
     def later(self, write: Callable[[], None]) -> None:
         """Keep ``write`` (the data cache's entry of the last load) for :meth:`flush`."""

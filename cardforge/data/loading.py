@@ -229,8 +229,11 @@ def load_game_data(game: GameSource, root: Path | None = None, lang: str | None 
 def _load_game_data(game: GameSource, root: Path | None, lang: str | None) -> GameData[CardBase]:
     folder = game_dir(game, root)
     key, data = cache.load(game, folder, lambda: _prepare_models(game, folder), lang or game.language)
-    if isinstance(data, GameData):  # an entry of another type: a miss
-        return data
+    memo = REUSE.get()
+    # a long-lived process's first load reads the files even when the cache has them: its
+    # memo then knows them, and the first edit re-reads one card, not the whole deck
+    if isinstance(data, GameData) and (memo is None or memo.seen(f"{folder}\0{lang or game.language}")):
+        return data  # (an entry of another type: a miss)
     data, problems = check_game_data(game, root, lang)
     errors = [p for p in problems if not p.is_warning]
     if errors or data is None:
@@ -239,7 +242,6 @@ def _load_game_data(game: GameSource, root: Path | None, lang: str | None) -> Ga
         data.card_json = {c.id: c.model_dump_json() for c in data.cards}
     except Exception:  # a model pydantic cannot serialise: the stamp falls back on its own
         data.card_json = {}
-    memo = REUSE.get()
     if memo is not None and memo.defer_cache:  # the studio: written when idle (Memo.flush), not on each save
         memo.later(lambda: cache.store(game, key, data))
     else:
