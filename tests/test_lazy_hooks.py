@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -70,6 +71,23 @@ def test_a_lazy_hook_may_be_another_attribute_of_its_module(lazy_game):
     folder = lazy_game('score="scoring:count"', scoring=SCORING.replace("def score(", "def count("))
     game = load_game_folder(folder)
     assert game.hooks.get("score").__name__ == "count"
+
+
+def test_lazy_and_eager_hooks_are_called_through_one_plug_in_manager(lazy_game):
+    """Loaded before the manager is made or after, a lazy hook is called by keyword through pluggy,
+    beside the package's own hooks; a lazy printables hook is one of the game's printables."""
+    folder = lazy_game('score="scoring", boards="extra"', extra="def boards(data):\n    return ['plateau']\n")
+    init = folder / "rules" / "__init__.py"
+    init.write_text(init.read_text(encoding="utf-8") + "\n\ndef setup_counts(players, mode, options):\n"
+                    "    return {'mains': players * 2}\n", encoding="utf-8")
+    game = load_game_folder(folder)
+    assert game.hooks.get("score") is not None and game.hooks._plugins is None  # loaded, no manager yet
+    assert game.hooks.call("setup_counts", options={}, mode="m", players=3) == {"mains": 6}
+    state = SimpleNamespace(players=[SimpleNamespace(name="Ana")])
+    assert [p.name for p in game.hooks.call("score", state=state, data=None).players] == ["Ana"]
+    assert "boards" in game.hooks.lazy
+    assert game.printables().boards(data=None) == ["plateau"]  # loaded now, through pluggy
+    assert game.hooks.load_all() == []
 
 
 @pytest.mark.parametrize(("scoring", "needle", "message"), [

@@ -33,6 +33,7 @@ import importlib
 import importlib.util
 import inspect
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
@@ -50,6 +51,10 @@ GameRules = GameHooks
 
 #: the hooks read from ``printables.py`` when a rules package has one
 PRINTABLES = frozenset({"boards", "aids", "blocks", "SETUP_LABELS"})
+#: the attribute under which :func:`lazy_hooks` marks its ``__getattr__`` with its table
+LAZY = "cardforge_lazy_hooks"
+#: held while a lazy hook loads or the plug-in manager is made (the web server's threads)
+_LOADING = threading.RLock()
 
 
 class HookSpec:
@@ -172,14 +177,16 @@ class Hooks:
         self._plugins: GamePlugins | None = None
         #: the checked rules, registered with pluggy when the manager is made: (rules, file, item)
         self._pending: tuple[object, str | None, str | None] | None = None
-        #: lazy function hooks loaded so far (each registered with pluggy as its own plug-in)
-        self._loaded: dict[str, Any] = {}
+        #: lazy function hooks loaded so far, each registered with pluggy as its own plug-in:
+        #: name → (the plug-in, its name, its file)
+        self._loaded: dict[str, tuple[SimpleNamespace, str, str | None]] = {}
 
     def get(self, name: str) -> Any:
         """A rules hook as the rules define it (None when they leave it out); a lazy hook is
         loaded and checked now (DataError, located, when it breaks the contract)."""
         if name in self.lazy:
-            problems = self._load(name)
+            with _LOADING:  # one thread loads it (a web server's requests may ask at once)
+                problems = self._load(name) if name in self.lazy else []
             if problems:
                 raise DataError(f"the rules of {self.owner} break the game contract", problems)
         return self.found.get(name)
@@ -200,8 +207,9 @@ class Hooks:
         """Load every lazy hook and register the rules with pluggy: every problem the contract
         and pluggy find (what ``cardforge check`` reports; nothing is left to find later)."""
         problems: list[Problem] = []
-        for name in list(self.lazy):
-            problems += self._load(name)
+        with _LOADING:
+            for name in list(self.lazy):
+                problems += self._load(name)
         if problems:
             return problems
         try:
@@ -226,13 +234,12 @@ class Hooks:
         why = _wrong_shape(HOOKS[name], value)
         if why:
             return [Problem(why, file=_display(file), line=_line_of(file, attr))]
-        if HOOKS[name].is_function and self._plugins is not None:
-            problems = self._register(self._plugins, SimpleNamespace(**{name: value}), file, None,
-                                      f"{module_name}:{name}")
+        if HOOKS[name].is_function:
+            plugin = (SimpleNamespace(**{name: value}), f"{module_name}:{name}", file)
+            problems = self._register(self._plugins, *plugin) if self._plugins is not None else []
             if problems:
                 return problems
-        if HOOKS[name].is_function:
-            self._loaded[name] = value
+            self._loaded[name] = plugin
         self.found[name] = value
         del self.lazy[name]
         return []
@@ -240,23 +247,25 @@ class Hooks:
     def _manager(self) -> GamePlugins:
         """The plug-in manager, made on first use with the checked rules (and the lazy hooks
         loaded so far) registered; DataError with what pluggy refuses."""
-        if self._plugins is None:
-            plugins = GamePlugins()
-            problems: list[Problem] = []
-            if self._pending is not None:
-                rules, file, item = self._pending
-                problems += self._register(plugins, rules, file, item)
-                for name, value in self._loaded.items():
-                    problems += self._register(plugins, SimpleNamespace(**{name: value}), file, None,
-                                               f"{getattr(rules, '__name__', 'rules')}:{name}")
-            if problems:
-                raise DataError(f"the rules of {self.owner} break the game contract", problems)
-            self._plugins = plugins
-        return self._plugins
+        with _LOADING:
+            return self._plugins if self._plugins is not None else self._make_manager()
+
+    def _make_manager(self) -> GamePlugins:
+        plugins = GamePlugins()
+        problems: list[Problem] = []
+        if self._pending is not None:
+            rules, file, item = self._pending
+            problems += self._register(plugins, rules, None, file, item)
+            for plugin, name, where in self._loaded.values():
+                problems += self._register(plugins, plugin, name, where)
+        if problems:
+            raise DataError(f"the rules of {self.owner} break the game contract", problems)
+        self._plugins = plugins
+        return plugins
 
     @staticmethod
-    def _register(plugins: GamePlugins, plugin: object, file: str | None, item: str | None,
-                  name: str | None = None) -> list[Problem]:
+    def _register(plugins: GamePlugins, plugin: object, name: str | None, file: str | None,
+                  item: str | None = None) -> list[Problem]:
         """Register checked rules (a module or an object) with pluggy; what pluggy's own
         verification refuses, as problems (the contract's check refuses it first)."""
         try:
@@ -270,6 +279,8 @@ class Hooks:
         """The printables hooks: from ``printables.py`` (imported and checked now), else from the
         rules module. A function hook is its pluggy caller, called by keyword (``data=``)."""
         if self._printables is None:
+            for name in PRINTABLES & set(self.lazy):  # a rules module's lazy printables hooks
+                self.get(name)
             if self.printables_name is None:
                 found = {k: v for k, v in self.found.items() if k in PRINTABLES}
             else:
@@ -290,7 +301,7 @@ class Hooks:
                                      line=getattr(exc, "lineno", None))]) from exc
         found: dict[str, Any] = {}
         problems = _check_module(module, found, allowed=PRINTABLES, printables_file=None, whole_package=False)
-        problems = problems or self._register(self._manager(), module, getattr(module, "__file__", None), None)
+        problems = problems or self._register(self._manager(), module, None, getattr(module, "__file__", None))
         if problems:
             raise DataError(f"the printables of {module.__name__} break the game contract", problems)
         return found
@@ -368,9 +379,6 @@ def lazy_hooks(package: str, /, **hooks: str) -> Callable[[str], Any]:
     setattr(__getattr__, LAZY, table)
     return __getattr__
 
-
-#: the attribute under which :func:`lazy_hooks` marks its ``__getattr__`` with its table
-LAZY = "cardforge_lazy_hooks"
 
 
 def _printables_file(rules: object) -> Path | None:
