@@ -19,6 +19,7 @@ from cardforge import sheet
 from cardforge.data.loading import GameData, Section
 from cardforge.data.models import CardBase, Entry, Model, Slug
 from cardforge.data.printables import Aid, Block, Board, IconName, build_blocks, build_board
+from cardforge.games.contract import lazy_hooks
 from cardforge.games.specs import GameHooks, hookimpl, hookspec
 from cardforge.limits import limit
 from cardforge.problems import Problem, plural, short_name, short_repr
@@ -28,6 +29,8 @@ from cardforge.scores import Number, PlayerResult, ScoreResult, as_number, forma
 __all__ = [
     # the hooks: their specifications and the markers
     "GameHooks", "hookimpl", "hookspec",
+    # a rules package's hooks imported from its submodules on first use (PEP 562)
+    "lazy_hooks",
     # what a hook sees: the game's data, its card and section models
     "GameData", "Section", "CardBase", "Model", "Entry", "Slug", "Field",
     # what a hook returns: scores, problems, printables

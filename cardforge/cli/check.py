@@ -101,6 +101,9 @@ def _game_problems(game: Game, templates_dir: Path | None, lang: str | None
     cards' as drawn (when the data has no error)."""
     from cardforge.data.loading import check_game_data
 
+    contract = game.hooks.load_all()  # the rules' lazy hooks and pluggy's check: in full, here
+    if contract:
+        return None, contract
     data, problems = check_game_data(game, lang=lang)
     from cardforge.assets import has_assets
     from cardforge.transaction import checkpoint

@@ -142,7 +142,7 @@ class Game:
         """Whether the game's rules define hook ``name`` (one of :data:`HOOKS`)."""
         if name not in HOOKS:
             raise KeyError(f"no hook {name!r} in the game contract")
-        return self._hook(name) is not None
+        return self.hooks.defines(name)  # a lazy hook too, not loaded for asking
 
     @property
     def id_declared(self) -> bool:

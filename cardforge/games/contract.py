@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import inspect
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
@@ -49,6 +51,10 @@ GameRules = GameHooks
 
 #: the hooks read from ``printables.py`` when a rules package has one
 PRINTABLES = frozenset({"boards", "aids", "blocks", "SETUP_LABELS"})
+#: the attribute under which :func:`lazy_hooks` marks its ``__getattr__`` with its table
+LAZY = "cardforge_lazy_hooks"
+#: held while a lazy hook loads or the plug-in manager is made (the web server's threads)
+_LOADING = threading.RLock()
 
 
 class HookSpec:
@@ -150,36 +156,121 @@ class GamePlugins(PluginManager):
 
 
 class Hooks:
-    """A game's hooks, checked: name → what its rules define (only what they define), and the
-    plug-in manager that calls them."""
+    """A game's hooks, checked: name → what its rules define (only what they define), the hooks
+    they load lazily (:func:`lazy_hooks`: checked, as the rest, when first used, and by
+    :meth:`load_all`), and the plug-in manager that calls them.
 
-    def __init__(self) -> None:
+    The manager is made, and the rules registered with it, when a hook is first called: a
+    command that calls none (``build --only decks`` from the data cache) never pays for it.
+    The contract's own check ran when the game loaded; pluggy's verification, which agrees
+    with it, runs then (``cardforge check`` runs it at once, with :meth:`load_all`)."""
+
+    def __init__(self, owner: str = "") -> None:
+        self.owner = owner  # the game id, for the messages
         self.found: dict[str, Any] = {}
+        #: hooks a rules package loads on first use: name → (module, attribute)
+        self.lazy: dict[str, tuple[str, str]] = {}
         #: ``printables.py`` beside a rules package: checked from its source, imported on first use
         self.printables_name: str | None = None
         self.printables_file: Path | None = None
         self._printables: dict[str, Any] | None = None
         self._plugins: GamePlugins | None = None
+        #: the checked rules, registered with pluggy when the manager is made: (rules, file, item)
+        self._pending: tuple[object, str | None, str | None] | None = None
+        #: lazy function hooks loaded so far, each registered with pluggy as its own plug-in:
+        #: name → (the plug-in, its name, its file)
+        self._loaded: dict[str, tuple[SimpleNamespace, str, str | None]] = {}
 
     def get(self, name: str) -> Any:
-        """A rules hook as the rules define it (None when they leave it out)."""
+        """A rules hook as the rules define it (None when they leave it out); a lazy hook is
+        loaded and checked now (DataError, located, when it breaks the contract)."""
+        if name in self.lazy:
+            with _LOADING:  # one thread loads it (a web server's requests may ask at once)
+                problems = self._load(name) if name in self.lazy else []
+            if problems:
+                raise DataError(f"the rules of {self.owner} break the game contract", problems)
         return self.found.get(name)
+
+    def defines(self, name: str) -> bool:
+        """Whether the rules define hook ``name``, loaded or not (nothing is imported)."""
+        return name in self.found or name in self.lazy
 
     def call(self, name: str, **kwargs: Any) -> Any:
         """Call function hook ``name`` through pluggy, by keyword (``call("score", data=…,
         state=…)``); its result (None when no implementation returns one)."""
-        if self._plugins is None:
+        self.get(name)
+        if self._pending is None and self._plugins is None:
             return None
-        return getattr(self._plugins.hook, name)(**kwargs)
+        return getattr(self._manager().hook, name)(**kwargs)
 
-    def register(self, plugin: object, *, file: str | None = None, item: str | None = None) -> list[Problem]:
+    def load_all(self) -> list[Problem]:
+        """Load every lazy hook and register the rules with pluggy: every problem the contract
+        and pluggy find (what ``cardforge check`` reports; nothing is left to find later)."""
+        problems: list[Problem] = []
+        with _LOADING:
+            for name in list(self.lazy):
+                problems += self._load(name)
+        if problems:
+            return problems
+        try:
+            self._manager()
+        except DataError as exc:
+            return list(exc.problems)
+        return []
+
+    def _load(self, name: str) -> list[Problem]:
+        """Import lazy hook ``name`` and check it as a hook defined in the module would be."""
+        module_name, attr = self.lazy[name]  # left there until it loads: a broken hook stays broken
+        try:
+            module = importlib.import_module(module_name)
+        except Exception as exc:  # a broken module says where, never a traceback
+            file = getattr(exc, "filename", None) or _module_file(module_name)
+            return [Problem(f"'{name}' cannot be loaded from {module_name}: {type(exc).__name__}: {exc}",
+                            file=_display(file), line=_error_line(exc, file))]
+        file = getattr(module, "__file__", None)
+        if not hasattr(module, attr):
+            return [Problem(f"'{name}' is loaded from {module_name}, which defines no '{attr}'", file=_display(file))]
+        value = getattr(module, attr)
+        why = _wrong_shape(HOOKS[name], value)
+        if why:
+            return [Problem(why, file=_display(file), line=_line_of(file, attr))]
+        if HOOKS[name].is_function:
+            plugin = (SimpleNamespace(**{name: value}), f"{module_name}:{name}", file)
+            problems = self._register(self._plugins, *plugin) if self._plugins is not None else []
+            if problems:
+                return problems
+            self._loaded[name] = plugin
+        self.found[name] = value
+        del self.lazy[name]
+        return []
+
+    def _manager(self) -> GamePlugins:
+        """The plug-in manager, made on first use with the checked rules (and the lazy hooks
+        loaded so far) registered; DataError with what pluggy refuses."""
+        with _LOADING:
+            return self._plugins if self._plugins is not None else self._make_manager()
+
+    def _make_manager(self) -> GamePlugins:
+        plugins = GamePlugins()
+        problems: list[Problem] = []
+        if self._pending is not None:
+            rules, file, item = self._pending
+            problems += self._register(plugins, rules, None, file, item)
+            for plugin, name, where in self._loaded.values():
+                problems += self._register(plugins, plugin, name, where)
+        if problems:
+            raise DataError(f"the rules of {self.owner} break the game contract", problems)
+        self._plugins = plugins
+        return plugins
+
+    @staticmethod
+    def _register(plugins: GamePlugins, plugin: object, name: str | None, file: str | None,
+                  item: str | None = None) -> list[Problem]:
         """Register checked rules (a module or an object) with pluggy; what pluggy's own
         verification refuses, as problems (the contract's check refuses it first)."""
-        if self._plugins is None:
-            self._plugins = GamePlugins()
         try:
-            self._plugins.register(plugin)
-            self._plugins.check_pending()
+            plugins.register(plugin, name)
+            plugins.check_pending()
         except PluginValidationError as exc:
             return [Problem(" ".join(str(exc).split()), file=_display(file), item=item)]
         return []
@@ -188,25 +279,32 @@ class Hooks:
         """The printables hooks: from ``printables.py`` (imported and checked now), else from the
         rules module. A function hook is its pluggy caller, called by keyword (``data=``)."""
         if self._printables is None:
+            for name in PRINTABLES & set(self.lazy):  # a rules module's lazy printables hooks
+                self.get(name)
             if self.printables_name is None:
                 found = {k: v for k, v in self.found.items() if k in PRINTABLES}
             else:
-                try:
-                    module = importlib.import_module(self.printables_name)
-                except Exception as exc:  # a broken printables.py says where, never a traceback
-                    raise DataError(f"the printables of {self.printables_name} cannot be loaded",
-                                    [Problem(f"{type(exc).__name__}: {exc}", file=_display(self.printables_file),
-                                             line=getattr(exc, "lineno", None))]) from exc
-                found = {}
-                problems = _check_module(module, found, allowed=PRINTABLES, printables_file=None,
-                                         whole_package=False)
-                problems = problems or self.register(module, file=getattr(module, "__file__", None))
-                if problems:
-                    raise DataError(f"the printables of {module.__name__} break the game contract", problems)
-            plugins = self._plugins
+                found = self._printables_module()
+            plugins = self._manager() if any(HOOKS[k].is_function for k in found) else None
             self._printables = {k: getattr(plugins.hook, k) if HOOKS[k].is_function and plugins is not None else v
                                 for k, v in found.items()}
         return self._printables
+
+    def _printables_module(self) -> dict[str, Any]:
+        """``printables.py``'s hooks, imported, checked whole and registered with pluggy."""
+        assert self.printables_name is not None
+        try:
+            module = importlib.import_module(self.printables_name)
+        except Exception as exc:  # a broken printables.py says where, never a traceback
+            raise DataError(f"the printables of {self.printables_name} cannot be loaded",
+                            [Problem(f"{type(exc).__name__}: {exc}", file=_display(self.printables_file),
+                                     line=getattr(exc, "lineno", None))]) from exc
+        found: dict[str, Any] = {}
+        problems = _check_module(module, found, allowed=PRINTABLES, printables_file=None, whole_package=False)
+        problems = problems or self._register(self._manager(), module, None, getattr(module, "__file__", None))
+        if problems:
+            raise DataError(f"the printables of {module.__name__} break the game contract", problems)
+        return found
 
     def printables_namespace(self) -> SimpleNamespace:
         """The printables hooks as attributes (None where left out)."""
@@ -214,17 +312,38 @@ class Hooks:
         return SimpleNamespace(**{name: found.get(name) for name in sorted(PRINTABLES)})
 
 
+def _error_line(exc: BaseException, file: str | None) -> int | None:
+    """The line of ``file`` where ``exc`` was raised (a syntax error's own line), or None."""
+    if isinstance(exc, SyntaxError):
+        return exc.lineno
+    import traceback
+
+    lines = [n for frame, n in traceback.walk_tb(exc.__traceback__) if file and frame.f_code.co_filename == file]
+    return lines[-1] if lines else None
+
+
+def _module_file(name: str) -> str | None:
+    """The file module ``name`` would be imported from (for a message), without importing it."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    return spec.origin if spec is not None and spec.has_location else None
+
+
 def check_rules(rules: object | None, game_id: str) -> Hooks:
     """The hooks of ``rules`` (a module, a package, or any object with hook attributes),
-    checked against :class:`GameHooks` and registered with pluggy; DataError listing every
-    problem, each located."""
+    checked against :class:`GameHooks` (registered with pluggy when a hook is first called:
+    :class:`Hooks`); DataError listing every problem, each located. A rules package's lazy
+    hooks (:func:`lazy_hooks`) are checked by name here and whole when first used."""
+    hooks = Hooks(game_id)
     if rules is None:
-        return Hooks()
-    hooks = Hooks()
+        return hooks
     printables_file = _printables_file(rules)
     allowed = frozenset(HOOKS) - (PRINTABLES if printables_file is not None else frozenset())
     if isinstance(rules, ModuleType):
         problems = _check_module(rules, hooks.found, allowed=allowed, printables_file=printables_file)
+        problems += _check_lazy(rules, hooks, allowed, printables_file)
     else:
         problems = _check_object(rules, hooks.found)
     if printables_file is not None:
@@ -232,12 +351,34 @@ def check_rules(rules: object | None, game_id: str) -> Hooks:
         hooks.printables_name = f"{rules.__name__}.printables"
         hooks.printables_file = printables_file
         problems += _check_source(printables_file)
-    if not problems:
-        problems = hooks.register(rules, file=getattr(rules, "__file__", None),
-                                  item=None if isinstance(rules, ModuleType) else f"rules {type(rules).__name__}")
     if problems:
         raise DataError(f"the rules of {game_id} break the game contract", problems)
+    hooks._pending = (rules, getattr(rules, "__file__", None),
+                      None if isinstance(rules, ModuleType) else f"rules {type(rules).__name__}")
     return hooks
+
+
+def lazy_hooks(package: str, /, **hooks: str) -> Callable[[str], Any]:
+    """A rules package's module ``__getattr__`` (PEP 562) that imports hooks from its
+    submodules on first use: ``__getattr__ = lazy_hooks(__name__, score="scoring",
+    score_model="scoring:FinalState")`` (hook = ``"submodule"``, the attribute named as the
+    hook, or ``"submodule:attribute"``). A command that never uses them never imports them.
+
+    The contract checks each name when the game loads (a hook, allowed here, its submodule
+    there, not defined twice), and the hook itself, as a hook defined in the package would
+    be, when it is first used; ``cardforge check`` loads them all, so it reports a broken one."""
+    table = {hook: (f"{package}.{where.partition(':')[0].lstrip('.')}", where.partition(":")[2] or hook)
+             for hook, where in hooks.items()}
+
+    def __getattr__(name: str) -> Any:  # noqa: N807 (PEP 562's name)
+        if name in table:
+            module, attr = table[name]
+            return getattr(importlib.import_module(module), attr)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    setattr(__getattr__, LAZY, table)
+    return __getattr__
+
 
 
 def _printables_file(rules: object) -> Path | None:
@@ -306,6 +447,35 @@ def _check_module(module: ModuleType, found: dict[str, Any], *, allowed: frozens
             (origin == module.__name__ or (whole_package and origin.startswith(module.__name__ + ".")))
         if own or name in declared or (not callable(value) and _closest(name, allowed) is not None):
             problem(name, _not_a_hook(name, allowed))
+    return problems
+
+
+def _check_lazy(module: ModuleType, hooks: Hooks, allowed: frozenset[str], printables_file: Path | None
+                ) -> list[Problem]:
+    """The lazy hooks of a rules package (:func:`lazy_hooks`), checked by name without importing
+    them: each a hook allowed here, not defined in the package too, its submodule there.
+    Recorded in ``hooks.lazy``; each is checked whole when first used (:meth:`Hooks.get`)."""
+    table = getattr(vars(module).get("__getattr__"), LAZY, None)
+    if not isinstance(table, dict):
+        return []
+    file = getattr(module, "__file__", None)
+    problems: list[Problem] = []
+    for name, (target, attr) in table.items():
+        why = None
+        if name not in HOOKS:
+            why = _not_a_hook(name, allowed)
+        elif name not in allowed:
+            why = _misplaced(name, printables_file)
+        elif name in hooks.found:
+            why = f"'{name}' is defined here and loaded lazily from {target} too"
+        elif target.rpartition(".")[2] == name:  # importing it binds the module to that name
+            why = f"'{name}' cannot be loaded lazily from a module of the same name ({target})"
+        elif _module_file(target) is None:
+            why = f"'{name}' is loaded lazily from {target}, which does not exist"
+        if why:
+            problems.append(Problem(why, file=_display(file), line=_line_of(file, name)))
+        else:
+            hooks.lazy[name] = (target, attr)
     return problems
 
 
@@ -494,7 +664,7 @@ def _line_of(file: str | None, name: str) -> int | None:
         return None
     n = re.escape(name)
     patterns = [rf"^\s*(async\s+)?def\s+{n}\b", rf"^\s*class\s+{n}\b", rf"^{n}\s*[:=]",
-                rf"\bimport\b.*\bas\s+{n}\b", rf"\bimport\b.*\b{n}\b", rf"^\s+{n}\b"]
+                rf"\bimport\b.*\bas\s+{n}\b", rf"\bimport\b.*\b{n}\b", rf"^\s+{n}\b", rf"\b{n}\s*=(?!=)"]
     for pattern in patterns:
         for number, text in enumerate(lines, start=1):
             if re.search(pattern, text):

@@ -4,49 +4,68 @@ round categories — is data: ``card_data/mine_all_mine/game.yaml``).
 cards.py the card models and data checks · setup_rules.py counts, checklist, deal, deal check ·
 rounds.py one round played out · new_cards.py phase 4's deal order · scoring.py the score
 file and the game played out · report.py details and text lines.
+
+Only the card models are imported with the package: every other hook is imported from its
+module when a command first uses it (``lazy_hooks``, PEP 562), so a deck build from the data
+cache never imports scoring or setup; ``cardforge check`` loads and checks them all.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from cardforge.api import lazy_hooks
 from cardforge.data.loading import GameData
 from cardforge.scores import Number, PlayerResult, ScoreResult
 
-from . import report, scoring, setup_rules
 from .cards import CARD_MODELS as card_models
 from .cards import SHIP_CARD_COUNT, MineAllMineCard
 from .cards import check_cards as check_data
-from .scoring import FinalState as score_model
-from .scoring import check_final_state
-from .scoring import players_of as player_names
-from .setup_rules import DescribedDeal as setup_model
-from .setup_rules import check_deal as check_setup
+
+if TYPE_CHECKING:
+    from .scoring import FinalState
 
 __all__ = ["card_models", "check_data", "setup_counts", "setup_steps", "deal", "setup_model", "check_setup",
            "score_model", "check_final_state", "score", "player_names"]
+
+__getattr__ = lazy_hooks(
+    __name__,
+    setup_model="setup_rules:DescribedDeal",
+    check_setup="setup_rules:check_deal",
+    score_model="scoring:FinalState",
+    check_final_state="scoring",
+    player_names="scoring:players_of",
+)
 
 ROUND_CATEGORIES = ("round_1", "round_2", "round_3")  # game.yaml's categories, in round order
 
 
 def setup_counts(players: int, mode: str, options: dict[str, Any]) -> dict[str, Any]:
+    from . import setup_rules  # on first use (the module docstring)
+
     return setup_rules.setup_counts(players)
 
 
 def setup_steps(players: int, mode: str, options: dict[str, Any], counts: dict[str, Any]) -> list[str]:
+    from . import setup_rules
+
     return setup_rules.setup_steps(players, counts, SHIP_CARD_COUNT)
 
 
 def deal(data: GameData[MineAllMineCard], players: int, mode: str, options: dict[str, Any],
          rng: random.Random) -> dict[str, Any]:
+    from . import setup_rules
+
     return setup_rules.deal(data, players, rng)
 
 
-def score(data: GameData[MineAllMineCard], state: score_model) -> ScoreResult:
+def score(data: GameData[MineAllMineCard], state: FinalState) -> ScoreResult:
+    from . import report, scoring
+
     logs = scoring.play_game(data, state)
     results = []
-    for name in player_names(state):
+    for name in scoring.players_of(state):
         breakdown: dict[str, Number] = dict.fromkeys(ROUND_CATEGORIES, 0)  # rounds not played score 0
         for log in logs:
             breakdown[ROUND_CATEGORIES[log.number - 1]] = log.play.points[name]
