@@ -322,3 +322,24 @@ def test_the_boxes_shown_are_those_the_face_draws(tmp_path, monkeypatch):
     assert {"stripe_red", "stripe_green", "stripe_blue", "nature_disc", "title"} <= names["orgue-royal"]
     assert "title" in names["stele-d-union"]
     assert not {"stripe_red", "stripe_green", "stripe_blue", "nature_disc", "nature"} & names["stele-d-union"]
+
+
+def test_a_layout_edit_redraws_the_faces_of_that_layout(tmp_path, monkeypatch):
+    """The improvements' band edge made thicker: every improvement's front is drawn again (its
+    record — its stamp's fingerprint — made again too), no other face; undone, each face shows
+    its first picture again."""
+    shutil.copytree(ROOT / "card_data" / "maphr", tmp_path / "maphr")
+    monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))
+    studio = Studio(find_game(tmp_path / "maphr"), dpi=DPI)
+    studio.refresh()
+    first = {name: f.png for name, f in studio.faces.items()}
+    improvements = {name for name, f in studio.faces.items() if f.kind == "improvement" and f.side == "front"}
+    assert len(improvements) == 40
+    layout = tmp_path / "maphr" / "templates" / "layout.yaml"
+    edge = 'band_edge: {type: rect, y: 15mm, height: 0, stroke: "#3b2a1a", stroke_width: 0.8, bleed: true}'
+    edit(layout, edge, edge.replace("0.8", "2.4"))
+    update = studio.refresh()
+    assert set(update.changed) == improvements
+    edit(layout, edge.replace("0.8", "2.4"), edge)
+    studio.refresh()
+    assert {name: f.png for name, f in studio.faces.items()} == first

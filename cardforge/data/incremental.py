@@ -80,10 +80,12 @@ class ItemsDoc(YamlDoc):
         if it is None:
             return super().line_of(loc)
         k = len(it.prefix)
-        if len(loc) > k and tuple(str(p) for p in loc[:k]) == it.prefix:
+        if len(loc) > k and (loc[:k] == it.prefix or tuple(str(p) for p in loc[:k]) == it.prefix):
             i = loc[k]
             if isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(it.starts):
                 lines, kinds = it.index[i]
+                if len(loc) == k + 1:  # the card itself (every card's source asks)
+                    return it.lines[i] + lines[()] if () in lines else None
                 rel = walk_index(lines, kinds, loc[k + 1:])
                 return it.lines[i] + rel if rel is not None else None
         lines, kinds = it.header

@@ -480,6 +480,13 @@ class LayoutLibrary:
     def has(self, name: str) -> bool:
         return self._find(name, 0) is not None
 
+    def texts_digest(self) -> str:
+        """A fingerprint of the layout files' texts (everything a layout of the library reads)."""
+        h = hashlib.blake2b(digest_size=10)
+        for src in self._sources:
+            h.update(b"\0" + (src.doc.text.encode("utf-8") if src.doc is not None else b"-"))
+        return h.hexdigest()
+
     def files(self) -> list[str]:
         """The layout files looked in, as shown in messages."""
         return [display_path(src.folder / LAYOUT_FILE) for src in self._sources]

@@ -38,9 +38,10 @@ KEEPALIVE_SECONDS = 15.0  # a comment line on an idle event stream (proxies, sle
 WAIT_STEP = 1.0  # how often an idle stream looks whether its page went away
 MAX_OPEN_BODY = 4096
 IMMUTABLE = b"public, max-age=31536000, immutable"
-#: ms of quiet that end a batch of file changes (``watch`` waits 50: the studio shows a half-saved
-#: file's problem for a moment rather than wait)
-STEP_MS = 10
+#: ms of quiet that end a batch of file changes (``watch`` waits 20: the studio shows a half-saved
+#: file's problem for a moment rather than wait, and the next good save splices against the last
+#: good reading, data/incremental.py)
+STEP_MS = 5
 
 
 @dataclass

@@ -328,45 +328,34 @@ class Studio:
         """What ``cards.json`` records for each card (``card_record``), taken from the last
         refresh for a card that is the very object it was then (the data's memo keeps an
         unchanged card's object), with the same card on its back and the same layouts, back
-        design, card-text templates and settings (``common``)."""
+        designs, card-text templates and settings (``common``)."""
         from cardforge.render.cards.reprint import card_record
 
-        contexts: dict[tuple[Any, ...], str] = {}
+        context = self._layouts_context(art) + common
         out: dict[str, dict[str, Any]] = {}
         todo = []
+        kept = self._kept_records
         for card in cards:
-            other = art.back_face(card)
-            where = (card.kind, art.back_id(card), art.card_size(card), other.kind if other is not None else None)
-            context = contexts.get(where)
-            if context is None:
-                context = contexts[where] = self._layouts_context(art, *where) + common
-            found = self._kept_records.get(card.id)
-            if found is not None and found[0] is card and found[1] is other and found[2] == context:
+            found = kept.get(card.id)
+            if found is not None and found[0] is card and found[2] == context and (
+                    found[1] is None or found[1] is art.back_face(card)):
                 out[card.id] = found[3]
             else:
-                todo.append((card, other, context))
-        fresh = card_record(art, [c for c, _, _ in todo], with_data=False)
-        kept = {cid: self._kept_records[cid] for cid in out}
-        for card, other, context in todo:
+                todo.append(card)
+        fresh = card_record(art, todo, with_data=False)
+        now = {cid: kept[cid] for cid in out}
+        for card in todo:
             out[card.id] = fresh[card.id]
-            kept[card.id] = (card, other, context, fresh[card.id])
-        self._kept_records = kept
+            now[card.id] = (card, art.back_face(card), context, fresh[card.id])
+        self._kept_records = now
         return out
 
     @staticmethod
-    def _layouts_context(art: CardArt, kind: str, back_id: str, size: tuple[float, float],
-                         other_kind: str | None) -> str:
-        """What a card's record reads besides the card: its front's and back's layouts, the back
-        design, the front layout of the card on its back, the card-text templates, the edition."""
-        def digest(name: str, side: str) -> str:
-            program = art.program(name, size, side)
-            return program.layout.digest if program is not None else "-"
-
-        parts = [digest(art.front_layout_name(kind), "front"), digest(art.back_layout_name(back_id), "back"),
-                 art.back_spec(back_id).model_dump_json(), art.templates_digest, art.lang]
-        if other_kind is not None:
-            parts.append(digest(art.front_layout_name(other_kind), "front"))
-        return _digest(*parts)
+    def _layouts_context(art: CardArt) -> str:
+        """What a card's record reads besides the card, the cards on backs and the deck's
+        settings: the layout files (every layout's digest comes from their texts), the
+        card-text templates, the edition."""
+        return _digest(art.library.texts_digest(), art.templates_digest, art.lang)
 
     def _pictures(self) -> str:
         """The game's pictures, fonts and icons by name, size and date."""
