@@ -48,13 +48,20 @@ def display_path(path: Path) -> str:
     """A path for messages: relative to the current directory when below it, else
     ``card_data/<game>/<file>`` for shipped data, else as is."""
     path = Path(path)
+    real = path.resolve()  # once (a long-lived process asks for many paths: each resolve is syscalls)
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(real.relative_to(_resolved(os.getcwd())))
     except ValueError:
         pass
     for root in (shipped_data_root(), templates_root()):
         try:
-            return str(Path(root.name) / path.resolve().relative_to(root.resolve()))
+            return str(Path(root.name) / real.relative_to(_resolved(str(root))))
         except ValueError:
             continue
     return str(path)
+
+
+@lru_cache(maxsize=64)
+def _resolved(folder: str) -> Path:
+    """``folder`` resolved, remembered: the current directory and the package's own folders."""
+    return Path(folder).resolve()

@@ -122,6 +122,8 @@ class Memo:
         self.cards: dict[int, tuple[Any, str, Any]] = {}  # id(raw) → (raw, context, what the card gave)
         self._next: dict[int, tuple[Any, str, Any]] = {}
         self._older: dict[int, tuple[Any, str, Any]] = {}
+        self._json: dict[int, tuple[Any, str]] = {}  # id(card) → (card, its JSON)
+        self._json_next: dict[int, tuple[Any, str]] = {}
         self.good: dict[str, ItemsDoc] = {}  # each file's last reading whose cards are spliceable
         self.spliced = self.parsed = 0  # how files were read (for tests and the benchmark)
         self.reused = 0  # cards taken from the last load
@@ -159,6 +161,8 @@ class Memo:
             # the load before is kept too: an editor that empties a file before writing it gives
             # one load without its cards, and the next finds them again
             self._older, self.cards, self._next = self.cards, self._next, {}
+            if self._json_next:
+                self._json, self._json_next = self._json_next, {}
 
     # --- cards ----------------------------------------------------------------------------------
     def card(self, raw: Any, context: str) -> Any:
@@ -171,6 +175,14 @@ class Memo:
         self.reused += 1
         self._next[id(raw)] = found
         return found[2]
+
+    def card_json(self, card: Any) -> str:
+        """``card.model_dump_json()``, remembered for the same card object."""
+        found = self._json.get(id(card))
+        if found is None or found[0] is not card:
+            found = (card, card.model_dump_json())
+        self._json_next[id(card)] = found
+        return found[1]
 
     def keep(self, raw: Any, context: str, value: Any) -> None:
         self._next[id(raw)] = (raw, context, value)

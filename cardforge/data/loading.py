@@ -239,7 +239,8 @@ def _load_game_data(game: GameSource, root: Path | None, lang: str | None) -> Ga
     if errors or data is None:
         raise DataError(f"card data for {game.id} is invalid", problems)
     try:
-        data.card_json = {c.id: c.model_dump_json() for c in data.cards}
+        dump = memo.card_json if memo is not None else (lambda c: c.model_dump_json())
+        data.card_json = {c.id: dump(c) for c in data.cards}
     except Exception:  # a model pydantic cannot serialise: the stamp falls back on its own
         data.card_json = {}
     if memo is not None and memo.defer_cache:  # the studio: written when idle (Memo.flush), not on each save

@@ -120,6 +120,7 @@ class Studio:
         self._refreshing = threading.Lock()
         self.memo = Memo(defer_cache=True)
         self._dirty = False  # refreshed since the last idle()
+        self._front_keys: dict[str, tuple[dict[str, Any], str]] = {}  # face → (its record, its key)
         self._kept_records: dict[str, tuple[Any, Any, str, dict[str, Any]]] = {}
 
     # --- reading (any thread) -------------------------------------------------------------------
@@ -307,9 +308,14 @@ class Studio:
                          self._pictures(), str(self.dpi), str(self.bleed_mm))  # hashed once, not per face
         record = self._records(art, [f.card for f in faces.fronts], common)
         keys = {}
+        before, self._front_keys = self._front_keys, {}
         for face in faces.fronts:
             rec = record[face.card.id]
-            keys[face.name] = _digest(common, "front", rec["face"], rec["stamp"])
+            found = before.get(face.name)  # the same record (kept): the same key
+            if found is None or found[0] is not rec:
+                found = (rec, _digest(common, "front", rec["face"], rec["stamp"]))
+            keys[face.name] = found[1]
+            self._front_keys[face.name] = found
         for face in faces.backs:
             card = face.card
             rec = record[card.id]
