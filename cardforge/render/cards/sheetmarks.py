@@ -356,7 +356,7 @@ def _draw_at(c: Canvas, p: Placed, draw: Callable[[float, float], None], key: tu
 def _planned(page: tuple[float, float], printer: float, ink: tuple[Rect, ...], obstacles: tuple[Rect, ...],
              info: SheetInfo, plan: CuttingPlan | None, bar: bool) -> Extras:
     """:func:`plan_extras`, kept for the process in watch mode (never changed by its users):
-    each rebuild plans every sheet's labels again, as they were (~7 ms of Maphr's)."""
+    each rebuild plans every sheet's labels again, as they were (~7 ms for a 250-card deck)."""
     return plan_extras(page, printer, ink, obstacles, info, plan, bar)
 
 
