@@ -18,6 +18,7 @@ wall time what the machine's load made of it.
 
     python bench/studio.py                       # every scenario, 50 saves each
     python bench/studio.py -n 20 --only maphr layout
+    python bench/studio.py --only 1k --each      # also each save's times (which save made a tail)
 
 Not a test: the numbers depend on the machine and its load.
 """
