@@ -343,3 +343,27 @@ def test_a_layout_edit_redraws_the_faces_of_that_layout(tmp_path, monkeypatch):
     edit(layout, edge.replace("0.8", "2.4"), edge)
     studio.refresh()
     assert {name: f.png for name, f in studio.faces.items()} == first
+
+
+def test_a_problem_in_a_layouts_shared_part_shows_on_every_face_of_that_layout(tmp_path, monkeypatch):
+    """The band edge is part of the improvements' frame, drawn once and reused by each face: its
+    broken colour is found drawing the first one and said on all 40 (with the layout's file and
+    line), on no other face; fixed, it goes from all."""
+    shutil.copytree(ROOT / "card_data" / "maphr", tmp_path / "maphr")
+    monkeypatch.setenv("CARDFORGE_CACHE", str(tmp_path / "cache"))
+    studio = Studio(find_game(tmp_path / "maphr"), dpi=DPI)
+    studio.refresh()
+    layout = tmp_path / "maphr" / "templates" / "layout.yaml"
+    edge = 'band_edge: {type: rect, y: 15mm, height: 0, stroke: "#3b2a1a", stroke_width: 0.8, bleed: true}'
+    broken = edge.replace('"#3b2a1a"', '"{{ vars.nope.x }}"')
+    edit(layout, edge, broken)
+    studio.refresh()
+    said = {name: [e["where"] + " " + e["message"] for e in f.as_json()["errors"]] for name, f in studio.faces.items()}
+    with_problem = {name for name, texts in said.items() if texts}
+    assert with_problem == {name for name, f in studio.faces.items() if f.kind == "improvement" and f.side == "front"}
+    where = f"{layout}:{line_of(layout, 'band_edge:')}"
+    assert all(texts == [f"{where} 'dict object' has no attribute 'nope' (StrictUndefined: every name must exist)"]
+               for name, texts in said.items() if texts), said["etayage"]
+    edit(layout, broken, edge)
+    studio.refresh()
+    assert not any(f.errors for f in studio.faces.values())

@@ -414,6 +414,7 @@ class Studio:
             problems[face.name] = issues.errors + issues.warnings
         art.issues = faces.issues
         c.save()
+        _share_layout_problems(art, todo, problems)
         sizes = [f.pixels(self.dpi, b) for f in todo]
         out = {}
         for face, size, (raw, stride) in zip(todo, sizes, rasterise(buf.getvalue(), sizes, raw=True)):
@@ -590,6 +591,27 @@ class Studio:
         pdf = faces_pdf(faces, faces.fronts)
         sizes = [f.pixels(self.dpi, faces.bleed_mm) for f in faces.fronts]
         return {f.name: im for f, im in zip(faces.fronts, rasterise(pdf, sizes))}
+
+
+def _share_layout_problems(art: CardArt, todo: list[Face], problems: dict[str, list[Problem]]) -> None:
+    """A problem of a layout's shared part (a frame drawn once, then reused by every face of the
+    layout) is found drawing the first face: it goes on every face drawn with that layout."""
+    def layout_of(face: Face) -> str:
+        card = face.card
+        if face.side == "front":
+            return art.front_layout_name(card.kind)
+        other = art.back_face(card)
+        return art.front_layout_name(other.kind) if other is not None else art.back_layout_name(art.back_id(card))
+
+    shared: dict[str, list[Problem]] = {}
+    for face in todo:
+        for p in problems[face.name]:
+            if p.item is not None and p.item.startswith("layout '"):
+                shared.setdefault(layout_of(face), []).append(p)
+    if shared:
+        for face in todo:
+            mine = problems[face.name]
+            mine += [p for p in shared.get(layout_of(face), []) if p not in mine]
 
 
 def _shown(prog: Any, ctx: dict[str, Any]) -> bool:
