@@ -367,3 +367,32 @@ def test_a_problem_in_a_layouts_shared_part_shows_on_every_face_of_that_layout(t
     edit(layout, broken, edge)
     studio.refresh()
     assert not any(f.errors for f in studio.faces.values())
+
+
+@pytest.mark.slow
+def test_a_folder_replaced_by_a_copy_is_drawn_again_and_watched(maphr):
+    """`git checkout` or a sync tool replaces the folder: the OS watcher listened to the old one.
+    The studio's watcher notices within its tick, draws the new folder's cards and then hears
+    saves in it."""
+    import os
+
+    from cardforge.studio.app import Watcher
+    from waiting import wait_until
+
+    studio, folder = maphr
+    watcher = Watcher(studio, polling=False).start()
+    try:
+        wait_until(watcher.ready.is_set, "the studio's file watcher")
+        before = studio.faces["etayage"].png
+        copy = folder.with_name("maphr-copy")
+        shutil.copytree(folder, copy)
+        edit(copy / "improvements.yaml", EFFECT, EDITED)
+        os.rename(folder, folder.with_name("maphr-old"))
+        os.rename(copy, folder)
+        wait_until(lambda: studio.faces["etayage"].png != before, "the replaced folder's card drawn")
+        assert "désormais" in studio.text_of("etayage")
+        drawn = studio.faces["poste-de-garde"].png
+        edit(folder / "improvements.yaml", "Quand une caravane drow", "Lorsqu'une caravane drow")
+        wait_until(lambda: studio.faces["poste-de-garde"].png != drawn, "a save in the new folder heard")
+    finally:
+        watcher.stop()

@@ -260,17 +260,24 @@ class Watcher:
         self.thread.join(10)
 
     def _run(self) -> None:
-        from cardforge.watch import file_events, must_poll
+        from cardforge.watch import file_events, identity, must_poll
 
         folders = self.studio.folders
         polling = must_poll(folders) if self.polling is None else self.polling
         while not self.stop_event.is_set():
+            before = [identity(f) for f in folders]
             events = file_events(folders, polling=polling, stop=self.stop_event, ticks=True, step=STEP_MS)
             for batch in events:
                 self.ready.set()
                 if batch:
                     self.studio.refresh(batch)
+                elif [identity(f) for f in folders] != before:
+                    # a folder replaced by a copy (git checkout, an editor's save, a sync tool): the
+                    # OS watcher saw none of its files; drawn again and the new folder watched
+                    self.studio.refresh()
+                    break
                 else:  # a tick without changes: the data cache's entry is written now, not on each save
                     self.studio.idle()
-            self.ready.set()  # the folders are not there (yet): look again
-            self.stop_event.wait(0.3)
+            else:
+                self.ready.set()  # the folders are not there (yet): look again
+                self.stop_event.wait(0.3)
