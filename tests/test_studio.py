@@ -377,6 +377,7 @@ def test_a_folder_replaced_by_a_copy_is_drawn_again_and_watched(maphr):
     import os
 
     from cardforge.studio.app import Watcher
+
     from waiting import wait_until
 
     studio, folder = maphr
