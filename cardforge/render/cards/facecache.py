@@ -48,7 +48,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from cardforge.render import rl_internals as rl
 from cardforge.render.colour import is_cmyk
 from cardforge.render.drawing.icons import ICON_LOG, ensure_icon, icon_form
-from cardforge.render.drawing.richtext import LAYOUTS
+from cardforge.render.drawing.richtext import LAYOUTS, KeptForBuilds
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -82,42 +82,25 @@ class _Face:
         self.icons = icons  # icons it defined, in that order: (name, form, drawing key)
 
 
-class FaceCache:
+class FaceCache(KeptForBuilds):
     """Face key → the face drawn (see the module's docstring). One per process, off unless
     ``enabled`` (watch mode); ``hits`` and ``misses`` count faces written again and drawn."""
 
     def __init__(self) -> None:
         self.enabled = False
         self._items: dict[tuple[Any, ...], _Face] = {}
-        self._used: set[tuple[Any, ...]] | None = None
+        self._tracked: set[tuple[Any, ...]] | None = None
         self.hits = 0
         self.misses = 0
 
     def __len__(self) -> int:
         return len(self._items)
 
-    def track(self) -> None:
-        """Start noting the faces used — one build's."""
-        self._used = set()
-
-    def untrack(self) -> set[tuple[Any, ...]]:
-        used, self._used = self._used or set(), None
-        return used
-
-    def retain(self, keys: set[tuple[Any, ...]]) -> None:
-        """Drop every face whose key is not in ``keys`` (the faces of the last good build)."""
-        for key in [k for k in self._items if k not in keys]:
-            del self._items[key]
-
-    def clear(self) -> None:
-        self._items.clear()
-        self.hits = self.misses = 0
-
     def draw(self, painter: Any, key: tuple[Any, ...], draw: Callable[[], None]) -> None:
         """Write the face kept under ``key`` onto ``painter``'s current page when its document
         reads the same; else draw it (``draw``), keeping it when it may be written again."""
-        if self._used is not None:
-            self._used.add(key)
+        if self._tracked is not None:
+            self._tracked.add(key)
         face = self._items.get(key)
         if face is not None and _fits(face, painter) and LAYOUTS.touch(face.texts):
             self.hits += 1

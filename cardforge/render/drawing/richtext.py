@@ -296,7 +296,36 @@ def _quarter(x: float) -> float:
     return round(x * 4) / 4
 
 
-class LayoutCache:
+class KeptForBuilds:
+    """A process's cache whose entries a long-lived session keeps from build to build: it notes
+    the keys one build used (:meth:`track`, :meth:`untrack`) and keeps only those (:meth:`retain`).
+    Subclasses hold ``_items`` and add each key they look up or store to ``_tracked`` when set."""
+
+    _items: dict[tuple[Any, ...], Any]
+    _tracked: set[tuple[Any, ...]] | None
+    hits: int
+    misses: int
+
+    def track(self) -> None:
+        """Start noting the keys used (looked up or stored) — one build's."""
+        self._tracked = set()
+
+    def untrack(self) -> set[tuple[Any, ...]]:
+        """Stop noting; returns the keys used since :meth:`track`."""
+        used, self._tracked = self._tracked or set(), None
+        return used
+
+    def retain(self, keys: set[tuple[Any, ...]]) -> None:
+        """Drop every entry whose key is not in ``keys`` (what the last good build used)."""
+        for key in [k for k in self._items if k not in keys]:
+            del self._items[key]
+
+    def clear(self) -> None:
+        self._items.clear()
+        self.hits = self.misses = 0
+
+
+class LayoutCache(KeptForBuilds):
     """Laid-out text by content: (markup, box width, box height, style) → :class:`TextLayout`.
 
     One per process. A build of distinct cards rarely hits it, so it stays small (the least
@@ -335,24 +364,6 @@ class LayoutCache:
             self._tracked.add(key)
         if len(self._items) > self.maxsize:
             self._items.popitem(last=False)
-
-    def track(self) -> None:
-        """Start noting the keys used (looked up or stored) — one build's texts."""
-        self._tracked = set()
-
-    def untrack(self) -> set[tuple[Any, ...]]:
-        """Stop noting; returns the keys used since :meth:`track`."""
-        used, self._tracked = self._tracked or set(), None
-        return used
-
-    def retain(self, keys: set[tuple[Any, ...]]) -> None:
-        """Drop every layout whose key is not in ``keys``."""
-        for key in [k for k in self._items if k not in keys]:
-            del self._items[key]
-
-    def clear(self) -> None:
-        self._items.clear()
-        self.hits = self.misses = 0
 
     def record(self) -> list[tuple[Any, ...]]:
         """Start noting every lookup into the list returned, until :meth:`stop_recording`."""
