@@ -410,6 +410,27 @@ def _code_files(names: tuple[str, ...]) -> tuple[Path, ...]:  # the folders' lis
     return tuple(files)
 
 
+def file_stamps(folders: Iterable[str | Path], skip: Iterable[str] = ()) -> list[str]:
+    """``path:size:mtime_ns`` of every file below ``folders`` in a stable order, but those of
+    ``skip`` (normalised paths); a file gone while listed is left out. A key's part for what a
+    folder's files are, read without reading them."""
+    skipped = {os.path.normpath(p) for p in skip}
+    out = []
+    for folder in folders:
+        for dirpath, dirnames, filenames in os.walk(folder):
+            dirnames.sort()
+            for name in sorted(filenames):
+                path = os.path.join(dirpath, name)
+                if os.path.normpath(path) in skipped:
+                    continue
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    continue
+                out.append(f"{path}:{st.st_size}:{st.st_mtime_ns}")
+    return out
+
+
 def key(namespace: str, parts: Iterable[bytes | str] = (), code: Iterable[Path] = (),
         libraries: Iterable[str] = ()) -> str:
     """The key of an entry: ``namespace``, the input ``parts`` (bytes or text, in order), the

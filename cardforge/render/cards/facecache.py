@@ -36,7 +36,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import cache
 from itertools import islice
 from pathlib import Path
@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfbase.ttfonts import TTFont
 
+from cardforge.cache import file_stamps
 from cardforge.render import rl_internals as rl
 from cardforge.render.colour import is_cmyk
 from cardforge.render.drawing.icons import ICON_LOG, ensure_icon, icon_form
@@ -300,26 +301,8 @@ def scope(art: Any, canvas: Canvas, ink_saver: bool) -> str:
     folders = [data.root, Path(art.game.folder), *art.library.folders]
     parts = [art.game.id, str(art.lang), f"{art.bleed_mm!r}", art.templates_digest or "", repr(flags),
              data.meta.model_dump_json(), json.dumps(art.vars, sort_keys=True, default=str)]
-    skip = {os.path.normpath(os.path.join(data.root, name)) for name in data.meta.card_file_names}
-    parts += _files(dict.fromkeys(map(str, folders)), skip)
+    # not the card files: each face's key holds its own card's data
+    skip = [os.path.join(data.root, name) for name in data.meta.card_file_names]
+    parts += file_stamps(dict.fromkeys(map(str, folders)), skip)
     value = cached[flags] = hashlib.blake2b("\x00".join(parts).encode("utf-8"), digest_size=16).hexdigest()
     return value
-
-
-def _files(folders: Iterable[str], skip: set[str]) -> list[str]:
-    """Every file below ``folders`` (but ``skip``: the card files, whose cards are in each
-    face's key) by path, size and modification time."""
-    out = []
-    for folder in folders:
-        for dirpath, dirnames, filenames in os.walk(folder):
-            dirnames.sort()
-            for name in sorted(filenames):
-                path = os.path.join(dirpath, name)
-                if os.path.normpath(path) in skip:
-                    continue
-                try:
-                    st = os.stat(path)
-                except OSError:
-                    continue
-                out.append(f"{path}:{st.st_size}:{st.st_mtime_ns}")
-    return out
